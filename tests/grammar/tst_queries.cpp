@@ -11,7 +11,7 @@
 #include <QRegularExpression>
 #include <QSet>
 #include <QString>
-#include <QtTest>
+#include <QTest>
 
 #include <memory>
 #include <utility>
