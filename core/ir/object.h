@@ -193,7 +193,7 @@ class Ref {
 
   Ref() = default;
   Ref(std::nullptr_t) {}  // NOLINT(google-explicit-constructor)
-  explicit Ref(const T* node) : ptr_(const_cast<T*>(node)) {
+  explicit Ref(const T* node) : ptr_(const_cast<Object*>(static_cast<const Object*>(node))) {
     if (ptr_) ptr_->IncRef();
   }
   Ref(const Ref& other) : ptr_(other.ptr_) {
@@ -201,9 +201,11 @@ class Ref {
   }
   Ref(Ref&& other) noexcept : ptr_(other.ptr_) { other.ptr_ = nullptr; }
   template <typename U, typename = std::enable_if_t<std::is_base_of_v<T, U>>>
-  Ref(const Ref<U>& other) : Ref(static_cast<const T*>(other.get())) {}  // NOLINT
+  Ref(const Ref<U>& other) : ptr_(const_cast<Object*>(other.object())) {  // NOLINT
+    if (ptr_) ptr_->IncRef();
+  }
   template <typename U, typename = std::enable_if_t<std::is_base_of_v<T, U>>>
-  Ref(Ref<U>&& other) noexcept : ptr_(other.release()) {}  // NOLINT
+  Ref(Ref<U>&& other) noexcept : ptr_(other.release_object()) {}  // NOLINT
   ~Ref() {
     if (ptr_) ptr_->DecRef();
   }
@@ -212,18 +214,20 @@ class Ref {
     return *this;
   }
 
-  const T* get() const { return ptr_; }
-  const T* operator->() const { return ptr_; }
-  const T& operator*() const { return *ptr_; }
+  // The node pointer is kept as an Object* so that Ref<T> works with T only forward-declared.
+  const T* get() const { return static_cast<const T*>(ptr_); }
+  const T* operator->() const { return get(); }
+  const T& operator*() const { return *get(); }
+  const Object* object() const { return ptr_; }
   bool defined() const { return ptr_ != nullptr; }
   template <typename U>
   bool same_as(const Ref<U>& other) const {
-    return static_cast<const Object*>(ptr_) == static_cast<const Object*>(other.get());
+    return ptr_ == other.object();
   }
 
   template <typename U>
   const U* as() const {
-    return IsInstance<U>(ptr_) ? static_cast<const U*>(static_cast<const Object*>(ptr_)) : nullptr;
+    return IsInstance<U>(ptr_) ? static_cast<const U*>(ptr_) : nullptr;
   }
   // The same node as a Ref<U>, or null when it is not a U.
   template <typename U>
@@ -235,16 +239,16 @@ class Ref {
   T* CopyOnWrite() {
     static_assert(T::kIsFinal, "CopyOnWrite needs the concrete node type");
     if (!ptr_->unique()) {
-      T* copy = static_cast<T*>(ptr_->Clone());
+      Object* copy = ptr_->Clone();
       copy->IncRef();
       ptr_->DecRef();
       ptr_ = copy;
     }
-    return ptr_;
+    return static_cast<T*>(ptr_);
   }
 
-  T* release() {
-    T* p = ptr_;
+  Object* release_object() {
+    Object* p = ptr_;
     ptr_ = nullptr;
     return p;
   }
@@ -253,7 +257,7 @@ class Ref {
   bool operator!=(std::nullptr_t) const { return ptr_ != nullptr; }
 
  private:
-  T* ptr_ = nullptr;
+  Object* ptr_ = nullptr;
 };
 
 using ObjectRef = Ref<Object>;
@@ -304,16 +308,15 @@ Ref<To> Downcast(const Ref<From>& ref) {
 }
 
 struct ObjectPtrHash {
-  size_t operator()(const ObjectRef& r) const { return std::hash<const void*>()(r.get()); }
   template <typename T>
   size_t operator()(const Ref<T>& r) const {
-    return std::hash<const void*>()(static_cast<const Object*>(r.get()));
+    return std::hash<const void*>()(r.object());
   }
 };
 struct ObjectPtrEqual {
   template <typename A, typename B>
   bool operator()(const Ref<A>& a, const Ref<B>& b) const {
-    return static_cast<const Object*>(a.get()) == static_cast<const Object*>(b.get());
+    return a.object() == b.object();
   }
 };
 
