@@ -1,0 +1,143 @@
+// End-to-end tests of `workbench --batch`: start the real binary, check exit codes, output and
+// reports, as CI scripts will use it.
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct Run {
+  int code = -1;
+  QString out;
+  QString err;
+};
+
+Run Workbench(const QStringList& args) {
+  QProcess p;
+  p.start(QStringLiteral(WB_WORKBENCH_BIN), QStringList{"--batch"} + args);
+  p.waitForFinished(120000);
+  return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+          QString::fromUtf8(p.readAllStandardError())};
+}
+
+QString Write(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
+  QString path = dir.filePath(name);
+  QFile f(path);
+  f.open(QIODevice::WriteOnly);
+  f.write(text);
+  return path;
+}
+
+const char* kScale = R"(# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@T.prim_func
+def scale(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
+    # with T.sblock("root"):
+    for i in range(8):
+        with T.sblock("B"):
+            vi = T.axis.spatial(8, i)
+            T.reads(A[vi])
+            T.writes(B[vi])
+            B[vi] = A[vi] * T.float32(2.0))";
+
+}  // namespace
+
+class TestCli : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void roundTripOfExamplesPassesAndWritesJson() {
+    QTemporaryDir tmp;
+    QDir examples(QString::fromUtf8(qgetenv("WB_SOURCE_DIR")) + "/resources/examples");
+    QStringList files;
+    for (const QString& name : examples.entryList({"*.py"}, QDir::Files, QDir::Name)) {
+      files << examples.filePath(name);
+    }
+    QVERIFY(files.size() >= 4);
+    QString json = tmp.filePath("report.json");
+    Run r = Workbench(files + QStringList{"--roundtrip", "--json", json});
+    QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+    QVERIFY(r.out.contains(QString("%1 passed, 0 failed").arg(files.size())));
+    QFile f(json);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QJsonArray entries = QJsonDocument::fromJson(f.readAll()).object()["files"].toArray();
+    QCOMPARE(entries.size(), files.size());
+    for (const auto& e : entries) QCOMPARE(e.toObject()["status"].toString(), QString("ok"));
+  }
+
+  void syntaxErrorIsReportedClangStyle() {
+    QTemporaryDir tmp;
+    QString bad = Write(tmp, "bad.py",
+                        "@T.prim_func\ndef f(A: T.Buffer((4,), \"float32\")):\n"
+                        "    for i in range(4):\n        A[i] = B[i]\n");
+    Run r = Workbench({bad, "--roundtrip"});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains(bad + ":4:16: error: undefined name 'B'"), qPrintable(r.err));
+    QVERIFY(r.err.contains("^"));
+    QVERIFY(r.out.contains("FAILED"));
+  }
+
+  void missingFileExitsWithTwo() {
+    Run r = Workbench({"/nonexistent/x.py", "--roundtrip"});
+    QCOMPARE(r.code, 2);
+    QVERIFY(r.err.contains("cannot read file"));
+  }
+
+  void badUsageExitsWithTwo() {
+    QCOMPARE(Workbench({}).code, 2);
+    Run r = Workbench({"x.py", "--frobnicate"});
+    QCOMPARE(r.code, 2);
+    QVERIFY(r.err.contains("unknown option '--frobnicate'"));
+    QVERIFY(r.err.contains("usage:"));
+  }
+
+  void emitPrintsCanonicalForm() {
+    QTemporaryDir tmp;
+    // Legacy handle + match_buffer, omitted reads/writes, untyped literal.
+    QString src = Write(tmp, "legacy.py",
+                        "from tvm.script import tirx as T\n"
+                        "@T.prim_func\ndef scale(a: T.handle, b: T.handle):\n"
+                        "    A = T.match_buffer(a, (8,))\n    B = T.match_buffer(b, [8])\n"
+                        "    for i in T.serial(0, 8):\n        with T.sblock(\"B\"):\n"
+                        "            vi = T.axis.S(8, i)\n            B[vi] = A[vi] * 2.0\n");
+    Run r = Workbench({src, "--emit", "tvmscript"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QCOMPARE(r.out.trimmed(), QString(kScale));
+  }
+
+  void compareEqualAndDifferent() {
+    QTemporaryDir tmp;
+    QString a = Write(tmp, "a.py", kScale);
+    QByteArray renamed = QByteArray(kScale).replace("vi", "v0").replace("for i", "for k")
+                             .replace(", i)", ", k)");
+    QString b = Write(tmp, "b.py", renamed);
+    Run same = Workbench({a, "--compare", b});
+    QVERIFY2(same.code == 0, qPrintable(same.out + same.err));
+    QVERIFY(same.out.contains("structurally equal"));
+
+    QString c = Write(tmp, "c.py", QByteArray(kScale).replace("T.float32(2.0)", "T.float32(3.0)"));
+    Run diff = Workbench({a, "--compare", c});
+    QCOMPARE(diff.code, 1);
+    QVERIFY(diff.out.contains("not structurally equal"));
+    QVERIFY2(diff.out.contains(".value"), qPrintable(diff.out));
+    // The mismatching literal is underlined in both sources.
+    QVERIFY2(diff.out.contains("T.float32(3.0)") && diff.out.contains("^~"), qPrintable(diff.out));
+  }
+
+  void ignoreGlobalSymbol() {
+    QTemporaryDir tmp;
+    QString a = Write(tmp, "a.py", kScale);
+    QString b = Write(tmp, "b.py", QByteArray(kScale).replace("def scale", "def other"));
+    QCOMPARE(Workbench({a, "--compare", b}).code, 1);
+    Run r = Workbench({a, "--compare", b, "--ignore-global-symbol"});
+    QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+  }
+};
+
+QTEST_APPLESS_MAIN(TestCli)
+#include "tst_cli.moc"
