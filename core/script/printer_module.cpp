@@ -1,0 +1,325 @@
+// The printer's entry points: PrimFunc signatures (buffer parameters, symbolic shape variables,
+// decorator flags, attributes, the implicit root block) and `@I.ir_module` classes with their
+// header comments.
+#include <algorithm>
+#include <exception>
+#include <map>
+
+#include "script/printer_tir.h"
+#include "script/tvmscript.h"
+#include "tir/op.h"
+
+namespace wb::script {
+
+namespace printer {
+
+using namespace wb::tir;  // NOLINT(google-build-using-namespace): node names are the vocabulary
+
+namespace {
+
+std::string Join(const std::vector<std::string>& items) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) out += ", ";
+    out += items[i];
+  }
+  return out;
+}
+
+std::vector<const VarNode*> VarsIn(const PrimExpr& e) {
+  std::vector<const VarNode*> vars;
+  if (!e.defined()) return vars;
+  PostOrderVisit(e, [&](const Object* node) {
+    if (ir::IsInstance<VarNode>(node)) {
+      auto* v = static_cast<const VarNode*>(node);
+      if (std::find(vars.begin(), vars.end(), v) == vars.end()) vars.push_back(v);
+    }
+  });
+  return vars;
+}
+
+// A root block that TVM prints flattened under `# with T.sblock("root"):`.
+const SBlockNode* ImplicitRootBlock(const Stmt& body) {
+  auto* realize = body.as<SBlockRealizeNode>();
+  if (!realize || !realize->iter_values.empty() || !IsConstInt(realize->predicate, 1) ||
+      !realize->block.defined()) {
+    return nullptr;
+  }
+  const SBlockNode* root = realize->block.get();
+  if (!root->annotations.empty() || !root->match_buffers.empty() || !root->reads.empty() ||
+      !root->writes.empty() || root->init.defined()) {
+    return nullptr;
+  }
+  auto* inner = root->body.as<SBlockRealizeNode>();
+  bool contains_block = false;
+  if (!inner && root->body.defined()) {
+    PostOrderVisit(root->body, [&](const Object* node) {
+      contains_block = contains_block || ir::IsInstance<SBlockRealizeNode>(node);
+    });
+  }
+  if (!root->alloc_buffers.empty() || (inner && inner->block.defined() && !inner->block->iter_vars.empty()) ||
+      contains_block) {
+    return root;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::string TIRPrinter::SignatureDim(const PrimExpr& dim,
+                                     std::unordered_set<const Object*>* later_params,
+                                     std::vector<std::string>* new_vars) {
+  std::vector<const VarNode*> fresh;
+  bool has_typevar = false;
+  for (const VarNode* v : VarsIn(dim)) {
+    if (typevars_.count(v)) has_typevar = true;
+    if (!IsDefined(v)) fresh.push_back(v);
+  }
+  // The first occurrence of a variable is quoted; the parser creates the variable there.
+  for (const VarNode* v : fresh) {
+    std::string name = Define(v, v->name_hint);
+    if (!later_params->count(v)) new_vars->push_back(name + " = " + VarCreation(v));
+  }
+  std::string text = P(dim);
+  bool bare_var = dim.as<VarNode>() != nullptr;
+  if (!fresh.empty() || (has_typevar && !bare_var)) return QuoteString(text);
+  return text;
+}
+
+std::string TIRPrinter::ParamText(const PrimFuncNode* func, size_t index,
+                                  std::unordered_set<const Object*>* later_params,
+                                  std::vector<std::string>* decls) {
+  const Var& var = func->params[index];
+  later_params->erase(var.get());
+  Buffer buffer = index < func->buffer_map.size() ? func->buffer_map[index] : Buffer();
+  if (!buffer.defined()) {
+    if (!var.defined()) return "_: T.handle";
+    std::string name = IsDefined(var.get()) ? name_of_[var.get()] : Define(var.get(), var->name_hint);
+    return name + ": " + TypeText(var->type_annotation, var->dtype);
+  }
+  std::string name = DefineBuffer(buffer);
+  if (var.defined() && !IsDefined(var.get())) Alias(var.get(), name);
+  std::vector<std::string> new_vars, shape;
+  for (const auto& d : buffer->shape) shape.push_back(SignatureDim(d, later_params, &new_vars));
+  std::vector<std::string> args{shape.size() == 1 ? "(" + shape[0] + ",)" : "(" + Join(shape) + ")",
+                                QuoteString(buffer->dtype.ToString())};
+  for (auto& k : BufferKeywords(buffer, name, false, true)) args.push_back(std::move(k));
+  if (new_vars.size() == 1) {
+    decls->push_back(new_vars[0]);
+  } else if (new_vars.size() > 1) {
+    std::vector<std::string> lhs, rhs;
+    for (const auto& d : new_vars) {
+      size_t eq = d.find(" = ");
+      lhs.push_back(d.substr(0, eq));
+      rhs.push_back(d.substr(eq + 3));
+    }
+    decls->push_back(Join(lhs) + " = " + Join(rhs));
+  }
+  return name + ": " + Call("T.Buffer", args);
+}
+
+std::vector<Line> TIRPrinter::PrintFunction(const PrimFunc& func, const std::string& name,
+                                            std::vector<Line>* pre_lines) {
+  const PrimFuncNode* f = func.get();
+  s_tir_ = f->attrs.count("s_tir") != 0;
+  if (f->body.defined()) {
+    PostOrderVisit(f->body, [&](const Object* node) {
+      if (ir::IsInstance<VarNode>(node)) ++use_count_[node];
+    });
+  }
+  // Signature variables of type int64 that are not parameters become `TypeVar`s, sorted by name.
+  std::unordered_set<const Object*> params(f->params.size());
+  for (const auto& p : f->params) params.insert(p.get());
+  std::vector<const VarNode*> typevars;
+  for (const auto& buffer : f->buffer_map) {
+    if (!buffer.defined()) continue;
+    for (const auto& d : buffer->shape) {
+      for (const VarNode* v : VarsIn(d)) {
+        if (v->dtype == DataType::Int(64) && !params.count(v) &&
+            std::find(typevars.begin(), typevars.end(), v) == typevars.end()) {
+          typevars.push_back(v);
+        }
+      }
+    }
+  }
+  std::stable_sort(typevars.begin(), typevars.end(),
+                   [](const VarNode* a, const VarNode* b) { return a->name_hint < b->name_hint; });
+  for (const VarNode* v : typevars) {
+    std::string tv = Define(v, v->name_hint);
+    typevars_.insert(v);
+    pre_lines->push_back(Line{tv + " = TypeVar(" + QuoteString(tv) + ")"});
+    used_typevar_ = true;
+  }
+  // Parameters.
+  std::vector<std::string> param_texts, decls;
+  for (size_t i = 0; i < f->params.size(); ++i) {
+    param_texts.push_back(ParamText(f, i, &params, &decls));
+  }
+  pending_uses_.clear();
+  std::vector<Line> body;
+  for (auto& d : decls) body.push_back(Line{std::move(d)});
+  // Attributes, without what the name and the decorator already say.
+  ir::AttrMap attrs = f->attrs;
+  if (auto it = attrs.find("global_symbol"); it != attrs.end()) {
+    auto* s = it->second.as<ir::StringObj>();
+    if (s && s->value == name) attrs.erase(it);
+  }
+  attrs.erase("s_tir");
+  attrs.erase("tirx.persistent_kernel");
+  if (!attrs.empty()) body.push_back(MakeLine(Call("T.func_attr", {AttrDict(attrs)})));
+  // The body, with an implicit root block flattened.
+  if (const SBlockNode* root = ImplicitRootBlock(f->body)) {
+    body.push_back(Line{"# with T.sblock(\"root\"):"});
+    for (const auto& buffer : root->alloc_buffers) {
+      if (!buffer.defined()) continue;
+      std::string bname = DefineBuffer(buffer);
+      body.push_back(MakeLine(bname + " = " + Call("T.sblock_alloc_buffer",
+                                                  BufferArgs(buffer, bname, false, false))));
+    }
+    PrintBody(root->body, &body);
+  } else {
+    PrintBody(f->body, &body);
+  }
+  PlaceDeclarations(&body, free_);
+  // Decorator and def line.
+  std::vector<std::string> flags;
+  if (!f->attrs.count("global_symbol")) flags.push_back("private=True");
+  if (f->attrs.count("s_tir")) flags.push_back("s_tir=True");
+  if (f->attrs.count("tirx.persistent_kernel")) flags.push_back("persistent=True");
+  std::string decorator = flags.empty() ? "@T.prim_func" : "@" + Call("T.prim_func", flags);
+  std::string ret;
+  if (f->ret_type.defined()) {
+    auto* tuple = f->ret_type.as<ir::TupleTypeNode>();
+    if (!tuple || !tuple->fields.empty()) ret = " -> " + TypeText(f->ret_type, DataType::Void());
+  }
+  pending_uses_.clear();
+  Line def{"def " + name + "(" + Join(param_texts) + ")" + ret + ":"};
+  def.compound = true;
+  def.blank_after = true;
+  def.body = std::move(body);
+  std::vector<Line> lines;
+  lines.push_back(Line{decorator});
+  lines.push_back(std::move(def));
+  return lines;
+}
+
+namespace {
+
+struct Header {
+  bool typevar = false;
+  bool ir = false;
+  bool tir = false;
+};
+
+std::string HeaderText(const Header& h) {
+  std::string out;
+  if (h.typevar) out += "# from typing import TypeVar\n";
+  if (h.ir) out += "# from tvm.script import ir as I\n";
+  if (h.tir) out += "# from tvm.script import tirx as T\n# from tvm.tirx.layout import Axis\n";
+  if (!out.empty()) out += "\n";
+  return out;
+}
+
+// Renders a standalone function (its name given) into `code`.
+void RenderFunction(const PrimFunc& func, const std::string& name, Header* header,
+                    std::string* code) {
+  TIRPrinter printer(nullptr);
+  std::vector<Line> lines;
+  std::vector<Line> fn = printer.PrintFunction(func, name, &lines);
+  for (auto& l : fn) lines.push_back(std::move(l));
+  Render(lines, 0, code);
+  header->tir = true;
+  header->typevar = header->typevar || printer.used_typevar();
+}
+
+std::string StandaloneName(const PrimFunc& func) {
+  std::string symbol = func->global_symbol();
+  return symbol.empty() ? "main" : symbol;
+}
+
+std::string Finish(const Header& header, const PrintOptions& options, std::string code) {
+  std::string out = options.header ? HeaderText(header) + code : code;
+  TrimEnd(&out);
+  return out;
+}
+
+std::string ErrorText(const std::exception& e) {
+  return std::string("# TVMScript printer failed: ") + e.what();
+}
+
+}  // namespace
+
+}  // namespace printer
+
+std::string PrintModule(const ir::IRModule& module, const PrintOptions& options) {
+  using namespace printer;  // NOLINT(google-build-using-namespace)
+  try {
+    if (!module.defined()) return "";
+    Header header;
+    header.ir = true;
+    Line cls{"class Module:"};
+    cls.compound = true;
+    if (!module->attrs.empty()) {
+      TIRPrinter attr_printer(module.get());
+      cls.body.push_back(Line{"I.module_attrs(" + attr_printer.PrintAttrDict(module->attrs) + ")"});
+    }
+    // PrimFuncs sorted by name; `main` goes last.
+    std::vector<size_t> order;
+    for (size_t i = 0; i < module->functions.size() && i < module->global_vars.size(); ++i) {
+      order.push_back(i);
+    }
+    auto key = [&](size_t i) {
+      const std::string& n = module->global_vars[i].defined() ? module->global_vars[i]->name_hint : "";
+      return std::make_pair(n == "main", n);
+    };
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key(a) < key(b); });
+    for (size_t i : order) {
+      auto func = module->functions[i].as_ref<PrimFuncNode>();
+      if (!func.defined()) continue;
+      TIRPrinter printer(module.get());
+      std::vector<Line> lines = printer.PrintFunction(func, module->global_vars[i]->name_hint, &cls.body);
+      for (auto& l : lines) cls.body.push_back(std::move(l));
+      header.tir = true;
+      header.typevar = header.typevar || printer.used_typevar();
+    }
+    std::string code;
+    Render({Line{"@I.ir_module"}, std::move(cls)}, 0, &code);
+    return Finish(header, options, std::move(code));
+  } catch (const std::exception& e) {
+    return ErrorText(e);
+  }
+}
+
+std::string PrintPrimFunc(const tir::PrimFunc& func, const PrintOptions& options) {
+  using namespace printer;  // NOLINT(google-build-using-namespace)
+  try {
+    if (!func.defined()) return "";
+    Header header;
+    std::string code;
+    RenderFunction(func, StandaloneName(func), &header, &code);
+    return Finish(header, options, std::move(code));
+  } catch (const std::exception& e) {
+    return ErrorText(e);
+  }
+}
+
+std::string Print(const ParseResult& parsed, const PrintOptions& options) {
+  using namespace printer;  // NOLINT(google-build-using-namespace)
+  if (!parsed.module.defined()) return "";
+  if (parsed.is_module) return PrintModule(parsed.module, options);
+  try {
+    Header header;
+    std::string code;
+    const ir::IRModuleNode* m = parsed.module.get();
+    for (size_t i = 0; i < m->functions.size() && i < m->global_vars.size(); ++i) {
+      auto func = m->functions[i].as_ref<PrimFuncNode>();
+      if (!func.defined()) continue;
+      RenderFunction(func, m->global_vars[i]->name_hint, &header, &code);
+    }
+    return Finish(header, options, std::move(code));
+  } catch (const std::exception& e) {
+    return ErrorText(e);
+  }
+}
+
+}  // namespace wb::script
