@@ -1,6 +1,7 @@
 #include "support/diagnostic.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace wb {
 
@@ -46,10 +47,13 @@ size_t DiagnosticList::ErrorCount() const {
 }
 
 void DiagnosticList::SortByPosition() {
-  std::stable_sort(items_.begin(), items_.end(), [](const Diagnostic& a, const Diagnostic& b) {
-    if (a.span.file != b.span.file) return false;
-    return a.span.begin < b.span.begin;
-  });
+  // Spans without a file first, then by file path, then by offset: a strict weak order.
+  auto key = [](const Diagnostic& d) {
+    return std::make_tuple(d.span.file != nullptr, d.span.file ? d.span.file->path() : std::string(),
+                           d.span.file ? d.span.begin : 0u);
+  };
+  std::stable_sort(items_.begin(), items_.end(),
+                   [&](const Diagnostic& a, const Diagnostic& b) { return key(a) < key(b); });
 }
 
 namespace {

@@ -8,7 +8,7 @@ void ExprVisitor::VisitExpr_(const IntImmNode*) {}
 void ExprVisitor::VisitExpr_(const FloatImmNode*) {}
 void ExprVisitor::VisitExpr_(const StringImmNode*) {}
 void ExprVisitor::VisitExpr_(const VarNode*) {}
-void ExprVisitor::VisitExpr_(const SizeVarNode*) {}
+void ExprVisitor::VisitExpr_(const SizeVarNode* op) { VisitExpr_(static_cast<const VarNode*>(op)); }
 void ExprVisitor::VisitExpr_(const CastNode* op) { VisitExpr(op->value); }
 #define WB_BINARY_VISIT(Name)                             \
   void ExprVisitor::VisitExpr_(const Name##Node* op) {   \
@@ -87,7 +87,9 @@ PrimExpr ExprMutator::VisitExpr_(const IntImmNode* op) { return ir::GetRef(op); 
 PrimExpr ExprMutator::VisitExpr_(const FloatImmNode* op) { return ir::GetRef(op); }
 PrimExpr ExprMutator::VisitExpr_(const StringImmNode* op) { return ir::GetRef(op); }
 PrimExpr ExprMutator::VisitExpr_(const VarNode* op) { return ir::GetRef(op); }
-PrimExpr ExprMutator::VisitExpr_(const SizeVarNode* op) { return ir::GetRef(op); }
+PrimExpr ExprMutator::VisitExpr_(const SizeVarNode* op) {
+  return VisitExpr_(static_cast<const VarNode*>(op));
+}
 PrimExpr ExprMutator::VisitExpr_(const CastNode* op) {
   PrimExpr v = VisitExpr(op->value);
   if (v.same_as(op->value)) return ir::GetRef(op);

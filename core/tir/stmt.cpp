@@ -111,7 +111,7 @@ const char* IterVarTypeName(IterVarType t) {
     case IterVarType::kOrdered:
       return "Ordered";
     case IterVarType::kOpaque:
-      return "DimInfo";
+      return "Opaque";
     case IterVarType::kUnrolled:
       return "Unrolled";
     case IterVarType::kVectorized:
