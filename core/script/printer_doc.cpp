@@ -80,13 +80,13 @@ void PlaceDeclarations(std::vector<Line>* lines, const std::vector<FreeDecl>& de
   for (auto& [key, texts] : groups) {
     std::vector<Line>* block = BlockAt(lines, key.first);
     std::vector<Line> inserted;
-    for (auto& t : texts) inserted.push_back(Line{std::move(t)});
+    for (auto& t : texts) inserted.push_back(PlainLine(std::move(t)));
     block->insert(block->begin() + static_cast<std::ptrdiff_t>(key.second), inserted.begin(),
                   inserted.end());
   }
   if (!unused.empty()) {
     std::vector<Line> inserted;
-    for (auto& t : unused) inserted.push_back(Line{std::move(t)});
+    for (auto& t : unused) inserted.push_back(PlainLine(std::move(t)));
     lines->insert(lines->begin(), inserted.begin(), inserted.end());
   }
 }

@@ -25,6 +25,13 @@ struct Line {
   std::vector<const ir::Object*> uses;
 };
 
+// A simple statement line.
+inline Line PlainLine(std::string text) {
+  Line line;
+  line.text = std::move(text);
+  return line;
+}
+
 // A declaration to insert: `text` goes before the first line that uses `object`, in the
 // innermost block containing all of its uses.
 struct FreeDecl {

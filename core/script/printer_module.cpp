@@ -147,7 +147,7 @@ std::vector<Line> TIRPrinter::PrintFunction(const PrimFunc& func, const std::str
   for (const VarNode* v : typevars) {
     std::string tv = Define(v, v->name_hint);
     typevars_.insert(v);
-    pre_lines->push_back(Line{tv + " = TypeVar(" + QuoteString(tv) + ")"});
+    pre_lines->push_back(PlainLine(tv + " = TypeVar(" + QuoteString(tv) + ")"));
     used_typevar_ = true;
   }
   // Parameters.
@@ -157,7 +157,7 @@ std::vector<Line> TIRPrinter::PrintFunction(const PrimFunc& func, const std::str
   }
   pending_uses_.clear();
   std::vector<Line> body;
-  for (auto& d : decls) body.push_back(Line{std::move(d)});
+  for (auto& d : decls) body.push_back(PlainLine(std::move(d)));
   // Attributes, without what the name and the decorator already say.
   ir::AttrMap attrs = f->attrs;
   if (auto it = attrs.find("global_symbol"); it != attrs.end()) {
@@ -169,7 +169,7 @@ std::vector<Line> TIRPrinter::PrintFunction(const PrimFunc& func, const std::str
   if (!attrs.empty()) body.push_back(MakeLine(Call("T.func_attr", {AttrDict(attrs)})));
   // The body, with an implicit root block flattened.
   if (const SBlockNode* root = ImplicitRootBlock(f->body)) {
-    body.push_back(Line{"# with T.sblock(\"root\"):"});
+    body.push_back(PlainLine("# with T.sblock(\"root\"):"));
     for (const auto& buffer : root->alloc_buffers) {
       if (!buffer.defined()) continue;
       std::string bname = DefineBuffer(buffer);
@@ -193,12 +193,12 @@ std::vector<Line> TIRPrinter::PrintFunction(const PrimFunc& func, const std::str
     if (!tuple || !tuple->fields.empty()) ret = " -> " + TypeText(f->ret_type, DataType::Void());
   }
   pending_uses_.clear();
-  Line def{"def " + name + "(" + Join(param_texts) + ")" + ret + ":"};
+  Line def = PlainLine("def " + name + "(" + Join(param_texts) + ")" + ret + ":");
   def.compound = true;
   def.blank_after = true;
   def.body = std::move(body);
   std::vector<Line> lines;
-  lines.push_back(Line{decorator});
+  lines.push_back(PlainLine(decorator));
   lines.push_back(std::move(def));
   return lines;
 }
@@ -257,11 +257,11 @@ std::string PrintModule(const ir::IRModule& module, const PrintOptions& options)
     if (!module.defined()) return "";
     Header header;
     header.ir = true;
-    Line cls{"class Module:"};
+    Line cls = PlainLine("class Module:");
     cls.compound = true;
     if (!module->attrs.empty()) {
       TIRPrinter attr_printer(module.get());
-      cls.body.push_back(Line{"I.module_attrs(" + attr_printer.PrintAttrDict(module->attrs) + ")"});
+      cls.body.push_back(PlainLine("I.module_attrs(" + attr_printer.PrintAttrDict(module->attrs) + ")"));
     }
     // PrimFuncs sorted by name; `main` goes last.
     std::vector<size_t> order;
@@ -283,7 +283,10 @@ std::string PrintModule(const ir::IRModule& module, const PrintOptions& options)
       header.typevar = header.typevar || printer.used_typevar();
     }
     std::string code;
-    Render({Line{"@I.ir_module"}, std::move(cls)}, 0, &code);
+    std::vector<Line> top;
+    top.push_back(PlainLine("@I.ir_module"));
+    top.push_back(std::move(cls));
+    Render(top, 0, &code);
     return Finish(header, options, std::move(code));
   } catch (const std::exception& e) {
     return ErrorText(e);
