@@ -188,7 +188,8 @@ std::string NameTable::DefineOutermost(std::string_view hint, std::string_view e
 std::string NameTable::Define(std::string_view hint, std::string_view empty_hint) {
   std::string base;
   for (char c : hint) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
     base += ok ? c : '_';
   }
   if (base.empty()) base = std::string(empty_hint);

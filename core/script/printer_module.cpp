@@ -57,8 +57,8 @@ const SBlockNode* ImplicitRootBlock(const Stmt& body) {
       contains_block = contains_block || ir::IsInstance<SBlockRealizeNode>(node);
     });
   }
-  if (!root->alloc_buffers.empty() || (inner && inner->block.defined() && !inner->block->iter_vars.empty()) ||
-      contains_block) {
+  if (!root->alloc_buffers.empty() ||
+      (inner && inner->block.defined() && !inner->block->iter_vars.empty()) || contains_block) {
     return root;
   }
   return nullptr;
@@ -94,7 +94,8 @@ std::string TIRPrinter::ParamText(const PrimFuncNode* func, size_t index,
   Buffer buffer = index < func->buffer_map.size() ? func->buffer_map[index] : Buffer();
   if (!buffer.defined()) {
     if (!var.defined()) return "_: T.handle";
-    std::string name = IsDefined(var.get()) ? name_of_[var.get()] : Define(var.get(), var->name_hint);
+    std::string name =
+        IsDefined(var.get()) ? name_of_[var.get()] : Define(var.get(), var->name_hint);
     return name + ": " + TypeText(var->type_annotation, var->dtype);
   }
   std::string name = DefineBuffer(buffer);
@@ -173,8 +174,8 @@ std::vector<Line> TIRPrinter::PrintFunction(const PrimFunc& func, const std::str
     for (const auto& buffer : root->alloc_buffers) {
       if (!buffer.defined()) continue;
       std::string bname = DefineBuffer(buffer);
-      body.push_back(MakeLine(bname + " = " + Call("T.sblock_alloc_buffer",
-                                                  BufferArgs(buffer, bname, false, false))));
+      body.push_back(MakeLine(
+          bname + " = " + Call("T.sblock_alloc_buffer", BufferArgs(buffer, bname, false, false))));
     }
     PrintBody(root->body, &body);
   } else {
@@ -261,7 +262,8 @@ std::string PrintModule(const ir::IRModule& module, const PrintOptions& options)
     cls.compound = true;
     if (!module->attrs.empty()) {
       TIRPrinter attr_printer(module.get());
-      cls.body.push_back(PlainLine("I.module_attrs(" + attr_printer.PrintAttrDict(module->attrs) + ")"));
+      cls.body.push_back(
+          PlainLine("I.module_attrs(" + attr_printer.PrintAttrDict(module->attrs) + ")"));
     }
     // PrimFuncs sorted by name; `main` goes last.
     std::vector<size_t> order;
@@ -269,15 +271,18 @@ std::string PrintModule(const ir::IRModule& module, const PrintOptions& options)
       order.push_back(i);
     }
     auto key = [&](size_t i) {
-      const std::string& n = module->global_vars[i].defined() ? module->global_vars[i]->name_hint : "";
+      const std::string& n =
+          module->global_vars[i].defined() ? module->global_vars[i]->name_hint : "";
       return std::make_pair(n == "main", n);
     };
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key(a) < key(b); });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return key(a) < key(b); });
     for (size_t i : order) {
       auto func = module->functions[i].as_ref<PrimFuncNode>();
       if (!func.defined()) continue;
       TIRPrinter printer(module.get());
-      std::vector<Line> lines = printer.PrintFunction(func, module->global_vars[i]->name_hint, &cls.body);
+      std::vector<Line> lines =
+          printer.PrintFunction(func, module->global_vars[i]->name_hint, &cls.body);
       for (auto& l : lines) cls.body.push_back(std::move(l));
       header.tir = true;
       header.typevar = header.typevar || printer.used_typevar();

@@ -24,43 +24,74 @@ std::string Join(const std::vector<std::string>& items) {
 
 const char* NodeName(TypeIndex kind) {
   switch (kind) {
-    case TypeIndex::kAdd: return "Add";
-    case TypeIndex::kSub: return "Sub";
-    case TypeIndex::kMul: return "Mul";
-    case TypeIndex::kDiv: return "Div";
-    case TypeIndex::kMod: return "Mod";
-    case TypeIndex::kFloorDiv: return "FloorDiv";
-    case TypeIndex::kFloorMod: return "FloorMod";
-    case TypeIndex::kEQ: return "EQ";
-    case TypeIndex::kNE: return "NE";
-    case TypeIndex::kLT: return "LT";
-    case TypeIndex::kLE: return "LE";
-    case TypeIndex::kGT: return "GT";
-    case TypeIndex::kGE: return "GE";
-    case TypeIndex::kAnd: return "And";
-    case TypeIndex::kOr: return "Or";
-    default: return "Binary";
+    case TypeIndex::kAdd:
+      return "Add";
+    case TypeIndex::kSub:
+      return "Sub";
+    case TypeIndex::kMul:
+      return "Mul";
+    case TypeIndex::kDiv:
+      return "Div";
+    case TypeIndex::kMod:
+      return "Mod";
+    case TypeIndex::kFloorDiv:
+      return "FloorDiv";
+    case TypeIndex::kFloorMod:
+      return "FloorMod";
+    case TypeIndex::kEQ:
+      return "EQ";
+    case TypeIndex::kNE:
+      return "NE";
+    case TypeIndex::kLT:
+      return "LT";
+    case TypeIndex::kLE:
+      return "LE";
+    case TypeIndex::kGT:
+      return "GT";
+    case TypeIndex::kGE:
+      return "GE";
+    case TypeIndex::kAnd:
+      return "And";
+    case TypeIndex::kOr:
+      return "Or";
+    default:
+      return "Binary";
   }
 }
 
 // The Python operator and its precedence for the sugared form of `kind`.
 std::pair<const char*, int> Operator(TypeIndex kind) {
   switch (kind) {
-    case TypeIndex::kAdd: return {"+", kPrecAdd};
-    case TypeIndex::kSub: return {"-", kPrecAdd};
-    case TypeIndex::kMul: return {"*", kPrecMul};
-    case TypeIndex::kDiv: return {"/", kPrecMul};
-    case TypeIndex::kFloorDiv: return {"//", kPrecMul};
-    case TypeIndex::kFloorMod: return {"%", kPrecMul};
-    case TypeIndex::kEQ: return {"==", kPrecCompare};
-    case TypeIndex::kNE: return {"!=", kPrecCompare};
-    case TypeIndex::kLT: return {"<", kPrecCompare};
-    case TypeIndex::kLE: return {"<=", kPrecCompare};
-    case TypeIndex::kGT: return {">", kPrecCompare};
-    case TypeIndex::kGE: return {">=", kPrecCompare};
-    case TypeIndex::kAnd: return {"and", kPrecAnd};
-    case TypeIndex::kOr: return {"or", kPrecOr};
-    default: return {nullptr, kPrecAtom};
+    case TypeIndex::kAdd:
+      return {"+", kPrecAdd};
+    case TypeIndex::kSub:
+      return {"-", kPrecAdd};
+    case TypeIndex::kMul:
+      return {"*", kPrecMul};
+    case TypeIndex::kDiv:
+      return {"/", kPrecMul};
+    case TypeIndex::kFloorDiv:
+      return {"//", kPrecMul};
+    case TypeIndex::kFloorMod:
+      return {"%", kPrecMul};
+    case TypeIndex::kEQ:
+      return {"==", kPrecCompare};
+    case TypeIndex::kNE:
+      return {"!=", kPrecCompare};
+    case TypeIndex::kLT:
+      return {"<", kPrecCompare};
+    case TypeIndex::kLE:
+      return {"<=", kPrecCompare};
+    case TypeIndex::kGT:
+      return {">", kPrecCompare};
+    case TypeIndex::kGE:
+      return {">=", kPrecCompare};
+    case TypeIndex::kAnd:
+      return {"and", kPrecAnd};
+    case TypeIndex::kOr:
+      return {"or", kPrecOr};
+    default:
+      return {nullptr, kPrecAtom};
   }
 }
 
@@ -106,8 +137,8 @@ std::string TIRPrinter::PrintVarUse(const VarNode* var) {
     name_of_[var] = name;
     scope_objects_.front().push_back(var);
     auto custom = custom_decl_.find(var);
-    free_.push_back({var, name + " = " + (custom != custom_decl_.end() ? custom->second
-                                                                         : VarCreation(var))});
+    free_.push_back(
+        {var, name + " = " + (custom != custom_decl_.end() ? custom->second : VarCreation(var))});
     pending_uses_.push_back(var);
     return name;
   }
@@ -119,9 +150,12 @@ std::string TIRPrinter::VarCreation(const VarNode* var) {
   if (auto* ptr = var->type_annotation.as<ir::PointerTypeNode>()) {
     const auto* elem = ptr->element_type.as<ir::PrimTypeNode>();
     bool global = ptr->storage_scope.empty() || ptr->storage_scope == "global";
-    if (!elem) return global ? "T.handle()" : Call("T.handle", {"storage_scope=" + QuoteString(ptr->storage_scope)});
-    return Call("T.handle", {QuoteString(elem->dtype.ToString()),
-                             QuoteString(ptr->storage_scope.empty() ? "global" : ptr->storage_scope)});
+    if (!elem)
+      return global ? "T.handle()"
+                    : Call("T.handle", {"storage_scope=" + QuoteString(ptr->storage_scope)});
+    return Call("T.handle",
+                {QuoteString(elem->dtype.ToString()),
+                 QuoteString(ptr->storage_scope.empty() ? "global" : ptr->storage_scope)});
   }
   if (var->dtype.is_handle()) return "T.handle()";
   return DTypeText(var->dtype) + "()";
@@ -134,7 +168,8 @@ std::string TIRPrinter::TypeText(const ir::Type& type, DataType dtype) {
     const auto* elem = ptr->element_type.as<ir::PrimTypeNode>();
     bool global = ptr->storage_scope.empty() || ptr->storage_scope == "global";
     if (!elem || elem->dtype.is_void()) {
-      return global ? "T.handle" : Call("T.handle", {"storage_scope=" + QuoteString(ptr->storage_scope)});
+      return global ? "T.handle"
+                    : Call("T.handle", {"storage_scope=" + QuoteString(ptr->storage_scope)});
     }
     return Call("T.handle", {QuoteString(elem->dtype.ToString()),
                              QuoteString(global ? "global" : ptr->storage_scope)});
@@ -157,14 +192,13 @@ std::string TIRPrinter::Binary(const BinaryNode* op, TypeIndex kind) {
   return Call(std::string("T.") + NodeName(kind), {P(op->a), P(op->b)});
 }
 
-#define WB_SUGARED_BINARY(Name)                                                       \
-  ExprDoc TIRPrinter::VisitExpr_(const Name##Node* op) {                              \
-    auto [symbol, prec] = Operator(TypeIndex::k##Name);                               \
-    if (WouldFold(TypeIndex::k##Name, op->a, op->b)) {                                \
-      return {Binary(op, TypeIndex::k##Name)};                                        \
-    }                                                                                 \
-    return {Operand(op->a, prec, false) + " " + symbol + " " + Operand(op->b, prec, true), \
-            prec};                                                                    \
+#define WB_SUGARED_BINARY(Name)                                                                   \
+  ExprDoc TIRPrinter::VisitExpr_(const Name##Node* op) {                                          \
+    auto [symbol, prec] = Operator(TypeIndex::k##Name);                                           \
+    if (WouldFold(TypeIndex::k##Name, op->a, op->b)) {                                            \
+      return {Binary(op, TypeIndex::k##Name)};                                                    \
+    }                                                                                             \
+    return {Operand(op->a, prec, false) + " " + symbol + " " + Operand(op->b, prec, true), prec}; \
   }
 WB_SUGARED_BINARY(Add)
 WB_SUGARED_BINARY(Sub)
@@ -240,7 +274,8 @@ std::string TIRPrinter::Indices(const std::vector<PrimExpr>& indices, bool slice
   for (const auto& index : indices) {
     const auto* ramp = index.as<RampNode>();
     if (slices && ramp && ramp->stride.as<IntImmNode>()) {
-      PrimExpr stop = add(ramp->base, mul(make_const(ramp->stride->dtype, ramp->lanes), ramp->stride));
+      PrimExpr stop =
+          add(ramp->base, mul(make_const(ramp->stride->dtype, ramp->lanes), ramp->stride));
       std::string text = P(ramp->base) + ":" + P(stop);
       if (!IsConstInt(ramp->stride, 1)) text += ":" + P(ramp->stride);
       out.push_back(text);
@@ -319,7 +354,8 @@ std::string TIRPrinter::CommReducerText(const CommReducerNode* reducer) {
   std::string body = results.size() == 1 ? results[0] : "(" + Join(results) + ")";
   std::vector<std::string> identity;
   for (const auto& e : reducer->identity_element) identity.push_back(P(e));
-  return Call("T.comm_reducer", {"lambda " + Join(params) + ": " + body, "[" + Join(identity) + "]"});
+  return Call("T.comm_reducer",
+              {"lambda " + Join(params) + ": " + body, "[" + Join(identity) + "]"});
 }
 
 ExprDoc TIRPrinter::VisitExpr_(const ReduceNode* op) {

@@ -75,7 +75,8 @@ const char* AxisKind(IterVarType type) {
 
 // --- Names -------------------------------------------------------------------------------------
 
-std::string TIRPrinter::Define(const Object* obj, std::string_view hint, std::string_view empty_hint) {
+std::string TIRPrinter::Define(const Object* obj, std::string_view hint,
+                               std::string_view empty_hint) {
   std::string name = names_.Define(hint, empty_hint);
   name_of_[obj] = name;
   scope_objects_.back().push_back(obj);
@@ -162,7 +163,8 @@ std::vector<std::string> TIRPrinter::BufferArgs(const Buffer& buffer, const std:
   if (always_dtype || buffer->dtype != DataType::Float(32)) {
     args.push_back(QuoteString(buffer->dtype.ToString()));
   }
-  for (auto& k : BufferKeywords(buffer, name, print_data, print_scope)) args.push_back(std::move(k));
+  for (auto& k : BufferKeywords(buffer, name, print_data, print_scope))
+    args.push_back(std::move(k));
   return args;
 }
 
@@ -191,7 +193,8 @@ void TIRPrinter::PrintBody(const Stmt& body, std::vector<Line>* out) {
 
 void TIRPrinter::VisitStmt_(const SeqStmtNode* op, Emit emit) {
   for (size_t i = 0; i < op->seq.size(); ++i) {
-    if (op->seq[i].defined()) VisitStmt(op->seq[i], Emit{emit.out, emit.last && i + 1 == op->seq.size()});
+    if (op->seq[i].defined())
+      VisitStmt(op->seq[i], Emit{emit.out, emit.last && i + 1 == op->seq.size()});
   }
 }
 
@@ -233,7 +236,8 @@ void TIRPrinter::VisitStmt_(const BindNode* op, Emit emit) {
 void TIRPrinter::VisitStmt_(const AssertStmtNode* op, Emit emit) {
   std::string kind = op->error_kind.defined() ? op->error_kind->value : "RuntimeError";
   std::vector<std::string> parts;
-  for (const auto& p : op->message_parts) parts.push_back(p.defined() ? QuoteString(p->value) : "None");
+  for (const auto& p : op->message_parts)
+    parts.push_back(p.defined() ? QuoteString(p->value) : "None");
   emit.out->push_back(MakeLine("assert " + P(op->condition) + ", (" + QuoteString(kind) + ", [" +
                                Join(parts) + "])"));
 }
@@ -289,7 +293,8 @@ void TIRPrinter::VisitStmt_(const AttrStmtNode* op, Emit emit) { PrintAttr(op, e
 
 void TIRPrinter::PrintAttr(const AttrStmtNode* op, Emit emit) {
   if (auto* iv = op->node.as<IterVarNode>();
-      iv && iv->var.defined() && (op->attr_key == "thread_extent" || op->attr_key == "virtual_thread")) {
+      iv && iv->var.defined() &&
+      (op->attr_key == "thread_extent" || op->attr_key == "virtual_thread")) {
     PrintLaunchThread(op, iv, emit);
     return;
   }
@@ -307,7 +312,8 @@ void TIRPrinter::PrintAttr(const AttrStmtNode* op, Emit emit) {
     ScopedBody(Call("T.attr", {"{" + Join(items) + "}"}), cur->body, emit, emit.last);
     return;
   }
-  std::string header = Call("T.attr", {AttrValue(op->node), QuoteString(op->attr_key), P(op->value)});
+  std::string header =
+      Call("T.attr", {AttrValue(op->node), QuoteString(op->attr_key), P(op->value)});
   ScopedBody(std::move(header), op->body, emit, emit.last);
 }
 
@@ -373,7 +379,8 @@ void TIRPrinter::VisitStmt_(const ForNode* op, Emit emit) {
     args.push_back(P(op->extent));
   } else {
     args.push_back(P(op->min));
-    args.push_back(op->min.defined() && op->extent.defined() ? P(add(op->min, op->extent)) : "None");
+    args.push_back(op->min.defined() && op->extent.defined() ? P(add(op->min, op->extent))
+                                                             : "None");
   }
   std::string callee;
   switch (op->kind) {
@@ -391,8 +398,9 @@ void TIRPrinter::VisitStmt_(const ForNode* op, Emit emit) {
       break;
     case ForKind::kThreadBinding:
       callee = "T.thread_binding";
-      kwargs.push_back("thread=" +
-                       QuoteString(op->thread_binding.defined() ? op->thread_binding->thread_tag : ""));
+      kwargs.push_back("thread=" + QuoteString(op->thread_binding.defined()
+                                                   ? op->thread_binding->thread_tag
+                                                   : ""));
       break;
   }
   if (!op->annotations.empty()) {
@@ -413,7 +421,8 @@ void TIRPrinter::VisitStmt_(const ForNode* op, Emit emit) {
     }
   }
   for (auto& k : kwargs) args.push_back(std::move(k));
-  std::string var = op->loop_var.defined() ? Define(op->loop_var.get(), op->loop_var->name_hint) : "_";
+  std::string var =
+      op->loop_var.defined() ? Define(op->loop_var.get(), op->loop_var->name_hint) : "_";
   if (op->loop_var.defined()) loops_[op->loop_var.get()] = op;
   Line line = MakeLine("for " + var + " in " + Call(callee, args) + ":", true);
   PrintBody(op->body, &line.body);
@@ -494,7 +503,8 @@ void TIRPrinter::PrintBlockContents(const SBlockNode* block, const SBlockRealize
     std::vector<std::string> args{dom};
     if (realize) args.push_back(P(realize->iter_values[i]));
     std::string name = Define(iv->var.get(), iv->var->name_hint);
-    out->push_back(MakeLine(name + " = " + Call(std::string("T.axis.") + AxisKind(iv->iter_type), args)));
+    out->push_back(
+        MakeLine(name + " = " + Call(std::string("T.axis.") + AxisKind(iv->iter_type), args)));
   };
   auto flush_run = [&]() {
     if (run.size() == 1) {
@@ -508,8 +518,9 @@ void TIRPrinter::PrintBlockContents(const SBlockNode* block, const SBlockRealize
         lhs.push_back(Define(iv->var.get(), iv->var->name_hint));
         kinds += iv->iter_type == IterVarType::kDataPar ? "S" : "R";
       }
-      out->push_back(MakeLine(Join(lhs) + " = " +
-                              Call("T.axis.remap", {QuoteString(kinds), "[" + Join(values) + "]"})));
+      out->push_back(
+          MakeLine(Join(lhs) + " = " +
+                   Call("T.axis.remap", {QuoteString(kinds), "[" + Join(values) + "]"})));
     }
     run.clear();
   };
@@ -536,7 +547,8 @@ void TIRPrinter::PrintBlockContents(const SBlockNode* block, const SBlockRealize
   for (const auto& buffer : block->alloc_buffers) {
     if (!buffer.defined()) continue;
     std::string name = DefineBuffer(buffer);
-    out->push_back(MakeLine(name + " = " + Call("T.sblock_alloc_buffer", BufferArgs(buffer, name, false, false))));
+    out->push_back(MakeLine(name + " = " +
+                            Call("T.sblock_alloc_buffer", BufferArgs(buffer, name, false, false))));
   }
   for (const auto& match : block->match_buffers) {
     if (!match.defined() || !match->buffer.defined()) continue;

@@ -3,7 +3,6 @@
 
 #include <QString>
 #include <QTest>
-
 #include <cmath>
 #include <limits>
 
@@ -12,8 +11,8 @@
 #include "tir/op.h"
 #include "tir/stmt.h"
 
-using namespace wb;        // NOLINT(google-build-using-namespace)
-using namespace wb::tir;   // NOLINT(google-build-using-namespace)
+using namespace wb;       // NOLINT(google-build-using-namespace)
+using namespace wb::tir;  // NOLINT(google-build-using-namespace)
 
 namespace {
 
@@ -95,26 +94,29 @@ class TstPrinter : public QObject {
 };
 
 void TstPrinter::matmulWithRootBlock() {
-    Param a = BufParam("A", {I(16), I(16)}), b = BufParam("B", {I(16), I(16)}),
-          c = BufParam("C", {I(16), I(16)});
-    Var i = MakeVar("i", kI32), j = MakeVar("j", kI32), k = MakeVar("k", kI32);
-    Var vi = MakeVar("vi", kI32), vj = MakeVar("vj", kI32), vk = MakeVar("vk", kI32);
-    auto dom = [] { return ir::MakeRange(I(0), I(16)); };
-    std::vector<IterVar> ivs{MakeIterVar(dom(), vi, IterVarType::kDataPar),
-                             MakeIterVar(dom(), vj, IterVarType::kDataPar),
-                             MakeIterVar(dom(), vk, IterVarType::kCommReduce)};
-    PrimExpr cij = MakeBufferLoad(c.buffer, {vi, vj});
-    PrimExpr prod = mul(MakeBufferLoad(a.buffer, {vi, vk}), MakeBufferLoad(b.buffer, {vj, vk}));
-    SBlock block = MakeSBlock(
-        ivs, {Point(c.buffer, {vi, vj}), Point(a.buffer, {vi, vk}), Point(b.buffer, {vj, vk})},
-        {Point(c.buffer, {vi, vj})}, "C", MakeBufferStore(c.buffer, add(cij, prod), {vi, vj}),
-        MakeBufferStore(c.buffer, F(0.0), {vi, vj}));
-    Stmt nest = Serial(i, I(16), Serial(j, I(16), Serial(k, I(16),
-                       MakeSBlockRealize({i, j, k}, MakeIntImm(DataType::Bool(), 1), block))));
-    ir::AttrMap attrs = Symbol("main");
-    attrs["s_tir"] = ir::MakeBool(true);
-    PrimFunc f = Func({a, b, c}, {}, Root(nest), attrs);
-    QCOMPARE(Q(script::PrintPrimFunc(f)), Q(std::string(kTirHeader) + R"py(@T.prim_func(s_tir=True)
+  Param a = BufParam("A", {I(16), I(16)}), b = BufParam("B", {I(16), I(16)}),
+        c = BufParam("C", {I(16), I(16)});
+  Var i = MakeVar("i", kI32), j = MakeVar("j", kI32), k = MakeVar("k", kI32);
+  Var vi = MakeVar("vi", kI32), vj = MakeVar("vj", kI32), vk = MakeVar("vk", kI32);
+  auto dom = [] { return ir::MakeRange(I(0), I(16)); };
+  std::vector<IterVar> ivs{MakeIterVar(dom(), vi, IterVarType::kDataPar),
+                           MakeIterVar(dom(), vj, IterVarType::kDataPar),
+                           MakeIterVar(dom(), vk, IterVarType::kCommReduce)};
+  PrimExpr cij = MakeBufferLoad(c.buffer, {vi, vj});
+  PrimExpr prod = mul(MakeBufferLoad(a.buffer, {vi, vk}), MakeBufferLoad(b.buffer, {vj, vk}));
+  SBlock block = MakeSBlock(
+      ivs, {Point(c.buffer, {vi, vj}), Point(a.buffer, {vi, vk}), Point(b.buffer, {vj, vk})},
+      {Point(c.buffer, {vi, vj})}, "C", MakeBufferStore(c.buffer, add(cij, prod), {vi, vj}),
+      MakeBufferStore(c.buffer, F(0.0), {vi, vj}));
+  Stmt nest = Serial(
+      i, I(16),
+      Serial(
+          j, I(16),
+          Serial(k, I(16), MakeSBlockRealize({i, j, k}, MakeIntImm(DataType::Bool(), 1), block))));
+  ir::AttrMap attrs = Symbol("main");
+  attrs["s_tir"] = ir::MakeBool(true);
+  PrimFunc f = Func({a, b, c}, {}, Root(nest), attrs);
+  QCOMPARE(Q(script::PrintPrimFunc(f)), Q(std::string(kTirHeader) + R"py(@T.prim_func(s_tir=True)
 def main(A: T.Buffer((16, 16), "float32"), B: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
     # with T.sblock("root"):
     for i, j, k in T.grid(16, 16, 16):
@@ -128,19 +130,18 @@ def main(A: T.Buffer((16, 16), "float32"), B: T.Buffer((16, 16), "float32"), C: 
 }
 
 void TstPrinter::blockAxesWhereAllocAndAttr() {
-    Param a = BufParam("A", {I(30)});
-    Var i = MakeVar("i", kI32), j = MakeVar("j", kI32), v = MakeVar("v", kI32);
-    Buffer tmp = MakeBuffer("tmp", {I(4)}, DataType::Int(8));
-    PrimExpr binding = add(mul(i, I(4)), j);
-    SBlock block = MakeSBlock({MakeIterVar(ir::MakeRange(I(0), I(30)), v, IterVarType::kDataPar)},
-                              {}, {Point(a.buffer, {v})}, "B",
-                              MakeBufferStore(a.buffer, F(1.0), {v}), {}, {tmp}, {},
-                              {{"meta", ir::MakeInt(1)}});
-    Stmt body = Serial(i, I(8), Serial(j, I(4), MakeSBlockRealize(
-        {binding}, less(binding, I(30)), block)));
-    Buffer root_buf = MakeBuffer("acc", {I(16)}, kI32);
-    PrimFunc f = Func({a}, {}, Root(body, {root_buf}), Symbol("main"));
-    QCOMPARE(Q(script::PrintPrimFunc(f, {false})), Q(R"py(@T.prim_func
+  Param a = BufParam("A", {I(30)});
+  Var i = MakeVar("i", kI32), j = MakeVar("j", kI32), v = MakeVar("v", kI32);
+  Buffer tmp = MakeBuffer("tmp", {I(4)}, DataType::Int(8));
+  PrimExpr binding = add(mul(i, I(4)), j);
+  SBlock block = MakeSBlock({MakeIterVar(ir::MakeRange(I(0), I(30)), v, IterVarType::kDataPar)}, {},
+                            {Point(a.buffer, {v})}, "B", MakeBufferStore(a.buffer, F(1.0), {v}), {},
+                            {tmp}, {}, {{"meta", ir::MakeInt(1)}});
+  Stmt body =
+      Serial(i, I(8), Serial(j, I(4), MakeSBlockRealize({binding}, less(binding, I(30)), block)));
+  Buffer root_buf = MakeBuffer("acc", {I(16)}, kI32);
+  PrimFunc f = Func({a}, {}, Root(body, {root_buf}), Symbol("main"));
+  QCOMPARE(Q(script::PrintPrimFunc(f, {false})), Q(R"py(@T.prim_func
 def main(A: T.Buffer((30,), "float32")):
     # with T.sblock("root"):
     acc = T.sblock_alloc_buffer((16,), "int32")
@@ -156,27 +157,29 @@ def main(A: T.Buffer((30,), "float32")):
 }
 
 void TstPrinter::loopsAndGridMerge() {
-    Param a = BufParam("A", {I(8), I(16)}), b = BufParam("B", {I(8), I(16)});
-    Var i = MakeVar("i", kI32), j = MakeVar("j", kI32);
-    Stmt grid = Serial(i, I(8), Serial(j, I(16), MakeBufferStore(
-        b.buffer, mul(MakeBufferLoad(a.buffer, {i, j}), F(2.0)), {i, j})));
-    Var i2 = MakeVar("i", kI32), j2 = MakeVar("j", kI32);
-    // The inner extent depends on the outer variable: no grid.
-    Stmt triangle = Serial(i2, I(8), Serial(j2, i2, MakeBufferStore(b.buffer, F(0.0), {i2, j2})));
-    Var k = MakeVar("k", kI32), p = MakeVar("p", kI32), u = MakeVar("u", kI32),
-        s = MakeVar("s", kI32), t = MakeVar("t", kI32);
-    Stmt ranged = MakeFor(k, I(2), I(8), ForKind::kSerial, Eval(k));
-    Stmt stepped = MakeFor(s, I(0), I(16), ForKind::kSerial, Eval(s), {}, {}, I(2));
-    Stmt par = MakeFor(p, I(0), I(4), ForKind::kParallel, Eval(p));
-    Stmt unrolled = MakeFor(u, I(0), I(4), ForKind::kSerial, Eval(u), {},
-                            {{"pragma_unroll", ir::MakeBool(true)}});
-    Stmt annotated = MakeFor(t, I(0), I(4), ForKind::kVectorized, Eval(t), {},
-                             {{"b", ir::MakeInt(2)}, {"a", ir::MakeString("x")}});
-    ir::AttrMap attrs = Symbol("main");
-    attrs["tir.noalias"] = ir::MakeBool(true);
-    PrimFunc f = Func({a, b}, {}, MakeSeq({grid, triangle, ranged, stepped, par, unrolled, annotated}),
-                      attrs);
-    QCOMPARE(Q(script::PrintPrimFunc(f, {false})), Q(R"py(@T.prim_func
+  Param a = BufParam("A", {I(8), I(16)}), b = BufParam("B", {I(8), I(16)});
+  Var i = MakeVar("i", kI32), j = MakeVar("j", kI32);
+  Stmt grid = Serial(
+      i, I(8),
+      Serial(j, I(16),
+             MakeBufferStore(b.buffer, mul(MakeBufferLoad(a.buffer, {i, j}), F(2.0)), {i, j})));
+  Var i2 = MakeVar("i", kI32), j2 = MakeVar("j", kI32);
+  // The inner extent depends on the outer variable: no grid.
+  Stmt triangle = Serial(i2, I(8), Serial(j2, i2, MakeBufferStore(b.buffer, F(0.0), {i2, j2})));
+  Var k = MakeVar("k", kI32), p = MakeVar("p", kI32), u = MakeVar("u", kI32),
+      s = MakeVar("s", kI32), t = MakeVar("t", kI32);
+  Stmt ranged = MakeFor(k, I(2), I(8), ForKind::kSerial, Eval(k));
+  Stmt stepped = MakeFor(s, I(0), I(16), ForKind::kSerial, Eval(s), {}, {}, I(2));
+  Stmt par = MakeFor(p, I(0), I(4), ForKind::kParallel, Eval(p));
+  Stmt unrolled = MakeFor(u, I(0), I(4), ForKind::kSerial, Eval(u), {},
+                          {{"pragma_unroll", ir::MakeBool(true)}});
+  Stmt annotated = MakeFor(t, I(0), I(4), ForKind::kVectorized, Eval(t), {},
+                           {{"b", ir::MakeInt(2)}, {"a", ir::MakeString("x")}});
+  ir::AttrMap attrs = Symbol("main");
+  attrs["tir.noalias"] = ir::MakeBool(true);
+  PrimFunc f =
+      Func({a, b}, {}, MakeSeq({grid, triangle, ranged, stepped, par, unrolled, annotated}), attrs);
+  QCOMPARE(Q(script::PrintPrimFunc(f, {false})), Q(R"py(@T.prim_func
 def main(A: T.Buffer((8, 16), "float32"), B: T.Buffer((8, 16), "float32")):
     T.func_attr({"tir.noalias": True})
     for i, j in T.grid(8, 16):
@@ -197,28 +200,27 @@ def main(A: T.Buffer((8, 16), "float32"), B: T.Buffer((8, 16), "float32")):
 }
 
 void TstPrinter::threadBindings() {
-    Param a = BufParam("A", {I(256)});
-    Var bx = MakeVar("blockIdx.x", kI32), tx = MakeVar("threadIdx.x", kI32);
-    Var ty = MakeVar("ty", kI32), w = MakeVar("w", kI32);
-    PrimExpr idx = add(mul(bx, I(32)), tx);
-    Stmt inner = MakeFor(tx, I(0), I(32), ForKind::kThreadBinding,
-                         MakeBufferStore(a.buffer, F(1.0), {idx}),
-                         MakeIterVar(ir::MakeRange(I(0), I(32)), tx, IterVarType::kThreadIndex,
-                                     "threadIdx.x"));
-    Stmt outer = MakeFor(bx, I(0), I(8), ForKind::kThreadBinding, inner,
-                         MakeIterVar(ir::MakeRange(I(0), I(8)), bx, IterVarType::kThreadIndex,
-                                     "blockIdx.x"));
-    // launch_thread: not last (a `with`), last (concise), and env_thread (a use outside).
-    auto launch = [](const Var& v, const char* tag, int64_t n, Stmt body) {
-      return MakeAttrStmt(MakeIterVar(ir::MakeRange(I(0), I(n)), v, IterVarType::kThreadIndex, tag),
-                          "thread_extent", I(n), std::move(body));
-    };
-    Stmt with_form = launch(ty, "threadIdx.y", 4, Eval(ty));
-    Stmt env = MakeSeq({launch(w, "vthread", 2, Eval(w)), Eval(w)});
-    Var bx2 = MakeVar("bx", kI32);
-    Stmt concise = launch(bx2, "blockIdx.x", 8, Eval(bx2));
-    PrimFunc f = Func({a}, {}, MakeSeq({outer, with_form, env, concise}), Symbol("main"));
-    QCOMPARE(Q(script::PrintPrimFunc(f, {false})), Q(R"py(@T.prim_func
+  Param a = BufParam("A", {I(256)});
+  Var bx = MakeVar("blockIdx.x", kI32), tx = MakeVar("threadIdx.x", kI32);
+  Var ty = MakeVar("ty", kI32), w = MakeVar("w", kI32);
+  PrimExpr idx = add(mul(bx, I(32)), tx);
+  Stmt inner = MakeFor(
+      tx, I(0), I(32), ForKind::kThreadBinding, MakeBufferStore(a.buffer, F(1.0), {idx}),
+      MakeIterVar(ir::MakeRange(I(0), I(32)), tx, IterVarType::kThreadIndex, "threadIdx.x"));
+  Stmt outer =
+      MakeFor(bx, I(0), I(8), ForKind::kThreadBinding, inner,
+              MakeIterVar(ir::MakeRange(I(0), I(8)), bx, IterVarType::kThreadIndex, "blockIdx.x"));
+  // launch_thread: not last (a `with`), last (concise), and env_thread (a use outside).
+  auto launch = [](const Var& v, const char* tag, int64_t n, Stmt body) {
+    return MakeAttrStmt(MakeIterVar(ir::MakeRange(I(0), I(n)), v, IterVarType::kThreadIndex, tag),
+                        "thread_extent", I(n), std::move(body));
+  };
+  Stmt with_form = launch(ty, "threadIdx.y", 4, Eval(ty));
+  Stmt env = MakeSeq({launch(w, "vthread", 2, Eval(w)), Eval(w)});
+  Var bx2 = MakeVar("bx", kI32);
+  Stmt concise = launch(bx2, "blockIdx.x", 8, Eval(bx2));
+  PrimFunc f = Func({a}, {}, MakeSeq({outer, with_form, env, concise}), Symbol("main"));
+  QCOMPARE(Q(script::PrintPrimFunc(f, {false})), Q(R"py(@T.prim_func
 def main(A: T.Buffer((256,), "float32")):
     for blockIdx_x in T.thread_binding(8, thread="blockIdx.x"):
         for threadIdx_x in T.thread_binding(32, thread="threadIdx.x"):
@@ -234,15 +236,15 @@ def main(A: T.Buffer((256,), "float32")):
 }
 
 void TstPrinter::symbolicInt32Shapes() {
-    Var n = MakeVar("n", kI32), m = MakeVar("m", kI32);
-    Param a = BufParam("A", {n, add(n, I(1))});
-    Param b = BufParam("B", {n, m});
-    Var i = MakeVar("i", kI32);
-    Var k = MakeVar("k", kI32);  // used only in the body
-    Stmt loop = Serial(i, n, MakeBufferStore(b.buffer, MakeBufferLoad(a.buffer, {i, k}), {i, I(0)}));
-    PrimFunc f = Func({a, b}, {}, MakeSeq({Eval(I(0)), Serial(i, I(2), Eval(i)), loop}),
-                      Symbol("main"));
-    QCOMPARE(Q(script::PrintPrimFunc(f, {false})), Q(R"py(@T.prim_func
+  Var n = MakeVar("n", kI32), m = MakeVar("m", kI32);
+  Param a = BufParam("A", {n, add(n, I(1))});
+  Param b = BufParam("B", {n, m});
+  Var i = MakeVar("i", kI32);
+  Var k = MakeVar("k", kI32);  // used only in the body
+  Stmt loop = Serial(i, n, MakeBufferStore(b.buffer, MakeBufferLoad(a.buffer, {i, k}), {i, I(0)}));
+  PrimFunc f =
+      Func({a, b}, {}, MakeSeq({Eval(I(0)), Serial(i, I(2), Eval(i)), loop}), Symbol("main"));
+  QCOMPARE(Q(script::PrintPrimFunc(f, {false})), Q(R"py(@T.prim_func
 def main(A: T.Buffer(("n", n + 1), "float32"), B: T.Buffer((n, "m"), "float32")):
     n = T.int32()
     m = T.int32()
@@ -254,13 +256,13 @@ def main(A: T.Buffer(("n", n + 1), "float32"), B: T.Buffer((n, "m"), "float32"))
 }
 
 void TstPrinter::symbolicInt64Shapes() {
-    Var n = MakeVar("n", kI64);
-    Param a = BufParam("A", {n, mul(n, MakeIntImm(kI64, 2))});
-    Var i = MakeVar("i", kI64);
-    Stmt loop = MakeFor(i, MakeIntImm(kI64, 0), n, ForKind::kSerial,
-                        MakeBufferStore(a.buffer, F(0.0), {i, MakeIntImm(kI64, 0)}));
-    PrimFunc f = Func({a}, {}, loop, Symbol("main"));
-    QCOMPARE(Q(script::PrintPrimFunc(f)), Q(R"py(# from typing import TypeVar
+  Var n = MakeVar("n", kI64);
+  Param a = BufParam("A", {n, mul(n, MakeIntImm(kI64, 2))});
+  Var i = MakeVar("i", kI64);
+  Stmt loop = MakeFor(i, MakeIntImm(kI64, 0), n, ForKind::kSerial,
+                      MakeBufferStore(a.buffer, F(0.0), {i, MakeIntImm(kI64, 0)}));
+  PrimFunc f = Func({a}, {}, loop, Symbol("main"));
+  QCOMPARE(Q(script::PrintPrimFunc(f)), Q(R"py(# from typing import TypeVar
 # from tvm.script import tirx as T
 # from tvm.tirx.layout import Axis
 
@@ -272,28 +274,28 @@ def main(A: T.Buffer((n, "n * T.int64(2)"), "float32")):
 }
 
 void TstPrinter::literals() {
-    double inf = std::numeric_limits<double>::infinity();
-    std::vector<Stmt> s{
-        Eval(I(5)),
-        Eval(I(-1)),
-        Eval(MakeIntImm(kI64, 4)),
-        Eval(MakeIntImm(DataType::UInt(8), 3)),
-        Eval(MakeIntImm(DataType::Bool(), 1)),
-        Eval(MakeIntImm(DataType::Bool(), 0)),
-        Eval(F(1.0)),
-        Eval(F(-0.0)),
-        Eval(F(0.1)),
-        Eval(F(0.5, DataType::Float(16))),
-        Eval(F(1e-5, DataType::Float(64))),
-        Eval(F(1e20)),
-        Eval(F(inf)),
-        Eval(F(-inf)),
-        Eval(F(std::nan(""))),
-        Eval(F(1.0, DataType::BFloat(16))),
-        Eval(MakeStringImm("a\"b\\c\n\xc3\xa9")),
-    };
-    PrimFunc f = Func({}, {}, RawSeq(s), Symbol("main"));
-    QCOMPARE(Q(script::PrintPrimFunc(f, {false})), Q(R"py(@T.prim_func
+  double inf = std::numeric_limits<double>::infinity();
+  std::vector<Stmt> s{
+      Eval(I(5)),
+      Eval(I(-1)),
+      Eval(MakeIntImm(kI64, 4)),
+      Eval(MakeIntImm(DataType::UInt(8), 3)),
+      Eval(MakeIntImm(DataType::Bool(), 1)),
+      Eval(MakeIntImm(DataType::Bool(), 0)),
+      Eval(F(1.0)),
+      Eval(F(-0.0)),
+      Eval(F(0.1)),
+      Eval(F(0.5, DataType::Float(16))),
+      Eval(F(1e-5, DataType::Float(64))),
+      Eval(F(1e20)),
+      Eval(F(inf)),
+      Eval(F(-inf)),
+      Eval(F(std::nan(""))),
+      Eval(F(1.0, DataType::BFloat(16))),
+      Eval(MakeStringImm("a\"b\\c\n\xc3\xa9")),
+  };
+  PrimFunc f = Func({}, {}, RawSeq(s), Symbol("main"));
+  QCOMPARE(Q(script::PrintPrimFunc(f, {false})), Q(R"py(@T.prim_func
 def main():
     T.evaluate(5)
     T.evaluate(-1)
@@ -315,46 +317,46 @@ def main():
 }
 
 void TstPrinter::precedenceAndFolding() {
-    Var x = MakeVar("x", kI32), y = MakeVar("y", kI32), z = MakeVar("z", kI32);
-    Var f = MakeVar("f", kF32);
-    auto B = [](ir::TypeIndex k, PrimExpr a, PrimExpr b) { return MakeBinary(k, a, b); };
-    using K = ir::TypeIndex;
-    PrimExpr lt = less(x, y), lt2 = less(y, z), eq = equal(x, z);
-    std::vector<PrimExpr> exprs{
-        mul(add(x, y), z),
-        sub(x, sub(y, z)),
-        add(x, add(y, z)),
-        add(add(x, y), z),
-        add(mul(x, y), z),
-        B(K::kAdd, x, I(0)),
-        B(K::kAdd, I(3), I(4)),
-        B(K::kMul, x, I(1)),
-        floordiv(x, I(2)),
-        floormod(x, I(2)),
-        B(K::kDiv, x, y),
-        B(K::kMod, x, y),
-        min(x, y),
-        max(x, y),
-        logical_not(logical_and(lt, lt2)),
-        logical_or(logical_and(lt, lt2), eq),
-        logical_and(logical_or(lt, lt2), eq),
-        MakeNot(MakeIntImm(DataType::Bool(), 1)),
-        MakeCast(kF32, x),
-        MakeSelect(lt, x, y),
-        div(f, f),
-        B(K::kAdd, x, MakeIntImm(kI64, 1)),
-        floordiv(add(x, y), sub(x, y)),
-        MakeRamp(x, I(1), 4),
-        MakeBroadcast(f, 4),
-    };
-    std::vector<Stmt> s;
-    for (auto& e : exprs) s.push_back(Eval(e));
-    s.push_back(Eval(MakeCall(kF32, GetOp("tirx.exp"), {f})));
-    s.push_back(Eval(MakeCall(kI32, GetOp("tirx.call_extern"), {MakeStringImm("foo"), x})));
-    s.push_back(Eval(MakeCall(DataType::Handle(), GetOp("tirx.tvm_struct_get"), {x, I(0), I(1)})));
-    s.push_back(Eval(MakeCall(kI32, GetOp("tirx.tvm_call_packed"), {MakeStringImm("f"), x})));
-    PrimFunc fn = Func({}, {x, y, z, f}, MakeSeq(s), Symbol("main"));
-    QCOMPARE(Q(script::PrintPrimFunc(fn, {false})), Q(R"py(@T.prim_func
+  Var x = MakeVar("x", kI32), y = MakeVar("y", kI32), z = MakeVar("z", kI32);
+  Var f = MakeVar("f", kF32);
+  auto B = [](ir::TypeIndex k, PrimExpr a, PrimExpr b) { return MakeBinary(k, a, b); };
+  using K = ir::TypeIndex;
+  PrimExpr lt = less(x, y), lt2 = less(y, z), eq = equal(x, z);
+  std::vector<PrimExpr> exprs{
+      mul(add(x, y), z),
+      sub(x, sub(y, z)),
+      add(x, add(y, z)),
+      add(add(x, y), z),
+      add(mul(x, y), z),
+      B(K::kAdd, x, I(0)),
+      B(K::kAdd, I(3), I(4)),
+      B(K::kMul, x, I(1)),
+      floordiv(x, I(2)),
+      floormod(x, I(2)),
+      B(K::kDiv, x, y),
+      B(K::kMod, x, y),
+      min(x, y),
+      max(x, y),
+      logical_not(logical_and(lt, lt2)),
+      logical_or(logical_and(lt, lt2), eq),
+      logical_and(logical_or(lt, lt2), eq),
+      MakeNot(MakeIntImm(DataType::Bool(), 1)),
+      MakeCast(kF32, x),
+      MakeSelect(lt, x, y),
+      div(f, f),
+      B(K::kAdd, x, MakeIntImm(kI64, 1)),
+      floordiv(add(x, y), sub(x, y)),
+      MakeRamp(x, I(1), 4),
+      MakeBroadcast(f, 4),
+  };
+  std::vector<Stmt> s;
+  for (auto& e : exprs) s.push_back(Eval(e));
+  s.push_back(Eval(MakeCall(kF32, GetOp("tirx.exp"), {f})));
+  s.push_back(Eval(MakeCall(kI32, GetOp("tirx.call_extern"), {MakeStringImm("foo"), x})));
+  s.push_back(Eval(MakeCall(DataType::Handle(), GetOp("tirx.tvm_struct_get"), {x, I(0), I(1)})));
+  s.push_back(Eval(MakeCall(kI32, GetOp("tirx.tvm_call_packed"), {MakeStringImm("f"), x})));
+  PrimFunc fn = Func({}, {x, y, z, f}, MakeSeq(s), Symbol("main"));
+  QCOMPARE(Q(script::PrintPrimFunc(fn, {false})), Q(R"py(@T.prim_func
 def main(x: T.int32, y: T.int32, z: T.int32, f: T.float32):
     T.evaluate((x + y) * z)
     T.evaluate(x - (y - z))
@@ -388,15 +390,15 @@ def main(x: T.int32, y: T.int32, z: T.int32, f: T.float32):
 }
 
 void TstPrinter::nameCollisions() {
-    Param a = BufParam("A", {I(4)});
-    Buffer a2 = MakeBuffer("A", {I(4)}, kF32);
-    Var t = MakeVar("T", kI32), dotted = MakeVar("a.b", kI32), empty = MakeVar("", kI32);
-    Var i1 = MakeVar("i", kI32), i2 = MakeVar("i", kI32), i3 = MakeVar("i", kI32);
-    Stmt nested = Serial(i2, I(4), Serial(i3, I(4), Eval(add(i2, i3))));
-    Stmt sibling = Serial(i1, I(4), MakeBufferStore(a2, MakeBufferLoad(a.buffer, {i1}), {i1}));
-    PrimFunc f = Func({a}, {t, dotted, empty},
-                      MakeSeq({MakeAllocBuffer(a2), sibling, nested}), Symbol("main"));
-    QCOMPARE(Q(script::PrintPrimFunc(f, {false})), Q(R"py(@T.prim_func
+  Param a = BufParam("A", {I(4)});
+  Buffer a2 = MakeBuffer("A", {I(4)}, kF32);
+  Var t = MakeVar("T", kI32), dotted = MakeVar("a.b", kI32), empty = MakeVar("", kI32);
+  Var i1 = MakeVar("i", kI32), i2 = MakeVar("i", kI32), i3 = MakeVar("i", kI32);
+  Stmt nested = Serial(i2, I(4), Serial(i3, I(4), Eval(add(i2, i3))));
+  Stmt sibling = Serial(i1, I(4), MakeBufferStore(a2, MakeBufferLoad(a.buffer, {i1}), {i1}));
+  PrimFunc f = Func({a}, {t, dotted, empty}, MakeSeq({MakeAllocBuffer(a2), sibling, nested}),
+                    Symbol("main"));
+  QCOMPARE(Q(script::PrintPrimFunc(f, {false})), Q(R"py(@T.prim_func
 def main(A: T.Buffer((4,), "float32"), T_1: T.int32, a_b: T.int32, v: T.int32):
     A_1 = T.alloc_buffer((4,))
     for i in range(4):
@@ -406,25 +408,25 @@ def main(A: T.Buffer((4,), "float32"), T_1: T.int32, a_b: T.int32, v: T.int32):
 }
 
 void TstPrinter::flatStatementsAndAttrs() {
-    Param a = BufParam("A", {I(16)});
-    Var n = MakeVar("n", kI32), x = MakeVar("x", kI32);
-    Buffer shared = MakeBuffer("S", {I(16)}, DataType::Float(16), {.scope = "shared"});
-    Buffer local = MakeBuffer("L", {I(2)}, kF32, {.scope = "local"});
-    Stmt body = MakeSeq({
-        MakeBind(x, add(n, I(1))),
-        MakeAssertStmt(greater(x, I(0)), "RuntimeError", {"x must be positive"}),
-        MakeAllocBuffer(shared),
-        MakeAllocBuffer(local),
-        MakeAttrStmt(I(0), "k1", I(1), MakeAttrStmt(I(0), "k2", I(2), Eval(x))),
-        MakeIfThenElse(less(x, I(4)), MakeBufferStore(a.buffer, F(1.0), {x}),
-                       MakeIfThenElse(less(x, I(8)), Eval(I(1)), Eval(I(2)))),
-        MakeWhile(less(x, I(3)), MakeBreak()),
-        MakeBind(x, I(7)),
-        MakeAttrStmt(a.buffer->data, "storage_alignment", I(16),
-                     MakeBufferStore(a.buffer, MakeBufferLoad(shared, {I(0)}), {I(0)})),
-    });
-    PrimFunc f = Func({a}, {n}, body, {});
-    QCOMPARE(Q(script::PrintPrimFunc(f, {false})), Q(R"py(@T.prim_func(private=True)
+  Param a = BufParam("A", {I(16)});
+  Var n = MakeVar("n", kI32), x = MakeVar("x", kI32);
+  Buffer shared = MakeBuffer("S", {I(16)}, DataType::Float(16), {.scope = "shared"});
+  Buffer local = MakeBuffer("L", {I(2)}, kF32, {.scope = "local"});
+  Stmt body = MakeSeq({
+      MakeBind(x, add(n, I(1))),
+      MakeAssertStmt(greater(x, I(0)), "RuntimeError", {"x must be positive"}),
+      MakeAllocBuffer(shared),
+      MakeAllocBuffer(local),
+      MakeAttrStmt(I(0), "k1", I(1), MakeAttrStmt(I(0), "k2", I(2), Eval(x))),
+      MakeIfThenElse(less(x, I(4)), MakeBufferStore(a.buffer, F(1.0), {x}),
+                     MakeIfThenElse(less(x, I(8)), Eval(I(1)), Eval(I(2)))),
+      MakeWhile(less(x, I(3)), MakeBreak()),
+      MakeBind(x, I(7)),
+      MakeAttrStmt(a.buffer->data, "storage_alignment", I(16),
+                   MakeBufferStore(a.buffer, MakeBufferLoad(shared, {I(0)}), {I(0)})),
+  });
+  PrimFunc f = Func({a}, {n}, body, {});
+  QCOMPARE(Q(script::PrintPrimFunc(f, {false})), Q(R"py(@T.prim_func(private=True)
 def main(A: T.Buffer((16,), "float32"), n: T.int32):
     x: T.let[T.int32] = n + 1
     assert x > 0, ("RuntimeError", ["x must be positive"])
@@ -447,21 +449,21 @@ def main(A: T.Buffer((16,), "float32"), n: T.int32):
 }
 
 void TstPrinter::moduleOrderingAndCalls() {
-    auto make = [](const std::string& name, bool is_private, Stmt body) {
-      Param a = BufParam("A", {I(16)});
-      return Func({a}, {}, std::move(body), is_private ? ir::AttrMap{} : Symbol(name));
-    };
-    PrimFunc helper = make("a_func", true, Eval(I(0)));
-    PrimFunc other = make("b_func", false, Eval(I(0)));
+  auto make = [](const std::string& name, bool is_private, Stmt body) {
     Param a = BufParam("A", {I(16)});
-    ir::GlobalVar gv_a = ir::MakeGlobalVar("a_func"), gv_b = ir::MakeGlobalVar("b_func"),
-                  gv_main = ir::MakeGlobalVar("main");
-    ir::AttrMap main_attrs = Symbol("main");
-    main_attrs["tirx.persistent_kernel"] = ir::MakeBool(true);
-    PrimFunc main = Func({a}, {}, Eval(MakeCall(kI32, gv_a, {a.buffer->data, I(16)})), main_attrs);
-    ir::IRModule mod = ir::MakeIRModule({gv_main, gv_b, gv_a}, {main, other, helper},
-                                        {{"device", ir::MakeString("cpu")}});
-    QCOMPARE(Q(script::PrintModule(mod)), Q(R"py(# from tvm.script import ir as I
+    return Func({a}, {}, std::move(body), is_private ? ir::AttrMap{} : Symbol(name));
+  };
+  PrimFunc helper = make("a_func", true, Eval(I(0)));
+  PrimFunc other = make("b_func", false, Eval(I(0)));
+  Param a = BufParam("A", {I(16)});
+  ir::GlobalVar gv_a = ir::MakeGlobalVar("a_func"), gv_b = ir::MakeGlobalVar("b_func"),
+                gv_main = ir::MakeGlobalVar("main");
+  ir::AttrMap main_attrs = Symbol("main");
+  main_attrs["tirx.persistent_kernel"] = ir::MakeBool(true);
+  PrimFunc main = Func({a}, {}, Eval(MakeCall(kI32, gv_a, {a.buffer->data, I(16)})), main_attrs);
+  ir::IRModule mod = ir::MakeIRModule({gv_main, gv_b, gv_a}, {main, other, helper},
+                                      {{"device", ir::MakeString("cpu")}});
+  QCOMPARE(Q(script::PrintModule(mod)), Q(R"py(# from tvm.script import ir as I
 # from tvm.script import tirx as T
 # from tvm.tirx.layout import Axis
 
@@ -482,15 +484,15 @@ class Module:
 }
 
 void TstPrinter::neverThrowsOnOddIR() {
-    // Null pieces everywhere: the printer gives a best-effort text instead of failing.
-    Var v = MakeVar("v", kI32);
-    Stmt odd = MakeSeq({MakeFor(v, I(0), I(4), ForKind::kThreadBinding, Eval(v)),
-                        MakeAttrStmt(ObjectRef(), "k", PrimExpr(), Eval(I(0)))});
-    PrimFunc f = MakePrimFunc({v}, {}, odd);
-    std::string text = script::PrintPrimFunc(f, {false});
-    QVERIFY(text.find("T.thread_binding(4, thread=\"\")") != std::string::npos);
-    QVERIFY(text.find("T.attr(None, \"k\", None)") != std::string::npos);
-    QCOMPARE(Q(script::PrintModule(ir::IRModule())), QString());
+  // Null pieces everywhere: the printer gives a best-effort text instead of failing.
+  Var v = MakeVar("v", kI32);
+  Stmt odd = MakeSeq({MakeFor(v, I(0), I(4), ForKind::kThreadBinding, Eval(v)),
+                      MakeAttrStmt(ObjectRef(), "k", PrimExpr(), Eval(I(0)))});
+  PrimFunc f = MakePrimFunc({v}, {}, odd);
+  std::string text = script::PrintPrimFunc(f, {false});
+  QVERIFY(text.find("T.thread_binding(4, thread=\"\")") != std::string::npos);
+  QVERIFY(text.find("T.attr(None, \"k\", None)") != std::string::npos);
+  QCOMPARE(Q(script::PrintModule(ir::IRModule())), QString());
 }
 
 QTEST_GUILESS_MAIN(TstPrinter)
