@@ -1,0 +1,298 @@
+// The parser's entry point, diagnostics, scopes and value conversions.
+#include "script/parser_core.h"
+
+#include <cmath>
+#include <limits>
+
+#include "tir/op.h"
+
+namespace wb::script {
+
+ParseResult Parse(std::string_view text, std::string path) {
+  detail::Parser parser(text, std::move(path));
+  return parser.Run();
+}
+
+namespace detail {
+
+using namespace wb::tir;
+
+const char* DescribeKind(VK kind) {
+  switch (kind) {
+    case VK::kNone: return "None";
+    case VK::kExpr: return "an expression";
+    case VK::kInt: return "an int";
+    case VK::kFloat: return "a float";
+    case VK::kBool: return "a bool";
+    case VK::kStr: return "a string";
+    case VK::kBuffer: return "a buffer";
+    case VK::kScalarBuf: return "a scalar";
+    case VK::kRegion: return "a buffer region";
+    case VK::kList: return "a list";
+    case VK::kTuple: return "a tuple";
+    case VK::kDict: return "a dict";
+    case VK::kSlice: return "a slice";
+    case VK::kNamespace: return "a module";
+    case VK::kBuiltin: return "a function";
+    case VK::kDType: return "a dtype";
+    case VK::kType: return "a type";
+    case VK::kLetType: return "T.let";
+    case VK::kGlobal: return "a global function";
+    case VK::kClass: return "the module class";
+    case VK::kObject: return "an IR object";
+    case VK::kTypeVar: return "a TypeVar";
+    case VK::kLambda: return "a lambda";
+    case VK::kMethod: return "a method";
+    case VK::kBufferSpec: return "a buffer declaration";
+    case VK::kAxis: return "a block axis";
+    case VK::kLoops: return "a loop range";
+    case VK::kFrame: return "a frame (use it in a with statement)";
+  }
+  return "a value";
+}
+
+std::optional<DataType> DTypeFromName(std::string_view name) {
+  static const std::unordered_map<std::string_view, DataType> aliases = {
+      {"f16", DataType::Float(16)}, {"f32", DataType::Float(32)}, {"f64", DataType::Float(64)},
+      {"bf16", DataType::BFloat(16)}, {"i8", DataType::Int(8)},   {"i16", DataType::Int(16)},
+      {"i32", DataType::Int(32)},   {"i64", DataType::Int(64)},   {"u8", DataType::UInt(8)},
+      {"u16", DataType::UInt(16)},  {"u32", DataType::UInt(32)},  {"u64", DataType::UInt(64)},
+      {"boolean", DataType::Bool()}, {"bool", DataType::Bool()},  {"handle", DataType::Handle()},
+      {"void", DataType::Void()},
+  };
+  if (auto it = aliases.find(name); it != aliases.end()) return it->second;
+  // Only spelled-out widths are constructors (T.int32, not T.int).
+  if (name.empty() || !std::isdigit(static_cast<unsigned char>(name.back()))) return std::nullopt;
+  return DataType::Parse(name);
+}
+
+Parser::Parser(std::string_view text, std::string path) {
+  file_ = std::make_shared<SourceFile>(std::move(path), std::string(text));
+  main_cst_ = std::make_unique<Cst>(file_, file_->text(), 0);
+  cst_ = main_cst_.get();
+}
+
+ParseResult Parser::Run() {
+  ParseResult result;
+  try {
+    if (!cst_->ok()) {
+      diags_.Error("internal error: the Python grammar could not be loaded", Span(file_, 0, 0));
+    } else {
+      cst_->CollectSyntaxErrors(diags_);
+      PushScope();
+      ParseTopLevel(cst_->root());
+    }
+  } catch (const ParseAbort&) {
+  } catch (const std::exception& e) {
+    diags_.Error(std::string("internal error: ") + e.what(), Span(file_, 0, 0));
+  }
+  if (!funcs_.empty() || is_module_) {
+    result.module = ir::MakeIRModule(parsed_gvars_, funcs_, module_attrs_, Span(file_, 0, 0));
+  }
+  result.is_module = is_module_;
+  diags_.SortByPosition();
+  result.diagnostics = std::move(diags_);
+  return result;
+}
+
+void Parser::Error(TSNode n, std::string message) {
+  diags_.Error(std::move(message), IsNull(n) ? Span(file_, 0, 0) : SpanOf(n));
+}
+
+void Parser::Fail(TSNode n, std::string message) {
+  Error(n, std::move(message));
+  throw ParseAbort{};
+}
+
+const Value* Parser::Lookup(std::string_view name) const {
+  for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+    auto found = it->find(name);
+    if (found != it->end()) return &found->second;
+  }
+  static const std::unordered_map<std::string_view, Value> globals = [] {
+    std::unordered_map<std::string_view, Value> g;
+    for (const char* t : {"T", "tir", "tirx"}) g[t] = Value::Named(VK::kNamespace, "T");
+    for (const char* t : {"I", "ir"}) g[t] = Value::Named(VK::kNamespace, "I");
+    for (const char* t : {"R", "relax"}) g[t] = Value::Named(VK::kNamespace, "R");
+    g["tvm"] = Value::Named(VK::kNamespace, "tvm");
+    for (const char* t : {"range", "TypeVar", "len", "int", "float", "bool", "str"}) {
+      g[t] = Value::Named(VK::kBuiltin, t);
+    }
+    return g;
+  }();
+  auto found = globals.find(name);
+  return found == globals.end() ? nullptr : &found->second;
+}
+
+PrimExpr Parser::ToPrim(const Value& v, TSNode n) {
+  switch (v.kind) {
+    case VK::kExpr: return v.expr;
+    case VK::kInt: {
+      bool fits = v.i >= std::numeric_limits<int32_t>::min() &&
+                  v.i <= std::numeric_limits<int32_t>::max();
+      return MakeIntImm(fits ? DataType::Int(32) : DataType::Int(64), v.i, SpanOf(n));
+    }
+    case VK::kFloat: return MakeFloatImm(DataType::Float(32), v.f, SpanOf(n));
+    case VK::kBool: return MakeIntImm(DataType::Bool(), v.i, SpanOf(n));
+    case VK::kStr: return MakeStringImm(v.s, SpanOf(n));
+    case VK::kScalarBuf: {
+      Buffer b = Downcast<BufferNode>(v.obj);
+      return MakeBufferLoad(b, {MakeIntImm(DataType::Int(32), 0)}, {}, SpanOf(n));
+    }
+    case VK::kRegion: return LoadFromRegion(Downcast<BufferRegionNode>(v.obj), n);
+    default: break;
+  }
+  Fail(n, std::string("expected a PrimExpr, got ") + DescribeKind(v.kind));
+}
+
+PrimExpr Parser::ToPrimAs(const Value& v, DataType like, TSNode n) {
+  if (v.is_number() && !like.is_void() && !like.is_handle()) {
+    DataType t = like;
+    if (v.kind == VK::kFloat && !t.is_floating_point()) return ToPrim(v, n);
+    PrimExpr c = v.kind == VK::kFloat ? make_const(t, v.f, SpanOf(n)) : make_const(t, v.i, SpanOf(n));
+    return c;
+  }
+  return ToPrim(v, n);
+}
+
+DataType Parser::ToDType(const Value& v, TSNode n) {
+  if (v.kind == VK::kDType) return v.dtype;
+  if (v.kind == VK::kStr) {
+    if (v.s.empty()) return DataType::Void();
+    if (auto t = DataType::Parse(v.s)) return *t;
+    Fail(n, "unknown dtype '" + v.s + "'");
+  }
+  if (v.kind == VK::kNone) return DataType::Void();
+  Fail(n, std::string("expected a dtype, got ") + DescribeKind(v.kind));
+}
+
+std::string Parser::ToStr(const Value& v, TSNode n) {
+  if (v.kind == VK::kStr) return v.s;
+  if (v.kind == VK::kExpr) {
+    if (auto* s = v.expr.as<StringImmNode>()) return s->value;
+  }
+  Fail(n, std::string("expected a string, got ") + DescribeKind(v.kind));
+}
+
+int64_t Parser::ToInt(const Value& v, TSNode n) {
+  if (v.kind == VK::kInt || v.kind == VK::kBool) return v.i;
+  if (v.kind == VK::kExpr) {
+    if (const int64_t* c = AsConstInt(v.expr)) return *c;
+  }
+  Fail(n, std::string("expected a constant integer, got ") + DescribeKind(v.kind));
+}
+
+bool Parser::ToBool(const Value& v, TSNode n) {
+  if (v.kind == VK::kBool || v.kind == VK::kInt) return v.i != 0;
+  if (v.kind == VK::kExpr) {
+    if (const int64_t* c = AsConstInt(v.expr)) return *c != 0;
+  }
+  Fail(n, std::string("expected True or False, got ") + DescribeKind(v.kind));
+}
+
+ObjectRef Parser::ToAttrValue(const Value& v, TSNode n) {
+  switch (v.kind) {
+    case VK::kNone: return ObjectRef();
+    case VK::kInt: return ir::MakeInt(v.i);
+    case VK::kBool: return ir::MakeBool(v.i != 0);
+    case VK::kFloat: return ir::MakeFloat(v.f);
+    case VK::kStr: return ir::MakeString(v.s);
+    case VK::kExpr: return v.expr;
+    case VK::kBuffer:
+    case VK::kScalarBuf:
+    case VK::kObject:
+    case VK::kGlobal:
+    case VK::kRegion:
+    case VK::kType: return v.obj;
+    case VK::kDType: return ir::MakeString(v.dtype.ToString());
+    case VK::kList:
+    case VK::kTuple: {
+      std::vector<ObjectRef> items;
+      for (const auto& item : v.items) items.push_back(ToAttrValue(item, n));
+      return ir::MakeArray(std::move(items));
+    }
+    case VK::kDict: {
+      ir::AttrMap map;
+      for (size_t i = 0; i + 1 < v.items.size(); i += 2) {
+        map[ToStr(v.items[i], n)] = ToAttrValue(v.items[i + 1], n);
+      }
+      return ir::MakeMap(std::move(map));
+    }
+    default: break;
+  }
+  Fail(n, std::string("cannot use ") + DescribeKind(v.kind) + " as an attribute value");
+}
+
+Buffer Parser::ToBuffer(const Value& v, TSNode n) {
+  if (v.kind == VK::kBuffer || v.kind == VK::kScalarBuf) return Downcast<BufferNode>(v.obj);
+  Fail(n, std::string("expected a buffer, got ") + DescribeKind(v.kind));
+}
+
+std::vector<Value> Parser::ToSeq(const Value& v, TSNode n) {
+  if (v.is_seq()) return v.items;
+  return {v};
+}
+
+namespace {
+
+void AppendEscape(std::string_view esc, std::string& out) {
+  if (esc.size() < 2) return out.append(esc), void();
+  switch (esc[1]) {
+    case 'n': out += '\n'; return;
+    case 't': out += '\t'; return;
+    case 'r': out += '\r'; return;
+    case '0': out += '\0'; return;
+    case '\\': out += '\\'; return;
+    case '"': out += '"'; return;
+    case '\'': out += '\''; return;
+    case '\n': return;
+    case 'x':
+      if (esc.size() == 4) {
+        out += static_cast<char>(std::stoi(std::string(esc.substr(2)), nullptr, 16));
+        return;
+      }
+      break;
+    default: break;
+  }
+  out.append(esc);
+}
+
+}  // namespace
+
+std::string Parser::StringLiteral(TSNode n) {
+  std::string out;
+  if (Kind(n) == K::kConcatenatedString) {
+    for (TSNode c : cst_->Children(n)) out += StringLiteral(c);
+    return out;
+  }
+  uint32_t count = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < count; ++i) {
+    TSNode c = ts_node_named_child(n, i);
+    switch (Kind(c)) {
+      case K::kStringContent: {
+        // string_content may itself hold escape sequences as children.
+        uint32_t begin = ts_node_start_byte(c);
+        std::string_view text = Text(c);
+        uint32_t nc = ts_node_named_child_count(c);
+        size_t pos = 0;
+        for (uint32_t j = 0; j < nc; ++j) {
+          TSNode e = ts_node_named_child(c, j);
+          size_t eb = ts_node_start_byte(e) - begin, ee = ts_node_end_byte(e) - begin;
+          if (eb < pos || ee > text.size()) continue;
+          out.append(text.substr(pos, eb - pos));
+          if (Kind(e) == K::kEscapeSequence) AppendEscape(text.substr(eb, ee - eb), out);
+          pos = ee;
+        }
+        out.append(text.substr(pos));
+        break;
+      }
+      case K::kEscapeSequence: AppendEscape(Text(c), out); break;
+      case K::kInterpolation: Fail(c, "f-strings are not supported in TVMScript");
+      default: break;
+    }
+  }
+  return out;
+}
+
+}  // namespace detail
+}  // namespace wb::script

@@ -1,0 +1,341 @@
+// The TVMScript parser's internals, shared by its translation units: the values an expression
+// evaluates to, the scopes names live in, the frames of blocks and functions being built, and
+// the Parser class itself (its methods are split by concern over parser_*.cpp).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "script/parser_cst.h"
+#include "script/tvmscript.h"
+#include "tir/stmt.h"
+
+namespace wb::script::detail {
+
+using ir::DataType;
+using ir::ObjectRef;
+using ir::PrimExpr;
+using tir::Buffer;
+using tir::Stmt;
+using tir::Var;
+
+// Thrown after a diagnostic has been reported, to skip the rest of the statement (or function)
+// being parsed. Never escapes Parse.
+struct ParseAbort {};
+
+enum class VK : uint8_t {
+  kNone,
+  kExpr,       // expr
+  kInt,        // Python int: i
+  kFloat,      // Python float: f
+  kBool,       // Python bool: i
+  kStr,        // Python str: s
+  kBuffer,     // obj = Buffer
+  kScalarBuf,  // a mutable local scalar (a (1,) buffer); reads load element 0
+  kRegion,     // obj = BufferRegion (a subscript with slices)
+  kList,       // items
+  kTuple,      // items
+  kDict,       // items: key, value, key, value, ...
+  kSlice,      // items: lo, hi, step (kNone when omitted)
+  kNamespace,  // s = "T", "T.axis", "I", "R"
+  kBuiltin,    // s = qualified name, "T.grid"
+  kDType,      // dtype: T.int32 (an annotation, or a constructor when called)
+  kType,       // obj = ir::Type (T.handle("float32"))
+  kLetType,    // T.let / T.let[dtype]: dtype (void when not given)
+  kGlobal,     // obj = GlobalVar
+  kClass,      // the @I.ir_module class
+  kObject,     // obj = any other IR object (CommReducer, IterVar, Range)
+  kTypeVar,    // module-level `n = TypeVar("n")`
+  kLambda,     // node
+  kMethod,     // s = method name, obj = Buffer (A.vload)
+  kBufferSpec, // bspec: T.Buffer(...) / T.alloc_buffer(...) waiting for a name
+  kAxis,       // axis: T.axis.spatial(...)
+  kLoops,      // loops: range(...), T.grid(...)
+  kFrame,      // frame: T.sblock(...), T.init(), T.launch_thread(...), T.attr(...)
+};
+
+struct BufferSpec {
+  enum Origin { kDecl, kParam, kAlloc, kDeclBuffer, kSBlockAlloc, kMatch } origin = kDecl;
+  std::vector<PrimExpr> shape;
+  DataType dtype = DataType::Float(32);
+  tir::BufferOptions options;
+  ir::AttrMap annotations;
+  bool has_data = false;
+  // T.match_buffer: the source handle param or region.
+  ObjectRef source;
+  Span span;
+};
+
+struct AxisSpec {
+  ir::Range dom;
+  PrimExpr binding;
+  tir::IterVarType type = tir::IterVarType::kDataPar;
+  DataType dtype = DataType::Int(32);
+};
+
+struct LoopSpec {
+  PrimExpr min;
+  PrimExpr extent;
+  PrimExpr step;
+  tir::ForKind kind = tir::ForKind::kSerial;
+  std::string thread;
+  ir::AttrMap annotations;
+  DataType dtype = DataType::Int(32);
+  bool has_dtype = false;
+};
+
+struct FrameSpec {
+  enum Kind { kSBlock, kInit, kLaunch, kAttr, kLetFrame } kind = kSBlock;
+  std::string name;        // block name
+  bool no_realize = false;
+  // launch_thread: the env var (or null when created from a tag) and its tag/extent.
+  Var var;
+  std::string tag;
+  PrimExpr extent;
+  // attr: (node, key, value) chain, outermost first.
+  std::vector<std::tuple<ObjectRef, std::string, PrimExpr>> attrs;
+};
+
+struct Value {
+  VK kind = VK::kNone;
+  DataType dtype;
+  int64_t i = 0;
+  double f = 0;
+  std::string s;
+  PrimExpr expr;
+  ObjectRef obj;
+  std::vector<Value> items;
+  TSNode node{};
+  std::shared_ptr<BufferSpec> bspec;
+  std::shared_ptr<AxisSpec> axis;
+  std::shared_ptr<std::vector<LoopSpec>> loops;
+  std::shared_ptr<FrameSpec> frame;
+
+  static Value None() { return Value(); }
+  static Value Expr(PrimExpr e) {
+    Value v;
+    v.kind = VK::kExpr;
+    v.expr = std::move(e);
+    return v;
+  }
+  static Value Int(int64_t x) {
+    Value v;
+    v.kind = VK::kInt;
+    v.i = x;
+    return v;
+  }
+  static Value Float(double x) {
+    Value v;
+    v.kind = VK::kFloat;
+    v.f = x;
+    return v;
+  }
+  static Value Bool(bool x) {
+    Value v;
+    v.kind = VK::kBool;
+    v.i = x;
+    return v;
+  }
+  static Value Str(std::string x) {
+    Value v;
+    v.kind = VK::kStr;
+    v.s = std::move(x);
+    return v;
+  }
+  static Value Of(VK k, ObjectRef o) {
+    Value v;
+    v.kind = k;
+    v.obj = std::move(o);
+    return v;
+  }
+  static Value Named(VK k, std::string name) {
+    Value v;
+    v.kind = k;
+    v.s = std::move(name);
+    return v;
+  }
+  bool is_number() const { return kind == VK::kInt || kind == VK::kFloat || kind == VK::kBool; }
+  bool is_seq() const { return kind == VK::kList || kind == VK::kTuple; }
+};
+
+// A human name of a value kind for diagnostics ("a buffer", "a string").
+const char* DescribeKind(VK kind);
+// Parses a dtype name, accepting T.<name> aliases (f32, i64, boolean).
+std::optional<DataType> DTypeFromName(std::string_view name);
+
+// True for T.* / I.* names the parser implements itself (not ops from the builtin registry).
+bool IsKnownBuiltin(std::string_view qualified_name);
+
+// The arguments of a call, unevaluated: some builtins need the raw CST (lambdas, `where=`).
+struct Args {
+  TSNode call{};
+  std::vector<TSNode> pos;
+  std::vector<std::pair<std::string_view, TSNode>> kw;
+
+  TSNode Kw(std::string_view name) const {
+    for (const auto& [k, v] : kw)
+      if (k == name) return v;
+    return TSNode{};
+  }
+};
+
+struct BlockFrame {
+  std::string name;
+  Span span;
+  std::vector<tir::IterVar> iter_vars;
+  std::vector<PrimExpr> iter_values;
+  PrimExpr predicate;
+  bool has_reads = false, has_writes = false;
+  std::vector<tir::BufferRegion> reads, writes;
+  ir::AttrMap annotations;
+  std::vector<Buffer> allocs;
+  std::vector<tir::MatchBufferRegion> match_buffers;
+  Stmt init;
+  bool no_realize = false;
+};
+
+struct FuncCtx {
+  std::string name;
+  bool s_tir = false;
+  std::vector<Var> params;
+  std::vector<Buffer> buffer_map;
+  ir::AttrMap attrs;
+  std::vector<Buffer> root_allocs;
+  bool has_block = false;
+  int top_level_depth = 0;  // statement nesting; 0 = function body
+};
+
+class Parser {
+ public:
+  Parser(std::string_view text, std::string path);
+  ParseResult Run();
+
+  // --- diagnostics (parser_core.cpp) ---
+  void Error(TSNode n, std::string message);
+  [[noreturn]] void Fail(TSNode n, std::string message);
+  Span SpanOf(TSNode n) const { return cst_->SpanOf(n); }
+  std::string_view Text(TSNode n) const { return cst_->Text(n); }
+  K Kind(TSNode n) const { return cst_->Kind(n); }
+  TSNode Field(TSNode n, TSFieldId id) const { return cst_->Field(n, id); }
+  const FieldIds& F() const { return cst_->fields(); }
+
+  // --- scopes (parser_core.cpp) ---
+  void PushScope() { scopes_.emplace_back(); }
+  void PopScope() { scopes_.pop_back(); }
+  void Bind(std::string_view name, Value v) { scopes_.back()[name] = std::move(v); }
+  const Value* Lookup(std::string_view name) const;
+
+  // --- conversions (parser_core.cpp) ---
+  PrimExpr ToPrim(const Value& v, TSNode n);
+  PrimExpr ToPrimAs(const Value& v, DataType like, TSNode n);
+  DataType ToDType(const Value& v, TSNode n);
+  std::string ToStr(const Value& v, TSNode n);
+  int64_t ToInt(const Value& v, TSNode n);
+  bool ToBool(const Value& v, TSNode n);
+  ObjectRef ToAttrValue(const Value& v, TSNode n);
+  Buffer ToBuffer(const Value& v, TSNode n);
+  std::vector<Value> ToSeq(const Value& v, TSNode n);
+  std::string StringLiteral(TSNode n);
+
+  // --- expressions (parser_tir_expr.cpp) ---
+  Value Eval(TSNode n);
+  PrimExpr EvalPrim(TSNode n) { return ToPrim(Eval(n), n); }
+  Value EvalAttribute(TSNode n);
+  Value EvalSubscript(TSNode n);
+  Value EvalBinary(TSNode n);
+  Value BinaryValues(std::string_view op, Value a, Value b, TSNode n, TSNode op_node);
+  Value EvalCompare(TSNode n);
+  Value EvalCall(TSNode n);
+  Value CallBuiltin(const std::string& name, const Args& args);
+  Value CallDType(DataType dtype, const Args& args);
+  Value CallOp(std::string_view script_name, const Args& args);
+  Value CallMethod(const Value& method, const Args& args);
+  std::vector<PrimExpr> Indices(TSNode subscript_node, const Buffer& buffer, bool* has_slice,
+                                std::vector<ir::Range>* region);
+  PrimExpr LoadFromRegion(const tir::BufferRegion& region, TSNode n);
+
+  // --- buffers and blocks (parser_tir_buffer.cpp) ---
+  Value BufferCall(std::string_view name, const Args& args);
+  std::vector<PrimExpr> ShapeOf(TSNode n, bool signature);
+  Buffer MakeBufferFromSpec(std::string name, const BufferSpec& spec, TSNode n);
+  std::vector<Stmt> DeclareBuffer(std::string_view name, const Value& spec, TSNode target);
+  Value BlockCall(std::string_view name, const Args& args);
+  Value LoopCall(std::string_view name, const Args& args);
+  Value StmtCall(std::string_view name, const Args& args);
+  Value ExprCall(std::string_view name, const Args& args);
+  tir::BufferRegion ToRegion(const Value& v, TSNode n);
+  void InferAccess(BlockFrame& frame, const Stmt& body, bool need_reads, bool need_writes);
+
+  // --- statements (parser_tir_stmt.cpp) ---
+  Stmt ParseBody(TSNode block);
+  Stmt ParseStmtsFrom(const std::vector<TSNode>& stmts, size_t start);
+  // One statement; `rest` is set when the statement scopes over the rest of the sequence.
+  std::vector<Stmt> ParseStmt(TSNode s, const std::vector<TSNode>& stmts, size_t index,
+                              bool* consumed_rest);
+  std::vector<Stmt> ParseAssignment(TSNode s, const std::vector<TSNode>& stmts, size_t index,
+                                    bool* consumed_rest);
+  std::vector<Stmt> ParseAugAssign(TSNode s);
+  std::vector<Stmt> ParseExprStmt(TSNode expr, const std::vector<TSNode>& stmts, size_t index,
+                                  bool* consumed_rest);
+  Stmt ParseFor(TSNode s);
+  Stmt ParseWhile(TSNode s);
+  Stmt ParseIf(TSNode cond, TSNode consequence, const std::vector<TSNode>& alternatives,
+               size_t alt_index);
+  Stmt ParseWith(TSNode s);
+  Stmt ParseSBlock(const FrameSpec& frame, TSNode body, TSNode with_node);
+  Stmt WrapFrame(const FrameSpec& frame, Stmt body, TSNode n);
+  Stmt ParseAssert(TSNode s);
+  std::vector<Stmt> AssignTo(TSNode target, Value value, TSNode value_node);
+  Stmt StoreTo(TSNode subscript, Value value, TSNode value_node);
+
+  // --- module and functions (parser_module.cpp) ---
+  void ParseTopLevel(TSNode root);
+  void ParseClass(TSNode cls);
+  void ParseFunction(TSNode def, TSNode decorator);
+  void ParseParams(TSNode params, FuncCtx& ctx);
+  Value ParseQuoted(TSNode string_node, DataType dtype);
+
+  // --- state ---
+  SourceFilePtr file_;
+  std::unique_ptr<Cst> main_cst_;
+  Cst* cst_ = nullptr;
+  DiagnosticList diags_;
+  std::vector<std::unordered_map<std::string_view, Value>> scopes_;
+  std::vector<ir::GlobalVar> gvars_;
+  std::vector<ir::BaseFunc> funcs_;
+  std::vector<ir::GlobalVar> parsed_gvars_;  // parallel to funcs_
+  ir::AttrMap module_attrs_;
+  bool is_module_ = false;
+  std::string class_name_;
+  FuncCtx* func_ = nullptr;
+  std::vector<BlockFrame*> blocks_;
+  std::unordered_map<const tir::VarNode*, std::pair<PrimExpr, PrimExpr>> loop_doms_;
+  std::unordered_map<const tir::VarNode*, std::string> env_tags_;
+  // In a function signature, undefined names in quoted shape entries create Vars.
+  bool in_signature_ = false;
+  bool quoted_ = false;  // evaluating a quoted shape entry: undefined names become new Vars
+  std::unordered_map<std::string_view, DataType> scalar_param_dtypes_;
+  int depth_ = 0;
+  size_t func_scope_ = 0;  // index in scopes_ of the current function's outermost scope
+};
+
+// Counts nesting depth of the recursive descent; past the limit the input is rejected.
+class DepthGuard {
+ public:
+  DepthGuard(Parser* p, TSNode n) : p_(p) {
+    if (++p_->depth_ > kMaxDepth) {
+      --p_->depth_;
+      p_->Fail(n, "expression nested too deeply");
+    }
+  }
+  ~DepthGuard() { --p_->depth_; }
+  static constexpr int kMaxDepth = 500;
+
+ private:
+  Parser* p_;
+};
+
+}  // namespace wb::script::detail

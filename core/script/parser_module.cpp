@@ -1,0 +1,356 @@
+// Module level: `@I.ir_module` classes, top-level `@T.prim_func` functions, decorators,
+// signatures (buffer and scalar parameters, symbolic shape variables) and the implicit root block.
+#include "script/parser_core.h"
+#include "tir/op.h"
+
+namespace wb::script::detail {
+
+using namespace wb::tir;
+
+namespace {
+
+struct PrimFuncFlags {
+  bool ok = false;
+  bool is_prim_func = false;
+  bool is_class_decorator = false;
+  bool private_ = false;
+  bool s_tir = false;
+  bool persistent = false;
+};
+
+}  // namespace
+
+void Parser::ParseTopLevel(TSNode root) {
+  bool saw_class = false, saw_func = false;
+  for (TSNode c : cst_->Children(root)) {
+    if (ts_node_has_error(c) && Kind(c) != K::kDecoratedDefinition) continue;
+    try {
+      switch (Kind(c)) {
+        case K::kImportStatement:
+        case K::kImportFromStatement:
+        case K::kFutureImportStatement:
+        case K::kComment: break;
+        case K::kDecoratedDefinition: {
+          TSNode def = Field(c, F().definition);
+          TSNode decorator{};
+          for (TSNode d : cst_->Children(c)) {
+            if (Kind(d) == K::kDecorator) decorator = d;
+          }
+          if (Kind(def) == K::kClassDefinition) {
+            if (saw_class) Fail(Field(def, F().name), "only one @I.ir_module class is allowed per file");
+            if (saw_func) Fail(Field(def, F().name), "a file holds either an @I.ir_module class or top-level functions, not both");
+            auto kids = cst_->Children(decorator);
+            std::string_view text = kids.empty() ? std::string_view() : Text(kids[0]);
+            if (text.rfind("I.ir_module", 0) != 0 && text.rfind("ir.ir_module", 0) != 0 &&
+                text.rfind("tvm.script.ir_module", 0) != 0) {
+              Fail(decorator, "expected @I.ir_module on a class");
+            }
+            saw_class = true;
+            is_module_ = true;
+            ParseClass(def);
+          } else if (Kind(def) == K::kFunctionDefinition) {
+            if (saw_class) Fail(Field(def, F().name), "a file holds either an @I.ir_module class or top-level functions, not both");
+            saw_func = true;
+            ParseFunction(def, decorator);
+          }
+          break;
+        }
+        case K::kFunctionDefinition:
+          Fail(Field(c, F().name), "expected @T.prim_func before the function");
+        case K::kClassDefinition: Fail(Field(c, F().name), "expected @I.ir_module before the class");
+        case K::kExpressionStatement: {
+          auto kids = cst_->Children(c);
+          if (kids.size() == 1 && Kind(kids[0]) == K::kString) break;
+          if (kids.size() == 1 && Kind(kids[0]) == K::kAssignment) {
+            TSNode left = Field(kids[0], F().left), right = Field(kids[0], F().right);
+            if (Kind(left) == K::kIdentifier && !IsNull(right) && Kind(right) == K::kCall &&
+                Text(Field(right, F().function)) == "TypeVar") {
+              Value v;
+              v.kind = VK::kTypeVar;
+              Bind(Text(left), v);
+              break;
+            }
+            if (Kind(left) == K::kIdentifier && !IsNull(right)) {
+              Bind(Text(left), Eval(right));
+              break;
+            }
+          }
+          Fail(c, "unsupported statement at module level");
+        }
+        default: Fail(c, "unsupported statement at module level");
+      }
+    } catch (const ParseAbort&) {
+    }
+  }
+  if (!saw_class && !saw_func && diags_.empty()) {
+    diags_.Error("no @T.prim_func or @I.ir_module found", Span(file_, 0, 0));
+  }
+}
+
+void Parser::ParseClass(TSNode cls) {
+  class_name_ = std::string(Text(Field(cls, F().name)));
+  Bind(Text(Field(cls, F().name)), Value::Named(VK::kClass, class_name_));
+  TSNode body = Field(cls, F().body);
+  std::vector<TSNode> members = cst_->Children(body);
+  // Declare every function first so that `Module.f` works before f's definition.
+  std::vector<std::pair<TSNode, TSNode>> funcs;  // (def, decorator)
+  for (TSNode m : members) {
+    if (Kind(m) != K::kDecoratedDefinition) continue;
+    TSNode def = Field(m, F().definition);
+    if (Kind(def) != K::kFunctionDefinition) continue;
+    std::string name(Text(Field(def, F().name)));
+    bool dup = false;
+    for (const auto& gv : gvars_) dup |= gv->name_hint == name;
+    if (dup) {
+      Error(Field(def, F().name), "function '" + name + "' is defined twice in the module");
+      continue;
+    }
+    gvars_.push_back(ir::MakeGlobalVar(name, SpanOf(Field(def, F().name))));
+  }
+  std::vector<ir::GlobalVar> declared = gvars_;
+  for (TSNode m : members) {
+    try {
+      switch (Kind(m)) {
+        case K::kDecoratedDefinition: {
+          TSNode def = Field(m, F().definition);
+          TSNode decorator{};
+          for (TSNode d : cst_->Children(m)) {
+            if (Kind(d) == K::kDecorator) decorator = d;
+          }
+          if (Kind(def) != K::kFunctionDefinition) Fail(def, "only functions are allowed in an @I.ir_module class");
+          ParseFunction(def, decorator);
+          break;
+        }
+        case K::kFunctionDefinition: Fail(Field(m, F().name), "expected @T.prim_func before the function");
+        case K::kPassStatement:
+        case K::kComment: break;
+        case K::kExpressionStatement: {
+          auto kids = cst_->Children(m);
+          if (kids.size() == 1 && Kind(kids[0]) == K::kString) break;
+          if (kids.size() == 1 && Kind(kids[0]) == K::kCall &&
+              Text(Field(kids[0], F().function)) == "I.module_attrs") {
+            TSNode args = Field(kids[0], F().arguments);
+            auto a = cst_->Children(args);
+            if (a.size() != 1) Fail(kids[0], "I.module_attrs expects a dict");
+            ObjectRef map = ToAttrValue(Eval(a[0]), a[0]);
+            auto* mp = map.as<ir::MapObj>();
+            if (!mp) Fail(a[0], "I.module_attrs expects a dict");
+            for (const auto& [k, v] : mp->items) module_attrs_[k] = v;
+            break;
+          }
+          Fail(m, "unsupported statement in an @I.ir_module class");
+        }
+        default: Fail(m, "unsupported statement in an @I.ir_module class");
+      }
+    } catch (const ParseAbort&) {
+    }
+  }
+}
+
+void Parser::ParseFunction(TSNode def, TSNode decorator) {
+  TSNode name_node = Field(def, F().name);
+  std::string name(Text(name_node));
+  PrimFuncFlags flags;
+  {
+    auto kids = IsNull(decorator) ? std::vector<TSNode>() : cst_->Children(decorator);
+    if (kids.empty()) Fail(name_node, "expected @T.prim_func before the function");
+    TSNode d = kids[0];
+    TSNode fn = Kind(d) == K::kCall ? Field(d, F().function) : d;
+    std::string_view text = Text(fn);
+    if (text == "T.macro" || text == "T.inline") Fail(d, std::string(text) + " is not supported yet");
+    if (text.rfind("R.", 0) == 0) Fail(d, "Relax functions are not supported by this parser yet");
+    if (text != "T.prim_func" && text != "tir.prim_func" && text != "tirx.prim_func") {
+      Fail(d, "expected @T.prim_func, got @" + std::string(text));
+    }
+    if (Kind(d) == K::kCall) {
+      for (TSNode a : cst_->Children(Field(d, F().arguments))) {
+        if (Kind(a) != K::kKeywordArgument) Fail(a, "T.prim_func takes keyword flags only");
+        std::string_view key = Text(Field(a, F().name));
+        TSNode vn = Field(a, F().value);
+        Value v = Eval(vn);
+        if (v.kind != VK::kBool) Fail(vn, "T.prim_func flags must be True or False");
+        if (key == "private") flags.private_ = v.i;
+        else if (key == "s_tir") flags.s_tir = v.i;
+        else if (key == "persistent") flags.persistent = v.i;
+        else if (key == "check_well_formed") {}
+        else Fail(a, "unknown T.prim_func flag '" + std::string(key) + "'");
+      }
+    }
+  }
+  ir::GlobalVar gv;
+  for (const auto& g : gvars_) {
+    if (g->name_hint == name) gv = g;
+  }
+  if (!gv.defined()) {
+    for (const auto& g : gvars_) {
+      if (g->name_hint == name) Fail(name_node, "function '" + name + "' is defined twice");
+    }
+    gv = ir::MakeGlobalVar(name, SpanOf(name_node));
+    if (!is_module_) gvars_.push_back(gv);
+  }
+  size_t errors_before = diags_.ErrorCount();
+  FuncCtx ctx;
+  ctx.name = name;
+  ctx.s_tir = flags.s_tir;
+  func_ = &ctx;
+  PushScope();
+  func_scope_ = scopes_.size() - 1;
+  Stmt body;
+  ir::Type ret_type;
+  bool aborted = false;
+  try {
+    ParseParams(Field(def, F().parameters), ctx);
+    TSNode ret = Field(def, F().return_type);
+    if (!IsNull(ret)) {
+      TSNode rn = Kind(ret) == K::kType && ts_node_named_child_count(ret) > 0 ? ts_node_named_child(ret, 0) : ret;
+      Value rv = Eval(rn);
+      if (rv.kind == VK::kDType) {
+        ret_type = rv.dtype.is_handle() ? ir::Type(ir::MakePointerType(ir::Type(), "global"))
+                                        : ir::Type(ir::MakePrimType(rv.dtype));
+      } else if (rv.kind == VK::kType) {
+        ret_type = Downcast<ir::TypeNode>(rv.obj);
+      } else if (rv.kind != VK::kNone) {
+        Fail(rn, "expected a return type such as T.int32");
+      }
+    }
+    std::vector<TSNode> stmts = cst_->Children(Field(def, F().body));
+    body = ParseStmtsFrom(stmts, 0);
+  } catch (const ParseAbort&) {
+    aborted = true;
+  } catch (const std::exception& e) {
+    Error(def, std::string("internal error: ") + e.what());
+    aborted = true;
+  }
+  PopScope();
+  func_ = nullptr;
+  blocks_.clear();
+  loop_doms_.clear();
+  scalar_param_dtypes_.clear();
+  if (aborted || diags_.ErrorCount() > errors_before || ts_node_has_error(def)) return;
+
+  bool explicit_root = false;
+  if (auto* r = body.as<SBlockRealizeNode>()) explicit_root = r->block->name_hint == "root";
+  if ((ctx.has_block && !explicit_root) || !ctx.root_allocs.empty()) {
+    SBlock root = MakeSBlock({}, {}, {}, "root", body, Stmt(), ctx.root_allocs, {}, {}, SpanOf(def));
+    body = MakeSBlockRealize({}, MakeIntImm(DataType::Bool(), 1), root, SpanOf(def));
+  }
+  ir::AttrMap attrs = ctx.attrs;
+  if (!flags.private_ && !attrs.count("global_symbol")) attrs["global_symbol"] = ir::MakeString(name);
+  if (flags.s_tir) attrs["s_tir"] = ir::MakeBool(true);
+  if (flags.persistent) attrs["tirx.persistent_kernel"] = ir::MakeBool(true);
+  PrimFunc func = MakePrimFunc(ctx.params, ctx.buffer_map, body, ret_type, attrs, SpanOf(def));
+  // Keep the module's function order: successful functions in source order.
+  funcs_.push_back(func);
+  if (is_module_) {
+    // gvars_ holds every declared function; the module keeps only the parsed ones (see Run).
+    parsed_gvars_.push_back(gv);
+  } else {
+    parsed_gvars_.push_back(gv);
+  }
+}
+
+void Parser::ParseParams(TSNode params, FuncCtx& ctx) {
+  std::vector<TSNode> list = cst_->Children(params);
+  // Scalar parameters give their dtype to same-named quoted shape variables.
+  for (TSNode p : list) {
+    if (Kind(p) != K::kTypedParameter) continue;
+    TSNode type = Field(p, F().type);
+    TSNode ann = Kind(type) == K::kType && ts_node_named_child_count(type) > 0 ? ts_node_named_child(type, 0) : type;
+    std::string_view text = Text(ann);
+    if (text.rfind("T.", 0) == 0) {
+      if (auto t = DTypeFromName(text.substr(2)); t && !t->is_handle()) {
+        auto kids = cst_->Children(p);
+        if (!kids.empty()) scalar_param_dtypes_[Text(kids[0])] = *t;
+      }
+    }
+  }
+  for (TSNode p : list) {
+    if (Kind(p) == K::kIdentifier) {
+      Fail(p, "parameter '" + std::string(Text(p)) + "' needs a type annotation, e.g. T.Buffer((16,), \"float32\")");
+    }
+    if (Kind(p) != K::kTypedParameter) Fail(p, "unsupported parameter form");
+    auto kids = cst_->Children(p);
+    TSNode name_node = kids.at(0);
+    if (Kind(name_node) != K::kIdentifier) Fail(name_node, "unsupported parameter form");
+    std::string_view name = Text(name_node);
+    TSNode type = Field(p, F().type);
+    TSNode ann = Kind(type) == K::kType && ts_node_named_child_count(type) > 0 ? ts_node_named_child(type, 0) : type;
+    in_signature_ = true;
+    Value v;
+    try {
+      v = Eval(ann);
+    } catch (...) {
+      in_signature_ = false;
+      throw;
+    }
+    in_signature_ = false;
+    Span span = SpanOf(name_node);
+    if (v.kind == VK::kBufferSpec) {
+      const BufferSpec& spec = *v.bspec;
+      if (spec.origin != BufferSpec::kDecl) Fail(ann, "expected a T.Buffer annotation");
+      std::string scope = spec.options.scope.empty() ? "global" : spec.options.scope;
+      Var param = MakePointerVar(std::string(name), spec.dtype, scope, span);
+      Buffer buf = MakeBufferFromSpec(std::string(name), spec, name_node);
+      ctx.params.push_back(param);
+      ctx.buffer_map.push_back(buf);
+      Bind(name, Value::Of(VK::kBuffer, buf));
+      continue;
+    }
+    Var param;
+    if (v.kind == VK::kDType && v.dtype.is_handle()) {
+      param = MakeVar(std::string(name), ir::Type(ir::MakePointerType(ir::Type(), "global")), span);
+    } else if (v.kind == VK::kDType && !v.dtype.is_void()) {
+      auto& fscope = scopes_[func_scope_];
+      auto it = fscope.find(name);
+      if (it != fscope.end() && it->second.kind == VK::kExpr && it->second.expr.as<VarNode>() &&
+          it->second.expr->dtype == v.dtype) {
+        param = it->second.expr.as_ref<VarNode>();  // created earlier by a quoted shape entry
+      } else {
+        param = MakeVar(std::string(name), v.dtype, span);
+      }
+    } else if (v.kind == VK::kType && v.obj.as<ir::PointerTypeNode>()) {
+      param = MakeVar(std::string(name), Downcast<ir::TypeNode>(v.obj), span);
+    } else {
+      Fail(ann, "expected a T.Buffer annotation");
+    }
+    ctx.params.push_back(param);
+    ctx.buffer_map.push_back(Buffer());
+    Bind(name, Value::Expr(param));
+  }
+}
+
+Value Parser::ParseQuoted(TSNode string_node, DataType dtype) {
+  TSNode content{};
+  for (TSNode c : cst_->Children(string_node)) {
+    if (Kind(c) == K::kStringContent) content = c;
+  }
+  if (IsNull(content)) Fail(string_node, "empty shape expression");
+  std::string_view text = Text(content);
+  Span where = SpanOf(content);
+  Cst sub(file_, text, where.begin);
+  if (!sub.ok()) Fail(string_node, "invalid shape expression");
+  TSNode root = sub.root();
+  auto stmts = sub.Children(root);
+  if (ts_node_has_error(root) || stmts.size() != 1 || sub.Kind(stmts[0]) != K::kExpressionStatement ||
+      ts_node_named_child_count(stmts[0]) != 1) {
+    Fail(string_node, "invalid shape expression \"" + std::string(text) + "\"");
+  }
+  TSNode expr = ts_node_named_child(stmts[0], 0);
+  Cst* saved = cst_;
+  bool saved_quoted = quoted_;
+  cst_ = &sub;
+  quoted_ = true;
+  Value v;
+  try {
+    v = Eval(expr);
+  } catch (...) {
+    cst_ = saved;
+    quoted_ = saved_quoted;
+    throw;
+  }
+  cst_ = saved;
+  quoted_ = saved_quoted;
+  return v;
+}
+
+}  // namespace wb::script::detail

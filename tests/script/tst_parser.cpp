@@ -1,0 +1,588 @@
+// The TVMScript parser: IR shape of representative TensorIR programs, and the exact diagnostic
+// (message, line, column) of malformed ones.
+#include <QTest>
+
+#include <chrono>
+#include <string>
+
+#include "script/tvmscript.h"
+#include "tir/stmt.h"
+
+using namespace wb;
+using namespace wb::tir;
+
+namespace {
+
+std::string Diags(const script::ParseResult& r) { return RenderDiagnostics(r.diagnostics); }
+
+PrimFunc FirstFunc(const script::ParseResult& r) {
+  if (!r.module.defined() || r.module->functions.empty()) return PrimFunc();
+  return Downcast<PrimFuncNode>(r.module->functions[0]);
+}
+
+// The statements of a body, looking through a root block and a top-level sequence.
+std::vector<Stmt> Flatten(Stmt s) {
+  if (auto* r = s.as<SBlockRealizeNode>(); r && r->block->name_hint == "root") s = r->block->body;
+  if (auto* seq = s.as<SeqStmtNode>()) return seq->seq;
+  return {s};
+}
+
+template <typename T>
+const T* Find(const Stmt& s) {
+  if (auto* t = s.as<T>()) return t;
+  if (auto* seq = s.as<SeqStmtNode>()) {
+    for (const auto& c : seq->seq)
+      if (auto* t = Find<T>(c)) return t;
+  }
+  if (auto* f = s.as<ForNode>()) return Find<T>(f->body);
+  if (auto* r = s.as<SBlockRealizeNode>()) {
+    if (auto* t = Find<T>(r->block->body)) return t;
+    if (r->block->init.defined()) return Find<T>(r->block->init);
+  }
+  if (auto* a = s.as<AttrStmtNode>()) return Find<T>(a->body);
+  if (auto* i = s.as<IfThenElseNode>()) {
+    if (auto* t = Find<T>(i->then_case)) return t;
+    if (i->else_case.defined()) return Find<T>(i->else_case);
+  }
+  if (auto* w = s.as<WhileNode>()) return Find<T>(w->body);
+  return nullptr;
+}
+
+const SBlockNode* FindBlock(const Stmt& s, const std::string& name) {
+  if (auto* r = s.as<SBlockRealizeNode>()) {
+    if (r->block->name_hint == name) return r->block.get();
+    if (auto* b = FindBlock(r->block->body, name)) return b;
+    return nullptr;
+  }
+  if (auto* seq = s.as<SeqStmtNode>()) {
+    for (const auto& c : seq->seq)
+      if (auto* b = FindBlock(c, name)) return b;
+  }
+  if (auto* f = s.as<ForNode>()) return FindBlock(f->body, name);
+  if (auto* a = s.as<AttrStmtNode>()) return FindBlock(a->body, name);
+  if (auto* i = s.as<IfThenElseNode>()) return FindBlock(i->then_case, name);
+  return nullptr;
+}
+
+int64_t Const(const PrimExpr& e) {
+  const int64_t* v = AsConstInt(e);
+  return v ? *v : -999999;
+}
+
+}  // namespace
+
+class TstParser : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void matmulModule();
+  void standaloneFunctions();
+  void symbolicShapes();
+  void handleAndMatchBuffer();
+  void loopKinds();
+  void inferredRegions();
+  void statements();
+  void expressions();
+  void threads();
+  void scalarLocals();
+  void malformed_data();
+  void malformed();
+  void neverCrashes();
+  void parseSpeed();
+};
+
+void TstParser::matmulModule() {
+  const char* src = R"(# from tvm.script import ir as I
+# from tvm.script import tirx as T
+
+@I.ir_module
+class MyMod:
+    @T.prim_func(s_tir=True)
+    def matmul(A: T.Buffer((128, 128), "float32"), B: T.Buffer((128, 128), "float32"), C: T.Buffer((128, 128), "float32")):
+        T.func_attr({"tir.noalias": True})
+        for i, j, k in T.grid(128, 128, 128):
+            with T.sblock("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                T.reads(A[vi, vk], B[vj, vk])
+                T.writes(C[vi, vj])
+                with T.init():
+                    C[vi, vj] = T.float32(0.0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vj, vk]
+
+    @T.prim_func(private=True)
+    def helper(x: T.handle, n: T.int32):
+        T.evaluate(MyMod.matmul(x, n))
+)";
+  auto r = script::Parse(src, "mm.py");
+  QVERIFY2(r.ok(), Diags(r).c_str());
+  QVERIFY(r.is_module);
+  QCOMPARE(r.module->functions.size(), size_t(2));
+  QCOMPARE(r.module->global_vars[0]->name_hint, std::string("matmul"));
+  PrimFunc f = FirstFunc(r);
+  QCOMPARE(f->params.size(), size_t(3));
+  QVERIFY(f->buffer_map[0].defined());
+  QCOMPARE(f->buffer_map[0]->name, std::string("A"));
+  QCOMPARE(f->buffer_map[0]->shape.size(), size_t(2));
+  QVERIFY(f->params[0]->dtype.is_handle());
+  QVERIFY(!f->params[0].same_as(f->buffer_map[0]->data));
+  QVERIFY(f->GetAttr("global_symbol"));
+  QVERIFY(f->GetAttr("s_tir"));
+  QVERIFY(f->GetAttr("tir.noalias"));
+  auto* root = f->body.as<SBlockRealizeNode>();
+  QVERIFY(root);
+  QCOMPARE(root->block->name_hint, std::string("root"));
+  auto* loop = root->block->body.as<ForNode>();
+  QVERIFY(loop);
+  QCOMPARE(Const(loop->extent), int64_t(128));
+  QVERIFY(loop->body.as<ForNode>()->body.as<ForNode>());
+  const SBlockNode* c = FindBlock(f->body, "C");
+  QVERIFY(c);
+  QCOMPARE(c->iter_vars.size(), size_t(3));
+  QCOMPARE(c->iter_vars[2]->iter_type, IterVarType::kCommReduce);
+  QCOMPARE(c->reads.size(), size_t(2));
+  QCOMPARE(c->writes.size(), size_t(1));
+  QVERIFY(c->init.defined());
+  auto* store = c->body.as<BufferStoreNode>();
+  QVERIFY(store);
+  QVERIFY(store->value.as<AddNode>());
+  PrimFunc helper = Downcast<PrimFuncNode>(r.module->functions[1]);
+  QVERIFY(!helper->GetAttr("global_symbol"));
+  auto* ev = helper->body.as<EvaluateNode>();
+  QVERIFY(ev);
+  auto* call = ev->value.as<CallNode>();
+  QVERIFY(call && call->op.as<ir::GlobalVarNode>());
+}
+
+void TstParser::standaloneFunctions() {
+  const char* src = R"(
+@T.prim_func
+def f(A: T.Buffer(16, "int8")):
+    for i in range(16):
+        A[i] = T.int8(1)
+
+@T.prim_func
+def g(A: T.Buffer[(16,), "int8"], B: T.Buffer(shape=[4, 4], dtype="float16", scope="shared", align=16, offset_factor=2)):
+    T.evaluate(0)
+)";
+  auto r = script::Parse(src);
+  QVERIFY2(r.ok(), Diags(r).c_str());
+  QVERIFY(!r.is_module);
+  QCOMPARE(r.module->functions.size(), size_t(2));
+  PrimFunc g = Downcast<PrimFuncNode>(r.module->functions[1]);
+  QCOMPARE(g->buffer_map[0]->dtype, DataType::Int(8));
+  QCOMPARE(g->buffer_map[1]->scope(), std::string("shared"));
+  QCOMPARE(g->buffer_map[1]->data_alignment, int64_t(16));
+  QCOMPARE(g->buffer_map[1]->offset_factor, int64_t(2));
+  QCOMPARE(g->buffer_map[1]->dtype, DataType::Float(16));
+}
+
+void TstParser::symbolicShapes() {
+  const char* src = R"(
+n = TypeVar("n")
+
+@T.prim_func
+def f(A: T.Buffer(("m", "m * 4"), "float32"), B: T.Buffer((n,), "float32"), k: T.int64, C: T.Buffer(("k",), "float32")):
+    m = T.int32()
+    for i in range(m):
+        A[i, 0] = B[i]
+)";
+  auto r = script::Parse(src);
+  QVERIFY2(r.ok(), Diags(r).c_str());
+  PrimFunc f = FirstFunc(r);
+  auto* m = f->buffer_map[0]->shape[0].as<VarNode>();
+  QVERIFY(m);
+  QCOMPARE(m->name_hint, std::string("m"));
+  QVERIFY(f->buffer_map[0]->shape[1].as<MulNode>());
+  QCOMPARE(f->buffer_map[1]->shape[0]->dtype, DataType::Int(64));
+  // The quoted "k" takes the scalar parameter's dtype and is that parameter.
+  QVERIFY(f->buffer_map[3]->shape[0].same_as(f->params[2]));
+  QCOMPARE(f->params[2]->dtype, DataType::Int(64));
+  auto* loop = f->body.as<ForNode>();
+  QVERIFY(loop);
+  QVERIFY(loop->extent.same_as(f->buffer_map[0]->shape[0]));
+}
+
+void TstParser::handleAndMatchBuffer() {
+  const char* src = R"(
+@T.prim_func
+def f(a: T.handle, b: T.handle):
+    A = T.match_buffer(a, (8, 8), "float32")
+    B = T.match_buffer(b, [64], dtype="int32", offset_factor=4)
+    with T.sblock("root"):
+        for i in range(8):
+            with T.sblock("copy"):
+                vi = T.axis.spatial(8, i)
+                sub = T.match_buffer(A[vi, 0:8], (8,))
+                for j in range(8):
+                    B[vi * 8 + j] = T.Cast("int32", sub[j])
+)";
+  auto r = script::Parse(src);
+  QVERIFY2(r.ok(), Diags(r).c_str());
+  PrimFunc f = FirstFunc(r);
+  QCOMPARE(f->params[0]->name_hint, std::string("a"));
+  QCOMPARE(f->buffer_map[0]->name, std::string("A"));
+  QVERIFY(f->buffer_map[1]->elem_offset.as<VarNode>());
+  auto* root = f->body.as<SBlockRealizeNode>();
+  QVERIFY(root && root->block->name_hint == "root");
+  const SBlockNode* copy = FindBlock(f->body, "copy");
+  QVERIFY(copy);
+  QCOMPARE(copy->match_buffers.size(), size_t(1));
+  QCOMPARE(Const(copy->match_buffers[0]->source->region[1]->extent), int64_t(8));
+  // Inferred: reads A through the match buffer's source region, writes B[vi*8 : vi*8+8].
+  QCOMPARE(copy->reads.size(), size_t(1));
+  QCOMPARE(copy->reads[0]->buffer->name, std::string("A"));
+  QCOMPARE(copy->writes.size(), size_t(1));
+  QCOMPARE(Const(copy->writes[0]->region[0]->extent), int64_t(8));
+  QVERIFY(copy->writes[0]->region[0]->min.as<MulNode>());
+}
+
+void TstParser::loopKinds() {
+  const char* src = R"(
+@T.prim_func
+def f(A: T.Buffer((64,), "float32")):
+    for i in T.parallel(4):
+        for j in T.vectorized(2, 6):
+            for k in T.unroll(0, 4, step=2):
+                for t in T.thread_binding(0, 2, thread="threadIdx.x"):
+                    for u in T.serial(2, annotations={"pragma": 1}, unroll=True):
+                        for w in T.serial(T.int64(2)):
+                            A[i] = T.float32(0)
+)";
+  auto r = script::Parse(src);
+  QVERIFY2(r.ok(), Diags(r).c_str());
+  auto* l0 = FirstFunc(r)->body.as<ForNode>();
+  QCOMPARE(l0->kind, ForKind::kParallel);
+  auto* l1 = l0->body.as<ForNode>();
+  QCOMPARE(l1->kind, ForKind::kVectorized);
+  QCOMPARE(Const(l1->min), int64_t(2));
+  QCOMPARE(Const(l1->extent), int64_t(4));
+  auto* l2 = l1->body.as<ForNode>();
+  QCOMPARE(l2->kind, ForKind::kUnrolled);
+  QCOMPARE(Const(l2->step), int64_t(2));
+  auto* l3 = l2->body.as<ForNode>();
+  QCOMPARE(l3->kind, ForKind::kThreadBinding);
+  QCOMPARE(l3->thread_binding->thread_tag, std::string("threadIdx.x"));
+  auto* l4 = l3->body.as<ForNode>();
+  QVERIFY(l4->annotations.count("pragma"));
+  QVERIFY(l4->annotations.count("pragma_unroll"));
+  auto* l5 = l4->body.as<ForNode>();
+  QCOMPARE(l5->loop_var->dtype, DataType::Int(64));
+}
+
+void TstParser::inferredRegions() {
+  const char* src = R"(
+@T.prim_func
+def f(A: T.Buffer((16, 16), "float32"), B: T.Buffer((16,), "float32")):
+    for i in range(4):
+        with T.sblock("sum"):
+            vi = T.axis.spatial(4, i)
+            for k in range(16):
+                B[vi * 4] = B[vi * 4] + A[vi * 4 + k // 4, k]
+)";
+  auto r = script::Parse(src);
+  QVERIFY2(r.ok(), Diags(r).c_str());
+  const SBlockNode* b = FindBlock(FirstFunc(r)->body, "sum");
+  QVERIFY(b);
+  QCOMPARE(b->reads.size(), size_t(2));
+  QCOMPARE(b->reads[0]->buffer->name, std::string("B"));
+  QCOMPARE(Const(b->reads[0]->region[0]->extent), int64_t(1));
+  QCOMPARE(b->reads[1]->buffer->name, std::string("A"));
+  QCOMPARE(Const(b->reads[1]->region[0]->extent), int64_t(4));
+  QCOMPARE(Const(b->reads[1]->region[1]->min), int64_t(0));
+  QCOMPARE(Const(b->reads[1]->region[1]->extent), int64_t(16));
+  QCOMPARE(b->writes.size(), size_t(1));
+}
+
+void TstParser::statements() {
+  const char* src = R"(
+@T.prim_func
+def f(A: T.Buffer((16,), "int32"), n: T.int32):
+    B = T.alloc_buffer((16,), "int32", scope="shared")
+    C = T.decl_buffer((16,), "int32", data=B.data)
+    D = T.decl_buffer((4,), "int32")
+    x: T.let[T.int32] = n + 1
+    assert n > 0, "n must be positive"
+    assert n < 100, ("ValueError", ["too", "big"])
+    if n > 4:
+        A[0] = 1
+    elif n > 2:
+        A[0] = 2
+    else:
+        A[0] = 3
+    while A[0] < 10:
+        A[0] += 1
+        if A[0] == 5:
+            break
+        continue
+    for i in range(16):
+        A[i] = T.if_then_else(i < x, A[i], 0)
+    T.attr(0, "pragma_key", 1)
+    T.evaluate(T.call_extern("int32", "puts", A.data))
+)";
+  auto r = script::Parse(src);
+  QVERIFY2(r.ok(), Diags(r).c_str());
+  auto stmts = Flatten(FirstFunc(r)->body);
+  QVERIFY(stmts.size() >= 9);
+  QVERIFY(stmts[0].as<AllocBufferNode>());
+  QCOMPARE(stmts[0].as<AllocBufferNode>()->buffer->scope(), std::string("shared"));
+  QVERIFY(stmts[1].as<DeclBufferNode>());
+  QVERIFY(stmts[2].as<AllocBufferNode>());
+  QVERIFY(stmts[3].as<BindNode>());
+  auto* a1 = stmts[4].as<AssertStmtNode>();
+  QVERIFY(a1);
+  QCOMPARE(a1->error_kind->value, std::string("RuntimeError"));
+  auto* a2 = stmts[5].as<AssertStmtNode>();
+  QCOMPARE(a2->error_kind->value, std::string("ValueError"));
+  QCOMPARE(a2->message_parts.size(), size_t(2));
+  auto* ite = stmts[6].as<IfThenElseNode>();
+  QVERIFY(ite && ite->else_case.as<IfThenElseNode>());
+  QVERIFY(stmts[7].as<WhileNode>());
+  QVERIFY(stmts[8].as<ForNode>());
+  auto* attr = stmts[9].as<AttrStmtNode>();
+  QVERIFY(attr);
+  QCOMPARE(attr->attr_key, std::string("pragma_key"));
+  QVERIFY(attr->body.as<EvaluateNode>());
+}
+
+void TstParser::expressions() {
+  const char* src = R"(
+@T.prim_func
+def f(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "int32"), n: T.int32):
+    A[0] = T.exp(A[1]) + T.max(A[2], 0) * 2
+    A[1] = T.Select(n < 3, A[0], T.float32("inf"))
+    B[0] = T.floordiv(n, 4) + n % 3 + T.truncmod(n, 2) - (n << 1) + (n & 3)
+    B[1] = T.Cast("int32", A[0]) if 0 < n < 5 else T.int32(3 + 4)
+    A[2] = T.f32(1) / A[3] + T.sqrt(A[4]) ** 2.0
+    B[2] = T.Let(x + 1, where={x: n})
+    A[0:4] = T.Broadcast(T.float32(0), 4)
+    B[3] = T.min(n, 7) if not (n == 1 or n != 2) else -n
+)";
+  // `x` must be declared before T.Let.
+  std::string fixed = std::string(src);
+  fixed.replace(fixed.find("    B[2] = T.Let"), 0, "    x = T.int32()\n");
+  auto r = script::Parse(fixed);
+  QVERIFY2(r.ok(), Diags(r).c_str());
+  auto stmts = Flatten(FirstFunc(r)->body);
+  auto* s0 = stmts[0].as<BufferStoreNode>();
+  QVERIFY(s0 && s0->value.as<AddNode>());
+  auto* s3 = stmts[3].as<BufferStoreNode>();
+  auto* call = s3->value.as<CallNode>();
+  QVERIFY(call);  // if_then_else with a chained comparison
+  QVERIFY(call->args[0].as<AndNode>());
+  QCOMPARE(Const(call->args[2]), int64_t(7));
+  auto* s5 = stmts[5].as<BufferStoreNode>();  // (x decl adds no statement)
+  QVERIFY(s5 && s5->value.as<LetNode>());
+  auto* s7 = stmts[6].as<BufferStoreNode>();
+  QVERIFY(s7 && s7->indices[0].as<RampNode>());
+  QCOMPARE(s7->value->dtype.lanes(), 4);
+}
+
+void TstParser::threads() {
+  const char* src = R"(
+@T.prim_func
+def f(A: T.Buffer((256,), "float32")):
+    tx = T.env_thread("threadIdx.x")
+    bx = T.launch_thread("blockIdx.x", 8)
+    with T.launch_thread(tx, 32):
+        A[bx * 32 + tx] = T.float32(1)
+    with T.launch_thread("vthread", 2) as vt:
+        A[vt] = T.float32(2)
+)";
+  auto r = script::Parse(src);
+  QVERIFY2(r.ok(), Diags(r).c_str());
+  auto* outer = FirstFunc(r)->body.as<AttrStmtNode>();
+  QVERIFY(outer);
+  QCOMPARE(outer->attr_key, std::string("thread_extent"));
+  auto* iv = outer->node.as<IterVarNode>();
+  QVERIFY(iv);
+  QCOMPARE(iv->thread_tag, std::string("blockIdx.x"));
+  QCOMPARE(iv->var->name_hint, std::string("bx"));
+  auto stmts = Flatten(outer->body);
+  QCOMPARE(stmts.size(), size_t(2));
+  QCOMPARE(stmts[0].as<AttrStmtNode>()->node.as<IterVarNode>()->var->name_hint, std::string("tx"));
+  QCOMPARE(stmts[1].as<AttrStmtNode>()->attr_key, std::string("virtual_thread"));
+}
+
+void TstParser::scalarLocals() {
+  const char* src = R"(
+@T.prim_func
+def f(A: T.Buffer((16,), "float32")):
+    acc: T.float32 = T.float32(0)
+    for i in range(16):
+        acc = acc + A[i]
+    A[0] = acc
+)";
+  auto r = script::Parse(src);
+  QVERIFY2(r.ok(), Diags(r).c_str());
+  auto stmts = Flatten(FirstFunc(r)->body);
+  auto* alloc = stmts[0].as<AllocBufferNode>();
+  QVERIFY(alloc);
+  QCOMPARE(alloc->buffer->shape.size(), size_t(1));
+  QCOMPARE(alloc->buffer->scope(), std::string("local"));
+  QVERIFY(stmts[1].as<BufferStoreNode>());
+  auto* loop = stmts[2].as<ForNode>();
+  auto* st = loop->body.as<BufferStoreNode>();
+  QVERIFY(st && st->buffer.same_as(alloc->buffer));
+}
+
+void TstParser::malformed_data() {
+  QTest::addColumn<QString>("source");
+  QTest::addColumn<QString>("message");
+  QTest::addColumn<int>("line");
+  QTest::addColumn<int>("column");
+  auto add = [](const char* name, const char* body, const char* msg, int line, int col) {
+    QTest::newRow(name) << QString::fromUtf8(body) << QString::fromUtf8(msg) << line << col;
+  };
+  const char* head = "@T.prim_func\ndef f(A: T.Buffer((16, 16), \"float32\"), n: T.int32):\n";
+  auto prog = [&](const char* body) { return std::string(head) + body; };
+  static std::vector<std::string> keep;
+  auto addp = [&](const char* name, const char* body, const char* msg, int line, int col) {
+    keep.push_back(prog(body));
+    add(name, keep.back().c_str(), msg, line, col);
+  };
+  addp("undefined", "    A[0, 0] = vk\n", "undefined name 'vk'", 3, 15);
+  addp("too many indices", "    A[0, 0, 1] = 1.0\n", "buffer 'A' has 2 dimensions but is indexed with 3", 3, 5);
+  addp("too few indices", "    x: T.float32 = A[0]\n", "buffer 'A' has 2 dimensions but is indexed with 1", 3, 20);
+  addp("remap mismatch",
+       "    for i, j, k in T.grid(4, 4, 4):\n        with T.sblock(\"b\"):\n            vi, vj = T.axis.remap(\"SS\", [i, j, k])\n",
+       "T.axis.remap kinds 'SS' do not match 3 loop variables", 5, 35);
+  addp("bad dtype", "    B = T.alloc_buffer((4,), \"flaot32\")\n", "unknown dtype 'flaot32'", 3, 30);
+  addp("int div", "    A[0, 0] = T.float32(n / 2)\n",
+       "integer division with '/' is not allowed in TensorIR; use T.truncdiv or '//'", 3, 27);
+  addp("unknown function", "    T.foo(1)\n", "unknown function 'T.foo'", 3, 5);
+  addp("unknown dtype attr", "    x = T.flaot32(1)\n", "unknown function 'T.flaot32'", 3, 9);
+  addp("where outside", "    T.where(n > 1)\n", "T.where must be inside a T.sblock", 3, 5);
+  addp("reads outside", "    T.reads(A[0, 0])\n", "T.reads must be inside a T.sblock", 3, 5);
+  addp("axis outside", "    v = T.axis.spatial(4, n)\n", "T.axis.spatial must be inside a T.sblock", 3, 9);
+  addp("loop target count", "    for i, j in T.grid(4, 4, 4):\n        pass\n",
+       "the loop has 3 ranges but 2 loop variables", 3, 9);
+  addp("bad iterable", "    for i in [1, 2]:\n        pass\n",
+       "a TensorIR loop iterates over range(...), T.grid(...), T.serial(...), T.parallel(...), "
+       "T.vectorized(...), T.unroll(...) or T.thread_binding(...)", 3, 14);
+  addp("store into scalar", "    n[0] = 1\n", "cannot store into an expression; expected a buffer", 3, 5);
+  addp("no attr", "    A.foo = 1\n", "cannot assign to this expression", 3, 5);
+  addp("buffer attr", "    T.evaluate(A.bar)\n", "buffer 'A' has no attribute 'bar'", 3, 18);
+  addp("op arity", "    A[0, 0] = T.exp(1.0, 2.0)\n", "T.exp expects 1 argument, got 2", 3, 15);
+  addp("remap kind", "    for i in range(4):\n        with T.sblock(\"b\"):\n            vi = T.axis.remap(\"X\", [i])\n",
+       "T.axis.remap kind 'X' is not 'S' or 'R'", 5, 31);
+  addp("remap not loop", "    with T.sblock(\"b\"):\n        vi = T.axis.remap(\"S\", [n])\n",
+       "T.axis.remap binds loop variables; 'n' is not one", 4, 32);
+  addp("frame without with", "    T.sblock(\"b\")\n", "this frame must be used in a with statement", 3, 5);
+  addp("macro", "    @T.macro\n    def g():\n        pass\n", "nested functions (T.macro, T.inline) are not supported yet", 3, 5);
+  addp("relax", "    x = R.add(1, 2)\n", "Relax is not supported by this parser yet", 3, 9);
+  addp("bad annotation", "    x: int = 1\n",
+       "expected a dtype annotation such as T.int32 or T.let[T.int32]", 3, 8);
+  addp("unpack", "    a, b = 1, 2, 3\n", "cannot unpack 3 values into 2 names", 3, 5);
+  addp("init outside", "    with T.init():\n        pass\n", "T.init must be inside a T.sblock", 3, 10);
+  addp("division by zero", "    A[0, 0] = T.float32(4 // 0)\n", "division by zero", 3, 27);
+  addp("for else", "    for i in range(3):\n        pass\n    else:\n        pass\n", "for-else is not supported", 5, 5);
+  addp("unknown keyword", "    B = T.alloc_buffer((4,), \"int8\", colour=1)\n",
+       "T.alloc_buffer: unknown keyword 'colour'", 3, 45);
+  add("param annotation", "@T.prim_func\ndef f(A: (16, 16)):\n    pass\n", "expected a T.Buffer annotation", 2, 10);
+  add("param missing annotation", "@T.prim_func\ndef f(A):\n    pass\n",
+      "parameter 'A' needs a type annotation, e.g. T.Buffer((16,), \"float32\")", 2, 7);
+  add("no decorator", "def f(A: T.Buffer((4,), \"int8\")):\n    pass\n", "expected @T.prim_func before the function", 1, 5);
+  add("wrong decorator", "@T.prim_fun\ndef f():\n    pass\n", "expected @T.prim_func, got @T.prim_fun", 1, 2);
+  add("syntax missing paren", "@T.prim_func\ndef f(A: T.Buffer((4,), \"int8\")):\n    A[0] = T.int8(1\n",
+      "syntax error: missing ')'", 3, 20);
+  add("syntax unexpected", "@T.prim_func\ndef f():\n    x = = 1\n", "syntax error: unexpected '='", 3, 9);
+  add("undefined in shape", "@T.prim_func\ndef f(A: T.Buffer((m,), \"int8\")):\n    pass\n",
+      "undefined name 'm' (quote a new shape variable, e.g. \"m\")", 2, 20);
+  add("module function missing", "@I.ir_module\nclass M:\n    @T.prim_func\n    def f():\n        T.evaluate(M.g())\n",
+      "the module has no function 'g'", 5, 22);
+  add("module twice", "@I.ir_module\nclass M:\n    @T.prim_func\n    def f():\n        pass\n\n    @T.prim_func\n    def f():\n        pass\n",
+      "function 'f' is defined twice in the module", 8, 9);
+  add("deep nesting", (std::string("@T.prim_func\ndef f():\n    T.evaluate(") + std::string(600, '(') + "1" +
+                       std::string(600, ')') + ")\n").c_str(),
+      "expression nested too deeply", 3, 0);
+}
+
+void TstParser::malformed() {
+  QFETCH(QString, source);
+  QFETCH(QString, message);
+  QFETCH(int, line);
+  QFETCH(int, column);
+  std::string src = source.toStdString();
+  auto r = script::Parse(src, "bad.py");
+  QVERIFY2(r.diagnostics.HasErrors(), "expected an error");
+  bool found = false;
+  for (const auto& d : r.diagnostics) {
+    if (d.message == message.toStdString() && int(d.span.start().line) == line &&
+        (column == 0 || int(d.span.start().column) == column)) {
+      found = true;
+    }
+  }
+  QVERIFY2(found, Diags(r).c_str());
+}
+
+void TstParser::neverCrashes() {
+  const char* base = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((128, 128), "float32"), B: T.Buffer((128,), "float32")):
+        for i, k in T.grid(128, 128):
+            with T.sblock("B"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                with T.init():
+                    B[vi] = T.float32(0.0)
+                B[vi] = B[vi] + A[vi, vk]
+)";
+  std::string text = base;
+  // Every prefix (truncated files) and a few byte-level corruptions.
+  for (size_t cut = 0; cut <= text.size(); cut += 7) {
+    auto r = script::Parse(std::string_view(text).substr(0, cut));
+    Q_UNUSED(r);
+  }
+  uint32_t seed = 12345;
+  for (int iter = 0; iter < 300; ++iter) {
+    std::string t = text;
+    for (int k = 0; k < 4; ++k) {
+      seed = seed * 1103515245u + 12345u;
+      size_t pos = (seed >> 8) % t.size();
+      seed = seed * 1103515245u + 12345u;
+      t[pos] = static_cast<char>((seed >> 16) & 0xff);
+    }
+    auto r = script::Parse(t);
+    Q_UNUSED(r);
+  }
+  std::string deep = "@T.prim_func\ndef f():\n";
+  std::string indent = "    ";
+  for (int i = 0; i < 700; ++i) {
+    deep += indent + "if True:\n";
+    indent += " ";
+  }
+  deep += indent + "pass\n";
+  auto r = script::Parse(deep);
+  QVERIFY(r.diagnostics.HasErrors());
+}
+
+void TstParser::parseSpeed() {
+  std::string src = "@I.ir_module\nclass Module:\n";
+  int funcs = 0;
+  while (std::count(src.begin(), src.end(), '\n') < 20000) {
+    src += "    @T.prim_func\n    def f" + std::to_string(funcs++) +
+           "(A: T.Buffer((128, 128), \"float32\"), B: T.Buffer((128, 128), \"float32\"), C: T.Buffer((128, 128), \"float32\")):\n"
+           "        for i, j, k in T.grid(128, 128, 128):\n"
+           "            with T.sblock(\"C\"):\n"
+           "                vi, vj, vk = T.axis.remap(\"SSR\", [i, j, k])\n"
+           "                with T.init():\n"
+           "                    C[vi, vj] = T.float32(0.0)\n"
+           "                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vj, vk]\n"
+           "        for i in range(128):\n"
+           "            with T.sblock(\"D\"):\n"
+           "                vi = T.axis.spatial(128, i)\n"
+           "                T.reads(A[vi, 0:128])\n"
+           "                T.writes(B[vi, 0])\n"
+           "                B[vi, 0] = T.max(A[vi, 0], T.float32(0)) + T.exp(A[vi, 1]) * 2\n\n";
+  }
+  auto start = std::chrono::steady_clock::now();
+  auto r = script::Parse(src);
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  QVERIFY2(r.ok(), Diags(r).substr(0, 2000).c_str());
+  QCOMPARE(r.module->functions.size(), size_t(funcs));
+  qInfo("parsed %d lines (%d functions) in %.3f s", int(std::count(src.begin(), src.end(), '\n')), funcs, secs);
+  QVERIFY(secs < 1.0);
+}
+
+QTEST_GUILESS_MAIN(TstParser)
+#include "tst_parser.moc"
