@@ -2,6 +2,7 @@
 // canonical forms of TVM's printer (shared/TVMSCRIPT.md §2-§7).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -126,7 +127,12 @@ class TIRPrinter : private tir::ExprFunctor<ExprDoc(const ir::PrimExpr&)>,
   bool used_typevar_ = false;
   NameTable names_;
   std::unordered_map<const ir::Object*, std::string> name_of_;
-  std::vector<std::vector<const ir::Object*>> scope_objects_{1};
+  // What each open scope defined, with the name each object had before (when redefined).
+  struct ScopedName {
+    const ir::Object* object;
+    std::optional<std::string> previous;
+  };
+  std::vector<std::vector<ScopedName>> scope_objects_{1};
   // Free variables met so far, in order of first use, with their declarations.
   std::vector<FreeDecl> free_;
   std::unordered_map<const ir::Object*, std::vector<const ir::Object*>> free_deps_;

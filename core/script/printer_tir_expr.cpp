@@ -135,7 +135,7 @@ std::string TIRPrinter::PrintVarUse(const VarNode* var) {
     // A free variable: named once for the whole function and declared where its uses meet.
     std::string name = names_.DefineOutermost(var->name_hint);
     name_of_[var] = name;
-    scope_objects_.front().push_back(var);
+    scope_objects_.front().push_back({var, std::nullopt});
     auto custom = custom_decl_.find(var);
     free_.push_back(
         {var, name + " = " + (custom != custom_decl_.end() ? custom->second : VarCreation(var))});
@@ -260,7 +260,7 @@ std::string TIRPrinter::BufferName(const Buffer& buffer) {
   std::vector<const ir::Object*> deps = std::move(pending_uses_);
   pending_uses_ = std::move(outer_uses);
   name_of_[buffer.get()] = name;
-  scope_objects_.front().push_back(buffer.get());
+  scope_objects_.front().push_back({buffer.get(), std::nullopt});
   free_deps_[buffer.get()] = deps;
   free_.push_back({buffer.get(), name + " = " + Call("T.Buffer", args)});
   pending_uses_.push_back(buffer.get());

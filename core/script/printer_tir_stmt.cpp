@@ -78,14 +78,15 @@ const char* AxisKind(IterVarType type) {
 std::string TIRPrinter::Define(const Object* obj, std::string_view hint,
                                std::string_view empty_hint) {
   std::string name = names_.Define(hint, empty_hint);
-  name_of_[obj] = name;
-  scope_objects_.back().push_back(obj);
+  Alias(obj, name);
   return name;
 }
 
 void TIRPrinter::Alias(const Object* obj, std::string text) {
+  std::optional<std::string> previous;
+  if (auto it = name_of_.find(obj); it != name_of_.end()) previous = it->second;
   name_of_[obj] = std::move(text);
-  scope_objects_.back().push_back(obj);
+  scope_objects_.back().push_back({obj, std::move(previous)});
 }
 
 void TIRPrinter::PushScope() {
@@ -95,7 +96,15 @@ void TIRPrinter::PushScope() {
 
 void TIRPrinter::PopScope() {
   if (scope_objects_.size() <= 1) return;
-  for (const Object* obj : scope_objects_.back()) name_of_.erase(obj);
+  // Undo in reverse order, so that a redefinition gives back the outer name.
+  auto& defined = scope_objects_.back();
+  for (auto it = defined.rbegin(); it != defined.rend(); ++it) {
+    if (it->previous) {
+      name_of_[it->object] = *it->previous;
+    } else {
+      name_of_.erase(it->object);
+    }
+  }
   scope_objects_.pop_back();
   names_.PopScope();
 }

@@ -32,6 +32,12 @@ Param BufParam(const std::string& name, std::vector<PrimExpr> shape, DataType dt
   return {MakePointerVar(name, dtype, "global"), MakeBuffer(name, std::move(shape), dtype)};
 }
 
+BufferOptions Scoped(const std::string& scope) {
+  BufferOptions options;
+  options.scope = scope;
+  return options;
+}
+
 ir::AttrMap Symbol(const std::string& name) { return {{"global_symbol", ir::MakeString(name)}}; }
 
 PrimFunc Func(const std::vector<Param>& bufs, const std::vector<Var>& scalars, Stmt body,
@@ -410,8 +416,8 @@ def main(A: T.Buffer((4,), "float32"), T_1: T.int32, a_b: T.int32, v: T.int32):
 void TstPrinter::flatStatementsAndAttrs() {
   Param a = BufParam("A", {I(16)});
   Var n = MakeVar("n", kI32), x = MakeVar("x", kI32);
-  Buffer shared = MakeBuffer("S", {I(16)}, DataType::Float(16), {.scope = "shared"});
-  Buffer local = MakeBuffer("L", {I(2)}, kF32, {.scope = "local"});
+  Buffer shared = MakeBuffer("S", {I(16)}, DataType::Float(16), Scoped("shared"));
+  Buffer local = MakeBuffer("L", {I(2)}, kF32, Scoped("local"));
   Stmt body = MakeSeq({
       MakeBind(x, add(n, I(1))),
       MakeAssertStmt(greater(x, I(0)), "RuntimeError", {"x must be positive"}),
