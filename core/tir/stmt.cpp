@@ -290,8 +290,9 @@ void FlattenInto(std::vector<Stmt>& out, const Stmt& s) {
     for (const auto& child : seq->seq) FlattenInto(out, child);
     return;
   }
+  // Only `T.evaluate(0)` is the no-op; `T.evaluate(T.bool(False))` is kept.
   if (auto* eval = s.as<EvaluateNode>()) {
-    if (IsConstInt(eval->value, 0)) return;
+    if (IsConstInt(eval->value, 0) && eval->value->dtype == DataType::Int(32)) return;
   }
   out.push_back(s);
 }
