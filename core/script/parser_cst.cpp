@@ -158,7 +158,7 @@ Cst::Cst(SourceFilePtr file, std::string_view text, uint32_t base)
   parser_ = ts_parser_new();
   if (!ts_parser_set_language(parser_, tree_sitter_python())) return;
   // Guard against pathological inputs: tree-sitter recovers from anything, but bound its time.
-  ts_parser_set_timeout_micros(parser_, 20'000'000);
+  // No timeout: tree-sitter always terminates, and the clock checks cost time.
   tree_ = ts_parser_parse_string(parser_, nullptr, text_.data(), static_cast<uint32_t>(text_.size()));
 }
 
@@ -168,13 +168,16 @@ Cst::~Cst() {
 }
 
 std::vector<TSNode> Cst::Children(TSNode n) const {
+  // A cursor walks siblings in O(1) each; ts_node_named_child(i) restarts from the first child.
   std::vector<TSNode> out;
-  uint32_t count = ts_node_named_child_count(n);
-  out.reserve(count);
-  for (uint32_t i = 0; i < count; ++i) {
-    TSNode c = ts_node_named_child(n, i);
-    if (Kind(c) != K::kComment) out.push_back(c);
+  TSTreeCursor cursor = ts_tree_cursor_new(n);
+  if (ts_tree_cursor_goto_first_child(&cursor)) {
+    do {
+      TSNode c = ts_tree_cursor_current_node(&cursor);
+      if (ts_node_is_named(c) && Kind(c) != K::kComment) out.push_back(c);
+    } while (ts_tree_cursor_goto_next_sibling(&cursor));
   }
+  ts_tree_cursor_delete(&cursor);
   return out;
 }
 
@@ -192,6 +195,41 @@ void Cst::CollectSyntaxErrors(DiagnosticList& diags) const {
       Span span = SpanOf(n);
       diags.Error("syntax error: missing '" + what + "'", span);
     } else if (IsErrorNode(n)) {
+      // An unclosed bracket is the usual cause of an error that runs to the end of a statement:
+      // name the missing closer, at the end of what was written.
+      std::string open;
+      uint32_t last_end = ts_node_start_byte(n);
+      TSTreeCursor leaves = ts_tree_cursor_new(n);
+      bool walking = true;
+      while (walking) {
+        TSNode c = ts_tree_cursor_current_node(&leaves);
+        if (ts_node_child_count(c) == 0) {
+          std::string_view t = Text(c);
+          if (t == "(" || t == "[" || t == "{") open += t[0];
+          else if (!open.empty() && (t == ")" || t == "]" || t == "}")) open.pop_back();
+          if (!t.empty()) last_end = ts_node_end_byte(c);
+        } else if (ts_tree_cursor_goto_first_child(&leaves)) {
+          continue;
+        }
+        while (!ts_tree_cursor_goto_next_sibling(&leaves)) {
+          if (!ts_tree_cursor_goto_parent(&leaves)) {
+            walking = false;
+            break;
+          }
+        }
+      }
+      ts_tree_cursor_delete(&leaves);
+      if (!open.empty()) {
+        char closer = open.back() == '(' ? ')' : open.back() == '[' ? ']' : '}';
+        diags.Error(std::string("syntax error: missing '") + closer + "'",
+                    Span(file_, base_ + last_end, base_ + last_end));
+        descend = false;
+        if (ts_tree_cursor_goto_next_sibling(&cursor)) continue;
+        while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
+          if (!ts_tree_cursor_goto_parent(&cursor)) return ts_tree_cursor_delete(&cursor);
+        }
+        continue;
+      }
       TSNode tok = FirstToken(n);
       std::string_view text = Text(tok);
       if (text.empty()) {
