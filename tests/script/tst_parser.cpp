@@ -85,6 +85,7 @@ class TstParser : public QObject {
   void expressions();
   void threads();
   void scalarLocals();
+  void kitchenSink();
   void malformed_data();
   void malformed();
   void neverCrashes();
@@ -423,6 +424,59 @@ def f(A: T.Buffer((16,), "float32")):
   auto* loop = stmts[2].as<ForNode>();
   auto* st = loop->body.as<BufferStoreNode>();
   QVERIFY(st && st->buffer.same_as(alloc->buffer));
+}
+
+void TstParser::kitchenSink() {
+  const char* src = R"(@I.ir_module
+class Mod:
+    I.module_attrs({"device": "cuda"})
+
+    @T.prim_func(private=True, s_tir=True, check_well_formed=False, persistent=True)
+    def main(A: T.Buffer((32, 4), "float32"), B: T.Buffer((32,), "float32"), n: T.int32) -> None:
+        acc = T.sblock_alloc_buffer((32,), "float32")
+        for tx in T.thread_binding(32, "threadIdx.x"):
+            for k in T.serial(0, 4, unroll=4):
+                with T.sblock("r"):
+                    vi = T.axis.S(32, tx)
+                    vk = T.axis.reduce((0, 4), k)
+                    T.where(tx < 30)
+                    T.sblock_attr({"meta_schedule.tiling_structure": "SSR"})
+                    with T.init():
+                        acc[vi] = T.float32(0)
+                    acc[vi] = acc[vi] + A[vi, vk]
+        red = T.comm_reducer(lambda x, y: x + y, [T.float32(0)])
+        B.vstore([0], T.float32(1))
+        T.evaluate(T.address_of(A[0, 0]))
+        T.evaluate(T.Shuffle([T.Broadcast(T.float32(1), 4)], [0, 1]))
+        x: T.int32
+        x = n * 2
+        x += 1
+        B[1] = T.float32(x) + T.reinterpret("float32", n) + T.call_pure_extern("float32", "g", T.f32(2))
+        B[2] = T.float32(T.bool(True)) + T.abs(B[3]) + T.min_value("float32")
+        with T.attr(A.data, "storage_alignment", 16):
+            B[3] = T.float32(T.int64(4) + n)
+)";
+  auto r = script::Parse(src);
+  QVERIFY2(r.ok(), Diags(r).c_str());
+  QVERIFY(r.module->attrs.count("device"));
+  PrimFunc f = FirstFunc(r);
+  QVERIFY(!f->GetAttr("global_symbol"));
+  QVERIFY(f->GetAttr("tirx.persistent_kernel"));
+  QCOMPARE(f->params.size(), size_t(3));
+  QVERIFY(!f->buffer_map[2].defined());
+  auto* root = f->body.as<SBlockRealizeNode>();
+  QVERIFY(root);
+  QCOMPARE(root->block->alloc_buffers.size(), size_t(1));
+  auto* tx = Flatten(f->body)[0].as<ForNode>();
+  QVERIFY(tx);
+  QCOMPARE(tx->kind, ForKind::kThreadBinding);
+  QVERIFY(tx->body.as<ForNode>()->annotations.count("pragma_unroll"));
+  const SBlockNode* b = FindBlock(f->body, "r");
+  QVERIFY(b);
+  QCOMPARE(Const(b->iter_vars[1]->dom->extent), int64_t(4));
+  QVERIFY(b->annotations.count("meta_schedule.tiling_structure"));
+  QCOMPARE(b->reads.size(), size_t(2));  // acc and A, inferred
+  QCOMPARE(b->writes.size(), size_t(1));
 }
 
 void TstParser::malformed_data() {
