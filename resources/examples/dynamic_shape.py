@@ -1,0 +1,19 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer(("n", 64), "float32"), scale: T.Buffer((64,), "float32"), B: T.Buffer((n,), "float32")):
+        n = T.int32()
+        T.func_attr({"tirx.noalias": True})
+        # with T.sblock("root"):
+        for i, k in T.grid(n, 64):
+            with T.sblock("weighted_row_sum"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                T.reads(A[vi, vk], scale[vk])
+                T.writes(B[vi])
+                with T.init():
+                    B[vi] = T.float32(0.0)
+                B[vi] = B[vi] + A[vi, vk] * scale[vk]
