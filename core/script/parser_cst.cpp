@@ -157,7 +157,6 @@ Cst::Cst(SourceFilePtr file, std::string_view text, uint32_t base)
   fields_ = &g.fields;
   parser_ = ts_parser_new();
   if (!ts_parser_set_language(parser_, tree_sitter_python())) return;
-  // Guard against pathological inputs: tree-sitter recovers from anything, but bound its time.
   // No timeout: tree-sitter always terminates, and the clock checks cost time.
   tree_ = ts_parser_parse_string(parser_, nullptr, text_.data(), static_cast<uint32_t>(text_.size()));
 }

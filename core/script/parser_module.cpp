@@ -240,13 +240,9 @@ void Parser::ParseFunction(TSNode def, TSNode decorator) {
   if (flags.persistent) attrs["tirx.persistent_kernel"] = ir::MakeBool(true);
   PrimFunc func = MakePrimFunc(ctx.params, ctx.buffer_map, body, ret_type, attrs, SpanOf(def));
   // Keep the module's function order: successful functions in source order.
+  // gvars_ holds every declared function; the module keeps only the parsed ones (see Run).
   funcs_.push_back(func);
-  if (is_module_) {
-    // gvars_ holds every declared function; the module keeps only the parsed ones (see Run).
-    parsed_gvars_.push_back(gv);
-  } else {
-    parsed_gvars_.push_back(gv);
-  }
+  parsed_gvars_.push_back(gv);
 }
 
 void Parser::ParseParams(TSNode params, FuncCtx& ctx) {
