@@ -25,10 +25,14 @@ int64_t Wrap(DataType t, int64_t v) {
 
 PrimExpr IntConst(DataType t, int64_t v, const Span& span) { return MakeIntImm(t, Wrap(t, v), span); }
 
-PrimExpr FloatConst(DataType t, double v, const Span& span) {
+// A folded float result. Folding rounds through the type's precision (as TVM's float32
+// folding does); literals written in the source keep the double they were written as.
+PrimExpr FoldedFloat(DataType t, double v, const Span& span) {
   if (t.bits() == 32) v = static_cast<float>(v);
   return MakeFloatImm(t, v, span);
 }
+
+PrimExpr FloatConst(DataType t, double v, const Span& span) { return MakeFloatImm(t, v, span); }
 
 int64_t FloorDivInt(int64_t a, int64_t b) {
   int64_t q = a / b;
@@ -52,18 +56,18 @@ PrimExpr TryFold(TypeIndex kind, const PrimExpr& a, const PrimExpr& b, const Spa
   switch (kind) {
     case TypeIndex::kAdd:
       if (ia && ib) return IntConst(t, *ia + *ib, span);
-      if (fa && fb) return FloatConst(t, fa->value + fb->value, span);
+      if (fa && fb) return FoldedFloat(t, fa->value + fb->value, span);
       if (is_i(ia, 0) || is_f(fa, 0)) return b;
       if (is_i(ib, 0) || is_f(fb, 0)) return a;
       return PrimExpr();
     case TypeIndex::kSub:
       if (ia && ib) return IntConst(t, *ia - *ib, span);
-      if (fa && fb) return FloatConst(t, fa->value - fb->value, span);
+      if (fa && fb) return FoldedFloat(t, fa->value - fb->value, span);
       if (is_i(ib, 0) || is_f(fb, 0)) return a;
       return PrimExpr();
     case TypeIndex::kMul:
       if (ia && ib) return IntConst(t, *ia * *ib, span);
-      if (fa && fb) return FloatConst(t, fa->value * fb->value, span);
+      if (fa && fb) return FoldedFloat(t, fa->value * fb->value, span);
       if (is_i(ia, 1) || is_f(fa, 1)) return b;
       if (is_i(ia, 0) || is_f(fa, 0)) return a;
       if (is_i(ib, 1) || is_f(fb, 1)) return a;
@@ -71,7 +75,7 @@ PrimExpr TryFold(TypeIndex kind, const PrimExpr& a, const PrimExpr& b, const Spa
       return PrimExpr();
     case TypeIndex::kDiv:
       if (ia && ib && *ib != 0) return IntConst(t, *ia / *ib, span);
-      if (fa && fb && fb->value != 0) return FloatConst(t, fa->value / fb->value, span);
+      if (fa && fb && fb->value != 0) return FoldedFloat(t, fa->value / fb->value, span);
       if (is_i(ia, 0) || is_f(fa, 0)) return a;
       if (is_i(ib, 1) || is_f(fb, 1)) return a;
       return PrimExpr();
@@ -82,7 +86,7 @@ PrimExpr TryFold(TypeIndex kind, const PrimExpr& a, const PrimExpr& b, const Spa
       return PrimExpr();
     case TypeIndex::kFloorDiv:
       if (ia && ib && *ib != 0) return IntConst(t, FloorDivInt(*ia, *ib), span);
-      if (fa && fb && fb->value != 0) return FloatConst(t, std::floor(fa->value / fb->value), span);
+      if (fa && fb && fb->value != 0) return FoldedFloat(t, std::floor(fa->value / fb->value), span);
       if (is_i(ia, 0) || is_f(fa, 0)) return a;
       if (is_i(ib, 1) || is_f(fb, 1)) return a;
       return PrimExpr();
@@ -93,11 +97,11 @@ PrimExpr TryFold(TypeIndex kind, const PrimExpr& a, const PrimExpr& b, const Spa
       return PrimExpr();
     case TypeIndex::kMin:
       if (ia && ib) return IntConst(t, std::min(*ia, *ib), span);
-      if (fa && fb) return FloatConst(t, std::min(fa->value, fb->value), span);
+      if (fa && fb) return FoldedFloat(t, std::min(fa->value, fb->value), span);
       return PrimExpr();
     case TypeIndex::kMax:
       if (ia && ib) return IntConst(t, std::max(*ia, *ib), span);
-      if (fa && fb) return FloatConst(t, std::max(fa->value, fb->value), span);
+      if (fa && fb) return FoldedFloat(t, std::max(fa->value, fb->value), span);
       return PrimExpr();
     case TypeIndex::kEQ:
     case TypeIndex::kNE:
