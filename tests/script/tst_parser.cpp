@@ -630,14 +630,10 @@ void TstParser::parseSpeed() {
            "                T.writes(B[vi, 0])\n"
            "                B[vi, 0] = T.max(A[vi, 0], T.float32(0)) + T.exp(A[vi, 1]) * 2\n\n";
   }
-  auto start = std::chrono::steady_clock::now();
+  // Speed is measured by bench/bench_tvmscript, not asserted here.
   auto r = script::Parse(src);
-  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   QVERIFY2(r.ok(), Diags(r).substr(0, 2000).c_str());
   QCOMPARE(r.module->functions.size(), size_t(funcs));
-  qInfo("parsed %d lines (%d functions) in %.3f s", int(std::count(src.begin(), src.end(), '\n')), funcs, secs);
-  // A regression guard, not a benchmark: the machines running the tests are shared.
-  QVERIFY(secs < 3.0);
 }
 
 QTEST_GUILESS_MAIN(TstParser)
