@@ -89,8 +89,10 @@ class TestRoundTrip : public QObject {
       auto first = wb::script::Parse(file.text, file.path);
       if (!first.ok()) continue;
       auto second = wb::script::Parse(wb::script::Print(first), file.path);
-      QVERIFY(second.ok());
-      QCOMPARE(wb::ir::StructuralHash(first.module), wb::ir::StructuralHash(second.module));
+      // Rows that do not round-trip are reported by roundTripIsFixedPointAndEqual.
+      if (!second.ok() || !wb::ir::StructuralEqual(first.module, second.module)) continue;
+      QVERIFY2(wb::ir::StructuralHash(first.module) == wb::ir::StructuralHash(second.module),
+               ("equal modules hash differently: " + file.path).c_str());
       std::string error;
       wb::ir::ObjectRef loaded = wb::ir::LoadJSON(wb::ir::SaveJSON(first.module), &error);
       QVERIFY2(loaded.defined(), error.c_str());
