@@ -77,7 +77,14 @@ class TIRPrinter : private tir::ExprFunctor<ExprDoc(const ir::PrimExpr&)>,
   std::string VarCreation(const tir::VarNode* var);
   std::string TypeText(const ir::Type& type, ir::DataType dtype);
   std::string DTypeText(ir::DataType dtype) { return "T." + dtype.ToString(); }
+  // The buffer's name; a scalar buffer used as an object prints `t.buffer`.
   std::string BufferName(const tir::Buffer& buffer);
+  // A scalar buffer's bare name `t` (for element 0).
+  std::string ScalarName(const tir::Buffer& buffer);
+  // Whether an access to `buffer` at `indices` prints as the bare scalar name.
+  bool IsScalarAccess(const tir::Buffer& buffer, const std::vector<ir::PrimExpr>& indices) const;
+  // Whether an AllocBuffer prints in the scalar form `t: T.int32` (CONVENTIONS.md).
+  bool IsScalarBuffer(const tir::AllocBufferNode* op) const;
   std::string Indices(const std::vector<ir::PrimExpr>& indices, bool slices);
   std::string Region(const tir::BufferRegion& region);
   std::string AttrValue(const ir::ObjectRef& value);
@@ -102,6 +109,9 @@ class TIRPrinter : private tir::ExprFunctor<ExprDoc(const ir::PrimExpr&)>,
 
   // --- statements (printer_tir_stmt.cpp) ---
   void PrintBody(const tir::Stmt& body, std::vector<Line>* out);
+  // `t: T.int32` or, merged with its first store, `t: T.int32 = value` (store may be null).
+  void PrintScalarAlloc(const tir::AllocBufferNode* op, const tir::BufferStoreNode* store,
+                        Emit emit);
   void PrintBlockContents(const tir::SBlockNode* block, const tir::SBlockRealizeNode* realize,
                           std::vector<Line>* out);
   void PrintAttr(const tir::AttrStmtNode* op, Emit emit);
@@ -141,6 +151,8 @@ class TIRPrinter : private tir::ExprFunctor<ExprDoc(const ir::PrimExpr&)>,
   std::unordered_map<const ir::Object*, std::string> custom_decl_;
   // Enclosing loops, by loop variable (for `T.axis.remap`).
   std::unordered_map<const tir::VarNode*, const tir::ForNode*> loops_;
+  // Buffers printed in the scalar form `t: T.int32`.
+  std::unordered_set<const ir::Object*> scalar_buffers_;
   // How often each variable is used in the function body.
   std::unordered_map<const ir::Object*, int> use_count_;
   // Signature variables written as `TypeVar`s (int64) or quoted strings still to be declared.

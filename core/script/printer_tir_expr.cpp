@@ -241,6 +241,20 @@ ExprDoc TIRPrinter::VisitExpr_(const SelectNode* op) {
 // --- Memory and vectors ------------------------------------------------------------------------
 
 std::string TIRPrinter::BufferName(const Buffer& buffer) {
+  std::string name = ScalarName(buffer);
+  if (buffer.defined() && scalar_buffers_.count(buffer.get())) name += ".buffer";
+  return name;
+}
+
+bool TIRPrinter::IsScalarAccess(const Buffer& buffer, const std::vector<PrimExpr>& indices) const {
+  if (!buffer.defined() || !scalar_buffers_.count(buffer.get()) || indices.size() != 1) {
+    return false;
+  }
+  auto* imm = indices[0].as<IntImmNode>();
+  return imm && imm->value == 0 && imm->dtype == DataType::Int(32);
+}
+
+std::string TIRPrinter::ScalarName(const Buffer& buffer) {
   if (!buffer.defined()) return "None";
   auto it = name_of_.find(buffer.get());
   if (it != name_of_.end()) {
@@ -287,6 +301,9 @@ std::string TIRPrinter::Indices(const std::vector<PrimExpr>& indices, bool slice
 }
 
 ExprDoc TIRPrinter::VisitExpr_(const BufferLoadNode* op) {
+  if (!op->predicate.defined() && IsScalarAccess(op->buffer, op->indices)) {
+    return {ScalarName(op->buffer)};
+  }
   std::string name = BufferName(op->buffer);
   if (op->predicate.defined()) {
     return {name + ".vload([" + Indices(op->indices, false) + "], predicate=" + P(op->predicate) +

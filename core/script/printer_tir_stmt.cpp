@@ -202,8 +202,24 @@ void TIRPrinter::PrintBody(const Stmt& body, std::vector<Line>* out) {
 
 void TIRPrinter::VisitStmt_(const SeqStmtNode* op, Emit emit) {
   for (size_t i = 0; i < op->seq.size(); ++i) {
-    if (op->seq[i].defined())
-      VisitStmt(op->seq[i], Emit{emit.out, emit.last && i + 1 == op->seq.size()});
+    if (!op->seq[i].defined()) continue;
+    // A scalar buffer merges with a following store of element 0 whose value does not read it:
+    // `t: T.int32 = value`.
+    if (auto* alloc = op->seq[i].as<AllocBufferNode>();
+        alloc && IsScalarBuffer(alloc) && i + 1 < op->seq.size()) {
+      auto* store = op->seq[i + 1].as<BufferStoreNode>();
+      const IntImmNode* index = store && store->indices.size() == 1
+                                    ? store->indices[0].as<IntImmNode>()
+                                    : nullptr;
+      if (store && store->buffer.same_as(alloc->buffer) && !store->predicate.defined() &&
+          index && index->value == 0 && index->dtype == DataType::Int(32) &&
+          !UsesAnyVar(store->value, {alloc->buffer.get(), alloc->buffer->data.get()})) {
+        ++i;
+        PrintScalarAlloc(alloc, store, Emit{emit.out, emit.last && i + 1 == op->seq.size()});
+        continue;
+      }
+    }
+    VisitStmt(op->seq[i], Emit{emit.out, emit.last && i + 1 == op->seq.size()});
   }
 }
 
@@ -252,6 +268,11 @@ void TIRPrinter::VisitStmt_(const AssertStmtNode* op, Emit emit) {
 }
 
 void TIRPrinter::VisitStmt_(const BufferStoreNode* op, Emit emit) {
+  if (!op->predicate.defined() && IsScalarAccess(op->buffer, op->indices)) {
+    std::string name = ScalarName(op->buffer);
+    emit.out->push_back(MakeLine(name + " = " + P(op->value)));
+    return;
+  }
   std::string name = BufferName(op->buffer);
   if (op->predicate.defined()) {
     std::string indices = Indices(op->indices, false);
@@ -264,8 +285,40 @@ void TIRPrinter::VisitStmt_(const BufferStoreNode* op, Emit emit) {
   emit.out->push_back(MakeLine(lhs + " = " + P(op->value)));
 }
 
+bool TIRPrinter::IsScalarBuffer(const AllocBufferNode* op) const {
+  // In s_tir functions a buffer has no layout, so it is never TVM's scalar (TVMSCRIPT.md §2).
+  if (s_tir_ || !op->buffer.defined() || !op->annotations.empty()) return false;
+  const BufferNode* b = op->buffer.get();
+  if (b->shape.size() != 1 || !b->strides.empty()) return false;
+  auto* extent = b->shape[0].as<IntImmNode>();
+  if (!extent || extent->value != 1 || extent->dtype != DataType::Int(32)) return false;
+  if (b->elem_offset.defined()) {
+    auto* offset = b->elem_offset.as<IntImmNode>();
+    if (!offset || offset->value != 0 || offset->dtype != DataType::Int(32)) return false;
+  }
+  if (b->data_alignment != 64 || b->offset_factor != 1) return false;
+  if (b->dtype.is_void() || b->dtype.is_handle()) return false;
+  return b->scope() == "local";
+}
+
+void TIRPrinter::PrintScalarAlloc(const AllocBufferNode* op, const BufferStoreNode* store,
+                                  Emit emit) {
+  std::string value = store ? P(store->value) : "";
+  std::string name = DefineBuffer(op->buffer);
+  scalar_buffers_.insert(op->buffer.get());
+  const Var& data = op->buffer->data;
+  if (data.defined() && !IsDefined(data.get())) Alias(data.get(), name + ".buffer.data");
+  std::string text = name + ": " + DTypeText(op->buffer->dtype);
+  if (store) text += " = " + value;
+  emit.out->push_back(MakeLine(std::move(text)));
+}
+
 void TIRPrinter::VisitStmt_(const AllocBufferNode* op, Emit emit) {
   if (!op->buffer.defined()) return;
+  if (IsScalarBuffer(op)) {
+    PrintScalarAlloc(op, nullptr, emit);
+    return;
+  }
   std::string name = DefineBuffer(op->buffer);
   std::string scope = op->buffer->scope();
   std::string callee = "T.alloc_buffer";
