@@ -11,8 +11,6 @@ namespace wb::script::detail {
 
 using namespace wb::tir;
 
-namespace {
-
 // Structural equality of the small index expressions met in regions.
 bool SameExpr(const PrimExpr& a, const PrimExpr& b) {
   if (a.same_as(b)) return true;
@@ -35,6 +33,51 @@ bool SameExpr(const PrimExpr& a, const PrimExpr& b) {
   }
   return false;
 }
+
+namespace {
+
+// Flattens a +/- chain into signed terms and a constant.
+void FlattenSum(const PrimExpr& e, int sign, std::vector<std::pair<int, PrimExpr>>& terms, int64_t& c) {
+  if (const int64_t* v = AsConstInt(e); v && e->dtype.is_integer()) {
+    c += sign * *v;
+  } else if (auto* a = e.as<AddNode>()) {
+    FlattenSum(a->a, sign, terms, c);
+    FlattenSum(a->b, sign, terms, c);
+  } else if (auto* s = e.as<SubNode>()) {
+    FlattenSum(s->a, sign, terms, c);
+    FlattenSum(s->b, -sign, terms, c);
+  } else {
+    terms.emplace_back(sign, e);
+  }
+}
+
+}  // namespace
+
+PrimExpr RangeExtent(const PrimExpr& lo, const PrimExpr& hi) {
+  // TVM simplifies stop - start: `start + X` gives X; terms that cancel give a constant.
+  if (auto* a = hi.as<AddNode>(); a && SameExpr(a->a, lo)) return a->b;
+  if (lo->dtype.is_integer() && hi->dtype.is_integer() && lo->dtype == hi->dtype) {
+    std::vector<std::pair<int, PrimExpr>> terms;
+    int64_t c = 0;
+    FlattenSum(hi, 1, terms, c);
+    FlattenSum(lo, -1, terms, c);
+    for (size_t i = 0; i < terms.size(); ++i) {
+      if (terms[i].first == 0) continue;
+      for (size_t j = i + 1; j < terms.size(); ++j) {
+        if (terms[j].first == -terms[i].first && SameExpr(terms[i].second, terms[j].second)) {
+          terms[i].first = terms[j].first = 0;
+          break;
+        }
+      }
+    }
+    bool all_cancelled = true;
+    for (const auto& t : terms) all_cancelled = all_cancelled && t.first == 0;
+    if (all_cancelled) return make_const(hi->dtype, c);
+  }
+  return sub(hi, lo);
+}
+
+namespace {
 
 class VarSubstituter : public ExprMutator {
  public:

@@ -139,7 +139,9 @@ PrimExpr Parser::ToPrim(const Value& v, TSNode n) {
       Buffer b = Downcast<BufferNode>(v.obj);
       return MakeBufferLoad(b, {MakeIntImm(DataType::Int(32), 0)}, {}, SpanOf(n));
     }
-    case VK::kRegion: return LoadFromRegion(Downcast<BufferRegionNode>(v.obj), n);
+    case VK::kRegion:
+      if (v.expr.defined()) return v.expr;
+      return LoadFromRegion(Downcast<BufferRegionNode>(v.obj), n);
     default: break;
   }
   Fail(n, std::string("expected a PrimExpr, got ") + DescribeKind(v.kind));

@@ -169,6 +169,11 @@ std::optional<DataType> DTypeFromName(std::string_view name);
 // True for T.* / I.* names the parser implements itself (not ops from the builtin registry).
 bool IsKnownBuiltin(std::string_view qualified_name);
 
+// Structural equality of small index expressions.
+bool SameExpr(const PrimExpr& a, const PrimExpr& b);
+// hi - lo, simplified as TVM's parser does for slices and ranges (`lo + X` gives X).
+PrimExpr RangeExtent(const PrimExpr& lo, const PrimExpr& hi);
+
 // The arguments of a call, unevaluated: some builtins need the raw CST (lambdas, `where=`).
 struct Args {
   TSNode call{};

@@ -215,7 +215,7 @@ ir::Range DomainOf(Parser* p, const Value& v, TSNode n) {
     PrimExpr lo = p->ToPrim(v.items[0], n);
     PrimExpr hi = p->ToPrimAs(v.items[1], lo->dtype, n);
     MatchTypes(lo, hi);
-    return ir::MakeRange(lo, sub(hi, lo), p->SpanOf(n));
+    return ir::MakeRange(lo, RangeExtent(lo, hi), p->SpanOf(n));
   }
   PrimExpr e = p->ToPrim(v, n);
   return ir::MakeRange(make_const(e->dtype, int64_t(0)), e, p->SpanOf(n));
@@ -344,7 +344,7 @@ Value Parser::LoopCall(std::string_view name, const Args& args) {
     if (!lo->dtype.is_integer() || !hi->dtype.is_integer()) Fail(hi_n, "loop bounds must be integers");
     MatchTypes(lo, hi);
     s.min = lo;
-    s.extent = sub(hi, lo);
+    s.extent = RangeExtent(lo, hi);
     s.dtype = lo->dtype;
     return s;
   };

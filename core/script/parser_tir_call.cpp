@@ -226,7 +226,7 @@ Value Parser::ExprCall(std::string_view name, const Args& args) {
     expect(2);
     PrimExpr lo = EvalPrim(args.pos[0]);
     PrimExpr hi = ToPrimAs(Eval(args.pos[1]), lo->dtype, args.pos[1]);
-    return Value::Of(VK::kObject, ir::MakeRange(lo, sub(hi, lo), span));
+    return Value::Of(VK::kObject, ir::MakeRange(lo, RangeExtent(lo, hi), span));
   }
   if (name == "T.handle" || name == "T.Ptr") {
     // T.handle(), T.handle("float32"), T.handle("float32", "shared"), storage_scope=.

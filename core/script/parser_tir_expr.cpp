@@ -367,7 +367,7 @@ std::vector<PrimExpr> Parser::Indices(TSNode n, const Buffer& buffer, bool* has_
       PrimExpr hi = hi_v.kind == VK::kNone ? buffer->shape[d] : ToPrimAs(hi_v, lo->dtype, hi_v.node);
       PrimExpr step = v.items[2].kind == VK::kNone ? PrimExpr()
                                                     : ToPrimAs(v.items[2], lo->dtype, v.items[2].node);
-      PrimExpr extent = sub(hi, lo);
+      PrimExpr extent = RangeExtent(lo, hi);
       region->push_back(ir::MakeRange(lo, extent, SpanOf(node)));
       // As an index, a slice is a Ramp (only with a constant length).
       const int64_t* ext = AsConstInt(extent);
@@ -410,6 +410,10 @@ Value Parser::EvalSubscript(TSNode n) {
     std::vector<PrimExpr> indices = Indices(n, buffer, &has_slice, &region);
     if (has_slice) {
       Value v = Value::Of(VK::kRegion, MakeBufferRegion(buffer, std::move(region), SpanOf(n)));
+      // Used as a value (a store operand, not a region argument), slices are Ramp indices.
+      bool all = true;
+      for (const auto& idx : indices) all = all && idx.defined();
+      if (all) v.expr = MakeBufferLoad(buffer, std::move(indices), {}, SpanOf(n));
       return v;
     }
     return Value::Expr(MakeBufferLoad(buffer, std::move(indices), {}, SpanOf(n)));

@@ -86,6 +86,7 @@ class TstParser : public QObject {
   void threads();
   void scalarLocals();
   void kitchenSink();
+  void sliceRampsAndExtents();
   void malformed_data();
   void malformed();
   void neverCrashes();
@@ -477,6 +478,38 @@ class Mod:
   QVERIFY(b->annotations.count("meta_schedule.tiling_structure"));
   QCOMPARE(b->reads.size(), size_t(2));  // acc and A, inferred
   QCOMPARE(b->writes.size(), size_t(1));
+}
+
+void TstParser::sliceRampsAndExtents() {
+  const char* src = R"(
+@T.prim_func
+def f(A: T.Buffer((512,), "float32"), B: T.Buffer((256,), "float32"), n: T.int32):
+    for i in range(64):
+        B[i * 4:i * 4 + 4] = A[i * 8 + 1:i * 8 + 1 + 8:2]
+    for j in range(n, n + (64 - n)):
+        B[j] = T.float32(0)
+)";
+  auto r = script::Parse(src);
+  QVERIFY2(r.ok(), Diags(r).c_str());
+  auto body = Flatten(FirstFunc(r)->body);
+  QCOMPARE(body.size(), size_t(2));
+  auto* store = body[0].as<ForNode>()->body.as<BufferStoreNode>();
+  QVERIFY(store);
+  auto* ramp = store->indices[0].as<RampNode>();
+  QVERIFY(ramp);
+  QCOMPARE(ramp->lanes, 4);
+  QCOMPARE(Const(ramp->stride), int64_t(1));
+  auto* load = store->value.as<BufferLoadNode>();
+  QVERIFY(load);
+  auto* lramp = load->indices[0].as<RampNode>();
+  QVERIFY(lramp);
+  QCOMPARE(lramp->lanes, 4);
+  QCOMPARE(Const(lramp->stride), int64_t(2));
+  auto* loop = body[1].as<ForNode>();
+  QVERIFY(loop);
+  auto* ext = loop->extent.as<SubNode>();
+  QVERIFY(ext);
+  QCOMPARE(Const(ext->a), int64_t(64));
 }
 
 void TstParser::malformed_data() {
