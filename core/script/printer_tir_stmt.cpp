@@ -337,7 +337,13 @@ void TIRPrinter::VisitStmt_(const DeclBufferNode* op, Emit emit) {
 }
 
 void TIRPrinter::VisitStmt_(const EvaluateNode* op, Emit emit) {
-  if (op->value.as<CallNode>()) {
+  if (auto* call = op->value.as<CallNode>()) {
+    // `return e` parses to an Evaluate of `tirx.ret(e)`.
+    auto* callee = call->op.as<ir::OpNode>();
+    if (callee && callee->name == "tirx.ret" && call->args.size() == 1) {
+      emit.out->push_back(MakeLine("return " + P(call->args[0])));
+      return;
+    }
     emit.out->push_back(MakeLine(P(op->value)));
   } else {
     emit.out->push_back(MakeLine(Call("T.evaluate", {P(op->value)})));
