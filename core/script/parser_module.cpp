@@ -138,6 +138,17 @@ void Parser::ParseClass(TSNode cls) {
             for (const auto& [k, v] : mp->items) module_attrs_[k] = v;
             break;
           }
+          if (kids.size() == 1 && Kind(kids[0]) == K::kAssignment) {
+            // `n = TypeVar("n")` before a decorator: an int64 shape variable.
+            TSNode left = Field(kids[0], F().left), right = Field(kids[0], F().right);
+            if (Kind(left) == K::kIdentifier && !IsNull(right) && Kind(right) == K::kCall &&
+                Text(Field(right, F().function)) == "TypeVar") {
+              Value v;
+              v.kind = VK::kTypeVar;
+              Bind(Text(left), v);
+              break;
+            }
+          }
           Fail(m, "unsupported statement in an @I.ir_module class");
         }
         default: Fail(m, "unsupported statement in an @I.ir_module class");
@@ -199,6 +210,19 @@ void Parser::ParseFunction(TSNode def, TSNode decorator) {
   ir::Type ret_type;
   bool aborted = false;
   try {
+    // PEP 695 type parameters `def f[n, m: int](...)`: int64 shape variables.
+    TSNode tparams = ts_node_child_by_field_name(def, "type_parameters", 15);
+    if (!IsNull(tparams)) {
+      for (TSNode t : cst_->Children(tparams)) {
+        std::string_view text = Text(t);
+        text = text.substr(0, text.find(':'));
+        while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+        if (text.empty()) continue;
+        Value v;
+        v.kind = VK::kTypeVar;
+        Bind(text, v);
+      }
+    }
     ParseParams(Field(def, F().parameters), ctx);
     TSNode ret = Field(def, F().return_type);
     if (!IsNull(ret)) {

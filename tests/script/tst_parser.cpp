@@ -87,6 +87,7 @@ class TstParser : public QObject {
   void scalarLocals();
   void kitchenSink();
   void sliceRampsAndExtents();
+  void typeVars();
   void malformed_data();
   void malformed();
   void neverCrashes();
@@ -510,6 +511,32 @@ def f(A: T.Buffer((512,), "float32"), B: T.Buffer((256,), "float32"), n: T.int32
   auto* ext = loop->extent.as<SubNode>();
   QVERIFY(ext);
   QCOMPARE(Const(ext->a), int64_t(64));
+}
+
+void TstParser::typeVars() {
+  const char* src = R"(
+@I.ir_module
+class Module:
+    n = TypeVar("n")
+    @T.prim_func(private=True)
+    def f(A: T.Buffer((n, 4), "float32")):
+        A[0, 0] = T.float32(0)
+
+    @T.prim_func(private=True)
+    def g[m, k: int](B: T.Buffer((m, k), "float32")):
+        B[0, 0] = T.float32(0)
+)";
+  auto r = script::Parse(src);
+  QVERIFY2(r.ok(), Diags(r).c_str());
+  QCOMPARE(r.module->functions.size(), size_t(2));
+  for (const auto& fn : r.module->functions) {
+    PrimFunc f = Downcast<PrimFuncNode>(fn);
+    auto* v = f->buffer_map[0]->shape[0].as<VarNode>();
+    QVERIFY(v);
+    QCOMPARE(v->dtype, DataType::Int(64));
+  }
+  PrimFunc g = Downcast<PrimFuncNode>(r.module->functions[1]);
+  QCOMPARE(g->buffer_map[0]->shape[1].as<VarNode>()->name_hint, std::string("k"));
 }
 
 void TstParser::malformed_data() {
