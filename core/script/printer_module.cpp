@@ -104,7 +104,9 @@ std::string TIRPrinter::ParamText(const PrimFuncNode* func, size_t index,
   for (const auto& d : buffer->shape) shape.push_back(SignatureDim(d, later_params, &new_vars));
   std::vector<std::string> args{shape.size() == 1 ? "(" + shape[0] + ",)" : "(" + Join(shape) + ")",
                                 QuoteString(buffer->dtype.ToString())};
+  signature_decls_ = &new_vars;
   for (auto& k : BufferKeywords(buffer, name, false, true)) args.push_back(std::move(k));
+  signature_decls_ = nullptr;
   if (new_vars.size() == 1) {
     decls->push_back(new_vars[0]);
   } else if (new_vars.size() > 1) {
@@ -127,6 +129,18 @@ std::vector<Line> TIRPrinter::PrintFunction(const PrimFunc& func, const std::str
     PostOrderVisit(f->body, [&](const Object* node) {
       if (ir::IsInstance<VarNode>(node)) ++use_count_[node];
     });
+  }
+  for (const auto& buffer : f->buffer_map) {
+    if (!buffer.defined()) continue;
+    auto count = [&](const PrimExpr& e) {
+      if (!e.defined()) return;
+      PostOrderVisit(e, [&](const Object* node) {
+        if (ir::IsInstance<VarNode>(node)) ++signature_count_[node];
+      });
+    };
+    for (const auto& d : buffer->shape) count(d);
+    for (const auto& d : buffer->strides) count(d);
+    count(buffer->elem_offset);
   }
   // Signature variables of type int64 that are not parameters become `TypeVar`s, sorted by name.
   std::unordered_set<const Object*> params(f->params.size());

@@ -155,6 +155,10 @@ class TIRPrinter : private tir::ExprFunctor<ExprDoc(const ir::PrimExpr&)>,
   std::unordered_set<const ir::Object*> scalar_buffers_;
   // How often each variable is used in the function body.
   std::unordered_map<const ir::Object*, int> use_count_;
+  // While printing a parameter: where declarations of new signature variables go (strides).
+  std::vector<std::string>* signature_decls_ = nullptr;
+  // How often each variable occurs in the signature's buffers (shape, strides, elem_offset).
+  std::unordered_map<const ir::Object*, int> signature_count_;
   // Signature variables written as `TypeVar`s (int64) or quoted strings still to be declared.
   std::unordered_set<const ir::Object*> typevars_;
 };

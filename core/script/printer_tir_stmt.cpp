@@ -136,7 +136,22 @@ std::vector<std::string> TIRPrinter::BufferKeywords(const Buffer& buffer, const 
   }
   if (!buffer->strides.empty()) {
     std::vector<std::string> strides;
-    for (const auto& s : buffer->strides) strides.push_back(P(s));
+    for (const auto& s : buffer->strides) {
+      auto* var = s.as<VarNode>();
+      if (signature_decls_ && var && !IsDefined(var)) {
+        // A new stride variable in the signature. Used nowhere else, it prints as a string, from
+        // which the parser makes a fresh int32 Var; otherwise it is quoted at its first
+        // occurrence and declared at the top of the body, like a symbolic shape variable.
+        std::string text = Define(var, var->name_hint);
+        int uses = signature_count_[var] + use_count_[var];
+        if (uses > 1 || var->dtype != DataType::Int(32)) {
+          signature_decls_->push_back(text + " = " + VarCreation(var));
+        }
+        strides.push_back(QuoteString(text));
+        continue;
+      }
+      strides.push_back(P(s));
+    }
     kw.push_back("strides=" + Tuple(strides));
   }
   bool needs_factor = false;
