@@ -166,6 +166,11 @@ std::vector<Stmt> Parser::DeclareBuffer(std::string_view name, const Value& valu
             if (func_->params[i].get() == var) {
               if (func_->buffer_map[i].defined()) Fail(target, "parameter '" + var->name_hint + "' is already matched to a buffer");
               func_->buffer_map[i] = buffer;
+              // The handle takes the buffer's pointer type, as a T.Buffer parameter would.
+              std::string scope = spec.options.scope.empty() ? "global" : spec.options.scope;
+              Var typed = MakePointerVar(var->name_hint, buffer->dtype, scope, var->span);
+              scopes_[func_scope_][var->name_hint] = Value::Expr(typed);
+              func_->params[i] = typed;
               found = true;
             }
           }

@@ -224,6 +224,12 @@ def f(a: T.handle, b: T.handle):
   PrimFunc f = FirstFunc(r);
   QCOMPARE(f->params[0]->name_hint, std::string("a"));
   QCOMPARE(f->buffer_map[0]->name, std::string("A"));
+  // The legacy handle takes the buffer's pointer type, as a T.Buffer parameter would.
+  auto* ptr = f->params[1]->type_annotation.as<ir::PointerTypeNode>();
+  QVERIFY(ptr);
+  auto* elem = ptr->element_type.as<ir::PrimTypeNode>();
+  QVERIFY(elem);
+  QCOMPARE(elem->dtype, DataType::Int(32));
   QVERIFY(f->buffer_map[1]->elem_offset.as<VarNode>());
   auto* root = f->body.as<SBlockRealizeNode>();
   QVERIFY(root && root->block->name_hint == "root");
