@@ -37,6 +37,21 @@ bool UsesAnyVar(const PrimExpr& e, const std::unordered_set<const Object*>& vars
   return found;
 }
 
+// Whether `e` loads from `buffer` or mentions its data pointer.
+bool ReadsBuffer(const PrimExpr& e, const BufferNode* buffer) {
+  bool found = false;
+  const Object* data = buffer->data.get();
+  PostOrderVisit(e, [&](const Object* node) {
+    if (node == buffer || (data && node == data)) found = true;
+    if (auto* load = ir::IsInstance<BufferLoadNode>(node)
+                         ? static_cast<const BufferLoadNode*>(node)
+                         : nullptr) {
+      if (load->buffer.get() == buffer) found = true;
+    }
+  });
+  return found;
+}
+
 int CountUses(const Stmt& s, const Object* var) {
   int n = 0;
   if (s.defined()) PostOrderVisit(s, [&](const Object* node) { n += node == var; });
@@ -228,7 +243,7 @@ void TIRPrinter::VisitStmt_(const SeqStmtNode* op, Emit emit) {
                                     : nullptr;
       if (store && store->buffer.same_as(alloc->buffer) && !store->predicate.defined() &&
           index && index->value == 0 && index->dtype == DataType::Int(32) &&
-          !UsesAnyVar(store->value, {alloc->buffer.get(), alloc->buffer->data.get()})) {
+          !ReadsBuffer(store->value, alloc->buffer.get())) {
         ++i;
         PrintScalarAlloc(alloc, store, Emit{emit.out, emit.last && i + 1 == op->seq.size()});
         continue;
