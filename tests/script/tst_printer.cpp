@@ -95,6 +95,7 @@ class TstPrinter : public QObject {
   void precedenceAndFolding();
   void nameCollisions();
   void flatStatementsAndAttrs();
+  void scalarBuffersAndReturn();
   void moduleOrderingAndCalls();
   void neverThrowsOnOddIR();
 };
@@ -452,6 +453,35 @@ def main(A: T.Buffer((16,), "float32"), n: T.int32):
     x = 7
     T.attr(A.data, "storage_alignment", 16)
     A[0] = S[0])py"));
+}
+
+void TstPrinter::scalarBuffersAndReturn() {
+  Param a = BufParam("A", {I(16)}, kI32);
+  Buffer t = MakeBuffer("t", {I(1)}, kI32, Scoped("local"));
+  Buffer u = MakeBuffer("u", {I(1)}, kI32, Scoped("local"));
+  Buffer s = MakeBuffer("s", {I(1)}, kI32, Scoped("shared"));
+  Stmt body = MakeSeq({
+      MakeAllocBuffer(t),
+      MakeBufferStore(t, I(-1), {I(0)}),
+      MakeAllocBuffer(u),
+      MakeBufferStore(u, add(MakeBufferLoad(u, {I(0)}), I(1)), {I(0)}),
+      MakeAllocBuffer(s),
+      MakeBufferStore(a.buffer, MakeBufferLoad(t, {I(0)}), {I(0)}),
+      Eval(MakeCall(kI32, GetOp("tirx.address_of"), {MakeBufferLoad(s, {I(0)})})),
+      Eval(MakeCall(kI32, GetOp("tirx.call_extern"), {MakeStringImm("f"), t->data})),
+      Eval(MakeCall(kI32, GetOp("tirx.ret"), {MakeBufferLoad(u, {I(0)})})),
+  });
+  PrimFunc f = Func({a}, {}, body, {});
+  QCOMPARE(Q(script::PrintPrimFunc(f, {false})), Q(R"py(@T.prim_func(private=True)
+def main(A: T.Buffer((16,), "int32")):
+    t: T.int32 = -1
+    u: T.int32
+    u = u + 1
+    s = T.alloc_shared((1,), "int32")
+    A[0] = t
+    T.address_of(s[0])
+    T.call_extern("int32", "f", t.buffer.data)
+    return u)py"));
 }
 
 void TstPrinter::moduleOrderingAndCalls() {
