@@ -10,17 +10,17 @@ class Module:
 
     @T.prim_func(private=True)
     def row_sum(row: T.handle("float32", "global"), n: T.int32) -> T.float32:
-        R = T.decl_buffer((n,), data=row)
+        R_1 = T.decl_buffer((n,), data=row)
         acc: T.float32 = T.float32(0.0)
         for j in range(n):
-            acc = acc + R[j]
+            acc = acc + R_1[j]
         return acc
 
     @T.prim_func(private=True)
     def scale_row(row: T.handle("float32", "global"), n: T.int32, alpha: T.float32):
-        R = T.decl_buffer((n,), data=row)
+        R_1 = T.decl_buffer((n,), data=row)
         for j in range(n):
-            R[j] = R[j] * alpha
+            R_1[j] = R_1[j] * alpha
 
     @T.prim_func
     def main(A: T.Buffer((64, 128), "float32"), idx: T.Buffer((32,), "int32"), out: T.Buffer((32,), "float32")):
