@@ -64,6 +64,7 @@ struct BufferSpec {
   tir::BufferOptions options;
   ir::AttrMap annotations;
   bool has_data = false;
+  bool scalar = false;  // T.local_scalar(...): a (1,) buffer read and written without [0]
   // T.match_buffer: the source handle param or region.
   ObjectRef source;
   Span span;

@@ -43,7 +43,8 @@ const std::unordered_map<std::string_view, Group>& Builtins() {
       t[n] = Group::kLoop;
     }
     for (const char* n : {"T.evaluate", "T.func_attr", "T.launch_thread", "T.env_thread",
-                          "T.attr", "T.prim_func", "T.bind", "T.Assert"}) {
+                          "T.attr", "T.prim_func", "T.bind", "T.Assert", "T.device_entry",
+                          "T.local_scalar", "T.shared_scalar", "T.alloc_scalar"}) {
       t[n] = Group::kStmt;
     }
     for (const char* n : {"I.ir_module", "I.module_attrs", "TypeVar"}) t[n] = Group::kModule;
@@ -432,7 +433,27 @@ Value Parser::EvalSubscript(TSNode n) {
       }
       return v;
     }
-    Fail(n, "local array annotations like T.float32[4] are not supported yet; use T.alloc_local");
+    // `v: T.float32[4]`: a local array, T.alloc_local((4,), "float32").
+    auto spec = std::make_shared<BufferSpec>();
+    spec->origin = BufferSpec::kAlloc;
+    spec->options.scope = "local";
+    spec->dtype = base.dtype;
+    spec->span = SpanOf(n);
+    std::vector<TSNode> sub_nodes = cst_->Children(n);
+    sub_nodes.erase(sub_nodes.begin());
+    for (TSNode s : sub_nodes) {
+      Value d = Eval(s);
+      std::vector<Value> dims = d.is_seq() ? d.items : std::vector<Value>{d};
+      for (const auto& x : dims) {
+        PrimExpr e = ToPrim(x, s);
+        if (!e->dtype.is_integer()) Fail(s, "array extents must be integers");
+        spec->shape.push_back(e);
+      }
+    }
+    Value v;
+    v.kind = VK::kBufferSpec;
+    v.bspec = spec;
+    return v;
   }
   if (base.kind == VK::kBuiltin && base.s == "T.Buffer") {
     // Deprecated T.Buffer[(16,), "int8"].

@@ -229,6 +229,54 @@ Value Parser::StmtCall(std::string_view name, const Args& args) {
     v.frame = frame;
     return v;
   }
+  if (name == "T.bind") {
+    // `T.bind(e, var=x)` binds a declared var; `x = T.bind(e)` binds a new one.
+    if (args.pos.size() != 1) Fail(n, "T.bind expects a value (and optionally var=)");
+    TSNode var_node = args.Kw("var");
+    if (!IsNull(var_node)) {
+      PrimExpr ve = EvalPrim(var_node);
+      Var var = ve.as_ref<VarNode>();
+      if (!var.defined()) Fail(var_node, "var= expects a variable declared with T.int32() etc.");
+      PrimExpr value = var->dtype.is_handle() ? EvalPrim(args.pos[0]) : ToPrimAs(Eval(args.pos[0]), var->dtype, args.pos[0]);
+      if (value->dtype != var->dtype && !var->dtype.is_handle()) value = cast(var->dtype, value);
+      return StmtValue(MakeBind(var, value, span));
+    }
+    auto frame = std::make_shared<FrameSpec>();
+    frame->kind = FrameSpec::kLetFrame;
+    frame->extent = EvalPrim(args.pos[0]);
+    Value v;
+    v.kind = VK::kFrame;
+    v.frame = frame;
+    return v;
+  }
+  if (name == "T.device_entry") {
+    if (!args.pos.empty() || !args.kw.empty()) Fail(n, "T.device_entry takes no arguments");
+    auto frame = std::make_shared<FrameSpec>();
+    frame->kind = FrameSpec::kAttr;
+    frame->attrs.emplace_back(MakeIntImm(DataType::Int(32), 0), "tirx.device_entry",
+                              MakeIntImm(DataType::Bool(), 1, span));
+    Value v;
+    v.kind = VK::kFrame;
+    v.frame = frame;
+    return v;
+  }
+  if (name == "T.local_scalar" || name == "T.shared_scalar" || name == "T.alloc_scalar") {
+    TSNode dtype_node = !args.pos.empty() ? args.pos[0] : args.Kw("dtype");
+    if (IsNull(dtype_node)) Fail(n, std::string(name) + " expects a dtype");
+    auto spec = std::make_shared<BufferSpec>();
+    spec->origin = BufferSpec::kAlloc;
+    spec->scalar = true;
+    spec->span = span;
+    spec->dtype = ToDType(Eval(dtype_node), dtype_node);
+    spec->shape = {make_const(DataType::Int(32), int64_t(1))};
+    spec->options.scope = name == "T.shared_scalar" ? "shared" : "local";
+    TSNode scope_node = args.pos.size() > 1 ? args.pos[1] : args.Kw("scope");
+    if (name == "T.alloc_scalar" && !IsNull(scope_node)) spec->options.scope = ToStr(Eval(scope_node), scope_node);
+    Value v;
+    v.kind = VK::kBufferSpec;
+    v.bspec = spec;
+    return v;
+  }
   if (name == "T.Assert") {
     if (args.pos.size() != 2) Fail(n, "T.Assert expects a condition and a message");
     PrimExpr c = ToPrimAs(Eval(args.pos[0]), DataType::Bool(), args.pos[0]);
@@ -299,6 +347,11 @@ std::vector<Stmt> Parser::ParseAssignment(TSNode s, const std::vector<TSNode>& s
       Bind(name, Value::Of(VK::kScalarBuf, buf));
       return out;
     }
+    if (ann.kind == VK::kBufferSpec) {
+      // `v: T.float32[4]`: a local array.
+      if (!IsNull(right)) Fail(right, "a local array annotation takes no value");
+      return DeclareBuffer(name, ann, left);
+    }
     Fail(ann_node, "expected a dtype annotation such as T.int32 or T.let[T.int32]");
   }
   if (IsNull(right)) Fail(s, "assignment needs a value");
@@ -345,6 +398,19 @@ std::vector<Stmt> Parser::AssignTo(TSNode target, Value v, TSNode value_node) {
     PrimExpr value = ToPrimAs(v, buf->dtype, value_node);
     if (value->dtype != buf->dtype) value = cast(buf->dtype, value);
     return {MakeBufferStore(buf, value, {make_const(DataType::Int(32), int64_t(0))}, {}, span)};
+  }
+  if (v.kind == VK::kBufferSpec && v.bspec->scalar) {
+    // T.local_scalar(...): the same (1,) buffer as `x: T.int32`.
+    BufferOptions options;
+    options.scope = v.bspec->options.scope;
+    Buffer buf = MakeBuffer(std::string(name), v.bspec->shape, v.bspec->dtype, options, span);
+    Bind(name, Value::Of(VK::kScalarBuf, buf));
+    return {MakeAllocBuffer(buf, {}, span)};
+  }
+  if (v.kind == VK::kFrame && v.frame && v.frame->kind == FrameSpec::kLetFrame) {
+    Var var = MakeVar(std::string(name), v.frame->extent->dtype, span);
+    Bind(name, Value::Expr(var));
+    return {MakeBind(var, v.frame->extent, span)};
   }
   switch (v.kind) {
     case VK::kBufferSpec: return DeclareBuffer(name, v, target);

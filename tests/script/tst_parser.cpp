@@ -88,6 +88,7 @@ class TstParser : public QObject {
   void kitchenSink();
   void sliceRampsAndExtents();
   void typeVars();
+  void bindScalarsDeviceEntry();
   void malformed_data();
   void malformed();
   void neverCrashes();
@@ -543,6 +544,44 @@ class Module:
   }
   PrimFunc g = Downcast<PrimFuncNode>(r.module->functions[1]);
   QCOMPARE(g->buffer_map[0]->shape[1].as<VarNode>()->name_hint, std::string("k"));
+}
+
+void TstParser::bindScalarsDeviceEntry() {
+  const char* src = R"(
+@T.prim_func
+def f(A: T.Buffer((8,), "float32")):
+    T.device_entry()
+    w = T.bind(A[0] + A[1])
+    u = T.float32()
+    T.bind(w * w, var=u)
+    d = T.local_scalar("float32")
+    d = u
+    win: T.float32[4]
+    win[1] = d
+    A[2] = win[1]
+)";
+  auto r = script::Parse(src);
+  QVERIFY2(r.ok(), Diags(r).c_str());
+  auto* attr = FirstFunc(r)->body.as<AttrStmtNode>();
+  QVERIFY(attr);
+  QCOMPARE(attr->attr_key, std::string("tirx.device_entry"));
+  auto body = Flatten(attr->body);
+  QCOMPARE(body.size(), size_t(7));
+  auto* b0 = body[0].as<BindNode>();
+  QVERIFY(b0);
+  QCOMPARE(b0->var->name_hint, std::string("w"));
+  auto* b1 = body[1].as<BindNode>();
+  QVERIFY(b1);
+  QCOMPARE(b1->var->name_hint, std::string("u"));
+  auto* scalar = body[2].as<AllocBufferNode>();
+  QVERIFY(scalar);
+  QCOMPARE(scalar->buffer->name, std::string("d"));
+  QCOMPARE(Const(scalar->buffer->shape[0]), int64_t(1));
+  QVERIFY(body[3].as<BufferStoreNode>());
+  auto* arr = body[4].as<AllocBufferNode>();
+  QVERIFY(arr);
+  QCOMPARE(arr->buffer->scope(), std::string("local"));
+  QCOMPARE(Const(arr->buffer->shape[0]), int64_t(4));
 }
 
 void TstParser::malformed_data() {
