@@ -1,5 +1,7 @@
 #include "ir/expr.h"
 
+#include <algorithm>
+
 namespace wb::ir {
 
 void PrimTypeNode::VisitFields(FieldVisitor* v) { Fields{v}("dtype", dtype); }
@@ -91,6 +93,21 @@ BaseFunc IRModuleNode::Lookup(const GlobalVar& var) const {
 
 IRModule MakeIRModule(std::vector<GlobalVar> vars, std::vector<BaseFunc> funcs, AttrMap attrs,
                       Span span) {
+  // Functions are kept sorted by name: a module is a map from names to functions, so two
+  // modules holding the same functions in another order are the same module.
+  std::vector<size_t> order(vars.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return vars[a]->name_hint < vars[b]->name_hint;
+  });
+  std::vector<GlobalVar> sorted_vars;
+  std::vector<BaseFunc> sorted_funcs;
+  for (size_t i : order) {
+    sorted_vars.push_back(std::move(vars[i]));
+    sorted_funcs.push_back(i < funcs.size() ? std::move(funcs[i]) : BaseFunc());
+  }
+  vars = std::move(sorted_vars);
+  funcs = std::move(sorted_funcs);
   NodeBuilder<IRModuleNode> n;
   n->global_vars = std::move(vars);
   n->functions = std::move(funcs);
@@ -109,8 +126,13 @@ IRModule WithFunction(const IRModule& module, const GlobalVar& var, const BaseFu
       return copy;
     }
   }
-  n->global_vars.push_back(var);
-  n->functions.push_back(func);
+  auto pos = std::lower_bound(n->global_vars.begin(), n->global_vars.end(), var,
+                              [](const GlobalVar& a, const GlobalVar& b) {
+                                return a->name_hint < b->name_hint;
+                              });
+  size_t index = static_cast<size_t>(pos - n->global_vars.begin());
+  n->global_vars.insert(pos, var);
+  n->functions.insert(n->functions.begin() + index, func);
   return copy;
 }
 

@@ -100,7 +100,7 @@ class GlobalVarNode : public Object {
 using GlobalVar = Ref<GlobalVarNode>;
 GlobalVar MakeGlobalVar(std::string name, Span span = {});
 
-// A module of functions, in insertion order (the printer sorts them).
+// A module of functions, kept sorted by name (the printer orders them TVM's way).
 class IRModuleNode : public Object {
  public:
   WB_NODE_FINAL(IRModuleNode, kIRModule, Object)

@@ -5,6 +5,7 @@
 #include <QTest>
 
 #include <fstream>
+#include <map>
 #include <random>
 #include <sstream>
 
@@ -43,6 +44,14 @@ std::vector<CorpusFile> LoadCorpus() {
   return files;
 }
 
+// Corpus programs that use TVMScript forms we do not handle yet, with the reason. A row listed
+// here that starts passing fails the test (XPASS), so this list only ever shrinks.
+const std::map<std::string, std::string>& KnownGaps() {
+  static const std::map<std::string, std::string> gaps = {
+  };
+  return gaps;
+}
+
 }  // namespace
 
 class TestRoundTrip : public QObject {
@@ -67,20 +76,23 @@ class TestRoundTrip : public QObject {
     auto corpus = LoadCorpus();
     const CorpusFile& file = corpus[index];
     wb::workbench::RoundTripResult r = wb::workbench::RoundTrip(file.path, file.text);
-    std::string why = std::string(wb::workbench::StatusName(r.status)) + " " + r.detail + "\n" +
-                      wb::RenderDiagnostics(r.diagnostics);
-    QVERIFY2(r.status == wb::workbench::RoundTripResult::Status::kOk, why.c_str());
-    if (file.canonical) {
-      if (r.printed != file.text) {
-        std::istringstream a(file.text), b(r.printed);
-        std::string la, lb;
-        int line = 1;
-        while (std::getline(a, la) && std::getline(b, lb) && la == lb) ++line;
-        QFAIL(("canonical file does not print back unchanged; first difference at line " +
-               std::to_string(line) + ":\n  file:    " + la + "\n  printed: " + lb)
-                  .c_str());
-      }
+    std::string failure;
+    if (r.status != wb::workbench::RoundTripResult::Status::kOk) {
+      failure = std::string(wb::workbench::StatusName(r.status)) + " " + r.detail + "\n" +
+                wb::RenderDiagnostics(r.diagnostics);
+    } else if (file.canonical && r.printed != file.text) {
+      std::istringstream a(file.text), b(r.printed);
+      std::string la, lb;
+      int line = 1;
+      while (std::getline(a, la) && std::getline(b, lb) && la == lb) ++line;
+      failure = "canonical file does not print back unchanged; first difference at line " +
+                std::to_string(line) + ":\n  file:    " + la + "\n  printed: " + lb;
     }
+    std::string name = QDir(QString::fromStdString(file.path)).dirName().toStdString();
+    if (auto gap = KnownGaps().find(name); gap != KnownGaps().end()) {
+      QEXPECT_FAIL("", gap->second.c_str(), Abort);
+    }
+    QVERIFY2(failure.empty(), failure.c_str());
   }
 
   // Equal programs hash equal; JSON round trip keeps structure.

@@ -89,6 +89,7 @@ class TstParser : public QObject {
   void sliceRampsAndExtents();
   void typeVars();
   void bindScalarsDeviceEntry();
+  void bufferViews();
   void malformed_data();
   void malformed();
   void neverCrashes();
@@ -121,8 +122,9 @@ class MyMod:
   QVERIFY2(r.ok(), Diags(r).c_str());
   QVERIFY(r.is_module);
   QCOMPARE(r.module->functions.size(), size_t(2));
-  QCOMPARE(r.module->global_vars[0]->name_hint, std::string("matmul"));
-  PrimFunc f = FirstFunc(r);
+  // A module keeps its functions sorted by name.
+  QCOMPARE(r.module->global_vars[0]->name_hint, std::string("helper"));
+  PrimFunc f = Downcast<PrimFuncNode>(r.module->Lookup("matmul"));
   QCOMPARE(f->params.size(), size_t(3));
   QVERIFY(f->buffer_map[0].defined());
   QCOMPARE(f->buffer_map[0]->name, std::string("A"));
@@ -149,7 +151,7 @@ class MyMod:
   auto* store = c->body.as<BufferStoreNode>();
   QVERIFY(store);
   QVERIFY(store->value.as<AddNode>());
-  PrimFunc helper = Downcast<PrimFuncNode>(r.module->functions[1]);
+  PrimFunc helper = Downcast<PrimFuncNode>(r.module->Lookup("helper"));
   QVERIFY(!helper->GetAttr("global_symbol"));
   auto* ev = helper->body.as<EvaluateNode>();
   QVERIFY(ev);
@@ -582,6 +584,34 @@ def f(A: T.Buffer((8,), "float32")):
   QVERIFY(arr);
   QCOMPARE(arr->buffer->scope(), std::string("local"));
   QCOMPARE(Const(arr->buffer->shape[0]), int64_t(4));
+}
+
+void TstParser::bufferViews() {
+  const char* src = R"(
+@T.prim_func
+def f(A: T.Buffer((64, 64), "float32"), H: T.Buffer((16,), "float16")):
+    A_bits = A.view("uint32")
+    A_flat = A.view(4096)
+    H_wide = H.view("float32")
+    A_flat[1] = T.float32(0)
+)";
+  auto r = script::Parse(src);
+  QVERIFY2(r.ok(), Diags(r).c_str());
+  PrimFunc f = FirstFunc(r);
+  auto body = Flatten(f->body);
+  QCOMPARE(body.size(), size_t(4));
+  auto* bits = body[0].as<DeclBufferNode>();
+  QVERIFY(bits);
+  QCOMPARE(bits->buffer->dtype, DataType::UInt(32));
+  QVERIFY(bits->buffer->data.same_as(f->buffer_map[0]->data));
+  QCOMPARE(Const(bits->buffer->shape[1]), int64_t(64));
+  auto* flat = body[1].as<DeclBufferNode>();
+  QVERIFY(flat);
+  QCOMPARE(flat->buffer->shape.size(), size_t(1));
+  QCOMPARE(Const(flat->buffer->shape[0]), int64_t(4096));
+  auto* wide = body[2].as<DeclBufferNode>();
+  QVERIFY(wide);
+  QCOMPARE(Const(wide->buffer->shape[0]), int64_t(8));
 }
 
 void TstParser::malformed_data() {
