@@ -311,7 +311,7 @@ Value Parser::EvalAttribute(TSNode n) {
         for (const auto& e : attr == "shape" ? b->shape : b->strides) v.items.push_back(Value::Expr(e));
         return v;
       }
-      if (attr == "vload" || attr == "vstore") {
+      if (attr == "vload" || attr == "vstore" || attr == "view") {
         Value v = Value::Of(VK::kMethod, b);
         v.s = std::string(attr);
         return v;
@@ -796,6 +796,45 @@ Value Parser::CallOp(std::string_view script_name, const Args& args) {
 Value Parser::CallMethod(const Value& method, const Args& args) {
   Buffer b = Downcast<BufferNode>(method.obj);
   TSNode n = args.call;
+  if (method.s == "view") {
+    // DeclBuffer view sugar: P.view("uint32") reinterprets the dtype (the last extent scales by
+    // the bit ratio), P.view(4, 32) reshapes; both alias P.data with P's offset and alignment.
+    if (args.pos.empty()) Fail(n, "A.view expects a dtype or a shape");
+    auto spec = std::make_shared<BufferSpec>();
+    spec->origin = BufferSpec::kDeclBuffer;
+    spec->span = SpanOf(n);
+    spec->has_data = true;
+    spec->options.data = b->data;
+    spec->options.elem_offset = b->elem_offset;
+    spec->options.scope = b->scope();
+    spec->options.data_alignment = b->data_alignment;
+    spec->options.offset_factor = b->offset_factor;
+    spec->dtype = b->dtype;
+    Value first = Eval(args.pos[0]);
+    if (args.pos.size() == 1 && (first.kind == VK::kStr || first.kind == VK::kDType)) {
+      DataType t = ToDType(first, args.pos[0]);
+      spec->dtype = t;
+      spec->shape = b->shape;
+      int64_t from = b->dtype.bits() * b->dtype.lanes(), to = t.bits() * t.lanes();
+      if (from != to && !spec->shape.empty()) {
+        PrimExpr& last = spec->shape.back();
+        if (from > to && from % to == 0) last = mul(last, make_const(last->dtype, from / to));
+        else if (to > from && to % from == 0) last = floordiv(last, make_const(last->dtype, to / from));
+        else Fail(args.pos[0], "A.view: the bit widths of " + b->dtype.ToString() + " and " + t.ToString() +
+                                   " do not divide");
+      }
+    } else {
+      for (TSNode a : args.pos) {
+        Value d = Eval(a);
+        for (const auto& x : d.is_seq() ? d.items : std::vector<Value>{d}) spec->shape.push_back(ToPrim(x, a));
+      }
+      if (TSNode dt = args.Kw("dtype"); !IsNull(dt)) spec->dtype = ToDType(Eval(dt), dt);
+    }
+    Value v;
+    v.kind = VK::kBufferSpec;
+    v.bspec = spec;
+    return v;
+  }
   size_t need = method.s == "vload" ? 1 : 2;
   if (args.pos.size() != need) Fail(n, "A." + method.s + " expects " + std::to_string(need) + " arguments");
   Value idx = Eval(args.pos[0]);
