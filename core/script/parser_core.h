@@ -311,6 +311,7 @@ class Parser {
   DiagnosticList diags_;
   std::vector<std::unordered_map<std::string_view, Value>> scopes_;
   std::vector<ir::GlobalVar> gvars_;
+  std::unordered_map<std::string, TSNode> gvar_returns_;  // declared return annotations
   std::vector<ir::BaseFunc> funcs_;
   std::vector<ir::GlobalVar> parsed_gvars_;  // parallel to funcs_
   ir::AttrMap module_attrs_;

@@ -106,6 +106,7 @@ void Parser::ParseClass(TSNode cls) {
       continue;
     }
     gvars_.push_back(ir::MakeGlobalVar(name, SpanOf(Field(def, F().name))));
+    if (TSNode ret = Field(def, F().return_type); !IsNull(ret)) gvar_returns_[name] = ret;
   }
   std::vector<ir::GlobalVar> declared = gvars_;
   for (TSNode m : members) {

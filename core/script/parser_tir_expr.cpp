@@ -668,7 +668,17 @@ Value Parser::EvalCall(TSNode n) {
     case VK::kGlobal: {
       std::vector<PrimExpr> call_args;
       for (TSNode a : args.pos) call_args.push_back(EvalPrim(a));
-      return Value::Expr(MakeCall(DataType::Int(32), f.obj, std::move(call_args), SpanOf(n)));
+      // The call has the callee's return dtype (TVM's tir.call_tir), int32 when not annotated.
+      DataType ret = DataType::Int(32);
+      auto gv = Downcast<ir::GlobalVarNode>(f.obj);
+      if (auto it = gvar_returns_.find(gv->name_hint); it != gvar_returns_.end()) {
+        TSNode rn = it->second;
+        if (Kind(rn) == K::kType && ts_node_named_child_count(rn) > 0) rn = ts_node_named_child(rn, 0);
+        Value rv = Eval(rn);
+        if (rv.kind == VK::kDType && !rv.dtype.is_void()) ret = rv.dtype;
+        else if (rv.kind == VK::kType) ret = DataType::Handle();
+      }
+      return Value::Expr(MakeCall(ret, f.obj, std::move(call_args), SpanOf(n)));
     }
     default: break;
   }

@@ -90,6 +90,7 @@ class TstParser : public QObject {
   void typeVars();
   void bindScalarsDeviceEntry();
   void bufferViews();
+  void moduleCallDtype();
   void malformed_data();
   void malformed();
   void neverCrashes();
@@ -612,6 +613,28 @@ def f(A: T.Buffer((64, 64), "float32"), H: T.Buffer((16,), "float16")):
   auto* wide = body[2].as<DeclBufferNode>();
   QVERIFY(wide);
   QCOMPARE(Const(wide->buffer->shape[0]), int64_t(8));
+}
+
+void TstParser::moduleCallDtype() {
+  const char* src = R"(
+@I.ir_module
+class Module:
+    @T.prim_func
+    def main(A: T.Buffer((4,), "float32")):
+        A[0] = Module.get(1)
+
+    @T.prim_func(private=True)
+    def get(i: T.int32) -> T.float32:
+        return T.float32(1)
+)";
+  auto r = script::Parse(src);
+  QVERIFY2(r.ok(), Diags(r).c_str());
+  PrimFunc f = Downcast<PrimFuncNode>(r.module->Lookup("main"));
+  auto* store = f->body.as<BufferStoreNode>();
+  QVERIFY(store);
+  auto* call = store->value.as<CallNode>();
+  QVERIFY(call);  // no cast: the call already has the callee's return dtype
+  QCOMPARE(call->dtype, DataType::Float(32));
 }
 
 void TstParser::malformed_data() {
