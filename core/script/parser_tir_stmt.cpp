@@ -133,6 +133,9 @@ std::vector<Stmt> Parser::ParseExprStmt(TSNode expr, const std::vector<TSNode>& 
         Stmt body = ParseStmtsFrom(stmts, index + 1);
         return {WrapFrame(*v.frame, body, expr)};
       }
+      if (v.frame->kind == FrameSpec::kLetFrame) {
+        Fail(expr, "T.bind without var= needs a name: x = T.bind(e)");
+      }
       Fail(expr, "this frame must be used in a with statement");
     }
     case VK::kBufferSpec: Fail(expr, "assign the buffer to a name: B = ...");

@@ -653,6 +653,7 @@ void TstParser::malformed_data() {
     add(name, keep.back().c_str(), msg, line, col);
   };
   addp("undefined", "    A[0, 0] = vk\n", "undefined name 'vk'", 3, 15);
+  addp("bind without name", "    T.bind(n + 1)\n", "T.bind without var= needs a name: x = T.bind(e)", 3, 5);
   addp("too many indices", "    A[0, 0, 1] = 1.0\n", "buffer 'A' has 2 dimensions but is indexed with 3", 3, 5);
   addp("too few indices", "    x: T.float32 = A[0]\n", "buffer 'A' has 2 dimensions but is indexed with 1", 3, 20);
   addp("remap mismatch",
