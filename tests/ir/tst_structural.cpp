@@ -1,15 +1,18 @@
-// Structural equality and structural hashing of IR: alpha-equivalence and the first-mismatch
-// paths `workbench --compare` underlines.
+// Structural equality, structural hashing and JSON serialization of IR: alpha-equivalence, the
+// first-mismatch paths `workbench --compare` underlines, a JSON round trip of every node kind,
+// and the messages LoadJSON gives for malformed input.
 
 #include <QTest>
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "ir/expr.h"
+#include "ir/json.h"
 #include "ir/structural_equal.h"
 #include "ir/structural_hash.h"
 #include "tir/builtin.h"
@@ -29,6 +32,12 @@ const DataType kI32 = DataType::Int(32);
 
 PrimExpr Int(int64_t v, DataType t = kI32) { return MakeIntImm(t, v); }
 PrimExpr Plus(PrimExpr a, PrimExpr b) { return MakeBinary(TypeIndex::kAdd, a, b); }
+
+BufferOptions InScope(std::string scope) {
+  BufferOptions options;
+  options.scope = std::move(scope);
+  return options;
+}
 
 // The knobs of BuildModule: each test varies one.
 struct ModuleOptions {
@@ -64,6 +73,135 @@ ir::IRModule BuildModule(const ModuleOptions& o = {}) {
                                {{"global_symbol", ir::MakeString("main")}});
   return ir::MakeIRModule({ir::MakeGlobalVar("main")}, {func});
 }
+
+// One node of every kind in TypeIndex that has a node class, keyed by kind.
+std::map<TypeIndex, ObjectRef> ExampleOfEveryKind() {
+  std::map<TypeIndex, ObjectRef> ex;
+  auto put = [&](const ObjectRef& node) { ex[node->type_index()] = node; };
+
+  put(ir::MakeString("text"));
+  put(ir::MakeInt(-7));
+  put(ir::MakeFloat(0.1));
+  put(ir::MakeBool(true));
+  put(ir::MakeArray({ir::MakeInt(1), ir::MakeString("two"), ObjectRef()}));
+  put(ir::MakeMap({{"a", ir::MakeInt(1)}, {"b", ir::MakeArray({})}}));
+  put(ir::MakePrimType(DataType::Float(16, 4)));
+  put(ir::MakePointerType(ir::MakePrimType(kF32), "shared"));
+  put(ir::MakeTupleType({ir::MakePrimType(kI32), ir::MakeTupleType({})}));
+  put(ir::MakeRange(Int(0), Int(8)));
+  put(GetOp("tirx.exp"));
+
+  Var x = MakeVar("x", kI32);
+  Var y = MakeVar("y", kI32);
+  SizeVar n = MakeSizeVar("n", DataType::Int(64));
+  Buffer a = MakeBuffer("A", {Int(16), Int(16)}, kF32);
+  BufferOptions strided;
+  strided.strides = {Int(1, DataType::Int(64))};
+  Buffer b = MakeBuffer("B", {n}, DataType::BFloat(16), strided);
+
+  put(Int(42, DataType::Int(8)));
+  put(MakeFloatImm(DataType::Float(64), -2.5));
+  put(MakeStringImm("message"));
+  put(x);
+  put(n);
+  put(MakeCast(DataType::Int(64), x));
+  for (auto k = TypeIndex::kAdd; k < TypeIndex::kNot; k = ir::NextIndex(k)) {
+    put(MakeBinary(k, x, y));
+  }
+  put(MakeNot(MakeBinary(TypeIndex::kLT, x, y)));
+  put(MakeSelect(MakeBinary(TypeIndex::kEQ, x, y), x, y));
+  put(MakeBufferLoad(a, {x, y}));
+  put(MakeRamp(x, Int(1), 4));
+  put(MakeBroadcast(MakeFloatImm(kF32, 0.5), 8));
+  put(MakeShuffle({MakeRamp(x, Int(1), 4)}, {Int(3), Int(2), Int(1), Int(0)}));
+  put(MakeLet(y, Plus(x, Int(1)), Plus(y, y)));
+  put(MakeCall(kF32, GetOp("tirx.exp"), {MakeFloatImm(kF32, 1.0)}));
+
+  Var lhs = MakeVar("lhs", kF32);
+  Var rhs = MakeVar("rhs", kF32);
+  CommReducer sum = MakeCommReducer({lhs}, {rhs}, {Plus(lhs, rhs)}, {MakeFloatImm(kF32, 0.0)});
+  put(sum);
+  Var k = MakeVar("k", kI32);
+  IterVar k_axis = MakeIterVar(ir::MakeRange(Int(0), Int(16)), k, IterVarType::kCommReduce);
+  put(k_axis);
+  {
+    NodeBuilder<ReduceNode> r;
+    r->dtype = kF32;
+    r->combiner = sum;
+    r->source = {MakeBufferLoad(a, {x, k})};
+    r->init = {};
+    r->axis = {k_axis};
+    r->condition = MakeBinary(TypeIndex::kLT, k, Int(16));
+    put(r.Finish());
+  }
+
+  Stmt store = MakeBufferStore(a, MakeFloatImm(kF32, 1.0), {x, y});
+  put(MakeBind(y, Plus(x, Int(2))));
+  put(MakeAttrStmt(a, "pragma_import", Int(1), store));
+  put(MakeAssertStmt(MakeBinary(TypeIndex::kGT, x, Int(0)), "ValueError", {"x must be ", "> 0"}));
+  put(store);
+  put(MakeAllocBuffer(MakeBuffer("tmp", {Int(4)}, kF32, InScope("local")),
+                      {{"note", ir::MakeString("scratch")}}));
+  put(MakeDeclBuffer(b));
+  IterVar tx = MakeIterVar(ir::MakeRange(Int(0), Int(32)), MakeVar("threadIdx.x", kI32),
+                           IterVarType::kThreadIndex, "threadIdx.x");
+  put(MakeFor(x, Int(0), Int(16), ForKind::kThreadBinding, store, tx, {{"unroll", ir::MakeInt(4)}},
+              Int(1)));
+  put(MakeWhile(MakeBinary(TypeIndex::kLT, x, Int(10)), MakeBreak()));
+  put(MakeIfThenElse(MakeBinary(TypeIndex::kLT, x, y), store, MakeContinue()));
+  put(MakeSeq({store, MakeEvaluate(MakeCall(kI32, GetOp("tirx.exp"), {x}))}));
+  put(MakeEvaluate(Int(1)));
+  put(MakeBreak());
+  put(MakeContinue());
+
+  put(a);
+  Var vi = MakeVar("vi", kI32);
+  IterVar vi_axis = MakeIterVar(ir::MakeRange(Int(0), Int(16)), vi, IterVarType::kDataPar);
+  BufferRegion region =
+      MakeBufferRegion(a, {ir::MakeRange(vi, Int(1)), ir::MakeRange(Int(0), Int(16))});
+  put(region);
+  BufferOptions offset;
+  offset.elem_offset = MakeVar("off", kI32);
+  Buffer sub = MakeBuffer("A_sub", {Int(16)}, kF32, offset);
+  MatchBufferRegion match = MakeMatchBufferRegion(sub, region);
+  put(match);
+  Buffer cache = MakeBuffer("cache", {Int(16)}, kF32, InScope("shared"));
+  SBlock block = MakeSBlock({vi_axis}, {region}, {FullRegion(cache)}, "compute",
+                            MakeBufferStore(cache, MakeBufferLoad(sub, {Int(0)}), {vi}),
+                            MakeBufferStore(cache, MakeFloatImm(kF32, 0.0), {vi}), {cache}, {match},
+                            {{"meta_schedule.tiling", ir::MakeString("SSR")}});
+  put(block);
+  put(MakeSBlockRealize({x}, MakeBinary(TypeIndex::kLT, x, Int(16)), block));
+
+  ir::IRModule module = BuildModule();
+  put(module);
+  put(module->functions[0]);
+  put(module->global_vars[0]);
+  return ex;
+}
+
+ObjectRef RoundTrip(const ObjectRef& node) {
+  std::string error;
+  ObjectRef loaded = ir::LoadJSON(ir::SaveJSON(node), &error);
+  if (!error.empty()) qWarning("LoadJSON: %s", error.c_str());
+  return loaded;
+}
+
+// Asserts that LoadJSON rejects `text` with a message containing `expected`.
+void ExpectLoadError(const std::string& text, const std::string& expected) {
+  std::string error;
+  ObjectRef loaded = ir::LoadJSON(text, &error);
+  QVERIFY2(!loaded.defined(), text.c_str());
+  QVERIFY2(error.find(expected) != std::string::npos,
+           ("expected '" + expected + "' in: " + error).c_str());
+}
+
+// A document with the given nodes and root.
+std::string Document(const std::string& nodes, const std::string& root) {
+  return R"({"root": )" + root + R"(, "nodes": [)" + nodes + R"(], "version": "workbench-0.1"})";
+}
+
+const char kIntImmNode[] = R"({"type": "ir.IntImm", "fields": {"dtype": "int32", "value": 0}})";
 
 }  // namespace
 
@@ -236,6 +374,96 @@ class TestStructural : public QObject {
                                  MakeFloatImm(kF32, std::nextafter(0.1, 1.0))));
   }
 
+  void jsonRoundTripOfEveryKind() {
+    std::map<TypeIndex, ObjectRef> examples = ExampleOfEveryKind();
+    for (auto t = ir::NextIndex(TypeIndex::kObject); t < TypeIndex::kCount; t = ir::NextIndex(t)) {
+      if (t == TypeIndex::kIndexMap) {
+        // No node class yet: nothing to build or load.
+        QVERIFY(ir::CreateEmptyNode(t) == nullptr);
+        qInfo("skipped %s: no node class yet", ir::TypeKeyOf(t));
+        continue;
+      }
+      auto it = examples.find(t);
+      QVERIFY2(it != examples.end(), (std::string("no example of ") + ir::TypeKeyOf(t)).c_str());
+      const ObjectRef& original = it->second;
+      ObjectRef loaded = RoundTrip(original);
+      QVERIFY2(loaded.defined(), ir::TypeKeyOf(t));
+      QCOMPARE(loaded->type_index(), t);
+      QVERIFY2(!loaded.same_as(original), ir::TypeKeyOf(t));
+      auto m = ir::FindFirstMismatch(original, loaded);
+      QVERIFY2(!m.has_value(),
+               (std::string(ir::TypeKeyOf(t)) + ": " + (m ? m->lhs_path + " " + m->reason : ""))
+                   .c_str());
+      QCOMPARE(ir::StructuralHash(loaded), ir::StructuralHash(original));
+      // Names and other ignored fields survive too: saving again gives the same text.
+      QCOMPARE(ir::SaveJSON(loaded), ir::SaveJSON(original));
+    }
+  }
+
+  void jsonKeepsSharing() {
+    Var x = MakeVar("x", kI32);
+    ObjectRef loaded = RoundTrip(Plus(x, x));
+    const auto* add = loaded.as<AddNode>();
+    QVERIFY(add);
+    QVERIFY(add->a.same_as(add->b));
+    QCOMPARE(add->a.as<VarNode>()->name_hint, std::string("x"));
+
+    ObjectRef module = RoundTrip(BuildModule());
+    const auto* mod = module.as<ir::IRModuleNode>();
+    QVERIFY(mod);
+    const auto* func = mod->functions[0].as<PrimFuncNode>();
+    QVERIFY(func);
+    const auto* loop = func->body.as<ForNode>();
+    QVERIFY(loop);
+    QVERIFY(loop->extent.same_as(func->params[1]));
+    const auto* store = loop->body.as<BufferStoreNode>();
+    QVERIFY(store);
+    QVERIFY(store->buffer.same_as(func->buffer_map[0]));
+    QVERIFY(store->indices[0].same_as(loop->loop_var));
+    QCOMPARE(func->global_symbol(), std::string("main"));
+    QCOMPARE(mod->global_vars[0]->name_hint, std::string("main"));
+  }
+
+  void jsonValuesAreLossless() {
+    const double values[] = {0.1,
+                             -0.0,
+                             1e-310,
+                             std::numeric_limits<double>::max(),
+                             std::numeric_limits<double>::infinity(),
+                             -std::numeric_limits<double>::infinity(),
+                             std::numeric_limits<double>::quiet_NaN()};
+    for (double v : values) {
+      ObjectRef loaded = RoundTrip(MakeFloatImm(DataType::Float(64), v));
+      QVERIFY(loaded.defined());
+      double w = loaded.as<FloatImmNode>()->value;
+      QVERIFY2((std::isnan(v) && std::isnan(w)) ||
+                   std::bit_cast<uint64_t>(v) == std::bit_cast<uint64_t>(w),
+               std::to_string(v).c_str());
+    }
+    const DataType types[] = {DataType::Float(32, 4),
+                              DataType::BFloat(16),
+                              DataType(DataType::kFloat8_e4m3fn, 8, 2),
+                              DataType(DataType::kInt, 64, 4, /*scalable=*/true),
+                              DataType::Bool(8),
+                              DataType::Void(),
+                              DataType(DataType::kHandle, 32)};  // no text form: packed bits
+    for (DataType t : types) {
+      ObjectRef loaded = RoundTrip(MakeVar("v", t));
+      QVERIFY(loaded.defined());
+      QVERIFY2(loaded.as<VarNode>()->dtype == t, t.ToString().c_str());
+    }
+    ObjectRef s = RoundTrip(MakeStringImm("quote \" backslash \\ newline \n unicode \xc3\xa9"));
+    QCOMPARE(s.as<StringImmNode>()->value,
+             std::string("quote \" backslash \\ newline \n unicode \xc3\xa9"));
+    // JSON text cannot carry bytes that are not UTF-8: they are replaced, not a failure.
+    ObjectRef bad = RoundTrip(MakeStringImm("bad \xff byte"));
+    QCOMPARE(bad.as<StringImmNode>()->value, std::string("bad \xef\xbf\xbd byte"));
+    QVERIFY(!RoundTrip(ObjectRef()).defined());
+    std::string error = "stale";
+    QVERIFY(!ir::LoadJSON(ir::SaveJSON(ObjectRef()), &error).defined());
+    QVERIFY(error.empty());
+  }
+
   void deepNesting() {
     PrimExpr e = Int(0);
     for (int i = 0; i < 10000; ++i) e = Plus(e, Int(i));
@@ -243,8 +471,58 @@ class TestStructural : public QObject {
     for (int i = 0; i < 10000; ++i) f = Plus(f, Int(i));
     QVERIFY(ir::StructuralEqual(e, f));
     QCOMPARE(ir::StructuralHash(e), ir::StructuralHash(f));
+    QVERIFY(ir::StructuralEqual(e, RoundTrip(e)));
   }
 
+  void jsonErrors() {
+    ExpectLoadError("garbage", "not valid JSON");
+    ExpectLoadError("", "not valid JSON");
+    ExpectLoadError("[1, 2]", "expected a JSON object");
+    ExpectLoadError(R"({"root": null, "nodes": []})", "missing \"version\"");
+    ExpectLoadError(R"({"root": null, "nodes": [], "version": "tvm-0.8"})", "unsupported version");
+    ExpectLoadError(Document(R"({"type": "tirx.Bogus", "fields": {}})", "0"),
+                    "node 0 (tirx.Bogus): unknown node type");
+    ExpectLoadError(Document(R"({"type": "Object", "fields": {}})", "0"), "no factory");
+    // A For whose loop variable is an IntImm.
+    ExpectLoadError(
+        Document(std::string(kIntImmNode) + R"(, {"type": "tirx.Evaluate", "fields": {"value": 0}},
+                  {"type": "tirx.For", "fields": {"loop_var": 0, "min": 0, "extent": 0,
+                   "kind": 0, "thread_binding": null, "annotations": {}, "step": null,
+                   "body": 1}})",
+                 "2"),
+        "node 2 (tirx.For): field 'loop_var' cannot hold a ir.IntImm");
+    ExpectLoadError(
+        Document(std::string(kIntImmNode) + R"(, {"type": "tirx.SeqStmt", "fields": {"seq": [0]}})",
+                 "1"),
+        "node 1 (tirx.SeqStmt): field 'seq' has an item of the wrong kind");
+    ExpectLoadError(
+        Document(R"({"type": "ir.IntImm", "fields": {"dtype": "int32", "value": "zero"}})", "0"),
+        "field 'value' expects a 64-bit integer, got string \"zero\"");
+    ExpectLoadError(
+        Document(R"({"type": "ir.IntImm", "fields": {"dtype": "flaot32", "value": 1}})", "0"),
+        "field 'dtype' expects a data type");
+    ExpectLoadError(
+        Document(R"({"type": "ir.FloatImm", "fields": {"dtype": "float32", "value": "1.5x"}})",
+                 "0"),
+        "field 'value' expects a number or a decimal string");
+    ExpectLoadError(Document(R"({"type": "ir.IntImm", "fields": {"dtype": "int32"}})", "0"),
+                    "field 'value' is missing");
+    ExpectLoadError(
+        Document(R"({"type": "ir.IntImm", "fields": {"dtype": "int32", "value": 1, "c": 2}})", "0"),
+        "no field 'c' in ir.IntImm");
+    // References must point to nodes listed before: no dangling indices, no cycles.
+    ExpectLoadError(Document(R"({"type": "tirx.Evaluate", "fields": {"value": 5}})", "0"),
+                    "field 'value' refers to number 5");
+    ExpectLoadError(Document(R"({"type": "tirx.Evaluate", "fields": {"value": 0}})", "0"),
+                    "field 'value' refers to number 0");
+    ExpectLoadError(Document(R"({"type": "tirx.Evaluate", "fields": {"value": -1}})", "0"),
+                    "field 'value' refers to number -1");
+    ExpectLoadError(Document(kIntImmNode, "3"), "\"root\" number 3 is not the index");
+    ExpectLoadError(Document(R"({"type": "ir.IRModule", "fields": {"global_vars": [],
+                                 "functions": [null], "attrs": {}}})",
+                             "0"),
+                    "0 global_vars but 1 functions");
+  }
 };
 
 QTEST_APPLESS_MAIN(TestStructural)
