@@ -518,6 +518,10 @@ class TestStructural : public QObject {
     ExpectLoadError(Document(R"({"type": "tirx.Evaluate", "fields": {"value": -1}})", "0"),
                     "field 'value' refers to number -1");
     ExpectLoadError(Document(kIntImmNode, "3"), "\"root\" number 3 is not the index");
+    // Deeply nested input is rejected, not a stack overflow.
+    std::string deep = std::string(100000, '[') + std::string(100000, ']');
+    ExpectLoadError(deep, "expected a JSON object");
+    ExpectLoadError(Document(deep, "0"), "node 0 (?): expected an object, got array");
     ExpectLoadError(Document(R"({"type": "ir.IRModule", "fields": {"global_vars": [],
                                  "functions": [null], "attrs": {}}})",
                              "0"),
