@@ -377,9 +377,11 @@ class TestStructural : public QObject {
   void jsonRoundTripOfEveryKind() {
     std::map<TypeIndex, ObjectRef> examples = ExampleOfEveryKind();
     for (auto t = ir::NextIndex(TypeIndex::kObject); t < TypeIndex::kCount; t = ir::NextIndex(t)) {
-      if (t == TypeIndex::kIndexMap) {
-        // No node class yet: nothing to build or load.
-        QVERIFY(ir::CreateEmptyNode(t) == nullptr);
+      // Kinds declared in TypeIndex whose node class does not exist yet register no factory;
+      // every kind that has one needs an example here.
+      if (ir::Object* probe = ir::CreateEmptyNode(t)) {
+        delete probe;
+      } else {
         qInfo("skipped %s: no node class yet", ir::TypeKeyOf(t));
         continue;
       }
