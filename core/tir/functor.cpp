@@ -191,6 +191,7 @@ PrimExpr ExprMutator::VisitExpr_(const ReduceNode* op) {
 // --- StmtVisitor -------------------------------------------------------------------------------
 
 void StmtVisitor::VisitBufferRegion(const BufferRegion& region) {
+  VisitBufferUse(region->buffer);
   for (const auto& r : region->region) {
     VisitExpr(r->min);
     VisitExpr(r->extent);
@@ -208,6 +209,7 @@ void StmtVisitor::VisitStmt_(const AttrStmtNode* op) {
 }
 void StmtVisitor::VisitStmt_(const AssertStmtNode* op) { VisitExpr(op->condition); }
 void StmtVisitor::VisitStmt_(const BufferStoreNode* op) {
+  VisitBufferUse(op->buffer);
   VisitExpr(op->value);
   for (const auto& i : op->indices) VisitExpr(i);
   if (op->predicate.defined()) VisitExpr(op->predicate);
@@ -371,6 +373,18 @@ Stmt StmtMutator::VisitStmt_(const BreakNode* op) { return ir::GetRef(op); }
 Stmt StmtMutator::VisitStmt_(const ContinueNode* op) { return ir::GetRef(op); }
 Stmt StmtMutator::VisitStmt_(const SBlockNode* op) {
   bool changed = false;
+  std::vector<IterVar> iter_vars;
+  for (const auto& iv : op->iter_vars) {
+    PrimExpr mn = VisitExpr(iv->dom->min);
+    PrimExpr ext = VisitExpr(iv->dom->extent);
+    if (mn.same_as(iv->dom->min) && ext.same_as(iv->dom->extent)) {
+      iter_vars.push_back(iv);
+    } else {
+      changed = true;
+      iter_vars.push_back(MakeIterVar(ir::MakeRange(mn, ext, iv->dom->span), iv->var,
+                                      iv->iter_type, iv->thread_tag, iv->span));
+    }
+  }
   std::vector<Buffer> allocs;
   for (const auto& b : op->alloc_buffers) {
     allocs.push_back(VisitBufferDef(b));
@@ -401,6 +415,7 @@ Stmt StmtMutator::VisitStmt_(const SBlockNode* op) {
   if (!changed && init.same_as(op->init) && body.same_as(op->body)) return ir::GetRef(op);
   SBlock copy = ir::GetRef(op);
   SBlockNode* n = copy.CopyOnWrite();
+  n->iter_vars = std::move(iter_vars);
   n->alloc_buffers = std::move(allocs);
   n->match_buffers = std::move(matches);
   n->reads = std::move(reads);

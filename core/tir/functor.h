@@ -102,6 +102,8 @@ class StmtVisitor : public StmtFunctor<void(const Stmt&)> {
   virtual void VisitExpr(const PrimExpr& e) {}
   virtual void VisitBufferRegion(const BufferRegion& region);
   virtual void VisitBufferDef(const Buffer& buffer);
+  // Every buffer a statement reads or writes (stores, regions); loads go through ExprVisitor.
+  virtual void VisitBufferUse(const Buffer& buffer) {}
 };
 
 class StmtMutator : public StmtFunctor<Stmt(const Stmt&)> {
@@ -125,6 +127,10 @@ class StmtExprVisitor : public StmtVisitor, public ExprVisitor {
   void VisitExpr(const PrimExpr& e) override {
     if (e.defined()) ExprVisitor::VisitExpr(e);
   }
+
+ protected:
+  // One hook for buffer uses in statements and in loads.
+  void VisitBufferUse(const Buffer& buffer) override {}
 };
 
 class StmtExprMutator : public StmtMutator, public ExprMutator {
