@@ -121,6 +121,8 @@ class StmtMutator : public StmtFunctor<Stmt(const Stmt&)> {
 // Visits statements and every expression inside them.
 class StmtExprVisitor : public StmtVisitor, public ExprVisitor {
  public:
+  using StmtVisitor::operator();
+  using ExprVisitor::operator();
   using StmtVisitor::VisitStmt;
   using StmtVisitor::VisitStmt_;
   using ExprVisitor::VisitExpr_;
@@ -135,6 +137,8 @@ class StmtExprVisitor : public StmtVisitor, public ExprVisitor {
 
 class StmtExprMutator : public StmtMutator, public ExprMutator {
  public:
+  using StmtMutator::operator();
+  using ExprMutator::operator();
   using StmtMutator::VisitStmt;
   using StmtMutator::VisitStmt_;
   using ExprMutator::VisitExpr_;

@@ -1,0 +1,25 @@
+#include "tir/transform.h"
+
+namespace wb::tir {
+
+ir::Pass CreatePrimFuncPass(PrimFuncPassFunction fn, int opt_level, std::string name,
+                            std::vector<std::string> required) {
+  auto run = [fn = std::move(fn)](ir::IRModule module, const ir::PassContext& context) {
+    std::vector<ir::BaseFunc> funcs = module->functions;
+    bool changed = false;
+    for (auto& func : funcs) {
+      if (auto prim = func.as_ref<PrimFuncNode>(); prim.defined()) {
+        PrimFunc updated = fn(prim, module, context);
+        if (!updated.same_as(prim)) {
+          func = updated;
+          changed = true;
+        }
+      }
+    }
+    if (!changed) return module;
+    return ir::MakeIRModule(module->global_vars, std::move(funcs), module->attrs, module->span);
+  };
+  return ir::CreateModulePass(std::move(run), opt_level, std::move(name), std::move(required));
+}
+
+}  // namespace wb::tir

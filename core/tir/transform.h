@@ -1,0 +1,17 @@
+// PrimFunc passes: a pass that rewrites each PrimFunc of a module on its own.
+#pragma once
+
+#include "ir/transform.h"
+#include "tir/stmt.h"
+
+namespace wb::tir {
+
+using PrimFuncPassFunction =
+    std::function<PrimFunc(PrimFunc, const ir::IRModule&, const ir::PassContext&)>;
+
+// Applies `fn` to every PrimFunc of the module; other functions are left alone. A function the
+// pass returns unchanged (the same object) keeps its identity, so instruments see "unchanged".
+ir::Pass CreatePrimFuncPass(PrimFuncPassFunction fn, int opt_level, std::string name,
+                            std::vector<std::string> required = {});
+
+}  // namespace wb::tir

@@ -1,0 +1,72 @@
+#include "transform/instrument.h"
+
+#include "ir/structural_hash.h"
+#include "script/tvmscript.h"
+#include "tir/verifier.h"
+
+namespace wb::transform {
+
+std::string PassSnapshot::BeforeText() const { return script::PrintModule(before); }
+std::string PassSnapshot::AfterText() const { return script::PrintModule(after); }
+
+void SnapshotInstrument::RunBeforePass(const ir::IRModule& module, const ir::PassInfo& info) {
+  PassSnapshot snap;
+  snap.index = static_cast<int>(snapshots_.size());
+  snap.name = info.name;
+  snap.before = module;
+  snap.hash_before = ir::StructuralHash(module);
+  snapshots_.push_back(std::move(snap));
+  start_ = std::chrono::steady_clock::now();
+}
+
+void SnapshotInstrument::RunAfterPass(const ir::IRModule& module, const ir::PassInfo& info) {
+  auto stop = std::chrono::steady_clock::now();
+  PassSnapshot& snap = snapshots_.back();
+  snap.milliseconds = std::chrono::duration<double, std::milli>(stop - start_).count();
+  snap.after = module;
+  // An untouched module is the same object: no need to hash it again.
+  snap.hash_after = module.same_as(snap.before) ? snap.hash_before : ir::StructuralHash(module);
+}
+
+void WellFormedInstrument::RunAfterPass(const ir::IRModule& module, const ir::PassInfo& info) {
+  DiagnosticList findings = tir::VerifyWellFormed(module);
+  if (!findings.HasErrors()) return;
+  Diagnostic error = Diagnostic::Error("pass '" + info.name + "' produced ill-formed IR: " +
+                                       findings[0].message);
+  for (const auto& finding : findings) error.Note(finding.message, finding.span);
+  throw ir::PassError(std::move(error));
+}
+
+PipelineResult RunPipeline(const ir::Pass& pass, const ir::IRModule& module,
+                           const PipelineOptions& options) {
+  PipelineResult result;
+  result.module = module;
+  auto snapshots = std::make_shared<SnapshotInstrument>();
+  ir::PassContext context;
+  context.opt_level = options.opt_level;
+  context.config = options.config;
+  context.instruments.push_back(snapshots);
+  if (options.verify) context.instruments.push_back(std::make_shared<WellFormedInstrument>());
+  try {
+    ir::PassContext::Scope scope(context);
+    result.module = pass.Run(module, context);
+  } catch (const DiagnosticError& e) {
+    Diagnostic d = e.diagnostic();
+    const auto& snaps = snapshots->snapshots();
+    if (!snaps.empty() && d.message.find("'" + snaps.back().name + "'") == std::string::npos) {
+      d.message = "pass '" + snaps.back().name + "' failed: " + d.message;
+    }
+    if (!snaps.empty() && snaps.back().after.defined()) result.module = snaps.back().after;
+    else if (!snaps.empty()) result.module = snaps.back().before;
+    result.diagnostics.Add(std::move(d));
+  } catch (const std::exception& e) {
+    const auto& snaps = snapshots->snapshots();
+    std::string where = snaps.empty() ? "the pipeline" : "pass '" + snaps.back().name + "'";
+    result.diagnostics.Error(where + " failed with an internal error: " + e.what());
+    if (!snaps.empty()) result.module = snaps.back().before;
+  }
+  result.snapshots = snapshots->snapshots();
+  return result;
+}
+
+}  // namespace wb::transform
