@@ -130,7 +130,10 @@ class WellFormedChecker : public StmtExprVisitor {
     const auto* thread = op->node.as<IterVarNode>();
     bool launches_thread =
         thread && (op->attr_key == "thread_extent" || op->attr_key == "virtual_thread");
-    if (!launches_thread) {
+    // A loop pragma (`pragma_*` around a For) names the loop variable the For defines.
+    const auto* loop = op->body.as<ForNode>();
+    bool names_inner_loop = loop && op->node.same_as(loop->loop_var);
+    if (!launches_thread && !names_inner_loop) {
       if (const auto* var = op->node.as<VarNode>()) CheckVarUse(var);
     }
     VisitExpr(op->value);
