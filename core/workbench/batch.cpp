@@ -1,5 +1,7 @@
 #include "workbench/batch.h"
 
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -8,6 +10,8 @@
 #include "ir/structural_equal.h"
 #include "script/tvmscript.h"
 #include "tir/verifier.h"
+#include "transform/instrument.h"
+#include "transform/registry.h"
 
 namespace wb::workbench {
 
@@ -133,14 +137,19 @@ ir::IRModule StripGlobalSymbols(const ir::IRModule& module) {
 
 namespace {
 
-constexpr const char* kUsage = R"(usage:
+constexpr const char* kUsage = R"usage(usage:
   workbench --batch FILE... --roundtrip [--json REPORT]
       parse, verify, print and re-parse each file; report per file
   workbench --batch FILE --emit tvmscript
       print the canonical TVMScript of FILE (a formatter)
+  workbench --batch FILE --pipeline "PassA, PassB(arg=1)" [--dump-dir DIR]
+      run a pass pipeline and print the result; DIR receives NN-Pass.before.py/.after.py
+      for every pass and passes.json (names, timings, changed or not)
+  workbench --batch --list-passes
+      the registered passes and named pipelines
   workbench --batch FILE --compare OTHER [--ignore-global-symbol]
       check that two modules are structurally equal (exit 1 when not)
-)";
+)usage";
 
 struct Options {
   std::vector<std::string> files;
@@ -150,6 +159,9 @@ struct Options {
   bool ignore_global_symbol = false;
   std::string json_path;
   bool color = false;
+  std::string pipeline;
+  std::string dump_dir;
+  bool list_passes = false;
 };
 
 bool ParseOptions(const std::vector<std::string>& args, Options* opts, std::ostream& err) {
@@ -180,6 +192,16 @@ bool ParseOptions(const std::vector<std::string>& args, Options* opts, std::ostr
       const std::string* v = value("--json");
       if (!v) return false;
       opts->json_path = *v;
+    } else if (a == "--pipeline") {
+      const std::string* v = value("--pipeline");
+      if (!v) return false;
+      opts->pipeline = *v;
+    } else if (a == "--dump-dir") {
+      const std::string* v = value("--dump-dir");
+      if (!v) return false;
+      opts->dump_dir = *v;
+    } else if (a == "--list-passes") {
+      opts->list_passes = true;
     } else if (a == "--ignore-global-symbol") {
       opts->ignore_global_symbol = true;
     } else if (a == "--color") {
@@ -192,6 +214,18 @@ bool ParseOptions(const std::vector<std::string>& args, Options* opts, std::ostr
     } else {
       opts->files.push_back(a);
     }
+  }
+  if (opts->list_passes) return true;
+  if (!opts->dump_dir.empty() && opts->pipeline.empty()) {
+    err << "workbench: --dump-dir needs --pipeline\n";
+    return false;
+  }
+  if (!opts->pipeline.empty() && opts->emit.empty() && !opts->roundtrip && opts->compare.empty()) {
+    opts->emit = "tvmscript";
+  }
+  if (!opts->pipeline.empty() && (opts->roundtrip || !opts->compare.empty())) {
+    err << "workbench: --pipeline goes with --emit\n";
+    return false;
   }
   int modes = opts->roundtrip + !opts->emit.empty() + !opts->compare.empty();
   if (modes != 1) {
@@ -261,10 +295,95 @@ bool ParseFileOrReport(const std::string& path, script::ParseResult* parsed, boo
   return parsed->ok();
 }
 
+bool WriteText(const std::filesystem::path& path, const std::string& text, std::ostream& err) {
+  std::ofstream f(path, std::ios::binary);
+  if (!f) {
+    err << "workbench: cannot write '" << path.string() << "'\n";
+    return false;
+  }
+  f << text;
+  return true;
+}
+
+// One file per pass (`03-FuseOps.before.py` / `.after.py`) plus passes.json.
+bool DumpSnapshots(const std::string& dir, const transform::PipelineResult& result,
+                   std::ostream& err) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    err << "workbench: cannot create '" << dir << "': " << ec.message() << "\n";
+    return false;
+  }
+  nlohmann::json passes = nlohmann::json::array();
+  for (const auto& snap : result.snapshots) {
+    char prefix[16];
+    std::snprintf(prefix, sizeof(prefix), "%02d-", snap.index + 1);
+    std::string stem = std::string(prefix) + snap.name;
+    if (!WriteText(std::filesystem::path(dir) / (stem + ".before.py"), snap.BeforeText(), err)) {
+      return false;
+    }
+    if (snap.after.defined() &&
+        !WriteText(std::filesystem::path(dir) / (stem + ".after.py"), snap.AfterText(), err)) {
+      return false;
+    }
+    passes.push_back({{"index", snap.index + 1},
+                      {"name", snap.name},
+                      {"changed", snap.changed()},
+                      {"milliseconds", snap.milliseconds},
+                      {"before", stem + ".before.py"},
+                      {"after", stem + ".after.py"}});
+  }
+  nlohmann::json diagnostics = nlohmann::json::array();
+  for (const auto& d : result.diagnostics) diagnostics.push_back(d.message);
+  return WriteText(std::filesystem::path(dir) / "passes.json",
+                   nlohmann::json{{"passes", passes}, {"diagnostics", diagnostics}}.dump(2) + "\n",
+                   err);
+}
+
 int RunEmit(const Options& opts, std::ostream& out, std::ostream& err) {
   script::ParseResult parsed;
   if (!ParseFileOrReport(opts.files[0], &parsed, opts.color, err)) return parsed.module.defined() ? 1 : 2;
+  if (!opts.pipeline.empty()) {
+    DiagnosticList diags;
+    auto pass = transform::BuildPipeline(opts.pipeline, diags);
+    if (!pass) {
+      err << RenderDiagnostics(diags, opts.color);
+      return 2;
+    }
+    transform::PipelineResult result = transform::RunPipeline(*pass, parsed.module);
+    if (!opts.dump_dir.empty() && !DumpSnapshots(opts.dump_dir, result, err)) return 2;
+    err << RenderDiagnostics(result.diagnostics, opts.color);
+    for (const auto& snap : result.snapshots) {
+      err << "  " << snap.name << (snap.changed() ? "  changed  " : "  unchanged  ")
+          << snap.milliseconds << " ms\n";
+    }
+    if (!result.ok()) return 1;
+    parsed.module = result.module;
+  }
   out << script::Print(parsed) << "\n";
+  return 0;
+}
+
+int ListPasses(std::ostream& out) {
+  out << "passes:\n";
+  for (const auto* entry : transform::PassRegistry::Global().Passes()) {
+    out << "  " << entry->name;
+    if (!entry->params.empty()) {
+      out << "(";
+      for (size_t i = 0; i < entry->params.size(); ++i) {
+        out << (i ? ", " : "") << entry->params[i].name;
+      }
+      out << ")";
+    }
+    out << "  -- " << entry->doc << "\n";
+  }
+  auto pipelines = transform::PassRegistry::Global().Pipelines();
+  if (!pipelines.empty()) {
+    out << "pipelines:\n";
+    for (const auto& name : pipelines) {
+      out << "  " << name << " = " << *transform::PassRegistry::Global().FindPipeline(name) << "\n";
+    }
+  }
   return 0;
 }
 
@@ -305,6 +424,7 @@ int RunBatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     err << kUsage;
     return 2;
   }
+  if (opts.list_passes) return ListPasses(out);
   if (opts.roundtrip) return RunRoundTrip(opts, out, err);
   if (!opts.emit.empty()) return RunEmit(opts, out, err);
   return RunCompare(opts, out, err);

@@ -129,6 +129,42 @@ class TestCli : public QObject {
     QVERIFY2(diff.out.contains("T.float32(3.0)") && diff.out.contains("^~"), qPrintable(diff.out));
   }
 
+  void pipelineWithDumpDir() {
+    QTemporaryDir tmp;
+    QString src = Write(tmp, "scale.py", kScale);
+    QString dump = tmp.filePath("dump");
+    Run r = Workbench({src, "--pipeline", "ConvertBlocksToOpaque, LowerOpaqueBlock, RemoveNoOp",
+                       "--dump-dir", dump});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(!r.out.contains("T.sblock"), qPrintable(r.out));
+    QVERIFY(r.out.contains("B[i] = A[i] * T.float32(2.0)"));
+    QVERIFY(QFile::exists(dump + "/01-ConvertBlocksToOpaque.before.py"));
+    QVERIFY(QFile::exists(dump + "/02-LowerOpaqueBlock.after.py"));
+    QFile json(dump + "/passes.json");
+    QVERIFY(json.open(QIODevice::ReadOnly));
+    QJsonArray passes = QJsonDocument::fromJson(json.readAll()).object()["passes"].toArray();
+    QCOMPARE(passes.size(), 3);
+    QCOMPARE(passes[1].toObject()["name"].toString(), QString("LowerOpaqueBlock"));
+    QCOMPARE(passes[1].toObject()["changed"].toBool(), true);
+    QCOMPARE(passes[2].toObject()["changed"].toBool(), false);
+  }
+
+  void pipelineErrors() {
+    QTemporaryDir tmp;
+    QString src = Write(tmp, "scale.py", kScale);
+    Run unknown = Workbench({src, "--pipeline", "RemoveNoOp, Bogus"});
+    QCOMPARE(unknown.code, 2);
+    QVERIFY2(unknown.err.contains("unknown pass 'Bogus'"), qPrintable(unknown.err));
+    // A pass that cannot apply is named, with the reason.
+    Run refused = Workbench({src, "--pipeline", "LowerOpaqueBlock"});
+    QCOMPARE(refused.code, 1);
+    QVERIFY2(refused.err.contains("pass 'LowerOpaqueBlock' failed: block 'B' is not opaque"),
+             qPrintable(refused.err));
+    Run listed = Workbench({"--list-passes"});
+    QCOMPARE(listed.code, 0);
+    QVERIFY(listed.out.contains("LowerInitBlock"));
+  }
+
   void ignoreGlobalSymbol() {
     QTemporaryDir tmp;
     QString a = Write(tmp, "a.py", kScale);
