@@ -1,0 +1,53 @@
+// The UI-agnostic state of one workbench window: the document and its parse, the diagnostics,
+// and the last pipeline run with its per-pass snapshots. The GUI shows what this holds; the
+// batch runner and the LSP server use the same calls.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "script/tvmscript.h"
+#include "transform/instrument.h"
+
+namespace wb::workbench {
+
+// What the editor needs after each edit: computed without touching any shared state, so it
+// can run off the UI thread.
+struct Analysis {
+  std::string text;
+  script::ParseResult parse;
+  DiagnosticList diagnostics;  // parse errors, then well-formedness findings
+};
+Analysis Analyze(std::string text, std::string path);
+
+class Session {
+ public:
+  static constexpr const char* kDefaultPipeline =
+      "LowerInitBlock, ConvertBlocksToOpaque, LowerOpaqueBlock, RemoveNoOp";
+
+  void SetDocument(std::string text, std::string path);
+  // Installs an analysis computed elsewhere (off the UI thread) for the current text.
+  void SetAnalysis(Analysis analysis);
+
+  const std::string& path() const { return path_; }
+  const std::string& text() const { return analysis_.text; }
+  const Analysis& analysis() const { return analysis_; }
+  bool parsed() const { return analysis_.parse.module.defined(); }
+
+  // The canonical text of the document, or nullopt (with the reason in `diags`) when it does
+  // not parse.
+  std::optional<std::string> Formatted(DiagnosticList& diags) const;
+
+  // Runs a pipeline over the parsed document. Pipeline text errors, a document that does not
+  // parse and failing passes all come back as diagnostics in the result.
+  const transform::PipelineResult& RunPipeline(const std::string& pipeline_text);
+  const transform::PipelineResult& last_run() const { return last_run_; }
+
+ private:
+  std::string path_ = "<untitled>";
+  Analysis analysis_;
+  transform::PipelineResult last_run_;
+};
+
+}  // namespace wb::workbench
