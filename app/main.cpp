@@ -1,10 +1,13 @@
-// The `workbench` executable. `--batch` runs the headless core and never touches Qt's GUI
-// (so it needs no display); without it, the desktop application starts (issue 7).
-#include <cstring>
+// The `workbench` executable. `--batch` runs the headless core and never creates a Qt
+// application (so it needs no display); otherwise the desktop application opens FILE, or the
+// bundled matmul example.
+#include <QApplication>
+
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include "main_window.h"
 #include "workbench/batch.h"
 
 int main(int argc, char** argv) {
@@ -13,7 +16,13 @@ int main(int argc, char** argv) {
     args.erase(args.begin());
     return wb::workbench::RunBatch(args, std::cout, std::cerr);
   }
-  std::cerr << "workbench: the desktop application is not part of this build yet; use "
-               "`workbench --batch ...` (see `workbench --batch --help`)\n";
-  return 2;
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName("workbench");
+  QApplication::setApplicationName("workbench");
+  wb::app::MainWindow window;
+  QString file = args.empty() ? QStringLiteral(":/examples/matmul.py")
+                              : QString::fromStdString(args[0]);
+  if (!window.OpenFile(file)) return 2;
+  window.show();
+  return app.exec();
 }
