@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "main_window.h"
+#include "pass_explorer.h"
 #include "workbench/batch.h"
 
 int main(int argc, char** argv) {
@@ -23,6 +24,8 @@ int main(int argc, char** argv) {
   QString file = args.empty() ? QStringLiteral(":/examples/matmul.py")
                               : QString::fromStdString(args[0]);
   if (!window.OpenFile(file)) return 2;
+  // Open on something to look at: the default pipeline over the document.
+  window.RunPipeline(window.passes()->pipelineText());
   window.show();
   return app.exec();
 }

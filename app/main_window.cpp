@@ -32,6 +32,8 @@ MainWindow::MainWindow() {
   main->addWidget(passes_);
   main->setStretchFactor(0, 1);
   main->setStretchFactor(1, 1);
+  main->setSizes({560, 840});
+  left->setSizes({700, 150});
   setCentralWidget(main);
 
   QMenu* file = menuBar()->addMenu(tr("&File"));
