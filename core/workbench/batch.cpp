@@ -1,6 +1,8 @@
 #include "workbench/batch.h"
 
+#include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -12,6 +14,8 @@
 #include "tir/verifier.h"
 #include "transform/instrument.h"
 #include "transform/registry.h"
+#include "workbench/manifest.h"
+#include "workbench/regression.h"
 
 namespace wb::workbench {
 
@@ -147,6 +151,10 @@ constexpr const char* kUsage = R"usage(usage:
       for every pass and passes.json (names, timings, changed or not)
   workbench --batch --list-passes
       the registered passes and named pipelines
+  workbench --batch MANIFEST.json [-j N] [--filter TEXT] [--update-goldens]
+                    [--json REPORT] [--junit REPORT.xml]
+      run the regression cases of a manifest (see resources/manifest.schema.json);
+      exit 0 all passed, 1 a check failed, 2 the manifest or an input could not be read
   workbench --batch FILE --compare OTHER [--ignore-global-symbol]
       check that two modules are structurally equal (exit 1 when not)
 )usage";
@@ -162,7 +170,17 @@ struct Options {
   std::string pipeline;
   std::string dump_dir;
   bool list_passes = false;
+  // Manifest runs.
+  int jobs = 1;
+  std::string junit_path;
+  std::string filter;
+  bool update_goldens = false;
 };
+
+bool IsManifest(const std::vector<std::string>& files) {
+  return files.size() == 1 && files[0].size() > 5 &&
+         files[0].compare(files[0].size() - 5, 5, ".json") == 0;
+}
 
 bool ParseOptions(const std::vector<std::string>& args, Options* opts, std::ostream& err) {
   for (size_t i = 0; i < args.size(); ++i) {
@@ -200,6 +218,26 @@ bool ParseOptions(const std::vector<std::string>& args, Options* opts, std::ostr
       const std::string* v = value("--dump-dir");
       if (!v) return false;
       opts->dump_dir = *v;
+    } else if (a == "-j" || a == "--jobs") {
+      const std::string* v = value("-j");
+      if (!v) return false;
+      opts->jobs = std::atoi(v->c_str());
+      if (opts->jobs < 1) {
+        err << "workbench: -j needs a positive number\n";
+        return false;
+      }
+    } else if (a.rfind("-j", 0) == 0 && a.size() > 2 && std::isdigit(static_cast<unsigned char>(a[2]))) {
+      opts->jobs = std::max(1, std::atoi(a.c_str() + 2));
+    } else if (a == "--junit") {
+      const std::string* v = value("--junit");
+      if (!v) return false;
+      opts->junit_path = *v;
+    } else if (a == "--filter") {
+      const std::string* v = value("--filter");
+      if (!v) return false;
+      opts->filter = *v;
+    } else if (a == "--update-goldens") {
+      opts->update_goldens = true;
     } else if (a == "--list-passes") {
       opts->list_passes = true;
     } else if (a == "--ignore-global-symbol") {
@@ -216,6 +254,10 @@ bool ParseOptions(const std::vector<std::string>& args, Options* opts, std::ostr
     }
   }
   if (opts->list_passes) return true;
+  if (IsManifest(opts->files) && !opts->roundtrip && opts->emit.empty() && opts->compare.empty() &&
+      opts->pipeline.empty()) {
+    return true;
+  }
   if (!opts->dump_dir.empty() && opts->pipeline.empty()) {
     err << "workbench: --dump-dir needs --pipeline\n";
     return false;
@@ -364,6 +406,41 @@ int RunEmit(const Options& opts, std::ostream& out, std::ostream& err) {
   return 0;
 }
 
+int RunManifestCommand(const Options& opts, std::ostream& out, std::ostream& err) {
+  DiagnosticList diags;
+  auto manifest = LoadManifest(opts.files[0], diags);
+  if (!manifest) {
+    for (const auto& d : diags) err << opts.files[0] << ": error: " << d.message << "\n";
+    return 2;
+  }
+  RegressionOptions ropts;
+  ropts.jobs = opts.jobs;
+  ropts.filter = opts.filter;
+  ropts.update_goldens = opts.update_goldens;
+  RegressionReport report = RunManifest(*manifest, ropts, err);
+  for (const auto& c : report.cases) {
+    for (const auto& check : c.checks) {
+      if (check.passed) continue;
+      err << c.name << ": " << check.kind << " " << check.name << ": " << check.message << "\n"
+          << check.diff;
+    }
+    for (const auto& path : c.updated_goldens) out << "updated " << path << "\n";
+  }
+  out << SummaryTable(report);
+  auto write = [&](const std::string& path, const std::string& text) {
+    std::ofstream f(path, std::ios::binary);
+    if (!f) {
+      err << "workbench: cannot write '" << path << "'\n";
+      return false;
+    }
+    f << text;
+    return true;
+  };
+  if (!opts.json_path.empty() && !write(opts.json_path, ReportJson(report))) return 2;
+  if (!opts.junit_path.empty() && !write(opts.junit_path, ReportJUnit(report))) return 2;
+  return report.failed() ? 1 : 0;
+}
+
 int ListPasses(std::ostream& out) {
   out << "passes:\n";
   for (const auto* entry : transform::PassRegistry::Global().Passes()) {
@@ -425,6 +502,9 @@ int RunBatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     return 2;
   }
   if (opts.list_passes) return ListPasses(out);
+  if (IsManifest(opts.files) && !opts.roundtrip && opts.emit.empty() && opts.compare.empty()) {
+    return RunManifestCommand(opts, out, err);
+  }
   if (opts.roundtrip) return RunRoundTrip(opts, out, err);
   if (!opts.emit.empty()) return RunEmit(opts, out, err);
   return RunCompare(opts, out, err);

@@ -1,0 +1,396 @@
+#include "workbench/regression.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <sstream>
+
+#include "script/tvmscript.h"
+#include "transform/instrument.h"
+#include "transform/registry.h"
+#include "workbench/text_diff.h"
+
+namespace wb::workbench {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+int RegressionReport::passed() const {
+  int n = 0;
+  for (const auto& c : cases) n += c.status == "passed";
+  return n;
+}
+int RegressionReport::failed() const { return static_cast<int>(cases.size()) - passed(); }
+
+namespace {
+
+bool ReadText(const std::string& path, std::string* text) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::stringstream buf;
+  buf << in.rdbuf();
+  *text = buf.str();
+  return true;
+}
+
+std::string Trimmed(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+// Compares printed IR with a golden file (or rewrites the golden file).
+CheckResult CheckGolden(const std::string& kind, const std::string& name, const std::string& actual,
+                        const std::string& golden_path, bool update, CaseResult* result) {
+  CheckResult check{kind, name, false, "", ""};
+  std::string expected;
+  bool exists = ReadText(golden_path, &expected);
+  if (update) {
+    if (!exists || Trimmed(expected) != Trimmed(actual)) {
+      std::error_code ec;
+      std::filesystem::create_directories(std::filesystem::path(golden_path).parent_path(), ec);
+      std::ofstream out(golden_path, std::ios::binary);
+      out << Trimmed(actual) << "\n";
+      if (!out.good()) {
+        check.message = "cannot write golden file '" + golden_path + "'";
+        return check;
+      }
+      result->updated_goldens.push_back(golden_path);
+    }
+    check.passed = true;
+    check.message = "golden file up to date";
+    return check;
+  }
+  if (!exists) {
+    check.message = "golden file '" + golden_path + "' is missing (run with --update-goldens)";
+    return check;
+  }
+  if (Trimmed(expected) == Trimmed(actual)) {
+    check.passed = true;
+    return check;
+  }
+  check.message = "printed IR differs from '" + golden_path + "'";
+  check.diff = UnifiedDiff(Trimmed(expected) + "\n", Trimmed(actual) + "\n", golden_path, "actual");
+  return check;
+}
+
+}  // namespace
+
+CaseResult RunCase(const ManifestCase& c, bool update_goldens) {
+  CaseResult result;
+  result.name = c.name;
+  auto start = Clock::now();
+  auto finish = [&](std::string status, std::string message) {
+    result.status = std::move(status);
+    result.message = std::move(message);
+    result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return result;
+  };
+  std::string text;
+  if (!ReadText(c.input, &text)) return finish("error", "cannot read input '" + c.input + "'");
+  script::ParseResult parsed = script::Parse(text, c.input);
+  if (!parsed.ok()) {
+    result.checks.push_back({"parse", c.input, false, RenderDiagnostics(parsed.diagnostics), ""});
+    return finish("failed", "the input does not parse");
+  }
+  transform::PipelineResult run;
+  run.module = parsed.module;
+  if (!c.pipeline.empty()) {
+    DiagnosticList diags;
+    auto pass = transform::BuildPipeline(c.pipeline, diags);
+    if (!pass) return finish("error", "bad pipeline: " + RenderDiagnostics(diags));
+    run = transform::RunPipeline(*pass, parsed.module);
+    if (!run.ok()) {
+      result.checks.push_back({"pipeline", c.pipeline, false, RenderDiagnostics(run.diagnostics), ""});
+      return finish("failed", run.diagnostics[0].message);
+    }
+  }
+  if (!c.ir_golden.empty()) {
+    script::ParseResult after = parsed;
+    after.module = run.module;
+    result.checks.push_back(
+        CheckGolden("ir_golden", c.ir_golden, script::Print(after), c.ir_golden, update_goldens,
+                    &result));
+  }
+  for (const auto& [pass, path] : c.pass_goldens) {
+    const transform::PassSnapshot* snap = nullptr;
+    for (const auto& s : run.snapshots) {
+      if (s.name == pass) snap = &s;
+    }
+    if (!snap) {
+      result.checks.push_back({"pass_golden", pass, false, "pass '" + pass + "' did not run", ""});
+      continue;
+    }
+    result.checks.push_back(
+        CheckGolden("pass_golden", pass, snap->AfterText(), path, update_goldens, &result));
+  }
+  bool ok = true;
+  for (const auto& check : result.checks) ok &= check.passed;
+  return finish(ok ? "passed" : "failed", ok ? "" : "a check failed");
+}
+
+namespace {
+
+json CaseToJson(const CaseResult& r, bool with_time) {
+  json checks = json::array();
+  for (const auto& c : r.checks) {
+    json j = {{"kind", c.kind}, {"name", c.name}, {"passed", c.passed}};
+    if (!c.message.empty()) j["message"] = c.message;
+    if (!c.diff.empty()) j["diff"] = c.diff;
+    checks.push_back(j);
+  }
+  json j = {{"name", r.name}, {"status", r.status}, {"checks", checks}};
+  if (!r.message.empty()) j["message"] = r.message;
+  if (!r.updated_goldens.empty()) j["updated_goldens"] = r.updated_goldens;
+  if (with_time) j["seconds"] = r.seconds;
+  return j;
+}
+
+CaseResult CaseFromJson(const json& j) {
+  CaseResult r;
+  r.name = j.value("name", "");
+  r.status = j.value("status", "error");
+  r.message = j.value("message", "");
+  r.seconds = j.value("seconds", 0.0);
+  for (const auto& c : j.value("checks", json::array())) {
+    r.checks.push_back({c.value("kind", ""), c.value("name", ""), c.value("passed", false),
+                        c.value("message", ""), c.value("diff", "")});
+  }
+  for (const auto& u : j.value("updated_goldens", json::array())) r.updated_goldens.push_back(u);
+  return r;
+}
+
+struct Child {
+  pid_t pid = -1;
+  int fd = -1;
+  size_t index = 0;
+  Clock::time_point start;
+  std::string output;
+};
+
+// Starts a case in a forked process that writes its result as JSON to a pipe.
+bool Spawn(const ManifestCase& c, size_t index, bool update, Child* child) {
+  int fds[2];
+  if (pipe(fds) != 0) return false;
+  std::fflush(nullptr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return false;
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    std::string out;
+    try {
+      out = CaseToJson(RunCase(c, update), true).dump();
+    } catch (const std::exception& e) {
+      CaseResult r;
+      r.name = c.name;
+      r.status = "error";
+      r.message = std::string("internal error: ") + e.what();
+      out = CaseToJson(r, true).dump();
+    }
+    size_t written = 0;
+    while (written < out.size()) {
+      ssize_t n = write(fds[1], out.data() + written, out.size() - written);
+      if (n <= 0) break;
+      written += static_cast<size_t>(n);
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  child->pid = pid;
+  child->fd = fds[0];
+  child->index = index;
+  child->start = Clock::now();
+  return true;
+}
+
+}  // namespace
+
+RegressionReport RunManifest(const Manifest& manifest, const RegressionOptions& options,
+                             std::ostream& progress) {
+  std::vector<const ManifestCase*> selected;
+  for (const auto& c : manifest.cases) {
+    if (options.filter.empty() || c.name.find(options.filter) != std::string::npos) {
+      selected.push_back(&c);
+    }
+  }
+  RegressionReport report;
+  report.cases.resize(selected.size());
+  bool tty = isatty(STDERR_FILENO);
+  size_t done = 0;
+  auto note_done = [&](size_t index) {
+    ++done;
+    if (tty) {
+      progress << "\r[" << done << "/" << selected.size() << "] " << report.cases[index].name
+               << "\033[K" << std::flush;
+    }
+  };
+  if (!options.isolate) {
+    for (size_t i = 0; i < selected.size(); ++i) {
+      report.cases[i] = RunCase(*selected[i], options.update_goldens);
+      note_done(i);
+    }
+  } else {
+    std::vector<Child> running;
+    size_t next = 0;
+    int jobs = std::max(1, options.jobs);
+    while (next < selected.size() || !running.empty()) {
+      while (next < selected.size() && static_cast<int>(running.size()) < jobs) {
+        Child child;
+        if (!Spawn(*selected[next], next, options.update_goldens, &child)) {
+          report.cases[next] = {selected[next]->name, "error", "cannot start a process", 0, {}, {}};
+          note_done(next);
+        } else {
+          running.push_back(child);
+        }
+        ++next;
+      }
+      std::vector<pollfd> fds;
+      for (const auto& c : running) fds.push_back({c.fd, POLLIN, 0});
+      poll(fds.data(), fds.size(), 50);
+      for (size_t k = 0; k < running.size();) {
+        Child& c = running[k];
+        char buf[65536];
+        bool eof = false;
+        if (fds.size() > k && (fds[k].revents & (POLLIN | POLLHUP))) {
+          ssize_t n = read(c.fd, buf, sizeof(buf));
+          if (n > 0) c.output.append(buf, static_cast<size_t>(n));
+          else eof = true;
+        }
+        const ManifestCase& mc = *selected[c.index];
+        double elapsed = std::chrono::duration<double>(Clock::now() - c.start).count();
+        CaseResult& r = report.cases[c.index];
+        if (!eof && elapsed > mc.timeout_s) {
+          kill(c.pid, SIGKILL);
+          waitpid(c.pid, nullptr, 0);
+          close(c.fd);
+          r = {mc.name, "timeout", "did not finish within " + std::to_string(int(mc.timeout_s)) + " s",
+               elapsed, {}, {}};
+          note_done(c.index);
+          running.erase(running.begin() + k);
+          fds.erase(fds.begin() + k);
+          continue;
+        }
+        if (!eof) {
+          ++k;
+          continue;
+        }
+        int status = 0;
+        waitpid(c.pid, &status, 0);
+        close(c.fd);
+        json j = json::parse(c.output, nullptr, false);
+        if (WIFSIGNALED(status)) {
+          r = {mc.name, "crashed", "the case crashed (signal " + std::to_string(WTERMSIG(status)) + ")",
+               elapsed, {}, {}};
+        } else if (j.is_discarded() || !j.is_object()) {
+          r = {mc.name, "crashed", "the case ended without a result", elapsed, {}, {}};
+        } else {
+          r = CaseFromJson(j);
+        }
+        note_done(c.index);
+        running.erase(running.begin() + k);
+        fds.erase(fds.begin() + k);
+      }
+    }
+  }
+  if (tty && !selected.empty()) progress << "\r\033[K" << std::flush;
+  return report;
+}
+
+std::string ReportJson(const RegressionReport& report) {
+  json cases = json::array();
+  for (const auto& c : report.cases) cases.push_back(CaseToJson(c, true));
+  return json{{"passed", report.passed()}, {"failed", report.failed()}, {"cases", cases}}.dump(2) +
+         "\n";
+}
+
+namespace {
+
+std::string XmlEscape(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default:
+        // XML 1.0 forbids most control characters.
+        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t' && ch != '\r') {
+          out += '?';
+        } else {
+          out += ch;
+        }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string ReportJUnit(const RegressionReport& report) {
+  int failures = 0, errors = 0;
+  double total = 0;
+  for (const auto& c : report.cases) {
+    failures += c.status == "failed";
+    errors += c.status != "failed" && c.status != "passed";
+    total += c.seconds;
+  }
+  std::ostringstream x;
+  x << std::fixed << std::setprecision(3);
+  x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  x << "<testsuites name=\"workbench\" tests=\"" << report.cases.size() << "\" failures=\""
+    << failures << "\" errors=\"" << errors << "\" time=\"" << total << "\">\n";
+  x << "  <testsuite name=\"workbench\" tests=\"" << report.cases.size() << "\" failures=\""
+    << failures << "\" errors=\"" << errors << "\" skipped=\"0\" time=\"" << total << "\">\n";
+  for (const auto& c : report.cases) {
+    x << "    <testcase classname=\"workbench\" name=\"" << XmlEscape(c.name) << "\" time=\""
+      << c.seconds << "\"";
+    if (c.status == "passed") {
+      x << "/>\n";
+      continue;
+    }
+    x << ">\n";
+    std::string details;
+    for (const auto& check : c.checks) {
+      if (check.passed) continue;
+      details += check.kind + " " + check.name + ": " + check.message + "\n" + check.diff;
+    }
+    const char* tag = c.status == "failed" ? "failure" : "error";
+    x << "      <" << tag << " type=\"" << c.status << "\" message=\"" << XmlEscape(c.message)
+      << "\">" << XmlEscape(details) << "</" << tag << ">\n";
+    x << "    </testcase>\n";
+  }
+  x << "  </testsuite>\n</testsuites>\n";
+  return x.str();
+}
+
+std::string SummaryTable(const RegressionReport& report) {
+  size_t width = 4;
+  for (const auto& c : report.cases) width = std::max(width, c.name.size());
+  std::ostringstream t;
+  t << std::left << std::setw(int(width) + 2) << "case" << std::setw(10) << "status"
+    << "time\n";
+  for (const auto& c : report.cases) {
+    t << std::left << std::setw(int(width) + 2) << c.name << std::setw(10) << c.status
+      << std::fixed << std::setprecision(2) << c.seconds << " s";
+    if (!c.message.empty() && c.status != "passed") t << "  " << c.message;
+    t << "\n";
+  }
+  t << report.passed() << " passed, " << report.failed() << " failed\n";
+  return t.str();
+}
+
+}  // namespace wb::workbench
