@@ -191,7 +191,35 @@ class RewriteMutator : public ExprMutator {
     return tir::mul(a, b);
   }
 
+  // A symbolic tile: (x*n + y) // n -> x and (x*n + y) % n -> y when 0 <= y < n is provable
+  // (a split by a symbolic factor), and (x*n) // n -> x, (x*n) % n -> 0 for n != 0.
+  PrimExpr SymbolicDivMod(const PrimExpr& a, const PrimExpr& b, bool is_div) {
+    auto times_b = [&](const PrimExpr& e) -> const PrimExpr* {
+      auto* m = e.as<MulNode>();
+      if (!m) return nullptr;
+      if (Same(m->b, b)) return &m->a;
+      if (Same(m->a, b)) return &m->b;
+      return nullptr;
+    };
+    ConstIntBound nb = analyzer_->const_int_bound(b);
+    if (nb.min_value <= 0 && nb.max_value >= 0) return PrimExpr();
+    if (const PrimExpr* x = times_b(a)) return is_div ? *x : Const(a, 0);
+    auto* s = a.as<AddNode>();
+    if (!s || nb.min_value <= 0) return PrimExpr();
+    for (int side = 0; side < 2; ++side) {
+      const PrimExpr* x = times_b(side == 0 ? s->a : s->b);
+      const PrimExpr& y = side == 0 ? s->b : s->a;
+      if (x && analyzer_->CanProveGreaterEqual(y, 0) && DiffBound(y, b).max_value < 0) {
+        return is_div ? *x : y;
+      }
+    }
+    return PrimExpr();
+  }
+
   PrimExpr FloorDivide(const PrimExpr& a, const PrimExpr& b) {
+    if (IsIndex(a) && !AsConstInt(b)) {
+      if (PrimExpr r = SymbolicDivMod(a, b, true); r.defined()) return r;
+    }
     if (!IsIndex(a) || !PositiveConst(b)) return tir::floordiv(a, b);
     int64_t c = *ConstOf(b);
     if (c == 1) return a;
@@ -220,6 +248,9 @@ class RewriteMutator : public ExprMutator {
   }
 
   PrimExpr FloorModulo(const PrimExpr& a, const PrimExpr& b) {
+    if (IsIndex(a) && !AsConstInt(b)) {
+      if (PrimExpr r = SymbolicDivMod(a, b, false); r.defined()) return r;
+    }
     if (!IsIndex(a) || !PositiveConst(b)) return tir::floormod(a, b);
     int64_t c = *ConstOf(b);
     if (c == 1) return Const(a, 0);

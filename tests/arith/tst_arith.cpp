@@ -229,8 +229,35 @@ class TestArith : public QObject {
       QCOMPARE(ana.const_int_bound(i).max_value, 3);
     }
     QCOMPARE(ana.const_int_bound(i).max_value, 2147483647);
+    // Min/max and loop-nest bounds decided by facts.
+    {
+      auto scope = ana.constraint(Lt(i, n));
+      QVERIFY(Equal(ana.Simplify(MinOf(i, n)), i));
+      QVERIFY(Equal(ana.Simplify(MaxOf(n, Plus(i, C(1)))), n));
+    }
+    {
+      Analyzer loops;
+      Var a = V("a"), b = V("b");
+      loops.Bind(a, R(0, 8));
+      loops.Bind(b, R(0, 4));
+      QVERIFY(loops.CanProve(Lt(Plus(Times(a, C(4)), b), C(32))));
+      QVERIFY(!loops.CanProve(Lt(Plus(Times(a, C(4)), b), C(31))));
+      QVERIFY(loops.CanProve(Ge(Plus(Times(a, C(4)), b), C(0))));
+    }
     QVERIFY(ana.CanProveGreaterEqual(Times(FMod(i, C(5)), C(2)), 0));
     QVERIFY(!ana.CanProveGreaterEqual(i, 0));
+  }
+
+  void symbolicSplit() {
+    // split by a symbolic factor n: (i*n + j) // n == i and % n == j once 0 <= j < n is known.
+    Analyzer ana;
+    Var i = V("i"), j = V("j"), n = V("n");
+    PrimExpr e = Plus(Times(i, n), j);
+    QVERIFY(!Equal(ana.Simplify(FDiv(e, n)), i));
+    auto scope = ana.constraint(AndOf(AndOf(Le(C(0), j), Lt(j, n)), Gt(n, C(0))));
+    QVERIFY(Equal(ana.Simplify(FDiv(e, n)), i));
+    QVERIFY(Equal(ana.Simplify(FMod(e, n)), j));
+    QVERIFY(Equal(ana.Simplify(FMod(Times(i, n), n)), C(0)));
   }
 
   void bindExpressionAndErrors() {

@@ -3,9 +3,14 @@
 
 #include <QTest>
 
+#include <functional>
+#include <random>
+#include <set>
+
 #include "arith/iter_affine_map.h"
 #include "arith_test_util.h"
 #include "ir/structural_equal.h"
+#include "tir/functor.h"
 
 using namespace arith_test;
 using wb::arith::Analyzer;
@@ -34,6 +39,106 @@ QString Errors(const IterMapResult& r) {
   QString s;
   for (const auto& e : r.errors) s += QString::fromStdString(e) + "; ";
   return s;
+}
+
+// Replaces variables by expressions (a loop's binding after a split or fuse).
+class Substituter : public ExprMutator {
+ public:
+  std::map<const VarNode*, PrimExpr> map;
+  PrimExpr VisitExpr_(const VarNode* op) override {
+    auto it = map.find(op);
+    return it != map.end() ? it->second : GetRef(op);
+  }
+};
+
+// A loop nest built by random splits and fuses of an original nest: the current loops and how
+// each original loop variable is expressed in them.
+struct Nest {
+  std::vector<std::pair<Var, int64_t>> loops;
+  std::vector<PrimExpr> bindings;
+  std::vector<int64_t> original_extents;
+
+  void Substitute(const std::map<const VarNode*, PrimExpr>& map) {
+    Substituter sub;
+    sub.map = map;
+    for (PrimExpr& b : bindings) b = sub(b);
+  }
+};
+
+Nest RandomNest(std::mt19937& rng, int steps) {
+  auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
+  const int64_t kExtents[] = {2, 3, 4, 6, 8, 12};
+  Nest nest;
+  int n = 1 + pick(3);
+  for (int i = 0; i < n; ++i) {
+    int64_t e = kExtents[pick(6)];
+    Var v = V("l" + std::to_string(i));
+    nest.loops.push_back({v, e});
+    nest.bindings.push_back(v);
+    nest.original_extents.push_back(e);
+  }
+  int counter = 0;
+  for (int s = 0; s < steps; ++s) {
+    size_t k = pick(int(nest.loops.size()));
+    auto [var, extent] = nest.loops[k];
+    if (pick(2) == 0 || nest.loops.size() == 1) {
+      // split(loop, factors=[extent / f, f]) for a factor f dividing the extent.
+      std::vector<int64_t> factors;
+      for (int64_t f = 2; f < extent; ++f) {
+        if (extent % f == 0) factors.push_back(f);
+      }
+      if (factors.empty()) continue;
+      int64_t f = factors[pick(int(factors.size()))];
+      Var outer = V("o" + std::to_string(counter)), inner = V("i" + std::to_string(counter));
+      ++counter;
+      nest.Substitute({{var.get(), Plus(Times(outer, C(f)), inner)}});
+      nest.loops[k] = {outer, extent / f};
+      nest.loops.insert(nest.loops.begin() + k + 1, {inner, f});
+    } else {
+      // fuse(loop k, loop k + 1).
+      if (k + 1 >= nest.loops.size()) k = nest.loops.size() - 2;
+      auto [a, ea] = nest.loops[k];
+      auto [b, eb] = nest.loops[k + 1];
+      Var fused = V("f" + std::to_string(counter++));
+      nest.Substitute({{a.get(), FDiv(fused, C(eb))}, {b.get(), FMod(fused, C(eb))}});
+      nest.loops[k] = {fused, ea * eb};
+      nest.loops.erase(nest.loops.begin() + k + 1);
+    }
+  }
+  return nest;
+}
+
+// True when the bindings map the loop nest one-to-one onto the original iteration space.
+bool IsBijective(const Nest& nest) {
+  std::set<std::vector<int64_t>> seen;
+  std::map<const VarNode*, int64_t> env;
+  bool in_range = true;
+  std::function<void(size_t)> rec = [&](size_t k) {
+    if (k == nest.loops.size()) {
+      std::vector<int64_t> point;
+      for (size_t i = 0; i < nest.bindings.size(); ++i) {
+        int64_t v = Eval(nest.bindings[i], env);
+        if (v < 0 || v >= nest.original_extents[i]) in_range = false;
+        point.push_back(v);
+      }
+      seen.insert(point);
+      return;
+    }
+    for (int64_t v = 0; v < nest.loops[k].second; ++v) {
+      env[nest.loops[k].first.get()] = v;
+      rec(k + 1);
+    }
+  };
+  rec(0);
+  int64_t total = 1;
+  for (int64_t e : nest.original_extents) total *= e;
+  return in_range && int64_t(seen.size()) == total;
+}
+
+Iters ItersOf(const Nest& nest) {
+  Iters iters;
+  for (const auto& [v, e] : nest.loops) iters.push_back({v, R(0, e)});
+  return iters;
 }
 
 }  // namespace
@@ -155,6 +260,73 @@ class TestIterMap : public QObject {
     QVERIFY2(ErrorMentions(r, "not an affine expression"), qPrintable(Errors(r)));
     r = Detect({i, j}, {{i, R(1, 4)}, {j, R(0, 8)}});
     QVERIFY2(ErrorMentions(r, "does not start at 0"), qPrintable(Errors(r)));
+  }
+
+  void randomSplitFuseSequencesAreBijective() {
+    // Every sequence of splits (by dividing factors) and fuses gives bindings DetectIterMap must
+    // accept; enumeration confirms the map really is bijective, and the detected structure
+    // gives back the bindings' values.
+    std::mt19937 rng(7);
+    for (int n = 0; n < 300; ++n) {
+      Nest nest = RandomNest(rng, 1 + n % 5);
+      QVERIFY(IsBijective(nest));
+      auto r = Detect(nest.bindings, ItersOf(nest));
+      QVERIFY2(r.ok(), qPrintable(QString("nest %1: ").arg(n) + Errors(r)));
+      std::map<const VarNode*, int64_t> env;
+      for (const auto& [v, e] : nest.loops) env[v.get()] = e - 1;
+      for (size_t i = 0; i < nest.bindings.size(); ++i) {
+        PrimExpr back = wb::arith::NormalizeIterMapToExpr(r.indices[i], kI32);
+        QCOMPARE(Eval(back, env), Eval(nest.bindings[i], env));
+      }
+    }
+  }
+
+  void randomAffineBindingsAreJudgedSoundly() {
+    // Random affine bindings: whenever DetectIterMap calls one bijective, it must be.
+    std::mt19937 rng(11);
+    auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
+    int accepted = 0, rejected = 0;
+    for (int n = 0; n < 400; ++n) {
+      Nest nest;
+      int loops = 1 + pick(3);
+      for (int i = 0; i < loops; ++i) nest.loops.push_back({V("v" + std::to_string(i)), 1 + pick(8)});
+      int outputs = 1 + pick(2);
+      for (int o = 0; o < outputs; ++o) {
+        PrimExpr e = C(0);
+        for (const auto& [v, ext] : nest.loops) {
+          if (pick(2)) e = Plus(e, Times(v, C(pick(9))));
+        }
+        if (pick(3) == 0) e = pick(2) ? FDiv(e, C(1 + pick(6))) : FMod(e, C(1 + pick(6)));
+        nest.bindings.push_back(e);
+      }
+      auto r = Detect(nest.bindings, ItersOf(nest));
+      if (!r.ok()) {
+        ++rejected;
+        continue;
+      }
+      ++accepted;
+      // The image is the original space: take each output's extent from its enumeration.
+      std::map<const VarNode*, int64_t> env;
+      std::set<std::vector<int64_t>> seen;
+      int64_t points = 0;
+      std::function<void(size_t)> rec = [&](size_t k) {
+        if (k == nest.loops.size()) {
+          std::vector<int64_t> p;
+          for (const auto& b : nest.bindings) p.push_back(Eval(b, env));
+          seen.insert(p);
+          ++points;
+          return;
+        }
+        for (int64_t v = 0; v < nest.loops[k].second; ++v) {
+          env[nest.loops[k].first.get()] = v;
+          rec(k + 1);
+        }
+      };
+      rec(0);
+      QVERIFY2(int64_t(seen.size()) == points, qPrintable(QString("binding set %1 is not injective").arg(n)));
+    }
+    QVERIFY(accepted > 10);
+    QVERIFY(rejected > 10);
   }
 };
 

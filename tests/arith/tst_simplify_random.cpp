@@ -16,49 +16,6 @@ using wb::arith::Analyzer;
 
 namespace {
 
-int64_t FloorDivI(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-
-// A tiny evaluator for integer PrimExprs: the oracle the simplifier is checked against.
-int64_t Eval(const PrimExpr& e, const std::map<const VarNode*, int64_t>& env) {
-  if (const int64_t* v = AsConstInt(e)) return *v;
-  if (auto* var = e.as<VarNode>()) return env.at(var);
-  if (auto* c = e.as<CastNode>()) return Eval(c->value, env);
-  if (auto* n = e.as<NotNode>()) return !Eval(n->a, env);
-  if (auto* s = e.as<SelectNode>()) {
-    return Eval(s->condition, env) ? Eval(s->true_value, env) : Eval(s->false_value, env);
-  }
-  auto* op = e.as<BinaryNode>();
-  if (!op) throw std::runtime_error(std::string("Eval: unexpected node ") + e->type_key());
-  int64_t a = Eval(op->a, env), b = Eval(op->b, env);
-  auto nonzero = [&]() {
-    if (b == 0) throw std::runtime_error("Eval: division by zero");
-  };
-  switch (e->type_index()) {
-    case TypeIndex::kAdd: return a + b;
-    case TypeIndex::kSub: return a - b;
-    case TypeIndex::kMul: return a * b;
-    case TypeIndex::kDiv: nonzero(); return a / b;
-    case TypeIndex::kMod: nonzero(); return a % b;
-    case TypeIndex::kFloorDiv: nonzero(); return FloorDivI(a, b);
-    case TypeIndex::kFloorMod: nonzero(); return a - FloorDivI(a, b) * b;
-    case TypeIndex::kMin: return std::min(a, b);
-    case TypeIndex::kMax: return std::max(a, b);
-    case TypeIndex::kEQ: return a == b;
-    case TypeIndex::kNE: return a != b;
-    case TypeIndex::kLT: return a < b;
-    case TypeIndex::kLE: return a <= b;
-    case TypeIndex::kGT: return a > b;
-    case TypeIndex::kGE: return a >= b;
-    case TypeIndex::kAnd: return a && b;
-    case TypeIndex::kOr: return a || b;
-    default: throw std::runtime_error(std::string("Eval: unexpected node ") + e->type_key());
-  }
-}
-
 struct VarRange {
   Var var;
   int64_t min, extent;
@@ -66,11 +23,12 @@ struct VarRange {
 
 class Generator {
  public:
+  // vars[1] must range over non-negative values: it forms the symbolic divisor.
   Generator(uint32_t seed, std::vector<VarRange> vars) : rng_(seed), vars_(std::move(vars)) {}
 
   PrimExpr Expr(int depth) {
     if (depth == 0 || Pick(5) == 0) return Leaf();
-    switch (Pick(12)) {
+    switch (Pick(13)) {
       case 0: case 1: return Plus(Expr(depth - 1), Expr(depth - 1));
       case 2: return Minus(Expr(depth - 1), Expr(depth - 1));
       case 3: return Times(Expr(depth - 1), Const(-3, 8));
@@ -81,6 +39,12 @@ class Generator {
       case 8: return MinOf(Expr(depth - 1), Expr(depth - 1));
       case 9: return MaxOf(Expr(depth - 1), Expr(depth - 1));
       case 10: return MakeSelect(Cond(depth - 1), Expr(depth - 1), Expr(depth - 1));
+      case 11: {
+        // A symbolic, positive divisor (y + 1, y >= 0) and a tile by it.
+        PrimExpr d = Plus(vars_[1].var, C(1));
+        PrimExpr a = Pick(2) ? Plus(Times(Expr(depth - 1), d), Expr(depth - 1)) : Expr(depth - 1);
+        return Pick(2) ? FDiv(a, d) : FMod(a, d);
+      }
       default: {
         // The shapes split and fuse create: (a * c + b) // c and % c, and their recombination.
         int64_t c = Pick(7) + 2;
@@ -123,18 +87,20 @@ class Generator {
   std::vector<VarRange> vars_;
 };
 
-// Calls fn for every assignment of the variables within their ranges.
-void ForAll(const std::vector<VarRange>& vars,
-            const std::function<void(const std::map<const VarNode*, int64_t>&)>& fn) {
+// Calls fn for every assignment of the variables within their ranges; fn returns an error
+// message or "". Returns the first error.
+std::string ForAll(const std::vector<VarRange>& vars,
+                   const std::function<std::string(const std::map<const VarNode*, int64_t>&)>& fn) {
   std::map<const VarNode*, int64_t> env;
-  std::function<void(size_t)> rec = [&](size_t k) {
+  std::function<std::string(size_t)> rec = [&](size_t k) -> std::string {
     if (k == vars.size()) return fn(env);
     for (int64_t v = vars[k].min; v < vars[k].min + vars[k].extent; ++v) {
       env[vars[k].var.get()] = v;
-      rec(k + 1);
+      if (std::string err = rec(k + 1); !err.empty()) return err;
     }
+    return "";
   };
-  rec(0);
+  return rec(0);
 }
 
 std::string Describe(const std::map<const VarNode*, int64_t>& env) {
@@ -172,15 +138,14 @@ class TestSimplifyRandom : public QObject {
       PrimExpr e = gen.Expr(4);
       PrimExpr s = ana.Simplify(e);
       if (!s.same_as(e)) ++changed;
-      ForAll(vars, [&](const auto& env) {
+      std::string err = ForAll(vars, [&](const auto& env) -> std::string {
         int64_t want = Eval(e, env), got = Eval(s, env);
-        if (want != got) {
-          QFAIL(qPrintable(QString("seed %1 expr %2: simplified value %3, original %4 at %5")
-                               .arg(seed).arg(n).arg(got).arg(want)
-                               .arg(QString::fromStdString(Describe(env)))));
-        }
         ++checked;
+        if (want == got) return "";
+        return "seed " + std::to_string(seed) + " expr " + std::to_string(n) + ": simplified " +
+               std::to_string(got) + ", original " + std::to_string(want) + " at " + Describe(env);
       });
+      if (!err.empty()) QFAIL(err.c_str());
     }
     QVERIFY(checked > 0);
     QVERIFY(changed > 0);  // the simplifier did rewrite something
@@ -202,12 +167,12 @@ class TestSimplifyRandom : public QObject {
       PrimExpr cond = gen.Cond(3);
       if (!ana.CanProve(cond)) continue;
       ++proved;
-      ForAll(vars, [&](const auto& env) {
-        if (!Eval(cond, env)) {
-          QFAIL(qPrintable(QString("seed %1 cond %2 proved but false at %3")
-                               .arg(seed).arg(n).arg(QString::fromStdString(Describe(env)))));
-        }
+      std::string err = ForAll(vars, [&](const auto& env) -> std::string {
+        if (Eval(cond, env)) return "";
+        return "seed " + std::to_string(seed) + " cond " + std::to_string(n) +
+               " proved but false at " + Describe(env);
       });
+      if (!err.empty()) QFAIL(err.c_str());
     }
     QVERIFY(proved > 0);
   }
@@ -227,18 +192,21 @@ class TestSimplifyRandom : public QObject {
       PrimExpr e = gen.Expr(4);
       auto b = ana.const_int_bound(e);
       auto m = ana.modular_set(e);
-      ForAll(vars, [&](const auto& env) {
+      std::string err = ForAll(vars, [&](const auto& env) -> std::string {
         int64_t v = Eval(e, env);
+        std::string where = "seed " + std::to_string(seed) + " expr " + std::to_string(n) +
+                            ": value " + std::to_string(v) + " at " + Describe(env);
         if (v < b.min_value || v > b.max_value) {
-          QFAIL(qPrintable(QString("seed %1 expr %2: value %3 outside bound [%4, %5]")
-                               .arg(seed).arg(n).arg(v).arg(b.min_value).arg(b.max_value)));
+          return where + " outside [" + std::to_string(b.min_value) + ", " +
+                 std::to_string(b.max_value) + "]";
         }
         bool in_set = m.coeff == 0 ? v == m.base : (v - m.base) % m.coeff == 0;
         if (!in_set) {
-          QFAIL(qPrintable(QString("seed %1 expr %2: value %3 not %4*k + %5")
-                               .arg(seed).arg(n).arg(v).arg(m.coeff).arg(m.base)));
+          return where + " not " + std::to_string(m.coeff) + "*k + " + std::to_string(m.base);
         }
+        return "";
       });
+      if (!err.empty()) QFAIL(err.c_str());
     }
   }
 };
