@@ -283,8 +283,26 @@ class RewriteMutator : public ExprMutator {
     ConstIntBound d = DiffBound(a, b);
     if (d.max_value <= 0) return is_min ? a : b;
     if (d.min_value >= 0) return is_min ? b : a;
-    // min(min(x, c1), c2) -> min(x, min(c1, c2)), and the same for max.
     TypeIndex kind = is_min ? TypeIndex::kMin : TypeIndex::kMax;
+    TypeIndex dual = is_min ? TypeIndex::kMax : TypeIndex::kMin;
+    // Absorption: min(x, max(x, y)) -> x, max(x, min(x, y)) -> x (either operand order).
+    for (int side = 0; side < 2; ++side) {
+      const PrimExpr& x = side == 0 ? a : b;
+      const PrimExpr& other = side == 0 ? b : a;
+      if (other->type_index() != dual) continue;
+      auto* inner = other.as<BinaryNode>();
+      if (Same(inner->a, x) || Same(inner->b, x)) return x;
+    }
+    // min(min(x, y), x) -> min(x, y): an operand already inside the same kind is redundant.
+    if (a->type_index() == kind) {
+      auto* inner = a.as<BinaryNode>();
+      if (Same(inner->a, b) || Same(inner->b, b)) return a;
+    }
+    if (b->type_index() == kind) {
+      auto* inner = b.as<BinaryNode>();
+      if (Same(inner->a, a) || Same(inner->b, a)) return b;
+    }
+    // min(min(x, c1), c2) -> min(x, min(c1, c2)), and the same for max.
     if (const int64_t* c2 = ConstOf(b)) {
       if (a->type_index() == kind) {
         auto* inner = a.as<BinaryNode>();
@@ -336,6 +354,22 @@ class RewriteMutator : public ExprMutator {
     }
     // x + c1 < c2 -> x < c2 - c1, so that facts and loop conditions meet in one form.
     if (const int64_t* c2 = ConstOf(b)) {
+      // x * c1 < c2 -> x < ceil(c2 / c1) for c1 > 0, and the like for the other comparisons.
+      if (auto* m = a.as<MulNode>(); m && ConstOf(m->b) && *ConstOf(m->b) > 0) {
+        int64_t c1 = *ConstOf(m->b);
+        int64_t floor_q = FloorDiv(*c2, c1), ceil_q = -FloorDiv(-*c2, c1);
+        switch (kind) {
+          case TypeIndex::kLT: return MakeBinary(kind, m->a, Const(a, ceil_q));
+          case TypeIndex::kLE: return MakeBinary(kind, m->a, Const(a, floor_q));
+          case TypeIndex::kGT: return MakeBinary(kind, m->a, Const(a, floor_q));
+          case TypeIndex::kGE: return MakeBinary(kind, m->a, Const(a, ceil_q));
+          case TypeIndex::kEQ:
+          case TypeIndex::kNE:
+            if (*c2 % c1 != 0) return Bool(kind == TypeIndex::kNE);
+            return MakeBinary(kind, m->a, Const(a, *c2 / c1));
+          default: break;
+        }
+      }
       if (auto* s = a.as<AddNode>(); s && ConstOf(s->b)) {
         return MakeBinary(kind, s->a, Const(a, *c2 - *ConstOf(s->b)));
       }

@@ -159,6 +159,15 @@ class TestArith : public QObject {
     QVERIFY(Equal(ana.rewrite_simplify(AndOf(Lt(x, y), Ge(x, y))), MakeIntImm(DataType::Bool(), 0)));
     QVERIFY(Equal(ana.rewrite_simplify(OrOf(Lt(x, y), MakeNot(Lt(x, y)))),
                   MakeIntImm(DataType::Bool(), 1)));
+    QVERIFY(Equal(ana.rewrite_simplify(MinOf(x, MaxOf(x, y))), x));
+    QVERIFY(Equal(ana.rewrite_simplify(MaxOf(MinOf(y, x), x)), x));
+    QVERIFY(Equal(ana.rewrite_simplify(MinOf(MinOf(x, y), x)), MinOf(x, y)));
+    QVERIFY(Equal(ana.rewrite_simplify(MinOf(MinOf(x, C(5)), C(3))), MinOf(x, C(3))));
+    QVERIFY(Equal(ana.rewrite_simplify(Lt(Times(x, C(4)), C(10))), Lt(x, C(3))));
+    QVERIFY(Equal(ana.rewrite_simplify(Le(Times(x, C(4)), C(10))), Le(x, C(2))));
+    QVERIFY(Equal(ana.rewrite_simplify(Ge(Times(x, C(4)), C(-10))), Ge(x, C(-2))));
+    QVERIFY(Equal(ana.rewrite_simplify(Eq(Times(x, C(4)), C(10))), MakeIntImm(DataType::Bool(), 0)));
+    QVERIFY(Equal(ana.rewrite_simplify(Lt(Plus(x, C(3)), C(10))), Lt(x, C(7))));
     // Truncating division of a provably non-negative value is floor division.
     QVERIFY(Equal(ana.rewrite_simplify(TDiv(Plus(Times(i, C(4)), j), C(4))), i));
     QVERIFY(Equal(ana.rewrite_simplify(TMod(Plus(Times(i, C(4)), j), C(4))), j));
