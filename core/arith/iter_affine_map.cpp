@@ -6,6 +6,7 @@
 #include <set>
 
 #include "arith/analyzer.h"
+#include "ir/structural_equal.h"
 #include "tir/op.h"
 
 namespace wb::arith {
@@ -22,7 +23,7 @@ bool SameSplit(const IterSplitExpr& a, const IterSplitExpr& b) {
 }
 
 bool SameSum(const IterSumExpr& a, const IterSumExpr& b) {
-  if (a.base != b.base || a.args.size() != b.args.size()) return false;
+  if (a.args.size() != b.args.size() || !ir::StructuralEqual(a.base, b.base, false)) return false;
   for (size_t i = 0; i < a.args.size(); ++i) {
     if (!SameSplit(a.args[i], b.args[i]) || a.args[i].scale != b.args[i].scale) return false;
   }
@@ -64,7 +65,7 @@ class IterMapRewriter {
     int64_t bound = lt ? *c : *c + 1;
     std::optional<IterSumExpr> sum = Rewrite(cmp->a);
     if (!sum) return false;
-    if (sum->base != 0 || sum->args.size() < 2) {
+    if (!IsConstInt(sum->base, 0) || sum->args.size() < 2) {
       return Fail("predicate " + ExprText(pred) + " does not bound a fused iterator");
     }
     std::optional<IterSplitExpr> fused = Fuse(*sum, ExprText(cmp->a));
@@ -78,15 +79,14 @@ class IterMapRewriter {
   }
 
   std::optional<IterSumExpr> Rewrite(const PrimExpr& e) {
-    if (const int64_t* v = AsConstInt(e)) return IterSumExpr{{}, *v};
+    if (AsConstInt(e)) return IterSumExpr{{}, e};
+    PrimExpr zero = make_const(e->dtype, int64_t(0));
     if (auto* var = e.as<VarNode>()) {
       auto it = inputs_.find(var);
-      if (it == inputs_.end()) {
-        Fail("variable " + var->name_hint + " is not one of the iterators");
-        return std::nullopt;
-      }
-      if (it->second->extent == 1) return IterSumExpr{{}, 0};
-      return IterSumExpr{{IterSplitExpr{it->second, 1, it->second->extent, 1}}, 0};
+      // Any other variable is fixed while the iterators run.
+      if (it == inputs_.end()) return IterSumExpr{{}, e};
+      if (it->second->extent == 1) return IterSumExpr{{}, zero};
+      return IterSumExpr{{IterSplitExpr{it->second, 1, it->second->extent, 1}}, zero};
     }
     auto* op = e.as<BinaryNode>();
     switch (e->type_index()) {
@@ -105,8 +105,14 @@ class IterMapRewriter {
           return std::nullopt;
         }
         if (a->args.empty()) std::swap(a, b);
-        IterSumExpr r;
-        AddInto(&r, *a, b->base);
+        if (a->args.empty()) return IterSumExpr{{}, ana_->Simplify(tir::mul(a->base, b->base))};
+        const int64_t* factor = AsConstInt(ana_->Simplify(b->base));
+        if (!factor) {
+          Fail(ExprText(e) + " scales an iterator by a non-constant factor");
+          return std::nullopt;
+        }
+        IterSumExpr r{{}, make_const(e->dtype, int64_t(0))};
+        AddInto(&r, *a, *factor);
         return r;
       }
       case TypeIndex::kFloorDiv:
@@ -140,7 +146,7 @@ class IterMapRewriter {
       return std::nullopt;
     }
     int64_t expected = base_scale;
-    IterSumExpr fused_sum;
+    IterSumExpr fused_sum{{}, make_const(sum.base->dtype, int64_t(0))};
     for (const IterSplitExpr& a : args) {
       if (a.scale != expected) {
         Fail(text + " cannot be fused into one iterator: the terms overlap or leave gaps "
@@ -174,8 +180,9 @@ class IterMapRewriter {
   }
 
  private:
-  static void AddInto(IterSumExpr* dst, const IterSumExpr& src, int64_t factor) {
-    dst->base += src.base * factor;
+  void AddInto(IterSumExpr* dst, const IterSumExpr& src, int64_t factor) {
+    dst->base = ana_->Simplify(
+        tir::add(dst->base, tir::mul(src.base, make_const(src.base->dtype, factor))));
     for (IterSplitExpr s : src.args) {
       s.scale *= factor;
       auto it = std::find_if(dst->args.begin(), dst->args.end(),
@@ -190,21 +197,24 @@ class IterMapRewriter {
   }
 
   std::optional<IterSumExpr> DivMod(IterSumExpr a, int64_t c, bool is_div, const PrimExpr& e) {
+    PrimExpr cexpr = make_const(e->dtype, c);
     if (a.args.empty()) {
-      return IterSumExpr{{}, is_div ? FloorDiv(a.base, c) : FloorMod(a.base, c)};
+      return IterSumExpr{{}, ana_->Simplify(is_div ? tir::floordiv(a.base, cexpr)
+                                                   : tir::floormod(a.base, cexpr))};
     }
     // floordiv(x + b*c, c) == floordiv(x, c) + b; other offsets would need padding.
-    if (a.base % c != 0) {
-      Fail(ExprText(e) + ": the offset " + std::to_string(a.base) + " is not a multiple of " +
+    if (!ana_->CanProveEqual(tir::floormod(a.base, cexpr), make_const(e->dtype, int64_t(0)))) {
+      Fail(ExprText(e) + ": the offset " + ExprText(a.base) + " is not a multiple of " +
            std::to_string(c));
       return std::nullopt;
     }
-    int64_t base_q = a.base / c;
-    a.base = 0;
+    PrimExpr base_q = ana_->Simplify(tir::floordiv(a.base, cexpr));
+    PrimExpr zero = make_const(e->dtype, int64_t(0));
+    a.base = zero;
     std::optional<IterSplitExpr> s = Fuse(a, ExprText(e));
     if (!s) return std::nullopt;
     if (s->scale % c == 0) {
-      if (!is_div) return IterSumExpr{{}, 0};
+      if (!is_div) return IterSumExpr{{}, zero};
       s->scale /= c;
       return IterSumExpr{{*s}, base_q};
     }
@@ -225,7 +235,7 @@ class IterMapRewriter {
       return IterSumExpr{{r}, base_q};
     }
     IterSplitExpr r{s->source, s->lower_factor, k, s->scale};
-    return IterSumExpr{{r}, 0};
+    return IterSumExpr{{r}, zero};
   }
 
   Analyzer* ana_;
@@ -338,7 +348,7 @@ IterMapResult DetectIterMap(const std::vector<PrimExpr>& indices,
     if (!sum) return result;
     if (level != IterMapLevel::kNoCheck && !sum->args.empty()) {
       IterSumExpr no_base = *sum;
-      no_base.base = 0;
+      no_base.base = make_const(index->dtype, int64_t(0));
       std::optional<IterSplitExpr> one = rw.Fuse(no_base, ExprText(index));
       if (!one) return result;
       top.push_back(*one);
@@ -363,7 +373,7 @@ PrimExpr MarkToExpr(const IterMark& mark, DataType dtype) {
 }  // namespace
 
 PrimExpr NormalizeIterMapToExpr(const IterSumExpr& sum, DataType dtype) {
-  PrimExpr res = make_const(dtype, sum.base);
+  PrimExpr res = sum.base.defined() ? sum.base : make_const(dtype, int64_t(0));
   for (const IterSplitExpr& s : sum.args) {
     PrimExpr e = MarkToExpr(*s.source, dtype);
     if (s.lower_factor != 1) e = tir::floordiv(e, make_const(dtype, s.lower_factor));

@@ -34,7 +34,9 @@ struct IterSplitExpr {
 
 struct IterSumExpr {
   std::vector<IterSplitExpr> args;
-  int64_t base = 0;
+  // The part without iterators: a constant, or symbolic in variables that are not iterators
+  // (an outer loop's variable: `k * 16 + i` over the inner loop i has base `k * 16`).
+  PrimExpr base;
 };
 
 // An iterator: a loop variable, or a fused sum of splits of other iterators.
@@ -56,7 +58,8 @@ struct IterMapResult {
   bool ok() const { return errors.empty(); }
 };
 
-// `input_iters` are the loop variables with their ranges (min 0, constant extent), in loop order.
+// `input_iters` are the loop variables with their ranges (min 0, constant extent), in loop order;
+// other variables in the indices are treated as constants.
 // `predicate` may restrict fused iterators, as split with a non-dividing factor does:
 // `i0 * 32 + i1 < 100`; pass `true` (IntImm 1) for none.
 IterMapResult DetectIterMap(const std::vector<PrimExpr>& indices,
