@@ -6,6 +6,7 @@
 #include "arith/analyzer.h"
 #include "arith/int_math.h"
 #include "ir/structural_equal.h"
+#include "ir/structural_hash.h"
 #include "tir/functor.h"
 #include "tir/op.h"
 
@@ -144,6 +145,20 @@ SplitTerm AsAtomTerm(const SumForm& s) {
   return SplitTerm{Emit(s), std::make_shared<SumForm>(s), 1, kPosInf, 1};
 }
 
+// A total order on factors that does not depend on addresses where it can avoid it, so that
+// output is the same from run to run: variables by name first, then any expression by its
+// name-independent structural hash.
+bool FactorAfter(const PrimExpr& x, const PrimExpr& y) {
+  auto* vx = x.as<VarNode>();
+  auto* vy = y.as<VarNode>();
+  if (vx && !vy) return false;
+  if (vy && !vx) return true;
+  if (vx && vy && vx->name_hint != vy->name_hint) return vx->name_hint > vy->name_hint;
+  uint64_t hx = ir::StructuralHash(x), hy = ir::StructuralHash(y);
+  if (hx != hy) return hx > hy;
+  return x.get() > y.get();
+}
+
 bool IsIndexArith(const PrimExpr& e) {
   if (!e->dtype.is_integer() || !e->dtype.is_scalar()) return false;
   switch (e->type_index()) {
@@ -187,7 +202,11 @@ class CanonicalMutator : public ExprMutator {
         SumForm a = ToSum(op->a), b = ToSum(op->b);
         if (b.terms.empty()) return Scaled(a, b.base);
         if (a.terms.empty()) return Scaled(b, a.base);
-        return FromAtom(MakeBinary(TypeIndex::kMul, Emit(a), Emit(b)));
+        // A product of non-constants is an atom; its factors are ordered so that x*y and y*x
+        // are the same atom.
+        PrimExpr x = Emit(a), y = Emit(b);
+        if (FactorAfter(x, y)) std::swap(x, y);
+        return FromAtom(MakeBinary(TypeIndex::kMul, x, y));
       }
       case TypeIndex::kFloorDiv:
       case TypeIndex::kDiv:

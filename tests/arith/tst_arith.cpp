@@ -208,6 +208,9 @@ class TestArith : public QObject {
     // Terms combine regardless of order and cancel.
     QVERIFY(Equal(ana.Simplify(Minus(Plus(i, Times(j, C(3))), Plus(Times(j, C(3)), i))), C(0)));
     QVERIFY(Equal(ana.Simplify(Plus(Times(Plus(x, C(1)), C(2)), C(-2))), Times(x, C(2))));
+    // Products of non-constants are atoms, the same whatever the order of the factors.
+    QVERIFY(ana.CanProveEqual(Plus(Times(x, i), C(1)), Plus(C(1), Times(i, x))));
+    QVERIFY(Equal(ana.Simplify(Minus(Times(x, i), Times(i, x))), C(0)));
   }
 
   void proveUnderConstraints() {
