@@ -193,11 +193,9 @@ ConstIntBound ConstIntBoundAnalyzer::operator()(const PrimExpr& expr) {
 
 void ConstIntBoundAnalyzer::Bind(const Var& var, const Range& range, bool allow_override) {
   ConstIntBound lo = (*this)(range->min);
-  ConstIntBound ext = (*this)(range->extent);
   // The last value is min + extent - 1; its largest possible value bounds the variable.
   ConstIntBound last = (*this)(tir::sub(tir::add(range->min, range->extent),
                                         tir::make_const(range->extent->dtype, int64_t(1))));
-  (void)ext;
   Update(var, {lo.min_value, last.max_value}, allow_override);
 }
 

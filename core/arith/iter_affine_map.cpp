@@ -70,6 +70,8 @@ class IterMapRewriter {
     }
     std::optional<IterSplitExpr> fused = Fuse(*sum, ExprText(cmp->a));
     if (!fused) return false;
+    // Marks are shared read-only once detection returns; while it runs, this rewriter owns the
+    // ones it created (Fuse makes them non-const) and may still narrow them.
     auto* mark = const_cast<IterMark*>(fused->source.get());
     if (fused->scale != 1 || bound <= 0 || bound > mark->extent) {
       return Fail("predicate " + ExprText(pred) + " does not narrow " + ExprText(cmp->a));
