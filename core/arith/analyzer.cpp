@@ -1,0 +1,69 @@
+#include "arith/analyzer.h"
+
+#include "tir/op.h"
+
+namespace wb::arith {
+
+using namespace tir;
+
+Analyzer::Analyzer()
+    : const_int_bound(this), modular_set(this), rewrite_simplify(this), canonical_simplify(this),
+      int_set(this) {}
+
+void Analyzer::Bind(const Var& var, const Range& range, bool allow_override) {
+  if (IsConstInt(range->extent, 1)) {
+    Bind(var, range->min, allow_override);
+    return;
+  }
+  const_int_bound.Bind(var, range, allow_override);
+  int_set.Bind(var, range, allow_override);
+}
+
+void Analyzer::Bind(const Var& var, const PrimExpr& expr, bool allow_override) {
+  PrimExpr value = Simplify(expr);
+  const_int_bound.Update(var, const_int_bound(value), allow_override);
+  modular_set.Update(var, modular_set(value), allow_override);
+  rewrite_simplify.Update(var, value, allow_override);
+  int_set.Bind(var, MakeRange(value, make_const(value->dtype, int64_t(1))), allow_override);
+}
+
+PrimExpr Analyzer::Simplify(const PrimExpr& expr) {
+  PrimExpr res = rewrite_simplify(expr);
+  if (AsConstInt(res)) return res;
+  res = canonical_simplify(res);
+  return rewrite_simplify(res);
+}
+
+bool Analyzer::CanProve(const PrimExpr& cond) {
+  PrimExpr res = Simplify(cond);
+  const int64_t* v = AsConstInt(res);
+  return v && *v != 0;
+}
+
+bool Analyzer::CanProveEqual(const PrimExpr& a, const PrimExpr& b) {
+  const int64_t* v = AsConstInt(Simplify(tir::sub(a, b)));
+  return v && *v == 0;
+}
+
+bool Analyzer::CanProveGreaterEqual(const PrimExpr& expr, int64_t lower_bound) {
+  if (const_int_bound(expr).min_value >= lower_bound) return true;
+  return const_int_bound(canonical_simplify(rewrite_simplify(expr))).min_value >= lower_bound;
+}
+
+bool Analyzer::CanProveLess(const PrimExpr& expr, int64_t upper_bound) {
+  if (const_int_bound(expr).max_value < upper_bound) return true;
+  return const_int_bound(canonical_simplify(rewrite_simplify(expr))).max_value < upper_bound;
+}
+
+ConstraintScope::ConstraintScope(Analyzer* analyzer, const PrimExpr& constraint) {
+  // Each sub-analyzer learns the facts in its own terms; undone in reverse order.
+  undo_.push_back(analyzer->const_int_bound.EnterConstraint(constraint));
+  undo_.push_back(analyzer->modular_set.EnterConstraint(constraint));
+  undo_.push_back(analyzer->rewrite_simplify.EnterConstraint(constraint));
+}
+
+ConstraintScope::~ConstraintScope() {
+  for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) (*it)();
+}
+
+}  // namespace wb::arith

@@ -1,0 +1,318 @@
+#include "arith/canonical_simplify.h"
+
+#include <memory>
+#include <vector>
+
+#include "arith/analyzer.h"
+#include "arith/int_math.h"
+#include "ir/structural_equal.h"
+#include "ir/structural_hash.h"
+#include "tir/functor.h"
+#include "tir/op.h"
+
+namespace wb::arith {
+
+using ir::TypeIndex;
+using namespace tir;
+
+namespace {
+
+struct SumForm;
+
+// ((index // lower) % upper) * scale; upper == kPosInf means no modulo.
+struct SplitTerm {
+  PrimExpr index;
+  // When the atom is itself a sum that could not be split further, its form, so that a merge
+  // that gives back the whole atom can expand it into the enclosing sum again.
+  std::shared_ptr<const SumForm> index_sum;
+  int64_t lower = 1;
+  int64_t upper = kPosInf;
+  int64_t scale = 1;
+
+  bool SameSplit(const SplitTerm& o) const {
+    return lower == o.lower && upper == o.upper && SameIndex(o);
+  }
+  bool SameIndex(const SplitTerm& o) const {
+    return index.same_as(o.index) || ir::StructuralEqual(index, o.index, false);
+  }
+  bool IsPlain() const { return lower == 1 && upper == kPosInf; }
+};
+
+// base + sum(terms); terms keep their order of first appearance so that the output is stable.
+struct SumForm {
+  DataType dtype;
+  std::vector<SplitTerm> terms;
+  int64_t base = 0;
+};
+
+void AddTerm(SumForm* dst, SplitTerm t) {
+  for (size_t i = 0; i < dst->terms.size(); ++i) {
+    if (dst->terms[i].SameSplit(t)) {
+      dst->terms[i].scale += t.scale;
+      if (dst->terms[i].scale == 0) dst->terms.erase(dst->terms.begin() + i);
+      return;
+    }
+  }
+  if (t.scale != 0) dst->terms.push_back(std::move(t));
+}
+
+void AddInto(SumForm* dst, const SumForm& src, int64_t factor) {
+  dst->base += src.base * factor;
+  for (SplitTerm t : src.terms) {
+    t.scale *= factor;
+    AddTerm(dst, std::move(t));
+  }
+}
+
+SumForm Scaled(const SumForm& s, int64_t factor) {
+  SumForm r{s.dtype, {}, 0};
+  if (factor == 0) return r;
+  AddInto(&r, s, factor);
+  return r;
+}
+
+// Merges ((x//a) % b)*s + ((x//(a*b)) % c)*(s*b) into ((x//a) % (b*c))*s until none is left.
+void MergeSplits(SumForm* s) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 0; i < s->terms.size() && !changed; ++i) {
+      for (size_t j = 0; j < s->terms.size() && !changed; ++j) {
+        const SplitTerm& lo = s->terms[i];
+        const SplitTerm& hi = s->terms[j];
+        if (i == j || lo.upper == kPosInf || !lo.SameIndex(hi)) continue;
+        if (hi.lower != lo.lower * lo.upper || hi.scale != lo.scale * lo.upper) continue;
+        SplitTerm merged = lo;
+        merged.upper = hi.upper == kPosInf ? kPosInf : lo.upper * hi.upper;
+        s->terms.erase(s->terms.begin() + std::max(i, j));
+        s->terms.erase(s->terms.begin() + std::min(i, j));
+        if (merged.IsPlain() && merged.index_sum) {
+          AddInto(s, *merged.index_sum, merged.scale);
+        } else {
+          AddTerm(s, std::move(merged));
+        }
+        changed = true;
+      }
+    }
+  }
+}
+
+PrimExpr Const(DataType t, int64_t v) { return make_const(t, v); }
+
+PrimExpr EmitTerm(const SplitTerm& t, int64_t abs_scale, DataType dtype) {
+  PrimExpr e = t.index;
+  if (t.lower != 1) e = MakeBinary(TypeIndex::kFloorDiv, e, Const(dtype, t.lower));
+  if (t.upper != kPosInf) e = MakeBinary(TypeIndex::kFloorMod, e, Const(dtype, t.upper));
+  if (abs_scale != 1) e = MakeBinary(TypeIndex::kMul, e, Const(dtype, abs_scale));
+  return e;
+}
+
+// Positive terms first, then the negative ones subtracted, then the constant: `i*4 + j - k - 1`.
+PrimExpr Emit(const SumForm& s) {
+  PrimExpr res;
+  for (const SplitTerm& t : s.terms) {
+    if (t.scale <= 0) continue;
+    PrimExpr e = EmitTerm(t, t.scale, s.dtype);
+    res = res.defined() ? MakeBinary(TypeIndex::kAdd, res, e) : e;
+  }
+  for (const SplitTerm& t : s.terms) {
+    if (t.scale >= 0) continue;
+    if (!res.defined()) {
+      res = MakeBinary(TypeIndex::kMul, EmitTerm(t, 1, s.dtype), Const(s.dtype, t.scale));
+    } else {
+      res = MakeBinary(TypeIndex::kSub, res, EmitTerm(t, -t.scale, s.dtype));
+    }
+  }
+  if (!res.defined()) return Const(s.dtype, s.base);
+  if (s.base > 0) return MakeBinary(TypeIndex::kAdd, res, Const(s.dtype, s.base));
+  if (s.base < 0) return MakeBinary(TypeIndex::kSub, res, Const(s.dtype, -s.base));
+  return res;
+}
+
+SumForm FromConst(DataType t, int64_t v) { return SumForm{t, {}, v}; }
+
+SumForm FromAtom(const PrimExpr& e) {
+  if (const int64_t* v = AsConstInt(e)) return FromConst(e->dtype, *v);
+  SumForm s{e->dtype, {}, 0};
+  s.terms.push_back(SplitTerm{e, nullptr, 1, kPosInf, 1});
+  return s;
+}
+
+// The sum as a single plain term, to be divided or reduced as a whole.
+SplitTerm AsAtomTerm(const SumForm& s) {
+  if (s.base == 0 && s.terms.size() == 1 && s.terms[0].scale == 1 && s.terms[0].IsPlain()) {
+    return s.terms[0];
+  }
+  return SplitTerm{Emit(s), std::make_shared<SumForm>(s), 1, kPosInf, 1};
+}
+
+// A total order on factors that does not depend on addresses where it can avoid it, so that
+// output is the same from run to run: variables by name first, then any expression by its
+// name-independent structural hash.
+bool FactorAfter(const PrimExpr& x, const PrimExpr& y) {
+  auto* vx = x.as<VarNode>();
+  auto* vy = y.as<VarNode>();
+  if (vx && !vy) return false;
+  if (vy && !vx) return true;
+  if (vx && vy && vx->name_hint != vy->name_hint) return vx->name_hint > vy->name_hint;
+  uint64_t hx = ir::StructuralHash(x), hy = ir::StructuralHash(y);
+  if (hx != hy) return hx > hy;
+  return x.get() > y.get();
+}
+
+bool IsIndexArith(const PrimExpr& e) {
+  if (!e->dtype.is_integer() || !e->dtype.is_scalar()) return false;
+  switch (e->type_index()) {
+    case TypeIndex::kIntImm:
+    case TypeIndex::kAdd:
+    case TypeIndex::kSub:
+    case TypeIndex::kMul:
+    case TypeIndex::kDiv:
+    case TypeIndex::kMod:
+    case TypeIndex::kFloorDiv:
+    case TypeIndex::kFloorMod:
+      return true;
+    default:
+      return false;
+  }
+}
+
+class CanonicalMutator : public ExprMutator {
+ public:
+  explicit CanonicalMutator(Analyzer* analyzer) : analyzer_(analyzer) {}
+
+  PrimExpr VisitExpr(const PrimExpr& e) override {
+    if (IsIndexArith(e)) return Emit(ToSum(e));
+    return ExprMutator::VisitExpr(e);
+  }
+
+ private:
+  SumForm ToSum(const PrimExpr& e) {
+    if (!IsIndexArith(e)) return FromAtom(ExprMutator::VisitExpr(e));
+    if (const int64_t* v = AsConstInt(e)) return FromConst(e->dtype, *v);
+    auto* op = e.as<BinaryNode>();
+    switch (e->type_index()) {
+      case TypeIndex::kAdd:
+      case TypeIndex::kSub: {
+        SumForm a = ToSum(op->a);
+        AddInto(&a, ToSum(op->b), e->type_index() == TypeIndex::kAdd ? 1 : -1);
+        MergeSplits(&a);
+        return a;
+      }
+      case TypeIndex::kMul: {
+        SumForm a = ToSum(op->a), b = ToSum(op->b);
+        if (b.terms.empty()) return Scaled(a, b.base);
+        if (a.terms.empty()) return Scaled(b, a.base);
+        // A product of non-constants is an atom; its factors are ordered so that x*y and y*x
+        // are the same atom.
+        PrimExpr x = Emit(a), y = Emit(b);
+        if (FactorAfter(x, y)) std::swap(x, y);
+        return FromAtom(MakeBinary(TypeIndex::kMul, x, y));
+      }
+      case TypeIndex::kFloorDiv:
+      case TypeIndex::kDiv:
+      case TypeIndex::kFloorMod:
+      case TypeIndex::kMod: {
+        bool is_div = e->type_index() == TypeIndex::kFloorDiv || e->type_index() == TypeIndex::kDiv;
+        bool trunc = e->type_index() == TypeIndex::kDiv || e->type_index() == TypeIndex::kMod;
+        SumForm a = ToSum(op->a), b = ToSum(op->b);
+        bool const_divisor = b.terms.empty() && b.base > 0;
+        // Truncation agrees with floor division exactly when the dividend is non-negative.
+        if (const_divisor && trunc && analyzer_->const_int_bound(Emit(a)).min_value < 0) {
+          const_divisor = false;
+        }
+        if (const_divisor) return is_div ? DivByConst(a, b.base) : ModByConst(a, b.base);
+        return FromAtom(MakeBinary(e->type_index(), Emit(a), Emit(b)));
+      }
+      default:
+        return FromAtom(e);
+    }
+  }
+
+  // floordiv(D*c + N, c) == D + floordiv(N, c) for every integer D: the divisible terms come out.
+  SumForm DivByConst(const SumForm& s, int64_t c) {
+    SumForm result{s.dtype, {}, FloorDiv(s.base, c)};
+    SumForm rest{s.dtype, {}, FloorMod(s.base, c)};
+    for (const SplitTerm& t : s.terms) {
+      if (t.scale % c == 0) {
+        SplitTerm d = t;
+        d.scale /= c;
+        AddTerm(&result, d);
+      } else {
+        rest.terms.push_back(t);
+      }
+    }
+    if (!rest.terms.empty()) {
+      ConstIntBound b = analyzer_->const_int_bound(Emit(rest));
+      if (b.min_value != kNegInf && b.max_value != kPosInf &&
+          FloorDiv(b.min_value, c) == FloorDiv(b.max_value, c)) {
+        result.base += FloorDiv(b.min_value, c);
+      } else {
+        AddTerm(&result, DivTerm(rest, c));
+      }
+    }
+    MergeSplits(&result);
+    return result;
+  }
+
+  SplitTerm DivTerm(const SumForm& rest, int64_t c) {
+    if (rest.base == 0 && rest.terms.size() == 1 && rest.terms[0].scale > 0 &&
+        c % rest.terms[0].scale == 0) {
+      // ((x//a) % b)*s // (s*k) == (x // (a*k)) % (b/k) when k divides b.
+      SplitTerm t = rest.terms[0];
+      int64_t k = c / t.scale;
+      if (t.upper == kPosInf || t.upper % k == 0) {
+        t.lower *= k;
+        if (t.upper != kPosInf) t.upper /= k;
+        t.scale = 1;
+        return t;
+      }
+    }
+    SplitTerm t = AsAtomTerm(rest);
+    t.lower = c;
+    return t;
+  }
+
+  // floormod(D*c + N, c) == floormod(N, c).
+  SumForm ModByConst(const SumForm& s, int64_t c) {
+    SumForm rest{s.dtype, {}, FloorMod(s.base, c)};
+    for (const SplitTerm& t : s.terms) {
+      if (t.scale % c != 0) rest.terms.push_back(t);
+    }
+    if (rest.terms.empty()) return rest;
+    ConstIntBound b = analyzer_->const_int_bound(Emit(rest));
+    if (b.min_value != kNegInf && b.max_value != kPosInf &&
+        FloorDiv(b.min_value, c) == FloorDiv(b.max_value, c)) {
+      // The quotient is one constant q: floormod(N, c) == N - q*c.
+      rest.base -= FloorDiv(b.min_value, c) * c;
+      return rest;
+    }
+    if (rest.base == 0 && rest.terms.size() == 1 && rest.terms[0].scale > 0 &&
+        c % rest.terms[0].scale == 0) {
+      // ((x//a) % b)*s % (s*k) == ((x//a) % k)*s when k divides b.
+      SplitTerm t = rest.terms[0];
+      int64_t k = c / t.scale;
+      if (t.upper == kPosInf || t.upper % k == 0) {
+        t.upper = k;
+        SumForm r{s.dtype, {}, 0};
+        r.terms.push_back(t);
+        return r;
+      }
+    }
+    SplitTerm t = AsAtomTerm(rest);
+    t.upper = c;
+    SumForm r{s.dtype, {}, 0};
+    r.terms.push_back(t);
+    return r;
+  }
+
+  Analyzer* analyzer_;
+};
+
+}  // namespace
+
+PrimExpr CanonicalSimplifier::operator()(const PrimExpr& expr) {
+  CanonicalMutator mutator(parent_);
+  return mutator(expr);
+}
+
+}  // namespace wb::arith

@@ -1,0 +1,345 @@
+// Tests of the arith analyzers: constant bounds (with symbolic and unbounded variables), modular
+// sets, the rewrite and canonical simplifiers on the floordiv/floormod identities that split and
+// fuse create, proofs under constraint scopes, and integer-set evaluation for region relaxation.
+
+#include <QTest>
+
+#include "arith_test_util.h"
+#include "ir/structural_equal.h"
+
+using namespace arith_test;
+using wb::arith::Analyzer;
+using wb::arith::ConstIntBound;
+using wb::arith::IntSet;
+
+namespace {
+
+// Structural equality with free variables compared by identity, printed on failure.
+bool Equal(const PrimExpr& a, const PrimExpr& b) {
+  return ir::StructuralEqual(a, b, /*map_free_vars=*/false);
+}
+
+int64_t ConstOf(const PrimExpr& e) {
+  const int64_t* v = AsConstInt(e);
+  if (!v) throw std::runtime_error(std::string("not a constant: ") + e->type_key());
+  return *v;
+}
+
+}  // namespace
+
+class TestArith : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void constIntBoundArithmetic() {
+    Analyzer ana;
+    Var i = V("i"), j = V("j");
+    ana.Bind(i, R(0, 16));
+    ana.Bind(j, R(-4, 8));  // [-4, 3]
+    auto b = ana.const_int_bound(Plus(Times(i, C(4)), j));
+    QCOMPARE(b.min_value, -4);
+    QCOMPARE(b.max_value, 63);
+    b = ana.const_int_bound(Minus(i, j));
+    QCOMPARE(b.min_value, -3);
+    QCOMPARE(b.max_value, 19);
+    b = ana.const_int_bound(Times(j, C(-3)));
+    QCOMPARE(b.min_value, -9);
+    QCOMPARE(b.max_value, 12);
+    b = ana.const_int_bound(FDiv(j, C(2)));  // floor(-4/2) .. floor(3/2)
+    QCOMPARE(b.min_value, -2);
+    QCOMPARE(b.max_value, 1);
+    b = ana.const_int_bound(TDiv(j, C(3)));  // trunc: -1 .. 1
+    QCOMPARE(b.min_value, -1);
+    QCOMPARE(b.max_value, 1);
+    b = ana.const_int_bound(FMod(j, C(8)));
+    QCOMPARE(b.min_value, 0);
+    QCOMPARE(b.max_value, 7);
+    b = ana.const_int_bound(FMod(i, C(32)));  // i < 32 already: the bound of i itself
+    QCOMPARE(b.min_value, 0);
+    QCOMPARE(b.max_value, 15);
+    b = ana.const_int_bound(MinOf(i, j));
+    QCOMPARE(b.min_value, -4);
+    QCOMPARE(b.max_value, 3);
+    b = ana.const_int_bound(MaxOf(i, j));
+    QCOMPARE(b.min_value, 0);
+    QCOMPARE(b.max_value, 15);
+    b = ana.const_int_bound(MakeSelect(Lt(i, C(3)), C(100), j));
+    QCOMPARE(b.min_value, -4);
+    QCOMPARE(b.max_value, 100);
+    b = ana.const_int_bound(MakeCast(DataType::Int(64), Plus(i, C(1))));
+    QCOMPARE(b.min_value, 1);
+    QCOMPARE(b.max_value, 16);
+    // A narrowing cast that cannot hold the value gives the target type's range.
+    b = ana.const_int_bound(MakeCast(DataType::Int(8), Times(i, C(100))));
+    QCOMPARE(b.min_value, -128);
+    QCOMPARE(b.max_value, 127);
+  }
+
+  void constIntBoundSymbolicAndInfinity() {
+    Analyzer ana;
+    Var n = MakeVar("n", DataType::Int(64));
+    Var i = MakeVar("i", DataType::Int(64));
+    ana.Bind(i, ir::MakeRange(MakeIntImm(DataType::Int(64), 0), n));
+    auto b = ana.const_int_bound(i);
+    QCOMPARE(b.min_value, 0);
+    QCOMPARE(b.max_value, ConstIntBound::kPosInf);
+    // Unbounded int64 values saturate instead of overflowing.
+    b = ana.const_int_bound(Times(n, n));
+    QCOMPARE(b.min_value, ConstIntBound::kNegInf);
+    QCOMPARE(b.max_value, ConstIntBound::kPosInf);
+    b = ana.const_int_bound(Plus(i, MakeIntImm(DataType::Int(64), 5)));
+    QCOMPARE(b.min_value, 5);
+    QCOMPARE(b.max_value, ConstIntBound::kPosInf);
+    b = ana.const_int_bound(Minus(MakeIntImm(DataType::Int(64), 0), i));
+    QCOMPARE(b.min_value, ConstIntBound::kNegInf);
+    QCOMPARE(b.max_value, 0);
+    // A size variable is non-negative; int32 values stay within int32.
+    Var s = MakeSizeVar("s", kI32);
+    QCOMPARE(ana.const_int_bound(s).min_value, 0);
+    QCOMPARE(ana.const_int_bound(s).max_value, 2147483647);
+    // Floor modulo by a symbolic positive divisor.
+    ana.Bind(s, R(1, 10));
+    b = ana.const_int_bound(FMod(V("x"), s));
+    QCOMPARE(b.min_value, 0);
+    QCOMPARE(b.max_value, 9);
+  }
+
+  void modularSet() {
+    Analyzer ana;
+    Var i = V("i"), j = V("j");
+    auto m = ana.modular_set(Plus(Times(i, C(8)), C(4)));
+    QCOMPARE(m.coeff, 8);
+    QCOMPARE(m.base, 4);
+    m = ana.modular_set(Plus(Times(i, C(6)), Times(j, C(4))));
+    QCOMPARE(m.coeff, 2);
+    QCOMPARE(m.base, 0);
+    m = ana.modular_set(FDiv(Plus(Times(i, C(8)), C(4)), C(2)));
+    QCOMPARE(m.coeff, 4);
+    QCOMPARE(m.base, 2);
+    m = ana.modular_set(FMod(Plus(Times(i, C(8)), C(3)), C(4)));
+    QCOMPARE(m.coeff, 0);
+    QCOMPARE(m.base, 3);
+    m = ana.modular_set(Minus(Times(i, C(4)), C(1)));
+    QCOMPARE(m.coeff, 4);
+    QCOMPARE(m.base, 3);
+    m = ana.modular_set(Times(Plus(Times(i, C(2)), C(1)), C(3)));  // 6i + 3
+    QCOMPARE(m.coeff, 6);
+    QCOMPARE(m.base, 3);
+    {
+      auto scope = ana.constraint(Eq(FMod(j, C(4)), C(1)));
+      m = ana.modular_set(Plus(j, C(3)));
+      QCOMPARE(m.coeff, 4);
+      QCOMPARE(m.base, 0);
+    }
+    QCOMPARE(ana.modular_set(j).coeff, 1);
+  }
+
+  void rewriteRules() {
+    Analyzer ana;
+    Var x = V("x"), y = V("y"), i = V("i"), j = V("j");
+    ana.Bind(i, R(0, 8));
+    ana.Bind(j, R(0, 4));
+    QVERIFY(Equal(ana.rewrite_simplify(Minus(x, x)), C(0)));
+    QVERIFY(Equal(ana.rewrite_simplify(MinOf(x, Plus(x, C(1)))), x));
+    QVERIFY(Equal(ana.rewrite_simplify(MaxOf(x, Plus(x, C(1)))), Plus(x, C(1))));
+    QVERIFY(Equal(ana.rewrite_simplify(Minus(Plus(x, y), x)), y));
+    QVERIFY(Equal(ana.rewrite_simplify(Plus(Plus(x, C(2)), C(3))), Plus(x, C(5))));
+    QVERIFY(Equal(ana.rewrite_simplify(Times(Times(x, C(2)), C(3))), Times(x, C(6))));
+    QVERIFY(Equal(ana.rewrite_simplify(Lt(C(3), C(4))), MakeIntImm(DataType::Bool(), 1)));
+    QVERIFY(Equal(ana.rewrite_simplify(Ge(C(3), C(4))), MakeIntImm(DataType::Bool(), 0)));
+    QVERIFY(Equal(ana.rewrite_simplify(FDiv(Plus(Times(i, C(4)), j), C(4))), i));
+    QVERIFY(Equal(ana.rewrite_simplify(FMod(Plus(Times(i, C(4)), j), C(4))), j));
+    QVERIFY(Equal(ana.rewrite_simplify(FMod(Plus(Times(x, C(8)), C(4)), C(4))), C(0)));
+    QVERIFY(Equal(ana.rewrite_simplify(FDiv(j, C(4))), C(0)));
+    QVERIFY(Equal(ana.rewrite_simplify(Lt(i, C(8))), MakeIntImm(DataType::Bool(), 1)));
+    QVERIFY(Equal(ana.rewrite_simplify(Lt(i, C(7))), Lt(i, C(7))));
+    QVERIFY(Equal(ana.rewrite_simplify(Eq(Times(x, C(2)), C(1))), MakeIntImm(DataType::Bool(), 0)));
+    QVERIFY(Equal(ana.rewrite_simplify(MakeSelect(Lt(i, C(9)), x, y)), x));
+    QVERIFY(Equal(ana.rewrite_simplify(MakeNot(Lt(x, y))), Ge(x, y)));
+    QVERIFY(Equal(ana.rewrite_simplify(AndOf(Lt(x, y), Ge(x, y))), MakeIntImm(DataType::Bool(), 0)));
+    QVERIFY(Equal(ana.rewrite_simplify(OrOf(Lt(x, y), MakeNot(Lt(x, y)))),
+                  MakeIntImm(DataType::Bool(), 1)));
+    QVERIFY(Equal(ana.rewrite_simplify(MinOf(x, MaxOf(x, y))), x));
+    QVERIFY(Equal(ana.rewrite_simplify(MaxOf(MinOf(y, x), x)), x));
+    QVERIFY(Equal(ana.rewrite_simplify(MinOf(MinOf(x, y), x)), MinOf(x, y)));
+    QVERIFY(Equal(ana.rewrite_simplify(MinOf(MinOf(x, C(5)), C(3))), MinOf(x, C(3))));
+    QVERIFY(Equal(ana.rewrite_simplify(Lt(Times(x, C(4)), C(10))), Lt(x, C(3))));
+    QVERIFY(Equal(ana.rewrite_simplify(Le(Times(x, C(4)), C(10))), Le(x, C(2))));
+    QVERIFY(Equal(ana.rewrite_simplify(Ge(Times(x, C(4)), C(-10))), Ge(x, C(-2))));
+    QVERIFY(Equal(ana.rewrite_simplify(Eq(Times(x, C(4)), C(10))), MakeIntImm(DataType::Bool(), 0)));
+    QVERIFY(Equal(ana.rewrite_simplify(Lt(Plus(x, C(3)), C(10))), Lt(x, C(7))));
+    // Truncating division of a provably non-negative value is floor division.
+    QVERIFY(Equal(ana.rewrite_simplify(TDiv(Plus(Times(i, C(4)), j), C(4))), i));
+    QVERIFY(Equal(ana.rewrite_simplify(TMod(Plus(Times(i, C(4)), j), C(4))), j));
+    // ... but not of a value that may be negative.
+    QVERIFY(Equal(ana.rewrite_simplify(TDiv(x, C(4))), TDiv(x, C(4))));
+  }
+
+  void canonicalSplitFuseIdentities() {
+    Analyzer ana;
+    Var i = V("i"), j = V("j"), k = V("k"), fused = V("fused"), x = V("x");
+    // Without any range: floor semantics make these exact for all integers.
+    QVERIFY(Equal(ana.Simplify(Plus(Times(FDiv(x, C(4)), C(4)), FMod(x, C(4)))), x));
+    QVERIFY(Equal(ana.Simplify(Plus(FMod(fused, C(16)), Times(FDiv(fused, C(16)), C(16)))), fused));
+    // Three-level split: ((x // 4) % 8) * 4 + x % 4 + (x // 32) * 32 == x.
+    PrimExpr three = Plus(Plus(Times(FMod(FDiv(x, C(4)), C(8)), C(4)), FMod(x, C(4))),
+                         Times(FDiv(x, C(32)), C(32)));
+    QVERIFY(Equal(ana.Simplify(three), x));
+    // Partial merge: ((x // 4) % 8) * 4 + x % 4 == x % 32.
+    QVERIFY(Equal(ana.Simplify(Plus(Times(FMod(FDiv(x, C(4)), C(8)), C(4)), FMod(x, C(4)))),
+                  FMod(x, C(32))));
+    QVERIFY(Equal(ana.Simplify(FMod(FMod(x, C(32)), C(8))), FMod(x, C(8))));
+    QVERIFY(Equal(ana.Simplify(FDiv(FMod(x, C(32)), C(8))), FMod(FDiv(x, C(8)), C(4))));
+    QVERIFY(Equal(ana.Simplify(FDiv(FDiv(x, C(4)), C(8))), FDiv(x, C(32))));
+    ana.Bind(i, R(0, 16));
+    ana.Bind(j, R(0, 4));
+    ana.Bind(k, R(0, 2));
+    // (i*8 + j*2 + k) // 2 -> i*4 + j, and % 2 -> k.
+    PrimExpr e = Plus(Plus(Times(i, C(8)), Times(j, C(2))), k);
+    QVERIFY(Equal(ana.Simplify(FDiv(e, C(2))), Plus(Times(i, C(4)), j)));
+    QVERIFY(Equal(ana.Simplify(FMod(e, C(2))), k));
+    QVERIFY(Equal(ana.Simplify(FMod(e, C(8))), Plus(Times(j, C(2)), k)));
+    // Fusing then splitting back: ((i*4 + j) // 4, (i*4 + j) % 4) are (i, j).
+    PrimExpr f = Plus(Times(i, C(4)), j);
+    QVERIFY(Equal(ana.Simplify(FDiv(f, C(4))), i));
+    QVERIFY(Equal(ana.Simplify(FMod(f, C(4))), j));
+    // Splitting then fusing back: (f // 4) * 4 + f % 4 for the fused expression itself.
+    QVERIFY(Equal(ana.Simplify(Plus(Times(FDiv(f, C(4)), C(4)), FMod(f, C(4)))), f));
+    // Terms combine regardless of order and cancel.
+    QVERIFY(Equal(ana.Simplify(Minus(Plus(i, Times(j, C(3))), Plus(Times(j, C(3)), i))), C(0)));
+    QVERIFY(Equal(ana.Simplify(Plus(Times(Plus(x, C(1)), C(2)), C(-2))), Times(x, C(2))));
+    // Products of non-constants are atoms, the same whatever the order of the factors.
+    QVERIFY(ana.CanProveEqual(Plus(Times(x, i), C(1)), Plus(C(1), Times(i, x))));
+    QVERIFY(Equal(ana.Simplify(Minus(Times(x, i), Times(i, x))), C(0)));
+  }
+
+  void proveUnderConstraints() {
+    Analyzer ana;
+    Var i = V("i"), n = V("n"), m = V("m");
+    QVERIFY(!ana.CanProve(Lt(i, n)));
+    {
+      auto scope = ana.constraint(Lt(i, n));
+      QVERIFY(ana.CanProve(Lt(i, n)));
+      QVERIFY(ana.CanProve(Gt(n, i)));
+      QVERIFY(ana.CanProve(Le(Plus(i, C(1)), n)));
+      QVERIFY(ana.CanProve(Ne(i, n)));
+      QVERIFY(!ana.CanProve(Lt(i, Minus(n, C(1)))));
+      {
+        auto inner = ana.constraint(AndOf(Ge(m, C(0)), Lt(m, C(4))));
+        QVERIFY(ana.CanProve(Lt(i, n)));
+        QVERIFY(ana.CanProve(Lt(m, C(4))));
+        QVERIFY(ana.CanProveEqual(FDiv(m, C(4)), C(0)));
+        QVERIFY(ana.CanProveEqual(FMod(m, C(4)), m));
+      }
+      QVERIFY(!ana.CanProve(Lt(m, C(4))));
+    }
+    QVERIFY(!ana.CanProve(Lt(i, n)));
+    // A bound on a variable through its canonical form: i - 4 < 0 means i <= 3.
+    {
+      auto scope = ana.constraint(AndOf(Le(C(0), i), Lt(Minus(i, C(4)), C(0))));
+      QCOMPARE(ana.const_int_bound(i).min_value, 0);
+      QCOMPARE(ana.const_int_bound(i).max_value, 3);
+    }
+    QCOMPARE(ana.const_int_bound(i).max_value, 2147483647);
+    // Min/max and loop-nest bounds decided by facts.
+    {
+      auto scope = ana.constraint(Lt(i, n));
+      QVERIFY(Equal(ana.Simplify(MinOf(i, n)), i));
+      QVERIFY(Equal(ana.Simplify(MaxOf(n, Plus(i, C(1)))), n));
+    }
+    {
+      Analyzer loops;
+      Var a = V("a"), b = V("b");
+      loops.Bind(a, R(0, 8));
+      loops.Bind(b, R(0, 4));
+      QVERIFY(loops.CanProve(Lt(Plus(Times(a, C(4)), b), C(32))));
+      QVERIFY(!loops.CanProve(Lt(Plus(Times(a, C(4)), b), C(31))));
+      QVERIFY(loops.CanProve(Ge(Plus(Times(a, C(4)), b), C(0))));
+    }
+    QVERIFY(ana.CanProveGreaterEqual(Times(FMod(i, C(5)), C(2)), 0));
+    QVERIFY(!ana.CanProveGreaterEqual(i, 0));
+  }
+
+  void symbolicSplit() {
+    // split by a symbolic factor n: (i*n + j) // n == i and % n == j once 0 <= j < n is known.
+    Analyzer ana;
+    Var i = V("i"), j = V("j"), n = V("n");
+    PrimExpr e = Plus(Times(i, n), j);
+    QVERIFY(!Equal(ana.Simplify(FDiv(e, n)), i));
+    auto scope = ana.constraint(AndOf(AndOf(Le(C(0), j), Lt(j, n)), Gt(n, C(0))));
+    QVERIFY(Equal(ana.Simplify(FDiv(e, n)), i));
+    QVERIFY(Equal(ana.Simplify(FMod(e, n)), j));
+    QVERIFY(Equal(ana.Simplify(FMod(Times(i, n), n)), C(0)));
+  }
+
+  void bindExpressionAndErrors() {
+    Analyzer ana;
+    Var x = V("x"), y = V("y");
+    ana.Bind(y, R(0, 4));
+    ana.Bind(x, Plus(Times(y, C(2)), C(1)));
+    QVERIFY(Equal(ana.Simplify(Minus(x, Times(y, C(2)))), C(1)));
+    QCOMPARE(ana.const_int_bound(x).max_value, 7);
+    QCOMPARE(ana.modular_set(x).coeff, 2);
+    QVERIFY(ana.CanProve(Eq(FMod(x, C(2)), C(1))));
+    // Rebinding to something else is a caller bug, reported, unless overriding.
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, ana.Bind(y, R(0, 8)));
+    ana.Bind(y, R(0, 8), /*allow_override=*/true);
+    QCOMPARE(ana.const_int_bound(y).max_value, 7);
+  }
+
+  void intSetEvaluation() {
+    Analyzer ana;
+    Var i = V("i"), j = V("j"), n = V("n");
+    wb::arith::RangeMap dom{{i, R(0, 8)}, {j, R(0, 4)}};
+    IntSet s = wb::arith::EvalSet(Plus(Times(i, C(4)), j), dom, &ana);
+    QCOMPARE(ConstOf(s.min_value), 0);
+    QCOMPARE(ConstOf(s.max_value), 31);
+    s = wb::arith::EvalSet(FDiv(Plus(Times(i, C(4)), j), C(4)), dom, &ana);
+    QCOMPARE(ConstOf(s.min_value), 0);
+    QCOMPARE(ConstOf(s.max_value), 7);
+    s = wb::arith::EvalSet(Minus(C(10), Times(i, C(2))), dom, &ana);
+    QCOMPARE(ConstOf(s.min_value), -4);
+    QCOMPARE(ConstOf(s.max_value), 10);
+    s = wb::arith::EvalSet(FMod(Plus(i, C(3)), C(4)), dom, &ana);
+    QCOMPARE(ConstOf(s.min_value), 0);
+    QCOMPARE(ConstOf(s.max_value), 3);
+    s = wb::arith::EvalSet(FMod(j, C(8)), dom, &ana);  // one period: an exact shift
+    QCOMPARE(ConstOf(s.min_value), 0);
+    QCOMPARE(ConstOf(s.max_value), 3);
+    // Symbolic: a tile of n + i, with n left free.
+    s = wb::arith::EvalSet(Plus(Times(n, C(8)), i), dom, &ana);
+    QVERIFY(Equal(s.min_value, Times(n, C(8))));
+    QVERIFY(Equal(s.max_value, Plus(Times(n, C(8)), C(7))));
+    Range cover = s.CoverRange(R(0, 1));
+    QVERIFY(Equal(cover->min, Times(n, C(8))));
+    QCOMPARE(ConstOf(cover->extent), 8);
+    s = wb::arith::EvalSet(MinOf(i, j), dom, &ana);
+    QCOMPARE(ConstOf(s.min_value), 0);
+    QCOMPARE(ConstOf(s.max_value), 3);
+    s = wb::arith::EvalSet(Times(i, j), dom, &ana);  // not interval arithmetic: the const bound
+    QCOMPARE(ConstOf(s.min_value), 0);
+    QCOMPARE(ConstOf(s.max_value), 21);
+    QVERIFY(wb::arith::EvalSet(Plus(n, C(1)), dom, &ana).IsSinglePoint());
+
+    IntSet u = wb::arith::Union({IntSet::Interval(C(0), C(3)), IntSet::Interval(C(8), C(9))}, &ana);
+    QCOMPARE(ConstOf(u.min_value), 0);
+    QCOMPARE(ConstOf(u.max_value), 9);
+    IntSet x = wb::arith::Intersect({IntSet::Interval(C(0), C(5)), IntSet::Interval(C(3), C(9))}, &ana);
+    QCOMPARE(ConstOf(x.min_value), 3);
+    QCOMPARE(ConstOf(x.max_value), 5);
+    QVERIFY(wb::arith::Intersect({IntSet::Interval(C(0), C(2)), IntSet::Interval(C(5), C(9))}, &ana)
+                .IsEmpty());
+    IntSet half = wb::arith::Union({IntSet::Interval(C(0), PrimExpr()), IntSet::SinglePoint(C(4))}, &ana);
+    QVERIFY(!half.HasUpperBound());
+    QCOMPARE(ConstOf(half.min_value), 0);
+
+    // The analyzer's own bindings act as the domain.
+    ana.Bind(i, R(2, 4));
+    s = ana.int_set(Times(i, C(3)));
+    QCOMPARE(ConstOf(s.min_value), 6);
+    QCOMPARE(ConstOf(s.max_value), 15);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestArith)
+#include "tst_arith.moc"
