@@ -184,6 +184,44 @@ class Module:
             A[bx * 32 + tx] = T.float32(0.0)
         for i in range(4):
             A[i] = T.float32(1.0))"},
+    // --- Simplify -----------------------------------------------------------------------------
+    // Split/fuse index arithmetic folds back using the loop ranges; a provable `if` disappears.
+    {"Simplify", R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def main(A: T.Buffer((64,), "float32"), B: T.Buffer((16, 4), "float32")):
+        for i, j in T.grid(16, 4):
+            if i * 4 + j < 64:
+                B[(i * 4 + j) // 4, (i * 4 + j) % 4] = A[i * 4 + j + 0])",
+     R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def main(A: T.Buffer((64,), "float32"), B: T.Buffer((16, 4), "float32")):
+        for i, j in T.grid(16, 4):
+            B[i, j] = A[i * 4 + j])"},
+    {"Simplify", R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def main(A: T.Buffer((256,), "float32")):
+        for fused in range(256):
+            A[fused // 16 * 16 + fused % 16] = T.float32(1.0)
+        for k in range(8):
+            if k < 4:
+                A[k] = T.float32(2.0)
+            else:
+                if k >= 4:
+                    A[k] = T.float32(3.0))",
+     R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def main(A: T.Buffer((256,), "float32")):
+        for fused in range(256):
+            A[fused] = T.float32(1.0)
+        for k in range(8):
+            if k < 4:
+                A[k] = T.float32(2.0)
+            else:
+                A[k] = T.float32(3.0))"},
     // --- RemoveNoOp ---------------------------------------------------------------------------
     {"RemoveNoOp", R"(@I.ir_module
 class Module:
