@@ -105,22 +105,6 @@ void* Arena::Alloc(size_t bytes) {
   return p;
 }
 
-std::vector<Node> Cst::Children(Node n) const {
-  std::vector<Node> out;
-  out.reserve(n->named_count);
-  for (uint32_t i = 0; i < n->count; ++i)
-    if (n->kids[i]->named) out.push_back(n->kids[i]);
-  return out;
-}
-
-Node Cst::NamedChild(Node n, uint32_t index) const {
-  for (uint32_t i = 0; i < n->count; ++i) {
-    if (!n->kids[i]->named) continue;
-    if (index-- == 0) return n->kids[i];
-  }
-  return nullptr;
-}
-
 void Cst::CollectSyntaxErrors(DiagnosticList& diags) const {
   for (const auto& e : errors_) diags.Error(e.message, Span(file_, base_ + e.begin, base_ + e.end));
 }
@@ -187,6 +171,15 @@ class CstBuilder {
       }
       n->kids = kids;
       n->count = static_cast<uint32_t>(count);
+      if (n->named_count == count) {
+        n->named_kids = kids;
+      } else if (n->named_count > 0) {
+        auto** named = static_cast<const CstNode**>(cst_.arena_.Alloc(n->named_count * sizeof(CstNode*)));
+        size_t j = 0;
+        for (size_t k = 0; k < count; ++k)
+          if (kids[k]->named) named[j++] = kids[k];
+        n->named_kids = named;
+      }
       stack_.resize(mark);
     }
     return n;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string_view>
 #include <vector>
 
@@ -117,6 +118,7 @@ struct CstNode {
   uint32_t count = 0;  // all children
   uint32_t named_count = 0;
   const CstNode* const* kids = nullptr;
+  const CstNode* const* named_kids = nullptr;  // the named ones, in order
   const char* type = nullptr;  // grammar name for kOther nodes ("generator_expression")
 };
 
@@ -124,6 +126,30 @@ struct CstNode {
 using Node = const CstNode*;
 
 inline bool IsNull(Node n) { return n == nullptr; }
+
+// A node's named children: a view into the arena (no allocation); converts to a vector where a
+// caller edits the list.
+class NodeList {
+ public:
+  NodeList() = default;
+  NodeList(const Node* data, uint32_t size) : data_(data), size_(size) {}
+  const Node* begin() const { return data_; }
+  const Node* end() const { return data_ + size_; }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  Node operator[](size_t i) const { return data_[i]; }
+  Node at(size_t i) const {
+    if (i >= size_) throw std::out_of_range("node child index");
+    return data_[i];
+  }
+  Node front() const { return data_[0]; }
+  Node back() const { return data_[size_ - 1]; }
+  operator std::vector<Node>() const { return std::vector<Node>(begin(), end()); }
+
+ private:
+  const Node* data_ = nullptr;
+  uint32_t size_ = 0;
+};
 
 // Bump allocation for nodes and child arrays: one parse, one arena, freed together.
 class Arena {
@@ -162,10 +188,10 @@ class Cst {
     return nullptr;
   }
 
-  // Named children, comments excluded.
-  std::vector<Node> Children(Node n) const;
+  // Named children (comments are not kept).
+  NodeList Children(Node n) const { return NodeList(n->named_kids, n->named_count); }
   uint32_t NamedChildCount(Node n) const { return n->named_count; }
-  Node NamedChild(Node n, uint32_t i) const;
+  Node NamedChild(Node n, uint32_t i) const { return i < n->named_count ? n->named_kids[i] : nullptr; }
 
   // The syntax errors found while parsing, in source order.
   void CollectSyntaxErrors(DiagnosticList& diags) const;
