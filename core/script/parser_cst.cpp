@@ -197,7 +197,8 @@ class CstBuilder {
 
   // --- errors ---
   [[noreturn]] void Fail(std::string message, uint32_t b, uint32_t e) {
-    cst_.errors_.push_back({std::move(message), b, e});
+    // After a malformed token (reported by the lexer) the rest is a consequence, not news.
+    if (!bad_) cst_.errors_.push_back({std::move(message), b, e});
     throw SyntaxError{};
   }
   [[noreturn]] void Unexpected() {
