@@ -311,6 +311,15 @@ class Parser {
   DiagnosticList diags_;
   std::vector<std::unordered_map<std::string_view, Value>> scopes_;
   std::vector<ir::GlobalVar> gvars_;
+  std::unordered_map<std::string, size_t> gvar_index_;  // name -> its first entry in gvars_
+  void AddGlobal(ir::GlobalVar gv) {
+    gvar_index_.emplace(gv->name_hint, gvars_.size());
+    gvars_.push_back(std::move(gv));
+  }
+  const ir::GlobalVar* FindGlobal(std::string_view name) const {
+    auto it = gvar_index_.find(std::string(name));
+    return it == gvar_index_.end() ? nullptr : &gvars_[it->second];
+  }
   std::unordered_map<std::string, Node> gvar_returns_;  // declared return annotations
   std::vector<ir::BaseFunc> funcs_;
   std::vector<ir::GlobalVar> parsed_gvars_;  // parallel to funcs_

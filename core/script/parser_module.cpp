@@ -99,13 +99,11 @@ void Parser::ParseClass(Node cls) {
     Node def = Field(m, F().definition);
     if (Kind(def) != K::kFunctionDefinition) continue;
     std::string name(Text(Field(def, F().name)));
-    bool dup = false;
-    for (const auto& gv : gvars_) dup |= gv->name_hint == name;
-    if (dup) {
+    if (FindGlobal(name)) {
       Error(Field(def, F().name), "function '" + name + "' is defined twice in the module");
       continue;
     }
-    gvars_.push_back(ir::MakeGlobalVar(name, SpanOf(Field(def, F().name))));
+    AddGlobal(ir::MakeGlobalVar(name, SpanOf(Field(def, F().name))));
     if (Node ret = Field(def, F().return_type); !IsNull(ret)) gvar_returns_[name] = ret;
   }
   std::vector<ir::GlobalVar> declared = gvars_;
@@ -190,15 +188,10 @@ void Parser::ParseFunction(Node def, Node decorator) {
     }
   }
   ir::GlobalVar gv;
-  for (const auto& g : gvars_) {
-    if (g->name_hint == name) gv = g;
-  }
+  if (const ir::GlobalVar* declared = FindGlobal(name)) gv = *declared;
   if (!gv.defined()) {
-    for (const auto& g : gvars_) {
-      if (g->name_hint == name) Fail(name_node, "function '" + name + "' is defined twice");
-    }
     gv = ir::MakeGlobalVar(name, SpanOf(name_node));
-    if (!is_module_) gvars_.push_back(gv);
+    if (!is_module_) AddGlobal(gv);
   }
   size_t errors_before = diags_.ErrorCount();
   FuncCtx ctx;

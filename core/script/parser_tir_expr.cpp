@@ -322,9 +322,7 @@ Value Parser::EvalAttribute(Node n) {
       if (attr == "buffer") return Value::Of(VK::kBuffer, obj.obj);
       break;
     case VK::kClass:
-      for (const auto& gv : gvars_) {
-        if (gv->name_hint == attr) return Value::Of(VK::kGlobal, gv);
-      }
+      if (const ir::GlobalVar* gv = FindGlobal(attr)) return Value::Of(VK::kGlobal, *gv);
       Fail(attr_node, "the module has no function '" + std::string(attr) + "'");
     case VK::kExpr:
       if (attr == "dtype") return Value::Str(obj.expr->dtype.ToString());
