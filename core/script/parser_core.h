@@ -334,6 +334,8 @@ class Parser {
   bool in_signature_ = false;
   bool quoted_ = false;  // evaluating a quoted shape entry: undefined names become new Vars
   std::unordered_map<std::string_view, DataType> scalar_param_dtypes_;
+  // What `T.<name>` resolved to, by name (views into the source text, which outlives the parse).
+  std::unordered_map<std::string_view, Value> t_attrs_;
   int depth_ = 0;
   size_t func_scope_ = 0;  // index in scopes_ of the current function's outermost scope
 };

@@ -274,27 +274,33 @@ Value Parser::EvalAttribute(Node n) {
   switch (obj.kind) {
     case VK::kNamespace: {
       if (obj.s == "R") Fail(n, "Relax is not supported by this parser yet");
+      if (obj.s == "T") {
+        // `T.<name>` is resolved once per name (a builtin, dtype or op lookup by string).
+        if (auto it = t_attrs_.find(attr); it != t_attrs_.end()) return it->second;
+      }
       std::string qualified = obj.s + "." + std::string(attr);
       if (obj.s == "T") {
-        if (attr == "axis") return Value::Named(VK::kNamespace, "T.axis");
-        if (attr == "let") {
-          Value v;
+        Value v;
+        if (attr == "axis") {
+          v = Value::Named(VK::kNamespace, "T.axis");
+        } else if (attr == "let") {
           v.kind = VK::kLetType;
           v.dtype = DataType::Void();
-          return v;
-        }
-        if (attr == "handle") {
-          Value v = Value::Named(VK::kDType, "T.handle");
+        } else if (attr == "handle") {
+          v = Value::Named(VK::kDType, "T.handle");
           v.dtype = DataType::Handle();
-          return v;
-        }
-        if (IsKnownBuiltin(qualified)) return Value::Named(VK::kBuiltin, qualified);
-        if (auto t = DTypeFromName(attr)) {
-          Value v = Value::Named(VK::kDType, qualified);
+        } else if (IsKnownBuiltin(qualified)) {
+          v = Value::Named(VK::kBuiltin, qualified);
+        } else if (auto t = DTypeFromName(attr)) {
+          v = Value::Named(VK::kDType, qualified);
           v.dtype = *t;
+        } else if (FindOpByScriptName(attr)) {
+          v = Value::Named(VK::kBuiltin, qualified);
+        }
+        if (v.kind != VK::kNone) {
+          t_attrs_.emplace(attr, v);
           return v;
         }
-        if (FindOpByScriptName(attr)) return Value::Named(VK::kBuiltin, qualified);
       } else if (IsKnownBuiltin(qualified)) {
         return Value::Named(VK::kBuiltin, qualified);
       }
@@ -335,8 +341,7 @@ Value Parser::EvalAttribute(Node n) {
 
 std::vector<PrimExpr> Parser::Indices(Node n, const Buffer& buffer, bool* has_slice,
                                       std::vector<ir::Range>* region) {
-  // Every named child after the subscripted value (field lookups by child index are unreliable
-  // in tree-sitter 0.20).
+  // Every named child after the subscripted value.
   std::vector<Node> subs = cst_->Children(n);
   if (!subs.empty()) subs.erase(subs.begin());
   std::vector<std::pair<Value, Node>> items;
