@@ -883,11 +883,13 @@ class CstBuilder {
   CstNode* Power() {
     CstNode* base = Primary();
     if (!IsOp(Op::kDStar)) return base;
+    Depth guard(this);  // `**` is right-associative: each one recurses
     return Binary(base, &CstBuilder::Factor);
   }
 
   CstNode* Primary() {
     if (IsKw(Kw::kAwait)) {
+      Depth guard(this);
       uint32_t b = Advance().begin;
       size_t mark = stack_.size();
       Push(Primary());
