@@ -710,6 +710,12 @@ void TstParser::malformed_data() {
   add("deep nesting", (std::string("@T.prim_func\ndef f():\n    T.evaluate(") + std::string(600, '(') + "1" +
                        std::string(600, ')') + ")\n").c_str(),
       "expression nested too deeply", 3, 0);
+  {
+    static std::string power = "@T.prim_func\ndef f():\n    T.evaluate(";
+    for (int i = 0; i < 100000; ++i) power += "2 ** ";
+    power += "1)\n";
+    add("deep power chain", power.c_str(), "expression nested too deeply", 3, 0);
+  }
   add("syntax missing colon", "@T.prim_func\ndef f():\n    for i in range(4)\n        pass\n",
       "syntax error: missing ':'", 3, 22);
   add("syntax unterminated string", "@T.prim_func\ndef f():\n    T.evaluate(\"abc)\n",
