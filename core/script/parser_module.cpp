@@ -122,6 +122,7 @@ void Parser::ParseClass(Node cls) {
         }
         case K::kFunctionDefinition: Fail(Field(m, F().name), "expected @T.prim_func before the function");
         case K::kPassStatement:
+        case K::kError:  // reported as a syntax error
         case K::kComment: break;
         case K::kExpressionStatement: {
           auto kids = cst_->Children(m);
