@@ -95,11 +95,11 @@ ParseResult Parser::Run() {
   return result;
 }
 
-void Parser::Error(TSNode n, std::string message) {
+void Parser::Error(Node n, std::string message) {
   diags_.Error(std::move(message), IsNull(n) ? Span(file_, 0, 0) : SpanOf(n));
 }
 
-void Parser::Fail(TSNode n, std::string message) {
+void Parser::Fail(Node n, std::string message) {
   Error(n, std::move(message));
   throw ParseAbort{};
 }
@@ -124,7 +124,7 @@ const Value* Parser::Lookup(std::string_view name) const {
   return found == globals.end() ? nullptr : &found->second;
 }
 
-PrimExpr Parser::ToPrim(const Value& v, TSNode n) {
+PrimExpr Parser::ToPrim(const Value& v, Node n) {
   switch (v.kind) {
     case VK::kExpr: return v.expr;
     case VK::kInt: {
@@ -147,7 +147,7 @@ PrimExpr Parser::ToPrim(const Value& v, TSNode n) {
   Fail(n, std::string("expected a PrimExpr, got ") + DescribeKind(v.kind));
 }
 
-PrimExpr Parser::ToPrimAs(const Value& v, DataType like, TSNode n) {
+PrimExpr Parser::ToPrimAs(const Value& v, DataType like, Node n) {
   if (v.is_number() && !like.is_void() && !like.is_handle()) {
     DataType t = like;
     if (v.kind == VK::kFloat && !t.is_floating_point()) return ToPrim(v, n);
@@ -157,7 +157,7 @@ PrimExpr Parser::ToPrimAs(const Value& v, DataType like, TSNode n) {
   return ToPrim(v, n);
 }
 
-DataType Parser::ToDType(const Value& v, TSNode n) {
+DataType Parser::ToDType(const Value& v, Node n) {
   if (v.kind == VK::kDType) return v.dtype;
   if (v.kind == VK::kStr) {
     if (v.s.empty()) return DataType::Void();
@@ -168,7 +168,7 @@ DataType Parser::ToDType(const Value& v, TSNode n) {
   Fail(n, std::string("expected a dtype, got ") + DescribeKind(v.kind));
 }
 
-std::string Parser::ToStr(const Value& v, TSNode n) {
+std::string Parser::ToStr(const Value& v, Node n) {
   if (v.kind == VK::kStr) return v.s;
   if (v.kind == VK::kExpr) {
     if (auto* s = v.expr.as<StringImmNode>()) return s->value;
@@ -176,7 +176,7 @@ std::string Parser::ToStr(const Value& v, TSNode n) {
   Fail(n, std::string("expected a string, got ") + DescribeKind(v.kind));
 }
 
-int64_t Parser::ToInt(const Value& v, TSNode n) {
+int64_t Parser::ToInt(const Value& v, Node n) {
   if (v.kind == VK::kInt || v.kind == VK::kBool) return v.i;
   if (v.kind == VK::kExpr) {
     if (const int64_t* c = AsConstInt(v.expr)) return *c;
@@ -184,7 +184,7 @@ int64_t Parser::ToInt(const Value& v, TSNode n) {
   Fail(n, std::string("expected a constant integer, got ") + DescribeKind(v.kind));
 }
 
-bool Parser::ToBool(const Value& v, TSNode n) {
+bool Parser::ToBool(const Value& v, Node n) {
   if (v.kind == VK::kBool || v.kind == VK::kInt) return v.i != 0;
   if (v.kind == VK::kExpr) {
     if (const int64_t* c = AsConstInt(v.expr)) return *c != 0;
@@ -192,7 +192,7 @@ bool Parser::ToBool(const Value& v, TSNode n) {
   Fail(n, std::string("expected True or False, got ") + DescribeKind(v.kind));
 }
 
-ObjectRef Parser::ToAttrValue(const Value& v, TSNode n) {
+ObjectRef Parser::ToAttrValue(const Value& v, Node n) {
   switch (v.kind) {
     case VK::kNone: return ObjectRef();
     case VK::kInt: return ir::MakeInt(v.i);
@@ -225,12 +225,12 @@ ObjectRef Parser::ToAttrValue(const Value& v, TSNode n) {
   Fail(n, std::string("cannot use ") + DescribeKind(v.kind) + " as an attribute value");
 }
 
-Buffer Parser::ToBuffer(const Value& v, TSNode n) {
+Buffer Parser::ToBuffer(const Value& v, Node n) {
   if (v.kind == VK::kBuffer || v.kind == VK::kScalarBuf) return Downcast<BufferNode>(v.obj);
   Fail(n, std::string("expected a buffer, got ") + DescribeKind(v.kind));
 }
 
-std::vector<Value> Parser::ToSeq(const Value& v, TSNode n) {
+std::vector<Value> Parser::ToSeq(const Value& v, Node n) {
   if (v.is_seq()) return v.items;
   return {v};
 }
@@ -239,17 +239,28 @@ namespace {
 
 void AppendEscape(std::string_view esc, std::string& out) {
   if (esc.size() < 2) return out.append(esc), void();
+  if (esc[1] >= '0' && esc[1] <= '7') {
+    int v = 0;
+    for (char c : esc.substr(1)) v = v * 8 + (c - '0');
+    out += static_cast<char>(v);
+    return;
+  }
   switch (esc[1]) {
     case 'n': out += '\n'; return;
     case 't': out += '\t'; return;
     case 'r': out += '\r'; return;
-    case '0': out += '\0'; return;
     case '\\': out += '\\'; return;
     case '"': out += '"'; return;
     case '\'': out += '\''; return;
-    case '\n': return;
+    case '\n':
+    case '\r': return;
+    case 'a': out += '\a'; return;
+    case 'b': out += '\b'; return;
+    case 'f': out += '\f'; return;
+    case 'v': out += '\v'; return;
     case 'x':
-      if (esc.size() == 4) {
+      if (esc.size() == 4 && std::isxdigit(static_cast<unsigned char>(esc[2])) &&
+          std::isxdigit(static_cast<unsigned char>(esc[3]))) {
         out += static_cast<char>(std::stoi(std::string(esc.substr(2)), nullptr, 16));
         return;
       }
@@ -261,37 +272,48 @@ void AppendEscape(std::string_view esc, std::string& out) {
 
 }  // namespace
 
-std::string Parser::StringLiteral(TSNode n) {
+std::string Parser::StringLiteral(Node n) {
   std::string out;
   if (Kind(n) == K::kConcatenatedString) {
-    for (TSNode c : cst_->Children(n)) out += StringLiteral(c);
+    for (Node c : cst_->Children(n)) out += StringLiteral(c);
     return out;
   }
-  uint32_t count = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < count; ++i) {
-    TSNode c = ts_node_named_child(n, i);
-    switch (Kind(c)) {
-      case K::kStringContent: {
-        // string_content may itself hold escape sequences as children.
-        uint32_t begin = ts_node_start_byte(c);
-        std::string_view text = Text(c);
-        uint32_t nc = ts_node_named_child_count(c);
-        size_t pos = 0;
-        for (uint32_t j = 0; j < nc; ++j) {
-          TSNode e = ts_node_named_child(c, j);
-          size_t eb = ts_node_start_byte(e) - begin, ee = ts_node_end_byte(e) - begin;
-          if (eb < pos || ee > text.size()) continue;
-          out.append(text.substr(pos, eb - pos));
-          if (Kind(e) == K::kEscapeSequence) AppendEscape(text.substr(eb, ee - eb), out);
-          pos = ee;
-        }
-        out.append(text.substr(pos));
-        break;
-      }
-      case K::kEscapeSequence: AppendEscape(Text(c), out); break;
-      case K::kInterpolation: Fail(c, "f-strings are not supported in TVMScript");
-      default: break;
+  // The prefix (r, b, u, f) comes before the quote; the content child spans the inside.
+  std::string_view whole = Text(n);
+  bool raw = false, fmt = false;
+  for (char c : whole) {
+    if (c == '"' || c == '\'') break;
+    raw |= (c | 0x20) == 'r';
+    fmt |= (c | 0x20) == 'f';
+  }
+  Node content = n->named_count > 0 ? cst_->NamedChild(n, 0) : nullptr;
+  if (!content) return out;
+  std::string_view text = Text(content);
+  if (fmt && text.find('{') != std::string_view::npos) Fail(content, "f-strings are not supported in TVMScript");
+  if (raw) return std::string(text);
+  out.reserve(text.size());
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t bs = text.find('\\', pos);
+    if (bs == std::string_view::npos || bs + 1 >= text.size()) {
+      out.append(text.substr(pos));
+      break;
     }
+    out.append(text.substr(pos, bs - pos));
+    // The escape's length: \xHH, \uHHHH, \UHHHHHHHH, up to three octal digits, else one char.
+    size_t len = 2;
+    char e = text[bs + 1];
+    if (e == 'x') len = 4;
+    else if (e == 'u') len = 6;
+    else if (e == 'U') len = 10;
+    else if (e >= '0' && e <= '7') {
+      while (len < 4 && bs + len < text.size() && text[bs + len] >= '0' && text[bs + len] <= '7') ++len;
+    } else if (e == '\r' && bs + 2 < text.size() && text[bs + 2] == '\n') {
+      len = 3;
+    }
+    len = std::min(len, text.size() - bs);
+    AppendEscape(text.substr(bs, len), out);
+    pos = bs + len;
   }
   return out;
 }

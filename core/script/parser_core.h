@@ -109,7 +109,7 @@ struct Value {
   PrimExpr expr;
   ObjectRef obj;
   std::vector<Value> items;
-  TSNode node{};
+  Node node{};
   std::shared_ptr<BufferSpec> bspec;
   std::shared_ptr<AxisSpec> axis;
   std::shared_ptr<std::vector<LoopSpec>> loops;
@@ -177,14 +177,14 @@ PrimExpr RangeExtent(const PrimExpr& lo, const PrimExpr& hi);
 
 // The arguments of a call, unevaluated: some builtins need the raw CST (lambdas, `where=`).
 struct Args {
-  TSNode call{};
-  std::vector<TSNode> pos;
-  std::vector<std::pair<std::string_view, TSNode>> kw;
+  Node call{};
+  std::vector<Node> pos;
+  std::vector<std::pair<std::string_view, Node>> kw;
 
-  TSNode Kw(std::string_view name) const {
+  Node Kw(std::string_view name) const {
     for (const auto& [k, v] : kw)
       if (k == name) return v;
-    return TSNode{};
+    return Node{};
   }
 };
 
@@ -220,12 +220,12 @@ class Parser {
   ParseResult Run();
 
   // --- diagnostics (parser_core.cpp) ---
-  void Error(TSNode n, std::string message);
-  [[noreturn]] void Fail(TSNode n, std::string message);
-  Span SpanOf(TSNode n) const { return cst_->SpanOf(n); }
-  std::string_view Text(TSNode n) const { return cst_->Text(n); }
-  K Kind(TSNode n) const { return cst_->Kind(n); }
-  TSNode Field(TSNode n, TSFieldId id) const { return cst_->Field(n, id); }
+  void Error(Node n, std::string message);
+  [[noreturn]] void Fail(Node n, std::string message);
+  Span SpanOf(Node n) const { return cst_->SpanOf(n); }
+  std::string_view Text(Node n) const { return cst_->Text(n); }
+  K Kind(Node n) const { return cst_->Kind(n); }
+  Node Field(Node n, FieldId id) const { return cst_->Field(n, id); }
   const FieldIds& F() const { return cst_->fields(); }
 
   // --- scopes (parser_core.cpp) ---
@@ -235,74 +235,74 @@ class Parser {
   const Value* Lookup(std::string_view name) const;
 
   // --- conversions (parser_core.cpp) ---
-  PrimExpr ToPrim(const Value& v, TSNode n);
-  PrimExpr ToPrimAs(const Value& v, DataType like, TSNode n);
-  DataType ToDType(const Value& v, TSNode n);
-  std::string ToStr(const Value& v, TSNode n);
-  int64_t ToInt(const Value& v, TSNode n);
-  bool ToBool(const Value& v, TSNode n);
-  ObjectRef ToAttrValue(const Value& v, TSNode n);
-  Buffer ToBuffer(const Value& v, TSNode n);
-  std::vector<Value> ToSeq(const Value& v, TSNode n);
-  std::string StringLiteral(TSNode n);
+  PrimExpr ToPrim(const Value& v, Node n);
+  PrimExpr ToPrimAs(const Value& v, DataType like, Node n);
+  DataType ToDType(const Value& v, Node n);
+  std::string ToStr(const Value& v, Node n);
+  int64_t ToInt(const Value& v, Node n);
+  bool ToBool(const Value& v, Node n);
+  ObjectRef ToAttrValue(const Value& v, Node n);
+  Buffer ToBuffer(const Value& v, Node n);
+  std::vector<Value> ToSeq(const Value& v, Node n);
+  std::string StringLiteral(Node n);
 
   // --- expressions (parser_tir_expr.cpp) ---
-  Value Eval(TSNode n);
-  PrimExpr EvalPrim(TSNode n) { return ToPrim(Eval(n), n); }
-  Value EvalAttribute(TSNode n);
-  Value EvalSubscript(TSNode n);
-  Value EvalBinary(TSNode n);
-  Value BinaryValues(std::string_view op, Value a, Value b, TSNode n, TSNode op_node);
-  Value EvalCompare(TSNode n);
-  Value EvalCall(TSNode n);
+  Value Eval(Node n);
+  PrimExpr EvalPrim(Node n) { return ToPrim(Eval(n), n); }
+  Value EvalAttribute(Node n);
+  Value EvalSubscript(Node n);
+  Value EvalBinary(Node n);
+  Value BinaryValues(std::string_view op, Value a, Value b, Node n, Node op_node);
+  Value EvalCompare(Node n);
+  Value EvalCall(Node n);
   Value CallBuiltin(const std::string& name, const Args& args);
   Value CallDType(DataType dtype, const Args& args);
   Value CallOp(std::string_view script_name, const Args& args);
   Value CallMethod(const Value& method, const Args& args);
-  std::vector<PrimExpr> Indices(TSNode subscript_node, const Buffer& buffer, bool* has_slice,
+  std::vector<PrimExpr> Indices(Node subscript_node, const Buffer& buffer, bool* has_slice,
                                 std::vector<ir::Range>* region);
-  PrimExpr LoadFromRegion(const tir::BufferRegion& region, TSNode n);
+  PrimExpr LoadFromRegion(const tir::BufferRegion& region, Node n);
 
   // --- buffers and blocks (parser_tir_buffer.cpp) ---
   Value BufferCall(std::string_view name, const Args& args);
-  std::vector<PrimExpr> ShapeOf(TSNode n, bool signature);
-  Buffer MakeBufferFromSpec(std::string name, const BufferSpec& spec, TSNode n);
-  std::vector<Stmt> DeclareBuffer(std::string_view name, const Value& spec, TSNode target);
+  std::vector<PrimExpr> ShapeOf(Node n, bool signature);
+  Buffer MakeBufferFromSpec(std::string name, const BufferSpec& spec, Node n);
+  std::vector<Stmt> DeclareBuffer(std::string_view name, const Value& spec, Node target);
   Value BlockCall(std::string_view name, const Args& args);
   Value LoopCall(std::string_view name, const Args& args);
   Value StmtCall(std::string_view name, const Args& args);
   Value ExprCall(std::string_view name, const Args& args);
-  tir::BufferRegion ToRegion(const Value& v, TSNode n);
+  tir::BufferRegion ToRegion(const Value& v, Node n);
   void InferAccess(BlockFrame& frame, const Stmt& body, bool need_reads, bool need_writes);
 
   // --- statements (parser_tir_stmt.cpp) ---
-  Stmt ParseBody(TSNode block);
-  Stmt ParseStmtsFrom(const std::vector<TSNode>& stmts, size_t start);
+  Stmt ParseBody(Node block);
+  Stmt ParseStmtsFrom(const std::vector<Node>& stmts, size_t start);
   // One statement; `rest` is set when the statement scopes over the rest of the sequence.
-  std::vector<Stmt> ParseStmt(TSNode s, const std::vector<TSNode>& stmts, size_t index,
+  std::vector<Stmt> ParseStmt(Node s, const std::vector<Node>& stmts, size_t index,
                               bool* consumed_rest);
-  std::vector<Stmt> ParseAssignment(TSNode s, const std::vector<TSNode>& stmts, size_t index,
+  std::vector<Stmt> ParseAssignment(Node s, const std::vector<Node>& stmts, size_t index,
                                     bool* consumed_rest);
-  std::vector<Stmt> ParseAugAssign(TSNode s);
-  std::vector<Stmt> ParseExprStmt(TSNode expr, const std::vector<TSNode>& stmts, size_t index,
+  std::vector<Stmt> ParseAugAssign(Node s);
+  std::vector<Stmt> ParseExprStmt(Node expr, const std::vector<Node>& stmts, size_t index,
                                   bool* consumed_rest);
-  Stmt ParseFor(TSNode s);
-  Stmt ParseWhile(TSNode s);
-  Stmt ParseIf(TSNode cond, TSNode consequence, const std::vector<TSNode>& alternatives,
+  Stmt ParseFor(Node s);
+  Stmt ParseWhile(Node s);
+  Stmt ParseIf(Node cond, Node consequence, const std::vector<Node>& alternatives,
                size_t alt_index);
-  Stmt ParseWith(TSNode s);
-  Stmt ParseSBlock(const FrameSpec& frame, TSNode body, TSNode with_node);
-  Stmt WrapFrame(const FrameSpec& frame, Stmt body, TSNode n);
-  Stmt ParseAssert(TSNode s);
-  std::vector<Stmt> AssignTo(TSNode target, Value value, TSNode value_node);
-  Stmt StoreTo(TSNode subscript, Value value, TSNode value_node);
+  Stmt ParseWith(Node s);
+  Stmt ParseSBlock(const FrameSpec& frame, Node body, Node with_node);
+  Stmt WrapFrame(const FrameSpec& frame, Stmt body, Node n);
+  Stmt ParseAssert(Node s);
+  std::vector<Stmt> AssignTo(Node target, Value value, Node value_node);
+  Stmt StoreTo(Node subscript, Value value, Node value_node);
 
   // --- module and functions (parser_module.cpp) ---
-  void ParseTopLevel(TSNode root);
-  void ParseClass(TSNode cls);
-  void ParseFunction(TSNode def, TSNode decorator);
-  void ParseParams(TSNode params, FuncCtx& ctx);
-  Value ParseQuoted(TSNode string_node, DataType dtype);
+  void ParseTopLevel(Node root);
+  void ParseClass(Node cls);
+  void ParseFunction(Node def, Node decorator);
+  void ParseParams(Node params, FuncCtx& ctx);
+  Value ParseQuoted(Node string_node, DataType dtype);
 
   // --- state ---
   SourceFilePtr file_;
@@ -311,7 +311,16 @@ class Parser {
   DiagnosticList diags_;
   std::vector<std::unordered_map<std::string_view, Value>> scopes_;
   std::vector<ir::GlobalVar> gvars_;
-  std::unordered_map<std::string, TSNode> gvar_returns_;  // declared return annotations
+  std::unordered_map<std::string, size_t> gvar_index_;  // name -> its first entry in gvars_
+  void AddGlobal(ir::GlobalVar gv) {
+    gvar_index_.emplace(gv->name_hint, gvars_.size());
+    gvars_.push_back(std::move(gv));
+  }
+  const ir::GlobalVar* FindGlobal(std::string_view name) const {
+    auto it = gvar_index_.find(std::string(name));
+    return it == gvar_index_.end() ? nullptr : &gvars_[it->second];
+  }
+  std::unordered_map<std::string, Node> gvar_returns_;  // declared return annotations
   std::vector<ir::BaseFunc> funcs_;
   std::vector<ir::GlobalVar> parsed_gvars_;  // parallel to funcs_
   ir::AttrMap module_attrs_;
@@ -325,6 +334,8 @@ class Parser {
   bool in_signature_ = false;
   bool quoted_ = false;  // evaluating a quoted shape entry: undefined names become new Vars
   std::unordered_map<std::string_view, DataType> scalar_param_dtypes_;
+  // What `T.<name>` resolved to, by name (views into the source text, which outlives the parse).
+  std::unordered_map<std::string_view, Value> t_attrs_;
   int depth_ = 0;
   size_t func_scope_ = 0;  // index in scopes_ of the current function's outermost scope
 };
@@ -332,7 +343,7 @@ class Parser {
 // Counts nesting depth of the recursive descent; past the limit the input is rejected.
 class DepthGuard {
  public:
-  DepthGuard(Parser* p, TSNode n) : p_(p) {
+  DepthGuard(Parser* p, Node n) : p_(p) {
     if (++p_->depth_ > kMaxDepth) {
       --p_->depth_;
       p_->Fail(n, "expression nested too deeply");

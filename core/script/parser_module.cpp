@@ -20,10 +20,10 @@ struct PrimFuncFlags {
 
 }  // namespace
 
-void Parser::ParseTopLevel(TSNode root) {
+void Parser::ParseTopLevel(Node root) {
   bool saw_class = false, saw_func = false;
-  for (TSNode c : cst_->Children(root)) {
-    if (ts_node_has_error(c) && Kind(c) != K::kDecoratedDefinition) continue;
+  for (Node c : cst_->Children(root)) {
+    if (c->has_error && Kind(c) != K::kDecoratedDefinition) continue;
     try {
       switch (Kind(c)) {
         case K::kImportStatement:
@@ -31,9 +31,9 @@ void Parser::ParseTopLevel(TSNode root) {
         case K::kFutureImportStatement:
         case K::kComment: break;
         case K::kDecoratedDefinition: {
-          TSNode def = Field(c, F().definition);
-          TSNode decorator{};
-          for (TSNode d : cst_->Children(c)) {
+          Node def = Field(c, F().definition);
+          Node decorator{};
+          for (Node d : cst_->Children(c)) {
             if (Kind(d) == K::kDecorator) decorator = d;
           }
           if (Kind(def) == K::kClassDefinition) {
@@ -62,7 +62,7 @@ void Parser::ParseTopLevel(TSNode root) {
           auto kids = cst_->Children(c);
           if (kids.size() == 1 && Kind(kids[0]) == K::kString) break;
           if (kids.size() == 1 && Kind(kids[0]) == K::kAssignment) {
-            TSNode left = Field(kids[0], F().left), right = Field(kids[0], F().right);
+            Node left = Field(kids[0], F().left), right = Field(kids[0], F().right);
             if (Kind(left) == K::kIdentifier && !IsNull(right) && Kind(right) == K::kCall &&
                 Text(Field(right, F().function)) == "TypeVar") {
               Value v;
@@ -87,35 +87,33 @@ void Parser::ParseTopLevel(TSNode root) {
   }
 }
 
-void Parser::ParseClass(TSNode cls) {
+void Parser::ParseClass(Node cls) {
   class_name_ = std::string(Text(Field(cls, F().name)));
   Bind(Text(Field(cls, F().name)), Value::Named(VK::kClass, class_name_));
-  TSNode body = Field(cls, F().body);
-  std::vector<TSNode> members = cst_->Children(body);
+  Node body = Field(cls, F().body);
+  std::vector<Node> members = cst_->Children(body);
   // Declare every function first so that `Module.f` works before f's definition.
-  std::vector<std::pair<TSNode, TSNode>> funcs;  // (def, decorator)
-  for (TSNode m : members) {
+  std::vector<std::pair<Node, Node>> funcs;  // (def, decorator)
+  for (Node m : members) {
     if (Kind(m) != K::kDecoratedDefinition) continue;
-    TSNode def = Field(m, F().definition);
+    Node def = Field(m, F().definition);
     if (Kind(def) != K::kFunctionDefinition) continue;
     std::string name(Text(Field(def, F().name)));
-    bool dup = false;
-    for (const auto& gv : gvars_) dup |= gv->name_hint == name;
-    if (dup) {
+    if (FindGlobal(name)) {
       Error(Field(def, F().name), "function '" + name + "' is defined twice in the module");
       continue;
     }
-    gvars_.push_back(ir::MakeGlobalVar(name, SpanOf(Field(def, F().name))));
-    if (TSNode ret = Field(def, F().return_type); !IsNull(ret)) gvar_returns_[name] = ret;
+    AddGlobal(ir::MakeGlobalVar(name, SpanOf(Field(def, F().name))));
+    if (Node ret = Field(def, F().return_type); !IsNull(ret)) gvar_returns_[name] = ret;
   }
   std::vector<ir::GlobalVar> declared = gvars_;
-  for (TSNode m : members) {
+  for (Node m : members) {
     try {
       switch (Kind(m)) {
         case K::kDecoratedDefinition: {
-          TSNode def = Field(m, F().definition);
-          TSNode decorator{};
-          for (TSNode d : cst_->Children(m)) {
+          Node def = Field(m, F().definition);
+          Node decorator{};
+          for (Node d : cst_->Children(m)) {
             if (Kind(d) == K::kDecorator) decorator = d;
           }
           if (Kind(def) != K::kFunctionDefinition) Fail(def, "only functions are allowed in an @I.ir_module class");
@@ -124,13 +122,14 @@ void Parser::ParseClass(TSNode cls) {
         }
         case K::kFunctionDefinition: Fail(Field(m, F().name), "expected @T.prim_func before the function");
         case K::kPassStatement:
+        case K::kError:  // reported as a syntax error
         case K::kComment: break;
         case K::kExpressionStatement: {
           auto kids = cst_->Children(m);
           if (kids.size() == 1 && Kind(kids[0]) == K::kString) break;
           if (kids.size() == 1 && Kind(kids[0]) == K::kCall &&
               Text(Field(kids[0], F().function)) == "I.module_attrs") {
-            TSNode args = Field(kids[0], F().arguments);
+            Node args = Field(kids[0], F().arguments);
             auto a = cst_->Children(args);
             if (a.size() != 1) Fail(kids[0], "I.module_attrs expects a dict");
             ObjectRef map = ToAttrValue(Eval(a[0]), a[0]);
@@ -141,7 +140,7 @@ void Parser::ParseClass(TSNode cls) {
           }
           if (kids.size() == 1 && Kind(kids[0]) == K::kAssignment) {
             // `n = TypeVar("n")` before a decorator: an int64 shape variable.
-            TSNode left = Field(kids[0], F().left), right = Field(kids[0], F().right);
+            Node left = Field(kids[0], F().left), right = Field(kids[0], F().right);
             if (Kind(left) == K::kIdentifier && !IsNull(right) && Kind(right) == K::kCall &&
                 Text(Field(right, F().function)) == "TypeVar") {
               Value v;
@@ -159,15 +158,15 @@ void Parser::ParseClass(TSNode cls) {
   }
 }
 
-void Parser::ParseFunction(TSNode def, TSNode decorator) {
-  TSNode name_node = Field(def, F().name);
+void Parser::ParseFunction(Node def, Node decorator) {
+  Node name_node = Field(def, F().name);
   std::string name(Text(name_node));
   PrimFuncFlags flags;
   {
-    auto kids = IsNull(decorator) ? std::vector<TSNode>() : cst_->Children(decorator);
+    auto kids = IsNull(decorator) ? std::vector<Node>() : cst_->Children(decorator);
     if (kids.empty()) Fail(name_node, "expected @T.prim_func before the function");
-    TSNode d = kids[0];
-    TSNode fn = Kind(d) == K::kCall ? Field(d, F().function) : d;
+    Node d = kids[0];
+    Node fn = Kind(d) == K::kCall ? Field(d, F().function) : d;
     std::string_view text = Text(fn);
     if (text == "T.macro" || text == "T.inline") Fail(d, std::string(text) + " is not supported yet");
     if (text.rfind("R.", 0) == 0) Fail(d, "Relax functions are not supported by this parser yet");
@@ -175,10 +174,10 @@ void Parser::ParseFunction(TSNode def, TSNode decorator) {
       Fail(d, "expected @T.prim_func, got @" + std::string(text));
     }
     if (Kind(d) == K::kCall) {
-      for (TSNode a : cst_->Children(Field(d, F().arguments))) {
+      for (Node a : cst_->Children(Field(d, F().arguments))) {
         if (Kind(a) != K::kKeywordArgument) Fail(a, "T.prim_func takes keyword flags only");
         std::string_view key = Text(Field(a, F().name));
-        TSNode vn = Field(a, F().value);
+        Node vn = Field(a, F().value);
         Value v = Eval(vn);
         if (v.kind != VK::kBool) Fail(vn, "T.prim_func flags must be True or False");
         if (key == "private") flags.private_ = v.i;
@@ -190,15 +189,10 @@ void Parser::ParseFunction(TSNode def, TSNode decorator) {
     }
   }
   ir::GlobalVar gv;
-  for (const auto& g : gvars_) {
-    if (g->name_hint == name) gv = g;
-  }
+  if (const ir::GlobalVar* declared = FindGlobal(name)) gv = *declared;
   if (!gv.defined()) {
-    for (const auto& g : gvars_) {
-      if (g->name_hint == name) Fail(name_node, "function '" + name + "' is defined twice");
-    }
     gv = ir::MakeGlobalVar(name, SpanOf(name_node));
-    if (!is_module_) gvars_.push_back(gv);
+    if (!is_module_) AddGlobal(gv);
   }
   size_t errors_before = diags_.ErrorCount();
   FuncCtx ctx;
@@ -212,9 +206,9 @@ void Parser::ParseFunction(TSNode def, TSNode decorator) {
   bool aborted = false;
   try {
     // PEP 695 type parameters `def f[n, m: int](...)`: int64 shape variables.
-    TSNode tparams = ts_node_child_by_field_name(def, "type_parameters", 15);
+    Node tparams = Field(def, F().type_parameters);
     if (!IsNull(tparams)) {
-      for (TSNode t : cst_->Children(tparams)) {
+      for (Node t : cst_->Children(tparams)) {
         std::string_view text = Text(t);
         text = text.substr(0, text.find(':'));
         while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
@@ -225,9 +219,9 @@ void Parser::ParseFunction(TSNode def, TSNode decorator) {
       }
     }
     ParseParams(Field(def, F().parameters), ctx);
-    TSNode ret = Field(def, F().return_type);
+    Node ret = Field(def, F().return_type);
     if (!IsNull(ret)) {
-      TSNode rn = Kind(ret) == K::kType && ts_node_named_child_count(ret) > 0 ? ts_node_named_child(ret, 0) : ret;
+      Node rn = Kind(ret) == K::kType && ret->named_count > 0 ? cst_->NamedChild(ret, 0) : ret;
       Value rv = Eval(rn);
       if (rv.kind == VK::kDType) {
         ret_type = rv.dtype.is_handle() ? ir::Type(ir::MakePointerType(ir::Type(), "global"))
@@ -238,7 +232,7 @@ void Parser::ParseFunction(TSNode def, TSNode decorator) {
         Fail(rn, "expected a return type such as T.int32");
       }
     }
-    std::vector<TSNode> stmts = cst_->Children(Field(def, F().body));
+    std::vector<Node> stmts = cst_->Children(Field(def, F().body));
     body = ParseStmtsFrom(stmts, 0);
   } catch (const ParseAbort&) {
     aborted = true;
@@ -251,7 +245,7 @@ void Parser::ParseFunction(TSNode def, TSNode decorator) {
   blocks_.clear();
   loop_doms_.clear();
   scalar_param_dtypes_.clear();
-  if (aborted || diags_.ErrorCount() > errors_before || ts_node_has_error(def)) return;
+  if (aborted || diags_.ErrorCount() > errors_before || def->has_error) return;
 
   bool explicit_root = false;
   if (auto* r = body.as<SBlockRealizeNode>()) explicit_root = r->block->name_hint == "root";
@@ -270,13 +264,13 @@ void Parser::ParseFunction(TSNode def, TSNode decorator) {
   parsed_gvars_.push_back(gv);
 }
 
-void Parser::ParseParams(TSNode params, FuncCtx& ctx) {
-  std::vector<TSNode> list = cst_->Children(params);
+void Parser::ParseParams(Node params, FuncCtx& ctx) {
+  std::vector<Node> list = cst_->Children(params);
   // Scalar parameters give their dtype to same-named quoted shape variables.
-  for (TSNode p : list) {
+  for (Node p : list) {
     if (Kind(p) != K::kTypedParameter) continue;
-    TSNode type = Field(p, F().type);
-    TSNode ann = Kind(type) == K::kType && ts_node_named_child_count(type) > 0 ? ts_node_named_child(type, 0) : type;
+    Node type = Field(p, F().type);
+    Node ann = Kind(type) == K::kType && type->named_count > 0 ? cst_->NamedChild(type, 0) : type;
     std::string_view text = Text(ann);
     if (text.rfind("T.", 0) == 0) {
       if (auto t = DTypeFromName(text.substr(2)); t && !t->is_handle()) {
@@ -285,17 +279,17 @@ void Parser::ParseParams(TSNode params, FuncCtx& ctx) {
       }
     }
   }
-  for (TSNode p : list) {
+  for (Node p : list) {
     if (Kind(p) == K::kIdentifier) {
       Fail(p, "parameter '" + std::string(Text(p)) + "' needs a type annotation, e.g. T.Buffer((16,), \"float32\")");
     }
     if (Kind(p) != K::kTypedParameter) Fail(p, "unsupported parameter form");
     auto kids = cst_->Children(p);
-    TSNode name_node = kids.at(0);
+    Node name_node = kids.at(0);
     if (Kind(name_node) != K::kIdentifier) Fail(name_node, "unsupported parameter form");
     std::string_view name = Text(name_node);
-    TSNode type = Field(p, F().type);
-    TSNode ann = Kind(type) == K::kType && ts_node_named_child_count(type) > 0 ? ts_node_named_child(type, 0) : type;
+    Node type = Field(p, F().type);
+    Node ann = Kind(type) == K::kType && type->named_count > 0 ? cst_->NamedChild(type, 0) : type;
     in_signature_ = true;
     Value v;
     try {
@@ -340,9 +334,9 @@ void Parser::ParseParams(TSNode params, FuncCtx& ctx) {
   }
 }
 
-Value Parser::ParseQuoted(TSNode string_node, DataType dtype) {
-  TSNode content{};
-  for (TSNode c : cst_->Children(string_node)) {
+Value Parser::ParseQuoted(Node string_node, DataType dtype) {
+  Node content{};
+  for (Node c : cst_->Children(string_node)) {
     if (Kind(c) == K::kStringContent) content = c;
   }
   if (IsNull(content)) Fail(string_node, "empty shape expression");
@@ -350,13 +344,13 @@ Value Parser::ParseQuoted(TSNode string_node, DataType dtype) {
   Span where = SpanOf(content);
   Cst sub(file_, text, where.begin);
   if (!sub.ok()) Fail(string_node, "invalid shape expression");
-  TSNode root = sub.root();
+  Node root = sub.root();
   auto stmts = sub.Children(root);
-  if (ts_node_has_error(root) || stmts.size() != 1 || sub.Kind(stmts[0]) != K::kExpressionStatement ||
-      ts_node_named_child_count(stmts[0]) != 1) {
+  if (root->has_error || stmts.size() != 1 || sub.Kind(stmts[0]) != K::kExpressionStatement ||
+      stmts[0]->named_count != 1) {
     Fail(string_node, "invalid shape expression \"" + std::string(text) + "\"");
   }
-  TSNode expr = ts_node_named_child(stmts[0], 0);
+  Node expr = sub.NamedChild(stmts[0], 0);
   Cst* saved = cst_;
   bool saved_quoted = quoted_;
   cst_ = &sub;

@@ -8,8 +8,8 @@ namespace wb::script::detail {
 
 using namespace wb::tir;
 
-std::vector<PrimExpr> Parser::ShapeOf(TSNode n, bool signature) {
-  std::vector<TSNode> items;
+std::vector<PrimExpr> Parser::ShapeOf(Node n, bool signature) {
+  std::vector<Node> items;
   K k = Kind(n);
   if (k == K::kTuple || k == K::kList) {
     items = cst_->Children(n);
@@ -19,7 +19,7 @@ std::vector<PrimExpr> Parser::ShapeOf(TSNode n, bool signature) {
     items.push_back(n);
   }
   std::vector<PrimExpr> shape;
-  for (TSNode item : items) {
+  for (Node item : items) {
     if (Kind(item) == K::kString) {
       Value v = ParseQuoted(item, DataType::Int(32));
       shape.push_back(ToPrim(v, item));
@@ -38,10 +38,10 @@ std::vector<PrimExpr> Parser::ShapeOf(TSNode n, bool signature) {
 }
 
 Value Parser::BufferCall(std::string_view name, const Args& args) {
-  TSNode n = args.call;
+  Node n = args.call;
   auto spec = std::make_shared<BufferSpec>();
   spec->span = SpanOf(n);
-  std::vector<TSNode> pos = args.pos;
+  std::vector<Node> pos = args.pos;
   if (name == "T.match_buffer") {
     spec->origin = BufferSpec::kMatch;
     if (pos.empty()) Fail(n, "T.match_buffer expects a handle parameter or a buffer region");
@@ -61,8 +61,8 @@ Value Parser::BufferCall(std::string_view name, const Args& args) {
   } else if (name == "T.sblock_alloc_buffer") {
     spec->origin = BufferSpec::kSBlockAlloc;
   }
-  TSNode shape_node = pos.size() > 0 ? pos[0] : args.Kw("shape");
-  TSNode dtype_node = pos.size() > 1 ? pos[1] : args.Kw("dtype");
+  Node shape_node = pos.size() > 0 ? pos[0] : args.Kw("shape");
+  Node dtype_node = pos.size() > 1 ? pos[1] : args.Kw("dtype");
   if (pos.size() > 2) Fail(pos[2], std::string(name) + ": pass the remaining arguments by keyword");
   if (!IsNull(shape_node)) {
     spec->shape = ShapeOf(shape_node, in_signature_);
@@ -133,13 +133,13 @@ Value Parser::BufferCall(std::string_view name, const Args& args) {
   return v;
 }
 
-Buffer Parser::MakeBufferFromSpec(std::string name, const BufferSpec& spec, TSNode n) {
+Buffer Parser::MakeBufferFromSpec(std::string name, const BufferSpec& spec, Node n) {
   BufferOptions options = spec.options;
   if (options.scope.empty()) options.scope = "global";
   return MakeBuffer(std::move(name), spec.shape, spec.dtype, options, SpanOf(n));
 }
 
-std::vector<Stmt> Parser::DeclareBuffer(std::string_view name, const Value& value, TSNode target) {
+std::vector<Stmt> Parser::DeclareBuffer(std::string_view name, const Value& value, Node target) {
   const BufferSpec& spec = *value.bspec;
   Buffer buffer = MakeBufferFromSpec(std::string(name), spec, target);
   std::vector<Stmt> out;
@@ -187,7 +187,7 @@ std::vector<Stmt> Parser::DeclareBuffer(std::string_view name, const Value& valu
   return out;
 }
 
-BufferRegion Parser::ToRegion(const Value& v, TSNode n) {
+BufferRegion Parser::ToRegion(const Value& v, Node n) {
   if (v.kind == VK::kRegion) return Downcast<BufferRegionNode>(v.obj);
   if (v.kind == VK::kBuffer) return FullRegion(Downcast<BufferNode>(v.obj));
   if (v.kind == VK::kExpr) {
@@ -211,7 +211,7 @@ BufferRegion Parser::ToRegion(const Value& v, TSNode n) {
 
 namespace {
 
-ir::Range DomainOf(Parser* p, const Value& v, TSNode n) {
+ir::Range DomainOf(Parser* p, const Value& v, Node n) {
   if (v.kind == VK::kObject) {
     if (auto* r = v.obj.as<ir::RangeNode>()) return GetRef(r);
   }
@@ -243,15 +243,15 @@ Value AxisValue(ir::Range dom, PrimExpr binding, IterVarType type, DataType dtyp
 }  // namespace
 
 Value Parser::BlockCall(std::string_view name, const Args& args) {
-  TSNode n = args.call;
+  Node n = args.call;
   if (name == "T.sblock") {
     Value v;
     v.kind = VK::kFrame;
     v.frame = std::make_shared<FrameSpec>();
     v.frame->kind = FrameSpec::kSBlock;
-    TSNode nm = !args.pos.empty() ? args.pos[0] : args.Kw("name");
+    Node nm = !args.pos.empty() ? args.pos[0] : args.Kw("name");
     if (!IsNull(nm)) v.frame->name = ToStr(Eval(nm), nm);
-    if (TSNode nr = args.Kw("no_realize"); !IsNull(nr)) v.frame->no_realize = ToBool(Eval(nr), nr);
+    if (Node nr = args.Kw("no_realize"); !IsNull(nr)) v.frame->no_realize = ToBool(Eval(nr), nr);
     return v;
   }
   if (name == "T.init") {
@@ -272,7 +272,7 @@ Value Parser::BlockCall(std::string_view name, const Args& args) {
   if (name == "T.reads" || name == "T.writes") {
     std::vector<BufferRegion>& out = name == "T.reads" ? frame.reads : frame.writes;
     (name == "T.reads" ? frame.has_reads : frame.has_writes) = true;
-    for (TSNode a : args.pos) {
+    for (Node a : args.pos) {
       Value v = Eval(a);
       for (const auto& item : ToSeq(v, a)) out.push_back(ToRegion(item, a));
     }
@@ -318,20 +318,20 @@ Value Parser::BlockCall(std::string_view name, const Args& args) {
   if (name == "T.axis.reduce" || name == "T.axis.R") type = IterVarType::kCommReduce;
   else if (name == "T.axis.scan") type = IterVarType::kOrdered;
   else if (name == "T.axis.opaque") type = IterVarType::kOpaque;
-  TSNode dom_node = args.pos.size() > 0 ? args.pos[0] : args.Kw("dom");
-  TSNode binding_node = args.pos.size() > 1 ? args.pos[1] : args.Kw("binding");
+  Node dom_node = args.pos.size() > 0 ? args.pos[0] : args.Kw("dom");
+  Node binding_node = args.pos.size() > 1 ? args.pos[1] : args.Kw("binding");
   if (IsNull(dom_node) || IsNull(binding_node)) Fail(n, std::string(name) + " expects a domain and a binding");
   ir::Range dom = DomainOf(this, Eval(dom_node), dom_node);
   PrimExpr binding = EvalPrim(binding_node);
   DataType dtype = DataType::Int(32);
-  if (TSNode d = args.Kw("dtype"); !IsNull(d)) dtype = ToDType(Eval(d), d);
+  if (Node d = args.Kw("dtype"); !IsNull(d)) dtype = ToDType(Eval(d), d);
   return AxisValue(dom, binding, type, dtype);
 }
 
 Value Parser::LoopCall(std::string_view name, const Args& args) {
-  TSNode n = args.call;
+  Node n = args.call;
   auto loops = std::make_shared<std::vector<LoopSpec>>();
-  auto make = [&](Value lo_v, Value hi_v, TSNode lo_n, TSNode hi_n, bool has_lo) {
+  auto make = [&](Value lo_v, Value hi_v, Node lo_n, Node hi_n, bool has_lo) {
     LoopSpec s;
     PrimExpr lo, hi;
     if (has_lo) {
@@ -354,7 +354,7 @@ Value Parser::LoopCall(std::string_view name, const Args& args) {
     return s;
   };
   if (name == "T.grid") {
-    for (TSNode a : args.pos) {
+    for (Node a : args.pos) {
       Value v = Eval(a);
       if (v.is_seq() && v.items.size() == 2) {
         LoopSpec s = make(v.items[0], v.items[1], a, a, true);
@@ -365,10 +365,10 @@ Value Parser::LoopCall(std::string_view name, const Args& args) {
     }
     if (loops->empty()) Fail(n, "T.grid needs at least one extent");
   } else {
-    std::vector<TSNode> pos = args.pos;
+    std::vector<Node> pos = args.pos;
     std::string tag;
     if (name == "T.thread_binding") {
-      if (TSNode t = args.Kw("thread"); !IsNull(t)) {
+      if (Node t = args.Kw("thread"); !IsNull(t)) {
         tag = ToStr(Eval(t), t);
       } else if (!pos.empty() && Kind(pos.back()) == K::kString) {
         tag = ToStr(Eval(pos.back()), pos.back());
@@ -384,19 +384,19 @@ Value Parser::LoopCall(std::string_view name, const Args& args) {
     }
     LoopSpec s = pos.size() == 1 ? make(Value(), Eval(pos[0]), pos[0], pos[0], false)
                                  : make(Eval(pos[0]), Eval(pos[1]), pos[0], pos[1], true);
-    TSNode step = pos.size() == 3 ? pos[2] : args.Kw("step");
+    Node step = pos.size() == 3 ? pos[2] : args.Kw("step");
     if (!IsNull(step)) s.step = ToPrimAs(Eval(step), s.dtype, step);
     s.thread = tag;
     if (name == "T.parallel") s.kind = ForKind::kParallel;
     else if (name == "T.vectorized") s.kind = ForKind::kVectorized;
     else if (name == "T.unroll") s.kind = ForKind::kUnrolled;
     else if (name == "T.thread_binding") s.kind = ForKind::kThreadBinding;
-    if (TSNode a = args.Kw("annotations"); !IsNull(a)) {
+    if (Node a = args.Kw("annotations"); !IsNull(a)) {
       ObjectRef m = ToAttrValue(Eval(a), a);
       if (auto* map = m.as<ir::MapObj>()) s.annotations = map->items;
       else if (m.defined()) Fail(a, "annotations= expects a dict");
     }
-    if (TSNode u = args.Kw("unroll"); !IsNull(u)) {
+    if (Node u = args.Kw("unroll"); !IsNull(u)) {
       Value uv = Eval(u);
       if (uv.kind == VK::kBool && !uv.i) s.annotations["disable_unroll"] = ir::MakeBool(true);
       else if (uv.kind == VK::kBool) s.annotations["pragma_unroll"] = ir::MakeBool(true);
@@ -404,7 +404,7 @@ Value Parser::LoopCall(std::string_view name, const Args& args) {
     }
     loops->push_back(s);
   }
-  if (TSNode d = args.Kw("dtype"); !IsNull(d)) {
+  if (Node d = args.Kw("dtype"); !IsNull(d)) {
     DataType t = ToDType(Eval(d), d);
     for (auto& s : *loops) {
       s.dtype = t;

@@ -31,7 +31,7 @@ const std::unordered_map<std::string_view, ir::TypeIndex>& NodeConstructors() {
 }  // namespace
 
 Value Parser::ExprCall(std::string_view name, const Args& args) {
-  TSNode n = args.call;
+  Node n = args.call;
   Span span = SpanOf(n);
   auto expect = [&](size_t count) {
     if (args.pos.size() != count) {
@@ -101,7 +101,7 @@ Value Parser::ExprCall(std::string_view name, const Args& args) {
     return Value::Expr(MakeSelect(c, x, y, span));
   }
   if (name == "T.Let") {
-    TSNode where = args.Kw("where");
+    Node where = args.Kw("where");
     if (args.pos.size() != 1 || IsNull(where)) Fail(n, "T.Let expects T.Let(body, where={var: value})");
     Value bindings = Eval(where);
     if (bindings.kind != VK::kDict) Fail(where, "where= must be a dict {var: value}");
@@ -139,11 +139,11 @@ Value Parser::ExprCall(std::string_view name, const Args& args) {
   }
   if (name == "T.comm_reducer") {
     expect(2);
-    TSNode lambda = args.pos[0];
+    Node lambda = args.pos[0];
     if (Kind(lambda) != K::kLambda) Fail(lambda, "T.comm_reducer expects a lambda");
     std::vector<Value> identities = ToSeq(Eval(args.pos[1]), args.pos[1]);
-    std::vector<TSNode> params;
-    TSNode plist = Field(lambda, F().parameters);
+    std::vector<Node> params;
+    Node plist = Field(lambda, F().parameters);
     if (!IsNull(plist)) params = cst_->Children(plist);
     if (params.size() != 2 * identities.size()) {
       Fail(lambda, "T.comm_reducer: the lambda needs " + std::to_string(2 * identities.size()) +
@@ -237,8 +237,8 @@ Value Parser::ExprCall(std::string_view name, const Args& args) {
       if (!t.is_void()) elem = ir::MakePrimType(t);
     }
     if (args.pos.size() > 1) scope = ToStr(Eval(args.pos[1]), args.pos[1]);
-    if (TSNode s = args.Kw("storage_scope"); !IsNull(s)) scope = ToStr(Eval(s), s);
-    if (TSNode d = args.Kw("dtype"); !IsNull(d)) {
+    if (Node s = args.Kw("storage_scope"); !IsNull(s)) scope = ToStr(Eval(s), s);
+    if (Node d = args.Kw("dtype"); !IsNull(d)) {
       DataType t = ToDType(Eval(d), d);
       if (!t.is_void()) elem = ir::MakePrimType(t);
     }

@@ -86,7 +86,7 @@ int64_t FloorDivInt(int64_t a, int64_t b) {
 
 bool IsKnownBuiltin(std::string_view name) { return Builtins().count(name) != 0; }
 
-Value Parser::Eval(TSNode n) {
+Value Parser::Eval(Node n) {
   DepthGuard guard(this, n);
   switch (Kind(n)) {
     case K::kIdentifier: {
@@ -148,7 +148,7 @@ Value Parser::Eval(TSNode n) {
     case K::kExpressionList: {
       Value v;
       v.kind = Kind(n) == K::kList ? VK::kList : VK::kTuple;
-      for (TSNode c : cst_->Children(n)) {
+      for (Node c : cst_->Children(n)) {
         if (Kind(c) == K::kListSplat) {
           auto inner = cst_->Children(c);
           if (inner.empty()) Fail(c, "invalid '*' expression");
@@ -164,7 +164,7 @@ Value Parser::Eval(TSNode n) {
     case K::kDictionary: {
       Value v;
       v.kind = VK::kDict;
-      for (TSNode c : cst_->Children(n)) {
+      for (Node c : cst_->Children(n)) {
         if (Kind(c) != K::kPair) Fail(c, "unsupported dictionary entry");
         v.items.push_back(Eval(Field(c, F().key)));
         v.items.push_back(Eval(Field(c, F().value)));
@@ -177,8 +177,8 @@ Value Parser::Eval(TSNode n) {
     case K::kBinaryOperator: return EvalBinary(n);
     case K::kComparisonOperator: return EvalCompare(n);
     case K::kUnaryOperator: {
-      TSNode op = Field(n, F().operator_);
-      TSNode arg = Field(n, F().argument);
+      Node op = Field(n, F().operator_);
+      Node arg = Field(n, F().argument);
       Value a = Eval(arg);
       std::string_view o = Text(op);
       if (o == "+") return a;
@@ -195,13 +195,13 @@ Value Parser::Eval(TSNode n) {
       return Value::Expr(MakeCall(x->dtype, FindOpByScriptName("bitwise_not")->op, {x}, SpanOf(n)));
     }
     case K::kNotOperator: {
-      TSNode arg = Field(n, F().argument);
+      Node arg = Field(n, F().argument);
       Value a = Eval(arg);
       if (a.is_number()) return Value::Bool(a.kind == VK::kFloat ? a.f == 0 : a.i == 0);
       return Value::Expr(logical_not(ToPrim(a, arg), SpanOf(n)));
     }
     case K::kBooleanOperator: {
-      TSNode l = Field(n, F().left), r = Field(n, F().right);
+      Node l = Field(n, F().left), r = Field(n, F().right);
       bool is_and = Text(Field(n, F().operator_)) == "and";
       Value a = Eval(l);
       if (a.is_number()) {
@@ -245,10 +245,10 @@ Value Parser::Eval(TSNode n) {
       v.kind = VK::kSlice;
       v.items.resize(3);
       int part = 0;
-      uint32_t count = ts_node_child_count(n);
+      uint32_t count = n->count;
       for (uint32_t i = 0; i < count; ++i) {
-        TSNode c = ts_node_child(n, i);
-        if (!ts_node_is_named(c)) {
+        Node c = n->kids[i];
+        if (!c->named) {
           if (Text(c) == ":") ++part;
           continue;
         }
@@ -262,39 +262,45 @@ Value Parser::Eval(TSNode n) {
     case K::kKeywordArgument: Fail(n, "unexpected keyword argument");
     default: break;
   }
-  Fail(n, "unsupported syntax in TVMScript: " + std::string(ts_node_type(n)));
+  Fail(n, "unsupported syntax in TVMScript: " + std::string((n->type ? n->type : KindName(n->kind))));
 }
 
-Value Parser::EvalAttribute(TSNode n) {
-  TSNode obj_node = Field(n, F().object);
-  TSNode attr_node = Field(n, F().attribute);
+Value Parser::EvalAttribute(Node n) {
+  Node obj_node = Field(n, F().object);
+  Node attr_node = Field(n, F().attribute);
   if (IsNull(obj_node) || IsNull(attr_node)) Fail(n, "invalid attribute access");
   Value obj = Eval(obj_node);
   std::string_view attr = Text(attr_node);
   switch (obj.kind) {
     case VK::kNamespace: {
       if (obj.s == "R") Fail(n, "Relax is not supported by this parser yet");
+      if (obj.s == "T") {
+        // `T.<name>` is resolved once per name (a builtin, dtype or op lookup by string).
+        if (auto it = t_attrs_.find(attr); it != t_attrs_.end()) return it->second;
+      }
       std::string qualified = obj.s + "." + std::string(attr);
       if (obj.s == "T") {
-        if (attr == "axis") return Value::Named(VK::kNamespace, "T.axis");
-        if (attr == "let") {
-          Value v;
+        Value v;
+        if (attr == "axis") {
+          v = Value::Named(VK::kNamespace, "T.axis");
+        } else if (attr == "let") {
           v.kind = VK::kLetType;
           v.dtype = DataType::Void();
-          return v;
-        }
-        if (attr == "handle") {
-          Value v = Value::Named(VK::kDType, "T.handle");
+        } else if (attr == "handle") {
+          v = Value::Named(VK::kDType, "T.handle");
           v.dtype = DataType::Handle();
-          return v;
-        }
-        if (IsKnownBuiltin(qualified)) return Value::Named(VK::kBuiltin, qualified);
-        if (auto t = DTypeFromName(attr)) {
-          Value v = Value::Named(VK::kDType, qualified);
+        } else if (IsKnownBuiltin(qualified)) {
+          v = Value::Named(VK::kBuiltin, qualified);
+        } else if (auto t = DTypeFromName(attr)) {
+          v = Value::Named(VK::kDType, qualified);
           v.dtype = *t;
+        } else if (FindOpByScriptName(attr)) {
+          v = Value::Named(VK::kBuiltin, qualified);
+        }
+        if (v.kind != VK::kNone) {
+          t_attrs_.emplace(attr, v);
           return v;
         }
-        if (FindOpByScriptName(attr)) return Value::Named(VK::kBuiltin, qualified);
       } else if (IsKnownBuiltin(qualified)) {
         return Value::Named(VK::kBuiltin, qualified);
       }
@@ -322,9 +328,7 @@ Value Parser::EvalAttribute(TSNode n) {
       if (attr == "buffer") return Value::Of(VK::kBuffer, obj.obj);
       break;
     case VK::kClass:
-      for (const auto& gv : gvars_) {
-        if (gv->name_hint == attr) return Value::Of(VK::kGlobal, gv);
-      }
+      if (const ir::GlobalVar* gv = FindGlobal(attr)) return Value::Of(VK::kGlobal, *gv);
       Fail(attr_node, "the module has no function '" + std::string(attr) + "'");
     case VK::kExpr:
       if (attr == "dtype") return Value::Str(obj.expr->dtype.ToString());
@@ -335,14 +339,13 @@ Value Parser::EvalAttribute(TSNode n) {
                       DescribeKind(obj.kind));
 }
 
-std::vector<PrimExpr> Parser::Indices(TSNode n, const Buffer& buffer, bool* has_slice,
+std::vector<PrimExpr> Parser::Indices(Node n, const Buffer& buffer, bool* has_slice,
                                       std::vector<ir::Range>* region) {
-  // Every named child after the subscripted value (field lookups by child index are unreliable
-  // in tree-sitter 0.20).
-  std::vector<TSNode> subs = cst_->Children(n);
+  // Every named child after the subscripted value.
+  std::vector<Node> subs = cst_->Children(n);
   if (!subs.empty()) subs.erase(subs.begin());
-  std::vector<std::pair<Value, TSNode>> items;
-  for (TSNode s : subs) {
+  std::vector<std::pair<Value, Node>> items;
+  for (Node s : subs) {
     Value v = Eval(s);
     if (v.kind == VK::kTuple && Kind(s) != K::kSlice) {
       for (auto& item : v.items) items.emplace_back(std::move(item), s);
@@ -391,7 +394,7 @@ std::vector<PrimExpr> Parser::Indices(TSNode n, const Buffer& buffer, bool* has_
   return indices;
 }
 
-PrimExpr Parser::LoadFromRegion(const BufferRegion& region, TSNode n) {
+PrimExpr Parser::LoadFromRegion(const BufferRegion& region, Node n) {
   std::vector<PrimExpr> indices;
   for (const auto& r : region->region) {
     const int64_t* ext = AsConstInt(r->extent);
@@ -401,8 +404,8 @@ PrimExpr Parser::LoadFromRegion(const BufferRegion& region, TSNode n) {
   return MakeBufferLoad(region->buffer, std::move(indices), {}, SpanOf(n));
 }
 
-Value Parser::EvalSubscript(TSNode n) {
-  TSNode value_node = Field(n, F().value);
+Value Parser::EvalSubscript(Node n) {
+  Node value_node = Field(n, F().value);
   Value base = Eval(value_node);
   if (base.kind == VK::kBuffer || base.kind == VK::kScalarBuf) {
     Buffer buffer = Downcast<BufferNode>(base.obj);
@@ -419,7 +422,7 @@ Value Parser::EvalSubscript(TSNode n) {
     }
     return Value::Expr(MakeBufferLoad(buffer, std::move(indices), {}, SpanOf(n)));
   }
-  TSNode sub = Field(n, F().subscript);
+  Node sub = Field(n, F().subscript);
   if (base.kind == VK::kLetType || base.kind == VK::kDType) {
     Value t = Eval(sub);
     if (base.kind == VK::kLetType) {
@@ -439,9 +442,9 @@ Value Parser::EvalSubscript(TSNode n) {
     spec->options.scope = "local";
     spec->dtype = base.dtype;
     spec->span = SpanOf(n);
-    std::vector<TSNode> sub_nodes = cst_->Children(n);
+    std::vector<Node> sub_nodes = cst_->Children(n);
     sub_nodes.erase(sub_nodes.begin());
-    for (TSNode s : sub_nodes) {
+    for (Node s : sub_nodes) {
       Value d = Eval(s);
       std::vector<Value> dims = d.is_seq() ? d.items : std::vector<Value>{d};
       for (const auto& x : dims) {
@@ -457,11 +460,11 @@ Value Parser::EvalSubscript(TSNode n) {
   }
   if (base.kind == VK::kBuiltin && base.s == "T.Buffer") {
     // Deprecated T.Buffer[(16,), "int8"].
-    std::vector<TSNode> sub_nodes = cst_->Children(n);
+    std::vector<Node> sub_nodes = cst_->Children(n);
     sub_nodes.erase(sub_nodes.begin());
     auto spec = std::make_shared<BufferSpec>();
     std::vector<Value> parts;
-    for (TSNode s : sub_nodes) parts.push_back(Eval(s));
+    for (Node s : sub_nodes) parts.push_back(Eval(s));
     if (parts.size() == 1 && parts[0].kind == VK::kTuple) parts = parts[0].items;
     if (parts.empty()) Fail(sub, "T.Buffer[...] needs a shape");
     Value shape = parts[0];
@@ -484,8 +487,8 @@ Value Parser::EvalSubscript(TSNode n) {
   Fail(value_node, std::string("cannot subscript ") + DescribeKind(base.kind));
 }
 
-Value Parser::EvalBinary(TSNode n) {
-  TSNode l = Field(n, F().left), r = Field(n, F().right), op = Field(n, F().operator_);
+Value Parser::EvalBinary(Node n) {
+  Node l = Field(n, F().left), r = Field(n, F().right), op = Field(n, F().operator_);
   Value a = Eval(l);
   Value b = Eval(r);
   a.node = l;
@@ -493,7 +496,7 @@ Value Parser::EvalBinary(TSNode n) {
   return BinaryValues(Text(op), std::move(a), std::move(b), n, op);
 }
 
-Value Parser::BinaryValues(std::string_view op, Value a, Value b, TSNode n, TSNode op_node) {
+Value Parser::BinaryValues(std::string_view op, Value a, Value b, Node n, Node op_node) {
   if (a.is_number() && b.is_number()) {
     bool ints = a.kind != VK::kFloat && b.kind != VK::kFloat;
     if (ints) {
@@ -579,13 +582,13 @@ Value Parser::BinaryValues(std::string_view op, Value a, Value b, TSNode n, TSNo
   Fail(op_node, "unsupported operator '" + std::string(op) + "' in TensorIR");
 }
 
-Value Parser::EvalCompare(TSNode n) {
-  std::vector<TSNode> operands;
+Value Parser::EvalCompare(Node n) {
+  std::vector<Node> operands;
   std::vector<std::string> ops;
-  uint32_t count = ts_node_child_count(n);
+  uint32_t count = n->count;
   for (uint32_t i = 0; i < count; ++i) {
-    TSNode c = ts_node_child(n, i);
-    if (ts_node_is_named(c)) {
+    Node c = n->kids[i];
+    if (c->named) {
       if (Kind(c) != K::kComment) operands.push_back(c);
     } else {
       std::string tok(Text(c));
@@ -642,15 +645,15 @@ Value Parser::EvalCompare(TSNode n) {
   return result;
 }
 
-Value Parser::EvalCall(TSNode n) {
-  TSNode fn = Field(n, F().function);
-  TSNode arg_list = Field(n, F().arguments);
+Value Parser::EvalCall(Node n) {
+  Node fn = Field(n, F().function);
+  Node arg_list = Field(n, F().arguments);
   Value f = Eval(fn);
   Args args;
   args.call = n;
   if (!IsNull(arg_list)) {
     if (Kind(arg_list) != K::kArgumentList) Fail(arg_list, "unsupported call arguments");
-    for (TSNode a : cst_->Children(arg_list)) {
+    for (Node a : cst_->Children(arg_list)) {
       switch (Kind(a)) {
         case K::kKeywordArgument:
           args.kw.emplace_back(Text(Field(a, F().name)), Field(a, F().value));
@@ -667,13 +670,13 @@ Value Parser::EvalCall(TSNode n) {
     case VK::kMethod: return CallMethod(f, args);
     case VK::kGlobal: {
       std::vector<PrimExpr> call_args;
-      for (TSNode a : args.pos) call_args.push_back(EvalPrim(a));
+      for (Node a : args.pos) call_args.push_back(EvalPrim(a));
       // The call has the callee's return dtype (TVM's tir.call_tir), int32 when not annotated.
       DataType ret = DataType::Int(32);
       auto gv = Downcast<ir::GlobalVarNode>(f.obj);
       if (auto it = gvar_returns_.find(gv->name_hint); it != gvar_returns_.end()) {
-        TSNode rn = it->second;
-        if (Kind(rn) == K::kType && ts_node_named_child_count(rn) > 0) rn = ts_node_named_child(rn, 0);
+        Node rn = it->second;
+        if (Kind(rn) == K::kType && rn->named_count > 0) rn = cst_->NamedChild(rn, 0);
         Value rv = Eval(rn);
         if (rv.kind == VK::kDType && !rv.dtype.is_void()) ret = rv.dtype;
         else if (rv.kind == VK::kType) ret = DataType::Handle();
@@ -703,7 +706,7 @@ Value Parser::CallBuiltin(const std::string& name, const Args& args) {
 }
 
 Value Parser::CallDType(DataType dtype, const Args& args) {
-  TSNode n = args.call;
+  Node n = args.call;
   if (dtype.is_handle()) return ExprCall("T.handle", args);
   if (args.pos.empty()) {
     // `n = T.int32()`: a variable declaration.
@@ -742,18 +745,18 @@ Value Parser::CallDType(DataType dtype, const Args& args) {
 
 Value Parser::CallOp(std::string_view script_name, const Args& args) {
   const OpInfo* info = FindOpByScriptName(script_name);
-  TSNode n = args.call;
+  Node n = args.call;
   if (!info) Fail(Field(n, F().function), "unknown function 'T." + std::string(script_name) + "'");
-  std::vector<TSNode> nodes = args.pos;
+  std::vector<Node> nodes = args.pos;
   DataType dtype = DataType::Int(32);
   bool explicit_dtype = info->result == OpResultType::kExplicit || info->result == OpResultType::kExplicitLast;
   if (explicit_dtype) {
-    TSNode kw = args.Kw("dtype");
+    Node kw = args.Kw("dtype");
     if (!IsNull(kw)) {
       dtype = ToDType(Eval(kw), kw);
     } else {
       if (nodes.empty()) Fail(n, "T." + std::string(script_name) + " needs the result dtype");
-      TSNode d = info->result == OpResultType::kExplicit ? nodes.front() : nodes.back();
+      Node d = info->result == OpResultType::kExplicit ? nodes.front() : nodes.back();
       dtype = ToDType(Eval(d), d);
       if (info->result == OpResultType::kExplicit) nodes.erase(nodes.begin());
       else nodes.pop_back();
@@ -765,7 +768,7 @@ Value Parser::CallOp(std::string_view script_name, const Args& args) {
                 std::to_string(nodes.size()));
   }
   std::vector<Value> values;
-  for (TSNode a : nodes) {
+  for (Node a : nodes) {
     values.push_back(Eval(a));
     values.back().node = a;
   }
@@ -805,7 +808,7 @@ Value Parser::CallOp(std::string_view script_name, const Args& args) {
 
 Value Parser::CallMethod(const Value& method, const Args& args) {
   Buffer b = Downcast<BufferNode>(method.obj);
-  TSNode n = args.call;
+  Node n = args.call;
   if (method.s == "view") {
     // DeclBuffer view sugar: P.view("uint32") reinterprets the dtype (the last extent scales by
     // the bit ratio), P.view(4, 32) reshapes; both alias P.data with P's offset and alignment.
@@ -834,11 +837,11 @@ Value Parser::CallMethod(const Value& method, const Args& args) {
                                    " do not divide");
       }
     } else {
-      for (TSNode a : args.pos) {
+      for (Node a : args.pos) {
         Value d = Eval(a);
         for (const auto& x : d.is_seq() ? d.items : std::vector<Value>{d}) spec->shape.push_back(ToPrim(x, a));
       }
-      if (TSNode dt = args.Kw("dtype"); !IsNull(dt)) spec->dtype = ToDType(Eval(dt), dt);
+      if (Node dt = args.Kw("dtype"); !IsNull(dt)) spec->dtype = ToDType(Eval(dt), dt);
     }
     Value v;
     v.kind = VK::kBufferSpec;
@@ -855,7 +858,7 @@ Value Parser::CallMethod(const Value& method, const Args& args) {
                           " dimensions but is indexed with " + std::to_string(indices.size()));
   }
   PrimExpr pred;
-  if (TSNode p = args.Kw("predicate"); !IsNull(p)) pred = EvalPrim(p);
+  if (Node p = args.Kw("predicate"); !IsNull(p)) pred = EvalPrim(p);
   if (method.s == "vload") return Value::Expr(MakeBufferLoad(b, std::move(indices), pred, SpanOf(n)));
   Value value;
   value.kind = VK::kFrame;  // marker: a store statement, picked up by the statement parser

@@ -40,23 +40,23 @@ Stmt CallStmt(const char* op, std::vector<PrimExpr> args, DataType dtype, Span s
 
 }  // namespace
 
-Stmt Parser::ParseBody(TSNode block) {
+Stmt Parser::ParseBody(Node block) {
   ScopeGuard scope(this);
   NestGuard nest(func_);
   if (IsNull(block)) return MakeSeq({});
   if (Kind(block) != K::kBlock) {
-    std::vector<TSNode> one{block};
+    std::vector<Node> one{block};
     return ParseStmtsFrom(one, 0);
   }
-  std::vector<TSNode> stmts = cst_->Children(block);
+  std::vector<Node> stmts = cst_->Children(block);
   return ParseStmtsFrom(stmts, 0);
 }
 
-Stmt Parser::ParseStmtsFrom(const std::vector<TSNode>& stmts, size_t start) {
+Stmt Parser::ParseStmtsFrom(const std::vector<Node>& stmts, size_t start) {
   std::vector<Stmt> out;
   for (size_t i = start; i < stmts.size(); ++i) {
-    TSNode s = stmts[i];
-    if (ts_node_has_error(s)) continue;  // reported as a syntax error
+    Node s = stmts[i];
+    if (s->has_error) continue;  // reported as a syntax error
     bool consumed = false;
     try {
       for (auto& st : ParseStmt(s, stmts, i, &consumed)) out.push_back(std::move(st));
@@ -69,7 +69,7 @@ Stmt Parser::ParseStmtsFrom(const std::vector<TSNode>& stmts, size_t start) {
   return MakeSeq(std::move(out));
 }
 
-std::vector<Stmt> Parser::ParseStmt(TSNode s, const std::vector<TSNode>& stmts, size_t index,
+std::vector<Stmt> Parser::ParseStmt(Node s, const std::vector<Node>& stmts, size_t index,
                                     bool* consumed_rest) {
   DepthGuard guard(this, s);
   Span span = SpanOf(s);
@@ -77,7 +77,7 @@ std::vector<Stmt> Parser::ParseStmt(TSNode s, const std::vector<TSNode>& stmts, 
     case K::kExpressionStatement: {
       auto kids = cst_->Children(s);
       if (kids.empty()) return {};
-      TSNode e = kids[0];
+      Node e = kids[0];
       if (kids.size() > 1) Fail(s, "unsupported statement");
       if (Kind(e) == K::kAssignment) return ParseAssignment(e, stmts, index, consumed_rest);
       if (Kind(e) == K::kAugmentedAssignment) return ParseAugAssign(e);
@@ -87,8 +87,8 @@ std::vector<Stmt> Parser::ParseStmt(TSNode s, const std::vector<TSNode>& stmts, 
     case K::kForStatement: return {ParseFor(s)};
     case K::kWhileStatement: return {ParseWhile(s)};
     case K::kIfStatement: {
-      std::vector<TSNode> alts;
-      for (TSNode c : cst_->Children(s)) {
+      std::vector<Node> alts;
+      for (Node c : cst_->Children(s)) {
         if (Kind(c) == K::kElifClause || Kind(c) == K::kElseClause) alts.push_back(c);
       }
       return {ParseIf(Field(s, F().condition), Field(s, F().consequence), alts, 0)};
@@ -110,10 +110,10 @@ std::vector<Stmt> Parser::ParseStmt(TSNode s, const std::vector<TSNode>& stmts, 
       Fail(s, "nested functions (T.macro, T.inline) are not supported yet");
     default: break;
   }
-  Fail(s, "unsupported statement in TensorIR: " + std::string(ts_node_type(s)));
+  Fail(s, "unsupported statement in TensorIR: " + std::string((s->type ? s->type : KindName(s->kind))));
 }
 
-std::vector<Stmt> Parser::ParseExprStmt(TSNode expr, const std::vector<TSNode>& stmts,
+std::vector<Stmt> Parser::ParseExprStmt(Node expr, const std::vector<Node>& stmts,
                                         size_t index, bool* consumed_rest) {
   Value v = Eval(expr);
   Span span = SpanOf(expr);
@@ -144,7 +144,7 @@ std::vector<Stmt> Parser::ParseExprStmt(TSNode expr, const std::vector<TSNode>& 
   Fail(expr, std::string("statement has no effect (") + DescribeKind(v.kind) + ")");
 }
 
-Stmt Parser::WrapFrame(const FrameSpec& frame, Stmt body, TSNode n) {
+Stmt Parser::WrapFrame(const FrameSpec& frame, Stmt body, Node n) {
   Span span = SpanOf(n);
   if (frame.kind == FrameSpec::kLaunch) {
     PrimExpr extent = cast(frame.var->dtype, frame.extent);
@@ -160,7 +160,7 @@ Stmt Parser::WrapFrame(const FrameSpec& frame, Stmt body, TSNode n) {
 }
 
 Value Parser::StmtCall(std::string_view name, const Args& args) {
-  TSNode n = args.call;
+  Node n = args.call;
   Span span = SpanOf(n);
   if (name == "T.evaluate") {
     if (args.pos.size() != 1) Fail(n, "T.evaluate expects one value");
@@ -205,7 +205,7 @@ Value Parser::StmtCall(std::string_view name, const Args& args) {
   if (name == "T.attr") {
     auto frame = std::make_shared<FrameSpec>();
     frame->kind = FrameSpec::kAttr;
-    auto value_of = [&](const Value& v, TSNode node) -> PrimExpr {
+    auto value_of = [&](const Value& v, Node node) -> PrimExpr {
       if (v.kind == VK::kStr) return MakeStringImm(v.s, SpanOf(node));
       return ToPrim(v, node);
     };
@@ -235,7 +235,7 @@ Value Parser::StmtCall(std::string_view name, const Args& args) {
   if (name == "T.bind") {
     // `T.bind(e, var=x)` binds a declared var; `x = T.bind(e)` binds a new one.
     if (args.pos.size() != 1) Fail(n, "T.bind expects a value (and optionally var=)");
-    TSNode var_node = args.Kw("var");
+    Node var_node = args.Kw("var");
     if (!IsNull(var_node)) {
       PrimExpr ve = EvalPrim(var_node);
       Var var = ve.as_ref<VarNode>();
@@ -264,7 +264,7 @@ Value Parser::StmtCall(std::string_view name, const Args& args) {
     return v;
   }
   if (name == "T.local_scalar" || name == "T.shared_scalar" || name == "T.alloc_scalar") {
-    TSNode dtype_node = !args.pos.empty() ? args.pos[0] : args.Kw("dtype");
+    Node dtype_node = !args.pos.empty() ? args.pos[0] : args.Kw("dtype");
     if (IsNull(dtype_node)) Fail(n, std::string(name) + " expects a dtype");
     auto spec = std::make_shared<BufferSpec>();
     spec->origin = BufferSpec::kAlloc;
@@ -273,7 +273,7 @@ Value Parser::StmtCall(std::string_view name, const Args& args) {
     spec->dtype = ToDType(Eval(dtype_node), dtype_node);
     spec->shape = {make_const(DataType::Int(32), int64_t(1))};
     spec->options.scope = name == "T.shared_scalar" ? "shared" : "local";
-    TSNode scope_node = args.pos.size() > 1 ? args.pos[1] : args.Kw("scope");
+    Node scope_node = args.pos.size() > 1 ? args.pos[1] : args.Kw("scope");
     if (name == "T.alloc_scalar" && !IsNull(scope_node)) spec->options.scope = ToStr(Eval(scope_node), scope_node);
     Value v;
     v.kind = VK::kBufferSpec;
@@ -289,7 +289,7 @@ Value Parser::StmtCall(std::string_view name, const Args& args) {
   Fail(Field(n, F().function), std::string(name) + " is not supported yet");
 }
 
-Stmt Parser::ParseAssert(TSNode s) {
+Stmt Parser::ParseAssert(Node s) {
   auto kids = cst_->Children(s);
   if (kids.empty()) Fail(s, "assert needs a condition");
   PrimExpr c = ToPrimAs(Eval(kids[0]), DataType::Bool(), kids[0]);
@@ -309,15 +309,15 @@ Stmt Parser::ParseAssert(TSNode s) {
   return MakeAssertStmt(c, kind, parts, SpanOf(s));
 }
 
-std::vector<Stmt> Parser::ParseAssignment(TSNode s, const std::vector<TSNode>& stmts,
+std::vector<Stmt> Parser::ParseAssignment(Node s, const std::vector<Node>& stmts,
                                           size_t index, bool* consumed_rest) {
-  TSNode left = Field(s, F().left), right = Field(s, F().right), type = Field(s, F().type);
+  Node left = Field(s, F().left), right = Field(s, F().right), type = Field(s, F().type);
   if (!IsNull(right) && Kind(right) == K::kAssignment) Fail(s, "chained assignment is not supported");
   if (!IsNull(type)) {
     if (Kind(left) != K::kIdentifier) Fail(left, "an annotated assignment needs a single name");
     std::string_view name = Text(left);
-    TSNode ann_node = Kind(type) == K::kType && ts_node_named_child_count(type) > 0
-                          ? ts_node_named_child(type, 0) : type;
+    Node ann_node = Kind(type) == K::kType && type->named_count > 0
+                          ? cst_->NamedChild(type, 0) : type;
     Value ann = Eval(ann_node);
     if (ann.kind == VK::kLetType) {
       if (IsNull(right)) Fail(s, "T.let needs a value");
@@ -375,7 +375,7 @@ std::vector<Stmt> Parser::ParseAssignment(TSNode s, const std::vector<TSNode>& s
   return AssignTo(left, std::move(v), right);
 }
 
-std::vector<Stmt> Parser::AssignTo(TSNode target, Value v, TSNode value_node) {
+std::vector<Stmt> Parser::AssignTo(Node target, Value v, Node value_node) {
   K tk = Kind(target);
   if (tk == K::kSubscript) return {StoreTo(target, std::move(v), value_node)};
   if (tk == K::kPatternList || tk == K::kTuplePattern || tk == K::kListPattern || tk == K::kTuple ||
@@ -465,8 +465,8 @@ std::vector<Stmt> Parser::AssignTo(TSNode target, Value v, TSNode value_node) {
   }
 }
 
-Stmt Parser::StoreTo(TSNode subscript, Value v, TSNode value_node) {
-  TSNode base_node = Field(subscript, F().value);
+Stmt Parser::StoreTo(Node subscript, Value v, Node value_node) {
+  Node base_node = Field(subscript, F().value);
   Value base = Eval(base_node);
   if (base.kind != VK::kBuffer && base.kind != VK::kScalarBuf) {
     Fail(base_node, std::string("cannot store into ") + DescribeKind(base.kind) + "; expected a buffer");
@@ -491,8 +491,8 @@ Stmt Parser::StoreTo(TSNode subscript, Value v, TSNode value_node) {
   return MakeBufferStore(buf, value, std::move(indices), {}, SpanOf(subscript));
 }
 
-std::vector<Stmt> Parser::ParseAugAssign(TSNode s) {
-  TSNode left = Field(s, F().left), right = Field(s, F().right), op = Field(s, F().operator_);
+std::vector<Stmt> Parser::ParseAugAssign(Node s) {
+  Node left = Field(s, F().left), right = Field(s, F().right), op = Field(s, F().operator_);
   std::string_view o = Text(op);
   if (o.size() < 2) Fail(op, "invalid augmented assignment");
   std::string_view bin = o.substr(0, o.size() - 1);
@@ -509,15 +509,15 @@ std::vector<Stmt> Parser::ParseAugAssign(TSNode s) {
   return AssignTo(left, std::move(result), s);
 }
 
-Stmt Parser::ParseFor(TSNode s) {
-  TSNode left = Field(s, F().left), right = Field(s, F().right), body = Field(s, F().body);
+Stmt Parser::ParseFor(Node s) {
+  Node left = Field(s, F().left), right = Field(s, F().right), body = Field(s, F().body);
   if (!IsNull(Field(s, F().alternative))) Fail(Field(s, F().alternative), "for-else is not supported");
   Value it = Eval(right);
   if (it.kind != VK::kLoops) {
     Fail(right, "a TensorIR loop iterates over range(...), T.grid(...), T.serial(...), T.parallel(...), "
                 "T.vectorized(...), T.unroll(...) or T.thread_binding(...)");
   }
-  std::vector<TSNode> targets;
+  std::vector<Node> targets;
   if (Kind(left) == K::kIdentifier) targets.push_back(left);
   else targets = cst_->Children(left);
   const auto& loops = *it.loops;
@@ -565,17 +565,17 @@ Stmt Parser::ParseFor(TSNode s) {
   return result;
 }
 
-Stmt Parser::ParseWhile(TSNode s) {
-  TSNode cond = Field(s, F().condition);
+Stmt Parser::ParseWhile(Node s) {
+  Node cond = Field(s, F().condition);
   PrimExpr c = ToPrimAs(Eval(cond), DataType::Bool(), cond);
   if (!IsNull(Field(s, F().alternative))) Fail(Field(s, F().alternative), "while-else is not supported");
   return MakeWhile(c, ParseBody(Field(s, F().body)), SpanOf(s));
 }
 
-Stmt Parser::ParseIf(TSNode cond, TSNode consequence, const std::vector<TSNode>& alts, size_t alt_index) {
+Stmt Parser::ParseIf(Node cond, Node consequence, const std::vector<Node>& alts, size_t alt_index) {
   auto else_branch = [&]() -> Stmt {
     if (alt_index >= alts.size()) return Stmt();
-    TSNode alt = alts[alt_index];
+    Node alt = alts[alt_index];
     if (Kind(alt) == K::kElifClause) {
       return ParseIf(Field(alt, F().condition), Field(alt, F().consequence), alts, alt_index + 1);
     }
@@ -595,26 +595,26 @@ Stmt Parser::ParseIf(TSNode cond, TSNode consequence, const std::vector<TSNode>&
   return MakeIfThenElse(pc, then_case, else_case, Span::Merge(SpanOf(cond), SpanOf(consequence)));
 }
 
-Stmt Parser::ParseWith(TSNode s) {
-  TSNode clause{};
-  for (TSNode c : cst_->Children(s)) {
+Stmt Parser::ParseWith(Node s) {
+  Node clause{};
+  for (Node c : cst_->Children(s)) {
     if (Kind(c) == K::kWithClause) clause = c;
   }
-  TSNode body = Field(s, F().body);
+  Node body = Field(s, F().body);
   if (IsNull(clause)) Fail(s, "invalid with statement");
   auto items = cst_->Children(clause);
   if (items.size() != 1) Fail(clause, "a with statement takes exactly one frame");
-  TSNode item = Field(items[0], F().value);
+  Node item = Field(items[0], F().value);
   if (IsNull(item)) item = items[0];
-  TSNode as_target{};
-  TSNode frame_node = item;
+  Node as_target{};
+  Node frame_node = item;
   if (Kind(item) == K::kAsPattern) {
     auto kids = cst_->Children(item);
     frame_node = kids.at(0);
     if (kids.size() > 1) {
       as_target = kids[1];
-      if (Kind(as_target) == K::kAsPatternTarget && ts_node_named_child_count(as_target) > 0) {
-        as_target = ts_node_named_child(as_target, 0);
+      if (Kind(as_target) == K::kAsPatternTarget && as_target->named_count > 0) {
+        as_target = cst_->NamedChild(as_target, 0);
       }
     }
   }
@@ -651,7 +651,7 @@ Stmt Parser::ParseWith(TSNode s) {
   Fail(frame_node, "unsupported frame");
 }
 
-Stmt Parser::ParseSBlock(const FrameSpec& frame, TSNode body, TSNode with_node) {
+Stmt Parser::ParseSBlock(const FrameSpec& frame, Node body, Node with_node) {
   if (!func_) Fail(with_node, "T.sblock must be inside a function");
   bool is_root = frame.name == "root" && blocks_.empty() && func_->top_level_depth == 0;
   func_->has_block = true;

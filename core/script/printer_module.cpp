@@ -39,7 +39,8 @@ std::vector<const VarNode*> VarsIn(const PrimExpr& e) {
 }
 
 // A root block that TVM prints flattened under `# with T.sblock("root"):`.
-const SBlockNode* ImplicitRootBlock(const Stmt& body) {
+// `nested_blocks`: whether the body holds any SBlockRealize besides a root one at its top.
+const SBlockNode* ImplicitRootBlock(const Stmt& body, bool nested_blocks) {
   auto* realize = body.as<SBlockRealizeNode>();
   if (!realize || !realize->iter_values.empty() || !IsConstInt(realize->predicate, 1) ||
       !realize->block.defined()) {
@@ -51,12 +52,7 @@ const SBlockNode* ImplicitRootBlock(const Stmt& body) {
     return nullptr;
   }
   auto* inner = root->body.as<SBlockRealizeNode>();
-  bool contains_block = false;
-  if (!inner && root->body.defined()) {
-    PostOrderVisit(root->body, [&](const Object* node) {
-      contains_block = contains_block || ir::IsInstance<SBlockRealizeNode>(node);
-    });
-  }
+  bool contains_block = !inner && root->body.defined() && nested_blocks;
   if (!root->alloc_buffers.empty() ||
       (inner && inner->block.defined() && !inner->block->iter_vars.empty()) || contains_block) {
     return root;
@@ -125,11 +121,15 @@ std::vector<Line> TIRPrinter::PrintFunction(const PrimFunc& func, const std::str
                                             std::vector<Line>* pre_lines) {
   const PrimFuncNode* f = func.get();
   s_tir_ = f->attrs.count("s_tir") != 0;
+  // One pass over the body: variable use counts, and whether blocks sit under the root.
+  int realizes = 0;
   if (f->body.defined()) {
     PostOrderVisit(f->body, [&](const Object* node) {
       if (ir::IsInstance<VarNode>(node)) ++use_count_[node];
+      else if (ir::IsInstance<SBlockRealizeNode>(node)) ++realizes;
     });
   }
+  bool nested_blocks = realizes > (f->body.as<SBlockRealizeNode>() ? 1 : 0);
   for (const auto& buffer : f->buffer_map) {
     if (!buffer.defined()) continue;
     auto count = [&](const PrimExpr& e) {
@@ -183,7 +183,7 @@ std::vector<Line> TIRPrinter::PrintFunction(const PrimFunc& func, const std::str
   attrs.erase("tirx.persistent_kernel");
   if (!attrs.empty()) body.push_back(MakeLine(Call("T.func_attr", {AttrDict(attrs)})));
   // The body, with an implicit root block flattened.
-  if (const SBlockNode* root = ImplicitRootBlock(f->body)) {
+  if (const SBlockNode* root = ImplicitRootBlock(f->body, nested_blocks)) {
     body.push_back(PlainLine("# with T.sblock(\"root\"):"));
     for (const auto& buffer : root->alloc_buffers) {
       if (!buffer.defined()) continue;

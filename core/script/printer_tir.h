@@ -106,6 +106,10 @@ class TIRPrinter : private tir::ExprFunctor<ExprDoc(const ir::PrimExpr&)>,
   std::vector<std::string> BufferKeywords(const tir::Buffer& buffer, const std::string& name,
                                           bool print_data, bool print_scope);
   std::string DefineBuffer(const tir::Buffer& buffer);
+  // `P.view("uint32")` / `P.view(4096)` when `buffer` (a DeclBuffer) views an already printed
+  // buffer P's memory as the parser reads that sugar (TVMSCRIPT.md, DeclBuffer view sugar);
+  // empty when the sugar does not apply.
+  std::string ViewSugar(const tir::Buffer& buffer);
 
   // --- statements (printer_tir_stmt.cpp) ---
   void PrintBody(const tir::Stmt& body, std::vector<Line>* out);
@@ -151,6 +155,8 @@ class TIRPrinter : private tir::ExprFunctor<ExprDoc(const ir::PrimExpr&)>,
   std::unordered_map<const ir::Object*, std::string> custom_decl_;
   // Enclosing loops, by loop variable (for `T.axis.remap`).
   std::unordered_map<const tir::VarNode*, const tir::ForNode*> loops_;
+  // The buffer whose data pointer prints as `P.data`, by data variable (for the view sugar).
+  std::unordered_map<const ir::Object*, const tir::BufferNode*> data_owner_;
   // Buffers printed in the scalar form `t: T.int32`.
   std::unordered_set<const ir::Object*> scalar_buffers_;
   // How often each variable is used in the function body.

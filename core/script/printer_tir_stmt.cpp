@@ -147,6 +147,7 @@ std::vector<std::string> TIRPrinter::BufferKeywords(const Buffer& buffer, const 
       if (print_data) kw.push_back("data=" + PrintVarUse(buffer->data.get()));
     } else {
       Alias(buffer->data.get(), name + ".data");
+      data_owner_.emplace(buffer->data.get(), buffer.get());
     }
   }
   if (!buffer->strides.empty()) {
@@ -359,9 +360,54 @@ void TIRPrinter::VisitStmt_(const AllocBufferNode* op, Emit emit) {
   emit.out->push_back(MakeLine(name + " = " + Call(callee, args)));
 }
 
+std::string TIRPrinter::ViewSugar(const Buffer& buffer) {
+  const BufferNode* b = buffer.get();
+  if (!b->data.defined()) return "";
+  auto owner = data_owner_.find(b->data.get());
+  if (owner == data_owner_.end()) return "";
+  const BufferNode* p = owner->second;
+  auto pname = name_of_.find(p);
+  if (p == b || pname == name_of_.end() || scalar_buffers_.count(p)) return "";
+  // The parser's view keeps P's layout attributes and a compact (stride-free) layout.
+  if (!b->strides.empty() || !p->strides.empty() || b->scope() != p->scope() ||
+      b->data_alignment != p->data_alignment || b->offset_factor != p->offset_factor ||
+      !ExprEqual(b->elem_offset, p->elem_offset)) {
+    return "";
+  }
+  auto same_shape = [&](const std::vector<PrimExpr>& shape) {
+    if (shape.size() != b->shape.size()) return false;
+    for (size_t i = 0; i < shape.size(); ++i)
+      if (!ExprEqual(shape[i], b->shape[i])) return false;
+    return true;
+  };
+  if (b->dtype != p->dtype) {
+    // P.view("dtype"): the last extent scales by the ratio of the element widths.
+    std::vector<PrimExpr> shape = p->shape;
+    int64_t from = p->dtype.bits() * p->dtype.lanes(), to = b->dtype.bits() * b->dtype.lanes();
+    if (from != to && !shape.empty()) {
+      PrimExpr& last = shape.back();
+      if (from > to && from % to == 0) last = mul(last, make_const(last->dtype, from / to));
+      else if (to > from && to % from == 0) last = floordiv(last, make_const(last->dtype, to / from));
+      else return "";
+    }
+    if (!same_shape(shape)) return "";
+    return pname->second + ".view(" + QuoteString(b->dtype.ToString()) + ")";
+  }
+  // P.view(d0, d1, ...): another shape over the same elements; an identical shape is no view.
+  if (same_shape(p->shape) || b->shape.empty()) return "";
+  std::vector<std::string> dims;
+  for (const auto& d : b->shape) dims.push_back(P(d));
+  return pname->second + ".view(" + Join(dims) + ")";
+}
+
 void TIRPrinter::VisitStmt_(const DeclBufferNode* op, Emit emit) {
   if (!op->buffer.defined()) return;
+  std::string sugar = ViewSugar(op->buffer);
   std::string name = DefineBuffer(op->buffer);
+  if (!sugar.empty()) {
+    emit.out->push_back(MakeLine(name + " = " + sugar));
+    return;
+  }
   auto args = BufferArgs(op->buffer, name, false, true);
   emit.out->push_back(MakeLine(name + " = " + Call("T.decl_buffer", args)));
 }

@@ -47,10 +47,7 @@ std::vector<CorpusFile> LoadCorpus() {
 // Corpus programs that use TVMScript forms we do not handle yet, with the reason. A row listed
 // here that starts passing fails the test (XPASS), so this list only ever shrinks.
 const std::map<std::string, std::string>& KnownGaps() {
-  static const std::map<std::string, std::string> gaps = {
-      {"44_flattened_views.py",
-       "the printer writes T.decl_buffer(..., data=A.data) instead of the A.view(...) sugar"},
-  };
+  static const std::map<std::string, std::string> gaps = {};
   return gaps;
 }
 

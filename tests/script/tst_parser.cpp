@@ -95,6 +95,8 @@ class TstParser : public QObject {
   void malformed();
   void neverCrashes();
   void parseSpeed();
+  void pythonLexingAndPrecedence();
+  void syntaxErrorsRecoverPerStatement();
 };
 
 void TstParser::matmulModule() {
@@ -708,6 +710,26 @@ void TstParser::malformed_data() {
   add("deep nesting", (std::string("@T.prim_func\ndef f():\n    T.evaluate(") + std::string(600, '(') + "1" +
                        std::string(600, ')') + ")\n").c_str(),
       "expression nested too deeply", 3, 0);
+  {
+    static std::string power = "@T.prim_func\ndef f():\n    T.evaluate(";
+    for (int i = 0; i < 100000; ++i) power += "2 ** ";
+    power += "1)\n";
+    add("deep power chain", power.c_str(), "expression nested too deeply", 3, 0);
+  }
+  add("syntax missing colon", "@T.prim_func\ndef f():\n    for i in range(4)\n        pass\n",
+      "syntax error: missing ':'", 3, 22);
+  add("syntax unterminated string", "@T.prim_func\ndef f():\n    T.evaluate(\"abc)\n",
+      "syntax error: unterminated string", 3, 16);
+  add("syntax unexpected indent", "@T.prim_func\ndef f():\n    pass\n        pass\n",
+      "syntax error: unexpected indent", 4, 9);
+  add("syntax bad unindent", "@T.prim_func\ndef f():\n    if True:\n        pass\n  pass\n",
+      "syntax error: unindent does not match any outer indentation level", 5, 3);
+  add("syntax no block", "@T.prim_func\ndef f():\n    for i in range(4):\n    pass\n",
+      "syntax error: expected an indented block", 4, 5);
+  add("syntax missing bracket", "@T.prim_func\ndef f(A: T.Buffer((4,), \"int8\")):\n    A[0 = T.int8(1)\n",
+      "syntax error: unexpected '='", 3, 9);
+  add("syntax unexpected char", "@T.prim_func\ndef f():\n    T.evaluate(1 $ 2)\n",
+      "syntax error: unexpected '$'", 3, 18);
 }
 
 void TstParser::malformed() {
@@ -767,6 +789,61 @@ class Module:
   deep += indent + "pass\n";
   auto r = script::Parse(deep);
   QVERIFY(r.diagnostics.HasErrors());
+}
+
+void TstParser::pythonLexingAndPrecedence() {
+  // Strings (prefixes, escapes, triple quotes, implicit concatenation), numbers, comments and
+  // line breaks inside brackets, backslash continuation, `;`, and Python's operator precedence.
+  const char* src = R"py(@T.prim_func
+def f(A: T.Buffer((4,), "int32")):
+    T.func_attr({"s": "a\tb" 'c',  # a comment inside brackets
+                 "h": 0x10, "u": 1_000, "r": r"x\y", "o": "\101", "t": """q"uote""", "f": 2.5e1})
+    A[0] = 1 + \
+        2
+    A[1] = 3 if A[0] > 2 else 4; A[2] = -A[0] ** 2
+    if not A[0] < A[1] <= 5 and A[2] != 0 or A[3] == 1:
+        A[3] = A[0] // 2 % 3 << 1 | 1 & 3 ^ 2
+    elif A[0] > 1:
+        pass
+    else:
+        A[3] = 0
+)py";
+  auto r = script::Parse(src);
+  QVERIFY2(r.ok(), Diags(r).c_str());
+  std::string printed = script::Print(r);
+  const char* expected = R"py(@T.prim_func
+def f(A: T.Buffer((4,), "int32")):
+    T.func_attr({"f": 25.0, "h": 16, "o": "A", "r": "x\\y", "s": "a\tbc", "t": "q\"uote", "u": 1000})
+    A[0] = 3
+    A[1] = T.if_then_else(A[0] > 2, 3, 4)
+    A[2] = T.Cast("int32", T.pow(T.Cast("float32", A[0]), T.float32(2.0)) * T.float32(-1.0))
+    if not (A[0] < A[1] and A[1] <= 5) and A[2] != 0 or A[3] == 1:
+        A[3] = T.bitwise_or(T.shift_left(A[0] // 2 % 3, 1), 3)
+    else:
+        if A[0] > 1:
+            T.evaluate(0)
+        else:
+            A[3] = 0)py";
+  QVERIFY2(printed.find(expected) != std::string::npos, printed.c_str());
+}
+
+void TstParser::syntaxErrorsRecoverPerStatement() {
+  // Each broken statement is reported once; parsing resumes at the next statement (also inside
+  // the block under a broken header).
+  const char* src = "@T.prim_func\ndef f(A: T.Buffer((4,), \"int32\")):\n"
+                    "    A[0] = = 1\n"
+                    "    for i in range(4) junk:\n"
+                    "        A[i] = ) \n"
+                    "    A[1] = 2\n"
+                    "    A[2] = T.int32(3\n";
+  auto r = script::Parse(src);
+  std::vector<std::pair<std::string, int>> got;
+  for (const auto& d : r.diagnostics) got.emplace_back(d.message, int(d.span.start().line));
+  std::vector<std::pair<std::string, int>> want = {{"syntax error: unexpected '='", 3},
+                                                   {"syntax error: unexpected 'junk'", 4},
+                                                   {"syntax error: unexpected ')'", 5},
+                                                   {"syntax error: missing ')'", 7}};
+  QVERIFY2(got == want, Diags(r).c_str());
 }
 
 void TstParser::parseSpeed() {

@@ -98,6 +98,7 @@ class TstPrinter : public QObject {
   void scalarBuffersAndReturn();
   void moduleOrderingAndCalls();
   void neverThrowsOnOddIR();
+  void declBufferViewSugar();
 };
 
 void TstPrinter::matmulWithRootBlock() {
@@ -529,6 +530,40 @@ void TstPrinter::neverThrowsOnOddIR() {
   QVERIFY(text.find("T.thread_binding(4, thread=\"\")") != std::string::npos);
   QVERIFY(text.find("T.attr(None, \"k\", None)") != std::string::npos);
   QCOMPARE(Q(script::PrintModule(ir::IRModule())), QString());
+}
+
+void TstPrinter::declBufferViewSugar() {
+  // A DeclBuffer over P.data prints as P.view(...) exactly when the parser's view would build it
+  // back (TVMSCRIPT.md); every other view stays T.decl_buffer(..., data=P.data).
+  const char* source = R"py(@T.prim_func
+def f(A: T.Buffer((256,), "float32"), B: T.Buffer((16, 16), "int8")):
+    C = A.view("float16")
+    D = A.view(16, 16)
+    E = T.decl_buffer((256,), data=A.data)
+    G = T.decl_buffer((100,), "float64", data=A.data)
+    H = T.decl_buffer((16, 16), data=A.data, strides=(16, 1))
+    K = B.view("int32")
+    L = B.view(T.int64(256))
+    T.evaluate(C[0] + T.float16(1.0))
+    T.evaluate(D[0, 0] + E[0] + T.float32(G[0]) + H[0, 0] + T.float32(K[0, 0] + L[0]))
+)py";
+  auto parsed = script::Parse(source, "views.py");
+  QVERIFY2(parsed.ok(), RenderDiagnostics(parsed.diagnostics).c_str());
+  std::string text = script::Print(parsed);
+  auto has = [&](const char* line) {
+    return text.find(std::string("    ") + line + "\n") != std::string::npos;
+  };
+  QVERIFY2(has("C = A.view(\"float16\")"), text.c_str());
+  QVERIFY2(has("D = A.view(16, 16)"), text.c_str());
+  QVERIFY2(has("E = T.decl_buffer((256,), data=A.data)"), text.c_str());
+  QVERIFY2(has("G = T.decl_buffer((100,), \"float64\", data=A.data)"), text.c_str());
+  QVERIFY2(text.find("H = T.decl_buffer((16, 16), data=A.data, strides=(16, 1))") != std::string::npos,
+           text.c_str());
+  QVERIFY2(has("K = B.view(\"int32\")"), text.c_str());
+  QVERIFY2(has("L = B.view(T.int64(256))"), text.c_str());
+  auto again = script::Parse(text, "views.py");
+  QVERIFY2(again.ok(), RenderDiagnostics(again.diagnostics).c_str());
+  QCOMPARE(Q(script::Print(again)), Q(text));
 }
 
 QTEST_GUILESS_MAIN(TstPrinter)
