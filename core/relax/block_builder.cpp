@@ -229,7 +229,12 @@ Expr BlockBuilder::Normalize(const Expr& expr) {
       for (const Expr& a : c->args) args.push_back(Normalize(a));
       Call call = MakeCall(Normalize(c->op), std::move(args), c->attrs, c->sinfo_args, c->span);
       Type type = InferCall(call);
-      if (type.defined()) call.CopyOnWrite()->struct_info = type;
+      if (!type.defined()) return call;
+      call.CopyOnWrite()->struct_info = type;
+      if (auto* op = call->op.as<ir::OpNode>()) {
+        const OpInfo* info = InfoOf(GetRef(op));
+        if (info->normalize) call = info->normalize(call);
+      }
       return call;
     }
     case TypeIndex::kRelaxIf: {

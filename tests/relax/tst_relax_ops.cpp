@@ -295,6 +295,17 @@ class TestRelaxOps : public QObject {
                "R.Tensor((n * 2, 2), \"float32\")");
     CHECK_TYPE(Infer({T({n, I(4)})}, reshape_to({I(-1)})), "R.Tensor((n * 4,), \"float32\")");
     CHECK_TYPE(Infer({T({n, I(4)})}, reshape_to({I(4), n})), "R.Tensor((4, n), \"float32\")");
+    // As in TVM, the call keeps the solved shape, not the -1.
+    {
+      Var x = MakeVar("x", T({n, I(4)}));
+      BlockBuilder bb;
+      bb.BeginFunction("f", {x});
+      Var y = bb.Emit(MakeOpCall("relax.reshape", {x, MakeShapeExpr({I(-1), I(2)})}));
+      Function f = bb.EndFunction(y);
+      auto* binding = f->body.as<SeqExprNode>()->blocks[0]->bindings[0].as<VarBindingNode>();
+      auto* shape = binding->value.as<CallNode>()->args[1].as<ShapeExprNode>();
+      QCOMPARE(QString::fromStdString(TypeToString(shape->struct_info)), QString("R.Shape([n * 2, 2])"));
+    }
     CHECK_ERROR(Infer({T({I(3), I(4)})}, reshape_to({I(5), I(2)})),
                 "reshape: the input (3, 4) has 12 elements but the new shape (5, 2) has 10");
     CHECK_ERROR(Infer({T({I(3), I(4)})}, reshape_to({I(5), I(-1)})),

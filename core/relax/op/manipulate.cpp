@@ -65,6 +65,18 @@ OpInfo Reshape() {
     }
     return MakeTensorType(dims, x->dtype);
   };
+  def.normalize = [](const Call& call) -> Call {
+    auto* shape = call->args[1].as<ShapeExprNode>();
+    auto* type = call->struct_info.as<TensorTypeNode>();
+    bool has_minus_one = false;
+    for (const PrimExpr& d : shape ? shape->values : std::vector<PrimExpr>{}) {
+      has_minus_one = has_minus_one || AsConstInt(d) == -1;
+    }
+    if (!has_minus_one || !type || !type->shape) return call;
+    Call out = call;
+    out.CopyOnWrite()->args[1] = MakeShapeExpr(*type->shape, shape->span);
+    return out;
+  };
   return Define(std::move(def));
 }
 

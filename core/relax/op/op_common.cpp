@@ -16,6 +16,7 @@ OpInfo Define(OpDef def) {
   info.attrs = std::move(def.attrs);
   info.pattern = def.pattern;
   info.pure = def.pure;
+  info.normalize = std::move(def.normalize);
   std::string script = info.script_name();
   auto infer = std::move(def.infer);
   info.infer = [script, infer](const Call& call, const std::vector<Type>& types) -> InferResult {
