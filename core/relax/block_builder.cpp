@@ -86,8 +86,9 @@ BindingBlock BlockBuilder::EndBlock() {
   if (blocks_.empty()) throw std::logic_error("BlockBuilder::EndBlock without an open block");
   BlockFrame frame = std::move(blocks_.back());
   blocks_.pop_back();
-  BindingBlock block = frame.dataflow ? BindingBlock(MakeDataflowBlock(std::move(frame.bindings), frame.span))
-                                      : MakeBindingBlock(std::move(frame.bindings), frame.span);
+  BindingBlock block = frame.dataflow
+                           ? BindingBlock(MakeDataflowBlock(std::move(frame.bindings), frame.span))
+                           : MakeBindingBlock(std::move(frame.bindings), frame.span);
   if (!functions_.empty() && !block->bindings.empty()) functions_.back().blocks.push_back(block);
   return block;
 }

@@ -93,7 +93,8 @@ class TestRelaxBuilder : public QObject {
     tir::Var m = tir::MakeVar("m", kI64);
     Var y1 = bb.EmitMatchCast(y, T({m}), "y1");
     QVERIFY(bb.LookupSymbolicVar("m").same_as(m));
-    Var z = bb.Emit(MakeOpCall("relax.reshape", {x, MakeShapeExpr({bb.LookupSymbolicVar("n"), I(2), I(2)})}));
+    Var z = bb.Emit(
+        MakeOpCall("relax.reshape", {x, MakeShapeExpr({bb.LookupSymbolicVar("n"), I(2), I(2)})}));
     QCOMPARE(Str(z->struct_info), QString("R.Tensor((n, 2, 2), \"float32\")"));
     Var w = bb.Emit(MakeOpCall("relax.add", {y1, y1}));
     QCOMPARE(Str(w->struct_info), QString("R.Tensor((m,), \"float32\")"));
@@ -197,7 +198,10 @@ class TestRelaxBuilder : public QObject {
     QCOMPARE(QString::fromStdString(d[0].span.ToString()), QString("model.py:2:1"));
 
     // Outside the dataflow block, in a function annotated pure.
-    Function g = MakeFunction({x}, MakeSeqExpr({MakeBindingBlock({MakeVarBinding(MakeVar("k", ir::MakeTupleType({})), kill)})}, x));
+    Function g = MakeFunction(
+        {x},
+        MakeSeqExpr({MakeBindingBlock({MakeVarBinding(MakeVar("k", ir::MakeTupleType({})), kill)})},
+                    x));
     d = VerifyWellFormed(g);
     QCOMPARE(d.size(), size_t(1));
     QCOMPARE(QString::fromStdString(d[0].message),
@@ -226,7 +230,8 @@ class TestRelaxBuilder : public QObject {
     QCOMPARE(QString::fromStdString(d[0].message),
              QString("dataflow var lv is used outside the dataflow block that binds it"));
     QCOMPARE(QString::fromStdString(d[0].span.ToString()), QString("model.py:1:1"));
-    QCOMPARE(QString::fromStdString(d[1].message), QString("variable ghost is used but not defined"));
+    QCOMPARE(QString::fromStdString(d[1].message),
+             QString("variable ghost is used but not defined"));
     QCOMPARE(QString::fromStdString(d[2].message),
              QString("symbolic var m in a shape is not defined by a parameter or an earlier "
                      "match_cast"));

@@ -201,7 +201,8 @@ OpInfo Concat() {
   def.attrs = {{"axis", AttrKind::kOptionalInt, ir::MakeInt(0)}};
   def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
     auto* tuple = types[0].as<TupleTypeNode>();
-    if (!tuple) throw TypeError("the input must be a tuple of tensors, got " + TypeToString(types[0]));
+    if (!tuple)
+      throw TypeError("the input must be a tuple of tensors, got " + TypeToString(types[0]));
     if (tuple->fields.empty()) throw TypeError("the input tuple is empty");
     bool flat = AttrIsNone(call, "axis");
     DataType dtype = DataType::Void();
@@ -283,7 +284,8 @@ OpInfo Split() {
     PrimExpr extent = x->shape ? (*x->shape)[axis] : PrimExpr();
     if (auto* sections = spec.as<ir::IntObj>()) {
       int64_t n = sections->value;
-      if (n <= 0) throw TypeError("the number of sections must be positive, got " + std::to_string(n));
+      if (n <= 0)
+        throw TypeError("the number of sections must be positive, got " + std::to_string(n));
       PrimExpr part;
       if (extent.defined()) {
         auto c = AsConstInt(extent);
@@ -339,8 +341,7 @@ OpInfo StridedSlice() {
     std::vector<int64_t> end = IntTupleArg(call, 3, "end");
     std::vector<int64_t> strides(axes.size(), 1);
     if (call->args.size() > 4) strides = IntTupleArg(call, 4, "strides");
-    if (begin.size() != axes.size() || end.size() != axes.size() ||
-        strides.size() != axes.size()) {
+    if (begin.size() != axes.size() || end.size() != axes.size() || strides.size() != axes.size()) {
       throw TypeError("axes, begin, end and strides must have the same length");
     }
     if (x->IsUnknownNdim()) return GetRef(x);
@@ -485,10 +486,10 @@ OpInfo Where() {
 }
 
 const OpRegistrar kOps[] = {
-    OpRegistrar(Reshape()),      OpRegistrar(PermuteDims()),     OpRegistrar(ExpandDims()),
-    OpRegistrar(Squeeze()),      OpRegistrar(Flatten()),         OpRegistrar(Concat()),
-    OpRegistrar(Split()),        OpRegistrar(StridedSlice()),    OpRegistrar(Take()),
-    OpRegistrar(BroadcastTo()),  OpRegistrar(LayoutTransform()), OpRegistrar(Where()),
+    OpRegistrar(Reshape()),     OpRegistrar(PermuteDims()),     OpRegistrar(ExpandDims()),
+    OpRegistrar(Squeeze()),     OpRegistrar(Flatten()),         OpRegistrar(Concat()),
+    OpRegistrar(Split()),       OpRegistrar(StridedSlice()),    OpRegistrar(Take()),
+    OpRegistrar(BroadcastTo()), OpRegistrar(LayoutTransform()), OpRegistrar(Where()),
 };
 
 }  // namespace
