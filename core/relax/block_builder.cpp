@@ -29,6 +29,7 @@ void BlockBuilder::BeginFunction(std::string name, std::vector<Var> params, Attr
   frame.attrs = std::move(attrs);
   frame.is_pure = is_pure;
   frame.span = std::move(span);
+  frame.block_depth = blocks_.size();
   functions_.push_back(std::move(frame));
   for (const Var& p : params) DefineSymbolicVars(p->struct_info);
   functions_.back().params = std::move(params);
@@ -36,7 +37,7 @@ void BlockBuilder::BeginFunction(std::string name, std::vector<Var> params, Attr
 
 Function BlockBuilder::EndFunction(Expr output, Type ret_type) {
   if (functions_.empty()) throw std::logic_error("BlockBuilder::EndFunction without BeginFunction");
-  while (!blocks_.empty()) EndBlock();
+  while (blocks_.size() > functions_.back().block_depth) EndBlock();
   Expr body = Normalize(output);
   FunctionFrame frame = std::move(functions_.back());
   functions_.pop_back();
@@ -80,7 +81,16 @@ void BlockBuilder::BeginBindingBlock(Span span) {
   blocks_.push_back(BlockFrame{false, std::move(span), {}});
 }
 
-bool BlockBuilder::InDataflowBlock() const { return !blocks_.empty() && blocks_.back().dataflow; }
+void BlockBuilder::EnsureBlock(const Span& span) {
+  // Bindings outside any block of the current function go into a plain block of their own.
+  size_t depth = functions_.empty() ? 0 : functions_.back().block_depth;
+  if (blocks_.size() <= depth) BeginBindingBlock(span);
+}
+
+bool BlockBuilder::InDataflowBlock() const {
+  size_t depth = functions_.empty() ? 0 : functions_.back().block_depth;
+  return blocks_.size() > depth && blocks_.back().dataflow;
+}
 
 BindingBlock BlockBuilder::EndBlock() {
   if (blocks_.empty()) throw std::logic_error("BlockBuilder::EndBlock without an open block");
@@ -96,7 +106,7 @@ BindingBlock BlockBuilder::EndBlock() {
 // --- Bindings ---------------------------------------------------------------------------------
 
 Var BlockBuilder::Emit(Expr value, std::string name_hint, Span span) {
-  if (blocks_.empty()) BeginBindingBlock(span);
+  EnsureBlock(span);
   Expr normalized = Normalize(value);
   Type type = TypeOf(normalized);
   std::string name = FreshName(std::move(name_hint));
@@ -106,7 +116,7 @@ Var BlockBuilder::Emit(Expr value, std::string name_hint, Span span) {
 }
 
 Var BlockBuilder::EmitBinding(Var var, Expr value, Span span) {
-  if (blocks_.empty()) BeginBindingBlock(span);
+  EnsureBlock(span);
   Expr normalized = Normalize(value);
   Type type = TypeOf(normalized);
   if (!var->struct_info.defined()) {
@@ -134,7 +144,7 @@ Var BlockBuilder::EmitOutput(Expr value, std::string name_hint, Span span) {
   if (!InDataflowBlock()) {
     Error("R.output / emit_output is only allowed inside a dataflow block", span);
   }
-  if (blocks_.empty()) BeginBindingBlock(span);
+  EnsureBlock(span);
   Expr normalized = Normalize(value);
   Var var = MakeVar(FreshName(std::move(name_hint)), TypeOf(normalized), span);
   blocks_.back().bindings.push_back(MakeVarBinding(var, normalized, span));
@@ -142,7 +152,7 @@ Var BlockBuilder::EmitOutput(Expr value, std::string name_hint, Span span) {
 }
 
 Var BlockBuilder::EmitMatchCast(Expr value, Type type, std::string name_hint, Span span) {
-  if (blocks_.empty()) BeginBindingBlock(span);
+  EnsureBlock(span);
   Expr normalized = Normalize(value);
   Type from = TypeOf(normalized);
   if (from.defined() && type.defined()) {

@@ -131,6 +131,26 @@ class TestRelaxBuilder : public QObject {
     QVERIFY(VerifyWellFormed(bb.GetModule()).empty());
   }
 
+  void nestedFunctionKeepsTheOuterBlocks() {
+    Var x = MakeVar("x", T({I(4)}));
+    BlockBuilder bb;
+    bb.BeginFunction("outer", {x});
+    Var a = bb.Emit(MakeOpCall("relax.exp", {x}), "a");
+    Var y = MakeVar("y", T({I(4)}));
+    bb.BeginFunction("inner", {y});
+    Var b = bb.Emit(MakeOpCall("relax.nn.relu", {y}), "b");
+    Function inner = bb.EndFunction(b);
+    Var c = bb.Emit(MakeOpCall("relax.add", {a, a}), "c");
+    Function outer = bb.EndFunction(c);
+    QCOMPARE(inner->body.as<SeqExprNode>()->blocks.size(), size_t(1));
+    QCOMPARE(inner->body.as<SeqExprNode>()->blocks[0]->bindings.size(), size_t(1));
+    // a and c are in the outer function's one block, which the inner function did not close.
+    auto* seq = outer->body.as<SeqExprNode>();
+    QCOMPARE(seq->blocks.size(), size_t(1));
+    QCOMPARE(seq->blocks[0]->bindings.size(), size_t(2));
+    QVERIFY(VerifyWellFormed(bb.GetModule()).empty());
+  }
+
   void tuplesAndIf() {
     tir::Var n = tir::MakeVar("n", kI64);
     Var x = MakeVar("x", T({n}));
