@@ -15,7 +15,8 @@ namespace wb::ir {
 
 bool IsBindableKind(TypeIndex index) {
   return index == TypeIndex::kVar || index == TypeIndex::kSizeVar || index == TypeIndex::kBuffer ||
-         index == TypeIndex::kGlobalVar;
+         index == TypeIndex::kGlobalVar || index == TypeIndex::kRelaxVar ||
+         index == TypeIndex::kDataflowVar;
 }
 
 namespace {
