@@ -1,6 +1,7 @@
 // Module level: `@I.ir_module` classes, top-level `@T.prim_func` functions, decorators,
 // signatures (buffer and scalar parameters, symbolic shape variables) and the implicit root block.
 #include "script/parser_core.h"
+#include "script/relax_parser.h"
 #include "tir/op.h"
 
 namespace wb::script::detail {
@@ -95,6 +96,17 @@ void Parser::ParseClass(TSNode cls) {
   // Declare every function first so that `Module.f` works before f's definition.
   std::vector<std::pair<TSNode, TSNode>> funcs;  // (def, decorator)
   for (TSNode m : members) {
+    if (Kind(m) == K::kExpressionStatement && ts_node_named_child_count(m) == 1) {
+      // Relax hook: `name = R.ExternFunc(...)` members are module functions too.
+      TSNode a = ts_node_named_child(m, 0);
+      TSNode right = Kind(a) == K::kAssignment ? Field(a, F().right) : TSNode{};
+      if (!IsNull(right) && Kind(right) == K::kCall &&
+          Text(Field(right, F().function)) == "R.ExternFunc" &&
+          Kind(Field(a, F().left)) == K::kIdentifier) {
+        gvars_.push_back(ir::MakeGlobalVar(std::string(Text(Field(a, F().left))),
+                                           SpanOf(Field(a, F().left))));
+      }
+    }
     if (Kind(m) != K::kDecoratedDefinition) continue;
     TSNode def = Field(m, F().definition);
     if (Kind(def) != K::kFunctionDefinition) continue;
@@ -142,6 +154,8 @@ void Parser::ParseClass(TSNode cls) {
           if (kids.size() == 1 && Kind(kids[0]) == K::kAssignment) {
             // `n = TypeVar("n")` before a decorator: an int64 shape variable.
             TSNode left = Field(kids[0], F().left), right = Field(kids[0], F().right);
+            // Relax hook: `name = R.ExternFunc("symbol")` members.
+            if (ParseRelaxClassAssignment(*this, left, right)) break;
             if (Kind(left) == K::kIdentifier && !IsNull(right) && Kind(right) == K::kCall &&
                 Text(Field(right, F().function)) == "TypeVar") {
               Value v;
@@ -170,7 +184,20 @@ void Parser::ParseFunction(TSNode def, TSNode decorator) {
     TSNode fn = Kind(d) == K::kCall ? Field(d, F().function) : d;
     std::string_view text = Text(fn);
     if (text == "T.macro" || text == "T.inline") Fail(d, std::string(text) + " is not supported yet");
-    if (text.rfind("R.", 0) == 0) Fail(d, "Relax functions are not supported by this parser yet");
+    if (IsRelaxDecorator(text)) {
+      // Relax hook: `@R.function` definitions are parsed by relax_parser.cpp.
+      ir::GlobalVar gv;
+      for (const auto& g : gvars_) {
+        if (g->name_hint == name) gv = g;
+      }
+      if (!gv.defined()) {
+        gv = ir::MakeGlobalVar(name, SpanOf(name_node));
+        if (!is_module_) gvars_.push_back(gv);
+      }
+      ParseRelaxFunction(*this, def, decorator, gv);
+      return;
+    }
+    if (text.rfind("R.", 0) == 0) Fail(d, "expected @R.function, got @" + std::string(text));
     if (text != "T.prim_func" && text != "tir.prim_func" && text != "tirx.prim_func") {
       Fail(d, "expected @T.prim_func, got @" + std::string(text));
     }

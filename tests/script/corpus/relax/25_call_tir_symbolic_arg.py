@@ -7,9 +7,7 @@
 @I.ir_module
 class Module:
     @T.prim_func(private=True)
-    def scale(x_handle: T.handle, y_handle: T.handle, n: T.int64):
-        x = T.match_buffer(x_handle, (n,))
-        y = T.match_buffer(y_handle, (n,))
+    def scale(x: T.Buffer(("n",), "float32"), y: T.Buffer((n,), "float32"), n: T.int64):
         for i in range(n):
             y[i] = x[i] * T.float32(2.0)
 

@@ -6,11 +6,9 @@
 
 @I.ir_module
 class Module:
+    n = TypeVar("n")
     @T.prim_func(private=True)
-    def add_bias(x_handle: T.handle, b: T.Buffer((T.int64(16),), "float32"), out_handle: T.handle):
-        n = T.int64()
-        x = T.match_buffer(x_handle, (n, T.int64(16)))
-        out = T.match_buffer(out_handle, (n, T.int64(16)))
+    def add_bias(x: T.Buffer((n, T.int64(16)), "float32"), b: T.Buffer((T.int64(16),), "float32"), out: T.Buffer((n, T.int64(16)), "float32")):
         for i, j in T.grid(n, T.int64(16)):
             out[i, j] = x[i, j] + b[j]
 

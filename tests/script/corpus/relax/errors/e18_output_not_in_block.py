@@ -1,4 +1,4 @@
-# expect: 11:22: error: R.output: 'x' is not bound in this R.dataflow() block
+# expect: 11:26: error: R.output: 'x' is not bound in this R.dataflow() block
 from tvm.script import ir as I
 from tvm.script import relax as R
 
