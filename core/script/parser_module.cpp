@@ -71,6 +71,8 @@ void Parser::ParseTopLevel(TSNode root) {
               Bind(Text(left), v);
               break;
             }
+            // Relax hook: the printed metadata header of non-scalar constants.
+            if (ParseRelaxMetadata(*this, left, right)) break;
             if (Kind(left) == K::kIdentifier && !IsNull(right)) {
               Bind(Text(left), Eval(right));
               break;

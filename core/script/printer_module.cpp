@@ -5,7 +5,6 @@
 #include <exception>
 #include <map>
 
-#include "ir/json.h"
 #include "relax/expr.h"
 #include "script/printer_tir.h"
 #include "script/relax_printer.h"
@@ -275,9 +274,8 @@ std::string Finish(const Header& header, const PrintOptions& options, std::strin
   std::string out = options.header ? HeaderText(header) + code : code;
   if (!header.constants.empty()) {
     // Relax constants that have no inline form travel as metadata, as TVM's show_meta=True.
-    ir::AttrMap meta{{"relax.expr.Constant", ir::MakeArray(header.constants)}};
-    out = "metadata = tvm.ir.load_json(\"\"\"" + ir::SaveJSON(ir::MakeMap(meta)) + "\"\"\")\n\n" +
-          out;
+    out = "metadata = tvm.ir.load_json(\"\"\"" + ConstantsMetadataJSON(header.constants) +
+          "\"\"\")\n\n" + out;
   }
   TrimEnd(&out);
   return out;

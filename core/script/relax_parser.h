@@ -23,6 +23,9 @@ bool IsRelaxDecorator(std::string_view text);
 void ParseRelaxFunction(Parser& p, TSNode def, TSNode decorator, const ir::GlobalVar& gv);
 // A class-level `name = R.ExternFunc("symbol"[, type])`; false when `right` is not one.
 bool ParseRelaxClassAssignment(Parser& p, TSNode left, TSNode right);
+// The printed metadata header `metadata = tvm.ir.load_json("""...""")` (non-scalar Relax
+// constants); false when the assignment is not one.
+bool ParseRelaxMetadata(Parser& p, TSNode left, TSNode right);
 
 // Parses one Relax function. One instance per top-level function; nested functions reuse it.
 class RelaxParser {
@@ -71,6 +74,7 @@ class RelaxParser {
   ir::Type TypeOfGlobal(const ir::GlobalVar& gv, bool* pure);
   std::string TypeText(const ir::Type& t);
   Args CollectArgs(TSNode call);
+  ir::ObjectRef MetadataItem(TSNode keyed, TSNode n);
 
   Parser& p_;
   std::vector<SeqFrame> seqs_;

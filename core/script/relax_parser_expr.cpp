@@ -180,7 +180,10 @@ Value RelaxParser::Eval(TSNode n) {
     }
     case K::kSubscript: {
       TSNode value = p_.Field(n, p_.F().value);
-      if (p_.Text(value) == "metadata") p_.Fail(n, "metadata is only available with the printed metadata header");
+      if (p_.Text(value) == "metadata") p_.Fail(n, "metadata[...] needs a key and an index");
+      if (p_.Kind(value) == K::kSubscript && p_.Text(p_.Field(value, p_.F().value)) == "metadata") {
+        return Value::Of(VK::kObject, MetadataItem(value, n));
+      }
       Value base = Eval(value);
       auto subs = p_.cst_->Children(n);
       if (subs.size() != 2) p_.Fail(n, "a Relax tuple takes one index");
@@ -238,6 +241,25 @@ Value RelaxParser::Eval(TSNode n) {
     }
     default: return p_.Eval(n);
   }
+}
+
+// `metadata["relax.expr.Constant"][i]`: an object from the module's metadata header.
+ir::ObjectRef RelaxParser::MetadataItem(TSNode keyed, TSNode n) {
+  const Value* meta = p_.Lookup("metadata");
+  auto* map = meta && meta->kind == VK::kObject ? meta->obj.as<ir::MapObj>() : nullptr;
+  if (!map) p_.Fail(n, "metadata[...] needs the `metadata = tvm.ir.load_json(...)` header");
+  auto key_nodes = p_.cst_->Children(keyed);
+  auto index_nodes = p_.cst_->Children(n);
+  if (key_nodes.size() != 2 || index_nodes.size() != 2) p_.Fail(n, "expected metadata[\"key\"][index]");
+  std::string key = p_.ToStr(p_.Eval(key_nodes[1]), key_nodes[1]);
+  int64_t index = p_.ToInt(p_.Eval(index_nodes[1]), index_nodes[1]);
+  auto it = map->items.find(key);
+  auto* items = it == map->items.end() ? nullptr : it->second.as<ir::ArrayObj>();
+  if (!items || index < 0 || index >= int64_t(items->items.size()) ||
+      !IsExpr(items->items[size_t(index)].get())) {
+    p_.Fail(n, "the metadata has no entry " + key + "[" + std::to_string(index) + "]");
+  }
+  return items->items[size_t(index)];
 }
 
 Value RelaxParser::EvalCall(TSNode n) {
@@ -419,8 +441,9 @@ Value RelaxParser::CallOp(const OpInfo& info, const Args& args) {
       const AttrField& field = info.attrs[i - nargs];
       attrs[field.name] = ToAttr(field, Eval(a), a);
     } else {
-      p_.Fail(a, "R." + info.script_name() + " takes at most " +
-                     std::to_string(nargs + info.attrs.size()) + " arguments");
+      size_t most = nargs + info.attrs.size();
+      p_.Fail(a, "R." + info.script_name() + " takes at most " + std::to_string(most) +
+                     (most == 1 ? " argument" : " arguments"));
     }
   }
   for (const auto& [key, node] : args.kw) {

@@ -14,6 +14,7 @@
 #include "relax/expr.h"
 #include "relax/op/registry.h"
 #include "script/tvmscript.h"
+#include "tir/expr.h"
 
 namespace {
 
@@ -157,6 +158,54 @@ class TestRelaxScript : public QObject {
       return;
     }
     QFAIL("01_mlp_call_tir.py not found");
+  }
+
+  // A non-scalar constant prints as metadata["relax.expr.Constant"][0] under a metadata header
+  // and parses back to an equal module; a scalar one prints inline.
+  void nonScalarConstantsTravelAsMetadata() {
+    REQUIRE_OPS();
+    using namespace wb::relax;  // NOLINT(google-build-using-namespace)
+    float values[2] = {1.5f, -2.0f};
+    std::string bytes(reinterpret_cast<const char*>(values), sizeof(values));
+    Constant c = MakeConstant(wb::ir::DataType::Float(32), {2}, bytes);
+    float one = 1.0f;
+    Constant s = MakeConstant(wb::ir::DataType::Float(32), {}, std::string(reinterpret_cast<const char*>(&one), 4));
+    Type t = MakeTensorType({wb::tir::MakeIntImm(wb::ir::DataType::Int(64), 2)}, wb::ir::DataType::Float(32));
+    Var x = MakeVar("x", t);
+    auto typed = [&](Call call) {
+      const OpInfo* info = InfoOf(Downcast<wb::ir::OpNode>(call->op));
+      return WithType(call, info->infer(call, {GetType(call->args[0]), GetType(call->args[1])}).type());
+    };
+    Expr add = typed(MakeOpCall("relax.add", {x, c}));
+    Var y = MakeVar("y", GetType(add));
+    Expr mul = typed(MakeOpCall("relax.multiply", {y, s}));
+    Var z = MakeVar("z", GetType(mul));
+    SeqExpr body = MakeSeqExpr({MakeBindingBlock({MakeVarBinding(y, add), MakeVarBinding(z, mul)})}, z);
+    Function f = MakeFunction({x}, WithType(body, GetType(z)), t, true,
+                              {{"global_symbol", wb::ir::MakeString("main")}});
+    auto module = wb::ir::MakeIRModule({wb::ir::MakeGlobalVar("main")}, {f});
+    std::string printed = wb::script::PrintModule(module);
+    QVERIFY2(printed.rfind("metadata = tvm.ir.load_json(\"\"\"", 0) == 0, printed.c_str());
+    QVERIFY2(printed.find("R.add(x, metadata[\"relax.expr.Constant\"][0])") != std::string::npos,
+             printed.c_str());
+    QVERIFY2(printed.find("R.multiply(y, R.const(1.0, \"float32\"))") != std::string::npos,
+             printed.c_str());
+    auto parsed = wb::script::Parse(printed, "metadata.py");
+    QVERIFY2(parsed.ok(), Diagnostics(parsed.diagnostics).c_str());
+    // The constant comes back with the same dtype, shape and bytes.
+    auto main = parsed.module->Lookup("main").as_ref<FunctionNode>();
+    QVERIFY(main.defined());
+    auto* seq = main->body.as<SeqExprNode>();
+    QVERIFY(seq && seq->blocks.size() == 1 && seq->blocks[0]->bindings.size() == 2);
+    auto* first = static_cast<const VarBindingNode*>(seq->blocks[0]->bindings[0].get());
+    auto* call = first->value.as<wb::relax::CallNode>();
+    QVERIFY(call && call->args.size() == 2);
+    auto* back = call->args[1].as<ConstantNode>();
+    QVERIFY(back);
+    QCOMPARE(back->dtype, c->dtype);
+    QVERIFY(back->shape == c->shape);
+    QVERIFY(back->data == c->data);
+    QCOMPARE(wb::script::Print(parsed), printed);
   }
 
   // The parser answers (IR or diagnostics) on every prefix and on random mutations of Relax
