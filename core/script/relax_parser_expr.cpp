@@ -661,6 +661,31 @@ Value RelaxParser::CallRelax(const std::string& qualified, const Args& args) {
     if (TSNode tn = pos(1, "struct_info"); !IsNull(tn)) t = EvalType(tn);
     return Value::Of(VK::kObject, MakeExternFunc(p_.ToStr(p_.Eval(sn), sn), t, span));
   }
+  if (name == "call_packed") {
+    // R.call_packed("fn", *args, ty_args=...): a call of an ExternFunc, impure.
+    TSNode sn = pos(0);
+    if (IsNull(sn) || p_.Kind(sn) != K::kString) p_.Fail(n, "R.call_packed needs a function name");
+    Expr callee = MakeExternFunc(p_.StringLiteral(sn), {}, p_.SpanOf(sn));
+    std::vector<Expr> call_args;
+    for (size_t i = 1; i < args.pos.size(); ++i) {
+      call_args.push_back(Normalize(ToExpr(Eval(args.pos[i]), args.pos[i]), args.pos[i]));
+    }
+    std::vector<Type> ty_args;
+    for (const auto& [key, node] : args.kw) {
+      if (key != "ty_args" && key != "sinfo_args") {
+        p_.Fail(node, "R.call_packed has no argument '" + std::string(key) + "'");
+      }
+      if (p_.Kind(node) == K::kTuple || p_.Kind(node) == K::kList) {
+        for (TSNode t : p_.cst_->Children(node)) ty_args.push_back(EvalType(t));
+      } else {
+        ty_args.push_back(EvalType(node));
+      }
+    }
+    Type ret = ty_args.size() == 1 ? ty_args[0]
+               : ty_args.empty()   ? Type(MakeObjectType())
+                                   : Type(ir::MakeTupleType(ty_args));
+    return Value::Of(VK::kObject, WithType(MakeCall(callee, call_args, {}, ty_args, span), ret));
+  }
   if (name == "call_tir" || name == "call_tir_inplace" || name == "call_dps_packed") {
     return CallTIR(name, args);
   }

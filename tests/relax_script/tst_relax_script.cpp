@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "ir/structural_equal.h"
+#include "ir/structural_hash.h"
 #include "relax/expr.h"
 #include "relax/op/registry.h"
 #include "script/tvmscript.h"
@@ -110,6 +111,8 @@ class TestRelaxScript : public QObject {
     QVERIFY2(second.ok(), (Diagnostics(second.diagnostics) + printed).c_str());
     auto mismatch = wb::ir::FindFirstMismatch(first.module, second.module);
     QVERIFY2(!mismatch, mismatch ? mismatch->lhs_path.c_str() : "");
+    QVERIFY2(wb::ir::StructuralHash(first.module) == wb::ir::StructuralHash(second.module),
+             "structurally equal modules hash differently");
     std::string reprinted = wb::script::Print(second);
     QVERIFY2(reprinted == printed, FirstDifference(printed, reprinted).c_str());
     if (file.name.find(".input.") == std::string::npos) {
