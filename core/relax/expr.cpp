@@ -56,17 +56,24 @@ void VarNode::VisitFields(FieldVisitor* v) {
 void ConstantNode::VisitFields(FieldVisitor* v) {
   Fields f{v};
   f("dtype", dtype);
-  std::vector<ObjectRef> dims;
-  for (int64_t d : shape) dims.push_back(ir::MakeInt(d));
+  // Value fields only (no temporary nodes: reflection visitors may keep node pointers).
+  std::string dims;
+  for (size_t i = 0; i < shape.size(); ++i) dims += (i ? "," : "") + std::to_string(shape[i]);
   f("shape", dims);
   std::string hex = ToHex(data);
   f("data", hex);
   if (v->writes()) {
     shape.clear();
-    for (const auto& d : dims) {
-      auto* i = d.as<ir::IntObj>();
-      if (!i) throw std::invalid_argument("relax.Constant: shape items must be integers");
-      shape.push_back(i->value);
+    size_t pos = 0;
+    while (pos < dims.size()) {
+      size_t comma = dims.find(',', pos);
+      if (comma == std::string::npos) comma = dims.size();
+      try {
+        shape.push_back(std::stoll(dims.substr(pos, comma - pos)));
+      } catch (const std::exception&) {
+        throw std::invalid_argument("relax.Constant: shape \"" + dims + "\" is not a list of integers");
+      }
+      pos = comma + 1;
     }
     data = FromHex(hex);
   }

@@ -258,7 +258,7 @@ BindingBlock MakeBindingBlock(std::vector<Binding> bindings, Span span = {});
 DataflowBlock MakeDataflowBlock(std::vector<Binding> bindings, Span span = {});
 SeqExpr MakeSeqExpr(std::vector<BindingBlock> blocks, Expr body, Span span = {});
 // `ret_struct_info` null: taken from the body's type (the body must then be typed).
-Function MakeFunction(std::vector<Var> params, Expr body, Type ret_struct_info,
+Function MakeFunction(std::vector<Var> params, Expr body, Type ret_struct_info = {},
                       bool is_pure = true, AttrMap attrs = {}, Span span = {});
 ExternFunc MakeExternFunc(std::string global_symbol, Type struct_info = {}, Span span = {});
 

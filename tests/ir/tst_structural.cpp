@@ -3,6 +3,7 @@
 // and the messages LoadJSON gives for malformed input.
 
 #include <QTest>
+#include <functional>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -15,6 +16,7 @@
 #include "ir/json.h"
 #include "ir/structural_equal.h"
 #include "ir/structural_hash.h"
+#include "relax/expr.h"
 #include "tir/builtin.h"
 #include "tir/expr.h"
 #include "tir/stmt.h"
@@ -75,6 +77,51 @@ ir::IRModule BuildModule(const ModuleOptions& o = {}) {
 }
 
 // One node of every kind in TypeIndex that has a node class, keyed by kind.
+// One node of each Relax kind, all inside one function so that the symbolic dim `n` and the
+// variables are bound where TVM binds them.
+void PutRelaxExamples(const std::function<void(const ObjectRef&)>& put) {
+  namespace rx = wb::relax;
+  Var n = MakeVar("n", DataType::Int(64));
+  rx::TensorType x_type = rx::MakeTensorType({n, Int(4, DataType::Int(64))}, kF32);
+  rx::Var x = rx::MakeVar("x", x_type);
+  put(x_type);
+  put(x);
+  put(rx::MakeShapeType({n}));
+  put(rx::MakeObjectType());
+  put(rx::MakePackedFuncType(rx::MakeObjectType(), false));
+  rx::Constant c = rx::MakeConstant(kF32, {2}, std::string("\x00\x00\x80\x3f\xff\x00\x00\x40", 8));
+  put(c);
+  rx::Tuple tuple = rx::MakeTuple({x, c});
+  put(tuple);
+  put(rx::MakeTupleGetItem(tuple, 1));
+  put(rx::MakeShapeExpr({n, Int(4, DataType::Int(64))}));
+  put(rx::MakePrimValue(n));
+  put(rx::MakeStringImm("text"));
+  put(rx::MakeDataTypeImm(DataType::Float(16)));
+  ir::GlobalVar callee = ir::MakeGlobalVar("callee");
+  rx::Call call = rx::MakeCall(callee, {x}, {{"axis", ir::MakeInt(1)}}, {x_type});
+  put(call);
+  rx::DataflowVar lv = rx::MakeDataflowVar("lv", x_type);
+  rx::VarBinding bind = rx::MakeVarBinding(lv, call);
+  put(lv);
+  put(bind);
+  Var m = MakeVar("m", DataType::Int(64));
+  rx::TensorType m_type = rx::MakeTensorType({m}, kF32);
+  rx::Var y = rx::MakeVar("y", m_type);
+  rx::MatchCast cast = rx::MakeMatchCast(y, lv, m_type);
+  put(cast);
+  rx::DataflowBlock dataflow = rx::MakeDataflowBlock({bind, cast});
+  put(dataflow);
+  put(rx::MakeBindingBlock({rx::MakeVarBinding(rx::MakeVar("z", x_type), x)}));
+  rx::SeqExpr seq = rx::MakeSeqExpr({dataflow}, y);
+  put(seq);
+  put(rx::MakeIf(rx::MakePrimValue(MakeIntImm(DataType::Bool(), 1)), seq, rx::MakeSeqExpr({}, y)));
+  rx::Function f = rx::MakeFunction({x}, seq, {}, true, {{"global_symbol", ir::MakeString("main")}});
+  put(f);
+  put(f->struct_info);
+  put(rx::MakeExternFunc("vm.builtin.print"));
+}
+
 std::map<TypeIndex, ObjectRef> ExampleOfEveryKind() {
   std::map<TypeIndex, ObjectRef> ex;
   auto put = [&](const ObjectRef& node) { ex[node->type_index()] = node; };
@@ -177,6 +224,7 @@ std::map<TypeIndex, ObjectRef> ExampleOfEveryKind() {
   put(module);
   put(module->functions[0]);
   put(module->global_vars[0]);
+  PutRelaxExamples(put);
   return ex;
 }
 

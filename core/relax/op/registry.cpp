@@ -116,14 +116,17 @@ Call MakeOpCall(std::string_view name, std::vector<Expr> args, AttrMap attrs,
   const OpInfo* info = FindOp(name);
   if (!info) info = FindOpByScriptName(name);
   if (!info) throw DiagnosticError(Diagnostic::Error("unknown Relax op '" + std::string(name) + "'", span));
-  size_t expected = info->arg_names.size();
-  bool count_ok = info->variadic ? args.size() + 1 >= expected : args.size() == expected;
+  size_t most = info->arg_names.size();
+  size_t least = info->variadic ? most - 1 : most - info->optional_args;
+  bool count_ok = args.size() >= least && (info->variadic || args.size() <= most);
   if (!count_ok) {
-    throw DiagnosticError(Diagnostic::Error(
-        info->script_name() + " takes " + (info->variadic ? "at least " : "") +
-            std::to_string(info->variadic ? expected - 1 : expected) + " argument" +
-            (expected == 1 ? "" : "s") + ", got " + std::to_string(args.size()),
-        span));
+    std::string count = info->variadic ? "at least " + std::to_string(least)
+                        : least == most ? std::to_string(most)
+                                        : std::to_string(least) + " to " + std::to_string(most);
+    throw DiagnosticError(Diagnostic::Error(info->script_name() + " takes " + count +
+                                                " argument" + (most == 1 ? "" : "s") + ", got " +
+                                                std::to_string(args.size()),
+                                            span));
   }
   for (const auto& [key, value] : attrs) {
     if (!info->FindAttr(key)) {

@@ -82,6 +82,7 @@ struct OpInfo {
   std::string name;                    // "relax.nn.conv2d"
   std::vector<std::string> arg_names;  // positional arguments, as TVM's Python API names them
   bool variadic = false;               // the last argument repeats
+  size_t optional_args = 0;            // how many trailing arguments may be left out
   std::string attrs_type_key;          // "relax.attrs.Conv2DAttrs"; empty when attr-less
   std::vector<AttrField> attrs;        // in TVM's field order
   OpPatternKind pattern = OpPatternKind::kOpaque;

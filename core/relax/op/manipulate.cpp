@@ -1,0 +1,483 @@
+// Tensor manipulation ops (relax.reshape, relax.permute_dims, relax.concat, relax.take, ...):
+// they move or select elements without arithmetic, so their inference is all about shapes:
+// reshape's -1 is solved from the element count, split's sections must divide the axis, and so on.
+#include <limits>
+
+#include "relax/op/op_common.h"
+
+namespace wb::relax {
+namespace {
+
+using namespace op_common;
+
+OpInfo Reshape() {
+  OpDef def;
+  def.name = "relax.reshape";
+  def.args = {"x", "shape"};
+  def.pattern = OpPatternKind::kInjective;
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the input");
+    std::optional<std::vector<PrimExpr>> target = ShapeArg(call, types, 1);
+    if (!target) {
+      auto* st = types[1].as<ShapeTypeNode>();
+      return MakeTensorType(x->dtype, st ? st->ndim : kUnknownNDim);
+    }
+    std::vector<PrimExpr> dims = *target;
+    int inferred = -1;
+    std::vector<PrimExpr> known;
+    for (size_t i = 0; i < dims.size(); ++i) {
+      auto c = AsConstInt(dims[i]);
+      if (c && *c == -1) {
+        if (inferred >= 0) throw TypeError("the new shape has more than one -1");
+        inferred = static_cast<int>(i);
+      } else if (c && *c < 0) {
+        throw TypeError("the new shape has a negative dimension " + std::to_string(*c));
+      } else {
+        known.push_back(dims[i]);
+      }
+    }
+    if (!x->shape) {
+      if (inferred >= 0) return MakeTensorType(x->dtype, static_cast<int64_t>(dims.size()));
+      return MakeTensorType(dims, x->dtype);
+    }
+    PrimExpr total = Product(*x->shape);
+    if (inferred >= 0) {
+      PrimExpr known_product = Product(known);
+      auto divisor = AsConstInt(known_product);
+      if (!divisor) {
+        dims[inferred] = FloorDiv(total, known_product);
+      } else {
+        if (*divisor == 0) throw TypeError("cannot infer the -1 dimension next to a 0");
+        std::optional<PrimExpr> q = DivideProduct(*x->shape, *divisor);
+        if (!q) {
+          throw TypeError("cannot infer the -1 dimension: the input's " + DimText(total) +
+                          " elements are not divisible by " + std::to_string(*divisor));
+        }
+        dims[inferred] = *q;
+      }
+      return MakeTensorType(dims, x->dtype);
+    }
+    PrimExpr new_total = Product(dims);
+    if (ProveNotEqual(total, new_total)) {
+      throw TypeError("the input " + ShapeText(*x->shape) + " has " + DimText(total) +
+                      " elements but the new shape " + ShapeText(dims) + " has " +
+                      DimText(new_total));
+    }
+    return MakeTensorType(dims, x->dtype);
+  };
+  return Define(std::move(def));
+}
+
+OpInfo PermuteDims() {
+  OpDef def;
+  def.name = "relax.permute_dims";
+  def.args = {"x"};
+  def.pattern = OpPatternKind::kInjective;
+  def.attrs_type_key = "relax.attrs.PermuteDimsAttrs";
+  def.attrs = {OptionalIntsAttr("axes")};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the input");
+    if (x->IsUnknownNdim()) return GetRef(x);
+    std::vector<int64_t> axes;
+    if (AttrIsNone(call, "axes")) {
+      for (int64_t i = x->ndim - 1; i >= 0; --i) axes.push_back(i);
+    } else {
+      axes = AttrInts(call, "axes");
+      if (static_cast<int64_t>(axes.size()) != x->ndim) {
+        throw TypeError("axes has " + std::to_string(axes.size()) +
+                        " entries for a tensor of rank " + std::to_string(x->ndim));
+      }
+      axes = NormalizeAxes(axes, x->ndim);
+    }
+    if (!x->shape) return GetRef(x);
+    std::vector<PrimExpr> dims;
+    for (int64_t a : axes) dims.push_back((*x->shape)[a]);
+    return MakeTensorType(dims, x->dtype);
+  };
+  return Define(std::move(def));
+}
+
+OpInfo ExpandDims() {
+  OpDef def;
+  def.name = "relax.expand_dims";
+  def.args = {"x"};
+  def.pattern = OpPatternKind::kInjective;
+  def.attrs_type_key = "relax.attrs.ExpandDimsAttrs";
+  def.attrs = {IntsAttr("axis", {})};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the input");
+    std::vector<int64_t> axis = AttrInts(call, "axis");
+    if (x->IsUnknownNdim()) return GetRef(x);
+    int64_t out_ndim = x->ndim + static_cast<int64_t>(axis.size());
+    std::vector<int64_t> axes = NormalizeAxes(axis, out_ndim);
+    if (!x->shape) return MakeTensorType(x->dtype, out_ndim);
+    std::vector<PrimExpr> dims(static_cast<size_t>(out_ndim));
+    for (int64_t a : axes) dims[a] = Int64(1);
+    size_t next = 0;
+    for (auto& d : dims) {
+      if (!d.defined()) d = (*x->shape)[next++];
+    }
+    return MakeTensorType(dims, x->dtype);
+  };
+  return Define(std::move(def));
+}
+
+OpInfo Squeeze() {
+  OpDef def;
+  def.name = "relax.squeeze";
+  def.args = {"x"};
+  def.pattern = OpPatternKind::kInjective;
+  def.attrs_type_key = "relax.attrs.SqueezeAttrs";
+  def.attrs = {OptionalIntsAttr("axis")};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the input");
+    bool all = AttrIsNone(call, "axis");
+    if (x->IsUnknownNdim()) return GetRef(x);
+    std::vector<bool> drop(static_cast<size_t>(x->ndim), false);
+    if (all) {
+      if (!x->shape) return MakeTensorType(x->dtype, kUnknownNDim);
+      for (size_t i = 0; i < drop.size(); ++i) {
+        auto c = AsConstInt((*x->shape)[i]);
+        // A symbolic dim might be 1: the rank is then unknown.
+        if (!c) return MakeTensorType(x->dtype, kUnknownNDim);
+        drop[i] = *c == 1;
+      }
+    } else {
+      for (int64_t a : NormalizeAxes(AttrInts(call, "axis"), x->ndim)) {
+        if (x->shape) {
+          auto c = AsConstInt((*x->shape)[a]);
+          if (c && *c != 1) {
+            throw TypeError("dimension " + std::to_string(*c) + " at axis " + std::to_string(a) +
+                            " is not 1");
+          }
+        }
+        drop[a] = true;
+      }
+    }
+    int64_t kept = 0;
+    std::vector<PrimExpr> dims;
+    for (size_t i = 0; i < drop.size(); ++i) {
+      if (drop[i]) continue;
+      ++kept;
+      if (x->shape) dims.push_back((*x->shape)[i]);
+    }
+    if (!x->shape) return MakeTensorType(x->dtype, kept);
+    return MakeTensorType(dims, x->dtype);
+  };
+  return Define(std::move(def));
+}
+
+OpInfo Flatten() {
+  OpDef def;
+  def.name = "relax.flatten";
+  def.args = {"x"};
+  def.pattern = OpPatternKind::kInjective;
+  def.infer = [](const Call&, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the input");
+    if (!x->shape) return MakeTensorType(x->dtype, 1);
+    return MakeTensorType({Product(*x->shape)}, x->dtype);
+  };
+  return Define(std::move(def));
+}
+
+OpInfo Concat() {
+  OpDef def;
+  def.name = "relax.concat";
+  def.args = {"tensors"};
+  def.pattern = OpPatternKind::kInjective;
+  def.attrs_type_key = "relax.attrs.ConcatAttrs";
+  def.attrs = {{"axis", AttrKind::kOptionalInt, ir::MakeInt(0)}};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    auto* tuple = types[0].as<TupleTypeNode>();
+    if (!tuple) throw TypeError("the input must be a tuple of tensors, got " + TypeToString(types[0]));
+    if (tuple->fields.empty()) throw TypeError("the input tuple is empty");
+    bool flat = AttrIsNone(call, "axis");
+    DataType dtype = DataType::Void();
+    int64_t ndim = kUnknownNDim;
+    std::vector<const TensorTypeNode*> items;
+    for (size_t i = 0; i < tuple->fields.size(); ++i) {
+      const TensorTypeNode* t = TensorArg(tuple->fields, i, "tensor " + std::to_string(i));
+      if (!t->IsUnknownDtype()) {
+        if (!dtype.is_void() && dtype != t->dtype) {
+          throw TypeError("tensor " + std::to_string(i) + " has dtype " + t->dtype.ToString() +
+                          " but the ones before it have " + dtype.ToString());
+        }
+        dtype = t->dtype;
+      }
+      if (!t->IsUnknownNdim()) {
+        if (ndim != kUnknownNDim && ndim != t->ndim && !flat) {
+          throw TypeError("tensor " + std::to_string(i) + " has rank " + std::to_string(t->ndim) +
+                          " but the ones before it have rank " + std::to_string(ndim));
+        }
+        ndim = t->ndim;
+      }
+      items.push_back(t);
+    }
+    if (flat) {
+      std::vector<PrimExpr> total;
+      for (auto* t : items) {
+        if (!t->shape) return MakeTensorType(dtype, 1);
+        total.push_back(Product(*t->shape));
+      }
+      PrimExpr sum = total[0];
+      for (size_t i = 1; i < total.size(); ++i) sum = Add(sum, total[i]);
+      return MakeTensorType({sum}, dtype);
+    }
+    if (ndim == kUnknownNDim) return MakeTensorType(dtype, kUnknownNDim);
+    int64_t axis = NormalizeAxis(AttrInt(call, "axis"), ndim);
+    std::vector<PrimExpr> dims;
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (!items[i]->shape) return MakeTensorType(dtype, ndim);
+      const auto& s = *items[i]->shape;
+      if (i == 0) {
+        dims = s;
+        continue;
+      }
+      for (int64_t k = 0; k < ndim; ++k) {
+        if (k == axis) {
+          dims[k] = Add(dims[k], s[k]);
+        } else if (ProveNotEqual(dims[k], s[k])) {
+          throw TypeError("tensor " + std::to_string(i) + " has dimension " + DimText(s[k]) +
+                          " at axis " + std::to_string(k) + " where tensor 0 has " +
+                          DimText(dims[k]));
+        }
+      }
+    }
+    return MakeTensorType(dims, dtype);
+  };
+  return Define(std::move(def));
+}
+
+OpInfo Split() {
+  OpDef def;
+  def.name = "relax.split";
+  def.args = {"x"};
+  def.pattern = OpPatternKind::kInjective;
+  def.attrs_type_key = "relax.attrs.SplitAttrs";
+  def.attrs = {{"indices_or_sections", AttrKind::kIntOrIntArray, ir::MakeInt(1)},
+               IntAttr("axis", 0)};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the input");
+    const ObjectRef& spec = call->attrs.at("indices_or_sections");
+    if (x->IsUnknownNdim()) throw TypeError("the input's rank must be known");
+    int64_t axis = NormalizeAxis(AttrInt(call, "axis"), x->ndim);
+    std::vector<Type> outs;
+    auto with_dim = [&](PrimExpr d) -> Type {
+      if (!x->shape) return MakeTensorType(x->dtype, x->ndim);
+      std::vector<PrimExpr> dims = *x->shape;
+      dims[axis] = std::move(d);
+      return MakeTensorType(dims, x->dtype);
+    };
+    PrimExpr extent = x->shape ? (*x->shape)[axis] : PrimExpr();
+    if (auto* sections = spec.as<ir::IntObj>()) {
+      int64_t n = sections->value;
+      if (n <= 0) throw TypeError("the number of sections must be positive, got " + std::to_string(n));
+      PrimExpr part;
+      if (extent.defined()) {
+        auto c = AsConstInt(extent);
+        if (c && *c % n != 0) {
+          throw TypeError("dimension " + std::to_string(*c) + " at axis " + std::to_string(axis) +
+                          " cannot be split into " + std::to_string(n) + " equal sections");
+        }
+        part = c ? Int64(*c / n) : FloorDiv(extent, Int64(n));
+      }
+      for (int64_t i = 0; i < n; ++i) outs.push_back(with_dim(part));
+    } else {
+      std::vector<int64_t> indices = AttrInts(call, "indices_or_sections");
+      PrimExpr begin = Int64(0);
+      for (size_t i = 0; i <= indices.size(); ++i) {
+        if (i < indices.size() && i > 0 && indices[i] < indices[i - 1]) {
+          throw TypeError("split indices must be ascending");
+        }
+        PrimExpr end = i < indices.size() ? Int64(indices[i]) : extent;
+        outs.push_back(with_dim(end.defined() ? Sub(end, begin) : PrimExpr()));
+        begin = Int64(i < indices.size() ? indices[i] : 0);
+      }
+    }
+    return ir::MakeTupleType(std::move(outs));
+  };
+  return Define(std::move(def));
+}
+
+// Python slice semantics on a constant extent.
+int64_t SliceLength(int64_t extent, int64_t begin, int64_t end, int64_t stride) {
+  auto clamp = [&](int64_t v, int64_t lo, int64_t hi) { return std::max(lo, std::min(v, hi)); };
+  if (stride > 0) {
+    int64_t b = clamp(begin < 0 ? begin + extent : begin, 0, extent);
+    int64_t e = clamp(end < 0 ? end + extent : end, 0, extent);
+    return e > b ? (e - b + stride - 1) / stride : 0;
+  }
+  int64_t b = clamp(begin < 0 ? begin + extent : begin, -1, extent - 1);
+  int64_t e = clamp(end < 0 ? end + extent : end, -1, extent - 1);
+  return b > e ? (b - e + (-stride) - 1) / (-stride) : 0;
+}
+
+OpInfo StridedSlice() {
+  OpDef def;
+  def.name = "relax.strided_slice";
+  def.args = {"x", "axes", "begin", "end", "strides"};
+  def.optional_args = 1;
+  def.pattern = OpPatternKind::kInjective;
+  def.attrs_type_key = "relax.attrs.StridedSliceAttrs";
+  def.attrs = {BoolAttr("assume_inbound", true)};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the input");
+    std::vector<int64_t> axes = IntTupleArg(call, 1, "axes");
+    std::vector<int64_t> begin = IntTupleArg(call, 2, "begin");
+    std::vector<int64_t> end = IntTupleArg(call, 3, "end");
+    std::vector<int64_t> strides(axes.size(), 1);
+    if (call->args.size() > 4) strides = IntTupleArg(call, 4, "strides");
+    if (begin.size() != axes.size() || end.size() != axes.size() ||
+        strides.size() != axes.size()) {
+      throw TypeError("axes, begin, end and strides must have the same length");
+    }
+    if (x->IsUnknownNdim()) return GetRef(x);
+    axes = NormalizeAxes(axes, x->ndim);
+    if (!x->shape) return GetRef(x);
+    std::vector<PrimExpr> dims = *x->shape;
+    bool known = true;
+    for (size_t i = 0; i < axes.size(); ++i) {
+      if (strides[i] == 0) throw TypeError("a stride is 0");
+      auto extent = AsConstInt(dims[axes[i]]);
+      if (extent) {
+        dims[axes[i]] = Int64(SliceLength(*extent, begin[i], end[i], strides[i]));
+      } else if (strides[i] == 1 && begin[i] >= 0 && end[i] >= begin[i] &&
+                 AttrBool(call, "assume_inbound")) {
+        // In bounds by assumption: the slice is as long as it is written.
+        dims[axes[i]] = Int64(end[i] - begin[i]);
+      } else {
+        known = false;
+      }
+    }
+    if (!known) return MakeTensorType(x->dtype, x->ndim);
+    return MakeTensorType(dims, x->dtype);
+  };
+  return Define(std::move(def));
+}
+
+OpInfo Take() {
+  OpDef def;
+  def.name = "relax.take";
+  def.args = {"x", "indices"};
+  def.pattern = OpPatternKind::kInjective;
+  def.attrs_type_key = "relax.attrs.TakeAttrs";
+  def.attrs = {OptionalIntAttr("axis"), StringAttr("mode", "fast")};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the input");
+    const TensorTypeNode* idx = TensorArg(types, 1, "the indices");
+    if (!idx->IsUnknownDtype() && !idx->dtype.is_integer()) {
+      throw TypeError("the indices must have an integer dtype, got " + idx->dtype.ToString());
+    }
+    std::string mode = AttrString(call, "mode");
+    if (mode != "fast" && mode != "clip" && mode != "wrap") {
+      throw TypeError("mode must be \"fast\", \"clip\" or \"wrap\", got \"" + mode + "\"");
+    }
+    if (AttrIsNone(call, "axis")) {
+      // Indices into the flattened input.
+      if (!idx->shape) return MakeTensorType(x->dtype, idx->ndim);
+      return MakeTensorType(*idx->shape, x->dtype);
+    }
+    if (x->IsUnknownNdim() || idx->IsUnknownNdim()) return MakeTensorType(x->dtype, kUnknownNDim);
+    int64_t axis = NormalizeAxis(AttrInt(call, "axis"), x->ndim);
+    int64_t ndim = x->ndim - 1 + idx->ndim;
+    if (!x->shape || !idx->shape) return MakeTensorType(x->dtype, ndim);
+    std::vector<PrimExpr> dims(x->shape->begin(), x->shape->begin() + axis);
+    dims.insert(dims.end(), idx->shape->begin(), idx->shape->end());
+    dims.insert(dims.end(), x->shape->begin() + axis + 1, x->shape->end());
+    return MakeTensorType(dims, x->dtype);
+  };
+  return Define(std::move(def));
+}
+
+OpInfo BroadcastTo() {
+  OpDef def;
+  def.name = "relax.broadcast_to";
+  def.args = {"x", "shape"};
+  def.pattern = OpPatternKind::kBroadcast;
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the input");
+    std::optional<std::vector<PrimExpr>> target = ShapeArg(call, types, 1);
+    if (!target) return MakeTensorType(x->dtype, types[1].as<ShapeTypeNode>()->ndim);
+    if (!x->IsUnknownNdim() && x->ndim > static_cast<int64_t>(target->size())) {
+      throw TypeError("cannot broadcast a tensor of rank " + std::to_string(x->ndim) +
+                      " to the lower rank " + std::to_string(target->size()));
+    }
+    if (x->shape) {
+      size_t offset = target->size() - x->shape->size();
+      for (size_t i = 0; i < x->shape->size(); ++i) {
+        const PrimExpr& from = (*x->shape)[i];
+        const PrimExpr& to = (*target)[offset + i];
+        if (AsConstInt(from) != 1 && ProveNotEqual(from, to)) {
+          throw TypeError("dimension " + DimText(from) + " at axis " + std::to_string(i) +
+                          " cannot be broadcast to " + DimText(to));
+        }
+      }
+    }
+    return MakeTensorType(*target, x->dtype);
+  };
+  return Define(std::move(def));
+}
+
+OpInfo LayoutTransform() {
+  OpDef def;
+  def.name = "relax.layout_transform";
+  def.args = {"x"};
+  def.pattern = OpPatternKind::kInjective;
+  def.attrs_type_key = "relax.attrs.LayoutTransformAttrs";
+  def.attrs = {{"index_map", AttrKind::kObject, {}},
+               {"pad_value", AttrKind::kObject, {}},
+               OptionalIntsAttr("axis_separators"),
+               OptionalIntsAttr("input_axis_separators")};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the input");
+    if (AttrIsNone(call, "index_map")) throw TypeError("index_map is required");
+    // The result's shape is the index map's image of the input shape; until TensorIR's
+    // IndexMap can be applied here the result keeps the dtype only (#3).
+    return MakeTensorType(x->dtype, kUnknownNDim);
+  };
+  return Define(std::move(def));
+}
+
+OpInfo Where() {
+  OpDef def;
+  def.name = "relax.where";
+  def.args = {"condition", "x1", "x2"};
+  def.pattern = OpPatternKind::kBroadcast;
+  def.infer = [](const Call&, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* cond = TensorArg(types, 0, "the condition");
+    const TensorTypeNode* a = TensorArg(types, 1, "the second operand");
+    const TensorTypeNode* b = TensorArg(types, 2, "the third operand");
+    if (!cond->IsUnknownDtype() && !cond->dtype.is_bool()) {
+      throw TypeError("the condition must have dtype bool, got " + cond->dtype.ToString());
+    }
+    DataType dtype = DataType::Void();
+    if (!a->IsUnknownDtype() && !b->IsUnknownDtype()) {
+      if (a->dtype != b->dtype) {
+        throw TypeError("data types " + a->dtype.ToString() + " and " + b->dtype.ToString() +
+                        " of the operands do not match");
+      }
+      dtype = a->dtype;
+    }
+    int64_t ndim = kUnknownNDim;
+    if (!cond->IsUnknownNdim() && !a->IsUnknownNdim() && !b->IsUnknownNdim()) {
+      ndim = std::max({cond->ndim, a->ndim, b->ndim});
+    }
+    std::optional<std::vector<PrimExpr>> shape;
+    if (cond->shape && a->shape && b->shape) {
+      shape = BroadcastShapes(*cond->shape, *a->shape, "condition", "second operand");
+      if (shape) shape = BroadcastShapes(*shape, *b->shape, "first two operands", "third operand");
+    }
+    return TensorOf(shape, dtype, ndim);
+  };
+  return Define(std::move(def));
+}
+
+const OpRegistrar kOps[] = {
+    OpRegistrar(Reshape()),      OpRegistrar(PermuteDims()),     OpRegistrar(ExpandDims()),
+    OpRegistrar(Squeeze()),      OpRegistrar(Flatten()),         OpRegistrar(Concat()),
+    OpRegistrar(Split()),        OpRegistrar(StridedSlice()),    OpRegistrar(Take()),
+    OpRegistrar(BroadcastTo()),  OpRegistrar(LayoutTransform()), OpRegistrar(Where()),
+};
+
+}  // namespace
+}  // namespace wb::relax

@@ -1,0 +1,342 @@
+// Neural-network ops (relax.nn.*): activations, softmax, 2-D convolution and pooling,
+// normalizations and dropout. Convolution and pooling read their layouts as TVM does: the
+// letters of data_layout / kernel_layout name where batch, channels, height and width are.
+#include "relax/op/op_common.h"
+
+namespace wb::relax {
+namespace {
+
+using namespace op_common;
+
+Type FloatSameAsInput(const std::vector<Type>& types, bool float_only = true) {
+  const TensorTypeNode* x = TensorArg(types, 0, "the input");
+  if (float_only && !x->IsUnknownDtype() && !x->dtype.is_floating_point()) {
+    throw TypeError("the input must have a floating-point dtype, got " + x->dtype.ToString());
+  }
+  return GetRef(x);
+}
+
+OpInfo Activation(const char* name, bool float_only) {
+  OpDef def;
+  def.name = std::string("relax.nn.") + name;
+  def.args = {"data"};
+  def.pattern = OpPatternKind::kElemWise;
+  def.infer = [float_only](const Call&, const std::vector<Type>& types) {
+    return FloatSameAsInput(types, float_only);
+  };
+  return Define(std::move(def));
+}
+
+OpInfo Softmax(const char* name) {
+  OpDef def;
+  def.name = std::string("relax.nn.") + name;
+  def.args = {"data"};
+  def.pattern = OpPatternKind::kOpaque;
+  def.attrs_type_key = "relax.attrs.SoftmaxAttrs";
+  def.attrs = {IntAttr("axis", -1)};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    Type out = FloatSameAsInput(types);
+    int64_t ndim = types[0].as<TensorTypeNode>()->ndim;
+    if (ndim != kUnknownNDim) NormalizeAxis(AttrInt(call, "axis"), ndim);
+    return out;
+  };
+  return Define(std::move(def));
+}
+
+// Where each of `letters` sits in a layout string ("NCHW" -> N:0 C:1 H:2 W:3).
+std::vector<size_t> LayoutPositions(const std::string& layout, const std::string& letters,
+                                    const char* what) {
+  std::vector<size_t> pos;
+  if (layout.size() != letters.size()) {
+    throw TypeError(std::string(what) + " layout " + layout + " is not supported (expected a " +
+                    "permutation of " + letters + ")");
+  }
+  for (char c : letters) {
+    size_t p = layout.find(c);
+    if (p == std::string::npos) {
+      throw TypeError(std::string(what) + " layout " + layout + " is not supported (expected a " +
+                      "permutation of " + letters + ")");
+    }
+    pos.push_back(p);
+  }
+  return pos;
+}
+
+// Padding given as 1, 2 or 4 numbers -> (top, left, bottom, right).
+std::vector<int64_t> Padding4(std::vector<int64_t> padding) {
+  if (padding.size() == 1) return {padding[0], padding[0], padding[0], padding[0]};
+  if (padding.size() == 2) return {padding[0], padding[1], padding[0], padding[1]};
+  if (padding.size() == 4) return padding;
+  throw TypeError("padding must have 1, 2 or 4 values, got " + std::to_string(padding.size()));
+}
+
+std::vector<int64_t> Pair(const Call& call, const char* name) {
+  std::vector<int64_t> v = AttrInts(call, name);
+  if (v.size() == 1) v.push_back(v[0]);
+  if (v.size() != 2) throw TypeError(std::string(name) + " must have 2 values");
+  for (int64_t x : v) {
+    if (x <= 0) throw TypeError(std::string(name) + " must be positive");
+  }
+  return v;
+}
+
+// out = (in + pad_before + pad_after - dilation * (kernel - 1) - 1 [+ stride - 1]) // stride + 1
+PrimExpr WindowOutput(const PrimExpr& in, const PrimExpr& kernel, int64_t pad, int64_t dilation,
+                      int64_t stride, bool ceil_mode) {
+  PrimExpr span = Add(Mul(Int64(dilation), Sub(kernel, Int64(1))), Int64(1));
+  PrimExpr numer = Sub(Add(in, Int64(pad)), span);
+  if (ceil_mode) numer = Add(numer, Int64(stride - 1));
+  return Add(FloorDiv(numer, Int64(stride)), Int64(1));
+}
+
+std::vector<PrimExpr> ToLayout(const std::vector<PrimExpr>& nchw, const std::string& layout) {
+  std::vector<size_t> pos = LayoutPositions(layout, "NCHW", "output");
+  std::vector<PrimExpr> out(4);
+  for (size_t i = 0; i < 4; ++i) out[pos[i]] = nchw[i];
+  return out;
+}
+
+OpInfo Conv2D() {
+  OpDef def;
+  def.name = "relax.nn.conv2d";
+  def.args = {"data", "weight"};
+  def.pattern = OpPatternKind::kOutEWiseFusable;
+  def.attrs_type_key = "relax.attrs.Conv2DAttrs";
+  def.attrs = {IntsAttr("strides", {1, 1}),        IntsAttr("padding", {0, 0, 0, 0}),
+               IntsAttr("dilation", {1, 1}),       IntAttr("groups", 1),
+               StringAttr("data_layout", "NCHW"),  StringAttr("kernel_layout", "OIHW"),
+               StringAttr("out_layout", "NCHW"),   DTypeField("out_dtype")};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* data = TensorArg(types, 0, "the data");
+    const TensorTypeNode* weight = TensorArg(types, 1, "the weight");
+    DataType out_dtype = AttrDataType(call, "out_dtype");
+    if (out_dtype.is_void()) {
+      if (!data->IsUnknownDtype() && !weight->IsUnknownDtype() && data->dtype != weight->dtype) {
+        throw TypeError("data types " + data->dtype.ToString() + " and " +
+                        weight->dtype.ToString() +
+                        " of the data and the weight do not match (give out_dtype)");
+      }
+      out_dtype = data->dtype;
+    }
+    std::string data_layout = AttrString(call, "data_layout");
+    std::string out_layout = AttrString(call, "out_layout");
+    if (out_layout.empty()) out_layout = data_layout;
+    std::vector<size_t> dpos = LayoutPositions(data_layout, "NCHW", "data");
+    std::vector<size_t> wpos = LayoutPositions(AttrString(call, "kernel_layout"), "OIHW", "kernel");
+    LayoutPositions(out_layout, "NCHW", "output");
+    for (auto [t, role] : {std::pair{data, "data"}, std::pair{weight, "weight"}}) {
+      if (!t->IsUnknownNdim() && t->ndim != 4) {
+        throw TypeError(std::string("the ") + role + " must be 4-D, got rank " +
+                        std::to_string(t->ndim));
+      }
+    }
+    std::vector<int64_t> strides = Pair(call, "strides");
+    std::vector<int64_t> dilation = Pair(call, "dilation");
+    std::vector<int64_t> pad = Padding4(AttrInts(call, "padding"));
+    int64_t groups = AttrInt(call, "groups");
+    if (groups <= 0) throw TypeError("groups must be positive");
+    if (!data->shape || !weight->shape) return MakeTensorType(out_dtype, 4);
+    const auto& ds = *data->shape;
+    const auto& ws = *weight->shape;
+    PrimExpr in_channels = ds[dpos[1]];
+    PrimExpr expected = Mul(ws[wpos[1]], Int64(groups));
+    if (ProveNotEqual(in_channels, expected)) {
+      throw TypeError("the data has " + DimText(in_channels) + " input channels but the weight " +
+                      "expects " + DimText(expected) + " (" + DimText(ws[wpos[1]]) +
+                      " per group x " + std::to_string(groups) + " groups)");
+    }
+    auto out_channels = AsConstInt(ws[wpos[0]]);
+    if (out_channels && *out_channels % groups != 0) {
+      throw TypeError("the weight's " + std::to_string(*out_channels) +
+                      " output channels are not divisible by " + std::to_string(groups) +
+                      " groups");
+    }
+    std::vector<PrimExpr> nchw = {
+        ds[dpos[0]], ws[wpos[0]],
+        WindowOutput(ds[dpos[2]], ws[wpos[2]], pad[0] + pad[2], dilation[0], strides[0], false),
+        WindowOutput(ds[dpos[3]], ws[wpos[3]], pad[1] + pad[3], dilation[1], strides[1], false)};
+    return MakeTensorType(ToLayout(nchw, out_layout), out_dtype);
+  };
+  return Define(std::move(def));
+}
+
+OpInfo Pool2D(const char* name) {
+  OpDef def;
+  def.name = std::string("relax.nn.") + name;
+  def.args = {"data"};
+  def.pattern = OpPatternKind::kOutEWiseFusable;
+  def.attrs_type_key = "relax.attrs.Pool2DAttrs";
+  def.attrs = {IntsAttr("pool_size", {1, 1}),  IntsAttr("strides", {1, 1}),
+               IntsAttr("dilation", {1, 1}),   IntsAttr("padding", {0, 0, 0, 0}),
+               BoolAttr("ceil_mode", false),   BoolAttr("count_include_pad", false),
+               StringAttr("layout", "NCHW"),   StringAttr("out_layout", "NCHW")};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* data = TensorArg(types, 0, "the data");
+    std::string layout = AttrString(call, "layout");
+    std::string out_layout = AttrString(call, "out_layout");
+    if (out_layout.empty()) out_layout = layout;
+    std::vector<size_t> dpos = LayoutPositions(layout, "NCHW", "data");
+    LayoutPositions(out_layout, "NCHW", "output");
+    if (!data->IsUnknownNdim() && data->ndim != 4) {
+      throw TypeError("the data must be 4-D, got rank " + std::to_string(data->ndim));
+    }
+    std::vector<int64_t> pool = Pair(call, "pool_size");
+    std::vector<int64_t> strides = Pair(call, "strides");
+    std::vector<int64_t> dilation = Pair(call, "dilation");
+    std::vector<int64_t> pad = Padding4(AttrInts(call, "padding"));
+    bool ceil_mode = AttrBool(call, "ceil_mode");
+    if (!data->shape) return MakeTensorType(data->dtype, 4);
+    const auto& ds = *data->shape;
+    std::vector<PrimExpr> nchw = {
+        ds[dpos[0]], ds[dpos[1]],
+        WindowOutput(ds[dpos[2]], Int64(pool[0]), pad[0] + pad[2], dilation[0], strides[0],
+                     ceil_mode),
+        WindowOutput(ds[dpos[3]], Int64(pool[1]), pad[1] + pad[3], dilation[1], strides[1],
+                     ceil_mode)};
+    return MakeTensorType(ToLayout(nchw, out_layout), data->dtype);
+  };
+  return Define(std::move(def));
+}
+
+OpInfo AdaptiveAvgPool2D() {
+  OpDef def;
+  def.name = "relax.nn.adaptive_avg_pool2d";
+  def.args = {"data"};
+  def.pattern = OpPatternKind::kOutEWiseFusable;
+  def.attrs_type_key = "relax.attrs.AdaptivePool2DAttrs";
+  def.attrs = {OptionalIntsAttr("output_size"), StringAttr("layout", "NCHW"),
+               StringAttr("out_layout", "NCHW")};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* data = TensorArg(types, 0, "the data");
+    std::string layout = AttrString(call, "layout");
+    std::string out_layout = AttrString(call, "out_layout");
+    std::vector<size_t> dpos = LayoutPositions(layout, "NCHW", "data");
+    LayoutPositions(out_layout, "NCHW", "output");
+    if (!data->IsUnknownNdim() && data->ndim != 4) {
+      throw TypeError("the data must be 4-D, got rank " + std::to_string(data->ndim));
+    }
+    if (!data->shape) return MakeTensorType(data->dtype, 4);
+    const auto& ds = *data->shape;
+    std::vector<PrimExpr> nchw = {ds[dpos[0]], ds[dpos[1]], ds[dpos[2]], ds[dpos[3]]};
+    if (!AttrIsNone(call, "output_size")) {
+      std::vector<int64_t> size = AttrInts(call, "output_size");
+      if (size.size() == 1) size.push_back(size[0]);
+      if (size.size() != 2) throw TypeError("output_size must have 1 or 2 values");
+      nchw[2] = Int64(size[0]);
+      nchw[3] = Int64(size[1]);
+    }
+    return MakeTensorType(ToLayout(nchw, out_layout), data->dtype);
+  };
+  return Define(std::move(def));
+}
+
+// A parameter of a normalization: a tensor whose shape is the data's dims on `axes`.
+void CheckParam(const std::vector<Type>& types, size_t i, const char* role,
+                const TensorTypeNode* data, const std::vector<int64_t>& axes) {
+  const TensorTypeNode* p = TensorArg(types, i, std::string("the ") + role);
+  if (!p->IsUnknownNdim() && p->ndim != static_cast<int64_t>(axes.size())) {
+    throw TypeError(std::string("the ") + role + " must have rank " +
+                    std::to_string(axes.size()) + ", got " + std::to_string(p->ndim));
+  }
+  if (!p->shape || !data->shape) return;
+  for (size_t k = 0; k < axes.size(); ++k) {
+    const PrimExpr& want = (*data->shape)[axes[k]];
+    const PrimExpr& got = (*p->shape)[k];
+    if (ProveNotEqual(want, got)) {
+      throw TypeError(std::string("the ") + role + " has dimension " + DimText(got) +
+                      " where the data has " + DimText(want) + " (axis " +
+                      std::to_string(axes[k]) + ")");
+    }
+  }
+}
+
+OpInfo BatchNorm() {
+  OpDef def;
+  def.name = "relax.nn.batch_norm";
+  def.args = {"data", "gamma", "beta", "moving_mean", "moving_var"};
+  def.pattern = OpPatternKind::kOutEWiseFusable;
+  def.attrs_type_key = "relax.attrs.BatchNormAttrs";
+  def.attrs = {IntAttr("axis", 1),        FloatAttr("epsilon", 1e-5), BoolAttr("center", true),
+               BoolAttr("scale", true),   FloatAttr("momentum", 0.1), BoolAttr("training", true)};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    Type data_type = FloatSameAsInput(types);
+    const auto* data = data_type.as<TensorTypeNode>();
+    if (data->IsUnknownNdim()) {
+      return ir::MakeTupleType({data_type, MakeTensorType(data->dtype, 1),
+                                MakeTensorType(data->dtype, 1)});
+    }
+    std::vector<int64_t> axes = {NormalizeAxis(AttrInt(call, "axis"), data->ndim)};
+    const char* roles[] = {"gamma", "beta", "moving_mean", "moving_var"};
+    for (size_t i = 1; i < 5; ++i) CheckParam(types, i, roles[i - 1], data, axes);
+    return ir::MakeTupleType({data_type, types[3], types[4]});
+  };
+  return Define(std::move(def));
+}
+
+OpInfo LayerNorm() {
+  OpDef def;
+  def.name = "relax.nn.layer_norm";
+  def.args = {"data", "gamma", "beta"};
+  def.pattern = OpPatternKind::kOutEWiseFusable;
+  def.attrs_type_key = "relax.attrs.LayerNormAttrs";
+  def.attrs = {IntsAttr("axes", {-1}), FloatAttr("epsilon", 1e-5), BoolAttr("center", true),
+               BoolAttr("scale", true)};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    Type data_type = FloatSameAsInput(types);
+    const auto* data = data_type.as<TensorTypeNode>();
+    if (data->IsUnknownNdim()) return data_type;
+    std::vector<int64_t> axes = NormalizeAxes(AttrInts(call, "axes"), data->ndim);
+    CheckParam(types, 1, "gamma", data, axes);
+    CheckParam(types, 2, "beta", data, axes);
+    return data_type;
+  };
+  return Define(std::move(def));
+}
+
+OpInfo RMSNorm() {
+  OpDef def;
+  def.name = "relax.nn.rms_norm";
+  def.args = {"data", "weight"};
+  def.pattern = OpPatternKind::kOutEWiseFusable;
+  def.attrs_type_key = "relax.attrs.RMSNormAttrs";
+  def.attrs = {IntsAttr("axes", {-1}), FloatAttr("epsilon", 1e-5)};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    Type data_type = FloatSameAsInput(types);
+    const auto* data = data_type.as<TensorTypeNode>();
+    if (data->IsUnknownNdim()) return data_type;
+    std::vector<int64_t> axes = NormalizeAxes(AttrInts(call, "axes"), data->ndim);
+    CheckParam(types, 1, "weight", data, axes);
+    return data_type;
+  };
+  return Define(std::move(def));
+}
+
+OpInfo Dropout() {
+  OpDef def;
+  def.name = "relax.nn.dropout";
+  def.args = {"data"};
+  def.pattern = OpPatternKind::kOpaque;
+  def.attrs_type_key = "relax.attrs.DropoutAttrs";
+  def.attrs = {FloatAttr("rate", 0.5)};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    Type data_type = FloatSameAsInput(types);
+    double rate = AttrFloat(call, "rate");
+    if (rate < 0 || rate >= 1) throw TypeError("rate must be in [0, 1), got " + std::to_string(rate));
+    // The output and the mask.
+    return ir::MakeTupleType({data_type, data_type});
+  };
+  return Define(std::move(def));
+}
+
+const OpRegistrar kOps[] = {
+    OpRegistrar(Activation("relu", false)),         OpRegistrar(Activation("gelu", true)),
+    OpRegistrar(Activation("silu", true)),         OpRegistrar(Softmax("softmax")),
+    OpRegistrar(Softmax("log_softmax")),     OpRegistrar(Conv2D()),
+    OpRegistrar(Pool2D("max_pool2d")),       OpRegistrar(Pool2D("avg_pool2d")),
+    OpRegistrar(AdaptiveAvgPool2D()),        OpRegistrar(BatchNorm()),
+    OpRegistrar(LayerNorm()),                OpRegistrar(RMSNorm()),
+    OpRegistrar(Dropout()),
+};
+
+}  // namespace
+}  // namespace wb::relax

@@ -1,0 +1,511 @@
+// Type inference of every registered Relax op, through the BlockBuilder as a front end uses it:
+// broadcasting with symbolic dims, reductions with keepdims, conv2d and pooling output sizes,
+// reshape's -1, the declared outputs of call_tir, and the exact messages of the errors.
+
+#include <QTest>
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "relax/block_builder.h"
+#include "relax/op/registry.h"
+
+using namespace wb;
+using namespace wb::relax;
+using ir::DataType;
+
+namespace {
+
+const DataType kF32 = DataType::Float(32);
+const DataType kI64 = DataType::Int(64);
+
+PrimExpr I(int64_t v) { return tir::MakeIntImm(kI64, v); }
+TensorType T(std::vector<PrimExpr> dims, DataType dtype = kF32) {
+  return MakeTensorType(std::move(dims), dtype);
+}
+Expr Prim(int64_t v) { return MakePrimValue(I(v)); }
+Expr Ints(std::vector<int64_t> values) {
+  std::vector<Expr> items;
+  for (int64_t v : values) items.push_back(Prim(v));
+  return MakeTuple(std::move(items));
+}
+ObjectRef Int(int64_t v) { return ir::MakeInt(v); }
+
+std::set<std::string>& Covered() {
+  static std::set<std::string> covered;
+  return covered;
+}
+
+struct Inferred {
+  std::string type;   // TypeToString of the result, "" on error
+  std::string error;  // the first diagnostic's message
+};
+
+// Builds `def f(p0: param_types[0], ...)` whose single binding is `call(params)` and reports
+// the binding's type or the error.
+Inferred Infer(const std::vector<Type>& param_types,
+               const std::function<Expr(const std::vector<Var>&)>& call) {
+  std::vector<Var> params;
+  for (size_t i = 0; i < param_types.size(); ++i) {
+    params.push_back(MakeVar("p" + std::to_string(i), param_types[i]));
+  }
+  BlockBuilder bb;
+  bb.BeginFunction("f", params);
+  Expr value = call(params);
+  if (auto* c = value.as<CallNode>()) {
+    if (auto* op = c->op.as<ir::OpNode>()) Covered().insert(op->name);
+  }
+  Var out = bb.Emit(value, "out");
+  bb.EndFunction(out);
+  Inferred r;
+  if (!bb.diagnostics().empty()) {
+    r.error = bb.diagnostics()[0].message;
+  } else {
+    r.type = TypeToString(out->struct_info);
+  }
+  return r;
+}
+
+// A call of `op` on the params with attributes.
+std::function<Expr(const std::vector<Var>&)> On(std::string op, AttrMap attrs = {}) {
+  return [op, attrs](const std::vector<Var>& p) {
+    return MakeOpCall(op, std::vector<Expr>(p.begin(), p.end()), attrs);
+  };
+}
+
+#define CHECK_TYPE(result, expected)                                   \
+  do {                                                                 \
+    Inferred r_ = (result);                                            \
+    QCOMPARE(QString::fromStdString(r_.error), QString());             \
+    QCOMPARE(QString::fromStdString(r_.type), QString(expected));      \
+  } while (0)
+#define CHECK_ERROR(result, expected)                                  \
+  do {                                                                 \
+    Inferred r_ = (result);                                            \
+    QCOMPARE(QString::fromStdString(r_.error), QString(expected));     \
+  } while (0)
+
+}  // namespace
+
+class TestRelaxOps : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void registryDescribesOps() {
+    const OpInfo* conv = FindOp("relax.nn.conv2d");
+    QVERIFY(conv);
+    QCOMPARE(QString::fromStdString(conv->script_name()), QString("nn.conv2d"));
+    QCOMPARE(FindOpByScriptName("nn.conv2d"), conv);
+    QCOMPARE(conv->pattern, OpPatternKind::kOutEWiseFusable);
+    std::vector<std::string> names;
+    for (const auto& a : conv->attrs) names.push_back(a.name);
+    QCOMPARE(names, (std::vector<std::string>{"strides", "padding", "dilation", "groups",
+                                              "data_layout", "kernel_layout", "out_layout",
+                                              "out_dtype"}));
+    QCOMPARE(conv->attrs_type_key, std::string("relax.attrs.Conv2DAttrs"));
+    QVERIFY(!conv->legalize);
+    QCOMPARE(FindOp("relax.add")->pattern, OpPatternKind::kBroadcast);
+    QCOMPARE(FindOp("relax.sum")->pattern, OpPatternKind::kCommReduce);
+    QCOMPARE(FindOp("relax.exp")->pattern, OpPatternKind::kElemWise);
+    QCOMPARE(FindOp("relax.reshape")->pattern, OpPatternKind::kInjective);
+    QVERIFY(!FindOp("relax.memory.kill_tensor")->pure);
+    QVERIFY(FindOp("relax.call_tir")->pure);
+    // The same op node every time: calls compare ops by identity.
+    QVERIFY(GetOp("relax.add").same_as(GetOp("relax.add")));
+  }
+
+  void makeOpCallFillsDefaultsAndRejectsMistakes() {
+    Var x = MakeVar("x", T({I(1)}));
+    Call c = MakeOpCall("nn.softmax", {x});
+    QCOMPARE(AttrInt(c, "axis"), int64_t(-1));
+    try {
+      MakeOpCall("relax.add", {x});
+      QFAIL("no error");
+    } catch (const DiagnosticError& e) {
+      QCOMPARE(QString(e.what()), QString("add takes 2 arguments, got 1"));
+    }
+    try {
+      MakeOpCall("relax.sum", {x}, {{"axes", Int(0)}});
+      QFAIL("no error");
+    } catch (const DiagnosticError& e) {
+      QCOMPARE(QString(e.what()), QString("sum has no attribute 'axes'"));
+    }
+    try {
+      MakeOpCall("relax.no_such_op", {x});
+      QFAIL("no error");
+    } catch (const DiagnosticError& e) {
+      QCOMPARE(QString(e.what()), QString("unknown Relax op 'relax.no_such_op'"));
+    }
+  }
+
+  void binaryBroadcasting() {
+    tir::Var n = tir::MakeVar("n", kI64);
+    tir::Var m = tir::MakeVar("m", kI64);
+    const char* ops[] = {"relax.add",     "relax.subtract", "relax.multiply", "relax.divide",
+                         "relax.floor_divide", "relax.power", "relax.maximum", "relax.minimum"};
+    for (const char* op : ops) {
+      CHECK_TYPE(Infer({T({n, I(1), I(4)}), T({I(3), I(1)})}, On(op)),
+                 "R.Tensor((n, 3, 4), \"float32\")");
+    }
+    const char* compares[] = {"relax.equal", "relax.not_equal", "relax.less",
+                              "relax.less_equal", "relax.greater", "relax.greater_equal"};
+    for (const char* op : compares) {
+      CHECK_TYPE(Infer({T({n, I(4)}), T({n, I(4)})}, On(op)), "R.Tensor((n, 4), \"bool\")");
+    }
+    // The same symbolic dim broadcasts; different ones leave only the rank known.
+    CHECK_TYPE(Infer({T({n}), T({n})}, On("relax.add")), "R.Tensor((n,), \"float32\")");
+    CHECK_TYPE(Infer({T({n, I(2)}), T({m, I(2)})}, On("relax.add")),
+               "R.Tensor(\"float32\", ndim=2)");
+    CHECK_TYPE(Infer({T({I(1), m}), T({n, I(1)})}, On("relax.add")),
+               "R.Tensor((n, m), \"float32\")");
+    CHECK_TYPE(Infer({MakeTensorType(kF32, 3), T({I(4)})}, On("relax.add")),
+               "R.Tensor(\"float32\", ndim=3)");
+    CHECK_TYPE(Infer({ir::MakePrimType(kI64), ir::MakePrimType(kI64)}, On("relax.multiply")),
+               "R.Prim(\"int64\")");
+    CHECK_ERROR(Infer({T({I(2), I(3)}), T({I(4)})}, On("relax.add")),
+                "add: dimension 3 of the first operand (axis 1) and dimension 4 of the second "
+                "operand (axis 0) cannot be broadcast");
+    CHECK_ERROR(Infer({T({I(2)}), T({I(2)}, kI64)}, On("relax.add")),
+                "add: data types float32 and int64 of the operands do not match");
+    CHECK_ERROR(Infer({MakeShapeType(2), T({I(2)})}, On("relax.add")),
+                "add: the first operand must be a tensor, got R.Shape(ndim=2)");
+  }
+
+  void unary() {
+    tir::Var n = tir::MakeVar("n", kI64);
+    for (const char* op : {"relax.negative", "relax.exp", "relax.log", "relax.sqrt", "relax.rsqrt",
+                           "relax.tanh", "relax.sigmoid", "relax.abs"}) {
+      CHECK_TYPE(Infer({T({n, I(8)})}, On(op)), "R.Tensor((n, 8), \"float32\")");
+    }
+    CHECK_ERROR(Infer({T({I(2)}, kI64)}, On("relax.exp")),
+                "exp: the operand must have a floating-point dtype, got int64");
+    CHECK_TYPE(Infer({T({I(2)}, kI64)}, On("relax.abs")), "R.Tensor((2,), \"int64\")");
+    CHECK_TYPE(Infer({T({n})},
+                     [](const std::vector<Var>& p) {
+                       return MakeOpCall("relax.clip", {p[0], Prim(0), Prim(6)});
+                     }),
+               "R.Tensor((n,), \"float32\")");
+    CHECK_TYPE(Infer({T({n, I(2)})},
+                     On("relax.astype", {{"dtype", DTypeAttr(DataType::Float(16))}})),
+               "R.Tensor((n, 2), \"float16\")");
+  }
+
+  void nn() {
+    tir::Var n = tir::MakeVar("n", kI64);
+    for (const char* op : {"relax.nn.relu", "relax.nn.gelu", "relax.nn.silu",
+                           "relax.nn.softmax", "relax.nn.log_softmax"}) {
+      CHECK_TYPE(Infer({T({n, I(10)})}, On(op)), "R.Tensor((n, 10), \"float32\")");
+    }
+    CHECK_ERROR(Infer({T({n, I(10)})}, On("relax.nn.softmax", {{"axis", Int(2)}})),
+                "nn.softmax: axis 2 is out of range for a tensor of rank 2");
+    CHECK_TYPE(Infer({T({n, I(10)})}, On("relax.nn.dropout")),
+               "R.Tuple(R.Tensor((n, 10), \"float32\"), R.Tensor((n, 10), \"float32\"))");
+  }
+
+  void conv2d() {
+    tir::Var n = tir::MakeVar("n", kI64);
+    // 32x32 input, 3x3 kernel: stride 1 no padding -> 30; stride 2 padding 1 -> 16;
+    // dilation 2 -> effective kernel 5 -> 28.
+    CHECK_TYPE(Infer({T({n, I(3), I(32), I(32)}), T({I(16), I(3), I(3), I(3)})},
+                     On("relax.nn.conv2d")),
+               "R.Tensor((n, 16, 30, 30), \"float32\")");
+    CHECK_TYPE(Infer({T({I(1), I(3), I(32), I(32)}), T({I(16), I(3), I(3), I(3)})},
+                     On("relax.nn.conv2d", {{"strides", IntArray({2, 2})},
+                                            {"padding", IntArray({1, 1, 1, 1})}})),
+               "R.Tensor((1, 16, 16, 16), \"float32\")");
+    CHECK_TYPE(Infer({T({I(1), I(3), I(32), I(32)}), T({I(16), I(3), I(3), I(3)})},
+                     On("relax.nn.conv2d", {{"dilation", IntArray({2, 2})}})),
+               "R.Tensor((1, 16, 28, 28), \"float32\")");
+    // Asymmetric padding (top, left, bottom, right) and a rectangular stride.
+    CHECK_TYPE(Infer({T({I(1), I(3), I(10), I(10)}), T({I(4), I(3), I(3), I(3)})},
+                     On("relax.nn.conv2d", {{"strides", IntArray({1, 2})},
+                                            {"padding", IntArray({0, 1, 2, 1})}})),
+               "R.Tensor((1, 4, 10, 5), \"float32\")");
+    // NHWC data with an OHWI kernel, grouped.
+    CHECK_TYPE(Infer({T({I(2), I(8), I(8), I(4)}), T({I(6), I(3), I(3), I(2)})},
+                     On("relax.nn.conv2d", {{"groups", Int(2)},
+                                            {"data_layout", ir::MakeString("NHWC")},
+                                            {"kernel_layout", ir::MakeString("OHWI")},
+                                            {"out_layout", ir::MakeString("NHWC")}})),
+               "R.Tensor((2, 6, 6, 6), \"float32\")");
+    // A symbolic spatial size gives a symbolic output size.
+    CHECK_TYPE(Infer({T({I(1), I(3), n, n}), T({I(8), I(3), I(3), I(3)})},
+                     On("relax.nn.conv2d", {{"padding", IntArray({1, 1, 1, 1})}})),
+               "R.Tensor((1, 8, n, n), \"float32\")");
+    CHECK_ERROR(Infer({T({I(1), I(3), I(8), I(8)}), T({I(8), I(4), I(3), I(3)})},
+                      On("relax.nn.conv2d")),
+                "nn.conv2d: the data has 3 input channels but the weight expects 4 (4 per "
+                "group x 1 groups)");
+    CHECK_ERROR(Infer({T({I(3), I(8), I(8)}), T({I(8), I(3), I(3), I(3)})},
+                      On("relax.nn.conv2d")),
+                "nn.conv2d: the data must be 4-D, got rank 3");
+  }
+
+  void pooling() {
+    CHECK_TYPE(Infer({T({I(1), I(16), I(32), I(32)})},
+                     On("relax.nn.max_pool2d", {{"pool_size", IntArray({2, 2})},
+                                                {"strides", IntArray({2, 2})}})),
+               "R.Tensor((1, 16, 16, 16), \"float32\")");
+    // ceil_mode covers the last partial window: (7 - 2) / 2 rounded up + 1 = 4.
+    CHECK_TYPE(Infer({T({I(1), I(1), I(7), I(7)})},
+                     On("relax.nn.avg_pool2d", {{"pool_size", IntArray({2, 2})},
+                                                {"strides", IntArray({2, 2})},
+                                                {"ceil_mode", ir::MakeBool(true)}})),
+               "R.Tensor((1, 1, 4, 4), \"float32\")");
+    CHECK_TYPE(Infer({T({I(1), I(1), I(7), I(7)})},
+                     On("relax.nn.avg_pool2d", {{"pool_size", IntArray({2, 2})},
+                                                {"strides", IntArray({2, 2})}})),
+               "R.Tensor((1, 1, 3, 3), \"float32\")");
+    CHECK_TYPE(Infer({T({I(2), I(16), I(9), I(9)})},
+                     On("relax.nn.adaptive_avg_pool2d", {{"output_size", IntArray({1, 1})}})),
+               "R.Tensor((2, 16, 1, 1), \"float32\")");
+    CHECK_TYPE(Infer({T({I(2), I(16), I(9), I(9)})}, On("relax.nn.adaptive_avg_pool2d")),
+               "R.Tensor((2, 16, 9, 9), \"float32\")");
+  }
+
+  void normalization() {
+    tir::Var n = tir::MakeVar("n", kI64);
+    CHECK_TYPE(Infer({T({n, I(8), I(4), I(4)}), T({I(8)}), T({I(8)}), T({I(8)}), T({I(8)})},
+                     On("relax.nn.batch_norm")),
+               "R.Tuple(R.Tensor((n, 8, 4, 4), \"float32\"), R.Tensor((8,), \"float32\"), "
+               "R.Tensor((8,), \"float32\"))");
+    CHECK_ERROR(Infer({T({n, I(8), I(4), I(4)}), T({I(7)}), T({I(8)}), T({I(8)}), T({I(8)})},
+                      On("relax.nn.batch_norm")),
+                "nn.batch_norm: the gamma has dimension 7 where the data has 8 (axis 1)");
+    CHECK_TYPE(Infer({T({n, I(16)}), T({I(16)}), T({I(16)})},
+                     On("relax.nn.layer_norm", {{"axes", IntArray({-1})}})),
+               "R.Tensor((n, 16), \"float32\")");
+    CHECK_TYPE(Infer({T({n, I(16)}), T({I(16)})}, On("relax.nn.rms_norm")),
+               "R.Tensor((n, 16), \"float32\")");
+    CHECK_ERROR(Infer({T({n, I(16)}), T({I(16), I(1)})}, On("relax.nn.rms_norm")),
+                "nn.rms_norm: the weight must have rank 1, got 2");
+  }
+
+  void reshape() {
+    tir::Var n = tir::MakeVar("n", kI64);
+    auto reshape_to = [](std::vector<PrimExpr> dims) {
+      return [dims](const std::vector<Var>& p) {
+        return MakeOpCall("relax.reshape", {p[0], MakeShapeExpr(dims)});
+      };
+    };
+    CHECK_TYPE(Infer({T({I(2), I(3), I(4)})}, reshape_to({I(6), I(-1)})),
+               "R.Tensor((6, 4), \"float32\")");
+    CHECK_TYPE(Infer({T({n, I(4)})}, reshape_to({I(-1), I(2)})),
+               "R.Tensor((n * 2, 2), \"float32\")");
+    CHECK_TYPE(Infer({T({n, I(4)})}, reshape_to({I(-1)})), "R.Tensor((n * 4,), \"float32\")");
+    CHECK_TYPE(Infer({T({n, I(4)})}, reshape_to({I(4), n})), "R.Tensor((4, n), \"float32\")");
+    CHECK_ERROR(Infer({T({I(3), I(4)})}, reshape_to({I(5), I(2)})),
+                "reshape: the input (3, 4) has 12 elements but the new shape (5, 2) has 10");
+    CHECK_ERROR(Infer({T({I(3), I(4)})}, reshape_to({I(5), I(-1)})),
+                "reshape: cannot infer the -1 dimension: the input's 12 elements are not "
+                "divisible by 5");
+    CHECK_ERROR(Infer({T({I(3), I(4)})}, reshape_to({I(-1), I(-1)})),
+                "reshape: the new shape has more than one -1");
+  }
+
+  void manipulation() {
+    tir::Var n = tir::MakeVar("n", kI64);
+    CHECK_TYPE(Infer({T({n, I(2), I(3)})}, On("relax.permute_dims")),
+               "R.Tensor((3, 2, n), \"float32\")");
+    CHECK_TYPE(Infer({T({n, I(2), I(3)})}, On("relax.permute_dims", {{"axes", IntArray({0, 2, 1})}})),
+               "R.Tensor((n, 3, 2), \"float32\")");
+    CHECK_TYPE(Infer({T({n, I(3)})}, On("relax.expand_dims", {{"axis", IntArray({0, -1})}})),
+               "R.Tensor((1, n, 3, 1), \"float32\")");
+    CHECK_TYPE(Infer({T({I(1), n, I(1)})}, On("relax.squeeze", {{"axis", IntArray({0})}})),
+               "R.Tensor((n, 1), \"float32\")");
+    CHECK_TYPE(Infer({T({I(1), I(5), I(1)})}, On("relax.squeeze")), "R.Tensor((5,), \"float32\")");
+    CHECK_ERROR(Infer({T({I(2), I(5)})}, On("relax.squeeze", {{"axis", IntArray({1})}})),
+                "squeeze: dimension 5 at axis 1 is not 1");
+    CHECK_TYPE(Infer({T({n, I(2), I(3)})}, On("relax.flatten")), "R.Tensor((n * 6,), \"float32\")");
+    auto concat = [](AttrMap attrs) {
+      return [attrs](const std::vector<Var>& p) {
+        return MakeOpCall("relax.concat", {MakeTuple({p[0], p[1]})}, attrs);
+      };
+    };
+    CHECK_TYPE(Infer({T({n, I(2)}), T({n, I(3)})}, concat({{"axis", Int(1)}})),
+               "R.Tensor((n, 5), \"float32\")");
+    CHECK_TYPE(Infer({T({I(2), I(2)}), T({n, I(2)})}, concat({})),
+               "R.Tensor((n + 2, 2), \"float32\")");
+    CHECK_ERROR(Infer({T({I(2), I(2)}), T({I(2), I(3)})}, concat({})),
+                "concat: tensor 1 has dimension 3 at axis 1 where tensor 0 has 2");
+    CHECK_TYPE(Infer({T({I(6), n})}, On("relax.split", {{"indices_or_sections", Int(3)}})),
+               "R.Tuple(R.Tensor((2, n), \"float32\"), R.Tensor((2, n), \"float32\"), "
+               "R.Tensor((2, n), \"float32\"))");
+    CHECK_TYPE(Infer({T({I(10)})}, On("relax.split", {{"indices_or_sections", IntArray({2, 7})}})),
+               "R.Tuple(R.Tensor((2,), \"float32\"), R.Tensor((5,), \"float32\"), "
+               "R.Tensor((3,), \"float32\"))");
+    CHECK_ERROR(Infer({T({I(10)})}, On("relax.split", {{"indices_or_sections", Int(3)}})),
+                "split: dimension 10 at axis 0 cannot be split into 3 equal sections");
+    CHECK_TYPE(Infer({T({I(10), n})},
+                     [](const std::vector<Var>& p) {
+                       return MakeOpCall("relax.strided_slice",
+                                         {p[0], Ints({0}), Ints({1}), Ints({9}), Ints({2})});
+                     }),
+               "R.Tensor((4, n), \"float32\")");
+    CHECK_TYPE(Infer({T({I(10), n})},
+                     [](const std::vector<Var>& p) {
+                       return MakeOpCall("relax.strided_slice",
+                                         {p[0], Ints({1}), Ints({0}), Ints({3})});
+                     }),
+               "R.Tensor((10, 3), \"float32\")");
+    CHECK_TYPE(Infer({T({I(100), I(16)}), T({n}, kI64)}, On("relax.take", {{"axis", Int(0)}})),
+               "R.Tensor((n, 16), \"float32\")");
+    CHECK_ERROR(Infer({T({I(100), I(16)}), T({n})}, On("relax.take", {{"axis", Int(0)}})),
+                "take: the indices must have an integer dtype, got float32");
+    CHECK_TYPE(Infer({T({I(1), I(4)})},
+                     [n](const std::vector<Var>& p) {
+                       return MakeOpCall("relax.broadcast_to", {p[0], MakeShapeExpr({n, I(4)})});
+                     }),
+               "R.Tensor((n, 4), \"float32\")");
+    CHECK_ERROR(Infer({T({I(3), I(4)})},
+                      [](const std::vector<Var>& p) {
+                        return MakeOpCall("relax.broadcast_to",
+                                          {p[0], MakeShapeExpr({I(2), I(4)})});
+                      }),
+                "broadcast_to: dimension 3 at axis 0 cannot be broadcast to 2");
+    CHECK_TYPE(Infer({T({I(4), I(4)})},
+                     On("relax.layout_transform", {{"index_map", ir::MakeString("lambda")}})),
+               "R.Tensor(\"float32\")");
+    CHECK_TYPE(Infer({T({n, I(1)}, DataType::Bool()), T({I(4)}), T({I(1), I(4)})},
+                     On("relax.where")),
+               "R.Tensor((n, 4), \"float32\")");
+  }
+
+  void reductions() {
+    tir::Var n = tir::MakeVar("n", kI64);
+    for (const char* op : {"relax.sum", "relax.mean", "relax.max", "relax.min"}) {
+      CHECK_TYPE(Infer({T({n, I(3), I(4)})}, On(op, {{"axis", IntArray({1})}})),
+                 "R.Tensor((n, 4), \"float32\")");
+      CHECK_TYPE(Infer({T({n, I(3), I(4)})},
+                       On(op, {{"axis", IntArray({-1, 0})}, {"keepdims", ir::MakeBool(true)}})),
+                 "R.Tensor((1, 3, 1), \"float32\")");
+    }
+    CHECK_TYPE(Infer({T({n, I(3)})}, On("relax.sum")), "R.Tensor((), \"float32\")");
+    CHECK_TYPE(Infer({T({n, I(3)})}, On("relax.sum", {{"keepdims", ir::MakeBool(true)}})),
+               "R.Tensor((1, 1), \"float32\")");
+    CHECK_TYPE(Infer({T({n, I(3)})}, On("relax.argmax", {{"axis", Int(1)}})),
+               "R.Tensor((n,), \"int64\")");
+    CHECK_TYPE(Infer({T({n, I(3)})},
+                     On("relax.argmax", {{"axis", Int(0)}, {"keepdims", ir::MakeBool(true)}})),
+               "R.Tensor((1, 3), \"int64\")");
+    CHECK_ERROR(Infer({T({n, I(3)})}, On("relax.mean", {{"axis", IntArray({0, -2})}})),
+                "mean: axis -2 appears more than once");
+  }
+
+  void creation() {
+    tir::Var n = tir::MakeVar("n", kI64);
+    CHECK_TYPE(Infer({T({}, DataType::Float(16))},
+                     [n](const std::vector<Var>& p) {
+                       return MakeOpCall("relax.full", {MakeShapeExpr({n, I(2)}), p[0]});
+                     }),
+               "R.Tensor((n, 2), \"float16\")");
+    for (const char* op : {"relax.zeros", "relax.ones"}) {
+      CHECK_TYPE(Infer({},
+                       [n, op](const std::vector<Var>&) {
+                         return MakeOpCall(op, {MakeShapeExpr({n})}, {{"dtype", DTypeAttr(kI64)}});
+                       }),
+                 "R.Tensor((n,), \"int64\")");
+    }
+    CHECK_ERROR(Infer({T({I(2)})},
+                      [](const std::vector<Var>& p) {
+                        return MakeOpCall("relax.full", {MakeShapeExpr({I(2)}), p[0]});
+                      }),
+                "full: the fill value must be a scalar tensor, got rank 1");
+  }
+
+  void matmul() {
+    tir::Var n = tir::MakeVar("n", kI64);
+    tir::Var b = tir::MakeVar("b", kI64);
+    CHECK_TYPE(Infer({T({n, I(784)}), T({I(784), I(128)})}, On("relax.matmul")),
+               "R.Tensor((n, 128), \"float32\")");
+    CHECK_TYPE(Infer({T({b, I(1), n, I(64)}), T({I(8), I(64), I(32)})}, On("relax.matmul")),
+               "R.Tensor((b, 8, n, 32), \"float32\")");
+    CHECK_TYPE(Infer({T({I(64)}), T({I(64), I(32)})}, On("relax.matmul")),
+               "R.Tensor((32,), \"float32\")");
+    CHECK_TYPE(Infer({T({n, I(64)}), T({I(64)})}, On("relax.matmul")),
+               "R.Tensor((n,), \"float32\")");
+    CHECK_TYPE(Infer({T({I(2), I(3)}, DataType::Int(8)), T({I(3), I(4)}, DataType::Int(8))},
+                     On("relax.matmul", {{"out_dtype", DTypeAttr(DataType::Int(32))}})),
+               "R.Tensor((2, 4), \"int32\")");
+    CHECK_ERROR(Infer({T({n, I(784)}), T({I(128), I(10)})}, On("relax.matmul")),
+                "matmul: dimension 784 of the first operand does not match dimension 128 of "
+                "the second");
+  }
+
+  void callTIR() {
+    tir::Var n = tir::MakeVar("n", kI64);
+    ir::GlobalVar kernel = ir::MakeGlobalVar("kernel");
+    TensorType out = T({n, I(4)});
+    CHECK_TYPE(Infer({T({n, I(4)})},
+                     [&](const std::vector<Var>& p) {
+                       return MakeOpCall("relax.call_tir", {kernel, MakeTuple({p[0]})}, {}, {out});
+                     }),
+               "R.Tensor((n, 4), \"float32\")");
+    CHECK_ERROR(Infer({T({n, I(4)})},
+                      [&](const std::vector<Var>& p) {
+                        return MakeOpCall("relax.call_tir", {kernel, MakeTuple({p[0]})});
+                      }),
+                "call_tir: exactly one out_sinfo is required, got 0");
+    CHECK_TYPE(Infer({T({n, I(4)}), T({I(4)})},
+                     [&](const std::vector<Var>& p) {
+                       return MakeOpCall("relax.call_tir_inplace",
+                                         {kernel, MakeTuple({p[0], p[1]})},
+                                         {{"inplace_indices", IntArray({0})}}, {out});
+                     }),
+               "R.Tensor((n, 4), \"float32\")");
+    CHECK_ERROR(Infer({T({n, I(4)}), T({I(4)})},
+                      [&](const std::vector<Var>& p) {
+                        return MakeOpCall("relax.call_tir_inplace",
+                                          {kernel, MakeTuple({p[0], p[1]})},
+                                          {{"inplace_indices", IntArray({1})}}, {out});
+                      }),
+                "call_tir_inplace: output 0 R.Tensor((n, 4), \"float32\") does not match "
+                "argument 1 R.Tensor((4,), \"float32\") that it is written into");
+    CHECK_TYPE(Infer({T({n})},
+                     [&](const std::vector<Var>& p) {
+                       return MakeOpCall("relax.call_dps_packed",
+                                         {MakeExternFunc("my_kernel"), MakeTuple({p[0]})}, {},
+                                         {ir::MakeTupleType({T({n}), T({n})})});
+                     }),
+               "R.Tuple(R.Tensor((n,), \"float32\"), R.Tensor((n,), \"float32\"))");
+  }
+
+  void memory() {
+    tir::Var n = tir::MakeVar("n", kI64);
+    BlockBuilder bb;
+    Var x = MakeVar("x", T({n}));
+    bb.BeginFunction("f", {x}, {}, /*is_pure=*/false);
+    Var storage = bb.Emit(MakeOpCall("relax.memory.alloc_storage",
+                                     {MakeShapeExpr({I(64)}), Prim(0), MakeStringImm("global"),
+                                      MakeDataTypeImm(kF32)}),
+                          "storage");
+    Var t = bb.Emit(MakeOpCall("relax.memory.alloc_tensor",
+                               {storage, Prim(0), MakeShapeExpr({I(4), I(4)}),
+                                MakeDataTypeImm(kF32)}),
+                    "t");
+    Var k = bb.Emit(MakeOpCall("relax.memory.kill_tensor", {t}), "k");
+    Var ks = bb.Emit(MakeOpCall("relax.memory.kill_storage", {storage}), "ks");
+    bb.EndFunction(x);
+    QVERIFY(bb.diagnostics().empty());
+    QCOMPARE(QString::fromStdString(TypeToString(storage->struct_info)), QString("R.Object"));
+    QCOMPARE(QString::fromStdString(TypeToString(t->struct_info)),
+             QString("R.Tensor((4, 4), \"float32\")"));
+    QCOMPARE(QString::fromStdString(TypeToString(k->struct_info)), QString("R.Tuple()"));
+    QCOMPARE(QString::fromStdString(TypeToString(ks->struct_info)), QString("R.Tuple()"));
+    for (const char* op : {"relax.memory.alloc_storage", "relax.memory.alloc_tensor",
+                           "relax.memory.kill_tensor", "relax.memory.kill_storage"}) {
+      Covered().insert(op);
+    }
+  }
+
+  // Runs last: every op in the registry was exercised above.
+  void everyRegisteredOpIsTested() {
+    for (const OpInfo* info : AllOps()) {
+      QVERIFY2(Covered().count(info->name), ("no inference test for " + info->name).c_str());
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(TestRelaxOps)
+#include "tst_relax_ops.moc"
