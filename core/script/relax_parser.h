@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "relax/block_builder.h"
 #include "relax/expr.h"
 #include "relax/op/registry.h"
 #include "script/parser_core.h"
@@ -77,6 +78,8 @@ class RelaxParser {
   ir::ObjectRef MetadataItem(TSNode keyed, TSNode n);
 
   Parser& p_;
+  // Types op calls (the normalizer's inference through the op registry).
+  relax::BlockBuilder builder_;
   std::vector<SeqFrame> seqs_;
   bool in_dataflow_ = false;
   std::set<std::string> dataflow_outputs_;

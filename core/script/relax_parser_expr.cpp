@@ -725,20 +725,12 @@ Expr RelaxParser::Normalize(Expr expr, TSNode n) {
   if (expr.as<relax::StringImmNode>() || expr.as<DataTypeImmNode>()) {
     return WithType(expr, MakeObjectType());
   }
-  if (auto* c = expr.as<relax::CallNode>()) {
-    auto* op = c->op.as<ir::OpNode>();
-    const OpInfo* info = op ? InfoOf(ir::GetRef(op)) : nullptr;
-    if (!info || !info->infer) return expr;
-    std::vector<Type> arg_types;
-    for (const auto& a : c->args) {
-      Type t = a.as<ExternFuncNode>() ? Type(MakePackedFuncType(MakeObjectType())) : GetType(a);
-      if (a.as<ir::GlobalVarNode>()) t = MakeObjectType();
-      if (!t.defined()) return expr;
-      arg_types.push_back(t);
-    }
-    InferResult r = info->infer(Downcast<relax::CallNode>(expr), arg_types);
-    if (!r.ok()) p_.Fail(n, r.message());
-    return WithType(expr, r.type());
+  if (auto* c = expr.as<relax::CallNode>(); c && c->op.as<ir::OpNode>()) {
+    // Op calls are typed by the BlockBuilder's normalizer; its diagnostic becomes ours.
+    size_t before = builder_.diagnostics().size();
+    Expr typed = builder_.Normalize(expr);
+    if (builder_.diagnostics().size() > before) p_.Fail(n, builder_.diagnostics()[before].message);
+    return typed;
   }
   return expr;
 }
