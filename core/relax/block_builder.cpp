@@ -29,6 +29,7 @@ void BlockBuilder::BeginFunction(std::string name, std::vector<Var> params, Attr
   frame.attrs = std::move(attrs);
   frame.is_pure = is_pure;
   frame.span = std::move(span);
+  frame.block_depth = blocks_.size();
   functions_.push_back(std::move(frame));
   for (const Var& p : params) DefineSymbolicVars(p->struct_info);
   functions_.back().params = std::move(params);
@@ -36,7 +37,7 @@ void BlockBuilder::BeginFunction(std::string name, std::vector<Var> params, Attr
 
 Function BlockBuilder::EndFunction(Expr output, Type ret_type) {
   if (functions_.empty()) throw std::logic_error("BlockBuilder::EndFunction without BeginFunction");
-  while (!blocks_.empty()) EndBlock();
+  while (blocks_.size() > functions_.back().block_depth) EndBlock();
   Expr body = Normalize(output);
   FunctionFrame frame = std::move(functions_.back());
   functions_.pop_back();
@@ -80,14 +81,24 @@ void BlockBuilder::BeginBindingBlock(Span span) {
   blocks_.push_back(BlockFrame{false, std::move(span), {}});
 }
 
-bool BlockBuilder::InDataflowBlock() const { return !blocks_.empty() && blocks_.back().dataflow; }
+void BlockBuilder::EnsureBlock(const Span& span) {
+  // Bindings outside any block of the current function go into a plain block of their own.
+  size_t depth = functions_.empty() ? 0 : functions_.back().block_depth;
+  if (blocks_.size() <= depth) BeginBindingBlock(span);
+}
+
+bool BlockBuilder::InDataflowBlock() const {
+  size_t depth = functions_.empty() ? 0 : functions_.back().block_depth;
+  return blocks_.size() > depth && blocks_.back().dataflow;
+}
 
 BindingBlock BlockBuilder::EndBlock() {
   if (blocks_.empty()) throw std::logic_error("BlockBuilder::EndBlock without an open block");
   BlockFrame frame = std::move(blocks_.back());
   blocks_.pop_back();
-  BindingBlock block = frame.dataflow ? BindingBlock(MakeDataflowBlock(std::move(frame.bindings), frame.span))
-                                      : MakeBindingBlock(std::move(frame.bindings), frame.span);
+  BindingBlock block = frame.dataflow
+                           ? BindingBlock(MakeDataflowBlock(std::move(frame.bindings), frame.span))
+                           : MakeBindingBlock(std::move(frame.bindings), frame.span);
   if (!functions_.empty() && !block->bindings.empty()) functions_.back().blocks.push_back(block);
   return block;
 }
@@ -95,7 +106,7 @@ BindingBlock BlockBuilder::EndBlock() {
 // --- Bindings ---------------------------------------------------------------------------------
 
 Var BlockBuilder::Emit(Expr value, std::string name_hint, Span span) {
-  if (blocks_.empty()) BeginBindingBlock(span);
+  EnsureBlock(span);
   Expr normalized = Normalize(value);
   Type type = TypeOf(normalized);
   std::string name = FreshName(std::move(name_hint));
@@ -105,7 +116,7 @@ Var BlockBuilder::Emit(Expr value, std::string name_hint, Span span) {
 }
 
 Var BlockBuilder::EmitBinding(Var var, Expr value, Span span) {
-  if (blocks_.empty()) BeginBindingBlock(span);
+  EnsureBlock(span);
   Expr normalized = Normalize(value);
   Type type = TypeOf(normalized);
   if (!var->struct_info.defined()) {
@@ -133,7 +144,7 @@ Var BlockBuilder::EmitOutput(Expr value, std::string name_hint, Span span) {
   if (!InDataflowBlock()) {
     Error("R.output / emit_output is only allowed inside a dataflow block", span);
   }
-  if (blocks_.empty()) BeginBindingBlock(span);
+  EnsureBlock(span);
   Expr normalized = Normalize(value);
   Var var = MakeVar(FreshName(std::move(name_hint)), TypeOf(normalized), span);
   blocks_.back().bindings.push_back(MakeVarBinding(var, normalized, span));
@@ -141,7 +152,7 @@ Var BlockBuilder::EmitOutput(Expr value, std::string name_hint, Span span) {
 }
 
 Var BlockBuilder::EmitMatchCast(Expr value, Type type, std::string name_hint, Span span) {
-  if (blocks_.empty()) BeginBindingBlock(span);
+  EnsureBlock(span);
   Expr normalized = Normalize(value);
   Type from = TypeOf(normalized);
   if (from.defined() && type.defined()) {
@@ -229,7 +240,12 @@ Expr BlockBuilder::Normalize(const Expr& expr) {
       for (const Expr& a : c->args) args.push_back(Normalize(a));
       Call call = MakeCall(Normalize(c->op), std::move(args), c->attrs, c->sinfo_args, c->span);
       Type type = InferCall(call);
-      if (type.defined()) call.CopyOnWrite()->struct_info = type;
+      if (!type.defined()) return call;
+      call.CopyOnWrite()->struct_info = type;
+      if (auto* op = call->op.as<ir::OpNode>()) {
+        const OpInfo* info = InfoOf(GetRef(op));
+        if (info->normalize) call = info->normalize(call);
+      }
       return call;
     }
     case TypeIndex::kRelaxIf: {

@@ -83,9 +83,11 @@ class BlockBuilder {
     Span span;
     std::vector<BindingBlock> blocks;
     std::map<std::string, tir::Var> symbolic_vars;
+    size_t block_depth = 0;  // blocks open when the function began (an enclosing function's)
   };
 
   Type InferCall(const Call& call);
+  void EnsureBlock(const Span& span);
   std::string FreshName(std::string hint);
   void Error(std::string message, Span span);
 

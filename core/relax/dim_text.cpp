@@ -8,22 +8,33 @@ namespace {
 
 const char* InfixOf(ir::TypeIndex kind) {
   switch (kind) {
-    case ir::TypeIndex::kAdd: return " + ";
-    case ir::TypeIndex::kSub: return " - ";
-    case ir::TypeIndex::kMul: return " * ";
-    case ir::TypeIndex::kDiv: return " / ";
-    case ir::TypeIndex::kFloorDiv: return " // ";
-    case ir::TypeIndex::kFloorMod: return " % ";
-    default: return nullptr;
+    case ir::TypeIndex::kAdd:
+      return " + ";
+    case ir::TypeIndex::kSub:
+      return " - ";
+    case ir::TypeIndex::kMul:
+      return " * ";
+    case ir::TypeIndex::kDiv:
+      return " / ";
+    case ir::TypeIndex::kFloorDiv:
+      return " // ";
+    case ir::TypeIndex::kFloorMod:
+      return " % ";
+    default:
+      return nullptr;
   }
 }
 
 const char* CallNameOf(ir::TypeIndex kind) {
   switch (kind) {
-    case ir::TypeIndex::kMin: return "T.min";
-    case ir::TypeIndex::kMax: return "T.max";
-    case ir::TypeIndex::kMod: return "T.truncmod";
-    default: return nullptr;
+    case ir::TypeIndex::kMin:
+      return "T.min";
+    case ir::TypeIndex::kMax:
+      return "T.max";
+    case ir::TypeIndex::kMod:
+      return "T.truncmod";
+    default:
+      return nullptr;
   }
 }
 

@@ -71,7 +71,8 @@ void ConstantNode::VisitFields(FieldVisitor* v) {
       try {
         shape.push_back(std::stoll(dims.substr(pos, comma - pos)));
       } catch (const std::exception&) {
-        throw std::invalid_argument("relax.Constant: shape \"" + dims + "\" is not a list of integers");
+        throw std::invalid_argument("relax.Constant: shape \"" + dims +
+                                    "\" is not a list of integers");
       }
       pos = comma + 1;
     }

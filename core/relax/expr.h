@@ -241,8 +241,7 @@ using ExternFunc = Ref<ExternFuncNode>;
 Var MakeVar(std::string name, Type struct_info, Span span = {});
 DataflowVar MakeDataflowVar(std::string name, Type struct_info, Span span = {});
 // `data` must hold product(shape) * bytes(dtype) bytes; throws std::invalid_argument otherwise.
-Constant MakeConstant(DataType dtype, std::vector<int64_t> shape, std::string data,
-                      Span span = {});
+Constant MakeConstant(DataType dtype, std::vector<int64_t> shape, std::string data, Span span = {});
 Tuple MakeTuple(std::vector<Expr> fields, Span span = {});
 TupleGetItem MakeTupleGetItem(Expr tuple, int64_t index, Span span = {});
 ShapeExpr MakeShapeExpr(std::vector<PrimExpr> values, Span span = {});

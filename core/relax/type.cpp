@@ -158,7 +158,8 @@ bool IsBaseOf(const Type& base, const Type& sub) {
   }
   if (auto* b = base.as<PackedFuncTypeNode>()) {
     // Any function fits an opaque function type with a wider result and no stronger purity.
-    if (auto* s = sub.as<FuncTypeNode>()) return (!b->purity || s->purity) && IsBaseOf(b->ret, s->ret);
+    if (auto* s = sub.as<FuncTypeNode>())
+      return (!b->purity || s->purity) && IsBaseOf(b->ret, s->ret);
     if (auto* s = sub.as<PackedFuncTypeNode>()) {
       return (!b->purity || s->purity) && IsBaseOf(b->ret, s->ret);
     }

@@ -17,8 +17,8 @@ namespace wb::relax {
 
 using ir::DataType;
 using ir::FieldKind;
-using ir::FieldVisitor;
 using ir::Fields;
+using ir::FieldVisitor;
 using ir::NodeBuilder;
 using ir::Object;
 using ir::ObjectRef;

@@ -59,8 +59,7 @@ class WellFormedChecker {
       return;
     }
     if (ir::IsInstance<DataflowVarNode>(var) && !dataflow_scope_.count(var)) {
-      Error("dataflow var " + var->name_hint +
-                " is used outside the dataflow block that binds it",
+      Error("dataflow var " + var->name_hint + " is used outside the dataflow block that binds it",
             use_span);
     }
   }

@@ -93,7 +93,8 @@ class TestRelaxBuilder : public QObject {
     tir::Var m = tir::MakeVar("m", kI64);
     Var y1 = bb.EmitMatchCast(y, T({m}), "y1");
     QVERIFY(bb.LookupSymbolicVar("m").same_as(m));
-    Var z = bb.Emit(MakeOpCall("relax.reshape", {x, MakeShapeExpr({bb.LookupSymbolicVar("n"), I(2), I(2)})}));
+    Var z = bb.Emit(
+        MakeOpCall("relax.reshape", {x, MakeShapeExpr({bb.LookupSymbolicVar("n"), I(2), I(2)})}));
     QCOMPARE(Str(z->struct_info), QString("R.Tensor((n, 2, 2), \"float32\")"));
     Var w = bb.Emit(MakeOpCall("relax.add", {y1, y1}));
     QCOMPARE(Str(w->struct_info), QString("R.Tensor((m,), \"float32\")"));
@@ -127,6 +128,26 @@ class TestRelaxBuilder : public QObject {
              QString("argument 0 has type R.Shape([1]) but the callee expects "
                      "R.Tensor((n, 4), \"float32\")"));
     QCOMPARE(bb.GetModule()->size(), size_t(2));
+    QVERIFY(VerifyWellFormed(bb.GetModule()).empty());
+  }
+
+  void nestedFunctionKeepsTheOuterBlocks() {
+    Var x = MakeVar("x", T({I(4)}));
+    BlockBuilder bb;
+    bb.BeginFunction("outer", {x});
+    Var a = bb.Emit(MakeOpCall("relax.exp", {x}), "a");
+    Var y = MakeVar("y", T({I(4)}));
+    bb.BeginFunction("inner", {y});
+    Var b = bb.Emit(MakeOpCall("relax.nn.relu", {y}), "b");
+    Function inner = bb.EndFunction(b);
+    Var c = bb.Emit(MakeOpCall("relax.add", {a, a}), "c");
+    Function outer = bb.EndFunction(c);
+    QCOMPARE(inner->body.as<SeqExprNode>()->blocks.size(), size_t(1));
+    QCOMPARE(inner->body.as<SeqExprNode>()->blocks[0]->bindings.size(), size_t(1));
+    // a and c are in the outer function's one block, which the inner function did not close.
+    auto* seq = outer->body.as<SeqExprNode>();
+    QCOMPARE(seq->blocks.size(), size_t(1));
+    QCOMPARE(seq->blocks[0]->bindings.size(), size_t(2));
     QVERIFY(VerifyWellFormed(bb.GetModule()).empty());
   }
 
@@ -197,7 +218,10 @@ class TestRelaxBuilder : public QObject {
     QCOMPARE(QString::fromStdString(d[0].span.ToString()), QString("model.py:2:1"));
 
     // Outside the dataflow block, in a function annotated pure.
-    Function g = MakeFunction({x}, MakeSeqExpr({MakeBindingBlock({MakeVarBinding(MakeVar("k", ir::MakeTupleType({})), kill)})}, x));
+    Function g = MakeFunction(
+        {x},
+        MakeSeqExpr({MakeBindingBlock({MakeVarBinding(MakeVar("k", ir::MakeTupleType({})), kill)})},
+                    x));
     d = VerifyWellFormed(g);
     QCOMPARE(d.size(), size_t(1));
     QCOMPARE(QString::fromStdString(d[0].message),
@@ -226,7 +250,8 @@ class TestRelaxBuilder : public QObject {
     QCOMPARE(QString::fromStdString(d[0].message),
              QString("dataflow var lv is used outside the dataflow block that binds it"));
     QCOMPARE(QString::fromStdString(d[0].span.ToString()), QString("model.py:1:1"));
-    QCOMPARE(QString::fromStdString(d[1].message), QString("variable ghost is used but not defined"));
+    QCOMPARE(QString::fromStdString(d[1].message),
+             QString("variable ghost is used but not defined"));
     QCOMPARE(QString::fromStdString(d[2].message),
              QString("symbolic var m in a shape is not defined by a parameter or an earlier "
                      "match_cast"));

@@ -74,16 +74,16 @@ std::function<Expr(const std::vector<Var>&)> On(std::string op, AttrMap attrs = 
   };
 }
 
-#define CHECK_TYPE(result, expected)                                   \
-  do {                                                                 \
-    Inferred r_ = (result);                                            \
-    QCOMPARE(QString::fromStdString(r_.error), QString());             \
-    QCOMPARE(QString::fromStdString(r_.type), QString(expected));      \
+#define CHECK_TYPE(result, expected)                              \
+  do {                                                            \
+    Inferred r_ = (result);                                       \
+    QCOMPARE(QString::fromStdString(r_.error), QString());        \
+    QCOMPARE(QString::fromStdString(r_.type), QString(expected)); \
   } while (0)
-#define CHECK_ERROR(result, expected)                                  \
-  do {                                                                 \
-    Inferred r_ = (result);                                            \
-    QCOMPARE(QString::fromStdString(r_.error), QString(expected));     \
+#define CHECK_ERROR(result, expected)                              \
+  do {                                                             \
+    Inferred r_ = (result);                                        \
+    QCOMPARE(QString::fromStdString(r_.error), QString(expected)); \
   } while (0)
 
 }  // namespace
@@ -100,9 +100,9 @@ class TestRelaxOps : public QObject {
     QCOMPARE(conv->pattern, OpPatternKind::kOutEWiseFusable);
     std::vector<std::string> names;
     for (const auto& a : conv->attrs) names.push_back(a.name);
-    QCOMPARE(names, (std::vector<std::string>{"strides", "padding", "dilation", "groups",
-                                              "data_layout", "kernel_layout", "out_layout",
-                                              "out_dtype"}));
+    QCOMPARE(names,
+             (std::vector<std::string>{"strides", "padding", "dilation", "groups", "data_layout",
+                                       "kernel_layout", "out_layout", "out_dtype"}));
     QCOMPARE(conv->attrs_type_key, std::string("relax.attrs.Conv2DAttrs"));
     QVERIFY(!conv->legalize);
     QCOMPARE(FindOp("relax.add")->pattern, OpPatternKind::kBroadcast);
@@ -142,14 +142,14 @@ class TestRelaxOps : public QObject {
   void binaryBroadcasting() {
     tir::Var n = tir::MakeVar("n", kI64);
     tir::Var m = tir::MakeVar("m", kI64);
-    const char* ops[] = {"relax.add",     "relax.subtract", "relax.multiply", "relax.divide",
-                         "relax.floor_divide", "relax.power", "relax.maximum", "relax.minimum"};
+    const char* ops[] = {"relax.add",          "relax.subtract", "relax.multiply", "relax.divide",
+                         "relax.floor_divide", "relax.power",    "relax.maximum",  "relax.minimum"};
     for (const char* op : ops) {
       CHECK_TYPE(Infer({T({n, I(1), I(4)}), T({I(3), I(1)})}, On(op)),
                  "R.Tensor((n, 3, 4), \"float32\")");
     }
-    const char* compares[] = {"relax.equal", "relax.not_equal", "relax.less",
-                              "relax.less_equal", "relax.greater", "relax.greater_equal"};
+    const char* compares[] = {"relax.equal",      "relax.not_equal", "relax.less",
+                              "relax.less_equal", "relax.greater",   "relax.greater_equal"};
     for (const char* op : compares) {
       CHECK_TYPE(Infer({T({n, I(4)}), T({n, I(4)})}, On(op)), "R.Tensor((n, 4), \"bool\")");
     }
@@ -186,15 +186,15 @@ class TestRelaxOps : public QObject {
                        return MakeOpCall("relax.clip", {p[0], Prim(0), Prim(6)});
                      }),
                "R.Tensor((n,), \"float32\")");
-    CHECK_TYPE(Infer({T({n, I(2)})},
-                     On("relax.astype", {{"dtype", DTypeAttr(DataType::Float(16))}})),
-               "R.Tensor((n, 2), \"float16\")");
+    CHECK_TYPE(
+        Infer({T({n, I(2)})}, On("relax.astype", {{"dtype", DTypeAttr(DataType::Float(16))}})),
+        "R.Tensor((n, 2), \"float16\")");
   }
 
   void nn() {
     tir::Var n = tir::MakeVar("n", kI64);
-    for (const char* op : {"relax.nn.relu", "relax.nn.gelu", "relax.nn.silu",
-                           "relax.nn.softmax", "relax.nn.log_softmax"}) {
+    for (const char* op : {"relax.nn.relu", "relax.nn.gelu", "relax.nn.silu", "relax.nn.softmax",
+                           "relax.nn.log_softmax"}) {
       CHECK_TYPE(Infer({T({n, I(10)})}, On(op)), "R.Tensor((n, 10), \"float32\")");
     }
     CHECK_ERROR(Infer({T({n, I(10)})}, On("relax.nn.softmax", {{"axis", Int(2)}})),
@@ -207,20 +207,20 @@ class TestRelaxOps : public QObject {
     tir::Var n = tir::MakeVar("n", kI64);
     // 32x32 input, 3x3 kernel: stride 1 no padding -> 30; stride 2 padding 1 -> 16;
     // dilation 2 -> effective kernel 5 -> 28.
-    CHECK_TYPE(Infer({T({n, I(3), I(32), I(32)}), T({I(16), I(3), I(3), I(3)})},
-                     On("relax.nn.conv2d")),
-               "R.Tensor((n, 16, 30, 30), \"float32\")");
+    CHECK_TYPE(
+        Infer({T({n, I(3), I(32), I(32)}), T({I(16), I(3), I(3), I(3)})}, On("relax.nn.conv2d")),
+        "R.Tensor((n, 16, 30, 30), \"float32\")");
     CHECK_TYPE(Infer({T({I(1), I(3), I(32), I(32)}), T({I(16), I(3), I(3), I(3)})},
-                     On("relax.nn.conv2d", {{"strides", IntArray({2, 2})},
-                                            {"padding", IntArray({1, 1, 1, 1})}})),
+                     On("relax.nn.conv2d",
+                        {{"strides", IntArray({2, 2})}, {"padding", IntArray({1, 1, 1, 1})}})),
                "R.Tensor((1, 16, 16, 16), \"float32\")");
     CHECK_TYPE(Infer({T({I(1), I(3), I(32), I(32)}), T({I(16), I(3), I(3), I(3)})},
                      On("relax.nn.conv2d", {{"dilation", IntArray({2, 2})}})),
                "R.Tensor((1, 16, 28, 28), \"float32\")");
     // Asymmetric padding (top, left, bottom, right) and a rectangular stride.
     CHECK_TYPE(Infer({T({I(1), I(3), I(10), I(10)}), T({I(4), I(3), I(3), I(3)})},
-                     On("relax.nn.conv2d", {{"strides", IntArray({1, 2})},
-                                            {"padding", IntArray({0, 1, 2, 1})}})),
+                     On("relax.nn.conv2d",
+                        {{"strides", IntArray({1, 2})}, {"padding", IntArray({0, 1, 2, 1})}})),
                "R.Tensor((1, 4, 10, 5), \"float32\")");
     // NHWC data with an OHWI kernel, grouped.
     CHECK_TYPE(Infer({T({I(2), I(8), I(8), I(4)}), T({I(6), I(3), I(3), I(2)})},
@@ -233,19 +233,18 @@ class TestRelaxOps : public QObject {
     CHECK_TYPE(Infer({T({I(1), I(3), n, n}), T({I(8), I(3), I(3), I(3)})},
                      On("relax.nn.conv2d", {{"padding", IntArray({1, 1, 1, 1})}})),
                "R.Tensor((1, 8, n, n), \"float32\")");
-    CHECK_ERROR(Infer({T({I(1), I(3), I(8), I(8)}), T({I(8), I(4), I(3), I(3)})},
-                      On("relax.nn.conv2d")),
-                "nn.conv2d: the data has 3 input channels but the weight expects 4 (4 per "
-                "group x 1 groups)");
-    CHECK_ERROR(Infer({T({I(3), I(8), I(8)}), T({I(8), I(3), I(3), I(3)})},
-                      On("relax.nn.conv2d")),
+    CHECK_ERROR(
+        Infer({T({I(1), I(3), I(8), I(8)}), T({I(8), I(4), I(3), I(3)})}, On("relax.nn.conv2d")),
+        "nn.conv2d: the data has 3 input channels but the weight expects 4 (4 per "
+        "group x 1 groups)");
+    CHECK_ERROR(Infer({T({I(3), I(8), I(8)}), T({I(8), I(3), I(3), I(3)})}, On("relax.nn.conv2d")),
                 "nn.conv2d: the data must be 4-D, got rank 3");
   }
 
   void pooling() {
     CHECK_TYPE(Infer({T({I(1), I(16), I(32), I(32)})},
-                     On("relax.nn.max_pool2d", {{"pool_size", IntArray({2, 2})},
-                                                {"strides", IntArray({2, 2})}})),
+                     On("relax.nn.max_pool2d",
+                        {{"pool_size", IntArray({2, 2})}, {"strides", IntArray({2, 2})}})),
                "R.Tensor((1, 16, 16, 16), \"float32\")");
     // ceil_mode covers the last partial window: (7 - 2) / 2 rounded up + 1 = 4.
     CHECK_TYPE(Infer({T({I(1), I(1), I(7), I(7)})},
@@ -254,8 +253,8 @@ class TestRelaxOps : public QObject {
                                                 {"ceil_mode", ir::MakeBool(true)}})),
                "R.Tensor((1, 1, 4, 4), \"float32\")");
     CHECK_TYPE(Infer({T({I(1), I(1), I(7), I(7)})},
-                     On("relax.nn.avg_pool2d", {{"pool_size", IntArray({2, 2})},
-                                                {"strides", IntArray({2, 2})}})),
+                     On("relax.nn.avg_pool2d",
+                        {{"pool_size", IntArray({2, 2})}, {"strides", IntArray({2, 2})}})),
                "R.Tensor((1, 1, 3, 3), \"float32\")");
     CHECK_TYPE(Infer({T({I(2), I(16), I(9), I(9)})},
                      On("relax.nn.adaptive_avg_pool2d", {{"output_size", IntArray({1, 1})}})),
@@ -295,6 +294,18 @@ class TestRelaxOps : public QObject {
                "R.Tensor((n * 2, 2), \"float32\")");
     CHECK_TYPE(Infer({T({n, I(4)})}, reshape_to({I(-1)})), "R.Tensor((n * 4,), \"float32\")");
     CHECK_TYPE(Infer({T({n, I(4)})}, reshape_to({I(4), n})), "R.Tensor((4, n), \"float32\")");
+    // As in TVM, the call keeps the solved shape, not the -1.
+    {
+      Var x = MakeVar("x", T({n, I(4)}));
+      BlockBuilder bb;
+      bb.BeginFunction("f", {x});
+      Var y = bb.Emit(MakeOpCall("relax.reshape", {x, MakeShapeExpr({I(-1), I(2)})}));
+      Function f = bb.EndFunction(y);
+      auto* binding = f->body.as<SeqExprNode>()->blocks[0]->bindings[0].as<VarBindingNode>();
+      auto* shape = binding->value.as<CallNode>()->args[1].as<ShapeExprNode>();
+      QCOMPARE(QString::fromStdString(TypeToString(shape->struct_info)),
+               QString("R.Shape([n * 2, 2])"));
+    }
     CHECK_ERROR(Infer({T({I(3), I(4)})}, reshape_to({I(5), I(2)})),
                 "reshape: the input (3, 4) has 12 elements but the new shape (5, 2) has 10");
     CHECK_ERROR(Infer({T({I(3), I(4)})}, reshape_to({I(5), I(-1)})),
@@ -308,8 +319,9 @@ class TestRelaxOps : public QObject {
     tir::Var n = tir::MakeVar("n", kI64);
     CHECK_TYPE(Infer({T({n, I(2), I(3)})}, On("relax.permute_dims")),
                "R.Tensor((3, 2, n), \"float32\")");
-    CHECK_TYPE(Infer({T({n, I(2), I(3)})}, On("relax.permute_dims", {{"axes", IntArray({0, 2, 1})}})),
-               "R.Tensor((n, 3, 2), \"float32\")");
+    CHECK_TYPE(
+        Infer({T({n, I(2), I(3)})}, On("relax.permute_dims", {{"axes", IntArray({0, 2, 1})}})),
+        "R.Tensor((n, 3, 2), \"float32\")");
     CHECK_TYPE(Infer({T({n, I(3)})}, On("relax.expand_dims", {{"axis", IntArray({0, -1})}})),
                "R.Tensor((1, n, 3, 1), \"float32\")");
     CHECK_TYPE(Infer({T({I(1), n, I(1)})}, On("relax.squeeze", {{"axis", IntArray({0})}})),
@@ -343,12 +355,12 @@ class TestRelaxOps : public QObject {
                                          {p[0], Ints({0}), Ints({1}), Ints({9}), Ints({2})});
                      }),
                "R.Tensor((4, n), \"float32\")");
-    CHECK_TYPE(Infer({T({I(10), n})},
-                     [](const std::vector<Var>& p) {
-                       return MakeOpCall("relax.strided_slice",
-                                         {p[0], Ints({1}), Ints({0}), Ints({3})});
-                     }),
-               "R.Tensor((10, 3), \"float32\")");
+    CHECK_TYPE(
+        Infer({T({I(10), n})},
+              [](const std::vector<Var>& p) {
+                return MakeOpCall("relax.strided_slice", {p[0], Ints({1}), Ints({0}), Ints({3})});
+              }),
+        "R.Tensor((10, 3), \"float32\")");
     CHECK_TYPE(Infer({T({I(100), I(16)}), T({n}, kI64)}, On("relax.take", {{"axis", Int(0)}})),
                "R.Tensor((n, 16), \"float32\")");
     CHECK_ERROR(Infer({T({I(100), I(16)}), T({n})}, On("relax.take", {{"axis", Int(0)}})),
@@ -358,18 +370,18 @@ class TestRelaxOps : public QObject {
                        return MakeOpCall("relax.broadcast_to", {p[0], MakeShapeExpr({n, I(4)})});
                      }),
                "R.Tensor((n, 4), \"float32\")");
-    CHECK_ERROR(Infer({T({I(3), I(4)})},
-                      [](const std::vector<Var>& p) {
-                        return MakeOpCall("relax.broadcast_to",
-                                          {p[0], MakeShapeExpr({I(2), I(4)})});
-                      }),
-                "broadcast_to: dimension 3 at axis 0 cannot be broadcast to 2");
+    CHECK_ERROR(
+        Infer({T({I(3), I(4)})},
+              [](const std::vector<Var>& p) {
+                return MakeOpCall("relax.broadcast_to", {p[0], MakeShapeExpr({I(2), I(4)})});
+              }),
+        "broadcast_to: dimension 3 at axis 0 cannot be broadcast to 2");
     CHECK_TYPE(Infer({T({I(4), I(4)})},
                      On("relax.layout_transform", {{"index_map", ir::MakeString("lambda")}})),
                "R.Tensor(\"float32\")");
-    CHECK_TYPE(Infer({T({n, I(1)}, DataType::Bool()), T({I(4)}), T({I(1), I(4)})},
-                     On("relax.where")),
-               "R.Tensor((n, 4), \"float32\")");
+    CHECK_TYPE(
+        Infer({T({n, I(1)}, DataType::Bool()), T({I(4)}), T({I(1), I(4)})}, On("relax.where")),
+        "R.Tensor((n, 4), \"float32\")");
   }
 
   void reductions() {
@@ -476,14 +488,14 @@ class TestRelaxOps : public QObject {
     BlockBuilder bb;
     Var x = MakeVar("x", T({n}));
     bb.BeginFunction("f", {x}, {}, /*is_pure=*/false);
-    Var storage = bb.Emit(MakeOpCall("relax.memory.alloc_storage",
-                                     {MakeShapeExpr({I(64)}), Prim(0), MakeStringImm("global"),
-                                      MakeDataTypeImm(kF32)}),
-                          "storage");
-    Var t = bb.Emit(MakeOpCall("relax.memory.alloc_tensor",
-                               {storage, Prim(0), MakeShapeExpr({I(4), I(4)}),
-                                MakeDataTypeImm(kF32)}),
-                    "t");
+    Var storage = bb.Emit(
+        MakeOpCall("relax.memory.alloc_storage", {MakeShapeExpr({I(64)}), Prim(0),
+                                                  MakeStringImm("global"), MakeDataTypeImm(kF32)}),
+        "storage");
+    Var t =
+        bb.Emit(MakeOpCall("relax.memory.alloc_tensor",
+                           {storage, Prim(0), MakeShapeExpr({I(4), I(4)}), MakeDataTypeImm(kF32)}),
+                "t");
     Var k = bb.Emit(MakeOpCall("relax.memory.kill_tensor", {t}), "k");
     Var ks = bb.Emit(MakeOpCall("relax.memory.kill_storage", {storage}), "ks");
     bb.EndFunction(x);

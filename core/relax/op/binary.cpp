@@ -35,8 +35,8 @@ Type InferBroadcast(const std::vector<Type>& types, bool is_compare) {
     dtype = x->dtype;
   }
   if (is_compare) dtype = DataType::Bool();
-  int64_t ndim = x->IsUnknownNdim() || y->IsUnknownNdim() ? kUnknownNDim
-                                                           : std::max(x->ndim, y->ndim);
+  int64_t ndim =
+      x->IsUnknownNdim() || y->IsUnknownNdim() ? kUnknownNDim : std::max(x->ndim, y->ndim);
   std::optional<std::vector<PrimExpr>> shape;
   if (x->shape && y->shape) shape = BroadcastShapes(*x->shape, *y->shape);
   return TensorOf(shape, dtype, ndim);
@@ -54,20 +54,13 @@ OpInfo Binary(const char* name, bool is_compare) {
 }
 
 const OpRegistrar kOps[] = {
-    OpRegistrar(Binary("add", false)),
-    OpRegistrar(Binary("subtract", false)),
-    OpRegistrar(Binary("multiply", false)),
-    OpRegistrar(Binary("divide", false)),
-    OpRegistrar(Binary("floor_divide", false)),
-    OpRegistrar(Binary("power", false)),
-    OpRegistrar(Binary("maximum", false)),
-    OpRegistrar(Binary("minimum", false)),
-    OpRegistrar(Binary("equal", true)),
-    OpRegistrar(Binary("not_equal", true)),
-    OpRegistrar(Binary("less", true)),
-    OpRegistrar(Binary("less_equal", true)),
-    OpRegistrar(Binary("greater", true)),
-    OpRegistrar(Binary("greater_equal", true)),
+    OpRegistrar(Binary("add", false)),          OpRegistrar(Binary("subtract", false)),
+    OpRegistrar(Binary("multiply", false)),     OpRegistrar(Binary("divide", false)),
+    OpRegistrar(Binary("floor_divide", false)), OpRegistrar(Binary("power", false)),
+    OpRegistrar(Binary("maximum", false)),      OpRegistrar(Binary("minimum", false)),
+    OpRegistrar(Binary("equal", true)),         OpRegistrar(Binary("not_equal", true)),
+    OpRegistrar(Binary("less", true)),          OpRegistrar(Binary("less_equal", true)),
+    OpRegistrar(Binary("greater", true)),       OpRegistrar(Binary("greater_equal", true)),
 };
 
 }  // namespace

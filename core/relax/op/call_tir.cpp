@@ -82,8 +82,8 @@ OpInfo CallTIRInplace() {
     }
     std::vector<int64_t> indices = AttrInts(call, "inplace_indices");
     if (indices.size() != outputs.size()) {
-      throw TypeError("inplace_indices has " + std::to_string(indices.size()) +
-                      " entries for " + std::to_string(outputs.size()) + " outputs");
+      throw TypeError("inplace_indices has " + std::to_string(indices.size()) + " entries for " +
+                      std::to_string(outputs.size()) + " outputs");
     }
     std::vector<bool> used(inputs.size(), false);
     for (size_t i = 0; i < indices.size(); ++i) {

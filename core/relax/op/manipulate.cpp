@@ -65,6 +65,18 @@ OpInfo Reshape() {
     }
     return MakeTensorType(dims, x->dtype);
   };
+  def.normalize = [](const Call& call) -> Call {
+    auto* shape = call->args[1].as<ShapeExprNode>();
+    auto* type = call->struct_info.as<TensorTypeNode>();
+    bool has_minus_one = false;
+    for (const PrimExpr& d : shape ? shape->values : std::vector<PrimExpr>{}) {
+      has_minus_one = has_minus_one || AsConstInt(d) == -1;
+    }
+    if (!has_minus_one || !type || !type->shape) return call;
+    Call out = call;
+    out.CopyOnWrite()->args[1] = MakeShapeExpr(*type->shape, shape->span);
+    return out;
+  };
   return Define(std::move(def));
 }
 
@@ -189,7 +201,8 @@ OpInfo Concat() {
   def.attrs = {{"axis", AttrKind::kOptionalInt, ir::MakeInt(0)}};
   def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
     auto* tuple = types[0].as<TupleTypeNode>();
-    if (!tuple) throw TypeError("the input must be a tuple of tensors, got " + TypeToString(types[0]));
+    if (!tuple)
+      throw TypeError("the input must be a tuple of tensors, got " + TypeToString(types[0]));
     if (tuple->fields.empty()) throw TypeError("the input tuple is empty");
     bool flat = AttrIsNone(call, "axis");
     DataType dtype = DataType::Void();
@@ -271,7 +284,8 @@ OpInfo Split() {
     PrimExpr extent = x->shape ? (*x->shape)[axis] : PrimExpr();
     if (auto* sections = spec.as<ir::IntObj>()) {
       int64_t n = sections->value;
-      if (n <= 0) throw TypeError("the number of sections must be positive, got " + std::to_string(n));
+      if (n <= 0)
+        throw TypeError("the number of sections must be positive, got " + std::to_string(n));
       PrimExpr part;
       if (extent.defined()) {
         auto c = AsConstInt(extent);
@@ -327,8 +341,7 @@ OpInfo StridedSlice() {
     std::vector<int64_t> end = IntTupleArg(call, 3, "end");
     std::vector<int64_t> strides(axes.size(), 1);
     if (call->args.size() > 4) strides = IntTupleArg(call, 4, "strides");
-    if (begin.size() != axes.size() || end.size() != axes.size() ||
-        strides.size() != axes.size()) {
+    if (begin.size() != axes.size() || end.size() != axes.size() || strides.size() != axes.size()) {
       throw TypeError("axes, begin, end and strides must have the same length");
     }
     if (x->IsUnknownNdim()) return GetRef(x);
@@ -473,10 +486,10 @@ OpInfo Where() {
 }
 
 const OpRegistrar kOps[] = {
-    OpRegistrar(Reshape()),      OpRegistrar(PermuteDims()),     OpRegistrar(ExpandDims()),
-    OpRegistrar(Squeeze()),      OpRegistrar(Flatten()),         OpRegistrar(Concat()),
-    OpRegistrar(Split()),        OpRegistrar(StridedSlice()),    OpRegistrar(Take()),
-    OpRegistrar(BroadcastTo()),  OpRegistrar(LayoutTransform()), OpRegistrar(Where()),
+    OpRegistrar(Reshape()),     OpRegistrar(PermuteDims()),     OpRegistrar(ExpandDims()),
+    OpRegistrar(Squeeze()),     OpRegistrar(Flatten()),         OpRegistrar(Concat()),
+    OpRegistrar(Split()),       OpRegistrar(StridedSlice()),    OpRegistrar(Take()),
+    OpRegistrar(BroadcastTo()), OpRegistrar(LayoutTransform()), OpRegistrar(Where()),
 };
 
 }  // namespace

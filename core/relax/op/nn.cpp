@@ -102,10 +102,10 @@ OpInfo Conv2D() {
   def.args = {"data", "weight"};
   def.pattern = OpPatternKind::kOutEWiseFusable;
   def.attrs_type_key = "relax.attrs.Conv2DAttrs";
-  def.attrs = {IntsAttr("strides", {1, 1}),        IntsAttr("padding", {0, 0, 0, 0}),
-               IntsAttr("dilation", {1, 1}),       IntAttr("groups", 1),
-               StringAttr("data_layout", "NCHW"),  StringAttr("kernel_layout", "OIHW"),
-               StringAttr("out_layout", "NCHW"),   DTypeField("out_dtype")};
+  def.attrs = {IntsAttr("strides", {1, 1}),       IntsAttr("padding", {0, 0, 0, 0}),
+               IntsAttr("dilation", {1, 1}),      IntAttr("groups", 1),
+               StringAttr("data_layout", "NCHW"), StringAttr("kernel_layout", "OIHW"),
+               StringAttr("out_layout", "NCHW"),  DTypeField("out_dtype")};
   def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
     const TensorTypeNode* data = TensorArg(types, 0, "the data");
     const TensorTypeNode* weight = TensorArg(types, 1, "the weight");
@@ -166,10 +166,10 @@ OpInfo Pool2D(const char* name) {
   def.args = {"data"};
   def.pattern = OpPatternKind::kOutEWiseFusable;
   def.attrs_type_key = "relax.attrs.Pool2DAttrs";
-  def.attrs = {IntsAttr("pool_size", {1, 1}),  IntsAttr("strides", {1, 1}),
-               IntsAttr("dilation", {1, 1}),   IntsAttr("padding", {0, 0, 0, 0}),
-               BoolAttr("ceil_mode", false),   BoolAttr("count_include_pad", false),
-               StringAttr("layout", "NCHW"),   StringAttr("out_layout", "NCHW")};
+  def.attrs = {IntsAttr("pool_size", {1, 1}), IntsAttr("strides", {1, 1}),
+               IntsAttr("dilation", {1, 1}),  IntsAttr("padding", {0, 0, 0, 0}),
+               BoolAttr("ceil_mode", false),  BoolAttr("count_include_pad", false),
+               StringAttr("layout", "NCHW"),  StringAttr("out_layout", "NCHW")};
   def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
     const TensorTypeNode* data = TensorArg(types, 0, "the data");
     std::string layout = AttrString(call, "layout");
@@ -187,12 +187,11 @@ OpInfo Pool2D(const char* name) {
     bool ceil_mode = AttrBool(call, "ceil_mode");
     if (!data->shape) return MakeTensorType(data->dtype, 4);
     const auto& ds = *data->shape;
-    std::vector<PrimExpr> nchw = {
-        ds[dpos[0]], ds[dpos[1]],
-        WindowOutput(ds[dpos[2]], Int64(pool[0]), pad[0] + pad[2], dilation[0], strides[0],
-                     ceil_mode),
-        WindowOutput(ds[dpos[3]], Int64(pool[1]), pad[1] + pad[3], dilation[1], strides[1],
-                     ceil_mode)};
+    std::vector<PrimExpr> nchw = {ds[dpos[0]], ds[dpos[1]],
+                                  WindowOutput(ds[dpos[2]], Int64(pool[0]), pad[0] + pad[2],
+                                               dilation[0], strides[0], ceil_mode),
+                                  WindowOutput(ds[dpos[3]], Int64(pool[1]), pad[1] + pad[3],
+                                               dilation[1], strides[1], ceil_mode)};
     return MakeTensorType(ToLayout(nchw, out_layout), data->dtype);
   };
   return Define(std::move(def));
@@ -235,8 +234,8 @@ void CheckParam(const std::vector<Type>& types, size_t i, const char* role,
                 const TensorTypeNode* data, const std::vector<int64_t>& axes) {
   const TensorTypeNode* p = TensorArg(types, i, std::string("the ") + role);
   if (!p->IsUnknownNdim() && p->ndim != static_cast<int64_t>(axes.size())) {
-    throw TypeError(std::string("the ") + role + " must have rank " +
-                    std::to_string(axes.size()) + ", got " + std::to_string(p->ndim));
+    throw TypeError(std::string("the ") + role + " must have rank " + std::to_string(axes.size()) +
+                    ", got " + std::to_string(p->ndim));
   }
   if (!p->shape || !data->shape) return;
   for (size_t k = 0; k < axes.size(); ++k) {
@@ -244,8 +243,8 @@ void CheckParam(const std::vector<Type>& types, size_t i, const char* role,
     const PrimExpr& got = (*p->shape)[k];
     if (ProveNotEqual(want, got)) {
       throw TypeError(std::string("the ") + role + " has dimension " + DimText(got) +
-                      " where the data has " + DimText(want) + " (axis " +
-                      std::to_string(axes[k]) + ")");
+                      " where the data has " + DimText(want) + " (axis " + std::to_string(axes[k]) +
+                      ")");
     }
   }
 }
@@ -256,14 +255,14 @@ OpInfo BatchNorm() {
   def.args = {"data", "gamma", "beta", "moving_mean", "moving_var"};
   def.pattern = OpPatternKind::kOutEWiseFusable;
   def.attrs_type_key = "relax.attrs.BatchNormAttrs";
-  def.attrs = {IntAttr("axis", 1),        FloatAttr("epsilon", 1e-5), BoolAttr("center", true),
-               BoolAttr("scale", true),   FloatAttr("momentum", 0.1), BoolAttr("training", true)};
+  def.attrs = {IntAttr("axis", 1),      FloatAttr("epsilon", 1e-5), BoolAttr("center", true),
+               BoolAttr("scale", true), FloatAttr("momentum", 0.1), BoolAttr("training", true)};
   def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
     Type data_type = FloatSameAsInput(types);
     const auto* data = data_type.as<TensorTypeNode>();
     if (data->IsUnknownNdim()) {
-      return ir::MakeTupleType({data_type, MakeTensorType(data->dtype, 1),
-                                MakeTensorType(data->dtype, 1)});
+      return ir::MakeTupleType(
+          {data_type, MakeTensorType(data->dtype, 1), MakeTensorType(data->dtype, 1)});
     }
     std::vector<int64_t> axes = {NormalizeAxis(AttrInt(call, "axis"), data->ndim)};
     const char* roles[] = {"gamma", "beta", "moving_mean", "moving_var"};
@@ -321,7 +320,8 @@ OpInfo Dropout() {
   def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
     Type data_type = FloatSameAsInput(types);
     double rate = AttrFloat(call, "rate");
-    if (rate < 0 || rate >= 1) throw TypeError("rate must be in [0, 1), got " + std::to_string(rate));
+    if (rate < 0 || rate >= 1)
+      throw TypeError("rate must be in [0, 1), got " + std::to_string(rate));
     // The output and the mask.
     return ir::MakeTupleType({data_type, data_type});
   };
@@ -329,12 +329,18 @@ OpInfo Dropout() {
 }
 
 const OpRegistrar kOps[] = {
-    OpRegistrar(Activation("relu", false)),         OpRegistrar(Activation("gelu", true)),
-    OpRegistrar(Activation("silu", true)),         OpRegistrar(Softmax("softmax")),
-    OpRegistrar(Softmax("log_softmax")),     OpRegistrar(Conv2D()),
-    OpRegistrar(Pool2D("max_pool2d")),       OpRegistrar(Pool2D("avg_pool2d")),
-    OpRegistrar(AdaptiveAvgPool2D()),        OpRegistrar(BatchNorm()),
-    OpRegistrar(LayerNorm()),                OpRegistrar(RMSNorm()),
+    OpRegistrar(Activation("relu", false)),
+    OpRegistrar(Activation("gelu", true)),
+    OpRegistrar(Activation("silu", true)),
+    OpRegistrar(Softmax("softmax")),
+    OpRegistrar(Softmax("log_softmax")),
+    OpRegistrar(Conv2D()),
+    OpRegistrar(Pool2D("max_pool2d")),
+    OpRegistrar(Pool2D("avg_pool2d")),
+    OpRegistrar(AdaptiveAvgPool2D()),
+    OpRegistrar(BatchNorm()),
+    OpRegistrar(LayerNorm()),
+    OpRegistrar(RMSNorm()),
     OpRegistrar(Dropout()),
 };
 

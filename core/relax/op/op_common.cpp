@@ -16,6 +16,7 @@ OpInfo Define(OpDef def) {
   info.attrs = std::move(def.attrs);
   info.pattern = def.pattern;
   info.pure = def.pure;
+  info.normalize = std::move(def.normalize);
   std::string script = info.script_name();
   auto infer = std::move(def.infer);
   info.infer = [script, infer](const Call& call, const std::vector<Type>& types) -> InferResult {
@@ -46,8 +47,7 @@ std::optional<std::vector<PrimExpr>> ShapeArg(const Call& call, const std::vecto
                                               size_t i) {
   if (auto* s = call->args[i].as<ShapeExprNode>()) return s->values;
   if (auto* t = types[i].as<ShapeTypeNode>()) return t->values;
-  throw TypeError("the " + Ordinal(i) + " argument must be a shape, got " +
-                  TypeToString(types[i]));
+  throw TypeError("the " + Ordinal(i) + " argument must be a shape, got " + TypeToString(types[i]));
 }
 
 std::vector<int64_t> IntTupleArg(const Call& call, size_t i, const char* what) {
@@ -266,7 +266,9 @@ AttrField DTypeField(std::string name, DataType value) {
 AttrField IntsAttr(std::string name, std::vector<int64_t> value) {
   return {std::move(name), AttrKind::kIntArray, IntArray(value)};
 }
-AttrField OptionalIntAttr(std::string name) { return {std::move(name), AttrKind::kOptionalInt, {}}; }
+AttrField OptionalIntAttr(std::string name) {
+  return {std::move(name), AttrKind::kOptionalInt, {}};
+}
 AttrField OptionalIntsAttr(std::string name) {
   return {std::move(name), AttrKind::kOptionalIntArray, {}};
 }

@@ -27,6 +27,7 @@ struct OpDef {
   std::function<Type(const Call&, const std::vector<Type>&)> infer;
   std::string attrs_type_key;
   std::vector<AttrField> attrs;
+  FNormalize normalize;
   bool pure = true;
   bool variadic = false;
   size_t optional_args = 0;

@@ -7,8 +7,8 @@ namespace {
 
 using namespace op_common;
 
-Type Reduce(const TensorTypeNode* x, const std::optional<std::vector<int64_t>>& axis,
-            bool keepdims, DataType dtype) {
+Type Reduce(const TensorTypeNode* x, const std::optional<std::vector<int64_t>>& axis, bool keepdims,
+            DataType dtype) {
   if (x->IsUnknownNdim()) {
     // Reducing every axis without keepdims gives a scalar whatever the rank was.
     if (!axis && !keepdims) return MakeTensorType(std::vector<PrimExpr>{}, dtype);

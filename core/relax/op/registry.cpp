@@ -29,13 +29,20 @@ const ObjectRef* FindAttrValue(const Call& call, const char* name) {
 
 const char* OpPatternKindName(OpPatternKind kind) {
   switch (kind) {
-    case OpPatternKind::kElemWise: return "kElemWise";
-    case OpPatternKind::kBroadcast: return "kBroadcast";
-    case OpPatternKind::kInjective: return "kInjective";
-    case OpPatternKind::kCommReduce: return "kCommReduce";
-    case OpPatternKind::kOutEWiseFusable: return "kOutEWiseFusable";
-    case OpPatternKind::kTuple: return "kTuple";
-    case OpPatternKind::kOpaque: return "kOpaque";
+    case OpPatternKind::kElemWise:
+      return "kElemWise";
+    case OpPatternKind::kBroadcast:
+      return "kBroadcast";
+    case OpPatternKind::kInjective:
+      return "kInjective";
+    case OpPatternKind::kCommReduce:
+      return "kCommReduce";
+    case OpPatternKind::kOutEWiseFusable:
+      return "kOutEWiseFusable";
+    case OpPatternKind::kTuple:
+      return "kTuple";
+    case OpPatternKind::kOpaque:
+      return "kOpaque";
   }
   return "?";
 }
@@ -115,23 +122,24 @@ Call MakeOpCall(std::string_view name, std::vector<Expr> args, AttrMap attrs,
                 std::vector<Type> sinfo_args, Span span) {
   const OpInfo* info = FindOp(name);
   if (!info) info = FindOpByScriptName(name);
-  if (!info) throw DiagnosticError(Diagnostic::Error("unknown Relax op '" + std::string(name) + "'", span));
+  if (!info)
+    throw DiagnosticError(Diagnostic::Error("unknown Relax op '" + std::string(name) + "'", span));
   size_t most = info->arg_names.size();
   size_t least = info->variadic ? most - 1 : most - info->optional_args;
   bool count_ok = args.size() >= least && (info->variadic || args.size() <= most);
   if (!count_ok) {
-    std::string count = info->variadic ? "at least " + std::to_string(least)
+    std::string count = info->variadic  ? "at least " + std::to_string(least)
                         : least == most ? std::to_string(most)
                                         : std::to_string(least) + " to " + std::to_string(most);
-    throw DiagnosticError(Diagnostic::Error(info->script_name() + " takes " + count +
-                                                " argument" + (most == 1 ? "" : "s") + ", got " +
+    throw DiagnosticError(Diagnostic::Error(info->script_name() + " takes " + count + " argument" +
+                                                (most == 1 ? "" : "s") + ", got " +
                                                 std::to_string(args.size()),
                                             span));
   }
   for (const auto& [key, value] : attrs) {
     if (!info->FindAttr(key)) {
-      throw DiagnosticError(Diagnostic::Error(
-          info->script_name() + " has no attribute '" + key + "'", span));
+      throw DiagnosticError(
+          Diagnostic::Error(info->script_name() + " has no attribute '" + key + "'", span));
     }
   }
   for (const AttrField& field : info->attrs) {

@@ -73,6 +73,10 @@ class InferResult {
 // not inferred). Arguments that are values (a ShapeExpr, a PrimValue, a tuple of them) are read
 // from `call` itself.
 using FInferType = std::function<InferResult(const Call& call, const std::vector<Type>& arg_types)>;
+// Puts a typed call into canonical form after inference (TVM's FNormalize): e.g. reshape
+// replaces a -1 in its shape argument by the dim it inferred, as TVM's reshape does when the
+// call is built, so that printing shows the solved shape.
+using FNormalize = std::function<Call(const Call& call)>;
 // Rewrites a call of the op into calls of PrimFuncs (TVM's FLegalize); empty until the op's
 // TensorIR lowering exists.
 using FLegalize = std::function<Expr(BlockBuilder& builder, const Call& call)>;
@@ -88,6 +92,7 @@ struct OpInfo {
   OpPatternKind pattern = OpPatternKind::kOpaque;
   bool pure = true;
   FInferType infer;
+  FNormalize normalize;  // may be empty
   FLegalize legalize;
 
   // The name after `R.`: "nn.conv2d".

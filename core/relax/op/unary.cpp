@@ -62,11 +62,16 @@ OpInfo Astype() {
 }
 
 const OpRegistrar kOps[] = {
-    OpRegistrar(Unary("negative", false)), OpRegistrar(Unary("exp", true)),
-    OpRegistrar(Unary("log", true)),       OpRegistrar(Unary("sqrt", true)),
-    OpRegistrar(Unary("rsqrt", true)),     OpRegistrar(Unary("tanh", true)),
-    OpRegistrar(Unary("sigmoid", true)),   OpRegistrar(Unary("abs", false)),
-    OpRegistrar(Clip()),                   OpRegistrar(Astype()),
+    OpRegistrar(Unary("negative", false)),
+    OpRegistrar(Unary("exp", true)),
+    OpRegistrar(Unary("log", true)),
+    OpRegistrar(Unary("sqrt", true)),
+    OpRegistrar(Unary("rsqrt", true)),
+    OpRegistrar(Unary("tanh", true)),
+    OpRegistrar(Unary("sigmoid", true)),
+    OpRegistrar(Unary("abs", false)),
+    OpRegistrar(Clip()),
+    OpRegistrar(Astype()),
 };
 
 }  // namespace
