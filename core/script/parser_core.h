@@ -321,6 +321,7 @@ class Parser {
     return it == gvar_index_.end() ? nullptr : &gvars_[it->second];
   }
   std::unordered_map<std::string, Node> gvar_returns_;  // declared return annotations
+  std::unordered_map<std::string, Node> gvar_definitions_;  // the decorated definitions
   std::vector<ir::BaseFunc> funcs_;
   std::vector<ir::GlobalVar> parsed_gvars_;  // parallel to funcs_
   ir::AttrMap module_attrs_;

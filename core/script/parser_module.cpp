@@ -1,6 +1,7 @@
 // Module level: `@I.ir_module` classes, top-level `@T.prim_func` functions, decorators,
 // signatures (buffer and scalar parameters, symbolic shape variables) and the implicit root block.
 #include "script/parser_core.h"
+#include "script/relax_parser.h"
 #include "tir/op.h"
 
 namespace wb::script::detail {
@@ -70,6 +71,8 @@ void Parser::ParseTopLevel(Node root) {
               Bind(Text(left), v);
               break;
             }
+            // Relax hook: the printed metadata header of non-scalar constants.
+            if (ParseRelaxMetadata(*this, left, right)) break;
             if (Kind(left) == K::kIdentifier && !IsNull(right)) {
               Bind(Text(left), Eval(right));
               break;
@@ -95,6 +98,17 @@ void Parser::ParseClass(Node cls) {
   // Declare every function first so that `Module.f` works before f's definition.
   std::vector<std::pair<Node, Node>> funcs;  // (def, decorator)
   for (Node m : members) {
+    if (Kind(m) == K::kExpressionStatement && cst_->NamedChildCount(m) == 1) {
+      // Relax hook: `name = R.ExternFunc(...)` members are module functions too.
+      Node a = cst_->NamedChild(m, 0);
+      Node right = Kind(a) == K::kAssignment ? Field(a, F().right) : Node{};
+      if (!IsNull(right) && Kind(right) == K::kCall &&
+          Text(Field(right, F().function)) == "R.ExternFunc" &&
+          Kind(Field(a, F().left)) == K::kIdentifier) {
+        AddGlobal(ir::MakeGlobalVar(std::string(Text(Field(a, F().left))),
+                                    SpanOf(Field(a, F().left))));
+      }
+    }
     if (Kind(m) != K::kDecoratedDefinition) continue;
     Node def = Field(m, F().definition);
     if (Kind(def) != K::kFunctionDefinition) continue;
@@ -105,6 +119,7 @@ void Parser::ParseClass(Node cls) {
     }
     AddGlobal(ir::MakeGlobalVar(name, SpanOf(Field(def, F().name))));
     if (Node ret = Field(def, F().return_type); !IsNull(ret)) gvar_returns_[name] = ret;
+    gvar_definitions_[name] = m;
   }
   std::vector<ir::GlobalVar> declared = gvars_;
   for (Node m : members) {
@@ -141,6 +156,8 @@ void Parser::ParseClass(Node cls) {
           if (kids.size() == 1 && Kind(kids[0]) == K::kAssignment) {
             // `n = TypeVar("n")` before a decorator: an int64 shape variable.
             Node left = Field(kids[0], F().left), right = Field(kids[0], F().right);
+            // Relax hook: `name = R.ExternFunc("symbol")` members.
+            if (ParseRelaxClassAssignment(*this, left, right)) break;
             if (Kind(left) == K::kIdentifier && !IsNull(right) && Kind(right) == K::kCall &&
                 Text(Field(right, F().function)) == "TypeVar") {
               Value v;
@@ -169,7 +186,20 @@ void Parser::ParseFunction(Node def, Node decorator) {
     Node fn = Kind(d) == K::kCall ? Field(d, F().function) : d;
     std::string_view text = Text(fn);
     if (text == "T.macro" || text == "T.inline") Fail(d, std::string(text) + " is not supported yet");
-    if (text.rfind("R.", 0) == 0) Fail(d, "Relax functions are not supported by this parser yet");
+    if (IsRelaxDecorator(text)) {
+      // Relax hook: `@R.function` definitions are parsed by relax_parser.cpp.
+      ir::GlobalVar gv;
+      for (const auto& g : gvars_) {
+        if (g->name_hint == name) gv = g;
+      }
+      if (!gv.defined()) {
+        gv = ir::MakeGlobalVar(name, SpanOf(name_node));
+        if (!is_module_) gvars_.push_back(gv);
+      }
+      ParseRelaxFunction(*this, def, decorator, gv);
+      return;
+    }
+    if (text.rfind("R.", 0) == 0) Fail(d, "expected @R.function, got @" + std::string(text));
     if (text != "T.prim_func" && text != "tir.prim_func" && text != "tirx.prim_func") {
       Fail(d, "expected @T.prim_func, got @" + std::string(text));
     }

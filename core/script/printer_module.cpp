@@ -5,7 +5,9 @@
 #include <exception>
 #include <map>
 
+#include "relax/expr.h"
 #include "script/printer_tir.h"
+#include "script/relax_printer.h"
 #include "script/tvmscript.h"
 #include "tir/op.h"
 
@@ -220,19 +222,35 @@ std::vector<Line> TIRPrinter::PrintFunction(const PrimFunc& func, const std::str
 
 namespace {
 
-struct Header {
-  bool typevar = false;
-  bool ir = false;
-  bool tir = false;
-};
+// What the printout used (header lines, Relax metadata); see relax_printer.h.
+using Header = ScriptUsage;
 
 std::string HeaderText(const Header& h) {
   std::string out;
-  if (h.typevar) out += "# from typing import TypeVar\n";
-  if (h.ir) out += "# from tvm.script import ir as I\n";
-  if (h.tir) out += "# from tvm.script import tirx as T\n# from tvm.tirx.layout import Axis\n";
+  for (const auto& line : HeaderLines(h)) out += line + "\n";
   if (!out.empty()) out += "\n";
   return out;
+}
+
+// --- Relax hook: functions of the module print in TVM's order, PrimFunc < ExternFunc < Relax
+// function, by name within each kind, `main` last.
+int FunctionRank(const ir::GlobalVar& gv, const ir::BaseFunc& func) {
+  if (gv.defined() && gv->name_hint == "main") return 3;
+  if (func.as<relax::ExternFuncNode>()) return 1;
+  if (func.as<relax::FunctionNode>()) return 2;
+  return 0;
+}
+
+// Prints one non-PrimFunc member of a module (or standalone when `module` is null).
+void PrintRelaxMember(const ir::IRModuleNode* module, const ir::BaseFunc& func,
+                      const std::string& name, Header* header, std::vector<Line>* out) {
+  RelaxPrinter printer(module, header);
+  if (auto ext = func.as_ref<relax::ExternFuncNode>(); ext.defined()) {
+    out->push_back(printer.PrintExternMember(ext, name));
+  } else if (auto fn = func.as_ref<relax::FunctionNode>(); fn.defined()) {
+    std::vector<Line> lines = printer.PrintFunction(fn, name, out);
+    for (auto& l : lines) out->push_back(std::move(l));
+  }
 }
 
 // Renders a standalone function (its name given) into `code`.
@@ -254,6 +272,11 @@ std::string StandaloneName(const PrimFunc& func) {
 
 std::string Finish(const Header& header, const PrintOptions& options, std::string code) {
   std::string out = options.header ? HeaderText(header) + code : code;
+  if (!header.constants.empty()) {
+    // Relax constants that have no inline form travel as metadata, as TVM's show_meta=True.
+    out = "metadata = tvm.ir.load_json(\"\"\"" + ConstantsMetadataJSON(header.constants) +
+          "\"\"\")\n\n" + out;
+  }
   TrimEnd(&out);
   return out;
 }
@@ -287,13 +310,19 @@ std::string PrintModule(const ir::IRModule& module, const PrintOptions& options)
     auto key = [&](size_t i) {
       const std::string& n =
           module->global_vars[i].defined() ? module->global_vars[i]->name_hint : "";
-      return std::make_pair(n == "main", n);
+      return std::make_pair(FunctionRank(module->global_vars[i], module->functions[i]), n);
     };
     std::stable_sort(order.begin(), order.end(),
                      [&](size_t a, size_t b) { return key(a) < key(b); });
     for (size_t i : order) {
       auto func = module->functions[i].as_ref<PrimFuncNode>();
-      if (!func.defined()) continue;
+      if (!func.defined()) {
+        // Relax hook: "used so far" for nested functions' header copies.
+        header.ir = !module->attrs.empty();
+        PrintRelaxMember(module.get(), module->functions[i], module->global_vars[i]->name_hint,
+                         &header, &cls.body);
+        continue;
+      }
       TIRPrinter printer(module.get());
       std::vector<Line> lines =
           printer.PrintFunction(func, module->global_vars[i]->name_hint, &cls.body);
@@ -301,6 +330,7 @@ std::string PrintModule(const ir::IRModule& module, const PrintOptions& options)
       header.tir = true;
       header.typevar = header.typevar || printer.used_typevar();
     }
+    header.ir = true;
     std::string code;
     std::vector<Line> top;
     top.push_back(PlainLine("@I.ir_module"));
@@ -335,7 +365,12 @@ std::string Print(const ParseResult& parsed, const PrintOptions& options) {
     const ir::IRModuleNode* m = parsed.module.get();
     for (size_t i = 0; i < m->functions.size() && i < m->global_vars.size(); ++i) {
       auto func = m->functions[i].as_ref<PrimFuncNode>();
-      if (!func.defined()) continue;
+      if (!func.defined()) {
+        std::vector<Line> lines;
+        PrintRelaxMember(nullptr, m->functions[i], m->global_vars[i]->name_hint, &header, &lines);
+        Render(lines, 0, &code);
+        continue;
+      }
       RenderFunction(func, m->global_vars[i]->name_hint, &header, &code);
     }
     return Finish(header, options, std::move(code));
