@@ -1,0 +1,117 @@
+// Internal to the reference interpreter: the compiled form of a PrimFunc (closures with every
+// variable and buffer resolved to a slot of a Frame) and the machine state of one run.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "tir/interpreter.h"
+#include "tir/interpreter_value.h"
+
+namespace wb::tir::interp {
+
+// What a buffer refers to while it is in scope.
+struct BufferBinding {
+  bool bound = false;
+  Storage* storage = nullptr;
+  int64_t handle_offset = 0;  // byte offset in storage of the data pointer
+  int64_t base = 0;           // byte offset in storage of element 0 (data + elem_offset)
+  std::vector<int64_t> shape;
+  std::vector<int64_t> strides;  // in elements, always filled
+};
+
+struct Frame {
+  std::vector<Value> vars;
+  std::vector<BufferBinding> buffers;
+  Value ret;
+};
+
+using ExprFn = std::function<Value(Frame&)>;
+enum class Flow : uint8_t { kNormal, kBreak, kContinue, kReturn };
+using StmtFn = std::function<Flow(Frame&)>;
+
+// An expression that either binds an unbound variable (a shape var meeting its first array) or
+// must equal a given value.
+struct Matcher {
+  int var_slot = -1;
+  DataType var_dtype;
+  ExprFn eval;
+  PrimExpr expr;
+};
+
+// Compile-time facts about one buffer.
+struct BufferInfo {
+  Buffer buffer;
+  int slot = -1;
+  int data_slot = -1;
+  int64_t elem_bytes = 0;
+  std::vector<Matcher> shape;
+  std::vector<Matcher> strides;  // empty: compact
+  Matcher elem_offset;           // eval null: 0
+};
+
+struct CompiledFunc {
+  PrimFunc func;
+  std::string name;
+  int num_vars = 0;
+  int num_buffers = 0;
+  std::vector<int> param_slots;
+  std::vector<BufferInfo*> param_buffers;  // null for scalar/handle params
+  std::vector<std::unique_ptr<BufferInfo>> buffers;
+  StmtFn body;
+};
+
+class Machine {
+ public:
+  Machine(ir::IRModule module, InterpretOptions options)
+      : module_(std::move(module)), options_(options) {}
+
+  // Compiles once per function (cached).
+  CompiledFunc* Compile(const PrimFunc& func, const std::string& name);
+  InterpretResult RunTop(const PrimFunc& func, const std::string& name, std::vector<InterpArg> args);
+  // A GlobalVar call from running code.
+  Value CallFunction(const std::string& name, std::vector<Value> args, const Span& span);
+
+  Storage* Allocate(const std::string& name, int64_t bytes, const Span& span);
+  size_t ArenaMark() const { return arena_.size(); }
+  void ArenaRelease(size_t mark) {
+    while (arena_.size() > mark) arena_.pop_back();
+  }
+  void Tick(const Span& span) {
+    if (options_.max_iterations && ++iterations_ > options_.max_iterations) {
+      Fail("stopped after " + std::to_string(options_.max_iterations) +
+               " loop iterations (InterpretOptions::max_iterations); the program may not terminate",
+           span);
+    }
+  }
+
+  // Binds `info`'s buffer to memory at `handle`: evaluates its shape, strides and element
+  // offset in `frame` (binding still-unbound variables to `actual_*` where given).
+  void BindBuffer(Frame& frame, const BufferInfo& info, const Value& handle, const Span& span,
+                  const std::vector<int64_t>* actual_shape = nullptr,
+                  const std::vector<int64_t>* actual_strides = nullptr,
+                  std::optional<int64_t> actual_elem_offset = std::nullopt);
+  // The binding of a buffer in use; a buffer never declared in this frame but whose data
+  // variable holds a pointer is bound from it on the fly.
+  BufferBinding& Resolve(Frame& frame, const BufferInfo& info, const Span& span);
+
+ private:
+  ir::IRModule module_;
+  InterpretOptions options_;
+  std::vector<std::unique_ptr<Storage>> arena_;
+  std::vector<std::unique_ptr<Storage>> arg_storage_;
+  std::unordered_map<const PrimFuncNode*, std::unique_ptr<CompiledFunc>> compiled_;
+  uint64_t iterations_ = 0;
+  int depth_ = 0;
+};
+
+// Matcher evaluation: binds or checks; `what` names the quantity in the error.
+int64_t MatchOrBind(Frame& frame, const Matcher& m, int64_t actual, const std::string& what,
+                    const Span& span);
+
+std::unique_ptr<CompiledFunc> CompileFunc(Machine* machine, const PrimFunc& func,
+                                          const std::string& name);
+
+}  // namespace wb::tir::interp
