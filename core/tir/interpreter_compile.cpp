@@ -39,27 +39,97 @@ struct Access {
   Span span;
   Machine* machine = nullptr;
   const char* verb = "read";
+  // True when every index is a scalar and there is no predicate: the common case, which
+  // ScalarAddress serves without allocating.
+  bool scalar = false;
 
-  // Byte offsets (into the storage) of the elements the access touches, one per index lane;
-  // -1 for lanes that the predicate masks off. Bounds-checks every active lane.
+  // The byte offset (into the storage) of the element at `idx` (one index per dimension, or
+  // one flat row-major index), after checking it against the buffer's shape and memory.
+  int64_t ElementByte(const BufferBinding& b, const int64_t* idx, size_t n, int lane,
+                      int lanes) const {
+    auto lane_text = [&] { return lanes > 1 ? " in lane " + std::to_string(lane) : std::string(); };
+    int64_t offset = 0;
+    if (n != b.shape.size()) {
+      if (n != 1) {
+        Fail(info->buffer->name + " has " + std::to_string(b.shape.size()) +
+                 " dimension(s) but is indexed with " + std::to_string(n),
+             span);
+      }
+      int64_t i = idx[0];
+      int64_t total = 1;
+      for (int64_t d : b.shape) total *= d;
+      if (i < 0 || i >= total) {
+        Fail("out-of-bounds " + std::string(verb) + " of " + IndexText(info->buffer->name, {i}) +
+                 ": flat index " + std::to_string(i) + " is outside [0, " + std::to_string(total) +
+                 ") (buffer shape " + ShapeText(b.shape) + ")" + lane_text(),
+             span);
+      }
+      for (size_t d = b.shape.size(); d-- > 0;) {  // row-major position to strided offset
+        offset += (i % b.shape[d]) * b.strides[d];
+        i /= b.shape[d];
+      }
+    } else {
+      for (size_t k = 0; k < n; ++k) {
+        if (idx[k] < 0 || idx[k] >= b.shape[k]) {
+          Fail("out-of-bounds " + std::string(verb) + " of " +
+                   IndexText(info->buffer->name, std::vector<int64_t>(idx, idx + n)) + ": index " +
+                   std::to_string(idx[k]) + " is outside [0, " + std::to_string(b.shape[k]) +
+                   ") in dimension " + std::to_string(k) + " (buffer shape " + ShapeText(b.shape) +
+                   ")" + lane_text(),
+               span);
+        }
+        offset += idx[k] * b.strides[k];
+      }
+    }
+    // Views (decl_buffer, match_buffer, element offsets, strides) can still reach outside the
+    // memory they view: check against the memory itself.
+    const int64_t byte = b.base + offset * info->elem_bytes;
+    if (byte < 0 || byte + info->elem_bytes > b.storage->bytes) {
+      Fail("out-of-bounds " + std::string(verb) + " of " + info->buffer->name + ": element " +
+               std::to_string(offset) + " (from the element offset) lies at byte " +
+               std::to_string(byte) + " of '" + b.storage->name + "', which holds " +
+               std::to_string(b.storage->bytes) + " bytes" + lane_text(),
+           span);
+    }
+    return byte;
+  }
+
+  int64_t IndexValue(Frame& frame, size_t k, Value* v) const {
+    *v = indices[k](frame);
+    if (v->kind() == Kind::kFloat || v->kind() == Kind::kHandle) {
+      Fail("index " + std::to_string(k) + " of " + info->buffer->name + " is not an integer", span);
+    }
+    return (*v)[0].i;
+  }
+
+  // The byte offset of a scalar access (`scalar` is true).
+  int64_t ScalarAddress(Frame& frame, Storage** storage) const {
+    BufferBinding& b = machine->Resolve(frame, *info, span);
+    *storage = b.storage;
+    const size_t n = indices.size();
+    int64_t small[8];
+    std::vector<int64_t> big;
+    int64_t* idx = small;
+    if (n > 8) {
+      big.resize(n);
+      idx = big.data();
+    }
+    Value v;
+    for (size_t k = 0; k < n; ++k) idx[k] = IndexValue(frame, k, &v);
+    return ElementByte(b, idx, n, 0, 1);
+  }
+
+  // Byte offsets of the elements a vector access touches, one per index lane; -1 for lanes
+  // that the predicate masks off (those are not checked: they are never touched).
   void Addresses(Frame& frame, std::vector<int64_t>* out, Storage** storage, int* index_lanes,
                  const Value* pred) const {
     BufferBinding& b = machine->Resolve(frame, *info, span);
     *storage = b.storage;
     const size_t n = indices.size();
-    Value vals[8];
-    std::vector<Value> big;
-    Value* v = vals;
-    if (n > 8) {
-      big.resize(n);
-      v = big.data();
-    }
+    std::vector<Value> v(n);
     int lanes = 1;
     for (size_t k = 0; k < n; ++k) {
-      v[k] = indices[k](frame);
-      if (v[k].kind() == Kind::kFloat || v[k].kind() == Kind::kHandle) {
-        Fail("index " + std::to_string(k) + " of " + info->buffer->name + " is not an integer", span);
-      }
+      IndexValue(frame, k, &v[k]);
       if (v[k].lanes() > 1) {
         if (lanes > 1 && lanes != v[k].lanes()) Fail("vector indices of different lane counts", span);
         lanes = v[k].lanes();
@@ -68,64 +138,17 @@ struct Access {
     *index_lanes = lanes;
     out->assign(lanes, -1);
     const int64_t buffer_lanes = info->buffer->dtype.lanes();
-    // A buffer indexed with one index per dimension, or flat with one index.
-    const bool flat = n != b.shape.size();
-    if (flat && n != 1) {
-      Fail(info->buffer->name + " has " + std::to_string(b.shape.size()) +
-               " dimension(s) but is indexed with " + std::to_string(n),
-           span);
-    }
+    std::vector<int64_t> idx(n);
     for (int l = 0; l < lanes; ++l) {
       if (pred) {
         bool any = false;
         for (int64_t e = 0; e < buffer_lanes; ++e) {
-          const Scalar& s = pred->lanes() == 1 ? (*pred)[0] : (*pred)[l * buffer_lanes + e];
-          any |= s.i != 0;
+          any |= (pred->lanes() == 1 ? (*pred)[0] : (*pred)[l * buffer_lanes + e]).i != 0;
         }
         if (!any) continue;
       }
-      int64_t offset = 0;
-      if (flat) {
-        int64_t i = v[0].lanes() == 1 ? v[0][0].i : v[0][l].i;
-        int64_t total = 1;
-        for (int64_t d : b.shape) total *= d;
-        if (i < 0 || i >= total) {
-          Fail("out-of-bounds " + std::string(verb) + " of " + IndexText(info->buffer->name, {i}) +
-                   ": flat index " + std::to_string(i) + " is outside [0, " + std::to_string(total) +
-                   ") (buffer shape " + ShapeText(b.shape) + ")" +
-                   (lanes > 1 ? " in lane " + std::to_string(l) : ""),
-               span);
-        }
-        // Row-major position to strided offset.
-        for (int d = static_cast<int>(b.shape.size()) - 1; d >= 0; --d) {
-          offset += (i % b.shape[d]) * b.strides[d];
-          i /= b.shape[d];
-        }
-      } else {
-        for (size_t k = 0; k < n; ++k) {
-          int64_t i = v[k].lanes() == 1 ? v[k][0].i : v[k][l].i;
-          if (i < 0 || i >= b.shape[k]) {
-            std::vector<int64_t> idx;
-            for (size_t j = 0; j < n; ++j) idx.push_back(v[j].lanes() == 1 ? v[j][0].i : v[j][l].i);
-            Fail("out-of-bounds " + std::string(verb) + " of " + IndexText(info->buffer->name, idx) +
-                     ": index " + std::to_string(i) + " is outside [0, " +
-                     std::to_string(b.shape[k]) + ") in dimension " + std::to_string(k) +
-                     " (buffer shape " + ShapeText(b.shape) + ")" +
-                     (lanes > 1 ? " in lane " + std::to_string(l) : ""),
-                 span);
-          }
-          offset += i * b.strides[k];
-        }
-      }
-      const int64_t byte = b.base + offset * info->elem_bytes;
-      if (byte < 0 || byte + info->elem_bytes > b.storage->bytes) {
-        Fail("out-of-bounds " + std::string(verb) + " of " + info->buffer->name + ": element " +
-                 std::to_string(offset) + " (with element offset) lies at byte " +
-                 std::to_string(byte) + " of '" + b.storage->name + "', which holds " +
-                 std::to_string(b.storage->bytes) + " bytes",
-             span);
-      }
-      (*out)[l] = byte;
+      for (size_t k = 0; k < n; ++k) idx[k] = v[k].lanes() == 1 ? v[k][0].i : v[k][l].i;
+      (*out)[l] = ElementByte(b, idx.data(), n, l, lanes);
     }
   }
 };
@@ -254,6 +277,8 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
     a->span = span;
     a->machine = machine_;
     a->verb = verb;
+    a->scalar = !predicate.defined();
+    for (const auto& i : indices) a->scalar &= i->dtype.lanes() == 1;
     return a;
   }
 
@@ -261,8 +286,16 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
     auto access = MakeAccess(op->buffer, op->indices, op->predicate, op->span, "read");
     DataType elem = op->buffer->dtype.element_of();
     const int buffer_lanes = op->buffer->dtype.lanes();
-    DataType result_type = op->dtype;
-    return [access, elem, buffer_lanes, result_type](Frame& f) {
+    if (access->scalar && buffer_lanes == 1) {
+      return [access, elem](Frame& f) {
+        Storage* storage = nullptr;
+        const int64_t byte = access->ScalarAddress(f, &storage);
+        Value r(elem);
+        r[0] = LoadScalar(elem, storage->data + byte);
+        return r;
+      };
+    }
+    return [access, elem, buffer_lanes](Frame& f) {
       Value pred;
       if (access->predicate) pred = access->predicate(f);
       std::vector<int64_t> bytes;
@@ -279,7 +312,6 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
           r[lane] = LoadScalar(elem, storage->data + bytes[l] + e * scalar_bytes);
         }
       }
-      (void)result_type;
       return r;
     };
   }
@@ -491,6 +523,15 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
     DataType elem = op->buffer->dtype.element_of();
     const int buffer_lanes = op->buffer->dtype.lanes();
     Span span = op->span;
+    if (access->scalar && buffer_lanes == 1 && op->value->dtype == elem) {
+      return [access, value, elem](Frame& f) {
+        Value v = value(f);
+        Storage* storage = nullptr;
+        const int64_t byte = access->ScalarAddress(f, &storage);
+        StoreScalar(elem, storage->data + byte, v[0]);
+        return Flow::kNormal;
+      };
+    }
     return [access, value, elem, buffer_lanes, span](Frame& f) {
       Value v = value(f);
       Value pred;
