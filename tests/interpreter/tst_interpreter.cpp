@@ -640,6 +640,84 @@ def main(A: T.Buffer((8, 8), "float32"), B: T.Buffer((8, 8), "float32")):
     }
   }
 
+  void bitOperations() {
+    auto mod = ParseOk(std::string(kHeader) + R"(
+@T.prim_func
+def main(A: T.Buffer((4,), "int32"), U: T.Buffer((4,), "uint32"), O: T.Buffer((4, 5), "int32"), P: T.Buffer((4, 2), "uint32")):
+    for i in range(4):
+        O[i, 0] = T.shift_right(A[i], 2)
+        O[i, 1] = T.shift_left(A[i], 3)
+        O[i, 2] = T.bitwise_and(A[i], 255)
+        O[i, 3] = T.popcount(A[i])
+        O[i, 4] = T.clz(A[i])
+        P[i, 0] = T.shift_right(U[i], T.uint32(28))
+        P[i, 1] = T.bitwise_not(U[i])
+)");
+    NDArray a = NDArray::Empty({4}, runtime::Int(32)), u = NDArray::Empty({4}, runtime::UInt(32));
+    int32_t av[4] = {-17, 5, 1 << 30, -1};
+    uint32_t uv[4] = {0xF0000000u, 1, 0, 0x80000000u};
+    a.CopyFromBytes(av, sizeof(av));
+    u.CopyFromBytes(uv, sizeof(uv));
+    NDArray o = NDArray::Empty({4, 5}, runtime::Int(32)), p = NDArray::Empty({4, 2}, runtime::UInt(32));
+    InterpretResult r = InterpretModule(mod, "main", {a, u, o, p});
+    QVERIFY2(r.ok(), Errors(r).c_str());
+    int64_t want[4][5] = {{-5, -136, 239, 31, 0}, {1, 40, 5, 2, 29}, {1 << 28, 0, 0, 1, 1}, {-1, -8, 255, 32, 0}};
+    for (int i = 0; i < 4; ++i) {
+      for (int j = 0; j < 5; ++j) QCOMPARE(o.GetInt(i * 5 + j), want[i][j]);
+    }
+    int64_t pwant[4][2] = {{15, 0x0FFFFFFF}, {0, 0xFFFFFFFE}, {0, 0xFFFFFFFF}, {8, 0x7FFFFFFF}};
+    for (int i = 0; i < 4; ++i) {
+      for (int j = 0; j < 2; ++j) QCOMPARE(p.GetInt(i * 2 + j), pwant[i][j]);
+    }
+  }
+
+  void continueSkipsTheRestOfTheBody() {
+    auto mod = ParseOk(std::string(kHeader) + R"(
+@T.prim_func
+def main(A: T.Buffer((16,), "float32"), n: T.Buffer((1,), "int32")):
+    c: T.int32 = 0
+    for i in range(16):
+        if A[i] <= T.float32(0.0):
+            T.continue_loop()
+        c = c + 1
+    n[0] = c
+)");
+    NDArray a = Random({16}, runtime::Float(32), 24), n = NDArray::Empty({1}, runtime::Int(32));
+    InterpretResult r = InterpretModule(mod, "main", {a, n});
+    QVERIFY2(r.ok(), Errors(r).c_str());
+    int64_t positive = 0;
+    for (int i = 0; i < 16; ++i) positive += a.GetDouble(i) > 0;
+    QVERIFY(positive > 0 && positive < 16);
+    QCOMPARE(n.GetInt(0), positive);
+  }
+
+  void stridedAndOffsetParameters() {
+    auto mod = ParseOk(std::string(kHeader) + R"(
+@T.prim_func
+def main(A: T.Buffer((4, 4), "float32", strides=("s0", 1)), C: T.Buffer((4,), "float32", elem_offset=4), B: T.Buffer((4, 4), "float32")):
+    for i, j in T.grid(4, 4):
+        B[i, j] = A[i, j] + C[j]
+)");
+    NDArray base = Random({32}, runtime::Float(32), 25);
+    NDArray a = NDArray::View(base, {4, 4}, {8, 1}, 0);  // rows of 8
+    NDArray cbase = Random({8}, runtime::Float(32), 26);
+    NDArray c = NDArray::View(cbase, {4}, {}, 4 * 4);  // byte offset = elem_offset 4
+    NDArray b = NDArray::Empty({4, 4}, runtime::Float(32));
+    InterpretResult r = InterpretModule(mod, "main", {a, c, b});
+    QVERIFY2(r.ok(), Errors(r).c_str());
+    for (int i = 0; i < 4; ++i) {
+      for (int j = 0; j < 4; ++j) {
+        QCOMPARE(b.GetDouble(i * 4 + j), double(float(base.GetDouble(i * 8 + j)) + float(cbase.GetDouble(4 + j))));
+      }
+    }
+    // An array without the declared element offset is refused.
+    r = InterpretModule(mod, "main", {a, NDArray::Empty({4}, runtime::Float(32)), b});
+    QCOMPARE(OnlyError(r).message, std::string("the element offset of C is 0, but the function expects 4"));
+    // A strided array for a buffer that declares no strides is refused too.
+    r = InterpretModule(mod, "main", {a, c, NDArray::View(base, {4, 4}, {8, 1}, 0)});
+    QCOMPARE(OnlyError(r).message, std::string("argument 2 ('B') is strided, but buffer B declares no strides"));
+  }
+
   void handBuiltFunction() {
     // B[i] = A[i] * 3 for i < 5, built without the parser.
     Buffer a = MakeBuffer("A", {MakeIntImm(DataType::Int(32), 5)}, DataType::Int(16));
