@@ -14,144 +14,10 @@ namespace {
 
 using ir::TypeIndex;
 
-std::string ShapeText(const std::vector<int64_t>& shape) {
-  std::string s = "(";
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + (shape.size() == 1 ? ",)" : ")");
-}
-
-std::string IndexText(const std::string& name, const std::vector<int64_t>& idx) {
-  std::string s = name + "[";
-  for (size_t i = 0; i < idx.size(); ++i) s += (i ? ", " : "") + std::to_string(idx[i]);
-  return s + "]";
-}
-
 std::string OpShortName(const ir::OpNode* op) {
   const std::string& n = op->name;
   return n.rfind("tirx.", 0) == 0 ? n.substr(5) : n;
 }
-
-// A compiled buffer access (load, store or address_of).
-struct Access {
-  const BufferInfo* info = nullptr;
-  std::vector<ExprFn> indices;
-  ExprFn predicate;
-  Span span;
-  Machine* machine = nullptr;
-  const char* verb = "read";
-  // True when every index is a scalar and there is no predicate: the common case, which
-  // ScalarAddress serves without allocating.
-  bool scalar = false;
-
-  // The byte offset (into the storage) of the element at `idx` (one index per dimension, or
-  // one flat row-major index), after checking it against the buffer's shape and memory.
-  int64_t ElementByte(const BufferBinding& b, const int64_t* idx, size_t n, int lane,
-                      int lanes) const {
-    auto lane_text = [&] { return lanes > 1 ? " in lane " + std::to_string(lane) : std::string(); };
-    int64_t offset = 0;
-    if (n != b.shape.size()) {
-      if (n != 1) {
-        Fail(info->buffer->name + " has " + std::to_string(b.shape.size()) +
-                 " dimension(s) but is indexed with " + std::to_string(n),
-             span);
-      }
-      int64_t i = idx[0];
-      int64_t total = 1;
-      for (int64_t d : b.shape) total *= d;
-      if (i < 0 || i >= total) {
-        Fail("out-of-bounds " + std::string(verb) + " of " + IndexText(info->buffer->name, {i}) +
-                 ": flat index " + std::to_string(i) + " is outside [0, " + std::to_string(total) +
-                 ") (buffer shape " + ShapeText(b.shape) + ")" + lane_text(),
-             span);
-      }
-      for (size_t d = b.shape.size(); d-- > 0;) {  // row-major position to strided offset
-        offset += (i % b.shape[d]) * b.strides[d];
-        i /= b.shape[d];
-      }
-    } else {
-      for (size_t k = 0; k < n; ++k) {
-        if (idx[k] < 0 || idx[k] >= b.shape[k]) {
-          Fail("out-of-bounds " + std::string(verb) + " of " +
-                   IndexText(info->buffer->name, std::vector<int64_t>(idx, idx + n)) + ": index " +
-                   std::to_string(idx[k]) + " is outside [0, " + std::to_string(b.shape[k]) +
-                   ") in dimension " + std::to_string(k) + " (buffer shape " + ShapeText(b.shape) +
-                   ")" + lane_text(),
-               span);
-        }
-        offset += idx[k] * b.strides[k];
-      }
-    }
-    // Views (decl_buffer, match_buffer, element offsets, strides) can still reach outside the
-    // memory they view: check against the memory itself.
-    const int64_t byte = b.base + offset * info->elem_bytes;
-    if (byte < 0 || byte + info->elem_bytes > b.storage->bytes) {
-      Fail("out-of-bounds " + std::string(verb) + " of " + info->buffer->name + ": element " +
-               std::to_string(offset) + " (from the element offset) lies at byte " +
-               std::to_string(byte) + " of '" + b.storage->name + "', which holds " +
-               std::to_string(b.storage->bytes) + " bytes" + lane_text(),
-           span);
-    }
-    return byte;
-  }
-
-  int64_t IndexValue(Frame& frame, size_t k, Value* v) const {
-    *v = indices[k](frame);
-    if (v->kind() == Kind::kFloat || v->kind() == Kind::kHandle) {
-      Fail("index " + std::to_string(k) + " of " + info->buffer->name + " is not an integer", span);
-    }
-    return (*v)[0].i;
-  }
-
-  // The byte offset of a scalar access (`scalar` is true).
-  int64_t ScalarAddress(Frame& frame, Storage** storage) const {
-    BufferBinding& b = machine->Resolve(frame, *info, span);
-    *storage = b.storage;
-    const size_t n = indices.size();
-    int64_t small[8];
-    std::vector<int64_t> big;
-    int64_t* idx = small;
-    if (n > 8) {
-      big.resize(n);
-      idx = big.data();
-    }
-    Value v;
-    for (size_t k = 0; k < n; ++k) idx[k] = IndexValue(frame, k, &v);
-    return ElementByte(b, idx, n, 0, 1);
-  }
-
-  // Byte offsets of the elements a vector access touches, one per index lane; -1 for lanes
-  // that the predicate masks off (those are not checked: they are never touched).
-  void Addresses(Frame& frame, std::vector<int64_t>* out, Storage** storage, int* index_lanes,
-                 const Value* pred) const {
-    BufferBinding& b = machine->Resolve(frame, *info, span);
-    *storage = b.storage;
-    const size_t n = indices.size();
-    std::vector<Value> v(n);
-    int lanes = 1;
-    for (size_t k = 0; k < n; ++k) {
-      IndexValue(frame, k, &v[k]);
-      if (v[k].lanes() > 1) {
-        if (lanes > 1 && lanes != v[k].lanes()) Fail("vector indices of different lane counts", span);
-        lanes = v[k].lanes();
-      }
-    }
-    *index_lanes = lanes;
-    out->assign(lanes, -1);
-    const int64_t buffer_lanes = info->buffer->dtype.lanes();
-    std::vector<int64_t> idx(n);
-    for (int l = 0; l < lanes; ++l) {
-      if (pred) {
-        bool any = false;
-        for (int64_t e = 0; e < buffer_lanes; ++e) {
-          any |= (pred->lanes() == 1 ? (*pred)[0] : (*pred)[l * buffer_lanes + e]).i != 0;
-        }
-        if (!any) continue;
-      }
-      for (size_t k = 0; k < n; ++k) idx[k] = v[k].lanes() == 1 ? v[k][0].i : v[k][l].i;
-      (*out)[l] = ElementByte(b, idx.data(), n, l, lanes);
-    }
-  }
-};
 
 class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
                  public StmtFunctor<StmtFn(const Stmt&)> {
@@ -240,9 +106,8 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
     ExprFn a = Expr(op->a), b = Expr(op->b);
     TypeIndex kind = op->type_index();
     Span span = op->span;
-    if (kind == TypeIndex::kAnd || kind == TypeIndex::kOr) {
-      // Operands are pure; evaluating both keeps vectors simple and cannot change results.
-    }
+    // And/Or evaluate both operands: TIR expressions are pure, so short-circuiting could not
+    // change a result, and vectors need both sides anyway.
     return [a, b, kind, span](Frame& f) { return Binary(kind, a(f), b(f), span); };
   }
 #define WB_BIN(Name) \

@@ -107,6 +107,33 @@ class Machine {
   int depth_ = 0;
 };
 
+// A compiled buffer access (load, store, address_of, a match_buffer region's start).
+struct Access {
+  const BufferInfo* info = nullptr;
+  std::vector<ExprFn> indices;
+  ExprFn predicate;
+  Span span;
+  Machine* machine = nullptr;
+  const char* verb = "read";
+  // True when every index is a scalar and there is no predicate: the common case, which
+  // ScalarAddress serves without allocating.
+  bool scalar = false;
+
+  // The byte offset (into the storage) of the element at `idx` (one index per dimension, or
+  // one flat row-major index), after checking it against the buffer's shape and memory.
+  int64_t ElementByte(const BufferBinding& b, const int64_t* idx, size_t n, int lane,
+                      int lanes) const;
+  // The byte offset of a scalar access (`scalar` is true).
+  int64_t ScalarAddress(Frame& frame, Storage** storage) const;
+  // Byte offsets of the elements a vector access touches, one per index lane; -1 for lanes
+  // that the predicate masks off (those are not checked: they are never touched).
+  void Addresses(Frame& frame, std::vector<int64_t>* out, Storage** storage, int* index_lanes,
+                 const Value* pred) const;
+
+ private:
+  int64_t IndexValue(Frame& frame, size_t k, Value* v) const;
+};
+
 // Matcher evaluation: binds or checks; `what` names the quantity in the error.
 int64_t MatchOrBind(Frame& frame, const Matcher& m, int64_t actual, const std::string& what,
                     const Span& span);
