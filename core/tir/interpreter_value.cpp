@@ -346,8 +346,20 @@ Value Binary(TypeIndex kind, const Value& a, const Value& b, const Span& span) {
     }
     Fail("arithmetic on a handle is not supported", span);
   }
-  const int lanes = ResultLanes(a, b, span);
   const bool compare = IsComparison(kind) || kind == TypeIndex::kAnd || kind == TypeIndex::kOr;
+  if (a.lanes() == 1 && b.lanes() == 1 && a.kind() == b.kind()) {
+    // Scalars of one kind: the common case in index arithmetic and loop bodies, without the
+    // lane loop's bookkeeping. Same semantics as below.
+    Value r(compare ? DataType::Bool() : a.dtype());
+    if (a.kind() == Kind::kFloat) {
+      double v = FloatBinary(kind, a[0].f, b[0].f, span);
+      r[0] = compare ? Scalar{.i = v != 0} : Normalize(r.dtype(), Scalar{.f = v});
+    } else {
+      r[0] = Normalize(r.dtype(), Scalar{.i = IntBinary(kind, a.kind(), a.dtype(), a[0].i, b[0].i, span)});
+    }
+    return r;
+  }
+  const int lanes = ResultLanes(a, b, span);
   // The operation's type is the operands' (TIR matches them); a scalar operand may meet a vector.
   DataType op_type = a.lanes() >= b.lanes() ? a.dtype() : b.dtype();
   DataType result = compare ? DataType::Bool(lanes) : op_type.with_lanes(lanes);
