@@ -9,12 +9,16 @@ namespace {
 
 // An IEEE-754 style binary format with `ebits` exponent bits and `mbits` stored mantissa bits
 // (the all-ones exponent holds infinities and NaNs). One rounding from double, ties to even.
-uint32_t EncodeIEEE(double x, int ebits, int mbits) {
+// With `finite_only` (the "fn" formats) the all-ones exponent holds normal numbers, only the
+// all-ones pattern is NaN, and overflow and infinities give NaN.
+uint32_t EncodeIEEE(double x, int ebits, int mbits, bool finite_only = false) {
   const uint32_t sign = std::signbit(x) ? (1u << (ebits + mbits)) : 0u;
   const uint32_t max_field = (1u << ebits) - 1;
-  if (std::isnan(x)) return sign | (max_field << mbits) | (1u << (mbits - 1));
+  const uint32_t nan = finite_only ? ((max_field << mbits) | ((1u << mbits) - 1))
+                                   : ((max_field << mbits) | (1u << (mbits - 1)));
+  if (std::isnan(x)) return sign | nan;
   double a = std::fabs(x);
-  if (std::isinf(a)) return sign | (max_field << mbits);
+  if (std::isinf(a)) return sign | (finite_only ? nan : (max_field << mbits));
   if (a == 0) return sign;
   const int bias = (1 << (ebits - 1)) - 1;
   int e = 0;
@@ -24,7 +28,7 @@ uint32_t EncodeIEEE(double x, int ebits, int mbits) {
   // The significand in units of the format's quantum at this exponent; exact in a double
   // because it is below 2^(mbits + 2). nearbyint rounds ties to even (default FP mode).
   double scaled = std::ldexp(a, mbits - exp);
-  if (scaled >= 9007199254740992.0) return sign | (max_field << mbits);  // far beyond range
+  if (scaled >= 9007199254740992.0) return sign | (finite_only ? nan : (max_field << mbits));
   auto sig = static_cast<uint64_t>(std::nearbyint(scaled));
   if (sig >= (uint64_t{2} << mbits)) {  // rounding carried into the next binade
     sig >>= 1;
@@ -38,18 +42,25 @@ uint32_t EncodeIEEE(double x, int ebits, int mbits) {
   } else {
     mant = static_cast<uint32_t>(sig);
   }
+  if (finite_only) {
+    const uint32_t bits = (field << mbits) | mant;
+    if (field > max_field || bits >= nan) return sign | nan;  // overflow -> NaN
+    return sign | bits;
+  }
   if (field >= max_field) return sign | (max_field << mbits);  // overflow -> infinity
   return sign | (field << mbits) | mant;
 }
 
-double DecodeIEEE(uint32_t bits, int ebits, int mbits) {
+double DecodeIEEE(uint32_t bits, int ebits, int mbits, bool finite_only = false) {
   const bool negative = (bits >> (ebits + mbits)) & 1u;
   const uint32_t max_field = (1u << ebits) - 1;
   const uint32_t field = (bits >> mbits) & max_field;
   const uint32_t mant = bits & ((1u << mbits) - 1);
   const int bias = (1 << (ebits - 1)) - 1;
   double v = 0;
-  if (field == max_field) {
+  if (finite_only && field == max_field && mant == (1u << mbits) - 1) {
+    v = std::nan("");
+  } else if (field == max_field && !finite_only) {
     v = mant ? std::nan("") : INFINITY;
   } else if (field == 0) {
     v = std::ldexp(static_cast<double>(mant), 1 - bias - mbits);
@@ -83,5 +94,12 @@ float BFloat16BitsToFloat(uint16_t bits) {
   std::memcpy(&f, &u, 4);
   return f;
 }
+
+uint8_t DoubleToFloat8E4M3FNBits(double value) {
+  return static_cast<uint8_t>(EncodeIEEE(value, 4, 3, /*finite_only=*/true));
+}
+double Float8E4M3FNBitsToDouble(uint8_t bits) { return DecodeIEEE(bits, 4, 3, /*finite_only=*/true); }
+uint8_t DoubleToFloat8E5M2Bits(double value) { return static_cast<uint8_t>(EncodeIEEE(value, 5, 2)); }
+double Float8E5M2BitsToDouble(uint8_t bits) { return DecodeIEEE(bits, 5, 2); }
 
 }  // namespace wb::runtime

@@ -23,6 +23,8 @@ std::string DTypeToString(DLDataType dtype) {
     case kDLBfloat: s = "bfloat" + std::to_string(dtype.bits); break;
     case kDLBool: s = "bool"; break;
     case kDLOpaqueHandle: s = "handle"; break;
+    case kDLFloat8_e4m3fn: s = "float8_e4m3fn"; break;
+    case kDLFloat8_e5m2: s = "float8_e5m2"; break;
     default: s = "code" + std::to_string(dtype.code) + "_" + std::to_string(dtype.bits); break;
   }
   if (dtype.lanes != 1) s += "x" + std::to_string(dtype.lanes);
@@ -48,6 +50,8 @@ std::optional<DLDataType> DTypeFromString(std::string_view text) {
   };
   if (text == "bool") return DLDataType{kDLBool, 8, lanes};
   if (text == "bfloat16") return DLDataType{kDLBfloat, 16, lanes};
+  if (text == "float8_e4m3fn") return DLDataType{kDLFloat8_e4m3fn, 8, lanes};
+  if (text == "float8_e5m2") return DLDataType{kDLFloat8_e5m2, 8, lanes};
   if (auto t = with_bits("uint", kDLUInt)) return t;
   if (auto t = with_bits("int", kDLInt)) return t;
   if (auto t = with_bits("float", kDLFloat)) {
@@ -247,6 +251,8 @@ double NDArray::GetDouble(int64_t flat_index) const {
     }
   }
   if (t.code == kDLBfloat && t.bits == 16) return BFloat16BitsToFloat(LoadAs<uint16_t>(p));
+  if (t.code == kDLFloat8_e4m3fn) return Float8E4M3FNBitsToDouble(*p);
+  if (t.code == kDLFloat8_e5m2) return Float8E5M2BitsToDouble(*p);
   if (t.code == kDLUInt && t.bits == 64) return static_cast<double>(LoadAs<uint64_t>(p));
   return static_cast<double>(GetInt(flat_index));
 }
@@ -287,6 +293,8 @@ void NDArray::SetDouble(int64_t flat_index, double value) const {
     }
   }
   if (t.code == kDLBfloat && t.bits == 16) return StoreAs<uint16_t>(p, DoubleToBFloat16Bits(value));
+  if (t.code == kDLFloat8_e4m3fn) return StoreAs<uint8_t>(p, DoubleToFloat8E4M3FNBits(value));
+  if (t.code == kDLFloat8_e5m2) return StoreAs<uint8_t>(p, DoubleToFloat8E5M2Bits(value));
   SetInt(flat_index, static_cast<int64_t>(value));
 }
 

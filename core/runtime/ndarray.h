@@ -22,6 +22,8 @@ enum DLDataTypeCode : uint8_t {
   kDLOpaqueHandle = 3,
   kDLBfloat = 4,
   kDLBool = 6,
+  kDLFloat8_e4m3fn = 10,
+  kDLFloat8_e5m2 = 12,
 };
 
 // DLPack's DLDataType: {code, bits, lanes}.
@@ -36,7 +38,9 @@ struct DLDataType {
   bool operator!=(const DLDataType& o) const { return !(*this == o); }
   // Bytes one element occupies in memory (bool takes a byte, as in NumPy and TVM).
   int64_t ElementBytes() const { return int64_t{(bits + 7) / 8} * lanes; }
-  bool is_float() const { return code == kDLFloat || code == kDLBfloat; }
+  bool is_float() const {
+    return code == kDLFloat || code == kDLBfloat || code == kDLFloat8_e4m3fn || code == kDLFloat8_e5m2;
+  }
 };
 
 DLDataType Float(int bits);
@@ -44,7 +48,7 @@ DLDataType Int(int bits);
 DLDataType UInt(int bits);
 DLDataType BFloat16();
 DLDataType Bool();
-// "float32", "int8", "bfloat16", "bool", "float16x4".
+// "float32", "int8", "bfloat16", "bool", "float16x4", "float8_e4m3fn".
 std::string DTypeToString(DLDataType dtype);
 std::optional<DLDataType> DTypeFromString(std::string_view text);
 

@@ -5,7 +5,8 @@
 // thread-bound loops and thread launches included), every buffer access is bounds-checked and
 // an out-of-bounds access stops the run with a diagnostic naming the buffer, the index and the
 // access's span, and arithmetic follows TVM exactly (wrapping integers at their bit width,
-// truncdiv/truncmod vs floordiv/floormod, float16/bfloat16 rounding after every operation).
+// truncdiv/truncmod vs floordiv/floormod, float16/bfloat16/float8 rounding after every
+// operation).
 //
 // Speed is second but not ignored: the function is compiled once into a tree of closures with
 // every variable and buffer resolved to a slot, so no name or map lookup happens per element.

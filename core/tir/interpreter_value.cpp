@@ -68,7 +68,8 @@ void Fail(const std::string& message, const Span& span) {
 }
 
 void CheckSupported(DataType t, const Span& span) {
-  if (t.is_narrow_float()) {
+  if (t.is_narrow_float() && t.code() != DataType::kFloat8_e4m3fn &&
+      t.code() != DataType::kFloat8_e5m2) {
     Fail("the interpreter does not support " + t.element_of().ToString() + " values", span);
   }
   if ((t.is_int() || t.is_uint()) && t.bits() != 8 && t.bits() != 16 && t.bits() != 32 &&
@@ -98,7 +99,11 @@ Scalar Normalize(DataType t, Scalar s) {
       return s;
     case Kind::kBool: s.i = s.i != 0; return s;
     case Kind::kFloat:
-      if (t.is_bfloat16()) {
+      if (t.code() == DataType::kFloat8_e4m3fn) {
+        s.f = runtime::Float8E4M3FNBitsToDouble(runtime::DoubleToFloat8E4M3FNBits(s.f));
+      } else if (t.code() == DataType::kFloat8_e5m2) {
+        s.f = runtime::Float8E5M2BitsToDouble(runtime::DoubleToFloat8E5M2Bits(s.f));
+      } else if (t.is_bfloat16()) {
         s.f = runtime::BFloat16BitsToFloat(runtime::DoubleToBFloat16Bits(s.f));
       } else if (t.bits() == 16) {
         s.f = runtime::HalfBitsToFloat(runtime::DoubleToHalfBits(s.f));
@@ -137,7 +142,9 @@ Scalar LoadScalar(DataType t, const uint8_t* p) {
       }
       break;
     case Kind::kFloat:
-      if (t.is_bfloat16()) s.f = runtime::BFloat16BitsToFloat(load(uint16_t{}));
+      if (t.code() == DataType::kFloat8_e4m3fn) s.f = runtime::Float8E4M3FNBitsToDouble(*p);
+      else if (t.code() == DataType::kFloat8_e5m2) s.f = runtime::Float8E5M2BitsToDouble(*p);
+      else if (t.is_bfloat16()) s.f = runtime::BFloat16BitsToFloat(load(uint16_t{}));
       else if (t.bits() == 16) s.f = runtime::HalfBitsToFloat(load(uint16_t{}));
       else if (t.bits() == 32) s.f = load(float{});
       else s.f = load(double{});
@@ -161,7 +168,9 @@ void StoreScalar(DataType t, uint8_t* p, Scalar s) {
       }
       break;
     case Kind::kFloat:
-      if (t.is_bfloat16()) store(runtime::DoubleToBFloat16Bits(s.f));
+      if (t.code() == DataType::kFloat8_e4m3fn) store(runtime::DoubleToFloat8E4M3FNBits(s.f));
+      else if (t.code() == DataType::kFloat8_e5m2) store(runtime::DoubleToFloat8E5M2Bits(s.f));
+      else if (t.is_bfloat16()) store(runtime::DoubleToBFloat16Bits(s.f));
       else if (t.bits() == 16) store(runtime::DoubleToHalfBits(s.f));
       else if (t.bits() == 32) store(static_cast<float>(s.f));
       else store(s.f);
@@ -199,6 +208,8 @@ int64_t FloatToInt(double f, DataType to) {
 
 uint64_t BitsOf(DataType t, Scalar s) {
   if (KindOf(t) != Kind::kFloat) return static_cast<uint64_t>(s.i) & (t.bits() >= 64 ? ~uint64_t{0} : ((uint64_t{1} << t.bits()) - 1));
+  if (t.code() == DataType::kFloat8_e4m3fn) return runtime::DoubleToFloat8E4M3FNBits(s.f);
+  if (t.code() == DataType::kFloat8_e5m2) return runtime::DoubleToFloat8E5M2Bits(s.f);
   if (t.is_bfloat16()) return runtime::DoubleToBFloat16Bits(s.f);
   if (t.bits() == 16) return runtime::DoubleToHalfBits(s.f);
   if (t.bits() == 32) return std::bit_cast<uint32_t>(static_cast<float>(s.f));
@@ -211,7 +222,9 @@ Scalar FromBits(DataType t, uint64_t bits) {
     s.i = static_cast<int64_t>(bits);
     return Normalize(t, s);
   }
-  if (t.is_bfloat16()) s.f = runtime::BFloat16BitsToFloat(static_cast<uint16_t>(bits));
+  if (t.code() == DataType::kFloat8_e4m3fn) s.f = runtime::Float8E4M3FNBitsToDouble(static_cast<uint8_t>(bits));
+  else if (t.code() == DataType::kFloat8_e5m2) s.f = runtime::Float8E5M2BitsToDouble(static_cast<uint8_t>(bits));
+  else if (t.is_bfloat16()) s.f = runtime::BFloat16BitsToFloat(static_cast<uint16_t>(bits));
   else if (t.bits() == 16) s.f = runtime::HalfBitsToFloat(static_cast<uint16_t>(bits));
   else if (t.bits() == 32) s.f = std::bit_cast<float>(static_cast<uint32_t>(bits));
   else s.f = std::bit_cast<double>(bits);

@@ -266,6 +266,31 @@ def main(A: T.Buffer((6,), "float32"), H: T.Buffer((6,), "float16"), BF: T.Buffe
     QCOMPARE(rr.GetDouble(2), double(runtime::HalfBitsToFloat(runtime::FloatToHalfBits(3.14159265f)) + 3.140625f));
   }
 
+  void float8Casts() {
+    auto mod = ParseOk(std::string(kHeader) + R"(
+@T.prim_func
+def main(X: T.Buffer((4,), "float32"), Q: T.Buffer((4,), "float8_e4m3fn"), E: T.Buffer((4,), "float8_e5m2"), Y: T.Buffer((4,), "float32")):
+    for i in range(4):
+        Q[i] = T.Cast("float8_e4m3fn", X[i])
+        E[i] = T.Cast("float8_e5m2", X[i])
+        Y[i] = T.Cast("float32", Q[i])
+)");
+    NDArray x = NDArray::Empty({4}, runtime::Float(32));
+    float xv[4] = {1.0f, 0.3f, 448.0f, -1000.0f};
+    x.CopyFromBytes(xv, sizeof(xv));
+    NDArray q = NDArray::Empty({4}, {runtime::kDLFloat8_e4m3fn, 8, 1});
+    NDArray e = NDArray::Empty({4}, {runtime::kDLFloat8_e5m2, 8, 1});
+    NDArray y = NDArray::Empty({4}, runtime::Float(32));
+    InterpretResult r = InterpretModule(mod, "main", {x, q, e, y});
+    QVERIFY2(r.ok(), Errors(r).c_str());
+    for (int i = 0; i < 4; ++i) {
+      QCOMPARE(static_cast<const uint8_t*>(q->data)[i], runtime::DoubleToFloat8E4M3FNBits(float(xv[i])));
+      QCOMPARE(static_cast<const uint8_t*>(e->data)[i], runtime::DoubleToFloat8E5M2Bits(float(xv[i])));
+    }
+    QCOMPARE(y.GetDouble(1), 0.3125);  // 0.3 rounds to 1.25 * 2^-2
+    QVERIFY(std::isnan(y.GetDouble(3)));  // out of e4m3fn's range
+  }
+
   void float16ArithmeticRoundsEachStep() {
     // 2048 + 1 is not representable in float16: each addition rounds back to 2048.
     auto mod = ParseOk(std::string(kHeader) + R"(

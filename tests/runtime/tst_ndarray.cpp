@@ -81,6 +81,31 @@ class TstNDArray : public QObject {
     QCOMPARE(BFloat16BitsToFloat(0xFF80), -INFINITY);
   }
 
+  void float8KnownBits() {
+    QCOMPARE(DoubleToFloat8E4M3FNBits(1.0), uint8_t{0x38});
+    QCOMPARE(DoubleToFloat8E4M3FNBits(-2.0), uint8_t{0xC0});
+    QCOMPARE(DoubleToFloat8E4M3FNBits(448.0), uint8_t{0x7E});
+    QCOMPARE(DoubleToFloat8E4M3FNBits(464.0), uint8_t{0x7E});  // tie: even, stays finite
+    QCOMPARE(DoubleToFloat8E4M3FNBits(480.0), uint8_t{0x7F});  // overflow: NaN
+    QCOMPARE(DoubleToFloat8E4M3FNBits(INFINITY), uint8_t{0x7F});
+    QCOMPARE(DoubleToFloat8E4M3FNBits(std::ldexp(1.0, -9)), uint8_t{0x01});
+    QCOMPARE(DoubleToFloat8E4M3FNBits(1.0625), uint8_t{0x38});  // tie between 1 and 1.125: even
+    QVERIFY(std::isnan(Float8E4M3FNBitsToDouble(0xFF)));
+    QCOMPARE(Float8E4M3FNBitsToDouble(0x78), 256.0);  // the all-ones exponent holds normals
+    QCOMPARE(DoubleToFloat8E5M2Bits(1.0), uint8_t{0x3C});
+    QCOMPARE(DoubleToFloat8E5M2Bits(1.25), uint8_t{0x3D});
+    QCOMPARE(DoubleToFloat8E5M2Bits(57344.0), uint8_t{0x7B});
+    QCOMPARE(DoubleToFloat8E5M2Bits(65536.0), uint8_t{0x7C});  // overflow: infinity
+    QCOMPARE(DoubleToFloat8E5M2Bits(std::ldexp(1.0, -16)), uint8_t{0x01});
+    QVERIFY(std::isinf(Float8E5M2BitsToDouble(0xFC)));
+    for (uint32_t b = 0; b < 256; ++b) {
+      double x = Float8E4M3FNBitsToDouble(static_cast<uint8_t>(b));
+      if (!std::isnan(x)) QCOMPARE(DoubleToFloat8E4M3FNBits(x), uint8_t(b));
+      double y = Float8E5M2BitsToDouble(static_cast<uint8_t>(b));
+      if (!std::isnan(y)) QCOMPARE(DoubleToFloat8E5M2Bits(y), uint8_t(b));
+    }
+  }
+
   void layoutAndSharing() {
     NDArray a = NDArray::Empty({3, 5}, Float(32));
     QVERIFY(a.defined());
