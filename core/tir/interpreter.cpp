@@ -39,7 +39,13 @@ Storage* Machine::Allocate(const std::string& name, int64_t bytes, const Span& s
   if (bytes < 0 || bytes > kLimit) {
     Fail("allocation of " + name + " (" + std::to_string(bytes) + " bytes) is too large to interpret", span);
   }
-  auto s = std::make_unique<Storage>();
+  std::unique_ptr<Storage> s;
+  if (!free_.empty()) {
+    s = std::move(free_.back());
+    free_.pop_back();
+  } else {
+    s = std::make_unique<Storage>();
+  }
   s->owned = std::make_unique<uint8_t[]>(static_cast<size_t>(bytes > 0 ? bytes : 1));  // zeroed
   s->data = s->owned.get();
   s->bytes = bytes;

@@ -111,6 +111,11 @@ void Access::Addresses(Frame& frame, std::vector<int64_t>* out, Storage** storag
   *index_lanes = lanes;
   out->assign(lanes, -1);
   const int64_t buffer_lanes = info->buffer->dtype.lanes();
+  if (pred && pred->lanes() != 1 && pred->lanes() != lanes * buffer_lanes) {
+    Fail("the predicate of this access has " + std::to_string(pred->lanes()) + " lanes, the access " +
+             std::to_string(lanes * buffer_lanes),
+         span);
+  }
   std::vector<int64_t> idx(n);
   for (int l = 0; l < lanes; ++l) {
     if (pred) {

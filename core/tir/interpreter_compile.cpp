@@ -14,6 +14,14 @@ namespace {
 
 using ir::TypeIndex;
 
+// Lane `i` of a value that is either a vector of the expected width or a scalar; anything
+// else is ill-typed IR, reported instead of read out of range.
+const Scalar& Lane(const Value& v, int i) {
+  if (v.lanes() == 1) return v[0];
+  if (i >= v.lanes()) Fail("a " + v.dtype().ToString() + " operand has too few lanes", {});
+  return v[i];
+}
+
 std::string OpShortName(const ir::OpNode* op) {
   const std::string& n = op->name;
   return n.rfind("tirx.", 0) == 0 ? n.substr(5) : n;
@@ -127,7 +135,7 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
       Value cv = c(f), tv = t(f), ev = e(f);  // Select evaluates both sides
       if (cv.lanes() == 1) return cv[0].i ? tv : ev;
       Value r(dtype);
-      for (int i = 0; i < r.lanes(); ++i) r[i] = cv[i].i ? tv[i] : ev[i];
+      for (int i = 0; i < r.lanes(); ++i) r[i] = Lane(cv, i).i ? Lane(tv, i) : Lane(ev, i);
       return r;
     };
   }
@@ -280,7 +288,7 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
         if (cv.lanes() == 1) return cv[0].i ? t(f) : e(f);  // only the taken branch runs
         Value tv = t(f), ev = e(f);
         Value r(dtype);
-        for (int i = 0; i < r.lanes(); ++i) r[i] = cv[i].i ? tv[i] : ev[i];
+        for (int i = 0; i < r.lanes(); ++i) r[i] = Lane(cv, i).i ? Lane(tv, i) : Lane(ev, i);
         return r;
       };
     }
@@ -433,13 +441,13 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
     BufferInfo* info = Info(buffer);
     Machine* m = machine_;
     return [info, m, span](Frame& f) {
-      int64_t count = 1;
+      int64_t bytes = info->elem_bytes;
       for (const auto& s : info->shape) {
         int64_t d = s.eval(f).AsInt();
         if (d < 0) Fail("allocation of " + info->buffer->name + " with a negative extent", span);
-        count *= d;
+        if (__builtin_mul_overflow(bytes, d, &bytes)) bytes = -1;  // reported as too large
       }
-      Storage* storage = m->Allocate(info->buffer->name, count * info->elem_bytes, span);
+      Storage* storage = m->Allocate(info->buffer->name, bytes, span);
       Value handle = Value::Handle(storage, 0);
       f.vars[info->data_slot] = handle;
       m->BindBuffer(f, *info, handle, span);

@@ -76,8 +76,18 @@ class Machine {
 
   Storage* Allocate(const std::string& name, int64_t bytes, const Span& span);
   size_t ArenaMark() const { return arena_.size(); }
+  // Frees the allocations made since `mark`. The Storage records themselves are kept for
+  // reuse, never deleted during a run, so a stale pointer (only ill-formed IR keeps one past
+  // its scope) still meets a bounds check instead of freed memory.
   void ArenaRelease(size_t mark) {
-    while (arena_.size() > mark) arena_.pop_back();
+    while (arena_.size() > mark) {
+      std::unique_ptr<Storage> s = std::move(arena_.back());
+      arena_.pop_back();
+      s->owned.reset();
+      s->data = nullptr;
+      s->bytes = 0;
+      free_.push_back(std::move(s));
+    }
   }
   void Tick(const Span& span) {
     if (options_.max_iterations && ++iterations_ > options_.max_iterations) {
@@ -101,6 +111,7 @@ class Machine {
   ir::IRModule module_;
   InterpretOptions options_;
   std::vector<std::unique_ptr<Storage>> arena_;
+  std::vector<std::unique_ptr<Storage>> free_;  // released records, reused by Allocate
   std::vector<std::unique_ptr<Storage>> arg_storage_;
   std::unordered_map<const PrimFuncNode*, std::unique_ptr<CompiledFunc>> compiled_;
   uint64_t iterations_ = 0;

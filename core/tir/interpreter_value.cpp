@@ -539,6 +539,7 @@ Value PureIntrinsic(const std::string& name, DataType result, const std::vector<
     need(1);
     Value r(result);
     int half = r.lanes();
+    if (half > args[0].lanes()) Fail("T." + name + ": result has more lanes than its operand", span);
     int start = name == "vectorlow" ? 0 : args[0].lanes() - half;
     for (int i = 0; i < half; ++i) r[i] = args[0][start + i];
     return r;
