@@ -258,9 +258,10 @@ InterpretResult Machine::RunTop(const PrimFunc& func, const std::string& name,
       if (!array.strides().empty()) {
         strides = array.strides();
       } else {
-        for (int k = array.ndim() - 1, s = 1; k >= 0; --k) {
+        int64_t s = 1;
+        for (int k = array.ndim() - 1; k >= 0; --k) {
           strides[k] = s;
-          s *= static_cast<int>(array.shape()[k]);
+          s *= array.shape()[k];
         }
       }
       const int64_t eb = array.dtype().ElementBytes();

@@ -66,10 +66,24 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
     return p;
   }
 
-  ExprFn Expr(const PrimExpr& e) { return ExprFunctor::VisitExpr(e); }
+  // What cannot be interpreted (an external call, an unsupported dtype, ill-typed IR) fails
+  // when it is reached, not when it is compiled: a path never taken must not stop the run.
+  ExprFn Expr(const PrimExpr& e) {
+    try {
+      return ExprFunctor::VisitExpr(e);
+    } catch (const InterpError& error) {
+      Diagnostic d = error.diagnostic();
+      return [d](Frame&) -> Value { throw InterpError(d); };
+    }
+  }
   StmtFn Stmt(const tir::Stmt& s) {
     if (!s.defined()) return [](Frame&) { return Flow::kNormal; };
-    return StmtFunctor::VisitStmt(s);
+    try {
+      return StmtFunctor::VisitStmt(s);
+    } catch (const InterpError& error) {
+      Diagnostic d = error.diagnostic();
+      return [d](Frame&) -> Flow { throw InterpError(d); };
+    }
   }
 
   void Finish() {

@@ -778,10 +778,20 @@ def main(A: T.Buffer((1,), "int32")):
     auto mod = ParseOk(std::string(kHeader) + R"(
 @T.prim_func
 def main(A: T.Buffer((4,), "float32")):
+    if A[0] > T.float32(100.0):
+        T.call_extern("int32", "never_reached", A.data)
+    A[1] = T.float32(5.0)
     T.call_extern("int32", "my_kernel", A.data)
 )");
-    InterpretResult r = InterpretModule(mod, "main", {NDArray::Empty({4}, runtime::Float(32))});
+    // Only a call that is reached stops the run, after what came before it ran.
+    NDArray a = NDArray::Empty({4}, runtime::Float(32));
+    InterpretResult r = InterpretModule(mod, "main", {a});
     QVERIFY2(OnlyError(r).message == "the interpreter cannot run T.call_extern \"my_kernel\" (external code or a runtime facility)", Errors(r).c_str());
+    QCOMPARE(a.GetDouble(1), 5.0);
+    r = InterpretModule(mod, "nope", {});
+    QCOMPARE(OnlyError(r).message, std::string("the module has no PrimFunc named 'nope'"));
+    r = InterpretModule(mod, "main", {int64_t{3}});
+    QVERIFY2(OnlyError(r).message == "argument 0 ('A') needs an NDArray, but a number was given", Errors(r).c_str());
   }
 };
 
