@@ -20,14 +20,14 @@ runtime::DLDataType ToRuntimeDType(DataType dtype) {
 namespace interp {
 
 int64_t MatchOrBind(Frame& frame, const Matcher& m, int64_t actual, const std::string& what,
-                    const Span& span) {
+                    const Span& span, const char* declarer) {
   if (m.var_slot >= 0 && !frame.vars[m.var_slot].defined()) {
     frame.vars[m.var_slot] = Value::Int(m.var_dtype, actual);
     return actual;
   }
   int64_t expected = m.eval(frame).AsInt();
   if (expected != actual) {
-    Fail(what + " is " + std::to_string(actual) + ", but the function expects " +
+    Fail(what + " is " + std::to_string(actual) + ", but " + declarer + " expects " +
              std::to_string(expected),
          span);
   }
@@ -57,7 +57,7 @@ Storage* Machine::Allocate(const std::string& name, int64_t bytes, const Span& s
 void Machine::BindBuffer(Frame& frame, const BufferInfo& info, const Value& handle,
                          const Span& span, const std::vector<int64_t>* actual_shape,
                          const std::vector<int64_t>* actual_strides,
-                         std::optional<int64_t> actual_elem_offset) {
+                         std::optional<int64_t> actual_elem_offset, const char* declarer) {
   const std::string& name = info.buffer->name;
   BufferBinding& b = frame.buffers[info.slot];
   b.storage = handle.storage();
@@ -67,7 +67,7 @@ void Machine::BindBuffer(Frame& frame, const BufferInfo& info, const Value& hand
   for (size_t k = 0; k < nd; ++k) {
     if (actual_shape) {
       b.shape[k] = MatchOrBind(frame, info.shape[k], (*actual_shape)[k],
-                               "dimension " + std::to_string(k) + " of " + name, span);
+                               "dimension " + std::to_string(k) + " of " + name, span, declarer);
     } else {
       b.shape[k] = info.shape[k].eval(frame).AsInt();
     }
@@ -78,7 +78,7 @@ void Machine::BindBuffer(Frame& frame, const BufferInfo& info, const Value& hand
     for (size_t k = 0; k < nd; ++k) {
       if (actual_strides) {
         b.strides[k] = MatchOrBind(frame, info.strides[k], (*actual_strides)[k],
-                                   "stride " + std::to_string(k) + " of " + name, span);
+                                   "stride " + std::to_string(k) + " of " + name, span, declarer);
       } else {
         b.strides[k] = info.strides[k].eval(frame).AsInt();
       }
@@ -95,7 +95,7 @@ void Machine::BindBuffer(Frame& frame, const BufferInfo& info, const Value& hand
   int64_t elem_offset = 0;
   if (info.elem_offset.eval) {
     elem_offset = actual_elem_offset ? MatchOrBind(frame, info.elem_offset, *actual_elem_offset,
-                                                   "the element offset of " + name, span)
+                                                   "the element offset of " + name, span, declarer)
                                      : info.elem_offset.eval(frame).AsInt();
   } else if (actual_elem_offset) {
     elem_offset = *actual_elem_offset;

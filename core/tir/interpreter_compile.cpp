@@ -647,7 +647,8 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
         for (int slot : m.owned_slots) f.vars[slot] = Value();
         f.vars[m.info->data_slot] = handle;
         machine->BindBuffer(f, *m.info, handle, span, &shape, &strides,
-                            offset_bytes / m.info->elem_bytes);
+                            offset_bytes / m.info->elem_bytes,
+                            "its T.match_buffer");
       }
       if (init) {
         bool first = true;

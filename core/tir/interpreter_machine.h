@@ -102,7 +102,8 @@ class Machine {
   void BindBuffer(Frame& frame, const BufferInfo& info, const Value& handle, const Span& span,
                   const std::vector<int64_t>* actual_shape = nullptr,
                   const std::vector<int64_t>* actual_strides = nullptr,
-                  std::optional<int64_t> actual_elem_offset = std::nullopt);
+                  std::optional<int64_t> actual_elem_offset = std::nullopt,
+                  const char* declarer = "the function");
   // The binding of a buffer in use; a buffer never declared in this frame but whose data
   // variable holds a pointer is bound from it on the fly.
   BufferBinding& Resolve(Frame& frame, const BufferInfo& info, const Span& span);
@@ -147,7 +148,7 @@ struct Access {
 
 // Matcher evaluation: binds or checks; `what` names the quantity in the error.
 int64_t MatchOrBind(Frame& frame, const Matcher& m, int64_t actual, const std::string& what,
-                    const Span& span);
+                    const Span& span, const char* declarer = "the function");
 
 std::unique_ptr<CompiledFunc> CompileFunc(Machine* machine, const PrimFunc& func,
                                           const std::string& name);
