@@ -1,0 +1,744 @@
+// Compiles a PrimFunc into closures for the reference interpreter. Every variable and buffer
+// gets a slot in the Frame here, once, so running touches no maps. Each closure does exactly
+// what TVM's semantics say for its node; the comments note where that is subtle.
+#include <algorithm>
+#include <sstream>
+
+#include "tir/builtin.h"
+#include "tir/functor.h"
+#include "tir/interpreter_machine.h"
+
+namespace wb::tir::interp {
+
+namespace {
+
+using ir::TypeIndex;
+
+// Lane `i` of a value that is either a vector of the expected width or a scalar; anything
+// else is ill-typed IR, reported instead of read out of range.
+const Scalar& Lane(const Value& v, int i) {
+  if (v.lanes() == 1) return v[0];
+  if (i >= v.lanes()) Fail("a " + v.dtype().ToString() + " operand has too few lanes", {});
+  return v[i];
+}
+
+std::string OpShortName(const ir::OpNode* op) {
+  const std::string& n = op->name;
+  return n.rfind("tirx.", 0) == 0 ? n.substr(5) : n;
+}
+
+class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
+                 public StmtFunctor<StmtFn(const Stmt&)> {
+ public:
+  Compiler(Machine* machine, CompiledFunc* out) : machine_(machine), out_(out) {}
+
+  int Slot(const VarNode* var) {
+    auto [it, inserted] = var_slots_.try_emplace(var, static_cast<int>(var_slots_.size()));
+    return it->second;
+  }
+
+  Matcher MakeMatcher(const PrimExpr& e) {
+    Matcher m;
+    m.expr = e;
+    if (!e.defined()) return m;
+    if (auto* var = e.as<VarNode>()) {
+      m.var_slot = Slot(var);
+      m.var_dtype = var->dtype;
+    }
+    m.eval = Expr(e);
+    return m;
+  }
+
+  BufferInfo* Info(const Buffer& buffer) {
+    auto it = buffer_infos_.find(buffer.get());
+    if (it != buffer_infos_.end()) return it->second;
+    auto info = std::make_unique<BufferInfo>();
+    BufferInfo* p = info.get();
+    buffer_infos_[buffer.get()] = p;
+    out_->buffers.push_back(std::move(info));
+    p->buffer = buffer;
+    p->slot = static_cast<int>(buffer_infos_.size()) - 1;
+    p->data_slot = Slot(buffer->data.get());
+    p->elem_bytes = ElementBytes(buffer->dtype);
+    for (const auto& s : buffer->shape) p->shape.push_back(MakeMatcher(s));
+    for (const auto& s : buffer->strides) p->strides.push_back(MakeMatcher(s));
+    p->elem_offset = MakeMatcher(buffer->elem_offset);
+    return p;
+  }
+
+  // What cannot be interpreted (an external call, an unsupported dtype, ill-typed IR) fails
+  // when it is reached, not when it is compiled: a path never taken must not stop the run.
+  ExprFn Expr(const PrimExpr& e) {
+    try {
+      return ExprFunctor::VisitExpr(e);
+    } catch (const InterpError& error) {
+      Diagnostic d = error.diagnostic();
+      return [d](Frame&) -> Value { throw InterpError(d); };
+    }
+  }
+  StmtFn Stmt(const tir::Stmt& s) {
+    if (!s.defined()) return [](Frame&) { return Flow::kNormal; };
+    try {
+      return StmtFunctor::VisitStmt(s);
+    } catch (const InterpError& error) {
+      Diagnostic d = error.diagnostic();
+      return [d](Frame&) -> Flow { throw InterpError(d); };
+    }
+  }
+
+  void Finish() {
+    out_->num_vars = static_cast<int>(var_slots_.size());
+    out_->num_buffers = static_cast<int>(buffer_infos_.size());
+  }
+
+  // --- Expressions -----------------------------------------------------------------------------
+
+  ExprFn VisitExpr_(const IntImmNode* op) override {
+    Value v = Value::Int(op->dtype, op->value);
+    return [v](Frame&) { return v; };
+  }
+  ExprFn VisitExpr_(const FloatImmNode* op) override {
+    Value v = Value::Float(op->dtype, op->value);
+    return [v](Frame&) { return v; };
+  }
+  ExprFn VisitExpr_(const StringImmNode* op) override {
+    Span span = op->span;
+    return [span](Frame&) -> Value { Fail("a string cannot be used as a value here", span); };
+  }
+  ExprFn VarRead(const VarNode* op) {
+    int slot = Slot(op);
+    std::string name = op->name_hint;
+    Span span = op->span;
+    return [slot, name, span](Frame& f) -> Value {
+      const Value& v = f.vars[slot];
+      if (!v.defined()) Fail("variable '" + name + "' has no value here (used outside its scope)", span);
+      return v;
+    };
+  }
+  ExprFn VisitExpr_(const VarNode* op) override { return VarRead(op); }
+  ExprFn VisitExpr_(const SizeVarNode* op) override { return VarRead(op); }
+  ExprFn VisitExpr_(const CastNode* op) override {
+    CheckSupported(op->dtype, op->span);
+    ExprFn value = Expr(op->value);
+    DataType t = op->dtype;
+    Span span = op->span;
+    return [value, t, span](Frame& f) { return Cast(t, value(f), span); };
+  }
+  ExprFn BinaryFn(const BinaryNode* op) {
+    ExprFn a = Expr(op->a), b = Expr(op->b);
+    TypeIndex kind = op->type_index();
+    Span span = op->span;
+    // And/Or evaluate both operands: TIR expressions are pure, so short-circuiting could not
+    // change a result, and vectors need both sides anyway.
+    return [a, b, kind, span](Frame& f) { return Binary(kind, a(f), b(f), span); };
+  }
+#define WB_BIN(Name) \
+  ExprFn VisitExpr_(const Name##Node* op) override { return BinaryFn(op); }
+  WB_BIN(Add) WB_BIN(Sub) WB_BIN(Mul) WB_BIN(Div) WB_BIN(Mod) WB_BIN(FloorDiv) WB_BIN(FloorMod)
+  WB_BIN(Min) WB_BIN(Max) WB_BIN(EQ) WB_BIN(NE) WB_BIN(LT) WB_BIN(LE) WB_BIN(GT) WB_BIN(GE)
+  WB_BIN(And) WB_BIN(Or)
+#undef WB_BIN
+  ExprFn VisitExpr_(const NotNode* op) override {
+    ExprFn a = Expr(op->a);
+    return [a](Frame& f) { return LogicalNot(a(f)); };
+  }
+  ExprFn VisitExpr_(const SelectNode* op) override {
+    ExprFn c = Expr(op->condition), t = Expr(op->true_value), e = Expr(op->false_value);
+    DataType dtype = op->dtype;
+    return [c, t, e, dtype](Frame& f) {
+      Value cv = c(f), tv = t(f), ev = e(f);  // Select evaluates both sides
+      if (cv.lanes() == 1) return cv[0].i ? tv : ev;
+      Value r(dtype);
+      for (int i = 0; i < r.lanes(); ++i) r[i] = Lane(cv, i).i ? Lane(tv, i) : Lane(ev, i);
+      return r;
+    };
+  }
+
+  std::shared_ptr<Access> MakeAccess(const Buffer& buffer, const std::vector<PrimExpr>& indices,
+                                     const PrimExpr& predicate, const Span& span, const char* verb) {
+    CheckSupported(buffer->dtype, span);
+    auto a = std::make_shared<Access>();
+    a->info = Info(buffer);
+    for (const auto& i : indices) a->indices.push_back(Expr(i));
+    if (predicate.defined()) a->predicate = Expr(predicate);
+    a->span = span;
+    a->machine = machine_;
+    a->verb = verb;
+    a->scalar = !predicate.defined();
+    for (const auto& i : indices) a->scalar &= i->dtype.lanes() == 1;
+    return a;
+  }
+
+  ExprFn VisitExpr_(const BufferLoadNode* op) override {
+    auto access = MakeAccess(op->buffer, op->indices, op->predicate, op->span, "read");
+    DataType elem = op->buffer->dtype.element_of();
+    const int buffer_lanes = op->buffer->dtype.lanes();
+    if (access->scalar && buffer_lanes == 1) {
+      return [access, elem](Frame& f) {
+        Storage* storage = nullptr;
+        const int64_t byte = access->ScalarAddress(f, &storage);
+        Value r(elem);
+        r[0] = LoadScalar(elem, storage->data + byte);
+        return r;
+      };
+    }
+    return [access, elem, buffer_lanes](Frame& f) {
+      Value pred;
+      if (access->predicate) pred = access->predicate(f);
+      std::vector<int64_t> bytes;
+      Storage* storage = nullptr;
+      int lanes = 1;
+      access->Addresses(f, &bytes, &storage, &lanes, access->predicate ? &pred : nullptr);
+      Value r(elem.with_lanes(lanes * buffer_lanes));
+      const int64_t scalar_bytes = ElementBytes(elem);
+      for (int l = 0; l < lanes; ++l) {
+        if (bytes[l] < 0) continue;  // masked off: the lane's value is unspecified (0 here)
+        for (int e = 0; e < buffer_lanes; ++e) {
+          const int lane = l * buffer_lanes + e;
+          if (access->predicate && pred.lanes() > 1 && !pred[lane].i) continue;
+          r[lane] = LoadScalar(elem, storage->data + bytes[l] + e * scalar_bytes);
+        }
+      }
+      return r;
+    };
+  }
+
+  ExprFn VisitExpr_(const RampNode* op) override {
+    ExprFn base = Expr(op->base), stride = Expr(op->stride);
+    DataType t = op->dtype;
+    int64_t lanes = op->lanes;
+    Span span = op->span;
+    return [base, stride, t, lanes, span](Frame& f) {
+      Value b = base(f), s = stride(f);
+      if (b.lanes() != 1 || s.lanes() != 1) Fail("a Ramp's base and stride must be scalars", span);
+      Value r(t.with_lanes(static_cast<int>(lanes)));
+      for (int i = 0; i < lanes; ++i) {
+        if (b.kind() == Kind::kFloat) {
+          r[i] = Normalize(r.dtype(), Scalar{.f = b[0].f + i * s.AsDouble()});
+        } else {
+          r[i] = Normalize(r.dtype(), Scalar{.i = static_cast<int64_t>(static_cast<uint64_t>(b[0].i) +
+                                                                       static_cast<uint64_t>(i) * static_cast<uint64_t>(s[0].i))});
+        }
+      }
+      return r;
+    };
+  }
+  ExprFn VisitExpr_(const BroadcastNode* op) override {
+    ExprFn value = Expr(op->value);
+    DataType t = op->dtype;
+    return [value, t](Frame& f) {
+      Value v = value(f);
+      Value r(t);
+      for (int i = 0; i < r.lanes(); ++i) r[i] = v[i % v.lanes()];
+      r.set_storage(v.storage());
+      return r;
+    };
+  }
+  ExprFn VisitExpr_(const ShuffleNode* op) override {
+    std::vector<ExprFn> vectors;
+    for (const auto& v : op->vectors) vectors.push_back(Expr(v));
+    std::vector<int64_t> indices;
+    for (const auto& i : op->indices) {
+      const int64_t* c = AsConstInt(i);
+      if (!c) Fail("Shuffle indices must be constant integers", op->span);
+      indices.push_back(*c);
+    }
+    DataType t = op->dtype;
+    Span span = op->span;
+    return [vectors, indices, t, span](Frame& f) {
+      std::vector<Scalar> all;
+      for (const auto& v : vectors) {
+        Value x = v(f);
+        for (int i = 0; i < x.lanes(); ++i) all.push_back(x[i]);
+      }
+      Value r(t);
+      for (size_t i = 0; i < indices.size() && static_cast<int>(i) < r.lanes(); ++i) {
+        if (indices[i] < 0 || indices[i] >= static_cast<int64_t>(all.size())) {
+          Fail("Shuffle index " + std::to_string(indices[i]) + " is outside the " +
+                   std::to_string(all.size()) + " input lanes",
+               span);
+        }
+        r[static_cast<int>(i)] = all[indices[i]];
+      }
+      return r;
+    };
+  }
+  ExprFn VisitExpr_(const LetNode* op) override {
+    int slot = Slot(op->var.get());
+    ExprFn value = Expr(op->value), body = Expr(op->body);
+    return [slot, value, body](Frame& f) {
+      f.vars[slot] = value(f);
+      return body(f);
+    };
+  }
+  ExprFn VisitExpr_(const ReduceNode* op) override {
+    Fail("a Reduce expression (compute-definition form) cannot be interpreted; schedule it into "
+         "blocks first",
+         op->span);
+  }
+
+  ExprFn VisitExpr_(const CallNode* op) override {
+    Span span = op->span;
+    std::vector<ExprFn> args;
+    if (auto* gv = op->op.as<ir::GlobalVarNode>()) {
+      for (const auto& a : op->args) args.push_back(Expr(a));
+      std::string name = gv->name_hint;
+      Machine* m = machine_;
+      return [args, name, m, span](Frame& f) {
+        std::vector<Value> values;
+        for (const auto& a : args) values.push_back(a(f));
+        return m->CallFunction(name, std::move(values), span);
+      };
+    }
+    auto* opnode = op->op.as<ir::OpNode>();
+    if (!opnode) Fail("call of something that is neither a builtin nor a module function", span);
+    std::string name = OpShortName(opnode);
+    DataType dtype = op->dtype;
+    if (name == "if_then_else") {
+      if (op->args.size() != 3) Fail("T.if_then_else takes 3 arguments", span);
+      ExprFn c = Expr(op->args[0]), t = Expr(op->args[1]), e = Expr(op->args[2]);
+      return [c, t, e, dtype](Frame& f) {
+        Value cv = c(f);
+        if (cv.lanes() == 1) return cv[0].i ? t(f) : e(f);  // only the taken branch runs
+        Value tv = t(f), ev = e(f);
+        Value r(dtype);
+        for (int i = 0; i < r.lanes(); ++i) r[i] = Lane(cv, i).i ? Lane(tv, i) : Lane(ev, i);
+        return r;
+      };
+    }
+    if (name == "address_of") {
+      auto* load = op->args.size() == 1 ? op->args[0].as<BufferLoadNode>() : nullptr;
+      if (!load) Fail("T.address_of needs a buffer element", span);
+      auto access = MakeAccess(load->buffer, load->indices, {}, load->span, "address");
+      return [access](Frame& f) {
+        std::vector<int64_t> bytes;
+        Storage* storage = nullptr;
+        int lanes = 1;
+        access->Addresses(f, &bytes, &storage, &lanes, nullptr);
+        return Value::Handle(storage, bytes[0]);
+      };
+    }
+    if (name == "assume" || name == "prefetch" || name == "tvm_storage_sync" || name == "undef") {
+      // Hints and barriers: no effect on a sequential run.
+      return [dtype](Frame&) { return Value::Int(dtype.is_void() ? DataType::Int(32) : dtype, 0); };
+    }
+    if (name == "ret" || name == "break_loop" || name == "continue_loop") {
+      Fail("T." + name + " may only appear as a statement", span);
+    }
+    if (name == "dp4a") {
+      for (const auto& a : op->args) args.push_back(Expr(a));
+      return [args, dtype, span](Frame& f) {
+        Value a = args[0](f), b = args[1](f), c = args[2](f);
+        if (a.lanes() != 4 || b.lanes() != 4) Fail("T.dp4a needs two 4-lane vectors", span);
+        int64_t acc = c[0].i;
+        for (int i = 0; i < 4; ++i) acc += a[i].i * b[i].i;
+        return Value::Int(dtype, acc);
+      };
+    }
+    const OpInfo* info = InfoOf(GetRef(opnode));
+    if (info && !info->pure) {
+      std::string callee;
+      if (!op->args.empty()) {
+        if (auto* s = op->args[0].as<StringImmNode>()) callee = " \"" + s->value + "\"";
+      }
+      Fail("the interpreter cannot run T." + info->script_name + callee +
+               " (external code or a runtime facility)",
+           span);
+    }
+    for (const auto& a : op->args) args.push_back(Expr(a));
+    return [args, name, dtype, span](Frame& f) {
+      std::vector<Value> values;
+      values.reserve(args.size());
+      for (const auto& a : args) values.push_back(a(f));
+      Value r = PureIntrinsic(name, dtype, values, span);
+      if (!r.defined()) Fail("the interpreter does not support T." + name + " on these operands", span);
+      return r;
+    };
+  }
+
+  // --- Statements ------------------------------------------------------------------------------
+
+  StmtFn VisitStmt_(const BindNode* op) override {
+    int slot = Slot(op->var.get());
+    ExprFn value = Expr(op->value);
+    return [slot, value](Frame& f) {
+      f.vars[slot] = value(f);
+      return Flow::kNormal;
+    };
+  }
+  StmtFn VisitStmt_(const AttrStmtNode* op) override {
+    auto* iv = op->node.as<IterVarNode>();
+    if (iv && (op->attr_key == "thread_extent" || op->attr_key == "virtual_thread")) {
+      // A thread launch: the body runs once per thread, threads one after another. A nested
+      // launch of a variable already launched is the same thread, not a new loop.
+      int slot = Slot(iv->var.get());
+      StmtFn body = Stmt(op->body);
+      DataType t = iv->var->dtype;
+      ExprFn extent = Expr(op->value);
+      Machine* m = machine_;
+      Span span = op->span;
+      return [slot, t, extent, body, m, span](Frame& f) {
+        if (f.vars[slot].defined()) return body(f);
+        int64_t n = extent(f).AsInt();
+        Flow flow = Flow::kNormal;
+        for (int64_t i = 0; i < n; ++i) {
+          m->Tick(span);
+          f.vars[slot] = Value::Int(t, i);
+          flow = body(f);
+          if (flow == Flow::kReturn) break;
+        }
+        f.vars[slot] = Value();
+        return flow == Flow::kReturn ? flow : Flow::kNormal;
+      };
+    }
+    return Stmt(op->body);
+  }
+  StmtFn VisitStmt_(const AssertStmtNode* op) override {
+    ExprFn cond = Expr(op->condition);
+    std::string message;
+    for (const auto& p : op->message_parts) message += p->value;
+    std::string kind = op->error_kind.defined() ? op->error_kind->value : "RuntimeError";
+    Span span = op->span;
+    return [cond, message, kind, span](Frame& f) {
+      if (!cond(f).AsBool()) Fail("assertion failed (" + kind + "): " + message, span);
+      return Flow::kNormal;
+    };
+  }
+  StmtFn VisitStmt_(const BufferStoreNode* op) override {
+    auto access = MakeAccess(op->buffer, op->indices, op->predicate, op->span, "write");
+    ExprFn value = Expr(op->value);
+    DataType elem = op->buffer->dtype.element_of();
+    const int buffer_lanes = op->buffer->dtype.lanes();
+    Span span = op->span;
+    if (access->scalar && buffer_lanes == 1 && op->value->dtype == elem) {
+      return [access, value, elem](Frame& f) {
+        Value v = value(f);
+        Storage* storage = nullptr;
+        const int64_t byte = access->ScalarAddress(f, &storage);
+        StoreScalar(elem, storage->data + byte, v[0]);
+        return Flow::kNormal;
+      };
+    }
+    return [access, value, elem, buffer_lanes, span](Frame& f) {
+      Value v = value(f);
+      Value pred;
+      if (access->predicate) pred = access->predicate(f);
+      std::vector<int64_t> bytes;
+      Storage* storage = nullptr;
+      int lanes = 1;
+      access->Addresses(f, &bytes, &storage, &lanes, access->predicate ? &pred : nullptr);
+      if (v.lanes() != 1 && v.lanes() != lanes * buffer_lanes) {
+        Fail("storing " + std::to_string(v.lanes()) + " lanes into " +
+                 std::to_string(lanes * buffer_lanes) + " buffer lanes",
+             span);
+      }
+      if (v.kind() == Kind::kHandle) Fail("storing a handle into a buffer is not supported", span);
+      // The value already has the buffer's element type (TIR requires it); cast defensively
+      // so that a mismatch cannot write garbage bits.
+      if (v.dtype().element_of() != elem) v = Cast(elem.with_lanes(v.lanes()), v, span);
+      const int64_t scalar_bytes = ElementBytes(elem);
+      for (int l = 0; l < lanes; ++l) {
+        if (bytes[l] < 0) continue;
+        for (int e = 0; e < buffer_lanes; ++e) {
+          const int lane = l * buffer_lanes + e;
+          if (access->predicate && pred.lanes() > 1 && !pred[lane].i) continue;
+          StoreScalar(elem, storage->data + bytes[l] + e * scalar_bytes, v.lanes() == 1 ? v[0] : v[lane]);
+        }
+      }
+      return Flow::kNormal;
+    };
+  }
+
+  // Allocates fresh zeroed memory for `buffer` and binds it.
+  std::function<void(Frame&)> Allocator(const Buffer& buffer, const Span& span) {
+    CheckSupported(buffer->dtype, span);
+    BufferInfo* info = Info(buffer);
+    Machine* m = machine_;
+    return [info, m, span](Frame& f) {
+      int64_t bytes = info->elem_bytes;
+      for (const auto& s : info->shape) {
+        int64_t d = s.eval(f).AsInt();
+        if (d < 0) Fail("allocation of " + info->buffer->name + " with a negative extent", span);
+        if (__builtin_mul_overflow(bytes, d, &bytes)) bytes = -1;  // reported as too large
+      }
+      Storage* storage = m->Allocate(info->buffer->name, bytes, span);
+      Value handle = Value::Handle(storage, 0);
+      f.vars[info->data_slot] = handle;
+      m->BindBuffer(f, *info, handle, span);
+    };
+  }
+
+  StmtFn VisitStmt_(const AllocBufferNode* op) override {
+    auto alloc = Allocator(op->buffer, op->span);
+    return [alloc](Frame& f) {
+      alloc(f);
+      return Flow::kNormal;
+    };
+  }
+  StmtFn VisitStmt_(const DeclBufferNode* op) override {
+    BufferInfo* info = Info(op->buffer);
+    Machine* m = machine_;
+    Span span = op->span;
+    std::string name = op->buffer->name;
+    return [info, m, span, name](Frame& f) {
+      const Value& handle = f.vars[info->data_slot];
+      if (!handle.defined() || handle.kind() != Kind::kHandle || !handle.storage()) {
+        Fail("T.decl_buffer " + name + ": its data pointer '" + info->buffer->data->name_hint +
+                 "' does not point to memory here",
+             span);
+      }
+      m->BindBuffer(f, *info, handle, span);
+      return Flow::kNormal;
+    };
+  }
+  StmtFn VisitStmt_(const ForNode* op) override {
+    int slot = Slot(op->loop_var.get());
+    DataType t = op->loop_var->dtype;
+    ExprFn min = Expr(op->min), extent = Expr(op->extent);
+    ExprFn step = op->step.defined() ? Expr(op->step) : ExprFn();
+    StmtFn body = Stmt(op->body);
+    Machine* m = machine_;
+    Span span = op->span;
+    return [slot, t, min, extent, step, body, m, span](Frame& f) {
+      const int64_t lo = min(f).AsInt();
+      const int64_t n = extent(f).AsInt();
+      const int64_t s = step ? step(f).AsInt() : 1;
+      if (s <= 0) Fail("loop step must be positive, got " + std::to_string(s), span);
+      for (int64_t v = lo; v < lo + n; v += s) {
+        m->Tick(span);
+        f.vars[slot] = Value::Int(t, v);
+        Flow flow = body(f);
+        if (flow == Flow::kBreak) break;
+        if (flow == Flow::kReturn) return flow;
+      }
+      return Flow::kNormal;
+    };
+  }
+  StmtFn VisitStmt_(const WhileNode* op) override {
+    ExprFn cond = Expr(op->condition);
+    StmtFn body = Stmt(op->body);
+    Machine* m = machine_;
+    Span span = op->span;
+    return [cond, body, m, span](Frame& f) {
+      while (cond(f).AsBool()) {
+        m->Tick(span);
+        Flow flow = body(f);
+        if (flow == Flow::kBreak) break;
+        if (flow == Flow::kReturn) return flow;
+      }
+      return Flow::kNormal;
+    };
+  }
+  StmtFn VisitStmt_(const IfThenElseNode* op) override {
+    ExprFn cond = Expr(op->condition);
+    StmtFn then_case = Stmt(op->then_case);
+    StmtFn else_case = Stmt(op->else_case);
+    return [cond, then_case, else_case](Frame& f) {
+      return cond(f).AsBool() ? then_case(f) : else_case(f);
+    };
+  }
+  StmtFn VisitStmt_(const SeqStmtNode* op) override {
+    std::vector<StmtFn> seq;
+    for (const auto& s : op->seq) seq.push_back(Stmt(s));
+    Machine* m = machine_;
+    return [seq, m](Frame& f) {
+      // Allocations made in this sequence end with it (AllocBuffer scopes over the rest of
+      // its sequence), so loops do not accumulate memory.
+      size_t mark = m->ArenaMark();
+      Flow flow = Flow::kNormal;
+      for (const auto& s : seq) {
+        flow = s(f);
+        if (flow != Flow::kNormal) break;
+      }
+      m->ArenaRelease(mark);
+      return flow;
+    };
+  }
+  StmtFn VisitStmt_(const EvaluateNode* op) override {
+    if (auto* call = op->value.as<CallNode>()) {
+      if (auto* o = call->op.as<ir::OpNode>()) {
+        std::string name = OpShortName(o);
+        if (name == "ret") {
+          if (call->args.size() != 1) Fail("T.ret takes one value", op->span);
+          ExprFn value = Expr(call->args[0]);
+          return [value](Frame& f) {
+            f.ret = value(f);
+            return Flow::kReturn;
+          };
+        }
+        if (name == "break_loop") return [](Frame&) { return Flow::kBreak; };
+        if (name == "continue_loop") return [](Frame&) { return Flow::kContinue; };
+      }
+    }
+    ExprFn value = Expr(op->value);
+    return [value](Frame& f) {
+      value(f);
+      return Flow::kNormal;
+    };
+  }
+  StmtFn VisitStmt_(const BreakNode*) override { return [](Frame&) { return Flow::kBreak; }; }
+  StmtFn VisitStmt_(const ContinueNode*) override {
+    return [](Frame&) { return Flow::kContinue; };
+  }
+
+  StmtFn BlockBody(const SBlockNode* block, const Span& span, std::vector<int> reduce_slots,
+                   std::vector<ExprFn> reduce_mins) {
+    std::vector<std::function<void(Frame&)>> allocs;
+    for (const auto& b : block->alloc_buffers) allocs.push_back(Allocator(b, span));
+    struct Match {
+      BufferInfo* info;
+      std::shared_ptr<Access> source;  // the region's start element
+      std::vector<ExprFn> extents;
+      const BufferInfo* source_info;
+      std::vector<int> owned_slots;  // variables this match_buffer defines: rebound each time
+    };
+    std::vector<Match> matches;
+    for (const auto& mb : block->match_buffers) {
+      Match m;
+      // Variables first seen in the matched buffer's declaration (its elem_offset, symbolic
+      // strides) are defined by it; enclosing loops, iter vars and parameters already have
+      // slots by now.
+      const int first_new = static_cast<int>(var_slots_.size());
+      m.info = Info(mb->buffer);
+      auto own = [&](const Matcher& x) {
+        if (x.var_slot >= first_new) m.owned_slots.push_back(x.var_slot);
+      };
+      for (const auto& x : m.info->shape) own(x);
+      for (const auto& x : m.info->strides) own(x);
+      own(m.info->elem_offset);
+      std::vector<PrimExpr> mins;
+      for (const auto& r : mb->source->region) {
+        mins.push_back(r->min);
+        m.extents.push_back(Expr(r->extent));
+      }
+      m.source = MakeAccess(mb->source->buffer, mins, {}, mb->span, "match_buffer region start of");
+      m.source_info = m.source->info;
+      matches.push_back(std::move(m));
+    }
+    StmtFn init = block->init.defined() ? Stmt(block->init) : StmtFn();
+    StmtFn body = Stmt(block->body);
+    Machine* machine = machine_;
+    std::string name = block->name_hint;
+    return [allocs, matches, init, body, machine, reduce_slots, reduce_mins, span, name](Frame& f) {
+      size_t mark = machine->ArenaMark();
+      for (const auto& a : allocs) a(f);
+      for (const auto& m : matches) {
+        std::vector<int64_t> bytes;
+        Storage* storage = nullptr;
+        int lanes = 1;
+        m.source->Addresses(f, &bytes, &storage, &lanes, nullptr);
+        BufferBinding& src = machine->Resolve(f, *m.source_info, span);
+        std::vector<int64_t> extents;
+        for (const auto& e : m.extents) extents.push_back(e(f).AsInt());
+        // The matched buffer views the region in place: its trailing dimensions take the
+        // source's strides, and its element offset is where the region starts.
+        const size_t nd = m.info->shape.size();
+        std::vector<int64_t> shape, strides;
+        for (size_t i = 0; i < nd; ++i) {
+          size_t src_dim = src.strides.size() - nd + i;
+          shape.push_back(i + extents.size() >= nd ? extents[extents.size() - nd + i] : 1);
+          strides.push_back(src_dim < src.strides.size() ? src.strides[src_dim] : 1);
+        }
+        if (nd > src.strides.size()) Fail("match_buffer " + m.info->buffer->name + " has more dimensions than its source region", span);
+        // As in TVM, the matched buffer shares the source's data pointer; the region's start
+        // becomes its element offset.
+        const int64_t offset_bytes = bytes[0] - src.handle_offset;
+        Value handle = Value::Handle(storage, src.handle_offset);
+        for (int slot : m.owned_slots) f.vars[slot] = Value();
+        f.vars[m.info->data_slot] = handle;
+        machine->BindBuffer(f, *m.info, handle, span, &shape, &strides,
+                            offset_bytes / m.info->elem_bytes,
+                            "its T.match_buffer");
+      }
+      if (init) {
+        bool first = true;
+        for (size_t i = 0; i < reduce_slots.size() && first; ++i) {
+          first = f.vars[reduce_slots[i]].AsInt() == reduce_mins[i](f).AsInt();
+        }
+        if (first) {
+          Flow flow = init(f);
+          if (flow != Flow::kNormal) {
+            machine->ArenaRelease(mark);
+            return flow;
+          }
+        }
+      }
+      Flow flow = body(f);
+      machine->ArenaRelease(mark);
+      return flow;
+    };
+  }
+
+  StmtFn VisitStmt_(const SBlockNode* op) override {
+    std::vector<int> reduce_slots;
+    std::vector<ExprFn> reduce_mins;
+    for (const auto& iv : op->iter_vars) {
+      if (iv->iter_type == IterVarType::kCommReduce) {
+        reduce_slots.push_back(Slot(iv->var.get()));
+        reduce_mins.push_back(Expr(iv->dom->min));
+      }
+    }
+    return BlockBody(op, op->span, reduce_slots, reduce_mins);
+  }
+
+  StmtFn VisitStmt_(const SBlockRealizeNode* op) override {
+    const SBlockNode* block = op->block.get();
+    if (op->iter_values.size() != block->iter_vars.size()) {
+      Fail("block '" + block->name_hint + "' has " + std::to_string(block->iter_vars.size()) +
+               " iteration variables but is given " + std::to_string(op->iter_values.size()) +
+               " values",
+           op->span);
+    }
+    std::vector<int> slots;
+    std::vector<DataType> types;
+    std::vector<ExprFn> values;
+    std::vector<int> reduce_slots;
+    std::vector<ExprFn> reduce_mins;
+    for (size_t i = 0; i < block->iter_vars.size(); ++i) {
+      const IterVar& iv = block->iter_vars[i];
+      slots.push_back(Slot(iv->var.get()));
+      types.push_back(iv->var->dtype);
+      values.push_back(Expr(op->iter_values[i]));
+      if (iv->iter_type == IterVarType::kCommReduce) {
+        reduce_slots.push_back(slots.back());
+        reduce_mins.push_back(Expr(iv->dom->min));
+      }
+    }
+    ExprFn predicate = op->predicate.defined() ? Expr(op->predicate) : ExprFn();
+    StmtFn run = BlockBody(block, block->span.defined() ? block->span : op->span, reduce_slots,
+                           reduce_mins);
+    return [slots, types, values, predicate, run](Frame& f) {
+      // Iter values are bound before the predicate, which may use the block's own vars.
+      for (size_t i = 0; i < slots.size(); ++i) f.vars[slots[i]] = Cast(types[i], values[i](f), {});
+      if (predicate && !predicate(f).AsBool()) return Flow::kNormal;
+      return run(f);
+    };
+  }
+
+ private:
+  Machine* machine_;
+  CompiledFunc* out_;
+  std::unordered_map<const VarNode*, int> var_slots_;
+  std::unordered_map<const BufferNode*, BufferInfo*> buffer_infos_;
+};
+
+}  // namespace
+
+std::unique_ptr<CompiledFunc> CompileFunc(Machine* machine, const PrimFunc& func,
+                                          const std::string& name) {
+  auto out = std::make_unique<CompiledFunc>();
+  out->func = func;
+  out->name = name;
+  Compiler c(machine, out.get());
+  for (size_t i = 0; i < func->params.size(); ++i) {
+    out->param_slots.push_back(c.Slot(func->params[i].get()));
+    const Buffer& b = i < func->buffer_map.size() ? func->buffer_map[i] : Buffer();
+    if (b.defined()) CheckSupported(b->dtype, b->span.defined() ? b->span : func->span);
+    out->param_buffers.push_back(b.defined() ? c.Info(b) : nullptr);
+  }
+  out->body = c.Stmt(func->body);
+  c.Finish();
+  return out;
+}
+
+}  // namespace wb::tir::interp

@@ -1,0 +1,156 @@
+// Internal to the reference interpreter: the compiled form of a PrimFunc (closures with every
+// variable and buffer resolved to a slot of a Frame) and the machine state of one run.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "tir/interpreter.h"
+#include "tir/interpreter_value.h"
+
+namespace wb::tir::interp {
+
+// What a buffer refers to while it is in scope.
+struct BufferBinding {
+  bool bound = false;
+  Storage* storage = nullptr;
+  int64_t handle_offset = 0;  // byte offset in storage of the data pointer
+  int64_t base = 0;           // byte offset in storage of element 0 (data + elem_offset)
+  std::vector<int64_t> shape;
+  std::vector<int64_t> strides;  // in elements, always filled
+};
+
+struct Frame {
+  std::vector<Value> vars;
+  std::vector<BufferBinding> buffers;
+  Value ret;
+};
+
+using ExprFn = std::function<Value(Frame&)>;
+enum class Flow : uint8_t { kNormal, kBreak, kContinue, kReturn };
+using StmtFn = std::function<Flow(Frame&)>;
+
+// An expression that either binds an unbound variable (a shape var meeting its first array) or
+// must equal a given value.
+struct Matcher {
+  int var_slot = -1;
+  DataType var_dtype;
+  ExprFn eval;
+  PrimExpr expr;
+};
+
+// Compile-time facts about one buffer.
+struct BufferInfo {
+  Buffer buffer;
+  int slot = -1;
+  int data_slot = -1;
+  int64_t elem_bytes = 0;
+  std::vector<Matcher> shape;
+  std::vector<Matcher> strides;  // empty: compact
+  Matcher elem_offset;           // eval null: 0
+};
+
+struct CompiledFunc {
+  PrimFunc func;
+  std::string name;
+  int num_vars = 0;
+  int num_buffers = 0;
+  std::vector<int> param_slots;
+  std::vector<BufferInfo*> param_buffers;  // null for scalar/handle params
+  std::vector<std::unique_ptr<BufferInfo>> buffers;
+  StmtFn body;
+};
+
+class Machine {
+ public:
+  Machine(ir::IRModule module, InterpretOptions options)
+      : module_(std::move(module)), options_(options) {}
+
+  // Compiles once per function (cached).
+  CompiledFunc* Compile(const PrimFunc& func, const std::string& name);
+  InterpretResult RunTop(const PrimFunc& func, const std::string& name, std::vector<InterpArg> args);
+  // A GlobalVar call from running code.
+  Value CallFunction(const std::string& name, std::vector<Value> args, const Span& span);
+
+  Storage* Allocate(const std::string& name, int64_t bytes, const Span& span);
+  size_t ArenaMark() const { return arena_.size(); }
+  // Frees the allocations made since `mark`. The Storage records themselves are kept for
+  // reuse, never deleted during a run, so a stale pointer (only ill-formed IR keeps one past
+  // its scope) still meets a bounds check instead of freed memory.
+  void ArenaRelease(size_t mark) {
+    while (arena_.size() > mark) {
+      std::unique_ptr<Storage> s = std::move(arena_.back());
+      arena_.pop_back();
+      s->owned.reset();
+      s->data = nullptr;
+      s->bytes = 0;
+      free_.push_back(std::move(s));
+    }
+  }
+  void Tick(const Span& span) {
+    if (options_.max_iterations && ++iterations_ > options_.max_iterations) {
+      Fail("stopped after " + std::to_string(options_.max_iterations) +
+               " loop iterations (InterpretOptions::max_iterations); the program may not terminate",
+           span);
+    }
+  }
+
+  // Binds `info`'s buffer to memory at `handle`: evaluates its shape, strides and element
+  // offset in `frame` (binding still-unbound variables to `actual_*` where given).
+  void BindBuffer(Frame& frame, const BufferInfo& info, const Value& handle, const Span& span,
+                  const std::vector<int64_t>* actual_shape = nullptr,
+                  const std::vector<int64_t>* actual_strides = nullptr,
+                  std::optional<int64_t> actual_elem_offset = std::nullopt,
+                  const char* declarer = "the function");
+  // The binding of a buffer in use; a buffer never declared in this frame but whose data
+  // variable holds a pointer is bound from it on the fly.
+  BufferBinding& Resolve(Frame& frame, const BufferInfo& info, const Span& span);
+
+ private:
+  ir::IRModule module_;
+  InterpretOptions options_;
+  std::vector<std::unique_ptr<Storage>> arena_;
+  std::vector<std::unique_ptr<Storage>> free_;  // released records, reused by Allocate
+  std::vector<std::unique_ptr<Storage>> arg_storage_;
+  std::unordered_map<const PrimFuncNode*, std::unique_ptr<CompiledFunc>> compiled_;
+  uint64_t iterations_ = 0;
+  int depth_ = 0;
+};
+
+// A compiled buffer access (load, store, address_of, a match_buffer region's start).
+struct Access {
+  const BufferInfo* info = nullptr;
+  std::vector<ExprFn> indices;
+  ExprFn predicate;
+  Span span;
+  Machine* machine = nullptr;
+  const char* verb = "read";
+  // True when every index is a scalar and there is no predicate: the common case, which
+  // ScalarAddress serves without allocating.
+  bool scalar = false;
+
+  // The byte offset (into the storage) of the element at `idx` (one index per dimension, or
+  // one flat row-major index), after checking it against the buffer's shape and memory.
+  int64_t ElementByte(const BufferBinding& b, const int64_t* idx, size_t n, int lane,
+                      int lanes) const;
+  // The byte offset of a scalar access (`scalar` is true).
+  int64_t ScalarAddress(Frame& frame, Storage** storage) const;
+  // Byte offsets of the elements a vector access touches, one per index lane; -1 for lanes
+  // that the predicate masks off (those are not checked: they are never touched).
+  void Addresses(Frame& frame, std::vector<int64_t>* out, Storage** storage, int* index_lanes,
+                 const Value* pred) const;
+
+ private:
+  int64_t IndexValue(Frame& frame, size_t k, Value* v) const;
+};
+
+// Matcher evaluation: binds or checks; `what` names the quantity in the error.
+int64_t MatchOrBind(Frame& frame, const Matcher& m, int64_t actual, const std::string& what,
+                    const Span& span, const char* declarer = "the function");
+
+std::unique_ptr<CompiledFunc> CompileFunc(Machine* machine, const PrimFunc& func,
+                                          const std::string& name);
+
+}  // namespace wb::tir::interp
