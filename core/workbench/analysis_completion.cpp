@@ -70,7 +70,7 @@ std::vector<CompletionItem> ComputeCompletion(const Document& doc, TextPosition 
   }
   if (!before.empty() && before.back() == '.') {
     // `Module.` / `cls.`: the module's functions.
-    SymbolIndex index(doc);
+    const SymbolIndex& index = SymbolIndex::Of(doc);
     for (const IndexedSymbol& s : index.symbols()) {
       if (s.role == SymbolRole::kFunction) {
         out.push_back({s.name, CompletionKind::kFunction, SignatureText(s.name, s.func), "PrimFunc of the module"});
@@ -78,7 +78,7 @@ std::vector<CompletionItem> ComputeCompletion(const Document& doc, TextPosition 
     }
     return out;
   }
-  SymbolIndex index(doc);
+  const SymbolIndex& index = SymbolIndex::Of(doc);
   for (int k : index.VisibleAt(word)) {
     const IndexedSymbol& s = index.symbols()[k];
     if (s.def_begin == word) continue;  // the word being typed is itself a definition

@@ -107,7 +107,7 @@ std::optional<std::pair<uint32_t, uint32_t>> MemberAt(const std::string& text, u
 
 std::optional<HoverInfo> ComputeHover(const Document& doc, TextPosition position) {
   uint32_t offset = doc.OffsetOf(position);
-  SymbolIndex index(doc);
+  const SymbolIndex& index = SymbolIndex::Of(doc);
   if (const Occurrence* o = index.At(offset)) {
     return HoverInfo{DescribeSymbol(index.symbols()[o->symbol]), doc.RangeOf(o->begin, o->end)};
   }

@@ -243,7 +243,13 @@ std::vector<Token> Tokenize(std::string_view text) {
   return tokens;
 }
 
-SymbolIndex::SymbolIndex(const Document& doc) : doc_(doc) {
+const SymbolIndex& SymbolIndex::Of(const Document& doc) {
+  std::shared_ptr<void>& cache = doc.analysis_cache();
+  if (!cache) cache = std::make_shared<SymbolIndex>(doc);
+  return *std::static_pointer_cast<SymbolIndex>(cache);
+}
+
+SymbolIndex::SymbolIndex(const Document& doc) {
   const std::string& text = doc.text();
   const script::ParseResult& parsed = doc.Parsed();
   if (parsed.module.defined()) {

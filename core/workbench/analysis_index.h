@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -40,6 +41,8 @@ struct Occurrence {
 class SymbolIndex {
  public:
   explicit SymbolIndex(const Document& doc);
+  // The index of the document's current text, built once per version.
+  static const SymbolIndex& Of(const Document& doc);
 
   const std::vector<IndexedSymbol>& symbols() const { return symbols_; }
   // Sorted by position.
@@ -57,7 +60,6 @@ class SymbolIndex {
   enum class Context { kCode, kQuoted, kMember };
   int Resolve(std::string_view name, uint32_t offset, Context context) const;
 
-  const Document& doc_;
   std::vector<IndexedSymbol> symbols_;
   std::vector<Occurrence> occurrences_;
   std::unordered_map<std::string, std::vector<int>> by_name_;

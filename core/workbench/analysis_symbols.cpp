@@ -76,7 +76,7 @@ class OutlineBuilder : public tir::StmtVisitor {
 std::vector<DocumentSymbol> ComputeDocumentSymbols(const Document& doc) {
   const script::ParseResult& parsed = doc.Parsed();
   if (!parsed.module.defined()) return {};
-  SymbolIndex index(doc);
+  const SymbolIndex& index = SymbolIndex::Of(doc);
   std::vector<DocumentSymbol> functions;
   for (const IndexedSymbol& s : index.symbols()) {
     if (s.role != SymbolRole::kFunction) continue;

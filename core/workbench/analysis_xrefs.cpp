@@ -5,7 +5,7 @@
 namespace wb::workbench {
 
 std::vector<TextRange> FindDefinition(const Document& doc, TextPosition position) {
-  SymbolIndex index(doc);
+  const SymbolIndex& index = SymbolIndex::Of(doc);
   const Occurrence* o = index.At(doc.OffsetOf(position));
   if (!o) return {};
   const IndexedSymbol& s = index.symbols()[o->symbol];
@@ -13,7 +13,7 @@ std::vector<TextRange> FindDefinition(const Document& doc, TextPosition position
 }
 
 std::vector<TextRange> FindReferences(const Document& doc, TextPosition position, bool include_declaration) {
-  SymbolIndex index(doc);
+  const SymbolIndex& index = SymbolIndex::Of(doc);
   const Occurrence* o = index.At(doc.OffsetOf(position));
   if (!o) return {};
   std::vector<TextRange> out;
@@ -26,7 +26,7 @@ std::vector<TextRange> FindReferences(const Document& doc, TextPosition position
 }
 
 std::vector<Highlight> ComputeHighlights(const Document& doc, TextPosition position) {
-  SymbolIndex index(doc);
+  const SymbolIndex& index = SymbolIndex::Of(doc);
   const Occurrence* o = index.At(doc.OffsetOf(position));
   if (!o) return {};
   std::vector<Highlight> out;

@@ -42,6 +42,7 @@ void Document::ApplyChange(const std::optional<TextRange>& range, const std::str
   version_ = version;
   IndexLines();
   parsed_.reset();
+  analysis_cache_.reset();
 }
 
 uint32_t Document::OffsetOf(TextPosition position) const {

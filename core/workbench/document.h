@@ -51,6 +51,9 @@ class Document {
 
   // The parse of the current text, computed on first use after each change.
   const script::ParseResult& Parsed() const;
+  // A slot for what the analyses derive from the current text (the symbol index), so that
+  // requests between two edits share it; emptied on every change.
+  std::shared_ptr<void>& analysis_cache() const { return analysis_cache_; }
 
  private:
   void IndexLines();
@@ -60,6 +63,7 @@ class Document {
   int64_t version_ = 0;
   std::vector<uint32_t> line_starts_;
   mutable std::shared_ptr<const script::ParseResult> parsed_;
+  mutable std::shared_ptr<void> analysis_cache_;
 };
 
 }  // namespace wb::workbench
