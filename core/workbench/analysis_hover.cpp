@@ -4,6 +4,7 @@
 #include "workbench/analysis_describe.h"
 #include "workbench/analysis_index.h"
 #include "workbench/analysis_namespace.h"
+#include "workbench/analysis_stale.h"
 
 namespace wb::workbench {
 
@@ -103,9 +104,7 @@ std::optional<std::pair<uint32_t, uint32_t>> MemberAt(const std::string& text, u
   return std::nullopt;
 }
 
-}  // namespace
-
-std::optional<HoverInfo> ComputeHover(const Document& doc, TextPosition position) {
+std::optional<HoverInfo> HoverOn(const Document& doc, TextPosition position) {
   uint32_t offset = doc.OffsetOf(position);
   const SymbolIndex& index = SymbolIndex::Of(doc);
   if (const Occurrence* o = index.At(offset)) {
@@ -124,6 +123,22 @@ std::optional<HoverInfo> ComputeHover(const Document& doc, TextPosition position
     }
   }
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<HoverInfo> ComputeHover(const Document& doc, TextPosition position) {
+  if (auto hover = HoverOn(doc, position)) return hover;
+  auto stale = StaleView::For(doc);
+  if (!stale) return std::nullopt;
+  auto old_position = stale->ToOld(position);
+  if (!old_position) return std::nullopt;
+  auto hover = HoverOn(stale->old_doc(), *old_position);
+  if (!hover) return std::nullopt;
+  auto range = stale->ToNew(hover->range);
+  if (!range) return std::nullopt;
+  hover->range = *range;
+  return hover;
 }
 
 }  // namespace wb::workbench

@@ -32,6 +32,11 @@ void Document::IndexLines() {
 
 void Document::ApplyChange(const std::optional<TextRange>& range, const std::string& new_text,
                            int64_t version) {
+  if (parsed_ && parsed_->ok()) {
+    auto snapshot = std::make_shared<Document>(*this);
+    snapshot->last_good_.reset();
+    last_good_ = std::move(snapshot);
+  }
   if (!range) {
     text_ = new_text;
   } else {
@@ -81,7 +86,10 @@ TextRange Document::RangeOf(const Span& span) const {
 }
 
 const script::ParseResult& Document::Parsed() const {
-  if (!parsed_) parsed_ = std::make_shared<script::ParseResult>(script::Parse(text_, uri_));
+  if (!parsed_) {
+    parsed_ = std::make_shared<script::ParseResult>(script::Parse(text_, uri_));
+    if (parsed_->ok()) last_good_.reset();
+  }
   return *parsed_;
 }
 

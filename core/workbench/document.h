@@ -55,6 +55,11 @@ class Document {
   // requests between two edits share it; emptied on every change.
   std::shared_ptr<void>& analysis_cache() const { return analysis_cache_; }
 
+  // The last version whose text parsed cleanly (and was parsed), kept while the current text
+  // does not parse, so that navigation keeps working in the function being edited; null when
+  // the current text parses or no version did.
+  const Document* last_good() const { return last_good_.get(); }
+
  private:
   void IndexLines();
 
@@ -64,6 +69,7 @@ class Document {
   std::vector<uint32_t> line_starts_;
   mutable std::shared_ptr<const script::ParseResult> parsed_;
   mutable std::shared_ptr<void> analysis_cache_;
+  mutable std::shared_ptr<const Document> last_good_;
 };
 
 }  // namespace wb::workbench

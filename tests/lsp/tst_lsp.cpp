@@ -232,6 +232,34 @@ class TestLsp : public QObject {
     QVERIFY2(fdef[0]["range"]["start"] == PosOf(kCallModule, "add_one"), fdef[0]["range"]["start"].dump().c_str());
   }
 
+  // While the function being edited does not parse, hover and navigation answer from the
+  // last version that did, outside the edited text.
+  void navigationSurvivesAnEditThatBreaksTheFunction() {
+    LspClient c;
+    c.Initialize();
+    std::string text = ReadExample("matmul.py");
+    std::string uri = "file:///matmul.py";
+    c.Open(uri, text);
+    QVERIFY(c.Diagnostics(uri, 1)->empty());
+    json pos = PosOf(text, "A[vi, vk] * B", 0, 6);
+    int line = pos["line"], col = pos["character"];
+    c.Change(uri, 2, Range(line, col, line, col + 2), "vq + ");  // now `A[vi, vq + ]`
+    QVERIFY(!c.Diagnostics(uri, 2)->empty());
+    // Hover on A of the broken statement, left of the edit.
+    std::string hover = HoverText(c.Call("textDocument/hover", At(uri, Pos(line, col - 6))));
+    QVERIFY2(hover.find("(256, 256)") != std::string::npos, hover.c_str());
+    // B, right of the edit (shifted by it), still goes to its parameter.
+    json b = Pos(line, col + 9);  // `A[vi, vq + ] * B`: B sits 3 further than before
+    std::string b_hover = HoverText(c.Call("textDocument/hover", At(uri, b)));
+    QVERIFY2(b_hover.find("B: T.Buffer") != std::string::npos, b_hover.c_str());
+    json def = c.Call("textDocument/definition", At(uri, b))["result"];
+    QCOMPARE(def.size(), size_t(1));
+    QVERIFY2(def[0]["range"]["start"] == PosOf(text, "B: T.Buffer"), def.dump().c_str());
+    // The range of the hovered name is in the new text.
+    json r = c.Call("textDocument/hover", At(uri, b))["result"]["range"];
+    QVERIFY2(r["start"] == b, r.dump().c_str());
+  }
+
   void documentSymbols() {
     LspClient c;
     c.Initialize();
