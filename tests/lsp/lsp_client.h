@@ -5,6 +5,7 @@
 #include <QElapsedTimer>
 #include <QProcess>
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <string>
@@ -67,6 +68,11 @@ class LspClient {
       process_.waitForReadyRead(50);
       ReadAvailable();
     }
+  }
+
+  // How many received and not yet taken messages match `pred`.
+  size_t Count(const std::function<bool(const json&)>& pred) const {
+    return static_cast<size_t>(std::count_if(inbox_.begin(), inbox_.end(), pred));
   }
 
   // The response to request `id` (result or error); nullopt on timeout.

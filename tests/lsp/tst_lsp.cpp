@@ -127,6 +127,21 @@ class TestLsp : public QObject {
     QVERIFY(c.Diagnostics(uri, 3)->empty());
   }
 
+  // A burst of edits gives one publication, for the last version.
+  void diagnosticsAreDebounced() {
+    LspClient c({"--diagnostics-delay-ms", "1000"});
+    c.Initialize();
+    std::string text = ReadExample("matmul.py");
+    std::string uri = "file:///matmul.py";
+    c.Open(uri, text);
+    QVERIFY(c.Diagnostics(uri, 1).has_value());
+    for (int v = 2; v <= 6; ++v) c.Change(uri, v, Range(0, 0, 0, 0), "#");
+    auto d = c.Diagnostics(uri, 6);
+    QVERIFY(d.has_value());
+    QCOMPARE(c.Count([](const json& m) { return m.value("method", "") == "textDocument/publishDiagnostics"; }),
+             size_t(0));
+  }
+
   void wellFormednessErrorsAreDiagnosed() {
     LspClient c;
     c.Initialize();
