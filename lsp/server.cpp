@@ -169,6 +169,18 @@ void Server::PublishDueDiagnostics(bool all) {
 }
 
 void Server::ReaderLoop() {
+  try {
+    ReadMessages();
+  } catch (const std::exception& e) {
+    // E.g. a Content-Length too large to allocate: the framing is lost, so input ends here.
+    transport_.Notify("window/logMessage", {{"type", 1}, {"message", std::string("cannot read input: ") + e.what()}});
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  end_of_input_ = true;
+  wake_.notify_one();
+}
+
+void Server::ReadMessages() {
   while (auto body = transport_.ReadMessage()) {
     json message = json::parse(*body, nullptr, /*allow_exceptions=*/false);
     if (message.is_discarded()) {
@@ -185,9 +197,6 @@ void Server::ReaderLoop() {
     queue_.push_back(std::move(message));
     wake_.notify_one();
   }
-  std::lock_guard<std::mutex> lock(mutex_);
-  end_of_input_ = true;
-  wake_.notify_one();
 }
 
 int Server::Run() {

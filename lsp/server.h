@@ -45,6 +45,7 @@ class Server {
   void RegisterHandlers();
 
   void ReaderLoop();
+  void ReadMessages();
   // Returns false when the server must stop.
   bool Handle(const json& message);
   void HandleRequest(const json& id, const std::string& method, const json& params);

@@ -1,8 +1,14 @@
 #include "transport.h"
 
 #include <cstring>
+#include <stdexcept>
 
 namespace wb::lsp {
+
+namespace {
+// Far above any source file an editor sends, far below what would exhaust memory.
+constexpr long kMaxMessageBytes = 1L << 30;
+}  // namespace
 
 std::optional<std::string> Transport::ReadMessage() {
   while (true) {
@@ -23,6 +29,10 @@ std::optional<std::string> Transport::ReadMessage() {
     if (length < 0) {
       if (std::feof(in_)) return std::nullopt;
       continue;  // a header block without a length: skip it
+    }
+    if (length > kMaxMessageBytes) {
+      throw std::length_error("message of " + std::to_string(length) + " bytes exceeds the limit of " +
+                              std::to_string(kMaxMessageBytes));
     }
     std::string body(static_cast<size_t>(length), '\0');
     size_t got = length ? std::fread(body.data(), 1, body.size(), in_) : 0;

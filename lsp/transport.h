@@ -30,8 +30,9 @@ class Transport {
  public:
   Transport(std::FILE* in, std::FILE* out) : in_(in), out_(out) {}
 
-  // The next message body; nullopt at end of input. A malformed header that cannot be skipped
-  // (no Content-Length) ends the stream, since the framing is lost.
+  // The next message body; nullopt at end of input. A header block without Content-Length
+  // is skipped; a body over 1 GiB throws std::length_error (the framing is
+  // then lost).
   std::optional<std::string> ReadMessage();
 
   void Send(const json& message);

@@ -372,6 +372,22 @@ class TestLsp : public QObject {
     QCOMPARE(c.ShutdownAndExit(), 0);
   }
 
+  void malformedFraming() {
+    LspClient c;
+    c.Initialize();
+    // A header block without Content-Length is skipped; the next message is served.
+    c.process().write("X-Nonsense: 1\r\n\r\n");
+    QVERIFY(c.Call("textDocument/foldingRange", {{"textDocument", TextDoc("file:///x.py")}}).contains("error"));
+    // An absurd length cannot be framed: the server says so and stops cleanly (no crash).
+    c.process().write("Content-Length: 99999999999\r\n\r\n{}");
+    auto log = c.WaitFor([](const json& m) { return m.value("method", "") == "window/logMessage"; });
+    QVERIFY(log.has_value());
+    QVERIFY2((*log)["params"]["message"].get<std::string>().find("exceeds") != std::string::npos, log->dump().c_str());
+    QVERIFY(c.process().waitForFinished(10000));
+    QCOMPARE(c.process().exitStatus(), QProcess::NormalExit);
+    QCOMPARE(c.process().exitCode(), 1);
+  }
+
   void cancelledRequestIsAnsweredWithRequestCancelled() {
     LspClient c;
     c.Initialize();
