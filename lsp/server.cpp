@@ -84,13 +84,13 @@ void Server::RegisterHandlers() {
 
 json Server::OnInitialize(const json& params) {
   if (initialized_) throw RpcError(kInvalidRequest, "initialize was already called");
-  initialized_ = true;
   if (params.is_object() && params.contains("initializationOptions")) {
     const json& init = params["initializationOptions"];
     if (init.is_object() && init.contains("diagnosticsDelayMs")) {
       options_.diagnostics_delay = std::chrono::milliseconds(init["diagnosticsDelayMs"].get<int64_t>());
     }
   }
+  initialized_ = true;  // only once the params were understood
   json capabilities = {
       {"positionEncoding", "utf-16"},
       {"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", false}}},

@@ -88,6 +88,9 @@ class TestLsp : public QObject {
     LspClient c;
     json r = c.Call("textDocument/hover", At("file:///x.py", Pos(0, 0)));
     QCOMPARE(r["error"]["code"].get<int>(), -32002);
+    // Options of the wrong type: refused, and the server is still not initialized.
+    json bad = c.Call("initialize", {{"capabilities", json::object()}, {"initializationOptions", {{"diagnosticsDelayMs", "soon"}}}});
+    QCOMPARE(bad["error"]["code"].get<int>(), -32602);
     c.Initialize();
     QVERIFY(c.initialize_result().contains("result"));
   }
