@@ -1,0 +1,108 @@
+// Completion: what may be typed at the cursor, decided from the text just before it (so it
+// works while the line being typed does not parse) and the names the last parse defines.
+#include "workbench/analysis.h"
+#include "workbench/analysis_describe.h"
+#include "workbench/analysis_index.h"
+#include "workbench/analysis_namespace.h"
+
+namespace wb::workbench {
+
+namespace {
+
+bool IsIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Whether `offset` is inside a single-line string literal (quotes counted on its line,
+// comments ignored).
+bool InsideString(const std::string& text, uint32_t offset) {
+  size_t line_start = text.rfind('\n', offset == 0 ? 0 : offset - 1);
+  line_start = line_start == std::string::npos ? 0 : line_start + 1;
+  char open = 0;
+  for (size_t i = line_start; i < offset && i < text.size(); ++i) {
+    char c = text[i];
+    if (open) {
+      if (c == '\\') ++i;
+      else if (c == open) open = 0;
+    } else if (c == '#') {
+      return false;
+    } else if (c == '"' || c == '\'') {
+      open = c;
+    }
+  }
+  return open != 0;
+}
+
+CompletionItem Member(const NamespaceMember& m) {
+  CompletionKind kind = m.kind == MemberKind::kDType ? CompletionKind::kConstant
+                        : m.kind == MemberKind::kOp ? CompletionKind::kFunction
+                                                    : CompletionKind::kKeyword;
+  return {m.name, kind, m.signature, m.doc};
+}
+
+}  // namespace
+
+std::vector<CompletionItem> ComputeCompletion(const Document& doc, TextPosition position) {
+  const std::string& text = doc.text();
+  uint32_t offset = doc.OffsetOf(position);
+  uint32_t word = offset;
+  while (word > 0 && IsIdentChar(text[word - 1])) --word;
+  std::string before = text.substr(0, word);
+
+  std::vector<CompletionItem> out;
+  if (InsideString(text, offset)) {
+    for (const std::string& d : DTypeNames()) out.push_back({d, CompletionKind::kConstant, "dtype", ""});
+    for (const std::string& s : ScopeNames()) out.push_back({s, CompletionKind::kConstant, "storage scope", ""});
+    return out;
+  }
+  auto ends_with = [&](std::string_view suffix) {
+    if (before.size() < suffix.size() || before.compare(before.size() - suffix.size(), suffix.size(), suffix) != 0) {
+      return false;
+    }
+    size_t k = before.size() - suffix.size();
+    return k == 0 || (!IsIdentChar(before[k - 1]) && before[k - 1] != '.');
+  };
+  if (ends_with("T.axis.")) {
+    for (const NamespaceMember& m : AxisMembers()) out.push_back(Member(m));
+    return out;
+  }
+  if (ends_with("T.")) {
+    for (const NamespaceMember& m : TNamespaceMembers()) out.push_back(Member(m));
+    return out;
+  }
+  if (!before.empty() && before.back() == '.') {
+    // `Module.` / `cls.`: the module's functions.
+    const SymbolIndex& index = SymbolIndex::Of(doc);
+    for (const IndexedSymbol& s : index.symbols()) {
+      if (s.role == SymbolRole::kFunction) {
+        out.push_back({s.name, CompletionKind::kFunction, SignatureText(s.name, s.func), "PrimFunc of the module"});
+      }
+    }
+    return out;
+  }
+  const SymbolIndex& index = SymbolIndex::Of(doc);
+  for (int k : index.VisibleAt(word)) {
+    const IndexedSymbol& s = index.symbols()[k];
+    if (s.def_begin == word) continue;  // the word being typed is itself a definition
+    switch (s.role) {
+      case SymbolRole::kBuffer: {
+        auto buffer = static_cast<const tir::BufferNode*>(s.node);
+        out.push_back({s.name, CompletionKind::kBuffer, BufferText(tir::Buffer(buffer)), "buffer"});
+        break;
+      }
+      case SymbolRole::kFunction:
+        out.push_back({s.name, CompletionKind::kFunction, SignatureText(s.name, s.func), "PrimFunc"});
+        break;
+      default: {
+        auto var = static_cast<const tir::VarNode*>(s.node);
+        out.push_back({s.name, CompletionKind::kVariable, "T." + var->dtype.ToString(), ""});
+        break;
+      }
+    }
+  }
+  out.push_back({"T", CompletionKind::kModule, "tvm.script.tirx", "TensorIR script namespace"});
+  for (const char* kw : {"for", "in", "range", "with", "if", "else", "while", "def", "return", "assert"}) {
+    out.push_back({kw, CompletionKind::kKeyword, "", ""});
+  }
+  return out;
+}
+
+}  // namespace wb::workbench

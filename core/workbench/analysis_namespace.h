@@ -1,0 +1,28 @@
+// What the `T.` namespace of TVMScript offers, for hover and completion: the script constructs
+// the parser understands (T.prim_func, T.Buffer, T.grid, T.sblock, ...), every builtin op of
+// tir/builtin.h with its arity and doc, and the dtype constructors; and the `T.axis.` kinds.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace wb::workbench {
+
+enum class MemberKind { kConstruct, kOp, kDType };
+
+struct NamespaceMember {
+  std::string name;       // "grid"
+  std::string signature;  // "T.grid(*extents)"
+  std::string doc;
+  MemberKind kind = MemberKind::kConstruct;
+};
+
+const std::vector<NamespaceMember>& TNamespaceMembers();
+const std::vector<NamespaceMember>& AxisMembers();
+const NamespaceMember* FindTMember(std::string_view name);
+// dtype strings ("float32", "int8", ...) and storage scopes ("global", "shared", ...).
+const std::vector<std::string>& DTypeNames();
+const std::vector<std::string>& ScopeNames();
+
+}  // namespace wb::workbench
