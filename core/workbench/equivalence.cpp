@@ -130,12 +130,17 @@ std::vector<FunctionCheck> CheckEquivalence(const ir::IRModule& before, const ir
       continue;
     }
     Inputs lhs = Copy(inputs), rhs = Copy(inputs);
-    auto r1 = tir::InterpretModule(before, check.name, lhs.args);
-    auto r2 = tir::InterpretModule(after, check.name, rhs.args);
+    tir::InterpretOptions run_options;
+    run_options.max_iterations = options.max_iterations;
+    auto r1 = tir::InterpretModule(before, check.name, lhs.args, run_options);
     if (!r1.ok()) {
       check.outcome = Outcome::kSkipped;
       check.detail = "the original does not run: " + r1.diagnostics[0].message;
-    } else if (!r2.ok()) {
+      checks.push_back(check);
+      continue;
+    }
+    auto r2 = tir::InterpretModule(after, check.name, rhs.args, run_options);
+    if (!r2.ok()) {
       check.outcome = Outcome::kFailed;
       check.detail = "the transformed function does not run: " + r2.diagnostics[0].message;
     } else {

@@ -23,6 +23,8 @@ struct EquivalenceOptions {
   int64_t symbolic_extent = 5;
   // Functions above this many elements in their arguments are skipped (the interpreter is slow).
   int64_t max_elements = 1 << 22;
+  // Loop iterations allowed per run before the function is skipped as too expensive to check.
+  uint64_t max_iterations = 20'000'000;
 };
 
 // One entry per PrimFunc of `before` (matched by name in `after`).
