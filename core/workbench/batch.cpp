@@ -14,6 +14,7 @@
 #include "tir/verifier.h"
 #include "transform/instrument.h"
 #include "transform/registry.h"
+#include "workbench/equivalence.h"
 #include "workbench/manifest.h"
 #include "workbench/regression.h"
 
@@ -146,9 +147,11 @@ constexpr const char* kUsage = R"usage(usage:
       parse, verify, print and re-parse each file; report per file
   workbench --batch FILE --emit tvmscript
       print the canonical TVMScript of FILE (a formatter)
-  workbench --batch FILE --pipeline "PassA, PassB(arg=1)" [--dump-dir DIR]
+  workbench --batch FILE --pipeline "PassA, PassB(arg=1)" [--dump-dir DIR] [--check]
       run a pass pipeline and print the result; DIR receives NN-Pass.before.py/.after.py
-      for every pass and passes.json (names, timings, changed or not)
+      for every pass and passes.json (names, timings, changed or not); --check runs every
+      PrimFunc before and after on seeded random inputs (reference interpreter), exit 1 if
+      any result differs
   workbench --batch --list-passes
       the registered passes and named pipelines
   workbench --batch MANIFEST.json [-j N] [--filter TEXT] [--update-goldens]
@@ -170,6 +173,7 @@ struct Options {
   std::string pipeline;
   std::string dump_dir;
   bool list_passes = false;
+  bool check = false;
   // Manifest runs.
   int jobs = 1;
   std::string junit_path;
@@ -236,6 +240,8 @@ bool ParseOptions(const std::vector<std::string>& args, Options* opts, std::ostr
       const std::string* v = value("--filter");
       if (!v) return false;
       opts->filter = *v;
+    } else if (a == "--check") {
+      opts->check = true;
     } else if (a == "--update-goldens") {
       opts->update_goldens = true;
     } else if (a == "--list-passes") {
@@ -400,6 +406,20 @@ int RunEmit(const Options& opts, std::ostream& out, std::ostream& err) {
           << snap.milliseconds << " ms\n";
     }
     if (!result.ok()) return 1;
+    if (opts.check) {
+      bool same = true;
+      for (const auto& c : CheckEquivalence(parsed.module, result.module)) {
+        err << "  check " << c.name << ": " << OutcomeName(c.outcome);
+        if (!c.detail.empty()) err << " (" << c.detail << ")";
+        err << "\n";
+        same &= c.outcome != FunctionCheck::Outcome::kDifferent &&
+                c.outcome != FunctionCheck::Outcome::kFailed;
+      }
+      if (!same) {
+        err << "workbench: the pipeline changed what the module computes\n";
+        return 1;
+      }
+    }
     parsed.module = result.module;
   }
   out << script::Print(parsed) << "\n";

@@ -134,8 +134,9 @@ class TestCli : public QObject {
     QString src = Write(tmp, "scale.py", kScale);
     QString dump = tmp.filePath("dump");
     Run r = Workbench({src, "--pipeline", "ConvertBlocksToOpaque, LowerOpaqueBlock, RemoveNoOp",
-                       "--dump-dir", dump});
+                       "--dump-dir", dump, "--check"});
     QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains("check scale: equal"), qPrintable(r.err));
     QVERIFY2(!r.out.contains("T.sblock"), qPrintable(r.out));
     QVERIFY(r.out.contains("B[i] = A[i] * T.float32(2.0)"));
     QVERIFY(QFile::exists(dump + "/01-ConvertBlocksToOpaque.before.py"));
