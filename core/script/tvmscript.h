@@ -1,4 +1,4 @@
-// TVMScript, Apache TVM's Python-embedded text format for IR: the parser (tree-sitter CST ->
+// TVMScript, Apache TVM's Python-embedded text format for IR: the parser (our own CST ->
 // IR, collecting every diagnostic with its span) and the canonical printer (IR -> text that TVM
 // itself would print for the same IR). See ../../../shared/TVMSCRIPT.md for the dialect and
 // core/script/CONVENTIONS.md for how its constructs map onto our IR.
