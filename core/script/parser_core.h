@@ -226,7 +226,7 @@ class Parser {
   std::string_view Text(Node n) const { return cst_->Text(n); }
   K Kind(Node n) const { return cst_->Kind(n); }
   Node Field(Node n, FieldId id) const { return cst_->Field(n, id); }
-  const FieldIds& F() const { return cst_->fields(); }
+  FieldIds F() const { return cst_->fields(); }
 
   // --- scopes (parser_core.cpp) ---
   void PushScope() { scopes_.emplace_back(); }

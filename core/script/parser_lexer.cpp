@@ -5,9 +5,9 @@
 namespace wb::script::detail {
 namespace {
 
-bool IsNameStart(unsigned char c) { return c == '_' || (c | 0x20) - 'a' < 26u || c >= 0x80; }
-bool IsNameChar(unsigned char c) { return IsNameStart(c) || c - '0' < 10u; }
-bool IsDigit(unsigned char c) { return c - '0' < 10u; }
+bool IsNameStart(unsigned char c) { return c == '_' || unsigned((c | 0x20) - 'a') < 26u || c >= 0x80; }
+bool IsNameChar(unsigned char c) { return IsNameStart(c) || unsigned(c - '0') < 10u; }
+bool IsDigit(unsigned char c) { return unsigned(c - '0') < 10u; }
 
 Kw Keyword(std::string_view s) {
   auto is = [&](const char* k) { return s.size() == std::strlen(k) && std::memcmp(s.data(), k, s.size()) == 0; };
@@ -223,7 +223,7 @@ class Lexer {
     if (s_[pos_] == '0' && pos_ + 1 < n && ((s_[pos_ + 1] | 0x20) == 'x' || (s_[pos_ + 1] | 0x20) == 'o' ||
                                             (s_[pos_ + 1] | 0x20) == 'b')) {
       pos_ += 2;
-      digits([](unsigned char c) { return IsDigit(c) || (c | 0x20) - 'a' < 6u; });
+      digits([](unsigned char c) { return IsDigit(c) || unsigned((c | 0x20) - 'a') < 6u; });
     } else {
       digits(IsDigit);
       if (pos_ < n && s_[pos_] == '.') {
