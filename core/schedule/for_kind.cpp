@@ -11,8 +11,8 @@ using namespace tir;
 namespace {
 
 bool IsKnownThreadTag(const std::string& tag) {
-  static const char* kTags[] = {"blockIdx.x",  "blockIdx.y",  "blockIdx.z",  "threadIdx.x",
-                                "threadIdx.y", "threadIdx.z", "vthread",     "vthread.x",
+  static const char* kTags[] = {"blockIdx.x",  "blockIdx.y",  "blockIdx.z", "threadIdx.x",
+                                "threadIdx.y", "threadIdx.z", "vthread",    "vthread.x",
                                 "vthread.y",   "vthread.z"};
   for (const char* t : kTags) {
     if (tag == t) return true;

@@ -60,9 +60,10 @@ std::vector<LoopRV> Schedule::Split(const LoopRV& loop_rv,
       continue;
     }
     if (*factors[i] <= 0) {
-      throw ScheduleError(prim, "The schedule primitive split does not accept non-positive "
-                                "factors, but the factor at position " +
-                                    std::to_string(i) + " is " + std::to_string(*factors[i]));
+      throw ScheduleError(prim,
+                          "The schedule primitive split does not accept non-positive "
+                          "factors, but the factor at position " +
+                              std::to_string(i) + " is " + std::to_string(*factors[i]));
     }
     known_product *= *factors[i];
   }
@@ -73,21 +74,22 @@ std::vector<LoopRV> Schedule::Split(const LoopRV& loop_rv,
   PrimExpr product = make_const(dtype, known_product);
   if (infer_index == -1) {
     if (!analyzer.CanProve(greater_equal(product, loop->extent))) {
-      throw ScheduleError(prim, "The product of factors is not larger than or equal to the "
-                                "extent of loop " +
-                                    LoopName(loop));
+      throw ScheduleError(prim,
+                          "The product of factors is not larger than or equal to the "
+                          "extent of loop " +
+                              LoopName(loop));
     }
   } else {
-    f[infer_index] =
-        analyzer.Simplify(floordiv(sub(add(loop->extent, product), make_const(dtype, int64_t(1))), product));
+    f[infer_index] = analyzer.Simplify(
+        floordiv(sub(add(loop->extent, product), make_const(dtype, int64_t(1))), product));
   }
   if (HasAnnotationOrThreadBinding(loop)) {
     throw ScheduleError(prim, "The primitive can't be applied because the loop " + LoopName(loop) +
                                   " has annotation or thread binding");
   }
   if (!analyzer.CanProve(equal(loop->min, make_const(loop->min->dtype, int64_t(0))))) {
-    throw ScheduleError(prim, "The loop " + LoopName(loop) +
-                                  " does not start with 0, which is not supported");
+    throw ScheduleError(
+        prim, "The loop " + LoopName(loop) + " does not start with 0, which is not supported");
   }
 
   std::vector<Var> vars;
@@ -159,8 +161,8 @@ LoopRV Schedule::Fuse(const std::vector<LoopRV>& loop_rvs, bool preserve_unit_it
       }
     }
     if (!analyzer.CanProve(equal(loop->min, make_const(loop->min->dtype, int64_t(0))))) {
-      throw ScheduleError(prim, "The loop " + LoopName(loop) +
-                                    " does not start with 0, which is not supported");
+      throw ScheduleError(
+          prim, "The loop " + LoopName(loop) + " does not start with 0, which is not supported");
     }
     bool dependent = false;
     PostOrderVisit(loop->extent, [&](const ir::Object* n) {
@@ -169,8 +171,8 @@ LoopRV Schedule::Fuse(const std::vector<LoopRV>& loop_rvs, bool preserve_unit_it
       }
     });
     if (dependent) {
-      throw ScheduleError(prim, "A loop " + LoopName(loop) +
-                                    "'s `extent` is dependent on another loop");
+      throw ScheduleError(prim,
+                          "A loop " + LoopName(loop) + "'s `extent` is dependent on another loop");
     }
     outer_vars.insert(loop->loop_var.get());
   }

@@ -48,7 +48,8 @@ std::vector<Token> Lex(std::string_view s) {
       while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_')) ++i;
       push(Token::Kind::kName, std::string(s.substr(b, i - b)), b, i);
     } else if (std::isdigit(static_cast<unsigned char>(c)) ||
-               (c == '-' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
+               (c == '-' && i + 1 < s.size() &&
+                std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
       size_t b = i++;
       while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
       if (i < s.size() && (s[i] == '.' || std::isalpha(static_cast<unsigned char>(s[i])))) {
@@ -235,8 +236,7 @@ using Bound = std::variant<SBlockRV, LoopRV>;
 // Matches a call's arguments to a method's parameters, Python-style.
 class Binder {
  public:
-  Binder(const Call& call, std::vector<std::string> params, bool varargs_first)
-      : call_(call) {
+  Binder(const Call& call, std::vector<std::string> params, bool varargs_first) : call_(call) {
     size_t positional = 0;
     for (const Arg& a : call.args) {
       if (a.key.empty()) {
@@ -260,14 +260,14 @@ class Binder {
       bool known = false;
       for (const auto& p : params) known |= p == a.key;
       if (!known) {
-        throw RecipeError{"sch." + call.method + "() got an unexpected keyword argument '" +
-                              a.key + "'",
-                          a.value.begin, a.value.end};
+        throw RecipeError{
+            "sch." + call.method + "() got an unexpected keyword argument '" + a.key + "'",
+            a.value.begin, a.value.end};
       }
       if (named_.count(a.key)) {
-        throw RecipeError{"sch." + call.method + "() got multiple values for argument '" + a.key +
-                              "'",
-                          a.value.begin, a.value.end};
+        throw RecipeError{
+            "sch." + call.method + "() got multiple values for argument '" + a.key + "'",
+            a.value.begin, a.value.end};
       }
       named_[a.key] = a.value;
     }
@@ -349,8 +349,7 @@ class Applier {
       std::vector<LoopRV> loops;
       for (const Value& v : b.varargs()) loops.push_back(Loop(v));
       sch_.Reorder(loops);
-    } else if (call.method == "parallel" || call.method == "vectorize" ||
-               call.method == "unroll") {
+    } else if (call.method == "parallel" || call.method == "vectorize" || call.method == "unroll") {
       Binder b(call, {"loop"}, false);
       LoopRV loop = Loop(b.Require("loop"));
       if (call.method == "parallel") sch_.Parallel(loop);
@@ -371,8 +370,7 @@ class Applier {
     if (call.targets.empty()) return;
     if (!list_output || !call.list_target) {
       if (call.targets.size() != 1 || call.list_target) {
-        throw RecipeError{"sch." + call.method + "() returns a single value", call.begin,
-                          call.end};
+        throw RecipeError{"sch." + call.method + "() returns a single value", call.begin, call.end};
       }
       // `loops = sch.get_loops(b)` would bind a list, which the recipe cannot index.
       if (list_output) {

@@ -44,22 +44,23 @@ void Schedule::Reorder(const std::vector<LoopRV>& loop_rvs) {
     bool crosses_block = sub.empty();
     for (const StmtNode* s : sub) crosses_block |= ir::IsInstance<SBlockNode>(s);
     if (crosses_block || std::find(chain.begin(), chain.end(), loop) == chain.end()) {
-      throw ScheduleError(prim, "The loops are not in a chain because they are not in the same "
-                                "block scope (loop `" +
-                                    loop->loop_var->name_hint + "`)");
+      throw ScheduleError(prim,
+                          "The loops are not in a chain because they are not in the same "
+                          "block scope (loop `" +
+                              loop->loop_var->name_hint + "`)");
     }
   }
   // Every statement from top to bottom must be a loop whose body is exactly the next one.
   std::vector<For> chain_loops;
   for (size_t i = 0; i < chain.size(); ++i) {
-    const auto* loop = ir::IsInstance<ForNode>(chain[i]) ? static_cast<const ForNode*>(chain[i])
-                                                          : nullptr;
+    const auto* loop =
+        ir::IsInstance<ForNode>(chain[i]) ? static_cast<const ForNode*>(chain[i]) : nullptr;
     if (!loop || (i + 1 < chain.size() && loop->body.get() != chain[i + 1])) {
-      throw ScheduleError(prim, "The loops are not in a chain because there is a "
-                                "non-single-branch stmt in between, under loop `" +
-                                    (loop ? loop->loop_var->name_hint
-                                          : chain_loops.back()->loop_var->name_hint) +
-                                    "`");
+      throw ScheduleError(
+          prim,
+          "The loops are not in a chain because there is a "
+          "non-single-branch stmt in between, under loop `" +
+              (loop ? loop->loop_var->name_hint : chain_loops.back()->loop_var->name_hint) + "`");
     }
     chain_loops.push_back(GetRef(loop));
   }
@@ -87,8 +88,8 @@ void Schedule::Reorder(const std::vector<LoopRV>& loop_rvs) {
     if (!arith::DetectIterMap(realize->iter_values, iters, realize->predicate,
                               arith::IterMapLevel::kNoCheck, &analyzer)
              .ok()) {
-      failure = "The block `" + realize->block->name_hint +
-                "` is required to have an affine binding";
+      failure =
+          "The block `" + realize->block->name_hint + "` is required to have an affine binding";
     }
   });
   if (!failure.empty()) throw ScheduleError(prim, failure);

@@ -27,7 +27,8 @@ Schedule::Schedule(ir::IRModule mod) : mod_(std::move(mod)) {
   if (!mod_.defined()) throw std::invalid_argument("Schedule needs a module");
   std::vector<std::string> prim_funcs;
   for (size_t i = 0; i < mod_->functions.size(); ++i) {
-    if (mod_->functions[i].as<PrimFuncNode>()) prim_funcs.push_back(mod_->global_vars[i]->name_hint);
+    if (mod_->functions[i].as<PrimFuncNode>())
+      prim_funcs.push_back(mod_->global_vars[i]->name_hint);
   }
   if (std::find(prim_funcs.begin(), prim_funcs.end(), "main") != prim_funcs.end()) {
     func_name_ = "main";
@@ -94,8 +95,8 @@ SBlockRV Schedule::GetSBlock(const std::string& name, const std::optional<std::s
   }
   if (hits.empty()) throw ScheduleError("get-block", "Cannot find a block with the name: " + name);
   if (hits.size() > 1) {
-    throw ScheduleError("get-block", "Found  " + std::to_string(hits.size()) +
-                                         " blocks with the name: " + name);
+    throw ScheduleError("get-block",
+                        "Found  " + std::to_string(hits.size()) + " blocks with the name: " + name);
   }
   SBlockRV rv{NewRV({true, fname, hits[0], {}})};
   trace_.Append({"get_sblock",
