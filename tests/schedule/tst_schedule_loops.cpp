@@ -500,6 +500,21 @@ class TestScheduleLoops : public QObject {
             }).find("not data-parallel") != std::string::npos);
     sch.Bind(loops[2], "threadIdx.y");
     QCOMPARE(sch.Get(loops[2])->kind, tir::ForKind::kThreadBinding);
+    // A bound loop can be neither split nor fused; unroll drops the binding.
+    QCOMPARE(FailsCleanly(sch,
+                          [&] {
+                            sch.Split(loops[2], {std::nullopt, 4});
+                          }),
+             std::string("ScheduleError: An error occurred in the schedule primitive 'split'.\n"
+                         "Error message: The primitive can't be applied because the loop `k` has "
+                         "annotation or thread binding"));
+    QVERIFY(FailsCleanly(sch, [&] {
+              sch.Fuse({loops[1], loops[2]});
+            }).find("the loop `k` has annotation or thread binding") != std::string::npos);
+    sch.Unroll(loops[2]);
+    QCOMPARE(sch.Get(loops[2])->kind, tir::ForKind::kUnrolled);
+    QVERIFY(!sch.Get(loops[2])->thread_binding.defined());
+    sch.Split(loops[2], {std::nullopt, 4});
   }
 
   void recipeAsUsersWriteIt() {
