@@ -1,5 +1,8 @@
 #include "schedule/binding_simplify.h"
 
+#include <algorithm>
+#include <climits>
+
 #include "arith/analyzer.h"
 #include "arith/iter_affine_map.h"
 #include "tir/functor.h"
@@ -11,6 +14,42 @@ namespace wb::schedule {
 using namespace tir;
 
 namespace {
+
+// Orders the top-level terms of `e` as IterMap does, by scale (largest first) and then by loop
+// order: the simplifier may put a restored unit-loop term anywhere, TVM keeps `i_0*64 + i_1*64`.
+PrimExpr OrderTermsByScale(const PrimExpr& e, const LoopRanges& loops) {
+  std::vector<PrimExpr> terms;
+  std::vector<PrimExpr> stack{e};
+  while (!stack.empty()) {
+    PrimExpr t = stack.back();
+    stack.pop_back();
+    if (const auto* add = t.as<AddNode>()) {
+      stack.push_back(add->b);
+      stack.push_back(add->a);
+    } else {
+      terms.push_back(t);
+    }
+  }
+  auto key = [&](const PrimExpr& t) {
+    int64_t scale = 1;
+    if (const auto* mul = t.as<MulNode>()) {
+      if (const int64_t* c = AsConstInt(mul->b)) scale = *c;
+    }
+    if (AsConstInt(t)) return std::pair<int64_t, size_t>(INT64_MIN, 0);
+    size_t position = loops.size();
+    PostOrderVisit(t, [&](const ir::Object* n) {
+      for (size_t i = 0; i < loops.size(); ++i) {
+        if (loops[i].first.get() == n) position = std::min(position, i);
+      }
+    });
+    return std::pair<int64_t, size_t>(-scale, position);
+  };
+  std::stable_sort(terms.begin(), terms.end(),
+                   [&](const PrimExpr& x, const PrimExpr& y) { return key(x) < key(y); });
+  PrimExpr out;
+  for (const PrimExpr& t : terms) out = out.defined() ? add(out, t) : t;
+  return out;
+}
 
 class BindingSimplifier : public StmtMutator {
  public:
@@ -40,12 +79,21 @@ class BindingSimplifier : public StmtMutator {
     if (realize->iter_values.empty()) return visited;
     std::vector<std::pair<Var, ir::Range>> iters;
     VarMap trivial;
+    VarMap restore;
     for (const auto& [var, range] : loops_) {
       const int64_t* mn = AsConstInt(range->min);
       const int64_t* ext = AsConstInt(range->extent);
       if (!mn || *mn != 0 || !ext) continue;
-      if (*ext == 1 && !preserve_unit_iters_) {
-        trivial[var.get()] = make_const(var->dtype, int64_t(0));
+      if (*ext == 1) {
+        // Kept unit loops stay in the binding, as TVM's simplify_trivial=false keeps them: as a
+        // symbol outside the iterator set, put back after simplification.
+        if (preserve_unit_iters_) {
+          Var stand_in = MakeVar(var->name_hint, var->dtype);
+          trivial[var.get()] = stand_in;
+          restore[stand_in.get()] = var;
+        } else {
+          trivial[var.get()] = make_const(var->dtype, int64_t(0));
+        }
         continue;
       }
       iters.emplace_back(var, range);
@@ -59,8 +107,11 @@ class BindingSimplifier : public StmtMutator {
     if (result.ok()) {
       for (size_t i = 0; i < values.size(); ++i) {
         values[i] = arith::NormalizeIterMapToExpr(result.indices[i], values[i]->dtype);
+        if (!restore.empty()) values[i] = OrderTermsByScale(Substitute(values[i], restore), loops_);
       }
     }
+    // Without a simplification the binding stays as substituted (unit loops included).
+    if (!result.ok()) values = realize->iter_values;
     return MakeSBlockRealize(values, realize->predicate, realize->block, realize->span);
   }
 
