@@ -1,0 +1,139 @@
+#include "schedule/schedule.h"
+
+#include <algorithm>
+
+#include "arith/analyzer.h"
+#include "schedule/ir_path.h"
+#include "tir/functor.h"
+#include "tir/op.h"
+
+namespace wb::schedule {
+
+using namespace tir;
+
+namespace {
+
+std::string RenderError(const std::string& primitive, const std::string& reason) {
+  return "ScheduleError: An error occurred in the schedule primitive '" + primitive +
+         "'.\nError message: " + reason;
+}
+
+}  // namespace
+
+ScheduleError::ScheduleError(const std::string& primitive, const std::string& reason)
+    : std::runtime_error(RenderError(primitive, reason)), primitive_(primitive), reason_(reason) {}
+
+Schedule::Schedule(ir::IRModule mod) : mod_(std::move(mod)) {
+  if (!mod_.defined()) throw std::invalid_argument("Schedule needs a module");
+  std::vector<std::string> prim_funcs;
+  for (size_t i = 0; i < mod_->functions.size(); ++i) {
+    if (mod_->functions[i].as<PrimFuncNode>())
+      prim_funcs.push_back(mod_->global_vars[i]->name_hint);
+  }
+  if (std::find(prim_funcs.begin(), prim_funcs.end(), "main") != prim_funcs.end()) {
+    func_name_ = "main";
+  } else if (prim_funcs.size() == 1) {
+    func_name_ = prim_funcs[0];
+  }
+}
+
+void Schedule::WorkOn(const std::string& func_name) {
+  ir::BaseFunc f = mod_->Lookup(func_name);
+  if (!f.defined() || !f.as<PrimFuncNode>()) {
+    throw std::invalid_argument("work_on: the module has no PrimFunc named \"" + func_name + "\"");
+  }
+  func_name_ = func_name;
+}
+
+PrimFunc Schedule::Func() const {
+  if (func_name_.empty()) {
+    throw std::invalid_argument(
+        "The schedule does not know which function to be working on: call work_on, or pass "
+        "func_name");
+  }
+  return Downcast<PrimFuncNode>(mod_->Lookup(func_name_));
+}
+
+int Schedule::NewRV(RVEntry entry) {
+  rvs_.push_back(std::move(entry));
+  return static_cast<int>(rvs_.size()) - 1;
+}
+
+SBlock Schedule::Get(const SBlockRV& rv) const {
+  if (rv.id < 0 || rv.id >= static_cast<int>(rvs_.size()) || !rvs_[rv.id].is_block) {
+    throw std::invalid_argument("The block random variable is not defined in this schedule");
+  }
+  const RVEntry* h = &rvs_[rv.id];
+  PrimFunc f = Downcast<PrimFuncNode>(mod_->Lookup(h->func_name));
+  std::vector<SBlock> blocks = CollectBlocks(f->body);
+  if (h->preorder_index >= blocks.size()) {
+    throw std::invalid_argument("The block no longer exists in the IRModule");
+  }
+  return blocks[h->preorder_index];
+}
+
+For Schedule::Get(const LoopRV& rv) const {
+  if (rv.id < 0 || rv.id >= static_cast<int>(rvs_.size()) || rvs_[rv.id].is_block) {
+    throw std::invalid_argument("The loop random variable is not defined in this schedule");
+  }
+  For loop = FindLoop(Func()->body, rvs_[rv.id].loop_var.get());
+  if (!loop.defined()) throw std::invalid_argument("The loop no longer exists in the IRModule");
+  return loop;
+}
+
+SBlockRV Schedule::GetSBlock(const std::string& name, const std::optional<std::string>& func_name) {
+  std::string fname = func_name ? *func_name : func_name_;
+  if (fname.empty()) Func();  // throws the "which function" error
+  ir::BaseFunc base = mod_->Lookup(fname);
+  if (!base.defined() || !base.as<PrimFuncNode>()) {
+    throw std::invalid_argument("get_sblock: the module has no PrimFunc named \"" + fname + "\"");
+  }
+  std::vector<SBlock> blocks = CollectBlocks(Downcast<PrimFuncNode>(base)->body);
+  std::vector<size_t> hits;
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    if (blocks[i]->name_hint == name) hits.push_back(i);
+  }
+  if (hits.empty()) throw ScheduleError("get-block", "Cannot find a block with the name: " + name);
+  if (hits.size() > 1) {
+    throw ScheduleError("get-block",
+                        "Found  " + std::to_string(hits.size()) + " blocks with the name: " + name);
+  }
+  SBlockRV rv{NewRV({true, fname, hits[0], {}})};
+  trace_.Append({"get_sblock",
+                 {{"name", TraceValue::String(name)}, {"func_name", TraceValue::String(fname)}},
+                 {TraceValue::Block(rv.id)},
+                 false});
+  return rv;
+}
+
+std::vector<LoopRV> Schedule::GetLoops(const SBlockRV& block) {
+  SBlock b = Get(block);
+  std::vector<const StmtNode*> path = PathTo(Func()->body, b.get());
+  // Walk up from the block to the nearest enclosing block, collecting loops.
+  std::vector<LoopRV> loops;
+  for (size_t i = path.size() - 1; i-- > 0;) {
+    // Only loops and blocks have srefs: other statements (SeqStmt, IfThenElse) are stepped over.
+    if (ir::IsInstance<SBlockNode>(path[i])) break;
+    if (!ir::IsInstance<ForNode>(path[i])) continue;
+    loops.push_back(LoopRV{NewRV({false, "", 0, static_cast<const ForNode*>(path[i])->loop_var})});
+  }
+  std::reverse(loops.begin(), loops.end());
+  Instruction inst{"get_loops", {{"block", TraceValue::Block(block.id)}}, {}, true};
+  for (const LoopRV& l : loops) inst.outputs.push_back(TraceValue::Loop(l.id));
+  trace_.Append(std::move(inst));
+  return loops;
+}
+
+void Schedule::Replace(const StmtNode* target, const Stmt& replacement) {
+  PrimFunc f = Func();
+  Stmt body = ReplaceStmt(f->body, target, replacement);
+  f.CopyOnWrite()->body = body;
+  ir::IRModule mod = mod_;
+  auto* m = mod.CopyOnWrite();
+  for (size_t i = 0; i < m->global_vars.size(); ++i) {
+    if (m->global_vars[i]->name_hint == func_name_) m->functions[i] = f;
+  }
+  mod_ = mod;
+}
+
+}  // namespace wb::schedule

@@ -1,0 +1,52 @@
+// The trace of a schedule: every primitive that succeeded, in order, printable as the Python
+// TVM prints (`Trace::AsPython`) so that a recipe can be read, stored and replayed.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace wb::schedule {
+
+// An argument value as a trace holds it.
+struct TraceValue {
+  enum class Kind { kNone, kInt, kBool, kString, kBlockRV, kLoopRV, kList } kind = Kind::kNone;
+  int64_t i = 0;  // kInt, kBool (0/1), RV id for kBlockRV / kLoopRV
+  std::string s;  // kString
+  std::vector<TraceValue> list;
+
+  static TraceValue None() { return {}; }
+  static TraceValue Int(int64_t v) { return {Kind::kInt, v, {}, {}}; }
+  static TraceValue Bool(bool v) { return {Kind::kBool, v ? 1 : 0, {}, {}}; }
+  static TraceValue String(std::string v) { return {Kind::kString, 0, std::move(v), {}}; }
+  static TraceValue Block(int id) { return {Kind::kBlockRV, id, {}, {}}; }
+  static TraceValue Loop(int id) { return {Kind::kLoopRV, id, {}, {}}; }
+  static TraceValue List(std::vector<TraceValue> v) { return {Kind::kList, 0, {}, std::move(v)}; }
+};
+
+struct TraceArg {
+  std::string key;  // empty: printed positionally
+  TraceValue value;
+};
+
+struct Instruction {
+  std::string method;  // the Python method: "get_sblock", "split", ...
+  std::vector<TraceArg> args;
+  std::vector<TraceValue> outputs;  // RVs the call produced
+  // True when the call returns a list (`l1, = ...` for one element), false for a single RV.
+  bool list_output = false;
+};
+
+class Trace {
+ public:
+  void Append(Instruction inst) { insts_.push_back(std::move(inst)); }
+  const std::vector<Instruction>& instructions() const { return insts_; }
+  // One line per instruction, `l1, l2 = sch.split(loop=l0, ...)`; RVs are named in order of
+  // appearance with one counter for all kinds (b0, l1, l2, ...).
+  std::string AsPython() const;
+
+ private:
+  std::vector<Instruction> insts_;
+};
+
+}  // namespace wb::schedule
