@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include "generated_kernel.h"
 #include <string>
 #include <vector>
 
@@ -30,52 +31,12 @@ namespace {
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-// One PrimFunc of ~30 lines, the same kernel shape as bench/tvmscript_bench.cpp uses, so the
-// two benchmarks measure the same kind of module.
-std::string Kernel(int k) {
-  std::string n = std::to_string(16 + k % 7 * 16);
-  std::string name = "kernel_" + std::to_string(k);
-  std::string s;
-  s += "    @T.prim_func\n";
-  s += "    def " + name + "(A: T.Buffer((" + n + ", " + n + "), \"float32\"), B: T.Buffer((" + n +
-       ", " + n + "), \"float32\"), D: T.Buffer((" + n + ", " + n + "), \"float32\")):\n";
-  s += "        T.func_attr({\"tir.noalias\": True})\n";
-  s += "        # with T.sblock(\"root\"):\n";
-  s += "        C = T.sblock_alloc_buffer((" + n + ", " + n + "))\n";
-  s += "        for i, j, k in T.grid(" + n + ", " + n + ", " + n + "):\n";
-  s += "            with T.sblock(\"C\"):\n";
-  s += "                vi, vj, vk = T.axis.remap(\"SSR\", [i, j, k])\n";
-  s += "                T.reads(A[vi, vk], B[vk, vj])\n";
-  s += "                T.writes(C[vi, vj])\n";
-  s += "                with T.init():\n";
-  s += "                    C[vi, vj] = T.float32(0.0)\n";
-  s += "                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]\n";
-  s += "        for i, j in T.grid(" + n + ", " + n + "):\n";
-  s += "            with T.sblock(\"D\"):\n";
-  s += "                vi, vj = T.axis.remap(\"SS\", [i, j])\n";
-  s += "                T.reads(C[vi, vj])\n";
-  s += "                T.writes(D[vi, vj])\n";
-  s += "                D[vi, vj] = T.max(C[vi, vj] * T.float32(0.5) + T.float32(1.0), T.float32(0.0))\n";
-  s += "        for i_0 in range(" + n + "):\n";
-  s += "            for i_1 in T.vectorized(4):\n";
-  s += "                with T.sblock(\"E\"):\n";
-  s += "                    vi = T.axis.spatial(" + n + ", i_0)\n";
-  s += "                    vj = T.axis.spatial(4, i_1)\n";
-  s += "                    T.reads(D[vi, vj])\n";
-  s += "                    T.writes(D[vi, vj])\n";
-  s += "                    if vi % 2 == 0:\n";
-  s += "                        D[vi, vj] = T.exp(D[vi, vj]) - T.float32(1.0)\n";
-  s += "                    else:\n";
-  s += "                        D[vi, vj] = T.sqrt(T.fabs(D[vi, vj]))\n";
-  s += "\n";
-  return s;
-}
 
 std::vector<std::string> ModuleLines(int target_lines) {
   std::string s =
       "# from tvm.script import ir as I\n# from tvm.script import tirx as T\n"
       "# from tvm.tirx.layout import Axis\n\n@I.ir_module\nclass Module:\n";
-  for (int k = 0; static_cast<int>(std::count(s.begin(), s.end(), '\n')) < target_lines; ++k) s += Kernel(k);
+  for (int k = 0; static_cast<int>(std::count(s.begin(), s.end(), '\n')) < target_lines; ++k) s += GeneratedKernel(k);
   std::vector<std::string> lines;
   size_t start = 0;
   for (size_t nl; (nl = s.find('\n', start)) != std::string::npos; start = nl + 1) {
