@@ -22,4 +22,17 @@ ir::Pass CreatePrimFuncPass(PrimFuncPassFunction fn, int opt_level, std::string 
   return ir::CreateModulePass(std::move(run), opt_level, std::move(name), std::move(required));
 }
 
+ir::Pass CreateBodyRewritePass(BodyRewrite rewrite, int opt_level, std::string name,
+                               std::vector<std::string> required) {
+  return CreatePrimFuncPass(
+      [rewrite = std::move(rewrite)](PrimFunc f, const ir::IRModule&, const ir::PassContext&) {
+        Stmt body = rewrite(f->body);
+        if (body.same_as(f->body)) return f;
+        PrimFunc copy = f;
+        copy.CopyOnWrite()->body = body;
+        return copy;
+      },
+      opt_level, std::move(name), std::move(required));
+}
+
 }  // namespace wb::tir

@@ -14,4 +14,10 @@ using PrimFuncPassFunction =
 ir::Pass CreatePrimFuncPass(PrimFuncPassFunction fn, int opt_level, std::string name,
                             std::vector<std::string> required = {});
 
+// The common case: a pass that rewrites each PrimFunc's body and nothing else. A body that
+// comes back unchanged keeps its function (and so the module) the same object.
+using BodyRewrite = std::function<Stmt(const Stmt&)>;
+ir::Pass CreateBodyRewritePass(BodyRewrite rewrite, int opt_level, std::string name,
+                               std::vector<std::string> required = {});
+
 }  // namespace wb::tir

@@ -11,11 +11,11 @@
 
 #include "ir/structural_equal.h"
 #include "script/tvmscript.h"
-#include "tir/verifier.h"
 #include "transform/instrument.h"
 #include "transform/registry.h"
 #include "workbench/equivalence.h"
 #include "workbench/manifest.h"
+#include "workbench/session.h"
 #include "workbench/regression.h"
 
 namespace wb::workbench {
@@ -48,10 +48,6 @@ std::string FirstDifference(const std::string& a, const std::string& b) {
   }
 }
 
-DiagnosticList VerifyModule(const ir::IRModule& module) {
-  return tir::VerifyWellFormed(module);
-}
-
 std::string MismatchDetail(const ir::StructuralMismatch& m) {
   std::string detail = "first mismatch at " + m.lhs_path;
   if (m.rhs_path != m.lhs_path) detail += " (other side: " + m.rhs_path + ")";
@@ -81,11 +77,9 @@ const char* StatusName(Status status) {
 RoundTripResult RoundTrip(const std::string& path, const std::string& text) {
   RoundTripResult result;
   result.path = path;
-  script::ParseResult first = script::Parse(text, path);
-  result.diagnostics = first.diagnostics;
-  if (first.module.defined() && !first.diagnostics.HasErrors()) {
-    result.diagnostics.Append(VerifyModule(first.module));
-  }
+  Analysis analysis = Analyze(text, path);
+  const script::ParseResult& first = analysis.parse;
+  result.diagnostics = analysis.diagnostics;
   if (!first.module.defined() || result.diagnostics.HasErrors()) {
     result.status = Status::kDiagnostics;
     return result;

@@ -47,15 +47,9 @@ class ScaleFloats : public tir::StmtExprMutator {
 };
 
 ir::Pass ScaleConstantsPass(double factor, int opt_level = 0) {
-  return tir::CreatePrimFuncPass(
-      [factor](PrimFunc f, const ir::IRModule&, const ir::PassContext&) {
-        tir::Stmt body = ScaleFloats(factor)(f->body);
-        if (body.same_as(f->body)) return f;
-        PrimFunc copy = f;
-        copy.CopyOnWrite()->body = body;
-        return copy;
-      },
-      opt_level, "ScaleConstants");
+  return tir::CreateBodyRewritePass(
+      [factor](const tir::Stmt& body) { return ScaleFloats(factor)(body); }, opt_level,
+      "ScaleConstants");
 }
 
 ir::Pass IdentityPass(std::vector<std::string> required = {}) {

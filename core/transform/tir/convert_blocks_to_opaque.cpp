@@ -49,15 +49,8 @@ class OpaqueConverter : public StmtExprMutator {
 }  // namespace
 
 ir::Pass ConvertBlocksToOpaque() {
-  return tir::CreatePrimFuncPass(
-      [](PrimFunc f, const ir::IRModule&, const ir::PassContext&) {
-        Stmt body = OpaqueConverter()(f->body);
-        if (body.same_as(f->body)) return f;
-        PrimFunc copy = f;
-        copy.CopyOnWrite()->body = body;
-        return copy;
-      },
-      0, "ConvertBlocksToOpaque");
+  return tir::CreateBodyRewritePass([](const Stmt& body) { return OpaqueConverter()(body); }, 0,
+                                   "ConvertBlocksToOpaque");
 }
 
 static PassRegistrar registrar({"ConvertBlocksToOpaque",

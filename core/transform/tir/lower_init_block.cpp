@@ -37,15 +37,8 @@ class InitLowerer : public StmtExprMutator {
 }  // namespace
 
 ir::Pass LowerInitBlock() {
-  return tir::CreatePrimFuncPass(
-      [](PrimFunc f, const ir::IRModule&, const ir::PassContext&) {
-        Stmt body = InitLowerer()(f->body);
-        if (body.same_as(f->body)) return f;
-        PrimFunc copy = f;
-        copy.CopyOnWrite()->body = body;
-        return copy;
-      },
-      0, "LowerInitBlock");
+  return tir::CreateBodyRewritePass([](const Stmt& body) { return InitLowerer()(body); }, 0,
+                                   "LowerInitBlock");
 }
 
 static PassRegistrar registrar({"LowerInitBlock",

@@ -71,15 +71,8 @@ class OpaqueBlockLowerer : public StmtExprMutator {
 }  // namespace
 
 ir::Pass LowerOpaqueBlock() {
-  return tir::CreatePrimFuncPass(
-      [](PrimFunc f, const ir::IRModule&, const ir::PassContext&) {
-        Stmt body = OpaqueBlockLowerer()(f->body);
-        if (body.same_as(f->body)) return f;
-        PrimFunc copy = f;
-        copy.CopyOnWrite()->body = body;
-        return copy;
-      },
-      0, "LowerOpaqueBlock");
+  return tir::CreateBodyRewritePass([](const Stmt& body) { return OpaqueBlockLowerer()(body); }, 0,
+                                   "LowerOpaqueBlock");
 }
 
 static PassRegistrar registrar({"LowerOpaqueBlock",

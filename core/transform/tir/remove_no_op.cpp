@@ -76,15 +76,8 @@ class NoOpRemover : public StmtExprMutator {
 }  // namespace
 
 ir::Pass RemoveNoOp() {
-  return tir::CreatePrimFuncPass(
-      [](PrimFunc f, const ir::IRModule&, const ir::PassContext&) {
-        Stmt body = NoOpRemover()(f->body);
-        if (body.same_as(f->body)) return f;
-        PrimFunc copy = f;
-        copy.CopyOnWrite()->body = body;
-        return copy;
-      },
-      0, "RemoveNoOp");
+  return tir::CreateBodyRewritePass([](const Stmt& body) { return NoOpRemover()(body); }, 0,
+                                   "RemoveNoOp");
 }
 
 static PassRegistrar registrar({"RemoveNoOp", "removes statements that do nothing", {},

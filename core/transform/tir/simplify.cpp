@@ -86,15 +86,8 @@ class Simplifier : public StmtExprMutator {
 }  // namespace
 
 ir::Pass Simplify() {
-  return tir::CreatePrimFuncPass(
-      [](PrimFunc f, const ir::IRModule&, const ir::PassContext&) {
-        Stmt body = Simplifier()(f->body);
-        if (body.same_as(f->body)) return f;
-        PrimFunc copy = f;
-        copy.CopyOnWrite()->body = body;
-        return copy;
-      },
-      0, "Simplify");
+  return tir::CreateBodyRewritePass([](const Stmt& body) { return Simplifier()(body); }, 0,
+                                   "Simplify");
 }
 
 static PassRegistrar registrar({"Simplify",
