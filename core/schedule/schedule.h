@@ -94,7 +94,7 @@ class Schedule {
   // Marks the loop unrolled and drops any thread binding; never fails.
   void Unroll(const LoopRV& loop);
 
-  // --- Cache stages (primitive/cache.cpp, SCHEDULE.md §2.4) ---
+  // --- Cache stages (primitive/cache.cpp, primitive/reindex.cpp; SCHEDULE.md §2.4) ---
   SBlockRV CacheRead(const SBlockRV& block, int read_buffer_index,
                      const std::string& storage_scope,
                      const std::vector<SBlockRV>& consumer_blocks = {});

@@ -285,6 +285,81 @@ class Module:
                 D[vi] = B_shared[vi] * T.float32(3.0)
 )";
 
+
+const char* kMatmulReindexRead = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((8, 8), "float32"), B: T.Buffer((8, 8), "float32"), C: T.Buffer((8, 8), "float32")):
+        A_reindex = T.sblock_alloc_buffer((8, 8))
+        for ax0, ax1 in T.grid(8, 8):
+            with T.sblock("A_reindex_reindex"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                T.reads(A[v0, v1])
+                T.writes(A_reindex[v0, v1])
+                A_reindex[v0, v1] = A[v0, v1]
+        for i, j, k in T.grid(8, 8, 8):
+            with T.sblock("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                T.reads(A_reindex[vi, vk], B[vk, vj])
+                T.writes(C[vi, vj])
+                with T.init():
+                    C[vi, vj] = T.float32(0.0)
+                C[vi, vj] = C[vi, vj] + A_reindex[vi, vk] * B[vk, vj]
+)";
+
+const char* kMatmulReindexWrite = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((8, 8), "float32"), B: T.Buffer((8, 8), "float32"), C: T.Buffer((8, 8), "float32")):
+        C_reindex = T.sblock_alloc_buffer((8, 8))
+        for i, j, k in T.grid(8, 8, 8):
+            with T.sblock("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                T.reads(A[vi, vk], B[vk, vj])
+                T.writes(C_reindex[vi, vj])
+                with T.init():
+                    C_reindex[vi, vj] = T.float32(0.0)
+                C_reindex[vi, vj] = C_reindex[vi, vj] + A[vi, vk] * B[vk, vj]
+        for ax0, ax1 in T.grid(8, 8):
+            with T.sblock("C_reindex"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                T.reads(C_reindex[v0, v1])
+                T.writes(C[v0, v1])
+                C[v0, v1] = C_reindex[v0, v1]
+)";
+
+// The consumer reads its input transposed: the reindex buffer is indexed in iterator order.
+const char* kTransposed = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((8, 16), "float32"), C: T.Buffer((16, 8), "float32")):
+        for i, j in T.grid(16, 8):
+            with T.sblock("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vj, vi])
+                T.writes(C[vi, vj])
+                C[vi, vj] = A[vj, vi] * T.float32(2.0)
+)";
+
+const char* kTransposedReindex = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((8, 16), "float32"), C: T.Buffer((16, 8), "float32")):
+        A_reindex = T.sblock_alloc_buffer((16, 8))
+        for ax0, ax1 in T.grid(16, 8):
+            with T.sblock("A_reindex_reindex"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                T.reads(A[v1, v0])
+                T.writes(A_reindex[v0, v1])
+                A_reindex[v0, v1] = A[v1, v0]
+        for i, j in T.grid(16, 8):
+            with T.sblock("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A_reindex[vi, vj])
+                T.writes(C[vi, vj])
+                C[vi, vj] = A_reindex[vi, vj] * T.float32(2.0)
+)";
+
 }  // namespace
 
 class TestScheduleCache : public QObject {
@@ -373,6 +448,61 @@ class TestScheduleCache : public QObject {
     QCOMPARE(sch.Get(second)->name_hint, std::string("B_shared_1"));
     ExpectSameMeaning(mod, sch.mod());
     ExpectReplay(mod, sch);
+  }
+
+
+  void reindexRead() {
+    ir::IRModule mod = ParseModule(kMatmul);
+    Schedule sch(mod);
+    SBlockRV c = sch.GetSBlock("C");
+    SBlockRV stage = sch.ReIndex(c, "read", 0);
+    ExpectModule(mod, sch.mod(), kMatmulReindexRead);
+    QCOMPARE(sch.Get(stage)->name_hint, std::string("A_reindex_reindex"));
+    QVERIFY(sch.trace().AsPython().find("b1 = sch.reindex(block=b0, buffer=(\"read\", 0))\n") !=
+            std::string::npos);
+    ExpectReplay(mod, sch);
+  }
+
+  void reindexWrite() {
+    ir::IRModule mod = ParseModule(kMatmul);
+    Schedule sch(mod);
+    DiagnosticList diags = ApplyRecipe(sch, "b = sch.reindex(\"C\", \"C\")\n");
+    QVERIFY2(diags.empty(), diags.empty() ? "" : diags[0].message.c_str());
+    ExpectModule(mod, sch.mod(), kMatmulReindexWrite);
+    ExpectReplay(mod, sch);
+  }
+
+  void reindexTransposed() {
+    ir::IRModule mod = ParseModule(kTransposed);
+    Schedule sch(mod);
+    DiagnosticList diags = ApplyRecipe(sch, "b = sch.reindex(block=\"C\", buffer=(\"read\", 0))\n");
+    QVERIFY2(diags.empty(), diags.empty() ? "" : diags[0].message.c_str());
+    ExpectModule(mod, sch.mod(), kTransposedReindex);
+    ExpectReplay(mod, sch);
+  }
+
+  void reindexErrors() {
+    Schedule sch(ParseModule(kMatmul));
+    SBlockRV c = sch.GetSBlock("C");
+    QCOMPARE(FailsCleanly(sch, [&] { sch.ReIndex(c, "read", 2); }),
+             Rendered("reindex",
+                      "The block `C` has 2 read regions, so `buffer_index` is required to be in "
+                      "[0, 2). However, the input `buffer_index` is 2, which is out of range"));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, sch.ReIndex(c, "readwrite", 0));
+    std::string twice = kTransposed;
+    twice.replace(twice.find("T.reads(A[vj, vi])"), 18, "T.reads(A[0:8, 0:16])");
+    twice.replace(twice.find("A[vj, vi] * T.float32(2.0)"), 26, "A[vj, vi] * A[vj, 15 - vi]");
+    Schedule sch2(ParseModule(twice));
+    SBlockRV c2 = sch2.GetSBlock("C");
+    QCOMPARE(FailsCleanly(sch2, [&] { sch2.ReIndex(c2, "read", 0); }),
+             Rendered("reindex", "The target buffer A in block `C` should be accessed with the "
+                                 "same indices everywhere"));
+    Schedule root(ParseModule(kMatmul));
+    SBlockRV r = root.GetSBlock("root");
+    QCOMPARE(FailsCleanly(root, [&] { root.ReIndex(r, "write", 0); }),
+             Rendered("reindex",
+                      "The block `root` has 0 write regions, so `buffer_index` is required to be "
+                      "in [0, 0). However, the input `buffer_index` is 0, which is out of range"));
   }
 
   void cacheErrors() {

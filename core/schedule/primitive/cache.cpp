@@ -1,7 +1,6 @@
-// cache_read, cache_write and reindex (shared/SCHEDULE.md §2.4): a copy stage between a buffer
-// and a new one in another storage scope (or, for reindex, indexed by the block iterators), with
-// the readers or the writer redirected to the new buffer. Names, checks, insertion points and
-// cached regions follow TVM's cache_read_write.cc.
+// cache_read and cache_write (shared/SCHEDULE.md §2.4): a copy stage between a buffer and a new
+// one in another storage scope, with the readers or the writer redirected to the new buffer.
+// Names, checks, insertion points and cached regions follow TVM's cache_read_write.cc.
 #include "schedule/primitive/cache.h"
 
 #include <unordered_set>
@@ -481,6 +480,7 @@ SBlockRV Schedule::CacheWrite(const SBlockRV& block_rv, int write_buffer_index,
   return out;
 }
 
+
 namespace {
 
 // A buffer index argument: an integer, or (as TVM's Python API allows) the buffer's name.
@@ -524,6 +524,7 @@ RecipeMethod CacheMethod(bool is_read) {
 
 RecipeMethodRegistrar reg_cache_read("cache_read", CacheMethod(true));
 RecipeMethodRegistrar reg_cache_write("cache_write", CacheMethod(false));
+
 
 }  // namespace
 

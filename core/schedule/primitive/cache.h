@@ -1,5 +1,5 @@
-// Cache stages (cache_read, cache_write, reindex): declared on Schedule (schedule.h); this header
-// names the helpers the three share with other primitive files.
+// Cache stages (cache_read, cache_write, reindex) are declared on Schedule (schedule.h); this
+// header names what their files share.
 #pragma once
 
 #include <string>
