@@ -5,6 +5,7 @@
 #include "arith/analyzer.h"
 #include "arith/iter_affine_map.h"
 #include "schedule/ir_path.h"
+#include "schedule/region.h"
 #include "tir/functor.h"
 #include "tir/op.h"
 
@@ -148,11 +149,21 @@ SBlock GetScopeRoot(const Schedule& sch, const char* primitive, const StmtNode* 
   if (!scope.defined()) {
     throw ScheduleError(primitive, "The primitive does not operate on the root block");
   }
-  if (require_stage_pipeline && sch.enable_check() && BlockScope(scope).HasWAR()) {
+  if (!require_stage_pipeline || !sch.enable_check()) return scope;
+  BlockScope deps(scope);
+  if (deps.HasWAR()) {
     throw ScheduleError(primitive,
                         "The scope " + Quote(scope.get()) +
                             " is not a stage pipeline: a block of it overwrites a buffer that an "
                             "earlier block reads (a write-after-read dependence)");
+  }
+  for (const SBlock& child : deps.children()) {
+    if (!HasRegionCover(sch.Func(), deps, child.get())) {
+      throw ScheduleError(primitive, "The scope " + Quote(scope.get()) +
+                                         " is not a stage pipeline: the region cover property "
+                                         "does not hold for its child block " +
+                                         Quote(child.get()));
+    }
   }
   return scope;
 }
@@ -218,6 +229,55 @@ bool IsAffineBinding(const PrimFunc& func, const SBlockNode* block) {
   if (!res.ok()) return false;
   for (const arith::IterSumExpr& sum : res.indices) {
     if (!sum.args.empty() && sum.args[0].scale != 1) return false;
+  }
+  return true;
+}
+
+bool HasRegionCover(const PrimFunc& func, const BlockScope& scope, const SBlockNode* consumer,
+                    const BufferNode* buffer) {
+  std::vector<const StmtNode*> cpath = PathIn(func, consumer);
+  arith::Analyzer analyzer;
+  for (const BufferRegion& read : consumer->reads) {
+    if (buffer && read->buffer.get() != buffer) continue;
+    std::vector<SBlock> producers;
+    for (const Dependency& d : scope.DepsByDst(consumer)) {
+      if (d.kind == DepKind::kRAW && FindRegion(d.src->writes, read->buffer).defined()) {
+        PushUnique(producers, d.src);
+      }
+    }
+    if (producers.empty()) continue;
+    std::vector<PrimExpr> lo, hi;  // the union of the produced regions, per dimension
+    std::vector<Range> consumed;
+    for (const SBlock& p : producers) {
+      std::vector<const StmtNode*> ppath = PathIn(func, p.get());
+      const StmtNode* lca = nullptr;
+      for (size_t i = 0; i < cpath.size() && i < ppath.size() && cpath[i] == ppath[i]; ++i) {
+        lca = cpath[i];
+      }
+      std::vector<Range> produced =
+          RelaxRegion(func, p.get(), FindRegion(p->writes, read->buffer), lca, &analyzer);
+      std::vector<Range> need = RelaxRegion(func, consumer, read, lca, &analyzer);
+      for (size_t d = 0; d < produced.size(); ++d) {
+        PrimExpr plo = produced[d]->min;
+        PrimExpr phi = analyzer.Simplify(add(plo, sub(produced[d]->extent, make_const(
+                                                                          plo->dtype, int64_t(1)))));
+        if (lo.size() <= d) {
+          lo.push_back(plo);
+          hi.push_back(phi);
+        } else {
+          lo[d] = analyzer.Simplify(min(lo[d], plo));
+          hi[d] = analyzer.Simplify(max(hi[d], phi));
+        }
+      }
+      consumed = need;
+    }
+    for (size_t d = 0; d < consumed.size() && d < lo.size(); ++d) {
+      PrimExpr clo = consumed[d]->min;
+      PrimExpr chi = add(clo, sub(consumed[d]->extent, make_const(clo->dtype, int64_t(1))));
+      if (!analyzer.CanProve(less_equal(lo[d], clo)) || !analyzer.CanProve(less_equal(chi, hi[d]))) {
+        return false;
+      }
+    }
   }
   return true;
 }

@@ -68,7 +68,7 @@ std::vector<tir::For> LoopsUnderScope(const tir::PrimFunc& func, const tir::SBlo
 // TVM's GetScopeRoot: the nearest ancestor block of `node`. Throws RootBlockError ("The
 // primitive does not operate on the root block") when there is none, and, when
 // `require_stage_pipeline` and the schedule checks, NotStagePipelineError when the scope is not
-// a stage pipeline (here: a WAR dependence between its children; region cover is not checked).
+// a stage pipeline: a WAR dependence between its children, or a child without region cover.
 tir::SBlock GetScopeRoot(const Schedule& sch, const char* primitive, const tir::StmtNode* node,
                          bool require_stage_pipeline);
 
@@ -84,6 +84,13 @@ int ReductionBlockViolation(const tir::PrimFunc& func, const BlockScope& scope,
 // TVM's affine flag: the block's bindings are an affine (surjective) map of the loops between it
 // and its scope root, under its predicate. The root block: only without iter vars.
 bool IsAffineBinding(const tir::PrimFunc& func, const tir::SBlockNode* block);
+// TVM's region_cover flag of a child `consumer` of `scope`: for every buffer it reads that
+// children of the scope write, the producers' written regions cover the region it reads, both
+// taken at the lowest common ancestor of the consumer and each producer. (TVM relaxes the
+// produced region to a lower bound; here both are the integer-set hull, which is exact for the
+// contiguous accesses of affine blocks.) `buffer`, when given, limits the check to that buffer.
+bool HasRegionCover(const tir::PrimFunc& func, const BlockScope& scope,
+                    const tir::SBlockNode* consumer, const tir::BufferNode* buffer = nullptr);
 // A block that writes a buffer its scope root does not allocate (a parameter, usually).
 bool IsOutputBlock(const tir::SBlockNode* scope_root, const tir::SBlockNode* block);
 

@@ -101,6 +101,27 @@ class Module:
                         A[vi] = B[vi] + T.float32(1.0)
 )";
 
+
+// B is written only for [0, 8) but C reads all of [0, 16): C has no region cover.
+const char* kPartialProducer = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16,), "float32"), C: T.Buffer((16,), "float32")):
+        B = T.sblock_alloc_buffer((16,))
+        for i in range(8):
+            with T.sblock("B"):
+                vi = T.axis.spatial(16, i)
+                T.reads(A[vi])
+                T.writes(B[vi])
+                B[vi] = A[vi]
+        for i in range(16):
+            with T.sblock("C"):
+                vi = T.axis.spatial(16, i)
+                T.reads(B[vi])
+                T.writes(C[vi])
+                C[vi] = B[vi] + T.float32(1.0)
+)";
+
 std::vector<std::string> Names(const Schedule& sch, const std::vector<SBlockRV>& blocks) {
   std::vector<std::string> out;
   for (const SBlockRV& b : blocks) out.push_back(sch.Get(b)->name_hint);
@@ -258,6 +279,37 @@ class TestScheduleScope : public QObject {
     QCOMPARE(GetScopeRoot(unchecked, "x", unchecked.Get(unchecked.GetSBlock("inner1")).get(),
                           true)->name_hint,
              std::string("outer"));
+  }
+
+
+  void regionCover() {
+    ir::IRModule mod = ParseModule(kPartialProducer);
+    tir::PrimFunc f = MainOf(mod);
+    BlockScope scope(RootOf(f));
+    QVERIFY(HasRegionCover(f, scope, scope.children()[0].get()));
+    QVERIFY(!HasRegionCover(f, scope, scope.children()[1].get()));
+    Schedule sch(mod);
+    SBlockRV b = sch.GetSBlock("B");
+    SBlockRV c = sch.GetSBlock("C");
+    auto c_loops = sch.GetLoops(c);
+    QCOMPARE(FailsCleanly(sch, [&] { sch.ComputeAt(b, c_loops[0]); }),
+             Rendered("compute-at", "The scope `root` is not a stage pipeline: the region cover "
+                                    "property does not hold for its child block `C`"));
+    QCOMPARE(FailsCleanly(sch, [&] { sch.CacheRead(c, 0, "shared"); }),
+             Rendered("cache-read", "The scope `root` 's region cover is not complete.\nThe "
+                                    "region cover property require to hold for every of its "
+                                    "child blocks"));
+    // Covered: the full two-stage pipeline, also after the producer moved under a loop.
+    ir::IRModule two = ParseModule(kTwoStage);
+    Schedule ok(two);
+    SBlockRV ob = ok.GetSBlock("B");
+    auto oc = ok.GetLoops(ok.GetSBlock("C"));
+    ok.ComputeAt(ob, oc[0]);
+    tir::PrimFunc of = ok.Func();
+    BlockScope oscope(RootOf(of));
+    for (const tir::SBlock& child : oscope.children()) {
+      QVERIFY2(HasRegionCover(of, oscope, child.get()), child->name_hint.c_str());
+    }
   }
 
   void childProducersConsumers() {

@@ -397,6 +397,13 @@ SBlockRV Schedule::CacheRead(const SBlockRV& block_rv, int read_buffer_index,
   info.original = NthAccessBuffer(prim, block.get(), read_buffer_index, true);
   SBlock scope = GetScopeRoot(*this, prim, block.get(), false);
   BlockScope deps(scope);
+  for (const SBlock& child : deps.ReadersOf(info.original.get())) {
+    if (!HasRegionCover(func, deps, child.get(), info.original.get())) {
+      throw ScheduleError(prim, "The scope " + Quote(scope.get()) +
+                                    " 's region cover is not complete.\nThe region cover "
+                                    "property require to hold for every of its child blocks");
+    }
+  }
   std::vector<SBlock> writers = deps.WritersOf(info.original.get());
   if (writers.size() > 1) {
     throw ScheduleError(prim, "The buffer " + info.original->name +
