@@ -28,13 +28,16 @@ std::string PrintValue(const TraceValue& v, const NameTable& names) {
       if (it == names.end()) throw std::logic_error("trace uses an RV before it is defined");
       return it->second;
     }
-    case TraceValue::Kind::kList: {
-      std::string out = "[";
+    case TraceValue::Kind::kList:
+    case TraceValue::Kind::kTuple: {
+      bool tuple = v.kind == TraceValue::Kind::kTuple;
+      std::string out = tuple ? "(" : "[";
       for (size_t i = 0; i < v.list.size(); ++i) {
         if (i) out += ", ";
         out += PrintValue(v.list[i], names);
       }
-      return out + "]";
+      if (tuple && v.list.size() == 1) out += ",";
+      return out + (tuple ? ")" : "]");
     }
   }
   return "";

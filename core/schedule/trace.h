@@ -10,7 +10,16 @@ namespace wb::schedule {
 
 // An argument value as a trace holds it.
 struct TraceValue {
-  enum class Kind { kNone, kInt, kBool, kString, kBlockRV, kLoopRV, kList } kind = Kind::kNone;
+  enum class Kind {
+    kNone,
+    kInt,
+    kBool,
+    kString,
+    kBlockRV,
+    kLoopRV,
+    kList,
+    kTuple,  // printed `(a, b)`: reindex's buffer=("read", 0)
+  } kind = Kind::kNone;
   int64_t i = 0;  // kInt, kBool (0/1), RV id for kBlockRV / kLoopRV
   std::string s;  // kString
   std::vector<TraceValue> list;
@@ -22,6 +31,9 @@ struct TraceValue {
   static TraceValue Block(int id) { return {Kind::kBlockRV, id, {}, {}}; }
   static TraceValue Loop(int id) { return {Kind::kLoopRV, id, {}, {}}; }
   static TraceValue List(std::vector<TraceValue> v) { return {Kind::kList, 0, {}, std::move(v)}; }
+  static TraceValue Tuple(std::vector<TraceValue> v) {
+    return {Kind::kTuple, 0, {}, std::move(v)};
+  }
 };
 
 struct TraceArg {
