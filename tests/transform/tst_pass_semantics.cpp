@@ -43,6 +43,7 @@ class TestPassSemantics : public QObject {
     QTest::newRow("RemoveNoOp") << "RemoveNoOp";
     QTest::newRow("all") << "LowerInitBlock, ConvertBlocksToOpaque, LowerOpaqueBlock, Simplify, "
                             "RemoveNoOp";
+    QTest::newRow("flat") << "LowerInitBlock, ConvertBlocksToOpaque, LowerOpaqueBlock, FlattenBuffer";
   }
   void passesKeepMeaning() {
     QFETCH(QString, pipeline);
