@@ -83,6 +83,42 @@ class Module:
                         T.writes(S[vk])
                         S[vk] = A[vi, vk] * A[vi, vk]
                 B[vi] = S[0] + S[1] + S[2] + S[3])"},
+    // A reduction's accumulator must outlive the reduction loop: it goes above `k`, not into
+    // the block (where every iteration would get a fresh one).
+    {"reduction accumulator", R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((4, 8), "float32"), idx: T.Buffer((4,), "int32")):
+        mx = T.sblock_alloc_buffer((4,))
+        for i, k in T.grid(4, 8):
+            with T.sblock("argmax"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                T.reads(A[vi, vk], mx[vi])
+                T.writes(mx[vi], idx[vi])
+                if vk == 0:
+                    mx[vi] = T.float32(-1000.0)
+                if A[vi, vk] > mx[vi]:
+                    mx[vi] = A[vi, vk]
+                    idx[vi] = vk)",
+     R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((4, 8), "float32"), idx: T.Buffer((4,), "int32")):
+        for i in range(4):
+            with T.sblock(""):
+                T.reads(A[0:4, 0:8])
+                T.writes(idx[0:4])
+                mx = T.sblock_alloc_buffer((4,))
+                for k in range(8):
+                    with T.sblock("argmax"):
+                        vi, vk = T.axis.remap("SR", [i, k])
+                        T.reads(A[vi, vk], mx[vi])
+                        T.writes(mx[vi], idx[vi])
+                        if vk == 0:
+                            mx[vi] = T.float32(-1000.0)
+                        if A[vi, vk] > mx[vi]:
+                            mx[vi] = A[vi, vk]
+                            idx[vi] = vk)"},
     // Used by two loop nests: the allocation stays at the root.
     {"stays", R"(@I.ir_module
 class Module:

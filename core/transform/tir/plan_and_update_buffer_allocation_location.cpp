@@ -32,8 +32,39 @@ class AccessLCADetector : public StmtExprVisitor {
 
   void VisitStmt_(const ForNode* op) override {
     Enter(op);
+    loop_of_[op->loop_var.get()] = op;
     StmtExprVisitor::VisitStmt_(op);
     stack_.pop_back();
+  }
+
+  // A block whose iterations carry values from one to the next (a reduction, an ordered or
+  // opaque iteration) needs what it writes to outlive those iterations: the buffers it writes
+  // are used, in effect, just above the outermost loop its carried iteration variables bind to.
+  // (TVM does this for opaque iteration variables that appear in the written region; a
+  // reduction's accumulator indexed by spatial variables only needs it as much, and without it
+  // the accumulator would be allocated afresh in every iteration.)
+  void VisitStmt_(const SBlockRealizeNode* op) override {
+    const SBlockNode* block = op->block.get();
+    const Object* dominating = nullptr;
+    int best_depth = -1;
+    bool carried = false;
+    for (size_t i = 0; i < block->iter_vars.size() && i < op->iter_values.size(); ++i) {
+      if (block->iter_vars[i]->iter_type == IterVarType::kDataPar) continue;
+      PostOrderVisit(op->iter_values[i], [&](const Object* node) {
+        auto it = loop_of_.find(static_cast<const VarNode*>(node));
+        if (node->type_index() != ir::TypeIndex::kVar || it == loop_of_.end()) return;
+        const Scope& loop = scopes.at(it->second);
+        if (!carried || loop.depth < best_depth) {
+          dominating = loop.parent;
+          best_depth = loop.depth;
+          carried = true;
+        }
+      });
+    }
+    if (carried) {
+      for (const auto& region : block->writes) AccessAt(region->buffer.get(), dominating);
+    }
+    StmtExprVisitor::VisitStmt_(op);
   }
   void VisitStmt_(const SBlockNode* op) override {
     Enter(op);
@@ -64,7 +95,10 @@ class AccessLCADetector : public StmtExprVisitor {
   }
 
   void Access(const BufferNode* buffer) {
-    const Object* here = stack_.empty() ? nullptr : stack_.back();
+    AccessAt(buffer, stack_.empty() ? nullptr : stack_.back());
+  }
+
+  void AccessAt(const BufferNode* buffer, const Object* here) {
     auto it = lca.find(buffer);
     if (it == lca.end()) {
       lca[buffer] = here;
@@ -85,6 +119,7 @@ class AccessLCADetector : public StmtExprVisitor {
   }
 
   std::vector<const Object*> stack_;
+  std::unordered_map<const VarNode*, const ForNode*> loop_of_;
 };
 
 // Buffers a statement reads and writes (loads, stores and nested blocks' regions), in first-use
