@@ -86,6 +86,39 @@ class Module:
         for j in range(3):
             B[1, j] = A[1, j] * T.float32(2.0))"},
      {}},
+    // A stepped T.unroll: one copy per value the loop variable takes.
+    {{"stepped", R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def main(A: T.Buffer((8,), "float32")):
+        for i in T.unroll(0, 8, step=3):
+            A[i] = A[i + 1] * T.float32(2.0))",
+      R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def main(A: T.Buffer((8,), "float32")):
+        A[0] = A[T.Add(0, 1)] * T.float32(2.0)
+        A[3] = A[T.Add(3, 1)] * T.float32(2.0)
+        A[6] = A[T.Add(6, 1)] * T.float32(2.0))"},
+     {}},
+    // A body that breaks out of the loop cannot be copied out of it: the loop stays.
+    {{"break stays", R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def main(A: T.Buffer((8,), "float32")):
+        for i in T.unroll(8):
+            if A[i] < T.float32(0.0):
+                break
+            A[i] = T.float32(1.0))",
+      R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def main(A: T.Buffer((8,), "float32")):
+        for i in T.unroll(8):
+            if A[i] < T.float32(0.0):
+                break
+            A[i] = T.float32(1.0))"},
+     {{"auto_max_step", ir::MakeInt(100)}}},
     // unroll_local_access: the loop indexing a local buffer is unrolled, the other is not.
     {{"unroll_local_access", R"(@I.ir_module
 class Module:

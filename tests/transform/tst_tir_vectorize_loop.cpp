@@ -56,7 +56,7 @@ class Module:
                 B[j_s] = A[j_s]
         for k_s in range(8):
             S[0] = S[0] + A[k_s])"},
-    // Whole loops stay serial: a symbolic extent, an allocation in the body.
+    // Whole loops stay serial: a symbolic extent, an allocation in the body, a break.
     {"serial fallback", R"(@I.ir_module
 class Module:
     @T.prim_func
@@ -66,7 +66,11 @@ class Module:
         for i in T.vectorized(4):
             t = T.alloc_buffer((1,))
             t[0] = A[i] * T.float32(3.0)
-            B[i + 8] = t[0])",
+            B[i + 8] = t[0]
+        for i in T.vectorized(4):
+            if A[i] < T.float32(0.0):
+                break
+            B[i + 12] = A[i])",
      R"(@I.ir_module
 class Module:
     @T.prim_func
@@ -76,7 +80,11 @@ class Module:
         for i in range(4):
             t = T.alloc_buffer((1,))
             t[0] = A[i] * T.float32(3.0)
-            B[i + 8] = t[0])"},
+            B[i + 8] = t[0]
+        for i in range(4):
+            if A[i] < T.float32(0.0):
+                break
+            B[i + 12] = A[i])"},
 };
 
 }  // namespace

@@ -92,32 +92,32 @@ class LoopUnroller : public StmtExprMutator {
   Stmt VisitStmt_(const ForNode* op) override {
     Stmt stmt = StmtExprMutator::VisitStmt_(op);
     const auto* loop = stmt.as<ForNode>();
-    int64_t extent = ConstExtent(loop);
-    bool unit_step = !loop->step.defined() || IsConstInt(loop->step, 1);
-    bool unroll = loop->kind == ForKind::kSerial && unit_step && extent >= 0 &&
-                  normal_loop_depth_ == 0 && unroll_depth_ <= config_.auto_max_depth &&
-                  (extent * step_count_ <= config_.auto_max_step ||
-                   extent <= config_.auto_max_extent);
+    int64_t trips = TripCount(loop);
+    // A body that breaks out of or continues this loop cannot be copied out of it.
+    bool copyable = trips >= 0 && !LeavesLoop(loop->body);
+    bool unroll = loop->kind == ForKind::kSerial && copyable && normal_loop_depth_ == 0 &&
+                  unroll_depth_ <= config_.auto_max_depth &&
+                  (trips * step_count_ <= config_.auto_max_step || trips <= config_.auto_max_extent);
     if (loop->kind == ForKind::kUnrolled) {
-      if (extent < 0 || !unit_step) {
+      if (trips < 0) {
         throw ir::PassError(Diagnostic::Error(
             "cannot unroll loop '" + loop->loop_var->name_hint +
                 "': its extent is not a constant (T.unroll needs a constant extent)",
             loop->span));
       }
-      unroll = true;
+      unroll = copyable;
     }
-    if (config_.unroll_local_access && extent > 0 && unit_step &&
+    if (config_.unroll_local_access && trips > 0 && copyable &&
         touched_local_.count(loop->loop_var.get())) {
       unroll = true;
     }
     if (unroll) {
-      step_count_ *= extent;
+      step_count_ *= trips;
       unroll_depth_ += 1;
     } else {
       normal_loop_depth_ += 1;
     }
-    if (unroll && config_.explicit_unroll) return Unroll(loop, extent);
+    if (unroll && config_.explicit_unroll) return Unroll(loop, trips);
     if (unroll && loop->kind != ForKind::kUnrolled) {
       For copy = Downcast<ForNode>(stmt);
       copy.CopyOnWrite()->kind = ForKind::kUnrolled;
@@ -161,10 +161,39 @@ class LoopUnroller : public StmtExprMutator {
   }
 
  private:
-  int64_t ConstExtent(const ForNode* loop) {
-    const int64_t* v = AsConstInt(analyzer_.Simplify(loop->extent));
-    if (!v || *v > std::numeric_limits<int32_t>::max()) return -1;
-    return *v;
+  // The number of iterations when extent and step are constants, else -1.
+  int64_t TripCount(const ForNode* loop) {
+    const int64_t* extent = AsConstInt(analyzer_.Simplify(loop->extent));
+    int64_t step = 1;
+    if (loop->step.defined()) {
+      const int64_t* s = AsConstInt(analyzer_.Simplify(loop->step));
+      if (!s || *s <= 0) return -1;
+      step = *s;
+    }
+    if (!extent || *extent > std::numeric_limits<int32_t>::max()) return -1;
+    return *extent <= 0 ? 0 : (*extent + step - 1) / step;
+  }
+
+  // True when `body` breaks or continues the loop it is the body of (a break inside a nested
+  // loop belongs to that loop). Both the statements and `T.break_loop()` / `T.continue_loop()`
+  // (how TVMScript's `break` / `continue` parse) count.
+  static bool LeavesLoop(const Stmt& body) {
+    struct Finder : public StmtVisitor {
+      bool found = false;
+      void VisitStmt_(const BreakNode*) override { found = true; }
+      void VisitStmt_(const ContinueNode*) override { found = true; }
+      void VisitStmt_(const EvaluateNode* op) override {
+        auto* call = op->value.as<CallNode>();
+        auto* callee = call ? call->op.as<ir::OpNode>() : nullptr;
+        if (callee && (callee->name == "tirx.break_loop" || callee->name == "tirx.continue_loop")) {
+          found = true;
+        }
+      }
+      void VisitStmt_(const ForNode*) override {}
+      void VisitStmt_(const WhileNode*) override {}
+    } finder;
+    finder(body);
+    return finder.found;
   }
 
   void MarkLocal(const Buffer& buffer, const std::vector<PrimExpr>& indices) {
@@ -181,11 +210,12 @@ class LoopUnroller : public StmtExprMutator {
     }
   }
 
-  Stmt Unroll(const ForNode* loop, int64_t extent) {
-    if (extent == 0) return MakeEvaluate(MakeIntImm(DataType::Int(32), 0));
+  Stmt Unroll(const ForNode* loop, int64_t trips) {
+    if (trips == 0) return MakeEvaluate(MakeIntImm(DataType::Int(32), 0));
+    int64_t step = loop->step.defined() ? *AsConstInt(analyzer_.Simplify(loop->step)) : 1;
     std::vector<Stmt> copies;
-    for (int64_t i = 0; i < extent; ++i) {
-      PrimExpr value = add(loop->min, make_const(loop->loop_var->dtype, i));
+    for (int64_t i = 0; i < trips; ++i) {
+      PrimExpr value = add(loop->min, make_const(loop->loop_var->dtype, i * step));
       Stmt copy = Substitute(loop->body, {{loop->loop_var.get(), value}});
       // The first copy may keep the body's own definitions; later ones get fresh variables.
       copies.push_back(i == 0 ? copy : DefinitionRenewer()(copy));

@@ -183,7 +183,18 @@ class Vectorizer : public StmtExprMutator {
     return GetRef(op);
   }
 
+  // Side effects (an extern call, `T.break_loop()`) must happen once per iteration: such a
+  // loop stays serial.
   Stmt VisitStmt_(const EvaluateNode* op) override {
+    bool side_effect = false;
+    PostOrderVisit(op->value, [&](const Object* node) {
+      if (node->type_index() != ir::TypeIndex::kCall) return;
+      const auto* call = static_cast<const CallNode*>(node);
+      const auto* callee = call->op.as<ir::OpNode>();
+      const OpInfo* info = callee ? InfoOf(GetRef(callee)) : nullptr;
+      side_effect |= !info || !info->pure;
+    });
+    if (side_effect) throw CannotVectorize();
     if (!VisitExpr(op->value).same_as(op->value)) return Scalarize(GetRef(op));
     return GetRef(op);
   }
@@ -270,6 +281,28 @@ class Vectorizer : public StmtExprMutator {
   std::unordered_map<const VarNode*, PrimExpr> vars_;
 };
 
+// True when `body` breaks or continues the loop it is the body of (statements, or the
+// `T.break_loop()` / `T.continue_loop()` calls TVMScript's `break` / `continue` parse to); a
+// break inside a nested loop belongs to that loop.
+bool LeavesLoop(const Stmt& body) {
+  struct Finder : public StmtVisitor {
+    bool found = false;
+    void VisitStmt_(const BreakNode*) override { found = true; }
+    void VisitStmt_(const ContinueNode*) override { found = true; }
+    void VisitStmt_(const EvaluateNode* op) override {
+      auto* call = op->value.as<CallNode>();
+      auto* callee = call ? call->op.as<ir::OpNode>() : nullptr;
+      if (callee && (callee->name == "tirx.break_loop" || callee->name == "tirx.continue_loop")) {
+        found = true;
+      }
+    }
+    void VisitStmt_(const ForNode*) override {}
+    void VisitStmt_(const WhileNode*) override {}
+  } finder;
+  finder(body);
+  return finder.found;
+}
+
 class LoopVectorizer : public StmtExprMutator {
  public:
   using StmtExprMutator::VisitStmt_;
@@ -280,7 +313,7 @@ class LoopVectorizer : public StmtExprMutator {
     if (loop->kind != ForKind::kVectorized) return visited;
     const int64_t* extent = AsConstInt(loop->extent);
     bool unit_step = !loop->step.defined() || IsConstInt(loop->step, 1);
-    if (extent && unit_step && *extent >= 1) {
+    if (extent && unit_step && *extent >= 1 && !LeavesLoop(loop->body)) {
       if (*extent == 1) return Substitute(loop->body, {{loop->loop_var.get(), loop->min}});
       try {
         return Vectorizer(loop, static_cast<int>(*extent))(loop->body);
