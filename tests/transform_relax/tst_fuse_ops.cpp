@@ -7,6 +7,7 @@
 
 #include "fuse_kernels.h"
 #include "fuse_test_util.h"
+#include "relax/well_formed.h"
 #include "transform/registry.h"
 #include "transform/relax/fuse_ops.h"
 
@@ -54,6 +55,9 @@ ir::IRModule RunFuseOps(const ir::IRModule& module, int level = 2) {
 }
 
 void CheckSemantics(const ir::IRModule& before, const ir::IRModule& after) {
+  DiagnosticList diags = relax::VerifyWellFormed(after);
+  if (diags.HasErrors())
+    QFAIL((diags.begin()->message + "\n" + script::PrintModule(after)).c_str());
   for (uint64_t seed : {1u, 2u}) {
     std::string why = CompareMain(before, after, seed);
     if (!why.empty()) QFAIL(why.c_str());

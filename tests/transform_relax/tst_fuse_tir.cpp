@@ -263,6 +263,39 @@ class Module:
         return gv
 )"));
     QTest::newRow("diamond") << QString::fromStdString(diamond);
+    // A kernel with two results, taken apart by tuple items inside the group.
+    QTest::newRow("tuple_results") << QString::fromStdString(ModuleOf({}, R"(
+    @T.prim_func(private=True)
+    def split_half(A: T.Buffer((4, 16), "float32"), lo: T.Buffer((2, 16), "float32"), hi: T.Buffer((2, 16), "float32")):
+        T.func_attr({"op_pattern": 2})
+        for i, j in T.grid(2, 16):
+            with T.sblock("lo"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                lo[vi, vj] = A[vi, vj]
+        for i, j in T.grid(2, 16):
+            with T.sblock("hi"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                hi[vi, vj] = A[vi + 2, vj]
+
+    @T.prim_func(private=True)
+    def sub_half(A: T.Buffer((2, 16), "float32"), B: T.Buffer((2, 16), "float32"), C: T.Buffer((2, 16), "float32")):
+        T.func_attr({"op_pattern": 0})
+        for i, j in T.grid(2, 16):
+            with T.sblock("T_subtract"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                C[vi, vj] = A[vi, vj] - B[vi, vj]
+
+    @R.function
+    def main(x: R.Tensor((4, 16), dtype="float32")) -> R.Tensor((2, 16), dtype="float32"):
+        cls = Module
+        with R.dataflow():
+            lv = R.call_tir(cls.split_half, (x,), out_ty=[R.Tensor((2, 16), dtype="float32"), R.Tensor((2, 16), dtype="float32")])
+            lv1 = lv[0]
+            lv2 = lv[1]
+            gv = R.call_tir(cls.sub_half, (lv2, lv1), out_ty=R.Tensor((2, 16), dtype="float32"))
+            R.output(gv)
+        return gv
+)"));
     QTest::newRow("chains") << QString::fromStdString(chains);
   }
 
@@ -281,6 +314,90 @@ class Module:
       QVERIFY2(!func || !func->GetAttr("Primitive"), script::PrintModule(after).c_str());
     }
     QVERIFY(after->size() < before->size() + 2);
+    if (QString(QTest::currentDataTag()) == "tuple_results") {
+      QCOMPARE(QString::fromStdString(JoinNames(FunctionNames(after))),
+               QString("fused_split_half_sub_half, main"));
+    }
+  }
+
+  // Symbolic shapes: the group and the fused kernel get their own `n`, matched against each
+  // kernel's own shape var (n in one, m in the other).
+  void symbolicShapes() {
+    const char* before = R"(
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def exp_dyn(a: T.handle, c: T.handle):
+        T.func_attr({"op_pattern": 0})
+        n = T.int64()
+        A = T.match_buffer(a, (n, T.int64(16)))
+        C = T.match_buffer(c, (n, T.int64(16)))
+        for i, j in T.grid(n, T.int64(16)):
+            with T.sblock("compute"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                C[vi, vj] = T.exp(A[vi, vj])
+
+    @T.prim_func(private=True)
+    def relu_dyn(a: T.handle, c: T.handle):
+        T.func_attr({"op_pattern": 0})
+        m = T.int64()
+        A = T.match_buffer(a, (m, T.int64(16)))
+        C = T.match_buffer(c, (m, T.int64(16)))
+        for i, j in T.grid(m, T.int64(16)):
+            with T.sblock("compute"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                C[vi, vj] = T.max(A[vi, vj], T.float32(0.0))
+
+    @R.function
+    def main(x: R.Tensor(("n", 16), dtype="float32")) -> R.Tensor(("n", 16), dtype="float32"):
+        n = T.int64()
+        cls = Module
+        with R.dataflow():
+            lv = R.call_tir(cls.exp_dyn, (x,), out_ty=R.Tensor((n, 16), dtype="float32"))
+            gv = R.call_tir(cls.relu_dyn, (lv,), out_ty=R.Tensor((n, 16), dtype="float32"))
+            R.output(gv)
+        return gv
+)";
+    const char* expected = R"(
+@I.ir_module
+class Module:
+    n = TypeVar("n")
+    @T.prim_func(private=True)
+    def fused_exp_dyn_relu_dyn(x: T.Buffer((n, T.int64(16)), "float32"), out: T.Buffer((n, T.int64(16)), "float32")):
+        T.func_attr({"tir.noalias": True})
+        mid = T.sblock_alloc_buffer((n, T.int64(16)))
+        for i, j in T.grid(n, T.int64(16)):
+            with T.sblock("compute"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                mid[vi, vj] = T.exp(x[vi, vj])
+        for i, j in T.grid(n, T.int64(16)):
+            with T.sblock("compute_1"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                out[vi, vj] = T.max(mid[vi, vj], T.float32(0.0))
+
+    n = TypeVar("n")
+    @R.function
+    def main(x: R.Tensor((n, 16), dtype="float32")) -> R.Tensor((n, 16), dtype="float32"):
+        cls = Module
+        with R.dataflow():
+            gv = R.call_tir(cls.fused_exp_dyn_relu_dyn, (x,), out_ty=R.Tensor((n, 16), dtype="float32"))
+            R.output(gv)
+        return gv
+)";
+    DiagnosticList diags;
+    auto pipeline = transform::BuildPipeline("FuseOps, FuseTIR", diags);
+    QVERIFY(pipeline.has_value());
+    ir::IRModule after = (*pipeline)(Parse(before));
+    FUSE_COMPARE_MODULES(after, Parse(expected));
+    CheckWellFormed(after);
+    // The fused kernel's n is its own, not main's.
+    auto kernel = ir::Downcast<tir::PrimFuncNode>(after->Lookup("fused_exp_dyn_relu_dyn"));
+    auto main = ir::Downcast<relax::FunctionNode>(after->Lookup("main"));
+    const ir::PrimExpr& kernel_n = kernel->buffer_map[0]->shape[0];
+    const ir::PrimExpr& main_n =
+        (*main->params[0]->struct_info.as<relax::TensorTypeNode>()->shape)[0];
+    QVERIFY(kernel_n.as<tir::VarNode>() && main_n.as<tir::VarNode>());
+    QVERIFY(!kernel_n.same_as(main_n));
   }
 
   void unsupportedBindingIsAPassError() {
