@@ -261,6 +261,61 @@ class TestFuseOps : public QObject {
     CheckSemantics(before, after);
   }
 
+  // A constant argument becomes a parameter (param_0) and the caller passes it.
+  void constantLiftedToParameter() {
+    const char* kernels = R"(
+    @T.prim_func(private=True)
+    def scale(A: T.Buffer((4, 16), "float32"), s: T.Buffer((), "float32"), C: T.Buffer((4, 16), "float32")):
+        T.func_attr({"op_pattern": 0})
+        for i, j in T.grid(4, 16):
+            with T.sblock("T_multiply"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                C[vi, vj] = A[vi, vj] * s[()]
+
+    @T.prim_func(private=True)
+    def exp(A: T.Buffer((4, 16), "float32"), C: T.Buffer((4, 16), "float32")):
+        T.func_attr({"op_pattern": 0})
+        for i, j in T.grid(4, 16):
+            with T.sblock("compute"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                C[vi, vj] = T.exp(A[vi, vj])
+
+)";
+    std::string main = R"(
+    @R.function
+    def main(x: R.Tensor((4, 16), dtype="float32")) -> R.Tensor((4, 16), dtype="float32"):
+        cls = Module
+        with R.dataflow():
+            lv = R.call_tir(cls.scale, (x, R.const(0.5, "float32")), out_ty=R.Tensor((4, 16), dtype="float32"))
+            gv = R.call_tir(cls.exp, (lv,), out_ty=R.Tensor((4, 16), dtype="float32"))
+            R.output(gv)
+        return gv
+)";
+    std::string fused = R"(
+    @R.function(private=True)
+    def fused_scale_exp(x: R.Tensor((4, 16), dtype="float32"), param_0: R.Tensor((), dtype="float32")) -> R.Tensor((4, 16), dtype="float32"):
+        R.func_attr({"Primitive": True})
+        cls = Module
+        with R.dataflow():
+            lv = R.call_tir(cls.scale, (x, param_0), out_ty=R.Tensor((4, 16), dtype="float32"))
+            gv = R.call_tir(cls.exp, (lv,), out_ty=R.Tensor((4, 16), dtype="float32"))
+            R.output(gv)
+        return gv
+
+    @R.function
+    def main(x: R.Tensor((4, 16), dtype="float32")) -> R.Tensor((4, 16), dtype="float32"):
+        cls = Module
+        with R.dataflow():
+            gv = cls.fused_scale_exp(x, R.const(0.5, "float32"))
+            R.output(gv)
+        return gv
+)";
+    ir::IRModule before = Parse(ModuleOf({kernels}, main));
+    ir::IRModule after = RunFuseOps(before);
+    FUSE_COMPARE_MODULES(after, Parse(ModuleOf({kernels}, fused)));
+    CheckSemantics(before, after);
+  }
+
   void optLevelZeroFusesNothing() {
     ir::IRModule before = Parse(ModuleOf({kMatmul, kBiasAdd, kRelu}, kMlpMain));
     ir::IRModule after = RunFuseOps(before, 0);

@@ -263,6 +263,32 @@ class Module:
         return gv
 )"));
     QTest::newRow("diamond") << QString::fromStdString(diamond);
+    QTest::newRow("constant") << QString::fromStdString(ModuleOf({}, R"(
+    @T.prim_func(private=True)
+    def scale(A: T.Buffer((4, 16), "float32"), s: T.Buffer((), "float32"), C: T.Buffer((4, 16), "float32")):
+        T.func_attr({"op_pattern": 0})
+        for i, j in T.grid(4, 16):
+            with T.sblock("T_multiply"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                C[vi, vj] = A[vi, vj] * s[()]
+
+    @T.prim_func(private=True)
+    def exp(A: T.Buffer((4, 16), "float32"), C: T.Buffer((4, 16), "float32")):
+        T.func_attr({"op_pattern": 0})
+        for i, j in T.grid(4, 16):
+            with T.sblock("compute"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                C[vi, vj] = T.exp(A[vi, vj])
+
+    @R.function
+    def main(x: R.Tensor((4, 16), dtype="float32")) -> R.Tensor((4, 16), dtype="float32"):
+        cls = Module
+        with R.dataflow():
+            lv = R.call_tir(cls.scale, (x, R.const(0.5, "float32")), out_ty=R.Tensor((4, 16), dtype="float32"))
+            gv = R.call_tir(cls.exp, (lv,), out_ty=R.Tensor((4, 16), dtype="float32"))
+            R.output(gv)
+        return gv
+)"));
     // A kernel with two results, taken apart by tuple items inside the group.
     QTest::newRow("tuple_results") << QString::fromStdString(ModuleOf({}, R"(
     @T.prim_func(private=True)
