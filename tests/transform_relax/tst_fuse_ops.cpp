@@ -391,6 +391,27 @@ class TestFuseOps : public QObject {
     CheckSemantics(before, after);
   }
 
+  // Same shapes, different kernels: two functions, not one.
+  void differentKernelsAreNotShared() {
+    std::string main = R"(
+    @R.function
+    def main(x: R.Tensor((4, 16), dtype="float32"), y: R.Tensor((4, 16), dtype="float32")) -> R.Tuple(R.Tensor((4, 16), dtype="float32"), R.Tensor((4, 16), dtype="float32")):
+        cls = Module
+        with R.dataflow():
+            lv = R.call_tir(cls.exp, (x,), out_ty=R.Tensor((4, 16), dtype="float32"))
+            gv = R.call_tir(cls.relu, (lv,), out_ty=R.Tensor((4, 16), dtype="float32"))
+            lv1 = R.call_tir(cls.negative, (y,), out_ty=R.Tensor((4, 16), dtype="float32"))
+            gv1 = R.call_tir(cls.relu, (lv1,), out_ty=R.Tensor((4, 16), dtype="float32"))
+            R.output(gv, gv1)
+        return (gv, gv1)
+)";
+    ir::IRModule before = Parse(ModuleOf({kExp, kNeg, kRelu}, main));
+    ir::IRModule after = RunFuseOps(before);
+    QCOMPARE(QString::fromStdString(JoinNames(FunctionNames(after))),
+             QString("exp, fused_exp_relu, fused_negative_relu, main, negative, relu"));
+    CheckSemantics(before, after);
+  }
+
   void badArgumentIsAClearError() {
     DiagnosticList diags;
     QVERIFY(!transform::BuildPipeline("FuseOps(fuse_opt_level=\"two\")", diags).has_value());

@@ -557,8 +557,10 @@ class OperatorFusor {
 
   // Adds a grouped function, reusing an identical one; names are made unique with a number.
   GlobalVar AddFunction(const Function& func, const std::string& name) {
+    // Kernels (GlobalVars) must be the same objects, not merely mapped onto each other:
+    // exp-then-relu is not negative-then-relu.
     for (const auto& [gv, existing] : added_) {
-      if (ir::StructuralEqual(existing, func)) return gv;
+      if (ir::StructuralEqual(existing, func, /*map_free_vars=*/false)) return gv;
     }
     std::string unique = name;
     for (int n = 1; module_->GetGlobalVar(unique).defined(); ++n) unique = name + std::to_string(n);
