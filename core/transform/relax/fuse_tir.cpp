@@ -228,7 +228,6 @@ class FusedTIRConstructor {
         options.scope = pb->scope();
         target = tir::MakeBuffer(pb->name + "_intermediate", shape, out.as<TensorTypeNode>()->dtype,
                                  options);
-        allocs_.push_back(target);
         results.push_back(target);
       } else {
         Fail("kernel " + kernel + " takes more buffers than the call passes and returns",
@@ -262,6 +261,8 @@ class FusedTIRConstructor {
       }
       body = realize->block->body;
     }
+    // The kernel's own allocations come first, then its results, as TVM orders them.
+    allocs_.insert(allocs_.end(), results.begin(), results.end());
     bodies_.push_back(renewer.VisitStmt(body));
     return results;
   }
