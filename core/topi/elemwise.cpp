@@ -1,0 +1,111 @@
+#include "topi/elemwise.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "tir/op.h"
+#include "topi/util.h"
+
+namespace wb::topi {
+
+namespace {
+
+std::vector<std::string> PyAxes(const Tensor& x) { return te::AxisNames("i", x.ndim()); }
+
+Tensor Map(const Tensor& x, const std::function<PrimExpr(const PrimExpr&)>& f) {
+  return te::compute(
+      x.shape(), [&](const std::vector<tir::Var>& i) { return f(x(i)); }, "compute", kTagElemWise,
+      {}, PyAxes(x));
+}
+
+}  // namespace
+
+const char* UnaryKindName(UnaryKind kind) {
+  switch (kind) {
+    case UnaryKind::kNegative: return "negative";
+    case UnaryKind::kExp: return "exp";
+    case UnaryKind::kLog: return "log";
+    case UnaryKind::kSqrt: return "sqrt";
+    case UnaryKind::kRsqrt: return "rsqrt";
+    case UnaryKind::kTanh: return "tanh";
+    case UnaryKind::kSigmoid: return "sigmoid";
+    case UnaryKind::kAbs: return "abs";
+    case UnaryKind::kErf: return "erf";
+  }
+  return "?";
+}
+
+PrimExpr ApplyUnary(UnaryKind kind, const PrimExpr& x) {
+  switch (kind) {
+    case UnaryKind::kNegative: return tir::neg(x);
+    case UnaryKind::kExp: return Intrin("exp", {x});
+    case UnaryKind::kLog: return Intrin("log", {x});
+    case UnaryKind::kSqrt: return Intrin("sqrt", {x});
+    case UnaryKind::kRsqrt: return Intrin("rsqrt", {x});
+    case UnaryKind::kTanh: return Intrin("tanh", {x});
+    case UnaryKind::kSigmoid: return Intrin("sigmoid", {x});
+    case UnaryKind::kErf: return Intrin("erf", {x});
+    case UnaryKind::kAbs:
+      // TVM's abs: fabs on floats, a select on signed ints, the value itself on unsigned.
+      if (x->dtype.is_floating_point()) return Intrin("fabs", {x});
+      if (x->dtype.is_uint() || x->dtype.is_bool()) return x;
+      return tir::MakeSelect(tir::greater_equal(x, Const(x->dtype, 0)), x, tir::neg(x));
+  }
+  throw std::logic_error("topi: unknown unary op");
+}
+
+Tensor unary(UnaryKind kind, const Tensor& x) {
+  return Map(x, [&](const PrimExpr& v) { return ApplyUnary(kind, v); });
+}
+
+Tensor clip(const Tensor& x, double a_min, double a_max) {
+  DataType t = x.dtype();
+  return Map(x, [&](const PrimExpr& v) {
+    return tir::max(tir::min(v, Const(t, a_max)), Const(t, a_min));
+  });
+}
+
+Tensor cast(const Tensor& x, DataType dtype) {
+  return Map(x, [&](const PrimExpr& v) { return tir::cast(dtype, v); });
+}
+
+Tensor where(const Tensor& condition, const Tensor& x, const Tensor& y) {
+  if (x.dtype() != y.dtype()) {
+    throw std::invalid_argument("topi.where: x is " + x.dtype().ToString() + " but y is " +
+                                y.dtype().ToString());
+  }
+  std::vector<PrimExpr> shape = BroadcastShape(BroadcastShape(condition.shape(), x.shape()), y.shape());
+  return te::compute(
+      shape,
+      [&](const std::vector<tir::Var>& i) {
+        PrimExpr c = BroadcastRead(condition, shape, i);
+        if (!c->dtype.is_bool()) c = tir::not_equal(c, Const(c->dtype, 0));
+        return tir::MakeSelect(c, BroadcastRead(x, shape, i), BroadcastRead(y, shape, i));
+      },
+      "T_where", kTagBroadcast);
+}
+
+Tensor full(const std::vector<PrimExpr>& shape, DataType dtype, const PrimExpr& value) {
+  PrimExpr v = tir::cast(dtype, value);
+  return te::compute(
+      shape, [&](const std::vector<tir::Var>&) { return v; }, "T_full", kTagElemWise);
+}
+
+Tensor relu(const Tensor& x) {
+  DataType t = x.dtype();
+  return Map(x, [&](const PrimExpr& v) { return tir::max(v, Const(t, 0)); });
+}
+
+Tensor gelu(const Tensor& x) {
+  // As TVM's Relax legalization composes it: x * 0.5 * (1 + erf(x * sqrt(0.5))).
+  DataType t = x.dtype();
+  Tensor scaled = multiply(x, Const(t, std::sqrt(0.5)));
+  Tensor erf = unary(UnaryKind::kErf, scaled);
+  Tensor half = multiply(x, Const(t, 0.5));
+  Tensor one_plus = add(Const(t, 1.0), erf);
+  return multiply(half, one_plus);
+}
+
+Tensor silu(const Tensor& x) { return multiply(x, unary(UnaryKind::kSigmoid, x)); }
+
+}  // namespace wb::topi

@@ -1,0 +1,35 @@
+// Element-wise operators (TVM's topi/math.py and nn/elemwise.py): one stage "compute" over axes
+// i0, i1, ..., as TVM's Python topi writes them (`te.compute(x.shape, lambda *i: ...)`), except
+// where, full and the activations built from several stages.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "te/tensor.h"
+#include "topi/broadcast.h"
+
+namespace wb::topi {
+
+enum class UnaryKind { kNegative, kExp, kLog, kSqrt, kRsqrt, kTanh, kSigmoid, kAbs, kErf };
+const char* UnaryKindName(UnaryKind kind);
+PrimExpr ApplyUnary(UnaryKind kind, const PrimExpr& x);
+
+Tensor unary(UnaryKind kind, const Tensor& x);
+// max(min(x, a_max), a_min), the bounds converted to x's dtype.
+Tensor clip(const Tensor& x, double a_min, double a_max);
+// x converted to `dtype` (topi.cast).
+Tensor cast(const Tensor& x, DataType dtype);
+// Select(condition, x, y) with broadcasting of all three ("T_where").
+Tensor where(const Tensor& condition, const Tensor& x, const Tensor& y);
+// A tensor of `shape` filled with `value` converted to `dtype` ("T_full").
+Tensor full(const std::vector<PrimExpr>& shape, DataType dtype, const PrimExpr& value);
+
+// Activations.
+Tensor relu(const Tensor& x);
+// x * 0.5 * (1 + erf(x / sqrt(2))).
+Tensor gelu(const Tensor& x);
+// x * sigmoid(x).
+Tensor silu(const Tensor& x);
+
+}  // namespace wb::topi

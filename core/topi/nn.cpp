@@ -1,0 +1,444 @@
+#include "topi/nn.h"
+
+#include <stdexcept>
+
+#include "tir/builtin.h"
+#include "tir/op.h"
+#include "topi/broadcast.h"
+#include "topi/reduction.h"
+#include "topi/util.h"
+
+namespace wb::topi {
+
+namespace {
+
+using tir::Var;
+
+std::vector<PrimExpr> Without(const std::vector<Var>& idx, const std::vector<bool>& drop) {
+  std::vector<PrimExpr> out;
+  for (size_t i = 0; i < idx.size(); ++i) {
+    if (!drop[i]) out.push_back(idx[i]);
+  }
+  return out;
+}
+
+std::vector<PrimExpr> Only(const std::vector<Var>& idx, const std::vector<bool>& keep) {
+  std::vector<PrimExpr> out;
+  for (size_t i = 0; i < idx.size(); ++i) {
+    if (keep[i]) out.push_back(idx[i]);
+  }
+  return out;
+}
+
+PrimExpr IfThenElse(const PrimExpr& cond, const PrimExpr& a, const PrimExpr& b) {
+  return tir::MakeCall(a->dtype, tir::GetOp("tirx.if_then_else"), {cond, a, b});
+}
+
+// (in + pad - dilated_kernel) / stride + 1, with ceil rounding when asked.
+PrimExpr WindowOut(const PrimExpr& in, int64_t pad_total, int64_t kernel, int64_t dilation,
+                   int64_t stride, bool ceil_mode) {
+  int64_t k_eff = (kernel - 1) * dilation + 1;
+  PrimExpr span = tir::sub(tir::add(in, Index(pad_total)), Index(k_eff));
+  if (ceil_mode) span = tir::add(span, Index(stride - 1));
+  return tir::add(tir::floordiv(span, Index(stride)), Index(1));
+}
+
+std::vector<int64_t> Pad4(const std::vector<int64_t>& p) {
+  if (p.size() == 1) return {p[0], p[0], p[0], p[0]};
+  if (p.size() == 2) return {p[0], p[1], p[0], p[1]};
+  if (p.size() == 4) return p;
+  throw std::invalid_argument("topi: padding must have 1, 2 or 4 values");
+}
+
+bool AnyNonZero(const std::vector<int64_t>& v) {
+  for (int64_t x : v) {
+    if (x != 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Tensor softmax(const Tensor& x, int64_t axis) {
+  axis = NormalizeAxis(axis, x.ndim(), "softmax");
+  std::vector<bool> red(x.ndim(), false);
+  red[axis] = true;
+  std::vector<PrimExpr> reduced_shape;
+  for (size_t i = 0; i < x.ndim(); ++i) {
+    if (!red[i]) reduced_shape.push_back(x.shape()[i]);
+  }
+  auto full_index = [&](const std::vector<Var>& idx, const PrimExpr& k) {
+    std::vector<PrimExpr> out;
+    size_t j = 0;
+    for (size_t i = 0; i < x.ndim(); ++i) out.push_back(red[i] ? k : PrimExpr(idx[j++]));
+    return out;
+  };
+  Tensor max_elem = te::compute(
+      reduced_shape,
+      [&](const std::vector<Var>& idx) {
+        te::IterVar k1 = te::reduce_axis(x.shape()[axis], "k1");
+        return te::max(x(full_index(idx, k1->var)), {k1});
+      },
+      "T_softmax_maxelem");
+  Tensor exp = te::compute(
+      x.shape(),
+      [&](const std::vector<Var>& i) { return Intrin("exp", {tir::sub(x(i), max_elem(Without(i, red)))}); },
+      "T_softmax_exp");
+  Tensor expsum = te::compute(
+      reduced_shape,
+      [&](const std::vector<Var>& idx) {
+        te::IterVar k2 = te::reduce_axis(x.shape()[axis], "k2");
+        return te::sum(exp(full_index(idx, k2->var)), {k2});
+      },
+      "T_softmax_expsum");
+  ir::AttrMap attrs;
+  attrs["axis"] = ir::MakeInt(axis);
+  return te::compute(
+      x.shape(), [&](const std::vector<Var>& i) { return tir::div(exp(i), expsum(Without(i, red))); },
+      "T_softmax_norm", "softmax_output", attrs);
+}
+
+Tensor log_softmax(const Tensor& x, int64_t axis) {
+  axis = NormalizeAxis(axis, x.ndim(), "log_softmax");
+  std::vector<bool> red(x.ndim(), false);
+  red[axis] = true;
+  std::vector<PrimExpr> reduced_shape;
+  for (size_t i = 0; i < x.ndim(); ++i) {
+    if (!red[i]) reduced_shape.push_back(x.shape()[i]);
+  }
+  auto full_index = [&](const std::vector<Var>& idx, const PrimExpr& k) {
+    std::vector<PrimExpr> out;
+    size_t j = 0;
+    for (size_t i = 0; i < x.ndim(); ++i) out.push_back(red[i] ? k : PrimExpr(idx[j++]));
+    return out;
+  };
+  Tensor max_elem = te::compute(
+      reduced_shape,
+      [&](const std::vector<Var>& idx) {
+        te::IterVar k = te::reduce_axis(x.shape()[axis], "k");
+        return te::max(x(full_index(idx, k->var)), {k});
+      },
+      "T_softmax_maxelem");
+  Tensor expsum = te::compute(
+      reduced_shape,
+      [&](const std::vector<Var>& idx) {
+        te::IterVar k = te::reduce_axis(x.shape()[axis], "k");
+        return te::sum(Intrin("exp", {tir::sub(x(full_index(idx, k->var)), max_elem(idx))}), {k});
+      },
+      "T_softmax_expsum");
+  return te::compute(
+      x.shape(),
+      [&](const std::vector<Var>& i) {
+        std::vector<PrimExpr> r = Without(i, red);
+        return tir::sub(tir::sub(x(i), max_elem(r)), Intrin("log", {expsum(r)}));
+      },
+      "T_log_softmax", "log_softmax_output");
+}
+
+Tensor layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta,
+                  const std::vector<int64_t>& axes_in, double epsilon) {
+  std::vector<int64_t> axes = ReduceAxes(axes_in, x.ndim(), "layer_norm");
+  std::vector<bool> red(x.ndim(), false);
+  for (int64_t a : axes) red[a] = true;
+  std::vector<PrimExpr> target;
+  std::vector<PrimExpr> dims;
+  for (size_t i = 0; i < x.ndim(); ++i) {
+    if (red[i]) {
+      dims.push_back(x.shape()[i]);
+    } else {
+      target.push_back(x.shape()[i]);
+    }
+  }
+  DataType t = x.dtype();
+  te::CommReducerSpec tuple_sum = te::MakeReducer(
+      [](const std::vector<Var>& a, const std::vector<Var>& b) {
+        return std::vector<PrimExpr>{tir::add(a[0], b[0]), tir::add(a[1], b[1])};
+      },
+      {Const(t, 0), Const(t, 0)});
+  std::vector<Tensor> temp = te::compute_batch(
+      target,
+      [&](const std::vector<Var>& idx) {
+        std::vector<te::IterVar> rv;
+        for (int64_t a : axes) rv.push_back(te::reduce_axis(x.shape()[a], "k" + std::to_string(a)));
+        std::vector<PrimExpr> full;
+        size_t j = 0, r = 0;
+        for (size_t i = 0; i < x.ndim(); ++i) full.push_back(red[i] ? PrimExpr(rv[r++]->var) : PrimExpr(idx[j++]));
+        PrimExpr v = x(full);
+        return tuple_sum.Apply({v, tir::mul(v, v)}, rv);
+      },
+      x.name() + "_red_temp", kTagCommReduce);
+  PrimExpr extent = tir::cast(t, Product(dims));
+  return te::compute(
+      x.shape(),
+      [&](const std::vector<Var>& i) {
+        std::vector<PrimExpr> nr = Without(i, red), r = Only(i, red);
+        PrimExpr mean = tir::div(temp[0](nr), extent);
+        PrimExpr var = tir::sub(tir::div(temp[1](nr), extent), tir::mul(mean, mean));
+        PrimExpr out = tir::mul(tir::sub(x(i), mean), Intrin("rsqrt", {tir::add(var, Const(t, epsilon))}));
+        if (gamma.defined()) out = tir::mul(out, gamma(r));
+        if (beta.defined()) out = tir::add(out, beta(r));
+        return out;
+      },
+      "T_layer_norm", kTagInjective);
+}
+
+Tensor rms_norm(const Tensor& x, const Tensor& weight, const std::vector<int64_t>& axes_in,
+                double epsilon) {
+  std::vector<int64_t> axes = ReduceAxes(axes_in, x.ndim(), "rms_norm");
+  std::vector<bool> red(x.ndim(), false);
+  for (int64_t a : axes) red[a] = true;
+  std::vector<PrimExpr> dims, rshape;
+  for (size_t i = 0; i < x.ndim(); ++i) {
+    if (red[i]) {
+      dims.push_back(x.shape()[i]);
+    } else {
+      rshape.push_back(x.shape()[i]);
+    }
+  }
+  DataType t = x.dtype();
+  Tensor square = multiply(x, x);
+  Tensor square_sum = sum(square, axes, false);
+  PrimExpr extent = tir::cast(t, Product(dims));
+  Tensor rsqrt = te::compute(
+      rshape,
+      [&](const std::vector<Var>& i) {
+        return Intrin("rsqrt", {tir::add(tir::div(square_sum(i), extent), Const(t, epsilon))});
+      },
+      "rsqrt", kTagInjective);
+  return te::compute(
+      x.shape(),
+      [&](const std::vector<Var>& i) {
+        PrimExpr out = tir::mul(rsqrt(Without(i, red)), x(i));
+        if (weight.defined()) out = tir::mul(out, weight(Only(i, red)));
+        return out;
+      },
+      "T_rms_norm", kTagInjective);
+}
+
+std::vector<Tensor> batch_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta,
+                               const Tensor& moving_mean, const Tensor& moving_var, int64_t axis,
+                               double epsilon, bool center, bool scale) {
+  axis = NormalizeAxis(axis, x.ndim(), "batch_norm");
+  DataType t = x.dtype();
+  Tensor out = te::compute(
+      x.shape(),
+      [&](const std::vector<Var>& i) {
+        PrimExpr c = i[axis];
+        PrimExpr v = tir::div(tir::sub(x(i), moving_mean(c)),
+                              Intrin("sqrt", {tir::add(moving_var(c), Const(t, epsilon))}));
+        if (scale) v = tir::mul(v, gamma(c));
+        if (center) v = tir::add(v, beta(c));
+        return v;
+      },
+      "T_batch_norm", kTagInjective);
+  auto copy = [](const Tensor& src, const char* name) {
+    return te::compute(src.shape(), [&](const std::vector<Var>& i) { return src(i); }, name, kTagElemWise);
+  };
+  return {out, copy(moving_mean, "T_moving_mean"), copy(moving_var, "T_moving_var")};
+}
+
+Tensor pad(const Tensor& x, const std::vector<int64_t>& before, const std::vector<int64_t>& after,
+           const PrimExpr& pad_value, const std::string& name) {
+  std::vector<PrimExpr> shape;
+  for (size_t i = 0; i < x.ndim(); ++i) {
+    shape.push_back(tir::add(x.shape()[i], Index(before[i] + after[i])));
+  }
+  PrimExpr value = tir::cast(x.dtype(), pad_value);
+  return te::compute(
+      shape,
+      [&](const std::vector<Var>& i) {
+        std::vector<PrimExpr> idx;
+        PrimExpr cond;
+        auto conj = [&](const PrimExpr& c) { cond = cond.defined() ? tir::logical_and(cond, c) : c; };
+        for (size_t d = 0; d < x.ndim(); ++d) {
+          if (before[d] == 0 && after[d] == 0) {
+            idx.push_back(i[d]);
+            continue;
+          }
+          idx.push_back(tir::sub(i[d], Index(before[d])));
+          if (before[d] != 0) conj(tir::greater_equal(i[d], Index(before[d])));
+          if (after[d] != 0) conj(tir::less(i[d], tir::add(x.shape()[d], Index(before[d]))));
+        }
+        if (!cond.defined()) return x(idx);
+        return IfThenElse(cond, x(idx), value);
+      },
+      name, kTagInjective, {}, te::AxisNames("i", x.ndim()));
+}
+
+Tensor conv2d(const Tensor& data, const Tensor& weight, const Conv2DParams& p) {
+  bool nchw = p.data_layout == "NCHW";
+  if (!(nchw && p.kernel_layout == "OIHW") && !(p.data_layout == "NHWC" && p.kernel_layout == "HWIO")) {
+    throw std::invalid_argument("topi.conv2d: layouts " + p.data_layout + "/" + p.kernel_layout +
+                                " are not supported (NCHW/OIHW and NHWC/HWIO are)");
+  }
+  if (data.ndim() != 4 || weight.ndim() != 4) throw std::invalid_argument("topi.conv2d: operands must be 4-D");
+  std::vector<int64_t> pad4 = Pad4(p.padding);  // top, left, bottom, right
+  const auto& ds = data.shape();
+  const auto& ws = weight.shape();
+  PrimExpr N = ds[0], C = nchw ? ds[1] : ds[3], H = nchw ? ds[2] : ds[1], W = nchw ? ds[3] : ds[2];
+  PrimExpr F = nchw ? ws[0] : ws[3], CI = nchw ? ws[1] : ws[2];
+  const int64_t* kh = tir::AsConstInt(nchw ? ws[2] : ws[0]);
+  const int64_t* kw = tir::AsConstInt(nchw ? ws[3] : ws[1]);
+  if (!kh || !kw) throw std::invalid_argument("topi.conv2d: the kernel size must be static");
+  PrimExpr OH = WindowOut(H, pad4[0] + pad4[2], *kh, p.dilation[0], p.strides[0], false);
+  PrimExpr OW = WindowOut(W, pad4[1] + pad4[3], *kw, p.dilation[1], p.strides[1], false);
+  Tensor in = data;
+  if (AnyNonZero(pad4)) {
+    std::vector<int64_t> before = nchw ? std::vector<int64_t>{0, 0, pad4[0], pad4[1]}
+                                       : std::vector<int64_t>{0, pad4[0], pad4[1], 0};
+    std::vector<int64_t> after = nchw ? std::vector<int64_t>{0, 0, pad4[2], pad4[3]}
+                                      : std::vector<int64_t>{0, pad4[2], pad4[3], 0};
+    in = pad(data, before, after, Const(data.dtype(), 0), "pad_temp");
+  }
+  DataType out_t = p.out_dtype.is_void() ? data.dtype() : p.out_dtype;
+  int64_t groups = p.groups;
+  const int64_t* f_const = tir::AsConstInt(F);
+  if (groups > 1 && !f_const) throw std::invalid_argument("topi.conv2d: grouped convolution needs static channels");
+  std::string name = std::string(groups > 1 ? "group_" : "") + (nchw ? "conv2d_nchw" : "conv2d_nhwc");
+  std::vector<PrimExpr> out_shape = nchw ? std::vector<PrimExpr>{N, F, OH, OW} : std::vector<PrimExpr>{N, OH, OW, F};
+  std::vector<std::string> names = nchw ? std::vector<std::string>{"nn", "ff", "yy", "xx"}
+                                        : std::vector<std::string>{"nn", "yy", "xx", "ff"};
+  return te::compute(
+      out_shape,
+      [&](const std::vector<Var>& i) {
+        Var n = i[0], f = nchw ? i[1] : i[3], y = nchw ? i[2] : i[1], x = nchw ? i[3] : i[2];
+        te::IterVar rc = te::reduce_axis(CI, "rc");
+        te::IterVar ry = te::reduce_axis(Index(*kh), "ry");
+        te::IterVar rx = te::reduce_axis(Index(*kw), "rx");
+        PrimExpr hy = tir::add(tir::mul(y, Index(p.strides[0])), tir::mul(ry->var, Index(p.dilation[0])));
+        PrimExpr wx = tir::add(tir::mul(x, Index(p.strides[1])), tir::mul(rx->var, Index(p.dilation[1])));
+        PrimExpr c = rc->var;
+        if (groups > 1) {
+          // The input channel of group g = f / (F / groups).
+          c = tir::add(tir::mul(tir::floordiv(f, Index(*f_const / groups)), CI), rc->var);
+        }
+        PrimExpr a = nchw ? in(std::vector<PrimExpr>{n, c, hy, wx}) : in(std::vector<PrimExpr>{n, hy, wx, c});
+        PrimExpr b = nchw ? weight(std::vector<PrimExpr>{f, rc->var, ry->var, rx->var})
+                          : weight(std::vector<PrimExpr>{ry->var, rx->var, rc->var, f});
+        return te::sum(tir::mul(tir::cast(out_t, a), tir::cast(out_t, b)), {rc, ry, rx});
+      },
+      name, name, {}, names);
+}
+
+namespace {
+
+enum class PoolKind { kMax, kAvg };
+
+Tensor Pool(const Tensor& data, const Pool2DParams& p, PoolKind kind) {
+  bool nchw = p.layout == "NCHW";
+  if (!nchw && p.layout != "NHWC") throw std::invalid_argument("topi.pool2d: layout " + p.layout + " is not supported");
+  if (data.ndim() != 4) throw std::invalid_argument("topi.pool2d: the data must be 4-D");
+  size_t hd = nchw ? 2 : 1, wd = nchw ? 3 : 2;
+  std::vector<int64_t> pad4 = Pad4(p.padding);
+  const auto& ds = data.shape();
+  PrimExpr OH = WindowOut(ds[hd], pad4[0] + pad4[2], p.pool_size[0], p.dilation[0], p.strides[0], p.ceil_mode);
+  PrimExpr OW = WindowOut(ds[wd], pad4[1] + pad4[3], p.pool_size[1], p.dilation[1], p.strides[1], p.ceil_mode);
+  std::vector<int64_t> before(4, 0), after(4, 0);
+  before[hd] = pad4[0];
+  before[wd] = pad4[1];
+  after[hd] = pad4[2] + (p.ceil_mode ? p.strides[0] - 1 : 0);
+  after[wd] = pad4[3] + (p.ceil_mode ? p.strides[1] - 1 : 0);
+  DataType t = data.dtype();
+  Tensor in = data;
+  if (AnyNonZero(before) || AnyNonZero(after)) {
+    in = pad(data, before, after, kind == PoolKind::kMax ? te::min_value(t) : Const(t, 0), "pad_temp");
+  }
+  std::vector<PrimExpr> out_shape = ds;
+  out_shape[hd] = OH;
+  out_shape[wd] = OW;
+  auto window = [&](const std::vector<Var>& i, const te::IterVar& r0, const te::IterVar& r1) {
+    std::vector<PrimExpr> idx(i.begin(), i.end());
+    idx[hd] = tir::add(tir::mul(i[hd], Index(p.strides[0])), tir::mul(r0->var, Index(p.dilation[0])));
+    idx[wd] = tir::add(tir::mul(i[wd], Index(p.strides[1])), tir::mul(r1->var, Index(p.dilation[1])));
+    return in(idx);
+  };
+  if (kind == PoolKind::kMax) {
+    return te::compute(
+        out_shape,
+        [&](const std::vector<Var>& i) {
+          te::IterVar r0 = te::reduce_axis(Index(p.pool_size[0]), "rv0");
+          te::IterVar r1 = te::reduce_axis(Index(p.pool_size[1]), "rv1");
+          return te::max(window(i, r0, r1), {r0, r1});
+        },
+        "pool_max", "pool_max");
+  }
+  Tensor s = te::compute(
+      out_shape,
+      [&](const std::vector<Var>& i) {
+        te::IterVar r0 = te::reduce_axis(Index(p.pool_size[0]), "rv0");
+        te::IterVar r1 = te::reduce_axis(Index(p.pool_size[1]), "rv1");
+        return te::sum(window(i, r0, r1), {r0, r1});
+      },
+      "pool_sum", "pool_sum");
+  // The number of window taps inside the unpadded input along one dim at output index o.
+  auto taps = [&](const PrimExpr& o, const PrimExpr& size, int64_t pad_before, int64_t k, int64_t s_, int64_t d) {
+    // Taps r with 0 <= o*s - pad + r*d < size: r in [ceil((pad - o*s)/d), ceil((size + pad - o*s)/d)).
+    PrimExpr base = tir::sub(Index(pad_before), tir::mul(o, Index(s_)));
+    PrimExpr lo = tir::max(tir::floordiv(tir::add(base, Index(d - 1)), Index(d)), Index(0));
+    PrimExpr hi = tir::min(tir::floordiv(tir::add(tir::add(size, base), Index(d - 1)), Index(d)), Index(k));
+    return tir::max(tir::sub(hi, lo), Index(0));
+  };
+  return te::compute(
+      out_shape,
+      [&](const std::vector<Var>& i) {
+        PrimExpr count;
+        if (p.count_include_pad) {
+          count = Index(p.pool_size[0] * p.pool_size[1]);
+        } else {
+          count = tir::mul(taps(i[hd], ds[hd], pad4[0], p.pool_size[0], p.strides[0], p.dilation[0]),
+                           taps(i[wd], ds[wd], pad4[1], p.pool_size[1], p.strides[1], p.dilation[1]));
+          count = tir::max(count, Index(1));
+        }
+        return tir::div(s(i), tir::cast(t, count));
+      },
+      "pool_avg", kTagElemWise);
+}
+
+}  // namespace
+
+Tensor max_pool2d(const Tensor& data, const Pool2DParams& params) { return Pool(data, params, PoolKind::kMax); }
+Tensor avg_pool2d(const Tensor& data, const Pool2DParams& params) { return Pool(data, params, PoolKind::kAvg); }
+
+Tensor adaptive_avg_pool2d(const Tensor& data, std::vector<int64_t> output_size, const std::string& layout) {
+  bool nchw = layout == "NCHW";
+  if (!nchw && layout != "NHWC") throw std::invalid_argument("topi.adaptive_pool2d: layout " + layout + " is not supported");
+  if (data.ndim() != 4) throw std::invalid_argument("topi.adaptive_pool2d: the data must be 4-D");
+  size_t hd = nchw ? 2 : 1, wd = nchw ? 3 : 2;
+  const auto& ds = data.shape();
+  std::vector<PrimExpr> out_shape = ds;
+  if (!output_size.empty()) {
+    if (output_size.size() == 1) output_size.push_back(output_size[0]);
+    out_shape[hd] = Index(output_size[0]);
+    out_shape[wd] = Index(output_size[1]);
+  }
+  auto start = [](const PrimExpr& o, const PrimExpr& in, const PrimExpr& out) {
+    return tir::floordiv(tir::mul(o, in), out);
+  };
+  auto end = [](const PrimExpr& o, const PrimExpr& in, const PrimExpr& out) {
+    return tir::floordiv(tir::sub(tir::add(tir::mul(tir::add(o, Index(1)), in), out), Index(1)), out);
+  };
+  Tensor s = te::compute(
+      out_shape,
+      [&](const std::vector<Var>& i) {
+        PrimExpr h0 = start(i[hd], ds[hd], out_shape[hd]), h1 = end(i[hd], ds[hd], out_shape[hd]);
+        PrimExpr w0 = start(i[wd], ds[wd], out_shape[wd]), w1 = end(i[wd], ds[wd], out_shape[wd]);
+        te::IterVar r0 = te::reduce_axis(tir::sub(h1, h0), "rv0");
+        te::IterVar r1 = te::reduce_axis(tir::sub(w1, w0), "rv1");
+        std::vector<PrimExpr> idx(i.begin(), i.end());
+        idx[hd] = tir::add(h0, r0->var);
+        idx[wd] = tir::add(w0, r1->var);
+        return te::sum(data(idx), {r0, r1});
+      },
+      "adaptive_pool_sum", "adaptive_pool_sum");
+  DataType t = data.dtype();
+  return te::compute(
+      out_shape,
+      [&](const std::vector<Var>& i) {
+        PrimExpr kh = tir::sub(end(i[hd], ds[hd], out_shape[hd]), start(i[hd], ds[hd], out_shape[hd]));
+        PrimExpr kw = tir::sub(end(i[wd], ds[wd], out_shape[wd]), start(i[wd], ds[wd], out_shape[wd]));
+        return tir::div(s(i), tir::cast(t, tir::mul(kh, kw)));
+      },
+      "adaptive_pool_avg", kTagElemWise);
+}
+
+}  // namespace wb::topi

@@ -1,0 +1,133 @@
+#include "topi/reduction.h"
+
+#include <algorithm>
+#include <set>
+
+#include "tir/op.h"
+#include "topi/broadcast.h"
+#include "topi/util.h"
+
+namespace wb::topi {
+
+std::vector<int64_t> ReduceAxes(const std::optional<std::vector<int64_t>>& axes, size_t ndim,
+                                const char* op) {
+  std::set<int64_t> out;
+  if (!axes) {
+    for (size_t i = 0; i < ndim; ++i) out.insert(int64_t(i));
+  } else {
+    for (int64_t a : *axes) out.insert(NormalizeAxis(a, ndim, op));
+  }
+  return {out.begin(), out.end()};
+}
+
+namespace {
+
+struct ReducePlan {
+  std::vector<int64_t> axes;
+  std::vector<bool> reduced;
+  std::vector<PrimExpr> target_shape;
+};
+
+ReducePlan Plan(const Tensor& x, const std::optional<std::vector<int64_t>>& axes, bool keepdims,
+                const char* op) {
+  ReducePlan p;
+  p.axes = ReduceAxes(axes, x.ndim(), op);
+  p.reduced.assign(x.ndim(), false);
+  for (int64_t a : p.axes) p.reduced[a] = true;
+  for (size_t i = 0; i < x.ndim(); ++i) {
+    if (!p.reduced[i]) {
+      p.target_shape.push_back(x.shape()[i]);
+    } else if (keepdims) {
+      p.target_shape.push_back(tir::make_const(x.shape()[i]->dtype, int64_t(1)));
+    }
+  }
+  return p;
+}
+
+// The element of x read at output `indices` with the reduced dims at `rv`.
+PrimExpr ReadAt(const Tensor& x, const ReducePlan& p, bool keepdims,
+                const std::vector<tir::Var>& indices, const std::vector<te::IterVar>& rv) {
+  std::vector<PrimExpr> idx;
+  size_t arg = 0, red = 0;
+  for (size_t i = 0; i < x.ndim(); ++i) {
+    if (p.reduced[i]) {
+      idx.push_back(rv[red++]->var);
+      if (keepdims) ++arg;
+    } else {
+      idx.push_back(indices[arg++]);
+    }
+  }
+  return x(idx);
+}
+
+std::vector<te::IterVar> MakeReduceAxes(const Tensor& x, const ReducePlan& p) {
+  std::vector<te::IterVar> rv;
+  for (int64_t a : p.axes) rv.push_back(te::reduce_axis(x.shape()[a], "k" + std::to_string(a)));
+  return rv;
+}
+
+}  // namespace
+
+Tensor reduce(ReduceKind kind, const Tensor& x, const std::optional<std::vector<int64_t>>& axes,
+              bool keepdims) {
+  ReducePlan p = Plan(x, axes, keepdims, "reduce");
+  return te::compute(
+      p.target_shape,
+      [&](const std::vector<tir::Var>& indices) {
+        std::vector<te::IterVar> rv = MakeReduceAxes(x, p);
+        PrimExpr v = ReadAt(x, p, keepdims, indices, rv);
+        switch (kind) {
+          case ReduceKind::kSum: return te::sum(v, rv);
+          case ReduceKind::kMax: return te::max(v, rv);
+          case ReduceKind::kMin: return te::min(v, rv);
+          case ReduceKind::kProd: return te::prod(v, rv);
+        }
+        return PrimExpr();
+      },
+      x.name() + "_red", kTagCommReduce);
+}
+
+Tensor mean(const Tensor& x, const std::optional<std::vector<int64_t>>& axes, bool keepdims) {
+  std::vector<int64_t> real = ReduceAxes(axes, x.ndim(), "mean");
+  std::vector<PrimExpr> dims;
+  for (int64_t a : real) dims.push_back(x.shape()[a]);
+  Tensor s = sum(x, axes, keepdims);
+  return divide(s, Product(dims));
+}
+
+Tensor argmax(const Tensor& x, std::optional<int64_t> axis, bool keepdims) {
+  std::optional<std::vector<int64_t>> axes;
+  if (axis) axes = std::vector<int64_t>{*axis};
+  ReducePlan p = Plan(x, axes, keepdims, "argmax");
+  DataType idx_t = DataType::Int(64);
+  te::CommReducerSpec reducer = te::MakeReducer(
+      [](const std::vector<tir::Var>& lhs, const std::vector<tir::Var>& rhs) {
+        PrimExpr bigger = tir::greater(lhs[1], rhs[1]);
+        PrimExpr same = tir::equal(lhs[1], rhs[1]);
+        PrimExpr earlier = tir::less(lhs[0], rhs[0]);
+        PrimExpr take_index = tir::logical_or(bigger, tir::logical_and(same, earlier));
+        return std::vector<PrimExpr>{tir::MakeSelect(take_index, lhs[0], rhs[0]),
+                                     tir::MakeSelect(bigger, lhs[1], rhs[1])};
+      },
+      {tir::make_const(idx_t, int64_t(-1)), te::min_value(x.dtype())});
+  std::vector<Tensor> temp = te::compute_batch(
+      p.target_shape,
+      [&](const std::vector<tir::Var>& indices) {
+        std::vector<te::IterVar> rv = MakeReduceAxes(x, p);
+        // The position within the reduced dims, raveled row-major.
+        PrimExpr flat;
+        for (size_t r = 0; r < rv.size(); ++r) {
+          PrimExpr v = tir::cast(idx_t, rv[r]->var);
+          flat = flat.defined() ? tir::add(tir::mul(flat, tir::cast(idx_t, x.shape()[p.axes[r]])), v) : v;
+        }
+        if (!flat.defined()) flat = tir::make_const(idx_t, int64_t(0));
+        return reducer.Apply({flat, ReadAt(x, p, keepdims, indices, rv)}, rv);
+      },
+      x.name() + "_red_temp", kTagCommReduceIdx);
+  Tensor index = temp[0];
+  return te::compute(
+      p.target_shape, [&](const std::vector<tir::Var>& i) { return index(i); }, x.name() + "_red",
+      kTagCommReduceIdx);
+}
+
+}  // namespace wb::topi

@@ -1,0 +1,34 @@
+// Reductions over axes (TVM's topi/reduction.h): sum, max, min, prod and argmax keep or drop
+// the reduced axes (keepdims); no axes means every axis. A reduction of `x` is one stage
+// "<x>_red" with reduction axes k<i> named after the reduced dim; argmax is the two-value stage
+// "<x>_red_temp" (index, value) and the stage "<x>_red" taking its index. mean divides the sum
+// by the number of reduced elements ("T_divide").
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "te/tensor.h"
+
+namespace wb::topi {
+
+using te::Tensor;
+
+enum class ReduceKind { kSum, kMax, kMin, kProd };
+
+// `axes` nullopt: every axis. Negative axes count from the end.
+Tensor reduce(ReduceKind kind, const Tensor& x, const std::optional<std::vector<int64_t>>& axes,
+              bool keepdims);
+inline Tensor sum(const Tensor& x, const std::optional<std::vector<int64_t>>& axes, bool keepdims) {
+  return reduce(ReduceKind::kSum, x, axes, keepdims);
+}
+Tensor mean(const Tensor& x, const std::optional<std::vector<int64_t>>& axes, bool keepdims);
+// The int64 position of the first largest element along `axis` (nullopt: of the flattened
+// tensor).
+Tensor argmax(const Tensor& x, std::optional<int64_t> axis, bool keepdims);
+
+// The sorted, de-duplicated, non-negative axes of a reduction over `ndim` dims.
+std::vector<int64_t> ReduceAxes(const std::optional<std::vector<int64_t>>& axes, size_t ndim,
+                                const char* op);
+
+}  // namespace wb::topi

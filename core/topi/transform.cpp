@@ -1,0 +1,282 @@
+#include "topi/transform.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "tir/builtin.h"
+#include "tir/op.h"
+#include "topi/reduction.h"
+#include "topi/util.h"
+
+namespace wb::topi {
+
+namespace {
+
+using tir::Var;
+
+// The row-major flat position of `idx` in `shape`, and back.
+PrimExpr Ravel(const std::vector<PrimExpr>& idx, const std::vector<PrimExpr>& shape) {
+  if (idx.empty()) return Index(0);
+  PrimExpr flat = idx[0];
+  for (size_t i = 1; i < idx.size(); ++i) flat = tir::add(tir::mul(flat, shape[i]), idx[i]);
+  return flat;
+}
+
+std::vector<PrimExpr> Unravel(const PrimExpr& flat, const std::vector<PrimExpr>& shape) {
+  std::vector<PrimExpr> idx(shape.size());
+  PrimExpr rest = flat;
+  for (size_t i = shape.size(); i > 0; --i) {
+    if (i == 1) {
+      idx[0] = rest;
+    } else {
+      idx[i - 1] = tir::floormod(rest, shape[i - 1]);
+      rest = tir::floordiv(rest, shape[i - 1]);
+    }
+  }
+  return idx;
+}
+
+PrimExpr IfThenElse(const PrimExpr& cond, const PrimExpr& a, const PrimExpr& b) {
+  return tir::MakeCall(a->dtype, tir::GetOp("tirx.if_then_else"), {cond, a, b});
+}
+
+std::vector<PrimExpr> AsExprs(const std::vector<Var>& v) { return {v.begin(), v.end()}; }
+
+}  // namespace
+
+Tensor reshape(const Tensor& x, const std::vector<PrimExpr>& new_shape) {
+  return te::compute(
+      new_shape,
+      [&](const std::vector<Var>& i) {
+        if (x.ndim() == 0) return x(std::vector<PrimExpr>{});
+        return x(Unravel(Ravel(AsExprs(i), new_shape), x.shape()));
+      },
+      "T_reshape", kTagInjective);
+}
+
+Tensor transpose(const Tensor& x, const std::optional<std::vector<int64_t>>& axes_in) {
+  std::vector<int64_t> axes;
+  if (axes_in) {
+    for (int64_t a : *axes_in) axes.push_back(NormalizeAxis(a, x.ndim(), "transpose"));
+  } else {
+    for (size_t i = x.ndim(); i > 0; --i) axes.push_back(int64_t(i - 1));
+  }
+  if (axes.size() != x.ndim()) throw std::invalid_argument("topi.transpose: axes must name every dim");
+  std::vector<PrimExpr> shape;
+  for (int64_t a : axes) shape.push_back(x.shape()[a]);
+  return te::compute(
+      shape,
+      [&](const std::vector<Var>& i) {
+        std::vector<PrimExpr> idx(x.ndim());
+        for (size_t j = 0; j < axes.size(); ++j) idx[axes[j]] = i[j];
+        return x(idx);
+      },
+      "T_transpose", kTagInjective);
+}
+
+Tensor expand_dims(const Tensor& x, const std::vector<int64_t>& axes_in) {
+  size_t out_ndim = x.ndim() + axes_in.size();
+  std::vector<bool> is_new(out_ndim, false);
+  for (int64_t a : axes_in) is_new[NormalizeAxis(a, out_ndim, "expand_dims")] = true;
+  std::vector<PrimExpr> shape;
+  size_t j = 0;
+  for (size_t i = 0; i < out_ndim; ++i) shape.push_back(is_new[i] ? Index(1) : x.shape()[j++]);
+  return te::compute(
+      shape,
+      [&](const std::vector<Var>& i) {
+        std::vector<PrimExpr> idx;
+        for (size_t d = 0; d < out_ndim; ++d) {
+          if (!is_new[d]) idx.push_back(i[d]);
+        }
+        return x(idx);
+      },
+      "expand_dims", "", {}, te::AxisNames("i", out_ndim));
+}
+
+Tensor squeeze(const Tensor& x, const std::optional<std::vector<int64_t>>& axes) {
+  std::vector<bool> drop(x.ndim(), false);
+  if (axes) {
+    for (int64_t a : *axes) {
+      int64_t d = NormalizeAxis(a, x.ndim(), "squeeze");
+      if (!tir::IsConstInt(x.shape()[d], 1)) {
+        throw std::invalid_argument("topi.squeeze: dim " + std::to_string(d) + " is not 1");
+      }
+      drop[d] = true;
+    }
+  } else {
+    for (size_t d = 0; d < x.ndim(); ++d) drop[d] = tir::IsConstInt(x.shape()[d], 1);
+  }
+  std::vector<PrimExpr> shape;
+  for (size_t d = 0; d < x.ndim(); ++d) {
+    if (!drop[d]) shape.push_back(x.shape()[d]);
+  }
+  return te::compute(
+      shape,
+      [&](const std::vector<Var>& i) {
+        std::vector<PrimExpr> idx;
+        size_t j = 0;
+        for (size_t d = 0; d < x.ndim(); ++d) {
+          idx.push_back(drop[d] ? tir::make_const(x.shape()[d]->dtype, int64_t(0)) : PrimExpr(i[j++]));
+        }
+        return x(idx);
+      },
+      "T_squeeze", kTagInjective);
+}
+
+Tensor flatten(const Tensor& x) { return reshape(x, {Product(x.shape())}); }
+
+Tensor concatenate(const std::vector<Tensor>& xs, int64_t axis) {
+  if (xs.empty()) throw std::invalid_argument("topi.concatenate: no inputs");
+  axis = NormalizeAxis(axis, xs[0].ndim(), "concatenate");
+  std::vector<PrimExpr> offsets;  // where each input starts along the axis
+  PrimExpr total = Index(0);
+  for (const Tensor& t : xs) {
+    if (t.ndim() != xs[0].ndim()) throw std::invalid_argument("topi.concatenate: inputs differ in rank");
+    offsets.push_back(total);
+    total = tir::add(total, t.shape()[axis]);
+  }
+  std::vector<PrimExpr> shape = xs[0].shape();
+  shape[axis] = total;
+  return te::compute(
+      shape,
+      [&](const std::vector<Var>& i) {
+        auto read = [&](size_t k) {
+          std::vector<PrimExpr> idx = AsExprs(i);
+          idx[axis] = tir::sub(i[axis], offsets[k]);
+          return xs[k](idx);
+        };
+        PrimExpr ret = read(xs.size() - 1);
+        for (size_t k = xs.size() - 1; k > 0; --k) {
+          ret = IfThenElse(tir::greater_equal(i[axis], offsets[k]), ret, read(k - 1));
+        }
+        return ret;
+      },
+      "T_concat", kTagInjective);
+}
+
+namespace {
+
+std::vector<Tensor> SplitAt(const Tensor& x, const std::vector<PrimExpr>& begins,
+                            const std::vector<PrimExpr>& lengths, int64_t axis, const std::string& name) {
+  std::vector<Tensor> out;
+  for (size_t k = 0; k < begins.size(); ++k) {
+    std::vector<PrimExpr> shape = x.shape();
+    shape[axis] = lengths[k];
+    PrimExpr begin = begins[k];
+    out.push_back(te::compute(
+        shape,
+        [&](const std::vector<Var>& i) {
+          std::vector<PrimExpr> idx = AsExprs(i);
+          idx[axis] = tir::add(i[axis], begin);
+          return x(idx);
+        },
+        name, kTagInjective));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Tensor> split_sections(const Tensor& x, int64_t sections, int64_t axis) {
+  axis = NormalizeAxis(axis, x.ndim(), "split");
+  if (sections <= 0) throw std::invalid_argument("topi.split: sections must be positive");
+  PrimExpr dim = x.shape()[axis];
+  const int64_t* c = tir::AsConstInt(dim);
+  if (c && *c % sections != 0) throw std::invalid_argument("topi.split: the dim does not divide into equal sections");
+  PrimExpr part = c ? Index(*c / sections) : tir::floordiv(dim, Index(sections));
+  std::vector<PrimExpr> begins, lengths;
+  for (int64_t k = 0; k < sections; ++k) {
+    begins.push_back(tir::mul(part, Index(k)));
+    lengths.push_back(part);
+  }
+  return SplitAt(x, begins, lengths, axis, "T_split_sections");
+}
+
+std::vector<Tensor> split_indices(const Tensor& x, const std::vector<int64_t>& indices, int64_t axis) {
+  axis = NormalizeAxis(axis, x.ndim(), "split");
+  const int64_t* c = tir::AsConstInt(x.shape()[axis]);
+  if (!c) throw std::invalid_argument("topi.split: splitting at indices needs a static dim");
+  std::vector<PrimExpr> begins, lengths;
+  int64_t prev = 0;
+  for (size_t k = 0; k <= indices.size(); ++k) {
+    int64_t end = k < indices.size() ? std::clamp<int64_t>(indices[k], prev, *c) : *c;
+    begins.push_back(Index(prev));
+    lengths.push_back(Index(end - prev));
+    prev = end;
+  }
+  return SplitAt(x, begins, lengths, axis, "T_split");
+}
+
+int64_t SliceLength(int64_t extent, int64_t begin, int64_t end, int64_t stride, int64_t* start) {
+  if (stride == 0) throw std::invalid_argument("topi.strided_slice: a stride is 0");
+  auto norm = [&](int64_t v, int64_t lo, int64_t hi) {
+    if (v < 0) v += extent;
+    return std::clamp(v, lo, hi);
+  };
+  int64_t b, e;
+  if (stride > 0) {
+    b = norm(begin, 0, extent);
+    e = norm(end, 0, extent);
+  } else {
+    b = norm(begin, -1, extent - 1);
+    e = end < -extent ? -1 : norm(end, -1, extent - 1);
+  }
+  *start = b;
+  int64_t span = stride > 0 ? e - b : b - e;
+  int64_t s = stride > 0 ? stride : -stride;
+  return span <= 0 ? 0 : (span + s - 1) / s;
+}
+
+Tensor strided_slice(const Tensor& x, const std::vector<int64_t>& axes, const std::vector<int64_t>& begin,
+                     const std::vector<int64_t>& end, const std::vector<int64_t>& strides) {
+  std::vector<PrimExpr> shape = x.shape();
+  std::vector<int64_t> start(x.ndim(), 0), step(x.ndim(), 1);
+  for (size_t k = 0; k < axes.size(); ++k) {
+    int64_t a = NormalizeAxis(axes[k], x.ndim(), "strided_slice");
+    const int64_t* extent = tir::AsConstInt(x.shape()[a]);
+    if (!extent) throw std::invalid_argument("topi.strided_slice: a sliced dim must be static");
+    int64_t s = k < strides.size() ? strides[k] : 1;
+    shape[a] = Index(SliceLength(*extent, begin[k], end[k], s, &start[a]));
+    step[a] = s;
+  }
+  return te::compute(
+      shape,
+      [&](const std::vector<Var>& i) {
+        std::vector<PrimExpr> idx;
+        for (size_t d = 0; d < x.ndim(); ++d) {
+          if (start[d] == 0 && step[d] == 1) {
+            idx.push_back(i[d]);
+          } else {
+            idx.push_back(tir::add(Index(start[d]), tir::mul(i[d], Index(step[d]))));
+          }
+        }
+        return x(idx);
+      },
+      "T_strided_slice_with_axes", kTagInjective);
+}
+
+Tensor take(const Tensor& x, const Tensor& indices, std::optional<int64_t> axis) {
+  if (!axis) {
+    Tensor flat = flatten(x);
+    return take(flat, indices, 0);
+  }
+  int64_t a = NormalizeAxis(*axis, x.ndim(), "take");
+  std::vector<PrimExpr> shape;
+  for (int64_t d = 0; d < a; ++d) shape.push_back(x.shape()[d]);
+  for (const PrimExpr& d : indices.shape()) shape.push_back(d);
+  for (size_t d = a + 1; d < x.ndim(); ++d) shape.push_back(x.shape()[d]);
+  size_t ni = indices.ndim();
+  return te::compute(
+      shape,
+      [&](const std::vector<Var>& i) {
+        std::vector<PrimExpr> idx_of_indices(i.begin() + a, i.begin() + a + ni);
+        std::vector<PrimExpr> idx;
+        for (int64_t d = 0; d < a; ++d) idx.push_back(i[d]);
+        idx.push_back(indices(idx_of_indices));
+        for (size_t d = a + ni; d < i.size(); ++d) idx.push_back(i[d]);
+        return x(idx);
+      },
+      "T_take", kTagInjective);
+}
+
+}  // namespace wb::topi

@@ -1,0 +1,41 @@
+// Shape and layout manipulation (TVM's topi/transform.h): reshape, transpose (permute_dims),
+// expand_dims, squeeze, flatten, concatenate, split, strided_slice and take, each one
+// injective stage with TVM's stage name ("T_reshape", "T_transpose", "T_concat", ...).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "te/tensor.h"
+
+namespace wb::topi {
+
+using te::Tensor;
+using ir::PrimExpr;
+
+// Row-major reinterpretation with the same element count.
+Tensor reshape(const Tensor& x, const std::vector<PrimExpr>& new_shape);
+// Output dim i is input dim axes[i]; nullopt reverses the dims.
+Tensor transpose(const Tensor& x, const std::optional<std::vector<int64_t>>& axes);
+// Unit dims inserted so that they sit at `axes` of the result ("expand_dims", axes i0, ...).
+Tensor expand_dims(const Tensor& x, const std::vector<int64_t>& axes);
+// Unit dims at `axes` removed (nullopt: every unit dim).
+Tensor squeeze(const Tensor& x, const std::optional<std::vector<int64_t>>& axes);
+// All dims flattened into one (relax.flatten).
+Tensor flatten(const Tensor& x);
+Tensor concatenate(const std::vector<Tensor>& xs, int64_t axis);
+// Equal sections, or pieces cut before each of `indices`.
+std::vector<Tensor> split_sections(const Tensor& x, int64_t sections, int64_t axis);
+std::vector<Tensor> split_indices(const Tensor& x, const std::vector<int64_t>& indices, int64_t axis);
+// numpy slicing x[begin:end:stride] on `axes`; begin/end are clamped as numpy does.
+Tensor strided_slice(const Tensor& x, const std::vector<int64_t>& axes, const std::vector<int64_t>& begin,
+                     const std::vector<int64_t>& end, const std::vector<int64_t>& strides);
+// Elements of x at `indices` along `axis` (nullopt: of the flattened x); indices are not
+// clamped (TVM's mode "fast").
+Tensor take(const Tensor& x, const Tensor& indices, std::optional<int64_t> axis);
+
+// The length of numpy's slice begin:end:stride of a dim of `extent`.
+int64_t SliceLength(int64_t extent, int64_t begin, int64_t end, int64_t stride, int64_t* start);
+
+}  // namespace wb::topi

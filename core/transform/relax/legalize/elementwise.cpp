@@ -1,0 +1,81 @@
+// Legalization of the element-wise families: the broadcasting binary ops (relax.add ...
+// relax.greater_equal), the unary math ops, clip, astype and where.
+#include "relax/op/registry.h"
+#include "topi/broadcast.h"
+#include "topi/elemwise.h"
+#include "transform/relax/legalize/common.h"
+
+namespace wb::transform::legalize {
+
+namespace {
+
+topi::TensorOrScalar Operand(TECall& te, const Expr& arg) {
+  if (ir::PrimExpr s = te.Scalar(arg); s.defined()) return s;
+  return te.Tensor(arg);
+}
+
+LegalizeFunc Binary(topi::BinaryKind kind) {
+  return [kind](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    topi::TensorOrScalar a = Operand(te, call->args[0]);
+    topi::TensorOrScalar b = Operand(te, call->args[1]);
+    if (!std::holds_alternative<te::Tensor>(a) && !std::holds_alternative<te::Tensor>(b)) {
+      throw LegalizeError("both operands are scalars");
+    }
+    return te.Emit(topi::binary(kind, a, b), topi::BinaryKindName(kind));
+  };
+}
+
+LegalizeFunc Unary(topi::UnaryKind kind) {
+  return [kind](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    return te.Emit(topi::unary(kind, te.Tensor(call, 0)), topi::UnaryKindName(kind));
+  };
+}
+
+double BoundOf(TECall& te, const Expr& arg, const char* which) {
+  ir::PrimExpr v = te.Scalar(arg);
+  if (const int64_t* i = v.defined() ? tir::AsConstInt(v) : nullptr) return double(*i);
+  if (auto* f = v.defined() ? v.as<tir::FloatImmNode>() : nullptr) return f->value;
+  throw LegalizeError(std::string("the ") + which + " bound of clip is not a constant");
+}
+
+}  // namespace
+
+void RegisterBinary(LegalizeTable& table) {
+  using K = topi::BinaryKind;
+  for (K k : {K::kAdd, K::kSubtract, K::kMultiply, K::kDivide, K::kFloorDivide, K::kPower,
+              K::kMaximum, K::kMinimum, K::kEqual, K::kNotEqual, K::kLess, K::kLessEqual,
+              K::kGreater, K::kGreaterEqual}) {
+    table[std::string("relax.") + topi::BinaryKindName(k)] = Binary(k);
+  }
+}
+
+void RegisterUnary(LegalizeTable& table) {
+  using K = topi::UnaryKind;
+  for (K k : {K::kNegative, K::kExp, K::kLog, K::kSqrt, K::kRsqrt, K::kTanh, K::kSigmoid, K::kAbs}) {
+    table[std::string("relax.") + topi::UnaryKindName(k)] = Unary(k);
+  }
+  table["relax.clip"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    TECall bounds(bb);  // the bounds are folded into the kernel, not passed to it
+    double lo = BoundOf(bounds, call->args[1], "min");
+    double hi = BoundOf(bounds, call->args[2], "max");
+    return te.Emit(topi::clip(x, lo, hi), "clip");
+  };
+  table["relax.astype"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    return te.Emit(topi::cast(x, relax::AttrDataType(call, "dtype")), "cast");
+  };
+  table["relax.where"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor c = te.Tensor(call, 0);
+    te::Tensor x = te.Tensor(call, 1);
+    te::Tensor y = te.Tensor(call, 2);
+    return te.Emit(topi::where(c, x, y), "where");
+  };
+}
+
+}  // namespace wb::transform::legalize

@@ -1,0 +1,118 @@
+// Legalization of the shape-manipulation ops: reshape, permute_dims, expand_dims, squeeze,
+// flatten, concat, split, strided_slice, take and broadcast_to.
+#include "relax/op/registry.h"
+#include "tir/op.h"
+#include "topi/broadcast.h"
+#include "topi/transform.h"
+#include "transform/relax/legalize/common.h"
+
+namespace wb::transform::legalize {
+
+namespace {
+
+using relax::AttrInt;
+using relax::AttrInts;
+using relax::AttrIsNone;
+
+std::optional<std::vector<int64_t>> OptionalInts(const Call& call, const char* name) {
+  if (AttrIsNone(call, name)) return std::nullopt;
+  return AttrInts(call, name);
+}
+
+std::vector<int64_t> IntTuple(const Expr& e, const char* what) {
+  std::vector<int64_t> out;
+  auto* t = e.as<relax::TupleNode>();
+  if (!t) throw LegalizeError(std::string(what) + " is not a tuple of constants");
+  for (const Expr& f : t->fields) {
+    auto* pv = f.as<relax::PrimValueNode>();
+    const int64_t* v = pv ? tir::AsConstInt(pv->value) : nullptr;
+    if (!v) throw LegalizeError(std::string(what) + " is not a tuple of constants");
+    out.push_back(*v);
+  }
+  return out;
+}
+
+// topi reports bad arguments as std::invalid_argument; LegalizeOps reports them as warnings.
+template <typename F>
+Expr Guard(F&& f) {
+  try {
+    return f();
+  } catch (const std::invalid_argument& e) {
+    throw LegalizeError(e.what());
+  }
+}
+
+}  // namespace
+
+void RegisterManipulate(LegalizeTable& table) {
+  table["relax.reshape"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    const relax::TensorTypeNode* out = OutputTensorType(call);
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    return te.Emit(topi::reshape(x, te.Dims(*out->shape)), "reshape");
+  };
+  table["relax.flatten"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    return te.Emit(topi::flatten(te.Tensor(call, 0)), "reshape");
+  };
+  table["relax.permute_dims"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    return Guard([&] { return te.Emit(topi::transpose(x, OptionalInts(call, "axes")), "transpose"); });
+  };
+  table["relax.expand_dims"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    return Guard([&] { return te.Emit(topi::expand_dims(x, AttrInts(call, "axis")), "expand_dims"); });
+  };
+  table["relax.squeeze"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    return Guard([&] { return te.Emit(topi::squeeze(x, OptionalInts(call, "axis")), "squeeze"); });
+  };
+  table["relax.concat"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    auto* tuple = call->args[0].as<relax::TupleNode>();
+    if (!tuple) throw LegalizeError("the tensors are not a tuple expression");
+    if (AttrIsNone(call, "axis")) throw LegalizeError("concat without an axis is not supported");
+    TECall te(bb);
+    std::vector<te::Tensor> xs;
+    for (const Expr& f : tuple->fields) xs.push_back(te.Tensor(f));
+    return Guard([&] { return te.Emit(topi::concatenate(xs, AttrInt(call, "axis")), "concatenate"); });
+  };
+  table["relax.split"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    const ir::ObjectRef& spec = call->attrs.at("indices_or_sections");
+    int64_t axis = AttrInt(call, "axis");
+    return Guard([&] {
+      if (auto* n = spec.as<ir::IntObj>()) return te.Emit(topi::split_sections(x, n->value, axis), "split");
+      return te.Emit(topi::split_indices(x, AttrInts(call, "indices_or_sections"), axis), "split");
+    });
+  };
+  table["relax.strided_slice"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    std::vector<int64_t> axes = IntTuple(call->args[1], "axes");
+    std::vector<int64_t> begin = IntTuple(call->args[2], "begin");
+    std::vector<int64_t> end = IntTuple(call->args[3], "end");
+    std::vector<int64_t> strides(axes.size(), 1);
+    if (call->args.size() > 4) strides = IntTuple(call->args[4], "strides");
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    return Guard([&] { return te.Emit(topi::strided_slice(x, axes, begin, end, strides), "strided_slice"); });
+  };
+  table["relax.take"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    te::Tensor indices = te.Tensor(call, 1);
+    std::optional<int64_t> axis;
+    if (!AttrIsNone(call, "axis")) axis = AttrInt(call, "axis");
+    return Guard([&] { return te.Emit(topi::take(x, indices, axis), "take"); });
+  };
+  table["relax.broadcast_to"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    const relax::TensorTypeNode* out = OutputTensorType(call);
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    return Guard([&] { return te.Emit(topi::broadcast_to(x, te.Dims(*out->shape)), "broadcast_to"); });
+  };
+}
+
+}  // namespace wb::transform::legalize

@@ -1,0 +1,143 @@
+// Legalization of the relax.nn family: activations, softmax, convolution, pooling,
+// normalization and dropout.
+#include "relax/op/registry.h"
+#include "topi/elemwise.h"
+#include "topi/nn.h"
+#include "tir/op.h"
+#include "transform/relax/legalize/common.h"
+
+namespace wb::transform::legalize {
+
+namespace {
+
+using relax::AttrBool;
+using relax::AttrDataType;
+using relax::AttrFloat;
+using relax::AttrInt;
+using relax::AttrInts;
+using relax::AttrString;
+
+LegalizeFunc Activation(te::Tensor (*f)(const te::Tensor&), const char* name) {
+  return [f, name](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    return te.Emit(f(te.Tensor(call, 0)), name);
+  };
+}
+
+// The op's output layout must be its input layout: the kernels here write in the input's.
+void SameOutLayout(const Call& call, const char* in_attr) {
+  std::string out = AttrString(call, "out_layout");
+  if (!out.empty() && out != AttrString(call, in_attr)) {
+    throw LegalizeError("out_layout " + out + " differs from " + AttrString(call, in_attr));
+  }
+}
+
+topi::Pool2DParams PoolParams(const Call& call) {
+  SameOutLayout(call, "layout");
+  topi::Pool2DParams p;
+  p.pool_size = AttrInts(call, "pool_size");
+  p.strides = AttrInts(call, "strides");
+  p.dilation = AttrInts(call, "dilation");
+  p.padding = AttrInts(call, "padding");
+  p.ceil_mode = AttrBool(call, "ceil_mode");
+  p.count_include_pad = AttrBool(call, "count_include_pad");
+  p.layout = AttrString(call, "layout");
+  for (auto* v : {&p.pool_size, &p.strides, &p.dilation}) {
+    if (v->size() == 1) v->push_back((*v)[0]);
+  }
+  return p;
+}
+
+}  // namespace
+
+void RegisterNN(LegalizeTable& table) {
+  table["relax.nn.relu"] = Activation(&topi::relu, "relu");
+  table["relax.nn.gelu"] = Activation(&topi::gelu, "gelu");
+  table["relax.nn.silu"] = Activation(&topi::silu, "silu");
+  table["relax.nn.softmax"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    return te.Emit(topi::softmax(te.Tensor(call, 0), AttrInt(call, "axis")), "softmax");
+  };
+  table["relax.nn.log_softmax"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    return te.Emit(topi::log_softmax(te.Tensor(call, 0), AttrInt(call, "axis")), "log_softmax");
+  };
+  table["relax.nn.conv2d"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    SameOutLayout(call, "data_layout");
+    TECall te(bb);
+    te::Tensor data = te.Tensor(call, 0);
+    te::Tensor weight = te.Tensor(call, 1);
+    topi::Conv2DParams p;
+    p.strides = AttrInts(call, "strides");
+    p.padding = AttrInts(call, "padding");
+    p.dilation = AttrInts(call, "dilation");
+    for (auto* v : {&p.strides, &p.dilation}) {
+      if (v->size() == 1) v->push_back((*v)[0]);
+    }
+    p.groups = AttrInt(call, "groups");
+    p.data_layout = AttrString(call, "data_layout");
+    p.kernel_layout = AttrString(call, "kernel_layout");
+    p.out_dtype = AttrDataType(call, "out_dtype");
+    try {
+      return te.Emit(topi::conv2d(data, weight, p), "conv2d");
+    } catch (const std::invalid_argument& e) {
+      throw LegalizeError(e.what());
+    }
+  };
+  table["relax.nn.max_pool2d"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    topi::Pool2DParams p = PoolParams(call);
+    TECall te(bb);
+    return te.Emit(topi::max_pool2d(te.Tensor(call, 0), p), "max_pool2d");
+  };
+  table["relax.nn.avg_pool2d"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    topi::Pool2DParams p = PoolParams(call);
+    TECall te(bb);
+    return te.Emit(topi::avg_pool2d(te.Tensor(call, 0), p), "avg_pool2d");
+  };
+  table["relax.nn.adaptive_avg_pool2d"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    SameOutLayout(call, "layout");
+    std::vector<int64_t> size;
+    if (!relax::AttrIsNone(call, "output_size")) size = AttrInts(call, "output_size");
+    TECall te(bb);
+    return te.Emit(topi::adaptive_avg_pool2d(te.Tensor(call, 0), size, AttrString(call, "layout")),
+                   "adaptive_avg_pool2d");
+  };
+  table["relax.nn.layer_norm"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    te::Tensor gamma = te.Tensor(call, 1);
+    te::Tensor beta = te.Tensor(call, 2);
+    if (!AttrBool(call, "scale")) gamma = te::Tensor();
+    if (!AttrBool(call, "center")) beta = te::Tensor();
+    return te.Emit(topi::layer_norm(x, gamma, beta, AttrInts(call, "axes"), AttrFloat(call, "epsilon")),
+                   "layer_norm");
+  };
+  table["relax.nn.rms_norm"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    te::Tensor w = te.Tensor(call, 1);
+    return te.Emit(topi::rms_norm(x, w, AttrInts(call, "axes"), AttrFloat(call, "epsilon")), "rms_norm");
+  };
+  table["relax.nn.batch_norm"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    if (AttrBool(call, "training")) {
+      throw LegalizeError("training-mode batch_norm (batch statistics) is not supported; set training=False");
+    }
+    TECall te(bb);
+    std::vector<te::Tensor> in;
+    for (size_t i = 0; i < 5; ++i) in.push_back(te.Tensor(call, i));
+    return te.Emit(topi::batch_norm(in[0], in[1], in[2], in[3], in[4], AttrInt(call, "axis"),
+                                    AttrFloat(call, "epsilon"), AttrBool(call, "center"),
+                                    AttrBool(call, "scale")),
+                   "batch_norm");
+  };
+  table["relax.nn.dropout"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    // Inference: the output is the input and the mask is all ones.
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    te::Tensor out = te::compute(x.shape(), [&](const std::vector<tir::Var>& i) { return x(i); }, "T_dropout");
+    te::Tensor mask = topi::full(x.shape(), x.dtype(), tir::make_const(x.dtype(), 1.0));
+    return te.Emit(std::vector<te::Tensor>{out, mask}, "dropout");
+  };
+}
+
+}  // namespace wb::transform::legalize

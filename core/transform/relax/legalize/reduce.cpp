@@ -1,0 +1,70 @@
+// Legalization of the reductions (sum, mean, max, min, argmax) and of the creation ops (full,
+// zeros, ones).
+#include "relax/op/registry.h"
+#include "tir/op.h"
+#include "topi/elemwise.h"
+#include "topi/reduction.h"
+#include "transform/relax/legalize/common.h"
+
+namespace wb::transform::legalize {
+
+namespace {
+
+std::optional<std::vector<int64_t>> Axes(const Call& call) {
+  if (relax::AttrIsNone(call, "axis")) return std::nullopt;
+  return relax::AttrInts(call, "axis");
+}
+
+LegalizeFunc Statistical(topi::ReduceKind kind, const char* name) {
+  return [kind, name](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    return te.Emit(topi::reduce(kind, x, Axes(call), relax::AttrBool(call, "keepdims")), name);
+  };
+}
+
+LegalizeFunc Fill(std::optional<double> value) {
+  return [value](BlockBuilder& bb, const Call& call) -> Expr {
+    const relax::TensorTypeNode* out = OutputTensorType(call);
+    TECall te(bb);
+    std::vector<ir::PrimExpr> shape = te.Dims(*out->shape);
+    if (value) return te.Emit(topi::full(shape, out->dtype, tir::make_const(out->dtype, *value)), "full");
+    ir::PrimExpr fill = te.Scalar(call->args[1]);
+    if (fill.defined()) return te.Emit(topi::full(shape, out->dtype, fill), "full");
+    // A fill value computed at run time: a 0-d tensor read by every element.
+    te::Tensor v = te.Tensor(call, 1);
+    ir::DataType t = out->dtype;
+    te::Tensor f = te::compute(
+        shape, [&](const std::vector<tir::Var>&) { return tir::cast(t, v(std::vector<ir::PrimExpr>{})); },
+        "T_full");
+    return te.Emit(f, "full");
+  };
+}
+
+}  // namespace
+
+void RegisterReduce(LegalizeTable& table) {
+  table["relax.sum"] = Statistical(topi::ReduceKind::kSum, "sum");
+  table["relax.max"] = Statistical(topi::ReduceKind::kMax, "max");
+  table["relax.min"] = Statistical(topi::ReduceKind::kMin, "min");
+  table["relax.mean"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    return te.Emit(topi::mean(x, Axes(call), relax::AttrBool(call, "keepdims")), "mean");
+  };
+  table["relax.argmax"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    std::optional<int64_t> axis;
+    if (!relax::AttrIsNone(call, "axis")) axis = relax::AttrInt(call, "axis");
+    return te.Emit(topi::argmax(x, axis, relax::AttrBool(call, "keepdims")), "argmax");
+  };
+}
+
+void RegisterCreate(LegalizeTable& table) {
+  table["relax.full"] = Fill(std::nullopt);
+  table["relax.zeros"] = Fill(0.0);
+  table["relax.ones"] = Fill(1.0);
+}
+
+}  // namespace wb::transform::legalize

@@ -1,0 +1,172 @@
+#include "transform/relax/legalize_ops.h"
+
+#include <iostream>
+#include <mutex>
+
+#include "relax/op/registry.h"
+#include "transform/registry.h"
+#include "transform/relax/legalize/common.h"
+
+namespace wb::transform {
+
+namespace {
+
+using legalize::LegalizeTable;
+using relax::Expr;
+
+// Built on first use, not from static initializers: the op registry (filled by other files'
+// static initializers) is complete by then.
+const LegalizeTable& Table() {
+  static const LegalizeTable table = [] {
+    LegalizeTable t;
+    legalize::RegisterBinary(t);
+    legalize::RegisterUnary(t);
+    legalize::RegisterLinalg(t);
+    legalize::RegisterNN(t);
+    legalize::RegisterManipulate(t);
+    legalize::RegisterReduce(t);
+    legalize::RegisterCreate(t);
+    return t;
+  }();
+  return table;
+}
+
+// Ops that other passes lower (call_tir itself, the memory builtins): not LegalizeOps' business,
+// so leaving them is not worth a warning.
+bool LoweredElsewhere(std::string_view name) {
+  return name == "relax.call_tir" || name == "relax.call_tir_inplace" ||
+         name == "relax.call_dps_packed" || name.rfind("relax.memory.", 0) == 0;
+}
+
+class Legalizer {
+ public:
+  Legalizer(relax::BlockBuilder& builder, DiagnosticList* warnings)
+      : builder_(builder), warnings_(warnings) {}
+
+  relax::Function VisitFunction(const relax::FunctionNode* f) {
+    Expr body = VisitExpr(f->body);
+    if (body.same_as(f->body)) return ir::GetRef(f);
+    return relax::MakeFunction(f->params, body, f->ret_struct_info, f->is_pure, f->attrs, f->span);
+  }
+
+ private:
+  Expr VisitExpr(const Expr& e) {
+    if (auto* seq = e.as<relax::SeqExprNode>()) return VisitSeq(seq);
+    if (auto* f = e.as<relax::FunctionNode>()) return VisitFunction(f);
+    if (auto* i = e.as<relax::IfNode>()) {
+      Expr t = VisitExpr(i->true_branch), f = VisitExpr(i->false_branch);
+      if (t.same_as(i->true_branch) && f.same_as(i->false_branch)) return e;
+      return relax::WithType(relax::MakeIf(i->cond, t, f, i->span), i->struct_info);
+    }
+    if (auto* call = e.as<relax::CallNode>()) return VisitCall(ir::GetRef(call));
+    return e;
+  }
+
+  Expr VisitSeq(const relax::SeqExprNode* seq) {
+    bool changed = false;
+    std::vector<relax::BindingBlock> blocks;
+    for (const relax::BindingBlock& block : seq->blocks) {
+      std::vector<relax::Binding> bindings;
+      for (const relax::Binding& b : block->bindings) {
+        auto* vb = b.as<relax::VarBindingNode>();
+        if (!vb) {
+          bindings.push_back(b);
+          continue;
+        }
+        Expr value = VisitExpr(vb->value);
+        if (value.same_as(vb->value)) {
+          bindings.push_back(b);
+        } else {
+          changed = true;
+          bindings.push_back(relax::MakeVarBinding(vb->var, value, vb->span));
+        }
+      }
+      if (ir::IsInstance<relax::DataflowBlockNode>(block.get())) {
+        blocks.push_back(relax::MakeDataflowBlock(std::move(bindings), block->span));
+      } else {
+        blocks.push_back(relax::MakeBindingBlock(std::move(bindings), block->span));
+      }
+    }
+    Expr body = VisitExpr(seq->body);
+    if (!changed && body.same_as(seq->body)) return ir::GetRef(seq);
+    return relax::WithType(relax::MakeSeqExpr(std::move(blocks), body, seq->span), seq->struct_info);
+  }
+
+  Expr VisitCall(const relax::Call& call) {
+    auto* op = call->op.as<ir::OpNode>();
+    if (!op) return call;
+    const relax::OpInfo* info = relax::InfoOf(ir::GetRef(op));
+    std::string name = info ? info->name : op->name;
+    if (LoweredElsewhere(name)) return call;
+    try {
+      std::optional<Expr> out = LegalizeCall(builder_, call);
+      if (out) return *out;
+      Warn("LegalizeOps: " + name + " has no TensorIR lowering; the call is left as it is",
+           call->span);
+    } catch (const std::exception& e) {
+      Warn("LegalizeOps: cannot legalize " + name + ": " + e.what() + "; the call is left as it is",
+           call->span);
+    }
+    return call;
+  }
+
+  void Warn(std::string message, const Span& span) {
+    if (warnings_) warnings_->Add(Diagnostic::Warning(std::move(message), span));
+  }
+
+  relax::BlockBuilder& builder_;
+  DiagnosticList* warnings_;
+};
+
+}  // namespace
+
+std::optional<relax::Expr> LegalizeCall(relax::BlockBuilder& builder, const relax::Call& call) {
+  auto* op = call->op.as<ir::OpNode>();
+  if (!op) return std::nullopt;
+  const relax::OpInfo* info = relax::InfoOf(ir::GetRef(op));
+  if (!info) return std::nullopt;
+  const LegalizeTable& table = Table();
+  auto it = table.find(info->name);
+  if (it != table.end()) return it->second(builder, call);
+  if (info->legalize) return info->legalize(builder, call);
+  return std::nullopt;
+}
+
+bool HasLegalization(std::string_view op_name) {
+  if (Table().count(op_name)) return true;
+  const relax::OpInfo* info = relax::FindOp(op_name);
+  return info && info->legalize;
+}
+
+ir::IRModule LegalizeModule(const ir::IRModule& module, DiagnosticList* warnings) {
+  relax::BlockBuilder builder(module);
+  Legalizer legalizer(builder, warnings);
+  std::vector<std::pair<ir::GlobalVar, relax::Function>> rewritten;
+  for (size_t i = 0; i < module->functions.size(); ++i) {
+    auto* f = module->functions[i].as<relax::FunctionNode>();
+    if (!f) continue;
+    relax::Function g = legalizer.VisitFunction(f);
+    if (!g.same_as(module->functions[i])) rewritten.emplace_back(module->global_vars[i], g);
+  }
+  ir::IRModule out = builder.GetModule();
+  for (const auto& [gv, f] : rewritten) out = ir::WithFunction(out, gv, f);
+  return out;
+}
+
+ir::Pass LegalizeOps(std::shared_ptr<DiagnosticList> warnings) {
+  return ir::CreateModulePass(
+      [warnings](ir::IRModule module, const ir::PassContext&) {
+        DiagnosticList local;
+        ir::IRModule out = LegalizeModule(module, warnings ? warnings.get() : &local);
+        for (const Diagnostic& d : local) std::cerr << RenderDiagnostic(d) << "\n";
+        return out;
+      },
+      0, "LegalizeOps");
+}
+
+static PassRegistrar registrar({"LegalizeOps",
+                                "lowers Relax operator calls to call_tir of PrimFuncs built with TE/topi",
+                                {},
+                                [](const PassArgs&) { return LegalizeOps(); }});
+
+}  // namespace wb::transform
