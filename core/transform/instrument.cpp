@@ -14,7 +14,9 @@ void SnapshotInstrument::RunBeforePass(const ir::IRModule& module, const ir::Pas
   snap.index = static_cast<int>(snapshots_.size());
   snap.name = info.name;
   snap.before = module;
-  snap.hash_before = ir::StructuralHash(module);
+  // In a pipeline the module a pass gets is the one the previous pass returned: hashed already.
+  bool known = !snapshots_.empty() && snapshots_.back().after.same_as(module);
+  snap.hash_before = known ? snapshots_.back().hash_after : ir::StructuralHash(module);
   snapshots_.push_back(std::move(snap));
   start_ = std::chrono::steady_clock::now();
 }

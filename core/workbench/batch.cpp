@@ -13,6 +13,7 @@
 #include "script/tvmscript.h"
 #include "transform/instrument.h"
 #include "transform/registry.h"
+#include "transform/relax/semantic_check.h"
 #include "workbench/equivalence.h"
 #include "workbench/manifest.h"
 #include "workbench/session.h"
@@ -144,8 +145,8 @@ constexpr const char* kUsage = R"usage(usage:
   workbench --batch FILE --pipeline "PassA, PassB(arg=1)" [--dump-dir DIR] [--check]
       run a pass pipeline and print the result; DIR receives NN-Pass.before.py/.after.py
       for every pass and passes.json (names, timings, changed or not); --check runs every
-      PrimFunc before and after on seeded random inputs (reference interpreter), exit 1 if
-      any result differs
+      PrimFunc and Relax function before and after on seeded random inputs (the TensorIR and
+      Relax reference interpreters), exit 1 if any result differs
   workbench --batch --list-passes
       the registered passes and named pipelines
   workbench --batch MANIFEST.json [-j N] [--filter TEXT] [--update-goldens]
@@ -401,16 +402,30 @@ int RunEmit(const Options& opts, std::ostream& out, std::ostream& err) {
     }
     if (!result.ok()) return 1;
     if (opts.check) {
-      bool same = true;
+      std::vector<std::string> changed;
       for (const auto& c : CheckEquivalence(parsed.module, result.module)) {
         err << "  check " << c.name << ": " << OutcomeName(c.outcome);
         if (!c.detail.empty()) err << " (" << c.detail << ")";
         err << "\n";
-        same &= c.outcome != FunctionCheck::Outcome::kDifferent &&
-                c.outcome != FunctionCheck::Outcome::kFailed;
+        if (c.outcome == FunctionCheck::Outcome::kDifferent ||
+            c.outcome == FunctionCheck::Outcome::kFailed) {
+          changed.push_back(c.name + ": " + c.detail);
+        }
       }
-      if (!same) {
-        err << "workbench: the pipeline changed what the module computes\n";
+      // Relax functions run through the Relax interpreter (op calls legalized, kernels
+      // interpreted), compared with the same tolerances.
+      for (const auto& c : transform::CheckRelaxEquivalence(parsed.module, result.module)) {
+        err << "  check " << c.name << ": " << transform::RelaxOutcomeName(c.outcome);
+        if (!c.detail.empty()) err << " (" << c.detail << ")";
+        err << "\n";
+        if (c.outcome == transform::RelaxFunctionCheck::Outcome::kDifferent ||
+            c.outcome == transform::RelaxFunctionCheck::Outcome::kFailed) {
+          changed.push_back("Relax function " + c.name + ": " + c.detail);
+        }
+      }
+      if (!changed.empty()) {
+        err << "workbench: the pipeline changed what the module computes:\n";
+        for (const auto& line : changed) err << "  " << line << "\n";
         return 1;
       }
     }

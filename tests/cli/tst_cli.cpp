@@ -45,6 +45,32 @@ def scale(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
             T.writes(B[vi])
             B[vi] = A[vi] * T.float32(2.0))";
 
+// A Relax module whose kernel `clobber` writes its input although it is called through the pure
+// R.call_tir: removing its unused result (DeadCodeElimination) changes what `main` returns, which
+// --check must catch.
+const char* kRelaxClobber = R"(@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def add(x: T.Buffer((4,), "float32"), y: T.Buffer((4,), "float32"), out: T.Buffer((4,), "float32")):
+        for i in range(4):
+            out[i] = x[i] + y[i]
+
+    @T.prim_func(private=True)
+    def clobber(x: T.Buffer((4,), "float32"), out: T.Buffer((4,), "float32")):
+        x[0] = T.float32(100.0)
+        for i in range(4):
+            out[i] = x[i]
+
+    @R.function
+    def main(x: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
+        cls = Module
+        with R.dataflow():
+            unused = R.call_tir(cls.clobber, (x,), out_ty=R.Tensor((4,), dtype="float32"))
+            lv = R.call_tir(cls.add, (x, x), out_ty=R.Tensor((4,), dtype="float32"))
+            gv = lv
+            R.output(gv)
+        return gv)";
+
 }  // namespace
 
 class TestCli : public QObject {
@@ -164,6 +190,24 @@ class TestCli : public QObject {
     Run listed = Workbench({"--list-passes"});
     QCOMPARE(listed.code, 0);
     QVERIFY(listed.out.contains("LowerInitBlock"));
+  }
+
+  void relaxCheckRunsRelaxFunctions() {
+    QTemporaryDir tmp;
+    QString src = Write(tmp, "relax.py", kRelaxClobber);
+    Run same = Workbench({src, "--pipeline", "ToNonDataflow, CanonicalizeBindings", "--check"});
+    QVERIFY2(same.code == 0, qPrintable(same.err));
+    QVERIFY2(same.err.contains("check main: equal"), qPrintable(same.err));
+    QVERIFY2(same.out.contains("return lv") && !same.out.contains("R.dataflow"), qPrintable(same.out));
+    // The kernel-level check passes for every PrimFunc, the Relax-level one does not.
+    Run changed = Workbench({src, "--pipeline", "DeadCodeElimination", "--check"});
+    QCOMPARE(changed.code, 1);
+    QVERIFY2(changed.err.contains("check main: different"), qPrintable(changed.err));
+    QVERIFY2(changed.err.contains("the pipeline changed what the module computes"),
+             qPrintable(changed.err));
+    QVERIFY2(changed.err.contains("Relax function main:") &&
+                 changed.err.contains("max abs error"),
+             qPrintable(changed.err));
   }
 
   void ignoreGlobalSymbol() {

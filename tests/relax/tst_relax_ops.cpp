@@ -511,6 +511,20 @@ class TestRelaxOps : public QObject {
     }
   }
 
+  void builtinAllocTensor() {
+    tir::Var n = tir::MakeVar("n", kI64);
+    auto alloc = [&](Expr shape, Expr scope) {
+      return Infer({T({n})}, [&](const std::vector<Var>&) {
+        return MakeOpCall("relax.builtin.alloc_tensor",
+                          {shape, MakeDataTypeImm(kF32), Prim(0), scope});
+      });
+    };
+    Inferred ok = alloc(MakeShapeExpr({n, I(4)}), MakeStringImm("global"));
+    QCOMPARE(QString::fromStdString(ok.type), QString("R.Tensor((n, 4), \"float32\")"));
+    Inferred bad = alloc(MakeShapeExpr({n}), Prim(1));
+    QVERIFY2(bad.error.find("must be a string") != std::string::npos, bad.error.c_str());
+  }
+
   // Runs last: every op in the registry was exercised above.
   void everyRegisteredOpIsTested() {
     for (const OpInfo* info : AllOps()) {

@@ -53,6 +53,25 @@ OpInfo AllocTensor() {
   return Define(std::move(def));
 }
 
+// R.builtin.alloc_tensor(shape, dtype, runtime_device_index, storage_scope): a fresh tensor, the
+// explicit output allocation that CallTIRRewrite puts before each kernel call.
+OpInfo BuiltinAllocTensor() {
+  OpDef def;
+  def.name = "relax.builtin.alloc_tensor";
+  def.args = {"shape", "dtype", "runtime_device_index", "storage_scope"};
+  def.optional_args = 2;
+  def.pattern = OpPatternKind::kOpaque;
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    DataType dtype = DTypeArg(call, 1);
+    if (types.size() > 2) Expect(types[2].as<PrimTypeNode>() != nullptr, types, 2, "a R.Prim value");
+    if (types.size() > 3) Expect(call->args[3].as<StringImmNode>() != nullptr, types, 3, "a string");
+    std::optional<std::vector<PrimExpr>> shape = ShapeArg(call, types, 0);
+    if (!shape) return MakeTensorType(dtype, types[0].as<ShapeTypeNode>()->ndim);
+    return MakeTensorType(*shape, dtype);
+  };
+  return Define(std::move(def));
+}
+
 OpInfo Kill(const char* name, bool tensor) {
   OpDef def;
   def.name = std::string("relax.memory.") + name;
@@ -73,6 +92,7 @@ OpInfo Kill(const char* name, bool tensor) {
 const OpRegistrar kOps[] = {
     OpRegistrar(AllocStorage()),
     OpRegistrar(AllocTensor()),
+    OpRegistrar(BuiltinAllocTensor()),
     OpRegistrar(Kill("kill_tensor", true)),
     OpRegistrar(Kill("kill_storage", false)),
 };

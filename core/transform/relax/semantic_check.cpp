@@ -1,0 +1,89 @@
+#include "transform/relax/semantic_check.h"
+
+#include <cstdio>
+#include <functional>
+
+namespace wb::transform {
+
+using Outcome = RelaxFunctionCheck::Outcome;
+
+relax::RelaxInterpretOptions InterpreterOptions() {
+  relax::RelaxInterpretOptions options;
+  return options;
+}
+
+const char* RelaxOutcomeName(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kEqual:
+      return "equal";
+    case Outcome::kDifferent:
+      return "different";
+    case Outcome::kFailed:
+      return "failed";
+    case Outcome::kSkipped:
+      return "skipped";
+  }
+  return "unknown";
+}
+
+std::vector<RelaxFunctionCheck> CheckRelaxEquivalence(const ir::IRModule& before,
+                                                      const ir::IRModule& after,
+                                                      const RelaxCheckOptions& options) {
+  std::vector<RelaxFunctionCheck> checks;
+  relax::RelaxInterpretOptions run = InterpreterOptions();
+  for (size_t i = 0; i < before->functions.size(); ++i) {
+    auto func = before->functions[i].as_ref<relax::FunctionNode>();
+    if (!func.defined()) continue;
+    RelaxFunctionCheck check;
+    check.name = before->global_vars[i]->name_hint;
+    if (!after->Lookup(check.name).as<relax::FunctionNode>()) {
+      check.outcome = Outcome::kSkipped;
+      check.detail = "no Relax function of that name after the transformation";
+      checks.push_back(check);
+      continue;
+    }
+    std::string why;
+    auto args = relax::RandomArguments(func, options.seed, options.symbolic_extent, &why);
+    if (!args) {
+      check.outcome = Outcome::kSkipped;
+      check.detail = why;
+      checks.push_back(check);
+      continue;
+    }
+    // Kernels may write their arguments in place (call_tir_inplace): each run gets its own copy.
+    auto copy = [](std::vector<relax::Value> values) {
+      std::function<void(relax::Value&)> deep = [&](relax::Value& v) {
+        if (v.kind == relax::Value::Kind::kTensor) v.tensor = v.tensor.Copy();
+        for (auto& f : v.fields) deep(f);
+      };
+      for (auto& v : values) deep(v);
+      return values;
+    };
+    relax::RelaxInterpretResult r1 = relax::InterpretRelax(before, check.name, copy(*args), run);
+    if (!r1.ok()) {
+      check.outcome = Outcome::kSkipped;
+      check.detail = "the original does not run: " + r1.diagnostics[0].message;
+      checks.push_back(check);
+      continue;
+    }
+    relax::RelaxInterpretResult r2 = relax::InterpretRelax(after, check.name, copy(*args), run);
+    if (!r2.ok()) {
+      check.outcome = Outcome::kFailed;
+      check.detail = "the transformed function does not run: " + r2.diagnostics[0].message;
+      checks.push_back(check);
+      continue;
+    }
+    relax::ValueComparison cmp = relax::CompareValues(r2.value, r1.value);
+    check.max_abs_error = cmp.max_abs_error;
+    if (!cmp.ok) {
+      check.outcome = Outcome::kDifferent;
+      char err[64];
+      std::snprintf(err, sizeof(err), "%g", cmp.max_abs_error);
+      check.detail = cmp.message + " (max abs error " + err + ")";
+    }
+    checks.push_back(check);
+  }
+  return checks;
+}
+
+}  // namespace wb::transform

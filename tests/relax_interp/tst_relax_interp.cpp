@@ -1,0 +1,426 @@
+// The Relax reference interpreter: every construct it evaluates (bindings, dataflow blocks,
+// tuples, shapes and prim values with symbolic vars, match_cast, If, calls of Relax functions and
+// closures, call_tir / call_tir_inplace / direct kernel calls with explicit allocation, op calls
+// through legalization) computes what a plain C++ loop computes, and every program it cannot run
+// is a diagnostic that names the reason.
+#include <QTest>
+
+#include <cmath>
+
+#include "relax/block_builder.h"
+#include "relax/interpreter.h"
+#include "relax/op/registry.h"
+#include "runtime/ndarray.h"
+#include "script/tvmscript.h"
+
+using namespace wb;
+using relax::Value;
+
+namespace {
+
+ir::IRModule ParseOrFail(const std::string& text) {
+  script::ParseResult parsed = script::Parse(text, "test.py");
+  if (!parsed.ok()) {
+    std::string all;
+    for (const auto& d : parsed.diagnostics) all += d.message + "\n";
+    qFatal("test module does not parse:\n%s", all.c_str());
+  }
+  return parsed.module;
+}
+
+runtime::NDArray Random(std::vector<int64_t> shape, uint64_t seed) {
+  runtime::NDArray a = runtime::NDArray::Empty(std::move(shape), runtime::Float(32));
+  runtime::FillRandom(a, seed);
+  return a;
+}
+
+std::string FirstError(const relax::RelaxInterpretResult& r) {
+  return r.diagnostics.empty() ? std::string() : r.diagnostics[0].message;
+}
+
+const char* kMlp = R"(
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def dense(x: T.Buffer((2, 3), "float32"), w: T.Buffer((3, 4), "float32"), out: T.Buffer((2, 4), "float32")):
+        for i, j in T.grid(2, 4):
+            out[i, j] = T.float32(0.0)
+            for k in range(3):
+                out[i, j] = out[i, j] + x[i, k] * w[k, j]
+
+    @T.prim_func(private=True)
+    def relu(x: T.Buffer((2, 4), "float32"), out: T.Buffer((2, 4), "float32")):
+        for i, j in T.grid(2, 4):
+            out[i, j] = T.max(x[i, j], T.float32(0.0))
+
+    @R.function
+    def main(x: R.Tensor((2, 3), dtype="float32"), w: R.Tensor((3, 4), dtype="float32")) -> R.Tensor((2, 4), dtype="float32"):
+        cls = Module
+        with R.dataflow():
+            lv = R.call_tir(cls.dense, (x, w), out_ty=R.Tensor((2, 4), dtype="float32"))
+            gv = R.call_tir(cls.relu, (lv,), out_ty=R.Tensor((2, 4), dtype="float32"))
+            R.output(gv)
+        return gv
+)";
+
+}  // namespace
+
+class TestRelaxInterp : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void callTirChainMatchesPlainLoops() {
+    ir::IRModule m = ParseOrFail(kMlp);
+    runtime::NDArray x = Random({2, 3}, 1), w = Random({3, 4}, 2);
+    auto r = relax::InterpretRelax(m, "main", {Value::Tensor(x), Value::Tensor(w)});
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    QCOMPARE(r.value.kind, Value::Kind::kTensor);
+    QCOMPARE(r.value.tensor.shape(), (std::vector<int64_t>{2, 4}));
+    for (int i = 0; i < 2; ++i) {
+      for (int j = 0; j < 4; ++j) {
+        double acc = 0;
+        for (int k = 0; k < 3; ++k) acc += x.GetDouble(i * 3 + k) * w.GetDouble(k * 4 + j);
+        QVERIFY(std::fabs(r.value.tensor.GetDouble(i * 4 + j) - std::max(acc, 0.0)) < 1e-5);
+      }
+    }
+  }
+
+  void tuplesAndTwoOutputKernels() {
+    ir::IRModule m = ParseOrFail(R"(
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def split_half(x: T.Buffer((8,), "float32"), lo: T.Buffer((4,), "float32"), hi: T.Buffer((4,), "float32")):
+        for i in range(4):
+            lo[i] = x[i]
+            hi[i] = x[i + 4]
+
+    @R.function
+    def main(x: R.Tensor((8,), dtype="float32")) -> R.Tuple(R.Tensor((4,), dtype="float32"), R.Tensor((4,), dtype="float32")):
+        cls = Module
+        lv = R.call_tir(cls.split_half, (x,), out_ty=[R.Tensor((4,), dtype="float32"), R.Tensor((4,), dtype="float32")])
+        a: R.Tensor((4,), dtype="float32") = lv[0]
+        b: R.Tensor((4,), dtype="float32") = lv[1]
+        t = (b, a)
+        return t
+)");
+    runtime::NDArray x = Random({8}, 3);
+    auto r = relax::InterpretRelax(m, "main", {Value::Tensor(x)});
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    QCOMPARE(r.value.kind, Value::Kind::kTuple);
+    QCOMPARE(r.value.fields.size(), size_t(2));
+    for (int i = 0; i < 4; ++i) {
+      QCOMPARE(r.value.fields[0].tensor.GetDouble(i), x.GetDouble(i + 4));
+      QCOMPARE(r.value.fields[1].tensor.GetDouble(i), x.GetDouble(i));
+    }
+  }
+
+  void symbolicShapesBindFromArguments() {
+    ir::IRModule m = ParseOrFail(R"(
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def double(x: T.Buffer(("n", 4), "float32"), y: T.Buffer((n, 4), "float32")):
+        for i, j in T.grid(n, 4):
+            y[i, j] = x[i, j] * T.float32(2.0)
+
+    n = TypeVar("n")
+    @R.function
+    def main(x: R.Tensor((n, 4), dtype="float32")) -> R.Tensor((n, 4), dtype="float32"):
+        cls = Module
+        y = R.call_tir(cls.double, (x,), out_ty=R.Tensor((n, 4), dtype="float32"))
+        return y
+)");
+    for (int64_t rows : {1, 5}) {
+      runtime::NDArray x = Random({rows, 4}, 4);
+      auto r = relax::InterpretRelax(m, "main", {Value::Tensor(x)});
+      QVERIFY2(r.ok(), FirstError(r).c_str());
+      QCOMPARE(r.value.tensor.shape(), (std::vector<int64_t>{rows, 4}));
+      for (int64_t i = 0; i < rows * 4; ++i) {
+        QCOMPARE(float(r.value.tensor.GetDouble(i)), float(2 * x.GetDouble(i)));
+      }
+    }
+  }
+
+  void shapeAndPrimValues() {
+    ir::IRModule m = ParseOrFail(R"(
+@I.ir_module
+class Module:
+    n = TypeVar("n")
+    @R.function
+    def main(x: R.Tensor((n, 4), dtype="float32"), k: T.int64) -> R.Tuple(R.Shape(ndim=2), T.int64):
+        s = R.shape([n * 2, 4])
+        t = (s, k)
+        return t
+)");
+    auto r = relax::InterpretRelax(m, "main", {Value::Tensor(Random({3, 4}, 5)),
+                                               Value::Int(ir::DataType::Int(64), 7)});
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    QCOMPARE(r.value.fields[0].kind, Value::Kind::kShape);
+    QCOMPARE(r.value.fields[0].shape, (std::vector<int64_t>{6, 4}));
+    QCOMPARE(r.value.fields[1].int_value, int64_t(7));
+  }
+
+  void matchCastBindsAndChecks() {
+    ir::IRModule m = ParseOrFail(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor(dtype="float32", ndim=2)) -> R.Shape(ndim=2):
+        m = T.int64()
+        y: R.Tensor((m, 3), dtype="float32") = R.match_cast(x, R.Tensor((m, 3), dtype="float32"))
+        s = R.shape([m + 1, 3])
+        return s
+)");
+    auto ok = relax::InterpretRelax(m, "main", {Value::Tensor(Random({6, 3}, 6))});
+    QVERIFY2(ok.ok(), FirstError(ok).c_str());
+    QCOMPARE(ok.value.shape, (std::vector<int64_t>{7, 3}));
+    auto bad = relax::InterpretRelax(m, "main", {Value::Tensor(Random({6, 2}, 6))});
+    QVERIFY(!bad.ok());
+    QVERIFY2(FirstError(bad).find("R.match_cast") != std::string::npos &&
+                 FirstError(bad).find("dimension 1 is 2, expected 3") != std::string::npos,
+             FirstError(bad).c_str());
+    QVERIFY(bad.diagnostics[0].span.defined());
+  }
+
+  void argumentsAreCheckedAgainstTheSignature() {
+    ir::IRModule m = ParseOrFail(kMlp);
+    auto r = relax::InterpretRelax(m, "main", {Value::Tensor(Random({2, 5}, 1)),
+                                               Value::Tensor(Random({3, 4}, 2))});
+    QVERIFY(!r.ok());
+    QVERIFY2(FirstError(r).find("argument 0 ('x')") != std::string::npos &&
+                 FirstError(r).find("dimension 1 is 5, expected 3") != std::string::npos,
+             FirstError(r).c_str());
+    auto count = relax::InterpretRelax(m, "main", {Value::Tensor(Random({2, 3}, 1))});
+    QVERIFY2(FirstError(count).find("takes 2 arguments, got 1") != std::string::npos,
+             FirstError(count).c_str());
+    auto missing = relax::InterpretRelax(m, "nope", {});
+    QVERIFY2(FirstError(missing).find("no Relax function named 'nope'") != std::string::npos,
+             FirstError(missing).c_str());
+  }
+
+  void ifTakesTheBranchOfTheCondition() {
+    ir::IRModule m = ParseOrFail(R"(
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def add(x: T.Buffer((4,), "float32"), y: T.Buffer((4,), "float32"), out: T.Buffer((4,), "float32")):
+        for i in range(4):
+            out[i] = x[i] + y[i]
+
+    @T.prim_func(private=True)
+    def mul(x: T.Buffer((4,), "float32"), y: T.Buffer((4,), "float32"), out: T.Buffer((4,), "float32")):
+        for i in range(4):
+            out[i] = x[i] * y[i]
+
+    @R.function
+    def main(cond: R.Tensor((), dtype="bool"), x: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
+        cls = Module
+        if cond:
+            y = R.call_tir(cls.add, (x, x), out_ty=R.Tensor((4,), dtype="float32"))
+        else:
+            y = R.call_tir(cls.mul, (x, x), out_ty=R.Tensor((4,), dtype="float32"))
+        return y
+)");
+    runtime::NDArray x = Random({4}, 8);
+    for (int c = 0; c < 2; ++c) {
+      runtime::NDArray cond = runtime::NDArray::Empty({}, runtime::Bool());
+      cond.SetInt(0, c);
+      auto r = relax::InterpretRelax(m, "main", {Value::Tensor(cond), Value::Tensor(x)});
+      QVERIFY2(r.ok(), FirstError(r).c_str());
+      for (int i = 0; i < 4; ++i) {
+        double v = x.GetDouble(i);
+        QCOMPARE(float(r.value.tensor.GetDouble(i)), float(c ? v + v : v * v));
+      }
+    }
+  }
+
+  void callsOfRelaxFunctionsAndClosures() {
+    ir::IRModule m = ParseOrFail(R"(
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def add(x: T.Buffer((4,), "float32"), y: T.Buffer((4,), "float32"), out: T.Buffer((4,), "float32")):
+        for i in range(4):
+            out[i] = x[i] + y[i]
+
+    @R.function(private=True)
+    def twice(x: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
+        cls = Module
+        y = R.call_tir(cls.add, (x, x), out_ty=R.Tensor((4,), dtype="float32"))
+        return y
+
+    @R.function
+    def main(x: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
+        cls = Module
+        @R.function
+        def plus_x(y: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
+            z = R.call_tir(cls.add, (y, x), out_ty=R.Tensor((4,), dtype="float32"))
+            return z
+
+        a: R.Tensor((4,), dtype="float32") = cls.twice(x)
+        b: R.Tensor((4,), dtype="float32") = plus_x(a)
+        return b
+)");
+    runtime::NDArray x = Random({4}, 9);
+    auto r = relax::InterpretRelax(m, "main", {Value::Tensor(x)});
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    for (int i = 0; i < 4; ++i) {
+      QCOMPARE(float(r.value.tensor.GetDouble(i)), float(3 * x.GetDouble(i)));
+    }
+  }
+
+  void inplaceKernelsWriteTheirInput() {
+    ir::IRModule m = ParseOrFail(R"(
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def add_inplace(a: T.Buffer((4,), "float32"), b: T.Buffer((4,), "float32")):
+        for i in range(4):
+            a[i] = a[i] + b[i]
+
+    @R.function
+    def main(x: R.Tensor((4,), dtype="float32"), y: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
+        cls = Module
+        z = R.call_tir_inplace(cls.add_inplace, (x, y), out_ty=R.Tensor((4,), dtype="float32"), inplace_indices=[0])
+        return z
+)");
+    runtime::NDArray x = Random({4}, 10), y = Random({4}, 11);
+    runtime::NDArray x0 = x.Copy();
+    auto r = relax::InterpretRelax(m, "main", {Value::Tensor(x), Value::Tensor(y)});
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    for (int i = 0; i < 4; ++i) {
+      QCOMPARE(float(r.value.tensor.GetDouble(i)), float(x0.GetDouble(i) + y.GetDouble(i)));
+    }
+    QCOMPARE(r.value.tensor.ElementData(), x.ElementData());  // the same memory
+  }
+
+  void explicitAllocationAndDirectKernelCalls() {
+    // The form CallTIRRewrite produces.
+    ir::IRModule m = ParseOrFail(R"(
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def add(x: T.Buffer((4,), "float32"), y: T.Buffer((4,), "float32"), out: T.Buffer((4,), "float32")):
+        for i in range(4):
+            out[i] = x[i] + y[i]
+
+    @R.function(pure=False)
+    def main(x: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
+        cls = Module
+        alloc: R.Tensor((4,), dtype="float32") = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+        _: R.Any = cls.add(x, x, alloc)
+        return alloc
+)");
+    runtime::NDArray x = Random({4}, 12);
+    auto r = relax::InterpretRelax(m, "main", {Value::Tensor(x)});
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    for (int i = 0; i < 4; ++i) QCOMPARE(float(r.value.tensor.GetDouble(i)), float(2 * x.GetDouble(i)));
+  }
+
+  void opCallsRunThroughTheirLegalization() {
+    // A legalization given by the caller: R.nn.relu as a hand-written kernel.
+    ir::IRModule kernels = ParseOrFail(R"(
+@T.prim_func(private=True)
+def relu(x: T.Buffer((3,), "float32"), out: T.Buffer((3,), "float32")):
+    for i in range(3):
+        out[i] = T.max(x[i], T.float32(0.0))
+)");
+    relax::RelaxInterpretOptions options;
+    int legalized = 0;
+    options.legalize = [&](relax::BlockBuilder& bb, const relax::Call& call) -> std::optional<relax::Expr> {
+      if (call->op.as<ir::OpNode>()->name != "relax.nn.relu") return std::nullopt;
+      ++legalized;
+      ir::GlobalVar gv = bb.AddFunction(kernels->functions[0], "relu");
+      return relax::MakeOpCall("relax.call_tir", {gv, relax::MakeTuple({call->args[0]})}, {},
+                               {relax::GetType(call)});
+    };
+    ir::IRModule m = ParseOrFail(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((3,), dtype="float32")) -> R.Tensor((3,), dtype="float32"):
+        y: R.Tensor((3,), dtype="float32") = R.nn.relu(x)
+        z: R.Tensor((3,), dtype="float32") = R.nn.relu(y)
+        return z
+)");
+    runtime::NDArray x = Random({3}, 13);
+    auto r = relax::InterpretRelax(m, "main", {Value::Tensor(x)}, options);
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    QCOMPARE(legalized, 2);
+    for (int i = 0; i < 3; ++i) {
+      QCOMPARE(float(r.value.tensor.GetDouble(i)), float(std::max(x.GetDouble(i), 0.0)));
+    }
+    // Without a legalization the op is named in the error, at the call.
+    options.legalize = [](relax::BlockBuilder&, const relax::Call&) { return std::nullopt; };
+    auto none = relax::InterpretRelax(m, "main", {Value::Tensor(x)}, options);
+    QVERIFY(!none.ok());
+    QVERIFY2(FirstError(none).find("cannot evaluate R.nn.relu") != std::string::npos,
+             FirstError(none).c_str());
+    QVERIFY(none.diagnostics[0].span.defined());
+  }
+
+  void whatCannotRunIsNamed() {
+    ir::IRModule m = ParseOrFail(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
+        y = R.call_dps_packed("my_kernel", (x,), out_ty=R.Tensor((4,), dtype="float32"))
+        return y
+)");
+    auto r = relax::InterpretRelax(m, "main", {Value::Tensor(Random({4}, 1))});
+    QVERIFY(!r.ok());
+    QVERIFY2(FirstError(r).find("my_kernel") != std::string::npos, FirstError(r).c_str());
+  }
+
+  void kernelFailuresNameTheKernel() {
+    ir::IRModule m = ParseOrFail(R"(
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def bad(x: T.Buffer((4,), "float32"), out: T.Buffer((4,), "float32")):
+        for i in range(5):
+            out[i] = x[i]
+
+    @R.function
+    def main(x: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
+        cls = Module
+        y = R.call_tir(cls.bad, (x,), out_ty=R.Tensor((4,), dtype="float32"))
+        return y
+)");
+    auto r = relax::InterpretRelax(m, "main", {Value::Tensor(Random({4}, 1))});
+    QVERIFY(!r.ok());
+    QVERIFY2(FirstError(r).find("PrimFunc bad failed") != std::string::npos, FirstError(r).c_str());
+  }
+
+  void randomArgumentsFollowTheSignature() {
+    ir::IRModule m = ParseOrFail(R"(
+@I.ir_module
+class Module:
+    n = TypeVar("n")
+    @R.function
+    def main(x: R.Tensor((n, "n * 2"), dtype="float32"), s: R.Shape([n]), k: T.int64) -> R.Tensor((n, "n * 2"), dtype="float32"):
+        return x
+)");
+    auto* f = m->Lookup("main").as<relax::FunctionNode>();
+    std::string why;
+    auto args = relax::RandomArguments(ir::GetRef(f), 1, 3, &why);
+    QVERIFY2(args.has_value(), why.c_str());
+    QCOMPARE((*args)[0].tensor.shape(), (std::vector<int64_t>{3, 6}));
+    QCOMPARE((*args)[1].shape, (std::vector<int64_t>{3}));
+    auto again = relax::RandomArguments(ir::GetRef(f), 1, 3, &why);
+    QCOMPARE((*again)[0].tensor.GetDouble(5), (*args)[0].tensor.GetDouble(5));  // seeded
+    auto r = relax::InterpretRelax(m, "main", *args);
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    QVERIFY(relax::CompareValues(r.value, (*args)[0]).ok);
+    runtime::NDArray other = (*args)[0].tensor.Copy();
+    other.SetDouble(2, other.GetDouble(2) + 1);
+    auto cmp = relax::CompareValues(Value::Tensor(other), (*args)[0]);
+    QVERIFY(!cmp.ok);
+    QVERIFY(std::fabs(cmp.max_abs_error - 1) < 1e-6);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestRelaxInterp)
+#include "tst_relax_interp.moc"
