@@ -43,6 +43,8 @@ class TestPassSemantics : public QObject {
     QTest::newRow("RemoveNoOp") << "RemoveNoOp";
     QTest::newRow("all") << "LowerInitBlock, ConvertBlocksToOpaque, LowerOpaqueBlock, Simplify, "
                             "RemoveNoOp";
+    QTest::newRow("flat") << "LowerInitBlock, ConvertBlocksToOpaque, LowerOpaqueBlock, FlattenBuffer";
+    QTest::newRow("tir_lowering") << "tir_lowering";
   }
   void passesKeepMeaning() {
     QFETCH(QString, pipeline);

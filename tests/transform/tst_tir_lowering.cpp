@@ -158,8 +158,7 @@ class Module:
         for i in range(16):
             B[i] = C[i])"},
     // Thread-bound loops become thread_extent attributes. (Loop pragmas become `pragma_*`
-    // attributes around the loop naming its variable, a form TVMScript cannot write back:
-    // checked in pragmaAttributesWrapTheLoop.)
+    // attributes on the loop body: checked in pragmaAttributesWrapTheLoopBody.)
     {"LowerOpaqueBlock", R"(@I.ir_module
 class Module:
     @T.prim_func(s_tir=True)
@@ -291,7 +290,7 @@ class TestTirLowering : public QObject {
     QVERIFY(r2.diagnostics[0].span.defined());
   }
 
-  void pragmaAttributesWrapTheLoop() {
+  void pragmaAttributesWrapTheLoopBody() {
     auto before = ParseOrFail(R"(@I.ir_module
 class Module:
     @T.prim_func
@@ -302,13 +301,15 @@ class Module:
     auto result = transform::RunPipeline(*transform::BuildPipeline("LowerOpaqueBlock", diags), before);
     QVERIFY2(result.ok(), RenderDiagnostics(result.diagnostics).c_str());
     auto func = ir::Downcast<tir::PrimFuncNode>(result.module->functions[0]);
-    auto* attr = func->body.as<tir::AttrStmtNode>();
+    auto* loop = func->body.as<tir::ForNode>();
+    QVERIFY(loop);
+    QVERIFY(loop->annotations.empty());
+    auto* attr = loop->body.as<tir::AttrStmtNode>();
     QVERIFY(attr);
     QCOMPARE(QString::fromStdString(attr->attr_key), QString("pragma_auto_unroll_max_step"));
     QVERIFY(tir::IsConstInt(attr->value, 16));
-    auto* loop = attr->body.as<tir::ForNode>();
-    QVERIFY(loop && attr->node.same_as(loop->loop_var));
-    QVERIFY(loop->annotations.empty());
+    QVERIFY(attr->node.same_as(loop->loop_var));
+    QVERIFY(attr->body.as<tir::BufferStoreNode>());
   }
 
   void chainIsWellFormedAtEveryStep() {

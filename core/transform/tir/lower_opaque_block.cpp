@@ -43,18 +43,11 @@ class OpaqueBlockLowerer : public StmtExprMutator {
       return MakeAttrStmt(iv, tag == "vthread" ? "virtual_thread" : "thread_extent", op->extent,
                           body, op->span);
     }
-    // Pragmas travel as attributes around the loop; other annotations are dropped here.
-    ir::AttrMap kept;
+    // Pragmas travel as attributes on the loop's body (naming the loop variable, defined
+    // there), as TVM places them; other annotations are dropped here.
     std::vector<std::pair<std::string, ir::ObjectRef>> pragmas;
     for (const auto& [key, value] : op->annotations) {
       if (key.rfind("pragma_", 0) == 0) pragmas.emplace_back(key, value);
-    }
-    Stmt result;
-    if (body.same_as(op->body) && op->annotations.empty()) {
-      result = GetRef(op);
-    } else {
-      result = MakeFor(op->loop_var, op->min, op->extent, op->kind, body, op->thread_binding, kept,
-                       op->step, op->span);
     }
     for (auto it = pragmas.rbegin(); it != pragmas.rend(); ++it) {
       PrimExpr value;
@@ -62,9 +55,11 @@ class OpaqueBlockLowerer : public StmtExprMutator {
       else if (auto* i = it->second.as<ir::IntObj>()) value = MakeIntImm(DataType::Int(32), i->value);
       else if (auto* b = it->second.as<ir::BoolObj>()) value = MakeIntImm(DataType::Int(32), b->value);
       else value = MakeIntImm(DataType::Int(32), 1);
-      result = MakeAttrStmt(op->loop_var, it->first, value, result, op->span);
+      body = MakeAttrStmt(op->loop_var, it->first, value, body, op->span);
     }
-    return result;
+    if (body.same_as(op->body) && op->annotations.empty()) return GetRef(op);
+    return MakeFor(op->loop_var, op->min, op->extent, op->kind, body, op->thread_binding, {},
+                   op->step, op->span);
   }
 };
 

@@ -1,0 +1,18 @@
+// PlanAndUpdateBufferAllocationLocation: moves each block allocation (`T.sblock_alloc_buffer`)
+// to the lowest point that still covers all of its uses: the lowest common ancestor (a loop or
+// a block) of every access. At a block it becomes one of the block's allocations; at a loop the
+// loop body is wrapped in a new opaque block that allocates it. Allocating where the buffer is
+// used lets CompactBufferAllocation shrink it to what one iteration touches. A buffer nothing
+// accesses stays where it was.
+//
+// The new blocks' T.reads / T.writes name the whole of every buffer their body reads or writes
+// (except the ones they allocate): a safe over-approximation; TVM computes tighter regions.
+#pragma once
+
+#include "ir/transform.h"
+
+namespace wb::transform {
+
+ir::Pass PlanAndUpdateBufferAllocationLocation();
+
+}  // namespace wb::transform
