@@ -9,6 +9,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "codegen/build.h"
+#include "codegen/run_check.h"
+#include "codegen/target.h"
 #include "ir/structural_equal.h"
 #include "script/tvmscript.h"
 #include "transform/instrument.h"
@@ -155,6 +158,12 @@ constexpr const char* kUsage = R"usage(usage:
       exit 0 all passed, 1 a check failed, 2 the manifest or an input could not be read
   workbench --batch FILE --compare OTHER [--ignore-global-symbol]
       check that two modules are structurally equal (exit 1 when not)
+  workbench --batch FILE [--pipeline ...] [--target TARGET] --run [--inputs DIR|random]
+                    [--profile [--number N] [--repeat R]] [--json REPORT]
+      build every PrimFunc for TARGET (default "llvm -mcpu=native"), run it, check it
+      against the interpreter (tolerances per dtype) and, with --profile, time it (TVM's
+      time evaluator: R samples, each the mean of N calls) with GFLOP/s; exit 1 on a
+      mismatch or failure. DIR holds <param>.npy or <func>/<param>.npy inputs
 )usage";
 
 struct Options {
@@ -174,6 +183,13 @@ struct Options {
   std::string junit_path;
   std::string filter;
   bool update_goldens = false;
+  // Build and run.
+  bool run = false;
+  std::string target;
+  std::string inputs;
+  bool profile = false;
+  int number = 10;
+  int repeat = 3;
 };
 
 bool IsManifest(const std::vector<std::string>& files) {
@@ -235,6 +251,23 @@ bool ParseOptions(const std::vector<std::string>& args, Options* opts, std::ostr
       const std::string* v = value("--filter");
       if (!v) return false;
       opts->filter = *v;
+    } else if (a == "--run") {
+      opts->run = true;
+    } else if (a == "--profile") {
+      opts->profile = true;
+    } else if (a == "--target" || a == "--inputs") {
+      const std::string* v = value(a.c_str());
+      if (!v) return false;
+      (a == "--target" ? opts->target : opts->inputs) = *v;
+    } else if (a == "--number" || a == "--repeat") {
+      const std::string* v = value(a.c_str());
+      if (!v) return false;
+      int n = std::atoi(v->c_str());
+      if (n < 1) {
+        err << "workbench: " << a << " needs a positive number\n";
+        return false;
+      }
+      (a == "--number" ? opts->number : opts->repeat) = n;
     } else if (a == "--check") {
       opts->check = true;
     } else if (a == "--update-goldens") {
@@ -263,24 +296,29 @@ bool ParseOptions(const std::vector<std::string>& args, Options* opts, std::ostr
     err << "workbench: --dump-dir needs --pipeline\n";
     return false;
   }
-  if (!opts->pipeline.empty() && opts->emit.empty() && !opts->roundtrip && opts->compare.empty()) {
+  if ((!opts->target.empty() || !opts->inputs.empty() || opts->profile) && !opts->run) {
+    err << "workbench: --target, --inputs and --profile go with --run\n";
+    return false;
+  }
+  if (!opts->pipeline.empty() && opts->emit.empty() && !opts->roundtrip && opts->compare.empty() &&
+      !opts->run) {
     opts->emit = "tvmscript";
   }
   if (!opts->pipeline.empty() && (opts->roundtrip || !opts->compare.empty())) {
-    err << "workbench: --pipeline goes with --emit\n";
+    err << "workbench: --pipeline goes with --emit or --run\n";
     return false;
   }
-  int modes = opts->roundtrip + !opts->emit.empty() + !opts->compare.empty();
+  int modes = opts->roundtrip + !opts->emit.empty() + !opts->compare.empty() + opts->run;
   if (modes != 1) {
-    err << "workbench: choose exactly one of --roundtrip, --emit, --compare\n";
+    err << "workbench: choose exactly one of --roundtrip, --emit, --compare, --run\n";
     return false;
   }
   if (opts->files.empty()) {
     err << "workbench: no input files\n";
     return false;
   }
-  if ((!opts->emit.empty() || !opts->compare.empty()) && opts->files.size() != 1) {
-    err << "workbench: --emit and --compare take exactly one FILE\n";
+  if ((!opts->emit.empty() || !opts->compare.empty() || opts->run) && opts->files.size() != 1) {
+    err << "workbench: --emit, --compare and --run take exactly one FILE\n";
     return false;
   }
   return true;
@@ -435,6 +473,84 @@ int RunEmit(const Options& opts, std::ostream& out, std::ostream& err) {
   return 0;
 }
 
+// --run: build for the target, run each PrimFunc, check it against the interpreter, time it.
+int RunBuild(const Options& opts, std::ostream& out, std::ostream& err) {
+  script::ParseResult parsed;
+  if (!ParseFileOrReport(opts.files[0], &parsed, opts.color, err)) return parsed.module.defined() ? 1 : 2;
+  std::string target_error;
+  auto target = codegen::ParseTarget(opts.target.empty() ? "llvm" : opts.target, &target_error);
+  if (!target) {
+    err << "workbench: --target: " << target_error << "\n";
+    return 2;
+  }
+  ir::IRModule module = parsed.module;
+  if (!opts.pipeline.empty()) {
+    DiagnosticList diags;
+    auto pass = transform::BuildPipeline(opts.pipeline, diags);
+    if (!pass) {
+      err << RenderDiagnostics(diags, opts.color);
+      return 2;
+    }
+    transform::PipelineResult result = transform::RunPipeline(*pass, module);
+    err << RenderDiagnostics(result.diagnostics, opts.color);
+    if (!result.ok()) return 1;
+    module = result.module;
+  }
+  codegen::BuildResult built = codegen::Build(module, *target);
+  if (!built.ok()) {
+    err << RenderDiagnostics(built.diagnostics, opts.color);
+    err << "workbench: build for " << target->str() << " failed\n";
+    return 1;
+  }
+  codegen::RunCheckOptions ropts;
+  ropts.inputs = opts.inputs;
+  ropts.profile = opts.profile;
+  ropts.timing.number = opts.number;
+  ropts.timing.repeat = opts.repeat;
+  auto results = codegen::RunAndCheck(module, built.module, ropts);
+  nlohmann::json report = nlohmann::json::array();
+  int failures = 0;
+  out << "target: " << target->str() << "\n";
+  for (const auto& r : results) {
+    bool ok = r.status == codegen::FunctionRunResult::Status::kOk;
+    failures += !ok;
+    out << (ok ? "ok      " : "FAILED  ") << r.name;
+    if (ok) out << (r.checked ? "  matches the interpreter" : "  ran");
+    else out << ": " << codegen::StatusName(r.status) << ": " << r.message;
+    if (!r.samples_s.empty()) {
+      auto [lo, hi] = std::minmax_element(r.samples_s.begin(), r.samples_s.end());
+      char line[160];
+      std::snprintf(line, sizeof(line), "  median %.4f ms (min %.4f, max %.4f; %d x %d calls)",
+                    r.median_s() * 1e3, *lo * 1e3, *hi * 1e3, opts.repeat, opts.number);
+      out << line;
+      if (auto g = r.gflops_per_s()) {
+        std::snprintf(line, sizeof(line), "  %.2f GFLOP/s", *g);
+        out << line;
+      }
+    }
+    out << "\n";
+    nlohmann::json entry = {{"name", r.name}, {"status", codegen::StatusName(r.status)}, {"checked", r.checked}};
+    if (!r.message.empty()) entry["message"] = r.message;
+    if (!r.samples_s.empty()) {
+      entry["samples_s"] = r.samples_s;
+      entry["median_s"] = r.median_s();
+    }
+    if (r.flops) entry["flops"] = *r.flops;
+    if (auto g = r.gflops_per_s()) entry["gflops_per_s"] = *g;
+    report.push_back(entry);
+  }
+  out << results.size() - failures << " passed, " << failures << " failed\n";
+  if (!opts.json_path.empty()) {
+    std::ofstream json(opts.json_path);
+    if (!json) {
+      err << "workbench: cannot write '" << opts.json_path << "'\n";
+      return 2;
+    }
+    json << nlohmann::json{{"target", target->str()}, {"functions", report}}.dump(2) << "\n";
+  }
+  return failures ? 1 : 0;
+}
+
 int RunManifestCommand(const Options& opts, std::ostream& out, std::ostream& err) {
   DiagnosticList diags;
   auto manifest = LoadManifest(opts.files[0], diags);
@@ -535,6 +651,7 @@ int RunBatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     return RunManifestCommand(opts, out, err);
   }
   if (opts.roundtrip) return RunRoundTrip(opts, out, err);
+  if (opts.run) return RunBuild(opts, out, err);
   if (!opts.emit.empty()) return RunEmit(opts, out, err);
   return RunCompare(opts, out, err);
 }

@@ -218,6 +218,53 @@ class TestCli : public QObject {
     Run r = Workbench({a, "--compare", b, "--ignore-global-symbol"});
     QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
   }
+  void runBuildsChecksAndProfiles() {
+    QTemporaryDir tmp;
+    QString src = Write(tmp, "scale.py", kScale);
+    QString json = tmp.filePath("run.json");
+    Run r = Workbench({src, "--target", "llvm", "--run", "--inputs", "random", "--profile", "--number", "2",
+                       "--repeat", "3", "--json", json});
+    QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+    QVERIFY2(r.out.contains("ok      scale  matches the interpreter  median "), qPrintable(r.out));
+    QVERIFY2(r.out.contains("3 x 2 calls") && r.out.contains("GFLOP/s"), qPrintable(r.out));
+    QVERIFY2(r.out.contains("1 passed, 0 failed"), qPrintable(r.out));
+    QFile f(json);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QJsonObject report = QJsonDocument::fromJson(f.readAll()).object();
+    QVERIFY(report["target"].toString().startsWith("llvm -mcpu="));
+    QJsonObject fn = report["functions"].toArray()[0].toObject();
+    QCOMPARE(fn["name"].toString(), QString("scale"));
+    QCOMPARE(fn["status"].toString(), QString("ok"));
+    QCOMPARE(fn["checked"].toBool(), true);
+    QCOMPARE(fn["samples_s"].toArray().size(), 3);
+    QCOMPARE(fn["flops"].toDouble(), 8.0);  // one multiply per element
+    QVERIFY(fn["gflops_per_s"].toDouble() > 0);
+  }
+
+  void runErrorsAreClear() {
+    QTemporaryDir tmp;
+    QString src = Write(tmp, "scale.py", kScale);
+    Run target = Workbench({src, "--target", "cuda", "--run"});
+    QCOMPARE(target.code, 2);
+    QVERIFY2(target.err.contains("--target: unknown target kind 'cuda'"), qPrintable(target.err));
+    Run orphan = Workbench({src, "--profile"});
+    QCOMPARE(orphan.code, 2);
+    QVERIFY2(orphan.err.contains("--target, --inputs and --profile go with --run"), qPrintable(orphan.err));
+    // Symbolic shapes cannot be made up: the function is reported, the run fails.
+    QString sym = Write(tmp, "sym.py", R"(from tvm.script import tirx as T
+
+@T.prim_func
+def neg(a: T.handle, b: T.handle):
+    n = T.int32()
+    A = T.match_buffer(a, (n,), "float32")
+    B = T.match_buffer(b, (n,), "float32")
+    for i in range(n):
+        B[i] = T.float32(0.0) - A[i]
+)");
+    Run symbolic = Workbench({sym, "--run"});
+    QCOMPARE(symbolic.code, 1);
+    QVERIFY2(symbolic.out.contains("FAILED  neg: error: the shape of A is symbolic"), qPrintable(symbolic.out));
+  }
 };
 
 QTEST_APPLESS_MAIN(TestCli)

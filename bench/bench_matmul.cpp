@@ -1,0 +1,202 @@
+// Generated-code speed against the references users would pick instead (PERFORMANCE.md):
+//   1. a hand-scheduled 1024x1024x1024 float32 matmul (packed B panels, an 8x32 register tile
+//      of 16 zmm accumulators, parallel over row blocks) against OpenBLAS cblas_sgemm, on 1
+//      and 2 threads;
+//   2. an elementwise add of 64M floats against a plain C++ loop (memory bandwidth).
+// Each workload alternates ours and the reference in the same run and prints medians, the
+// ratio, the spread and the fraction of the ceiling. Not a test: it prints figures.
+#include <cblas.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "codegen/build.h"
+#include "runtime/ndarray.h"
+#include "runtime/thread_pool.h"
+#include "runtime/time_evaluator.h"
+#include "script/tvmscript.h"
+
+using namespace wb;
+using runtime::NDArray;
+
+namespace {
+
+constexpr int kN = 1024;
+constexpr int kTileRows = 8;   // rows of C per micro-kernel
+constexpr int kTileCols = 32;  // columns of C per micro-kernel: 2 zmm
+constexpr int kLanes = 16;
+
+// The scheduled matmul as lowered TVMScript. The micro-kernel is written out (8 x 2 vector
+// statements) so that the 16 accumulators are plain vectors LLVM keeps in registers.
+std::string MatmulScript() {
+  // @N@ = 1024, @NN@ = 1024^2, @P@ = one packed panel of B (N x 32), @JO@/@IO@ = tile counts.
+  std::string s = R"(from tvm.script import tirx as T
+
+@T.prim_func
+def matmul(A: T.Buffer((@NN@,), "float32"), B: T.Buffer((@NN@,), "float32"), C: T.Buffer((@NN@,), "float32")):
+    T.func_attr({"fast_math": True})
+    packedB = T.alloc_buffer((@NN@,))
+    for jo in T.parallel(@JO@):
+        for k in range(@N@):
+            packedB[jo * @P@ + k * 32:jo * @P@ + k * 32 + 32] = B[k * @N@ + jo * 32:k * @N@ + jo * 32 + 32]
+    for io in T.parallel(@IO@):
+        acc = T.alloc_buffer((256,), scope="local")
+        for jo in range(@JO@):
+)";
+  auto slice = [](int off) { return "acc[" + std::to_string(off) + ":" + std::to_string(off + kLanes) + "]"; };
+  for (int r = 0; r < kTileRows; ++r) {
+    for (int c = 0; c < kTileCols / kLanes; ++c) {
+      s += "            " + slice(r * kTileCols + c * kLanes) + " = T.Broadcast(T.float32(0.0), 16)\n";
+    }
+  }
+  s += "            for k in range(@N@):\n";
+  for (int r = 0; r < kTileRows; ++r) {
+    for (int c = 0; c < kTileCols / kLanes; ++c) {
+      std::string acc = slice(r * kTileCols + c * kLanes);
+      std::string b0 = "jo * @P@ + k * 32 + " + std::to_string(c * kLanes);
+      s += "                " + acc + " = " + acc + " + T.Broadcast(A[(io * 8 + " + std::to_string(r) +
+           ") * @N@ + k], 16) * packedB[" + b0 + ":" + b0 + " + 16]\n";
+    }
+  }
+  for (int r = 0; r < kTileRows; ++r) {
+    for (int c = 0; c < kTileCols / kLanes; ++c) {
+      std::string dst = "(io * 8 + " + std::to_string(r) + ") * @N@ + jo * 32 + " + std::to_string(c * kLanes);
+      s += "            C[" + dst + ":" + dst + " + 16] = " + slice(r * kTileCols + c * kLanes) + "\n";
+    }
+  }
+  auto subst = [&](const std::string& from, const std::string& to) {
+    for (size_t at; (at = s.find(from)) != std::string::npos;) s.replace(at, from.size(), to);
+  };
+  subst("@NN@", std::to_string(kN * kN));
+  subst("@N@", std::to_string(kN));
+  subst("@P@", std::to_string(kN * kTileCols));
+  subst("@JO@", std::to_string(kN / kTileCols));
+  subst("@IO@", std::to_string(kN / kTileRows));
+  return s;
+}
+
+constexpr int64_t kAddN = 64LL * 1024 * 1024;
+
+std::string AddScript() {
+  return R"(from tvm.script import tirx as T
+
+@T.prim_func
+def add(A: T.Buffer((67108864,), "float32"), B: T.Buffer((67108864,), "float32"), C: T.Buffer((67108864,), "float32")):
+    for io in T.parallel(4096):
+        for ii in T.vectorized(16384):
+            C[io * 16384 + ii] = A[io * 16384 + ii] + B[io * 16384 + ii]
+)";
+}
+
+runtime::PackedFunc BuildFunction(const std::string& text, const std::string& name, double* compile_ms) {
+  auto start = std::chrono::steady_clock::now();
+  script::ParseResult parsed = script::Parse(text, name + ".py");
+  if (!parsed.ok()) {
+    std::fprintf(stderr, "%s", RenderDiagnostics(parsed.diagnostics).c_str());
+    std::exit(1);
+  }
+  codegen::BuildResult built = codegen::Build(parsed.module, codegen::Target::Host());
+  if (!built.ok()) {
+    std::fprintf(stderr, "%s", RenderDiagnostics(built.diagnostics).c_str());
+    std::exit(1);
+  }
+  *compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return built.module.get_function(name);
+}
+
+struct Stats {
+  double median = 0, min = 0, max = 0;
+};
+
+Stats Summarize(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return {v[v.size() / 2], v.front(), v.back()};
+}
+
+// Interleaves `rounds` timings of ours and the reference; each sample is TVM-style (mean of
+// `number` calls).
+void Compare(const char* title, const runtime::PackedFunc& ours, const std::vector<runtime::PackedArg>& args,
+             const runtime::PackedFunc& reference, int rounds, int number, double work, const char* unit,
+             double ceiling) {
+  std::vector<double> a, b;
+  runtime::TimeEvaluatorOptions opt{.number = number, .repeat = 1};
+  for (int r = 0; r < rounds; ++r) {
+    a.push_back(runtime::TimeEvaluate(ours, args, opt).samples_s[0]);
+    b.push_back(runtime::TimeEvaluate(reference, {}, opt).samples_s[0]);
+  }
+  Stats sa = Summarize(a), sb = Summarize(b);
+  double ra = work / sa.median, rb = work / sb.median;
+  std::printf("%-34s ours %8.3f ms (%.3f-%.3f) %7.1f %s | ref %8.3f ms (%.3f-%.3f) %7.1f %s | ours/ref %.2f",
+              title, sa.median * 1e3, sa.min * 1e3, sa.max * 1e3, ra, unit, sb.median * 1e3, sb.min * 1e3,
+              sb.max * 1e3, rb, unit, ra / rb);
+  if (ceiling > 0) std::printf(" | ours %.0f%% of ceiling %.0f", 100 * ra / ceiling, ceiling);
+  std::printf("\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int rounds = argc > 1 ? std::atoi(argv[1]) : 7;
+  auto& pool = runtime::ThreadPool::Global();
+  std::printf("host: %s, pool threads %d\n", codegen::Target::Host().str().c_str(), pool.num_threads());
+
+  // --- matmul
+  double compile_ms = 0;
+  runtime::PackedFunc matmul = BuildFunction(MatmulScript(), "matmul", &compile_ms);
+  std::printf("matmul: TVMScript -> loaded module in %.0f ms\n", compile_ms);
+  NDArray a = NDArray::Empty({kN * kN}, runtime::Float(32)), b = NDArray::Empty({kN * kN}, runtime::Float(32));
+  NDArray c = NDArray::Empty({kN * kN}, runtime::Float(32)), ref = NDArray::Empty({kN * kN}, runtime::Float(32));
+  runtime::FillRandom(a, 1);
+  runtime::FillRandom(b, 2);
+  auto* pa = reinterpret_cast<float*>(a.ElementData());
+  auto* pb = reinterpret_cast<float*>(b.ElementData());
+  auto* pr = reinterpret_cast<float*>(ref.ElementData());
+  runtime::PackedFunc sgemm([&](const std::vector<runtime::PackedArg>&, runtime::PackedRet*) {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, kN, kN, kN, 1.0f, pa, kN, pb, kN, 0.0f, pr, kN);
+  });
+  matmul(a, b, c);
+  sgemm.Call({});
+  runtime::CompareResult check = runtime::Compare(c, ref, {1e-4, 1e-4});
+  std::printf("matmul result vs OpenBLAS: %s\n", check.ok ? "equal within 1e-4" : check.message.c_str());
+  double flops = 2.0 * kN * kN * kN / 1e9;
+  for (int threads : {1, 2}) {
+    pool.SetNumThreads(threads);
+    openblas_set_num_threads(threads);
+    std::string title = "sgemm 1024^3, " + std::to_string(threads) + " thread" + (threads > 1 ? "s" : "");
+    Compare(title.c_str(), matmul, {a, b, c}, sgemm, rounds, 3, flops, "GFLOP/s", threads * 240.0);
+  }
+
+  // --- elementwise add, memory-bound
+  runtime::PackedFunc add = BuildFunction(AddScript(), "add", &compile_ms);
+  NDArray x = NDArray::Empty({kAddN}, runtime::Float(32)), y = NDArray::Empty({kAddN}, runtime::Float(32));
+  NDArray z = NDArray::Empty({kAddN}, runtime::Float(32)), w = NDArray::Empty({kAddN}, runtime::Float(32));
+  runtime::FillRandom(x, 3);
+  runtime::FillRandom(y, 4);
+  auto* px = reinterpret_cast<float*>(x.ElementData());
+  auto* py = reinterpret_cast<float*>(y.ElementData());
+  auto* pw = reinterpret_cast<float*>(w.ElementData());
+  int plain_threads = 1;
+  runtime::PackedFunc plain([&](const std::vector<runtime::PackedArg>&, runtime::PackedRet*) {
+    // The reference: a plain loop, split over the same pool so both use the same threads.
+    pool.Launch(plain_threads, [&](int t) {
+      int64_t chunk = kAddN / plain_threads;
+      for (int64_t i = t * chunk; i < (t + 1) * chunk; ++i) pw[i] = px[i] + py[i];
+      return 0;
+    });
+  });
+  add(x, y, z);
+  plain.Call({});
+  std::printf("add result vs plain loop: %s\n", runtime::Compare(z, w, {0, 0}).ok ? "identical" : "DIFFERENT");
+  double bytes = 3.0 * 4 * kAddN / 1e9;
+  for (int threads : {1, 2}) {
+    pool.SetNumThreads(threads);
+    plain_threads = threads;
+    std::string title = "add 64M float32, " + std::to_string(threads) + " thread" + (threads > 1 ? "s" : "");
+    Compare(title.c_str(), add, {x, y, z}, plain, rounds, 1, bytes, "GB/s", threads == 1 ? 15.0 : 29.0);
+  }
+  return 0;
+}

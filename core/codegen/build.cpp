@@ -1,0 +1,49 @@
+#include "codegen/build.h"
+
+#include "tir/stmt.h"
+#include "transform/registry.h"
+#include "transform/tir/make_packed_api.h"
+
+namespace wb::codegen {
+
+std::string DefaultLoweringPipeline() {
+  auto& registry = transform::PassRegistry::Global();
+  if (registry.FindPipeline("tir_lowering")) return "tir_lowering";
+  // TVM's order; the passes not written yet are skipped (the codegen flattens buffer indices
+  // itself, so FlattenBuffer is not required).
+  static const char* kOrder[] = {"LowerInitBlock",   "PlanAndUpdateBufferAllocationLocation",
+                                 "ConvertBlocksToOpaque", "CompactBufferAllocation",
+                                 "LowerMatchBuffer", "LowerOpaqueBlock",
+                                 "FlattenBuffer",    "Simplify",
+                                 "VectorizeLoop",    "UnrollLoop",
+                                 "RemoveNoOp",       "StorageRewrite",
+                                 "LowerIntrin"};
+  std::string text;
+  for (const char* name : kOrder) {
+    if (registry.Find(name)) text += (text.empty() ? "" : ", ") + std::string(name);
+  }
+  return text;
+}
+
+BuildResult Build(const ir::IRModule& module, const Target& target, const BuildOptions& options) {
+  BuildResult result;
+  std::string text = options.pipeline.empty() ? DefaultLoweringPipeline() : options.pipeline;
+  ir::IRModule lowered = module;
+  try {
+    if (!text.empty()) {
+      auto pipeline = transform::BuildPipeline(text, result.diagnostics);
+      if (!pipeline) return result;
+      lowered = (*pipeline)(lowered);
+    }
+    lowered = transform::MakePackedAPI()(lowered);
+    result.lowered = lowered;
+    result.module = CodegenLLVM(lowered, target);
+  } catch (const DiagnosticError& e) {
+    result.diagnostics.Add(e.diagnostic());
+  } catch (const CodegenError& e) {
+    result.diagnostics.Add(Diagnostic::Error(std::string("codegen: ") + e.what()));
+  }
+  return result;
+}
+
+}  // namespace wb::codegen

@@ -1,0 +1,43 @@
+// Build: IRModule -> runtime::Module for a Target. Runs the TIR lowering pipeline (the named
+// "tir_lowering" pipeline when one is registered, else the lowering passes that exist),
+// MakePackedAPI, then the LLVM codegen (JIT-compiled in process; exportable as a `.so`).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "codegen/target.h"
+#include "ir/expr.h"
+#include "runtime/module.h"
+#include "support/diagnostic.h"
+
+namespace wb::codegen {
+
+// TIR the LLVM codegen cannot compile, or an LLVM failure (verifier, target lookup, JIT).
+class CodegenError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct BuildOptions {
+  // Pass pipeline text before MakePackedAPI; empty: DefaultLoweringPipeline().
+  std::string pipeline;
+};
+
+struct BuildResult {
+  runtime::Module module;      // null when the build failed
+  ir::IRModule lowered;        // after the pipeline and MakePackedAPI (when they ran)
+  DiagnosticList diagnostics;  // why it failed
+  bool ok() const { return module.defined(); }
+};
+
+// The lowering pipeline text Build uses by default.
+std::string DefaultLoweringPipeline();
+
+BuildResult Build(const ir::IRModule& module, const Target& target, const BuildOptions& options = {});
+
+// The codegen alone, on a module whose PrimFuncs MakePackedAPI produced. Throws CodegenError.
+// The module's sources: "ll" (before LLVM's optimization), "ll-opt" (after) and "asm".
+runtime::Module CodegenLLVM(const ir::IRModule& packed, const Target& target);
+
+}  // namespace wb::codegen

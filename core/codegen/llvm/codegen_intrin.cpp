@@ -1,0 +1,238 @@
+// Builtin calls: math (LLVM intrinsics where LLVM has one, libm otherwise; float16/bfloat16
+// through float32; vectors lane by lane for libm), bit operations, if_then_else, reinterpret,
+// and the runtime-structure accessor tvm_struct_get that MakePackedAPI's prologue uses.
+#include <llvm/IR/Intrinsics.h>
+
+#include <map>
+
+#include "codegen/llvm/codegen_llvm.h"
+#include "runtime/ndarray.h"
+#include "tir/builtin.h"
+#include "transform/tir/make_packed_api.h"
+
+namespace wb::codegen {
+
+using namespace tir;
+using ir::DataType;
+
+namespace {
+
+// Ops that map to an LLVM intrinsic of the same arity on the value type.
+const std::map<std::string, llvm::Intrinsic::ID>& LLVMMathIntrinsics() {
+  static const std::map<std::string, llvm::Intrinsic::ID> table = {
+      {"exp", llvm::Intrinsic::exp},         {"exp2", llvm::Intrinsic::exp2},
+      {"exp10", llvm::Intrinsic::exp10},     {"log", llvm::Intrinsic::log},
+      {"log2", llvm::Intrinsic::log2},       {"log10", llvm::Intrinsic::log10},
+      {"sqrt", llvm::Intrinsic::sqrt},       {"sin", llvm::Intrinsic::sin},
+      {"cos", llvm::Intrinsic::cos},         {"fabs", llvm::Intrinsic::fabs},
+      {"floor", llvm::Intrinsic::floor},     {"ceil", llvm::Intrinsic::ceil},
+      {"trunc", llvm::Intrinsic::trunc},     {"round", llvm::Intrinsic::round},
+      {"nearbyint", llvm::Intrinsic::roundeven}, {"pow", llvm::Intrinsic::pow},
+      {"copysign", llvm::Intrinsic::copysign},
+  };
+  return table;
+}
+
+// Ops that are C math library calls (f suffix for float32).
+const std::map<std::string, std::string>& LibmFunctions() {
+  static const std::map<std::string, std::string> table = {
+      {"tan", "tan"},     {"sinh", "sinh"},   {"cosh", "cosh"},   {"tanh", "tanh"},
+      {"asin", "asin"},   {"acos", "acos"},   {"atan", "atan"},   {"asinh", "asinh"},
+      {"acosh", "acosh"}, {"atanh", "atanh"}, {"atan2", "atan2"}, {"erf", "erf"},
+      {"log1p", "log1p"}, {"fmod", "fmod"},   {"hypot", "hypot"}, {"nextafter", "nextafter"},
+  };
+  return table;
+}
+
+}  // namespace
+
+llvm::Value* CodeGenLLVM::CallLibm(const std::string& base, std::vector<llvm::Value*> args, DataType t) {
+  // t is float32 or float64 here (narrow floats were widened).
+  std::string name = t.bits() == 32 ? base + "f" : base;
+  llvm::Type* scalar = LLVMType(t.element_of());
+  std::vector<llvm::Type*> params(args.size(), scalar);
+  llvm::FunctionCallee fn =
+      module_->getOrInsertFunction(name, llvm::FunctionType::get(scalar, params, false));
+  if (auto* f = llvm::dyn_cast<llvm::Function>(fn.getCallee())) {
+    f->setDoesNotThrow();
+    f->setOnlyAccessesInaccessibleMemory();
+  }
+  if (t.lanes() == 1) return builder_.CreateCall(fn, args);
+  llvm::Value* result = llvm::PoisonValue::get(LLVMType(t));
+  for (int i = 0; i < t.lanes(); ++i) {
+    std::vector<llvm::Value*> lane_args;
+    for (auto* a : args) lane_args.push_back(builder_.CreateExtractElement(a, i));
+    result = builder_.CreateInsertElement(result, builder_.CreateCall(fn, lane_args), i);
+  }
+  return result;
+}
+
+llvm::Value* CodeGenLLVM::EmitMath(const std::string& name, const CallNode* op) {
+  bool known = LLVMMathIntrinsics().count(name) || LibmFunctions().count(name) ||
+               name == "rsqrt" || name == "sigmoid" || name == "ldexp";
+  if (!known) return nullptr;
+  DataType t = op->args[0]->dtype;
+  if (!t.is_floating_point()) {
+    throw CodegenError("T." + name + " needs a floating-point argument, got " + t.ToString());
+  }
+  std::vector<llvm::Value*> args;
+  for (const auto& a : op->args) args.push_back(Widen(Emit(a), a->dtype));
+  DataType ct = IsNarrowFloat(t) ? DataType::Float(32, t.lanes()) : t;
+  llvm::Value* result = nullptr;
+  const auto& intrinsics = LLVMMathIntrinsics();
+  if (auto it = intrinsics.find(name); it != intrinsics.end()) {
+    result = builder_.CreateIntrinsic(it->second, {LLVMType(ct)}, args);
+  } else if (auto jt = LibmFunctions().find(name); jt != LibmFunctions().end()) {
+    result = CallLibm(jt->second, args, ct);
+  } else if (name == "rsqrt") {
+    llvm::Value* s = builder_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, args[0]);
+    result = builder_.CreateFDiv(llvm::ConstantFP::get(LLVMType(ct), 1.0), s);
+  } else if (name == "sigmoid") {
+    llvm::Value* e = builder_.CreateUnaryIntrinsic(llvm::Intrinsic::exp, builder_.CreateFNeg(args[0]));
+    llvm::Value* one = llvm::ConstantFP::get(LLVMType(ct), 1.0);
+    result = builder_.CreateFDiv(one, builder_.CreateFAdd(one, e));
+  } else if (name == "ldexp") {
+    llvm::Value* e = builder_.CreateFPToSI(args[1], LLVMType(DataType::Int(32, ct.lanes())));
+    result = builder_.CreateIntrinsic(llvm::Intrinsic::ldexp, {LLVMType(ct), e->getType()}, {args[0], e});
+  } else {
+    return nullptr;
+  }
+  return Narrow(result, t);
+}
+
+llvm::Value* CodeGenLLVM::EmitStructGet(const CallNode* op) {
+  llvm::Value* handle = Emit(op->args[0]);
+  const int64_t* index = AsConstInt(op->args[1]);
+  const int64_t* kind = AsConstInt(op->args[2]);
+  if (!index || !kind) throw CodegenError("tvm_struct_get needs constant index and field");
+  DataType t = op->dtype;
+  llvm::Type* i8 = builder_.getInt8Ty();
+  if (*kind == transform::kTVMValueContent) {
+    llvm::Value* p = builder_.CreateInBoundsGEP(i8, handle, builder_.getInt64(*index * sizeof(WBValue)));
+    return builder_.CreateAlignedLoad(LLVMType(t), p, llvm::Align(8));
+  }
+  // DLTensor fields, by their offsets in runtime::DLTensor.
+  using runtime::DLTensor;
+  int64_t base = *index * static_cast<int64_t>(sizeof(DLTensor));
+  int64_t offset = 0;
+  llvm::Type* field = nullptr;
+  switch (*kind) {
+    case transform::kArrAddr:
+      return builder_.CreateInBoundsGEP(i8, handle, builder_.getInt64(base));
+    case transform::kArrData: offset = offsetof(DLTensor, data); field = builder_.getPtrTy(); break;
+    case transform::kArrShape: offset = offsetof(DLTensor, shape); field = builder_.getPtrTy(); break;
+    case transform::kArrStrides: offset = offsetof(DLTensor, strides); field = builder_.getPtrTy(); break;
+    case transform::kArrNDim: offset = offsetof(DLTensor, ndim); field = builder_.getInt32Ty(); break;
+    case transform::kArrTypeCode: offset = offsetof(DLTensor, dtype); field = i8; break;
+    case transform::kArrTypeBits: offset = offsetof(DLTensor, dtype) + 1; field = i8; break;
+    case transform::kArrTypeLanes: offset = offsetof(DLTensor, dtype) + 2; field = builder_.getInt16Ty(); break;
+    case transform::kArrByteOffset: offset = offsetof(DLTensor, byte_offset); field = builder_.getInt64Ty(); break;
+    case transform::kArrDeviceId: offset = offsetof(DLTensor, device) + 4; field = builder_.getInt32Ty(); break;
+    case transform::kArrDeviceType: offset = offsetof(DLTensor, device); field = builder_.getInt32Ty(); break;
+    default: throw CodegenError("tvm_struct_get: unknown field " + std::to_string(*kind));
+  }
+  llvm::Value* p = builder_.CreateInBoundsGEP(i8, handle, builder_.getInt64(base + offset));
+  llvm::Value* v = builder_.CreateLoad(field, p);
+  if (field->isPointerTy() || t.is_handle()) return v;
+  // Integer fields of the DLTensor are unsigned (type code, bits, lanes).
+  return builder_.CreateZExtOrTrunc(v, LLVMType(t));
+}
+
+llvm::Value* CodeGenLLVM::EmitCall(const CallNode* op) {
+  auto* o = op->op.as<ir::OpNode>();
+  if (!o) throw CodegenError("calls to other functions of the module are not supported by the LLVM codegen");
+  const OpInfo* info = InfoOf(ir::GetRef(o));
+  if (!info) throw CodegenError("unknown op " + o->name);
+  const std::string& name = info->script_name;
+  DataType t = op->dtype;
+  if (llvm::Value* v = nullptr; (t.is_floating_point() || (!op->args.empty() && op->args[0]->dtype.is_floating_point())) &&
+                                info->result == OpResultType::kSameAsFirstArg &&
+                                (v = EmitMath(name, op))) {
+    return v;
+  }
+  auto arg = [&](size_t i) { return Emit(op->args.at(i)); };
+  DataType a0 = op->args.empty() ? DataType() : op->args[0]->dtype;
+  if (name == "isnan" || name == "isinf" || name == "isfinite") {
+    if (!a0.is_floating_point()) return ConstInt(DataType::Bool(a0.lanes()), name == "isfinite");
+    llvm::Value* x = Widen(arg(0), a0);
+    if (name == "isnan") return builder_.CreateFCmpUNO(x, x);
+    llvm::Value* ax = builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+    llvm::Value* inf = llvm::ConstantFP::getInfinity(x->getType());
+    if (name == "isinf") return builder_.CreateFCmpOEQ(ax, inf);
+    return builder_.CreateFCmpOLT(ax, inf);
+  }
+  if (name == "popcount") return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, arg(0));
+  if (name == "clz") {
+    return builder_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, arg(0), builder_.getFalse());
+  }
+  if (name == "bitwise_and") return builder_.CreateAnd(arg(0), arg(1));
+  if (name == "bitwise_or") return builder_.CreateOr(arg(0), arg(1));
+  if (name == "bitwise_xor") return builder_.CreateXor(arg(0), arg(1));
+  if (name == "bitwise_not") return builder_.CreateNot(arg(0));
+  if (name == "shift_left") return builder_.CreateShl(arg(0), arg(1));
+  if (name == "shift_right") {
+    return a0.is_int() ? builder_.CreateAShr(arg(0), arg(1)) : builder_.CreateLShr(arg(0), arg(1));
+  }
+  if (name == "likely") return arg(0);
+  if (name == "assume") {
+    builder_.CreateAssumption(arg(0));
+    return ConstInt(DataType::Bool(), 1);
+  }
+  if (name == "reinterpret") {
+    llvm::Value* v = arg(0);
+    if (a0.is_handle() && !t.is_handle()) return builder_.CreatePtrToInt(v, LLVMType(t));
+    if (!a0.is_handle() && t.is_handle()) return builder_.CreateIntToPtr(v, LLVMType(t));
+    return builder_.CreateBitCast(v, LLVMType(t));
+  }
+  if (name == "if_then_else") {
+    if (op->args[0]->dtype.lanes() > 1) return builder_.CreateSelect(arg(0), arg(1), arg(2));
+    // Only the taken branch is evaluated (it may guard an out-of-bounds load).
+    llvm::Function* fn = fs_.function;
+    auto* then_bb = llvm::BasicBlock::Create(*ctx_, "if_then", fn);
+    auto* else_bb = llvm::BasicBlock::Create(*ctx_, "if_else", fn);
+    auto* end_bb = llvm::BasicBlock::Create(*ctx_, "if_end", fn);
+    builder_.CreateCondBr(arg(0), then_bb, else_bb);
+    builder_.SetInsertPoint(then_bb);
+    llvm::Value* tv = arg(1);
+    llvm::BasicBlock* then_end = builder_.GetInsertBlock();
+    builder_.CreateBr(end_bb);
+    builder_.SetInsertPoint(else_bb);
+    llvm::Value* ev = arg(2);
+    llvm::BasicBlock* else_end = builder_.GetInsertBlock();
+    builder_.CreateBr(end_bb);
+    builder_.SetInsertPoint(end_bb);
+    llvm::PHINode* phi = builder_.CreatePHI(tv->getType(), 2);
+    phi->addIncoming(tv, then_end);
+    phi->addIncoming(ev, else_end);
+    return phi;
+  }
+  if (name == "tvm_struct_get") return EmitStructGet(op);
+  if (name == "break_loop" || name == "continue_loop") {
+    if (fs_.loops.empty()) throw CodegenError("T." + name + " outside a loop");
+    const LoopTargets& loop = fs_.loops.back();
+    builder_.CreateBr(name == "break_loop" ? loop.break_to : loop.continue_to);
+    builder_.SetInsertPoint(llvm::BasicBlock::Create(*ctx_, "after_" + name, fs_.function));
+    return builder_.getInt32(0);
+  }
+  if (name == "address_of") {
+    auto* load = op->args[0].as<BufferLoadNode>();
+    if (!load) throw CodegenError("T.address_of needs a buffer element");
+    return BufferAccess(load->buffer, load->indices, load->dtype).address;
+  }
+  if (name == "call_extern" || name == "call_pure_extern") {
+    auto* fname = op->args.empty() ? nullptr : op->args[0].as<StringImmNode>();
+    if (!fname) throw CodegenError("T." + name + " needs the function name first");
+    std::vector<llvm::Value*> args;
+    std::vector<llvm::Type*> types;
+    for (size_t i = 1; i < op->args.size(); ++i) {
+      args.push_back(arg(i));
+      types.push_back(args.back()->getType());
+    }
+    llvm::FunctionCallee fn = module_->getOrInsertFunction(
+        fname->value, llvm::FunctionType::get(LLVMType(t), types, false));
+    return builder_.CreateCall(fn, args);
+  }
+  throw CodegenError("the LLVM codegen does not support T." + name);
+}
+
+}  // namespace wb::codegen

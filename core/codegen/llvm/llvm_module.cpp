@@ -1,0 +1,234 @@
+// The LLVM side of Build: TargetMachine from our Target, IR generation, LLVM's O3 pipeline,
+// object emission, the ORC LLJIT that runs the object in process, `.so` export through lld, and
+// the text views (IR before/after optimization, assembly) the GUI shows.
+#include <llvm/Analysis/CGSCCPassManager.h>
+#include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/AsmParser/Parser.h>
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Target/TargetOptions.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <mutex>
+
+#include "codegen/llvm/codegen_llvm.h"
+#include "runtime/c_backend_api.h"
+#include "tir/stmt.h"
+
+#ifndef WB_LLVM_BINDIR
+#define WB_LLVM_BINDIR ""
+#endif
+
+namespace wb::codegen {
+
+namespace {
+
+void InitializeLLVM() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeNativeTargetAsmParser();
+  });
+}
+
+std::unique_ptr<llvm::TargetMachine> MakeTargetMachine(const Target& target) {
+  InitializeLLVM();
+  std::string error;
+  const llvm::Target* t = llvm::TargetRegistry::lookupTarget(target.mtriple, error);
+  if (!t) throw CodegenError("no LLVM backend for " + target.mtriple + ": " + error);
+  std::string features;
+  for (const auto& f : target.features) features += (features.empty() ? "" : ",") + f;
+  llvm::CodeGenOptLevel level = target.opt_level >= 3 ? llvm::CodeGenOptLevel::Aggressive
+                                : target.opt_level == 0 ? llvm::CodeGenOptLevel::None
+                                                        : llvm::CodeGenOptLevel::Default;
+  std::unique_ptr<llvm::TargetMachine> tm(t->createTargetMachine(
+      target.mtriple, target.mcpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_, std::nullopt, level));
+  if (!tm) throw CodegenError("cannot create an LLVM target machine for " + target.str());
+  return tm;
+}
+
+std::string PrintModule(const llvm::Module& m) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  m.print(os, nullptr);
+  return text;
+}
+
+void Optimize(llvm::Module& m, llvm::TargetMachine* tm, int opt_level) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(tm);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::OptimizationLevel level = opt_level >= 3   ? llvm::OptimizationLevel::O3
+                                  : opt_level == 2 ? llvm::OptimizationLevel::O2
+                                  : opt_level == 1 ? llvm::OptimizationLevel::O1
+                                                   : llvm::OptimizationLevel::O0;
+  llvm::ModulePassManager mpm = level == llvm::OptimizationLevel::O0
+                                    ? pb.buildO0DefaultPipeline(level)
+                                    : pb.buildPerModuleDefaultPipeline(level);
+  mpm.run(m, mam);
+}
+
+std::string EmitFile(llvm::Module& m, llvm::TargetMachine* tm, llvm::CodeGenFileType type) {
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream os(buffer);
+  llvm::legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, os, nullptr, type)) {
+    throw CodegenError("the LLVM target cannot emit this file type");
+  }
+  pm.run(m);
+  return std::string(buffer.begin(), buffer.end());
+}
+
+class LLVMModuleNode : public runtime::ModuleNode {
+ public:
+  LLVMModuleNode(Target target, std::vector<std::string> names, std::string ll, std::string ll_opt,
+                 std::string object)
+      : target_(std::move(target)), names_(std::move(names)), ll_(std::move(ll)),
+        ll_opt_(std::move(ll_opt)), object_(std::move(object)) {}
+
+  void StartJIT() {
+    auto jit = llvm::orc::LLJITBuilder().create();
+    if (!jit) throw CodegenError("cannot start the LLVM JIT: " + llvm::toString(jit.takeError()));
+    jit_ = std::shared_ptr<llvm::orc::LLJIT>(std::move(*jit));
+    // libm and friends (expf, tanhf, ...) resolve from the process.
+    auto generator = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+        jit_->getDataLayout().getGlobalPrefix());
+    if (!generator) throw CodegenError("JIT: " + llvm::toString(generator.takeError()));
+    jit_->getMainJITDylib().addGenerator(std::move(*generator));
+    auto buffer = llvm::MemoryBuffer::getMemBufferCopy(object_, "wb_module.o");
+    if (auto err = jit_->addObjectFile(std::move(buffer))) {
+      throw CodegenError("JIT: " + llvm::toString(std::move(err)));
+    }
+    std::string missing;
+    runtime::LinkBackendApi([&](const char* name) -> void* {
+      auto addr = jit_->lookup(name);
+      if (!addr) {
+        llvm::consumeError(addr.takeError());
+        return nullptr;
+      }
+      return addr->toPtr<void*>();
+    });
+  }
+
+  std::string type_key() const override { return "llvm"; }
+
+  runtime::PackedFunc GetFunction(const std::string& name) override {
+    if (std::find(names_.begin(), names_.end(), name) == names_.end()) return {};
+    auto addr = jit_->lookup(name);
+    if (!addr) {
+      llvm::consumeError(addr.takeError());
+      return {};
+    }
+    return runtime::WrapPackedCFunc(addr->toPtr<WBPackedCFunc>(), jit_);
+  }
+
+  std::vector<std::string> FunctionNames() const override { return names_; }
+
+  std::string GetSource(const std::string& format) const override {
+    if (format == "ll") return ll_;
+    if (format == "ll-opt") return ll_opt_;
+    if (format == "asm" || format == "s") {
+      // Made on demand from the optimized IR: most builds never show it.
+      llvm::LLVMContext context;
+      llvm::SMDiagnostic diag;
+      std::unique_ptr<llvm::Module> m = llvm::parseAssemblyString(ll_opt_, diag, context);
+      if (!m) return "; cannot re-read the optimized IR: " + diag.getMessage().str();
+      auto tm = MakeTargetMachine(target_);
+      return EmitFile(*m, tm.get(), llvm::CodeGenFileType::AssemblyFile);
+    }
+    return {};
+  }
+
+  bool ExportLibrary(const std::string& path, std::string* error) const override {
+    std::string object_path = path + ".o";
+    {
+      std::ofstream out(object_path, std::ios::binary);
+      out.write(object_.data(), static_cast<std::streamsize>(object_.size()));
+      if (!out) {
+        if (error) *error = "cannot write " + object_path;
+        return false;
+      }
+    }
+    std::string bindir = WB_LLVM_BINDIR;
+    std::string linker = !bindir.empty() && access((bindir + "/ld.lld").c_str(), X_OK) == 0
+                             ? bindir + "/ld.lld"
+                             : std::string("cc");
+    std::string log_path = path + ".link.log";
+    std::string command = "'" + linker + "' -shared -o '" + path + "' '" + object_path + "' > '" +
+                          log_path + "' 2>&1";
+    int rc = std::system(command.c_str());
+    std::string log;
+    {
+      std::ifstream in(log_path);
+      log.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    std::remove(object_path.c_str());
+    std::remove(log_path.c_str());
+    if (rc != 0) {
+      if (error) *error = "linking " + path + " with " + linker + " failed: " + log;
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  Target target_;
+  std::vector<std::string> names_;
+  std::string ll_, ll_opt_, object_;
+  std::shared_ptr<llvm::orc::LLJIT> jit_;
+};
+
+}  // namespace
+
+runtime::Module CodegenLLVM(const ir::IRModule& packed, const Target& target) {
+  auto tm = MakeTargetMachine(target);
+  llvm::LLVMContext context;
+  auto module = std::make_unique<llvm::Module>("wb_module", context);
+  module->setTargetTriple(target.mtriple);
+  module->setDataLayout(tm->createDataLayout());
+  CodeGenLLVM cg(&context, module.get(), target);
+  std::vector<std::string> names;
+  for (size_t i = 0; i < packed->functions.size(); ++i) {
+    auto func = packed->functions[i].as_ref<tir::PrimFuncNode>();
+    if (!func.defined()) continue;
+    std::string name = func->global_symbol();
+    if (name.empty()) name = packed->global_vars[i]->name_hint;
+    cg.AddPackedFunction(func, name);
+    names.push_back(name);
+  }
+  cg.Finish(names);
+  std::string errors;
+  llvm::raw_string_ostream es(errors);
+  if (llvm::verifyModule(*module, &es)) {
+    throw CodegenError("generated LLVM IR is invalid (a codegen bug): " + errors);
+  }
+  std::string ll = PrintModule(*module);
+  Optimize(*module, tm.get(), target.opt_level);
+  std::string ll_opt = PrintModule(*module);
+  std::string object = EmitFile(*module, tm.get(), llvm::CodeGenFileType::ObjectFile);
+  auto node = std::make_shared<LLVMModuleNode>(target, names, std::move(ll), std::move(ll_opt), std::move(object));
+  node->StartJIT();
+  return runtime::Module(node);
+}
+
+}  // namespace wb::codegen
