@@ -311,6 +311,13 @@ class TestScheduleInline : public QObject {
                       "The block is only allowed to read a single buffer region, but it reads 1 "
                       "region(s): `B`"));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, two.ComputeInline(SBlockRV{42}));
+    // From a recipe: the error at the call, with a note at the block in the module's source.
+    DiagnosticList diags = ApplyRecipe(two, "sch.compute_inline(\"C\")\n");
+    QCOMPARE(diags.size(), size_t(1));
+    QCOMPARE(std::string(diags[0].span.text()), std::string("sch.compute_inline(\"C\")"));
+    QCOMPARE(diags[0].notes.size(), size_t(1));
+    QVERIFY(std::string(diags[0].notes[0].span.text()).find("T.sblock(\"C\")") !=
+            std::string::npos);
   }
 };
 
