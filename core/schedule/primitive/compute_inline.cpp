@@ -237,7 +237,13 @@ void Schedule::ReverseComputeInline(const SBlockRV& block_rv) {
   }
   CheckCompleteBlock(prim, deps, block.get());
   std::vector<SBlock> writers = deps.WritersOf(buffer.get());
-  if (writers.size() != 1 || CompleteBlockViolation(deps, writers[0].get()) != 0) {
+  // The producer's only consumer must be this block: its writes of the buffer go away.
+  bool single_consumer = true;
+  for (const SBlock& reader : deps.ReadersOf(buffer.get())) {
+    single_consumer = single_consumer && reader.same_as(block);
+  }
+  if (writers.size() != 1 || CompleteBlockViolation(deps, writers[0].get()) != 0 ||
+      !single_consumer) {
     throw ScheduleError(prim, "The consumer block " + Quote(block.get()) +
                                   " to be inlined is required to have only a single producer "
                                   "block, and the producer block should be a complete block "

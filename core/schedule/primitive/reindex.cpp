@@ -164,6 +164,14 @@ SBlockRV Schedule::ReIndex(const SBlockRV& block_rv, const std::string& buffer_t
   if (!unique) {
     throw ScheduleError(prim, what + " should be accessed with the same indices everywhere", block->span);
   }
+  // A buffer the block both reads and writes would be redirected for both while the stage only
+  // copies one way.
+  if (FindRegion(block->reads, buffer).defined() && FindRegion(block->writes, buffer).defined()) {
+    throw ScheduleError(prim,
+                        what + " is both read and written: reindex needs a buffer the block only "
+                               "reads or only writes",
+                        block->span);
+  }
   // The chain of loops from the scope down to the block; its top statement gets the stage.
   std::vector<const StmtNode*> path = PathIn(func, block.get());
   const StmtNode* top = nullptr;
