@@ -258,6 +258,32 @@ class TestScheduleRandom : public QObject {
   void matmul() { RunSeeds(kMatmul, 1000, 200, 10); }
   void conv2d() { RunSeeds(kConv2d, 2000, 150, 10); }
   void softmax() { RunSeeds(kSoftmax, 3000, 200, 10); }
+
+  // Seed 11356 once left loop variables free in a cache buffer's shape: reverse_compute_at under
+  // a non-dividing split gave a loop extent depending on outer loops, which a later cache_write
+  // relaxed only once.
+  void predicatedSplitRegression() {
+    ir::IRModule mod = ParseModule(kMatmul);
+    Schedule sch(mod);
+    DiagnosticList diags = ApplyRecipe(sch, R"(
+b0 = sch.get_sblock(name="C", func_name="main")
+l1, l2, l3 = sch.get_loops(block=b0)
+l4, l5 = sch.split(loop=l1, factors=[None, 3], preserve_unit_iters=True, disable_predication=False)
+b6 = sch.get_sblock(name="D", func_name="main")
+l7, l8 = sch.get_loops(block=b6)
+l9 = sch.fuse(l7, l8, preserve_unit_iters=True)
+l13, l14, l15, l16 = sch.get_loops(block=b0)
+sch.reverse_compute_at(block=b6, loop=l15, preserve_unit_loops=True, index=-1)
+l28, l29, l30, l31 = sch.get_loops(block=b0)
+l32, l33 = sch.split(loop=l31, factors=[None, 2], preserve_unit_iters=True, disable_predication=False)
+l41, l42, l43, l44, l45 = sch.get_loops(block=b0)
+sch.reverse_compute_at(block=b6, loop=l45, preserve_unit_loops=False, index=-1)
+b66 = sch.cache_write(block=b6, write_buffer_index=0, storage_scope="shared")
+)");
+    QVERIFY2(diags.empty(), diags.empty() ? "" : diags[0].message.c_str());
+    ExpectSameMeaning(mod, sch.mod());
+    ExpectReplay(mod, sch);
+  }
 };
 
 QTEST_APPLESS_MAIN(TestScheduleRandom)

@@ -224,7 +224,10 @@ void Schedule::ComputeAtImpl(const SBlockRV& block_rv, const LoopRV& loop_rv,
       const std::vector<BufferRegion>& theirs = reverse ? other->writes : other->reads;
       BufferRegion r = FindRegion(theirs, mine->buffer);
       if (!r.defined()) continue;
-      UnionInto(&need, RelaxRegion(func, other.get(), r, loop.get(), &analyzer), &analyzer);
+      // Unclipped: where the hull passes the buffer's edge, a predicate guards the block
+      // instead of a loop extent that depends on outer loops.
+      UnionInto(&need, RelaxRegion(func, other.get(), r, loop.get(), &analyzer, /*clip=*/false),
+                &analyzer);
     }
     if (need.empty()) continue;
     for (size_t d = 0; d < mine->region.size() && d < need.size(); ++d) {
