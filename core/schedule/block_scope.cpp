@@ -147,7 +147,7 @@ SBlock GetScopeRoot(const Schedule& sch, const char* primitive, const StmtNode* 
                     bool require_stage_pipeline) {
   SBlock scope = ParentBlock(sch.Func(), node);
   if (!scope.defined()) {
-    throw ScheduleError(primitive, "The primitive does not operate on the root block");
+    throw ScheduleError(primitive, "The primitive does not operate on the root block", node->span);
   }
   if (!require_stage_pipeline || !sch.enable_check()) return scope;
   BlockScope deps(scope);
@@ -155,14 +155,14 @@ SBlock GetScopeRoot(const Schedule& sch, const char* primitive, const StmtNode* 
     throw ScheduleError(primitive,
                         "The scope " + Quote(scope.get()) +
                             " is not a stage pipeline: a block of it overwrites a buffer that an "
-                            "earlier block reads (a write-after-read dependence)");
+                            "earlier block reads (a write-after-read dependence)", scope->span);
   }
   for (const SBlock& child : deps.children()) {
     if (!HasRegionCover(sch.Func(), deps, child.get())) {
       throw ScheduleError(primitive, "The scope " + Quote(scope.get()) +
                                          " is not a stage pipeline: the region cover property "
                                          "does not hold for its child block " +
-                                         Quote(child.get()));
+                                         Quote(child.get()), child->span);
     }
   }
   return scope;
@@ -295,7 +295,7 @@ void CheckCompleteBlock(const char* primitive, const BlockScope& scope, const SB
   if (int c = CompleteBlockViolation(scope, block)) {
     throw ScheduleError(primitive, "The block " + Quote(block) +
                                        " is not a complete block - it violates condition #" +
-                                       std::to_string(c));
+                                       std::to_string(c), block->span);
   }
 }
 
@@ -304,7 +304,7 @@ void CheckReductionBlock(const char* primitive, const PrimFunc& func, const Bloc
   if (int c = ReductionBlockViolation(func, scope, block)) {
     throw ScheduleError(primitive, "The block " + Quote(block) +
                                        " is not a reduction block - it violates condition #" +
-                                       std::to_string(c));
+                                       std::to_string(c), block->span);
   }
 }
 
@@ -319,13 +319,13 @@ void CheckCompleteOrReductionBlock(const char* primitive, const PrimFunc& func,
                                      std::to_string(complete) +
                                      ".\nThe block is not a reduction block either - it "
                                      "violates condition #" +
-                                     std::to_string(reduction));
+                                     std::to_string(reduction), block->span);
 }
 
 void CheckAffineBinding(const char* primitive, const PrimFunc& func, const SBlockNode* block) {
   if (!IsAffineBinding(func, block)) {
     throw ScheduleError(primitive,
-                        "The block " + Quote(block) + " is required to have an affine binding");
+                        "The block " + Quote(block) + " is required to have an affine binding", block->span);
   }
 }
 
@@ -336,7 +336,7 @@ SBlock CheckSingleProducer(const char* primitive, const BlockScope& scope,
     throw ScheduleError(primitive, "The consumer block " + Quote(block) +
                                        " to be inlined is required to have only a single "
                                        "producer block, and the producer block should be a "
-                                       "complete block who has only a single consumer");
+                                       "complete block who has only a single consumer", block->span);
   }
   return producers[0];
 }
@@ -361,7 +361,7 @@ void CheckSubtreeCompactDataflow(const char* primitive, const PrimFunc& func,
                             "reduction block.\nIt violates condition #" +
                             std::to_string(complete) +
                             " as a local complete block.\nIt violates condition #" +
-                            std::to_string(reduction) + " as a local reduction block.");
+                            std::to_string(reduction) + " as a local reduction block.", child->span);
   }
 }
 

@@ -69,7 +69,7 @@ void Schedule::SetLoopKind(const LoopRV& rv, ForKind kind, const std::string& th
           prim, "The \"" + what + "\" cannot be fulfilled with regard to block `" +
                     block->name_hint + "` because some block iter whose block_iter_type is not " +
                     (allow_reduction ? "data-parallel or reduction" : "data-parallel") +
-                    " is bound to the loop `" + loop->loop_var->name_hint + "`");
+                    " is bound to the loop `" + loop->loop_var->name_hint + "`", block->span);
     }
   }
   IterVar thread;

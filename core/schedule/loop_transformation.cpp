@@ -54,7 +54,7 @@ std::vector<LoopRV> Schedule::Split(const LoopRV& loop_rv,
   for (size_t i = 0; i < factors.size(); ++i) {
     if (!factors[i]) {
       if (infer_index != -1) {
-        throw ScheduleError(prim, "only one factor can be specified as -1 or none");
+        throw ScheduleError(prim, "only one factor can be specified as -1 or none", loop->span);
       }
       infer_index = static_cast<int>(i);
       continue;
@@ -63,11 +63,11 @@ std::vector<LoopRV> Schedule::Split(const LoopRV& loop_rv,
       throw ScheduleError(prim,
                           "The schedule primitive split does not accept non-positive "
                           "factors, but the factor at position " +
-                              std::to_string(i) + " is " + std::to_string(*factors[i]));
+                              std::to_string(i) + " is " + std::to_string(*factors[i]), loop->span);
     }
     known_product *= *factors[i];
   }
-  if (factors.empty()) throw ScheduleError(prim, "split needs at least one factor");
+  if (factors.empty()) throw ScheduleError(prim, "split needs at least one factor", loop->span);
 
   std::vector<PrimExpr> f;
   for (const auto& v : factors) f.push_back(v ? make_const(dtype, *v) : PrimExpr());
@@ -77,7 +77,7 @@ std::vector<LoopRV> Schedule::Split(const LoopRV& loop_rv,
       throw ScheduleError(prim,
                           "The product of factors is not larger than or equal to the "
                           "extent of loop " +
-                              LoopName(loop));
+                              LoopName(loop), loop->span);
     }
   } else {
     f[infer_index] = analyzer.Simplify(
@@ -85,11 +85,11 @@ std::vector<LoopRV> Schedule::Split(const LoopRV& loop_rv,
   }
   if (HasAnnotationOrThreadBinding(loop)) {
     throw ScheduleError(prim, "The primitive can't be applied because the loop " + LoopName(loop) +
-                                  " has annotation or thread binding");
+                                  " has annotation or thread binding", loop->span);
   }
   if (!analyzer.CanProve(equal(loop->min, make_const(loop->min->dtype, int64_t(0))))) {
     throw ScheduleError(
-        prim, "The loop " + LoopName(loop) + " does not start with 0, which is not supported");
+        prim, "The loop " + LoopName(loop) + " does not start with 0, which is not supported", loop->span);
   }
 
   std::vector<Var> vars;
@@ -139,7 +139,7 @@ LoopRV Schedule::Fuse(const std::vector<LoopRV>& loop_rvs, bool preserve_unit_it
     const For& loop = loops[i];
     if (HasAnnotationOrThreadBinding(loop)) {
       throw ScheduleError(prim, "The primitive can't be applied because the loop " +
-                                    LoopName(loop) + " has annotation or thread binding");
+                                    LoopName(loop) + " has annotation or thread binding", loop->span);
     }
     if (i > 0) {
       const For& outer = loops[i - 1];
@@ -153,16 +153,16 @@ LoopRV Schedule::Fuse(const std::vector<LoopRV>& loop_rvs, bool preserve_unit_it
       }
       if (!parent_is_outer) {
         throw ScheduleError(prim, "The loop " + LoopName(outer) +
-                                      " is not the parent of the inner loop " + LoopName(loop));
+                                      " is not the parent of the inner loop " + LoopName(loop), loop->span);
       }
       if (outer->body.get() != loop.get()) {
         throw ScheduleError(prim, "The inner loop " + LoopName(loop) +
-                                      " is not the only child of outer loop " + LoopName(outer));
+                                      " is not the only child of outer loop " + LoopName(outer), loop->span);
       }
     }
     if (!analyzer.CanProve(equal(loop->min, make_const(loop->min->dtype, int64_t(0))))) {
       throw ScheduleError(
-          prim, "The loop " + LoopName(loop) + " does not start with 0, which is not supported");
+          prim, "The loop " + LoopName(loop) + " does not start with 0, which is not supported", loop->span);
     }
     bool dependent = false;
     PostOrderVisit(loop->extent, [&](const ir::Object* n) {
@@ -172,7 +172,7 @@ LoopRV Schedule::Fuse(const std::vector<LoopRV>& loop_rvs, bool preserve_unit_it
     });
     if (dependent) {
       throw ScheduleError(prim,
-                          "A loop " + LoopName(loop) + "'s `extent` is dependent on another loop");
+                          "A loop " + LoopName(loop) + "'s `extent` is dependent on another loop", loop->span);
     }
     outer_vars.insert(loop->loop_var.get());
   }

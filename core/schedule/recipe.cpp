@@ -516,7 +516,8 @@ DiagnosticList ApplyRecipe(Schedule& sch, std::string_view text, std::string pat
       try {
         applier.Apply(*call);
       } catch (const ScheduleError& e) {
-        diagnostics.Error(e.what(), Span(file, call->begin, call->end));
+        Diagnostic& d = diagnostics.Error(e.what(), Span(file, call->begin, call->end));
+        if (e.span().defined()) d.Note("the block or loop the error concerns", e.span());
         return diagnostics;
       } catch (const std::invalid_argument& e) {
         diagnostics.Error(e.what(), Span(file, call->begin, call->end));

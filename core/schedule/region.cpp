@@ -10,9 +10,32 @@ namespace wb::schedule {
 
 using namespace tir;
 
+namespace {
+
+bool UsesAny(const PrimExpr& e, const arith::RangeMap& dom) {
+  bool used = false;
+  PostOrderVisit(e, [&](const ir::Object* n) {
+    if (const auto* v = NodeAs<VarNode>(n)) used |= dom.count(GetRef(v)) > 0;
+  });
+  return used;
+}
+
+// One end of the hull of `e` over `dom`, relaxing again while the bound still uses a relaxed
+// variable (an inner loop's extent may depend on an outer relaxed loop).
+PrimExpr RelaxBound(PrimExpr e, const arith::RangeMap& dom, bool upper,
+                    arith::Analyzer* analyzer) {
+  for (int round = 0; round < 8 && e.defined() && UsesAny(e, dom); ++round) {
+    arith::IntSet set = arith::EvalSet(e, dom, analyzer);
+    e = upper ? set.max_value : set.min_value;
+  }
+  return e;
+}
+
+}  // namespace
+
 std::vector<Range> RelaxRegion(const PrimFunc& func, const SBlockNode* block,
                                const BufferRegion& buffer_region, const StmtNode* top,
-                               arith::Analyzer* analyzer) {
+                               arith::Analyzer* analyzer, bool clip) {
   std::vector<const StmtNode*> path = PathIn(func, block);
   VarMap bindings;
   if (path.size() >= 2) {
@@ -49,16 +72,16 @@ std::vector<Range> RelaxRegion(const PrimFunc& func, const SBlockNode* block,
     PrimExpr hi_expr = Substitute(add(r->min, sub(r->extent, make_const(r->extent->dtype,
                                                                           int64_t(1)))),
                                   bindings);
-    arith::IntSet lo = arith::EvalSet(lo_expr, dom, analyzer);
-    arith::IntSet hi = arith::EvalSet(hi_expr, dom, analyzer);
     PrimExpr shape = buffer->shape[d];
     PrimExpr zero = make_const(shape->dtype, int64_t(0));
-    PrimExpr lo_v = lo.HasLowerBound() ? lo.min_value : zero;
-    PrimExpr hi_v = hi.HasUpperBound() ? hi.max_value : sub(shape, make_const(shape->dtype, int64_t(1)));
-    // Without the predicate a non-dividing split reaches past the buffer: clip to its shape.
-    if (!analyzer->CanProve(greater_equal(lo_v, zero))) lo_v = max(lo_v, zero);
     PrimExpr last = sub(shape, make_const(shape->dtype, int64_t(1)));
-    if (!analyzer->CanProve(less_equal(hi_v, last))) hi_v = min(hi_v, last);
+    PrimExpr lo_v = RelaxBound(lo_expr, dom, false, analyzer);
+    PrimExpr hi_v = RelaxBound(hi_expr, dom, true, analyzer);
+    if (!lo_v.defined() || UsesAny(lo_v, dom)) lo_v = zero;
+    if (!hi_v.defined() || UsesAny(hi_v, dom)) hi_v = last;
+    // Without the predicate a non-dividing split reaches past the buffer: clip to its shape.
+    if (clip && !analyzer->CanProve(greater_equal(lo_v, zero))) lo_v = max(lo_v, zero);
+    if (clip && !analyzer->CanProve(less_equal(hi_v, last))) hi_v = min(hi_v, last);
     lo_v = analyzer->Simplify(lo_v);
     out.push_back(ir::MakeRange(
         lo_v, analyzer->Simplify(add(sub(hi_v, lo_v), make_const(lo_v->dtype, int64_t(1))))));

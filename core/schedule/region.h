@@ -16,9 +16,12 @@ namespace wb::schedule {
 // relaxed to its range (TVM's upper-bound relaxation; the block predicate is not used, so the
 // result is clipped to the buffer's shape instead). `top` is an ancestor of the block (a loop or
 // a block).
+// Loops whose extents use other relaxed loops (after compute_at under a predicated split) are
+// relaxed repeatedly until no relaxed variable is left. `clip` off keeps the hull unclipped.
 std::vector<tir::Range> RelaxRegion(const tir::PrimFunc& func, const tir::SBlockNode* block,
                                     const tir::BufferRegion& buffer_region,
-                                    const tir::StmtNode* top, arith::Analyzer* analyzer);
+                                    const tir::StmtNode* top, arith::Analyzer* analyzer,
+                                    bool clip = true);
 
 // `body` with `stmt` inserted before position `pos` of its sequence (a single statement is a
 // sequence of one).

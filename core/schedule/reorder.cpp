@@ -22,7 +22,7 @@ void Schedule::Reorder(const std::vector<LoopRV>& loop_rvs) {
   for (const For& l : loops) {
     if (!listed.insert(l.get()).second) {
       throw ScheduleError(prim, "Some loop appears in the input array for multiple times: `" +
-                                    l->loop_var->name_hint + "`");
+                                    l->loop_var->name_hint + "`", l->span);
     }
   }
   Instruction inst{"reorder", {}, {}, false};
@@ -47,7 +47,7 @@ void Schedule::Reorder(const std::vector<LoopRV>& loop_rvs) {
       throw ScheduleError(prim,
                           "The loops are not in a chain because they are not in the same "
                           "block scope (loop `" +
-                              loop->loop_var->name_hint + "`)");
+                              loop->loop_var->name_hint + "`)", loop->span);
     }
   }
   // Every statement from top to bottom must be a loop whose body is exactly the next one.
@@ -60,7 +60,7 @@ void Schedule::Reorder(const std::vector<LoopRV>& loop_rvs) {
           prim,
           "The loops are not in a chain because there is a "
           "non-single-branch stmt in between, under loop `" +
-              (loop ? loop->loop_var->name_hint : chain_loops.back()->loop_var->name_hint) + "`");
+              (loop ? loop->loop_var->name_hint : chain_loops.back()->loop_var->name_hint) + "`", Span());
     }
     chain_loops.push_back(GetRef(loop));
   }
@@ -92,7 +92,7 @@ void Schedule::Reorder(const std::vector<LoopRV>& loop_rvs) {
           "The block `" + realize->block->name_hint + "` is required to have an affine binding";
     }
   });
-  if (!failure.empty()) throw ScheduleError(prim, failure);
+  if (!failure.empty()) throw ScheduleError(prim, failure, Span());
 
   // The new order: listed loops take the listed positions, in the order given.
   std::vector<For> order = chain_loops;
@@ -110,7 +110,7 @@ void Schedule::Reorder(const std::vector<LoopRV>& loop_rvs) {
       if (dependent) {
         throw ScheduleError(prim, "Outer Loop `" + order[i]->loop_var->name_hint +
                                       "`'s `min` or `extent` is dependent on an inner loop `" +
-                                      inner->name_hint + "` in the new order");
+                                      inner->name_hint + "` in the new order", order[i]->span);
       }
     }
   }

@@ -20,8 +20,11 @@ std::string RenderError(const std::string& primitive, const std::string& reason)
 
 }  // namespace
 
-ScheduleError::ScheduleError(const std::string& primitive, const std::string& reason)
-    : std::runtime_error(RenderError(primitive, reason)), primitive_(primitive), reason_(reason) {}
+ScheduleError::ScheduleError(const std::string& primitive, const std::string& reason, Span span)
+    : std::runtime_error(RenderError(primitive, reason)),
+      primitive_(primitive),
+      reason_(reason),
+      span_(std::move(span)) {}
 
 Schedule::Schedule(ir::IRModule mod, bool enable_check)
     : mod_(std::move(mod)), enable_check_(enable_check) {

@@ -18,21 +18,25 @@
 
 #include "ir/expr.h"
 #include "schedule/trace.h"
+#include "support/span.h"
 #include "tir/stmt.h"
 
 namespace wb::schedule {
 
 // A primitive that does not apply. `what()` is the rendered message: the primitive, then the
-// reason with the block/loop it concerns named.
+// reason with the block/loop it concerns named. `span()` is where that block/loop was written,
+// when the module came from source (recipes report it as a note).
 class ScheduleError : public std::runtime_error {
  public:
-  ScheduleError(const std::string& primitive, const std::string& reason);
+  ScheduleError(const std::string& primitive, const std::string& reason, Span span = {});
   const std::string& primitive() const { return primitive_; }
   const std::string& reason() const { return reason_; }
+  const Span& span() const { return span_; }
 
  private:
   std::string primitive_;
   std::string reason_;
+  Span span_;
 };
 
 // Handles name blocks and loops across module versions, as TVM's srefs do. A block is followed

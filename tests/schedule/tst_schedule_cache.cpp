@@ -497,6 +497,15 @@ class TestScheduleCache : public QObject {
     QCOMPARE(FailsCleanly(sch2, [&] { sch2.ReIndex(c2, "read", 0); }),
              Rendered("reindex", "The target buffer A in block `C` should be accessed with the "
                                  "same indices everywhere"));
+    // The matmul reads what it accumulates: listing C among the reads makes it read-write.
+    std::string rmw = kMatmul;
+    rmw.replace(rmw.find("T.reads(A[vi, vk], B[vk, vj])"), 29,
+                "T.reads(C[vi, vj], A[vi, vk], B[vk, vj])");
+    Schedule sch3(ParseModule(rmw));
+    SBlockRV c3 = sch3.GetSBlock("C");
+    QCOMPARE(FailsCleanly(sch3, [&] { sch3.ReIndex(c3, "read", 0); }),
+             Rendered("reindex", "The target buffer C in block `C` is both read and written: "
+                                 "reindex needs a buffer the block only reads or only writes"));
     Schedule root(ParseModule(kMatmul));
     SBlockRV r = root.GetSBlock("root");
     QCOMPARE(FailsCleanly(root, [&] { root.ReIndex(r, "write", 0); }),

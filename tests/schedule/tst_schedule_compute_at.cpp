@@ -331,6 +331,14 @@ sch.compute_at("B", i0)
                                     "same block scope, and the loop should not be an ancestor "
                                     "of the block"));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, sch.ComputeAt(b, c_loops[0], false, 3));
+    QCOMPARE(FailsCleanly(sch, [&] { sch.ReverseComputeAt(c, c_loops[1]); }),
+             Rendered("reverse-compute-at",
+                      "The block `C` and the loop `j` are required to be under the same block "
+                      "scope, and the loop should not be an ancestor of the block"));
+    // The root block has no scope to move in.
+    SBlockRV root = sch.GetSBlock("root");
+    QCOMPARE(FailsCleanly(sch, [&] { sch.ReverseComputeAt(root, b_loops[0]); }),
+             Rendered("reverse-compute-at", "The primitive does not operate on the root block"));
     Schedule two(ParseModule(kTwoReaders));
     auto tc = two.GetLoops(two.GetSBlock("C"));
     SBlockRV tb = two.GetSBlock("B");

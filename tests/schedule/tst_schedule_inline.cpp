@@ -310,7 +310,26 @@ class TestScheduleInline : public QObject {
              Rendered("reverse-compute-inline",
                       "The block is only allowed to read a single buffer region, but it reads 1 "
                       "region(s): `B`"));
+    // B has two consumers: folding one into B would take B away from the other.
+    std::string two_readers = kChain;
+    two_readers.replace(two_readers.find("T.reads(C[vi])"), 14, "T.reads(C[vi], B[vi])");
+    two_readers.replace(two_readers.find("D[vi] = C[vi] - T.float32(5.0)"), 30,
+                        "D[vi] = C[vi] - B[vi]");
+    Schedule shared(ParseModule(two_readers));
+    SBlockRV sc = shared.GetSBlock("C");
+    QCOMPARE(FailsCleanly(shared, [&] { shared.ReverseComputeInline(sc); }),
+             Rendered("reverse-compute-inline",
+                      "The consumer block `C` to be inlined is required to have only a single "
+                      "producer block, and the producer block should be a complete block who "
+                      "has only a single consumer"));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, two.ComputeInline(SBlockRV{42}));
+    // From a recipe: the error at the call, with a note at the block in the module's source.
+    DiagnosticList diags = ApplyRecipe(two, "sch.compute_inline(\"C\")\n");
+    QCOMPARE(diags.size(), size_t(1));
+    QCOMPARE(std::string(diags[0].span.text()), std::string("sch.compute_inline(\"C\")"));
+    QCOMPARE(diags[0].notes.size(), size_t(1));
+    QVERIFY(std::string(diags[0].notes[0].span.text()).find("T.sblock(\"C\")") !=
+            std::string::npos);
   }
 };
 

@@ -28,7 +28,7 @@ Buffer NthAccessBuffer(const char* primitive, const SBlockNode* block, int64_t i
                                        (is_read ? " read" : " write") +
                                        " regions, so `buffer_index` is required to be in [0, " +
                                        std::to_string(n) + "). However, the input `buffer_index` is " +
-                                       std::to_string(index) + ", which is out of range");
+                                       std::to_string(index) + ", which is out of range", block->span);
   }
   return regions[index]->buffer;
 }
@@ -37,7 +37,7 @@ namespace {
 
 void CheckStorageScope(const char* primitive, const std::string& scope) {
   if (!IsValidStorageScope(scope)) {
-    throw ScheduleError(primitive, "The input storage scope \"" + scope + "\" is invalid.");
+    throw ScheduleError(primitive, "The input storage scope \"" + scope + "\" is invalid.", Span());
   }
 }
 
@@ -401,14 +401,14 @@ SBlockRV Schedule::CacheRead(const SBlockRV& block_rv, int read_buffer_index,
     if (!HasRegionCover(func, deps, child.get(), info.original.get())) {
       throw ScheduleError(prim, "The scope " + Quote(scope.get()) +
                                     " 's region cover is not complete.\nThe region cover "
-                                    "property require to hold for every of its child blocks");
+                                    "property require to hold for every of its child blocks", scope->span);
     }
   }
   std::vector<SBlock> writers = deps.WritersOf(info.original.get());
   if (writers.size() > 1) {
     throw ScheduleError(prim, "The buffer " + info.original->name +
                                   " is expected to be written by single block, but got " +
-                                  std::to_string(writers.size()) + " blocks who write it.");
+                                  std::to_string(writers.size()) + " blocks who write it.", block->span);
   }
   info.consumers = ConsumerSet(*this, consumer_blocks);
   arith::Analyzer analyzer;
@@ -461,7 +461,7 @@ SBlockRV Schedule::CacheWrite(const SBlockRV& block_rv, int write_buffer_index,
   if (writers.size() != 1) {
     throw ScheduleError(prim, "The buffer " + info.original->name +
                                   " is expected to be written by single block, but got " +
-                                  std::to_string(writers.size()) + " blocks who write it.");
+                                  std::to_string(writers.size()) + " blocks who write it.", block->span);
   }
   info.consumers = ConsumerSet(*this, consumer_blocks);
   std::unordered_set<const SBlockNode*> related;

@@ -35,7 +35,7 @@ const char kErrBodyReverseInline[] =
 
 void CheckNoInit(const char* prim, const SBlockNode* block) {
   if (block->init.defined()) {
-    throw ScheduleError(prim, "The block has init statement: " + Quote(block));
+    throw ScheduleError(prim, "The block has init statement: " + Quote(block), block->span);
   }
 }
 
@@ -73,7 +73,7 @@ void CheckOpaqueAccess(const char* prim, const SBlock& scope, const Buffer& buff
     throw ScheduleError(prim,
                         "The buffer to be inlined has opaque access (e.g. `B.data`), or its "
                         "subregion is matched into other blocks: " +
-                            Quote(scope.get()));
+                            Quote(scope.get()), scope->span);
   }
 }
 
@@ -83,7 +83,7 @@ const StmtNode* CheckLeafRemovable(const char* prim, const PrimFunc& func, const
   if (!target) {
     throw ScheduleError(prim, "The block " + Quote(block) + " is the only leaf in the scope " +
                                   Quote(scope.get()) +
-                                  ", which cannot be removed; Otherwise the scope will be empty.");
+                                  ", which cannot be removed; Otherwise the scope will be empty.", block->span);
   }
   return target;
 }
@@ -92,7 +92,7 @@ void CheckNotOutput(const char* prim, const SBlock& scope, const SBlockNode* blo
   if (IsOutputBlock(scope.get(), block)) {
     throw ScheduleError(prim, "The block " + Quote(block) +
                                   " is an output block: it writes a buffer that its scope does "
-                                  "not allocate");
+                                  "not allocate", block->span);
   }
 }
 
@@ -173,7 +173,7 @@ void Schedule::ComputeInline(const SBlockRV& block_rv) {
                         "The block is only allowed to write a single buffer region, but it "
                         "writes " +
                             std::to_string(block->writes.size()) + " region(s): " +
-                            Quote(block.get()));
+                            Quote(block.get()), block->span);
   }
   Buffer buffer = block->writes[0]->buffer;
   SBlock scope = GetScopeRoot(*this, prim, block.get(), true);
@@ -198,7 +198,7 @@ void Schedule::ComputeInline(const SBlockRV& block_rv) {
       }
     }
   }
-  if (!ok) throw ScheduleError(prim, kErrBodyInline);
+  if (!ok) throw ScheduleError(prim, kErrBodyInline, block->span);
   const StmtNode* removed = CheckLeafRemovable(prim, func, scope, block.get());
   CheckOpaqueAccess(prim, scope, buffer);
 
@@ -233,15 +233,21 @@ void Schedule::ReverseComputeInline(const SBlockRV& block_rv) {
     throw ScheduleError(prim,
                         "The block is only allowed to read a single buffer region, but it reads " +
                             std::to_string(block->reads.size()) + " region(s): " +
-                            Quote(block.get()));
+                            Quote(block.get()), block->span);
   }
   CheckCompleteBlock(prim, deps, block.get());
   std::vector<SBlock> writers = deps.WritersOf(buffer.get());
-  if (writers.size() != 1 || CompleteBlockViolation(deps, writers[0].get()) != 0) {
+  // The producer's only consumer must be this block: its writes of the buffer go away.
+  bool single_consumer = true;
+  for (const SBlock& reader : deps.ReadersOf(buffer.get())) {
+    single_consumer = single_consumer && reader.same_as(block);
+  }
+  if (writers.size() != 1 || CompleteBlockViolation(deps, writers[0].get()) != 0 ||
+      !single_consumer) {
     throw ScheduleError(prim, "The consumer block " + Quote(block.get()) +
                                   " to be inlined is required to have only a single producer "
                                   "block, and the producer block should be a complete block "
-                                  "who has only a single consumer");
+                                  "who has only a single consumer", block->span);
   }
   SBlock producer = writers[0];
   CheckNotOutput(prim, scope, producer.get());
@@ -284,7 +290,7 @@ void Schedule::ReverseComputeInline(const SBlockRV& block_rv) {
       });
     }
   }
-  if (!ok) throw ScheduleError(prim, kErrBodyReverseInline);
+  if (!ok) throw ScheduleError(prim, kErrBodyReverseInline, block->span);
   const StmtNode* removed = CheckLeafRemovable(prim, func, scope, block.get());
   CheckOpaqueAccess(prim, scope, buffer);
 

@@ -140,19 +140,19 @@ void Schedule::ComputeAtImpl(const SBlockRV& block_rv, const LoopRV& loop_rv,
       throw ScheduleError(prim, "The block " + Quote(block.get()) + " and the loop " +
                                     Quote(loop.get()) +
                                     " are required to be under the same block scope, and the "
-                                    "loop should not be an ancestor of the block");
+                                    "loop should not be an ancestor of the block", loop->span);
     }
   }
   if (!reverse && IsOutputBlock(scope.get(), block.get())) {
     throw ScheduleError(prim, "The block " + Quote(block.get()) +
                                   " is an output block: it writes a buffer that its scope does "
-                                  "not allocate");
+                                  "not allocate", block->span);
   }
   const StmtNode* removed = LeafRemovalTarget(func, scope.get(), block.get());
   if (!removed) {
     throw ScheduleError(prim, "The block " + Quote(block.get()) + " is the only leaf in the scope " +
                                   Quote(scope.get()) +
-                                  ", which cannot be removed; Otherwise the scope will be empty.");
+                                  ", which cannot be removed; Otherwise the scope will be empty.", block->span);
   }
   // Where the nest may go among the loop body's statements: after every producer there and
   // before every consumer.
@@ -176,7 +176,7 @@ void Schedule::ComputeAtImpl(const SBlockRV& block_rv, const LoopRV& loop_rv,
     throw ScheduleError(prim, "Cannot find the insertion point that satisfies the "
                               "producer-consumer constraint: under the loop " +
                                   Quote(loop.get()) + ", a producer of block " +
-                                  Quote(block.get()) + " comes after one of its consumers");
+                                  Quote(block.get()) + " comes after one of its consumers", loop->span);
   }
   // The blocks whose accesses decide the region: all of them must be under the loop.
   const std::vector<SBlock>& required = reverse ? producers : consumers;
@@ -191,7 +191,7 @@ void Schedule::ComputeAtImpl(const SBlockRV& block_rv, const LoopRV& loop_rv,
                                   "However, there are " +
                                   std::to_string(missing.size()) + " " + who +
                                   "(s) not satisfying the constraint. List of the " + who +
-                                  "(s): " + NameList(missing));
+                                  "(s): " + NameList(missing), loop->span);
   }
   int lo_pos = last_producer + 1;
   int hi_pos = first_consumer;
@@ -224,7 +224,10 @@ void Schedule::ComputeAtImpl(const SBlockRV& block_rv, const LoopRV& loop_rv,
       const std::vector<BufferRegion>& theirs = reverse ? other->writes : other->reads;
       BufferRegion r = FindRegion(theirs, mine->buffer);
       if (!r.defined()) continue;
-      UnionInto(&need, RelaxRegion(func, other.get(), r, loop.get(), &analyzer), &analyzer);
+      // Unclipped: where the hull passes the buffer's edge, a predicate guards the block
+      // instead of a loop extent that depends on outer loops.
+      UnionInto(&need, RelaxRegion(func, other.get(), r, loop.get(), &analyzer, /*clip=*/false),
+                &analyzer);
     }
     if (need.empty()) continue;
     for (size_t d = 0; d < mine->region.size() && d < need.size(); ++d) {
@@ -314,7 +317,7 @@ void Schedule::ComputeAtImpl(const SBlockRV& block_rv, const LoopRV& loop_rv,
         throw ScheduleError(prim, "Cannot find the insertion point that satisfies the "
                                   "producer-consumer constraint: the producer " +
                                       Quote(p.get()) + " of block " + Quote(block.get()) +
-                                      " would run after it under the loop " + Quote(loop.get()));
+                                      " would run after it under the loop " + Quote(loop.get()), loop->span);
       }
     }
     for (const SBlock& c : consumers) {
@@ -322,7 +325,7 @@ void Schedule::ComputeAtImpl(const SBlockRV& block_rv, const LoopRV& loop_rv,
         throw ScheduleError(prim, "Cannot find the insertion point that satisfies the "
                                   "producer-consumer constraint: the consumer " +
                                       Quote(c.get()) + " of block " + Quote(block.get()) +
-                                      " would run before it under the loop " + Quote(loop.get()));
+                                      " would run before it under the loop " + Quote(loop.get()), loop->span);
       }
     }
   }

@@ -123,7 +123,7 @@ SBlockRV Schedule::ReIndex(const SBlockRV& block_rv, const std::string& buffer_t
   if (!ChildBlocks(block).empty()) {
     throw ScheduleError(prim, "The block " + Quote(block.get()) +
                                   " is not a leaf block: reindex needs a block without child "
-                                  "blocks");
+                                  "blocks", block->span);
   }
   // The single way the block indexes the buffer.
   std::vector<PrimExpr> indices;
@@ -157,12 +157,20 @@ SBlockRV Schedule::ReIndex(const SBlockRV& block_rv, const std::string& buffer_t
   PostOrderVisit(block->body, visit);
   if (block->init.defined()) PostOrderVisit(block->init, visit);
   std::string what = "The target buffer " + buffer->name + " in block " + Quote(block.get());
-  if (opaque) throw ScheduleError(prim, what + " should not be used as a buffer variable");
+  if (opaque) throw ScheduleError(prim, what + " should not be used as a buffer variable", block->span);
   if (!found) {
-    throw ScheduleError(prim, what + " should be accessed via BufferLoad or BufferStore");
+    throw ScheduleError(prim, what + " should be accessed via BufferLoad or BufferStore", block->span);
   }
   if (!unique) {
-    throw ScheduleError(prim, what + " should be accessed with the same indices everywhere");
+    throw ScheduleError(prim, what + " should be accessed with the same indices everywhere", block->span);
+  }
+  // A buffer the block both reads and writes would be redirected for both while the stage only
+  // copies one way.
+  if (FindRegion(block->reads, buffer).defined() && FindRegion(block->writes, buffer).defined()) {
+    throw ScheduleError(prim,
+                        what + " is both read and written: reindex needs a buffer the block only "
+                               "reads or only writes",
+                        block->span);
   }
   // The chain of loops from the scope down to the block; its top statement gets the stage.
   std::vector<const StmtNode*> path = PathIn(func, block.get());
