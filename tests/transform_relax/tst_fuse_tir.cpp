@@ -43,9 +43,9 @@ const std::string kMlpGrouped = R"(
 const std::string kMlpExpected = R"(
 @I.ir_module
 class Module:
-    @T.prim_func(private=True)
+    @T.prim_func(private=True, s_tir=True)
     def fused_matmul_bias_add_relu(x: T.Buffer((T.int64(4), T.int64(8)), "float32"), w: T.Buffer((T.int64(8), T.int64(16)), "float32"), b: T.Buffer((T.int64(16),), "float32"), relu_out: T.Buffer((T.int64(4), T.int64(16)), "float32")):
-        T.func_attr({"tir.noalias": True})
+        T.func_attr({"tirx.noalias": True})
         matmul_out = T.sblock_alloc_buffer((T.int64(4), T.int64(16)))
         bias_out = T.sblock_alloc_buffer((T.int64(4), T.int64(16)))
         for i, j, k in T.grid(4, 16, 8):
@@ -102,7 +102,7 @@ class TestFuseTIR : public QObject {
     CheckWellFormed(after);
     CheckSemantics(before, after);
     std::string text = script::PrintModule(after);
-    QVERIFY2(text.find("T.func_attr({\"tir.noalias\": True})") != std::string::npos, text.c_str());
+    QVERIFY2(text.find("T.func_attr({\"tirx.noalias\": True})") != std::string::npos, text.c_str());
   }
 
   // Tuple parameters become one buffer per field; the caller passes the fields.
@@ -132,9 +132,9 @@ class TestFuseTIR : public QObject {
     std::string expected = R"(
 @I.ir_module
 class Module:
-    @T.prim_func(private=True)
+    @T.prim_func(private=True, s_tir=True)
     def fused_add_exp(p_0: T.Buffer((T.int64(4), T.int64(16)), "float32"), p_1: T.Buffer((T.int64(4), T.int64(16)), "float32"), out: T.Buffer((T.int64(4), T.int64(16)), "float32")):
-        T.func_attr({"tir.noalias": True})
+        T.func_attr({"tirx.noalias": True})
         tmp = T.sblock_alloc_buffer((T.int64(4), T.int64(16)))
         for i, j in T.grid(4, 16):
             with T.sblock("T_add"):
@@ -189,9 +189,9 @@ class Module:
     std::string expected = std::string(R"(
 @I.ir_module
 class Module:
-    @T.prim_func(private=True)
+    @T.prim_func(private=True, s_tir=True)
     def fused_exp_exp(x: T.Buffer((T.int64(4), T.int64(16)), "float32"), out: T.Buffer((T.int64(4), T.int64(16)), "float32")):
-        T.func_attr({"tir.noalias": True})
+        T.func_attr({"tirx.noalias": True})
         mid = T.sblock_alloc_buffer((T.int64(4), T.int64(16)))
         for i, j in T.grid(4, 16):
             with T.sblock("compute"):
@@ -388,9 +388,9 @@ class Module:
 @I.ir_module
 class Module:
     n = TypeVar("n")
-    @T.prim_func(private=True)
+    @T.prim_func(private=True, s_tir=True)
     def fused_exp_dyn_relu_dyn(x: T.Buffer((n, T.int64(16)), "float32"), out: T.Buffer((n, T.int64(16)), "float32")):
-        T.func_attr({"tir.noalias": True})
+        T.func_attr({"tirx.noalias": True})
         mid = T.sblock_alloc_buffer((n, T.int64(16)))
         for i, j in T.grid(n, T.int64(16)):
             with T.sblock("compute"):
