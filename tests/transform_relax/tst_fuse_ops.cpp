@@ -55,6 +55,8 @@ ir::IRModule RunFuseOps(const ir::IRModule& module, int level = 2) {
 }
 
 void CheckSemantics(const ir::IRModule& before, const ir::IRModule& after) {
+  // The result prints as TVMScript that parses back to the same module.
+  FUSE_COMPARE_MODULES(Parse(script::PrintModule(after)), after);
   DiagnosticList diags = relax::VerifyWellFormed(after);
   if (diags.HasErrors())
     QFAIL((diags.begin()->message + "\n" + script::PrintModule(after)).c_str());

@@ -116,6 +116,7 @@ class TestFusePipeline : public QObject {
     QVERIFY2(blocks == expected_blocks, printed.c_str());
     QCOMPARE(CallTIRCount(fused), 2);
     QVERIFY2(!tir::VerifyWellFormed(fused).HasErrors(), printed.c_str());
+    FUSE_COMPARE_MODULES(Parse(printed), fused);
     for (uint64_t seed : {3u, 4u}) {
       std::string why = CompareMain(legalized, fused, seed);
       QVERIFY2(why.empty(), (why + "\n" + printed).c_str());
@@ -149,6 +150,7 @@ class TestFusePipeline : public QObject {
     QCOMPARE(CallTIRCount(fused), 3);
     QCOMPARE(CallTIRCount(legalized), 5);
     QVERIFY2(!tir::VerifyWellFormed(fused).HasErrors(), printed.c_str());
+    FUSE_COMPARE_MODULES(Parse(printed), fused);
     std::string why = CompareMain(legalized, fused, 5);
     QVERIFY2(why.empty(), (why + "\n" + printed).c_str());
   }

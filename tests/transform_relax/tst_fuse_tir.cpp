@@ -335,6 +335,8 @@ class Module:
     ir::IRModule after = (*pipeline)(before);
     CheckWellFormed(after);
     CheckSemantics(before, after);
+    // What FuseTIR makes prints as TVMScript that parses back to the same module.
+    FUSE_COMPARE_MODULES(Parse(script::PrintModule(after)), after);
     for (const auto& f : after->functions) {
       auto* func = f.as<relax::FunctionNode>();
       QVERIFY2(!func || !func->GetAttr("Primitive"), script::PrintModule(after).c_str());
