@@ -153,6 +153,24 @@ class TestTopiElemwise : public QObject {
     QVERIFY(Check({}, f, {4, 3}, [](const std::vector<NDArray>&, const Index&) { return 1.5; }));
   }
 
+  void float16() {
+    // float16 kernels round after every operation; the comparison uses float16's tolerance.
+    const ir::DataType kF16 = ir::DataType::Float(16);
+    te::Tensor a = te::placeholder(Shape({4, 8}), kF16, "a");
+    te::Tensor b = te::placeholder(Shape({8}), kF16, "b");
+    QVERIFY(Check({{a, {4, 8}}, {b, {8}}}, topi::unary(topi::UnaryKind::kExp, topi::add(a, b)), {4, 8},
+                  [](const std::vector<NDArray>& in, const Index& i) {
+                    return std::exp(At(in[0], i) + At(in[1], {i[1]}));
+                  }));
+    te::Tensor w = te::placeholder(Shape({8, 3}), kF16, "w");
+    QVERIFY(Check({{a, {4, 8}}, {w, {8, 3}}}, topi::matmul(a, w, kF32), {4, 3},
+                  [](const std::vector<NDArray>& in, const Index& i) {
+                    double s = 0;
+                    for (int64_t k = 0; k < 8; ++k) s += At(in[0], {i[0], k}) * At(in[1], {k, i[1]});
+                    return s;
+                  }));
+  }
+
   void activations() {
     te::Tensor x = te::placeholder(Shape({2, 8}), kF32, "x");
     QVERIFY(Check({{x, {2, 8}}}, topi::relu(x), {2, 8},

@@ -49,6 +49,40 @@ class TestTopiNN : public QObject {
     }
   }
 
+  void symbolicShapes() {
+    // softmax, layer_norm and max pooling over a symbolic batch n.
+    te::Var n = te::var("n");
+    te::Tensor x = te::placeholder({n, I64(6)}, kF32, "x");
+    QVERIFY(Check({{x, {3, 6}, -2, 2}}, topi::softmax(x, 1), {3, 6}, [](const std::vector<NDArray>& in, const Index& o) {
+      double s = 0;
+      for (int64_t k = 0; k < 6; ++k) s += std::exp(At(in[0], {o[0], k}));
+      return std::exp(At(in[0], o)) / s;
+    }));
+    te::Tensor g = te::placeholder(Shape({6}), kF32, "g");
+    QVERIFY(Check({{x, {4, 6}}, {g, {6}}}, topi::layer_norm(x, g, te::Tensor(), {1}, 1e-5), {4, 6},
+                  [](const std::vector<NDArray>& in, const Index& o) {
+                    double s = 0, s2 = 0;
+                    for (int64_t k = 0; k < 6; ++k) {
+                      s += At(in[0], {o[0], k});
+                      s2 += At(in[0], {o[0], k}) * At(in[0], {o[0], k});
+                    }
+                    double mean = s / 6, var = s2 / 6 - mean * mean;
+                    return (At(in[0], o) - mean) / std::sqrt(var + 1e-5) * At(in[1], {o[1]});
+                  }, 1, 10));
+    te::Tensor img = te::placeholder({n, I64(1), I64(4), I64(4)}, kF32, "img");
+    topi::Pool2DParams p;
+    p.pool_size = {2, 2};
+    p.strides = {2, 2};
+    QVERIFY(Check({{img, {3, 1, 4, 4}}}, topi::max_pool2d(img, p), {3, 1, 2, 2},
+                  [](const std::vector<NDArray>& in, const Index& o) {
+                    double m = -INFINITY;
+                    for (int64_t r = 0; r < 2; ++r) {
+                      for (int64_t c = 0; c < 2; ++c) m = std::max(m, At(in[0], {o[0], 0, o[2] * 2 + r, o[3] * 2 + c}));
+                    }
+                    return m;
+                  }));
+  }
+
   void norms() {
     te::Tensor x = te::placeholder(Shape({2, 3, 4}), kF32, "x");
     te::Tensor g = te::placeholder(Shape({3, 4}), kF32, "g");

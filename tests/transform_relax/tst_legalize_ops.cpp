@@ -44,6 +44,26 @@ struct Golden {
 
 #include "legalize_goldens.inc"
 
+runtime::NDArray Empty(const relax::Type& type) {
+  auto* t = type.as<relax::TensorTypeNode>();
+  std::vector<int64_t> shape;
+  for (const auto& d : *t->shape) shape.push_back(*tir::AsConstInt(d));
+  return runtime::NDArray::Empty(shape, tir::ToRuntimeDType(t->dtype));
+}
+
+// Random values for an argument; integer tensors (take's indices) stay in [0, 2].
+runtime::NDArray Random(const relax::Expr& arg, uint64_t seed) {
+  runtime::NDArray a = Empty(relax::GetType(arg));
+  runtime::RandomFillOptions opt;
+  opt.seed = seed;
+  if (a.dtype().code == runtime::Int(64).code) {
+    opt.low = 0;
+    opt.high = 2;
+  }
+  runtime::FillRandom(a, opt);
+  return a;
+}
+
 }  // namespace
 
 class TestLegalizeOps : public QObject {
@@ -305,6 +325,14 @@ class Module:
       QVERIFY2(func.defined(), calls[i].first.c_str());
       DiagnosticList verify = tir::VerifyWellFormed(func);
       QVERIFY2(verify.empty(), (calls[i].first + ": " + RenderDiagnostics(verify)).c_str());
+      // It runs: every access in bounds (the interpreter checks each one) on random inputs.
+      std::vector<tir::InterpArg> args;
+      for (const Expr& a : call->args[1].as<TupleNode>()->fields) args.emplace_back(Random(a, i));
+      std::vector<Type> outs = {call->sinfo_args[0]};
+      if (auto* tuple = call->sinfo_args[0].as<ir::TupleTypeNode>()) outs = tuple->fields;
+      for (const Type& t : outs) args.emplace_back(Empty(t));
+      tir::InterpretResult r = tir::InterpretModule(out, gv->name_hint, args);
+      QVERIFY2(r.ok(), (calls[i].first + ": " + RenderDiagnostics(r.diagnostics)).c_str());
     }
   }
 
