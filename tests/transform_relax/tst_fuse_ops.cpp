@@ -318,6 +318,21 @@ class TestFuseOps : public QObject {
     CheckSemantics(before, after);
   }
 
+  // Only dataflow blocks are fused: plain bindings may have side effects or control flow.
+  void bindingsOutsideDataflowStay() {
+    std::string main = R"(
+    @R.function
+    def main(x: R.Tensor((4, 16), dtype="float32")) -> R.Tensor((4, 16), dtype="float32"):
+        cls = Module
+        lv = R.call_tir(cls.exp, (x,), out_ty=R.Tensor((4, 16), dtype="float32"))
+        gv = R.call_tir(cls.relu, (lv,), out_ty=R.Tensor((4, 16), dtype="float32"))
+        return gv
+)";
+    ir::IRModule before = Parse(ModuleOf({kExp, kRelu}, main));
+    QVERIFY(before.defined());
+    FUSE_COMPARE_MODULES(RunFuseOps(before), before);
+  }
+
   void optLevelZeroFusesNothing() {
     ir::IRModule before = Parse(ModuleOf({kMatmul, kBiasAdd, kRelu}, kMlpMain));
     ir::IRModule after = RunFuseOps(before, 0);
