@@ -4,6 +4,7 @@
 // gets fresh definitions and unique block names; and FuseOps + FuseTIR keep the meaning of
 // every module, run through the reference interpreter on seeded random inputs.
 
+#include <QFile>
 #include <QTest>
 
 #include "fuse_kernels.h"
@@ -426,6 +427,31 @@ class Module:
         (*main->params[0]->struct_info.as<relax::TensorTypeNode>()->shape)[0];
     QVERIFY(kernel_n.as<tir::VarNode>() && main_n.as<tir::VarNode>());
     QVERIFY(!kernel_n.same_as(main_n));
+  }
+
+  // Kernels without blocks (the corpus MLP, written by hand): the analysis calls them
+  // elementwise as TVM's does, all three fuse, and the intermediates become T.alloc_buffer
+  // statements of a plain (not s_tir) function that computes the same.
+  void kernelsWithoutBlocks() {
+    QFile file(QString(qgetenv("WB_SOURCE_DIR")) + "/tests/script/corpus/relax/01_mlp_call_tir.py");
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    ir::IRModule before = Parse(file.readAll().toStdString());
+    QVERIFY(before.defined());
+    DiagnosticList diags;
+    auto pipeline = transform::BuildPipeline("AnnotateTIROpPattern, FuseOps, FuseTIR", diags);
+    QVERIFY(pipeline.has_value());
+    ir::IRModule after = (*pipeline)(before);
+    QCOMPARE(QString::fromStdString(JoinNames(FunctionNames(after))),
+             QString("fused_dense_bias0_relu_dense_bias1, main"));
+    auto kernel =
+        ir::Downcast<tir::PrimFuncNode>(after->Lookup("fused_dense_bias0_relu_dense_bias1"));
+    QVERIFY(!kernel->GetAttr("s_tir"));
+    auto* seq = kernel->body.as<tir::SeqStmtNode>();
+    QVERIFY(seq && seq->seq.size() == 5);
+    QVERIFY(seq->seq[0].as<tir::AllocBufferNode>() && seq->seq[1].as<tir::AllocBufferNode>());
+    CheckWellFormed(after);
+    CheckSemantics(before, after);
+    FUSE_COMPARE_MODULES(Parse(script::PrintModule(after)), after);
   }
 
   void unsupportedBindingIsAPassError() {
