@@ -79,7 +79,12 @@ Tensor where(const Tensor& condition, const Tensor& x, const Tensor& y) {
       shape,
       [&](const std::vector<tir::Var>& i) {
         PrimExpr c = BroadcastRead(condition, shape, i);
-        if (!c->dtype.is_bool()) c = tir::not_equal(c, Const(c->dtype, 0));
+        // TVM's `condition != 0` with the index type's zero: int64 for bool and ints.
+        if (c->dtype.is_floating_point()) {
+          c = tir::not_equal(c, Const(c->dtype, 0));
+        } else {
+          c = tir::not_equal(tir::cast(DataType::Int(64), c), Index(0));
+        }
         return tir::MakeSelect(c, BroadcastRead(x, shape, i), BroadcastRead(y, shape, i));
       },
       "T_where", kTagBroadcast);

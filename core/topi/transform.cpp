@@ -25,13 +25,10 @@ PrimExpr Ravel(const std::vector<PrimExpr>& idx, const std::vector<PrimExpr>& sh
 std::vector<PrimExpr> Unravel(const PrimExpr& flat, const std::vector<PrimExpr>& shape) {
   std::vector<PrimExpr> idx(shape.size());
   PrimExpr rest = flat;
+  // Every dim is taken modulo its extent, the first too, as TVM's UnravelIndex does.
   for (size_t i = shape.size(); i > 0; --i) {
-    if (i == 1) {
-      idx[0] = rest;
-    } else {
-      idx[i - 1] = tir::floormod(rest, shape[i - 1]);
-      rest = tir::floordiv(rest, shape[i - 1]);
-    }
+    idx[i - 1] = tir::floormod(rest, shape[i - 1]);
+    if (i > 1) rest = tir::floordiv(rest, shape[i - 1]);
   }
   return idx;
 }

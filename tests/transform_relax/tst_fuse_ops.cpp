@@ -55,6 +55,8 @@ ir::IRModule RunFuseOps(const ir::IRModule& module, int level = 2) {
 }
 
 void CheckSemantics(const ir::IRModule& before, const ir::IRModule& after) {
+  // The result prints as TVMScript that parses back to the same module.
+  FUSE_COMPARE_MODULES(Parse(script::PrintModule(after)), after);
   DiagnosticList diags = relax::VerifyWellFormed(after);
   if (diags.HasErrors())
     QFAIL((diags.begin()->message + "\n" + script::PrintModule(after)).c_str());
@@ -314,6 +316,21 @@ class TestFuseOps : public QObject {
     ir::IRModule after = RunFuseOps(before);
     FUSE_COMPARE_MODULES(after, Parse(ModuleOf({kernels}, fused)));
     CheckSemantics(before, after);
+  }
+
+  // Only dataflow blocks are fused: plain bindings may have side effects or control flow.
+  void bindingsOutsideDataflowStay() {
+    std::string main = R"(
+    @R.function
+    def main(x: R.Tensor((4, 16), dtype="float32")) -> R.Tensor((4, 16), dtype="float32"):
+        cls = Module
+        lv = R.call_tir(cls.exp, (x,), out_ty=R.Tensor((4, 16), dtype="float32"))
+        gv = R.call_tir(cls.relu, (lv,), out_ty=R.Tensor((4, 16), dtype="float32"))
+        return gv
+)";
+    ir::IRModule before = Parse(ModuleOf({kExp, kRelu}, main));
+    QVERIFY(before.defined());
+    FUSE_COMPARE_MODULES(RunFuseOps(before), before);
   }
 
   void optLevelZeroFusesNothing() {

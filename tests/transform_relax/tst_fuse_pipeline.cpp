@@ -46,6 +46,23 @@ class Module:
         return gv
 )";
 
+// A repeated operand (x * x), an elementwise chain into a reduction, and softmax (a
+// reduction followed by its normalizing stage) taking an elementwise epilogue.
+const char* kReductions = R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2, 8), dtype="float32")) -> R.Tuple(R.Tensor((2,), dtype="float32"), R.Tensor((2, 8), dtype="float32")):
+        with R.dataflow():
+            a = R.multiply(x, x)
+            b = R.exp(a)
+            c = R.sum(b, axis=[1])
+            d = R.nn.softmax(x)
+            e = R.nn.relu(d)
+            R.output(c, e)
+        return (c, e)
+)";
+
 ir::IRModule RunPipeline(const ir::IRModule& module, const char* text) {
   DiagnosticList diags;
   auto pipeline = transform::BuildPipeline(text, diags);
@@ -116,6 +133,7 @@ class TestFusePipeline : public QObject {
     QVERIFY2(blocks == expected_blocks, printed.c_str());
     QCOMPARE(CallTIRCount(fused), 2);
     QVERIFY2(!tir::VerifyWellFormed(fused).HasErrors(), printed.c_str());
+    FUSE_COMPARE_MODULES(Parse(printed), fused);
     for (uint64_t seed : {3u, 4u}) {
       std::string why = CompareMain(legalized, fused, seed);
       QVERIFY2(why.empty(), (why + "\n" + printed).c_str());
@@ -149,8 +167,26 @@ class TestFusePipeline : public QObject {
     QCOMPARE(CallTIRCount(fused), 3);
     QCOMPARE(CallTIRCount(legalized), 5);
     QVERIFY2(!tir::VerifyWellFormed(fused).HasErrors(), printed.c_str());
+    FUSE_COMPARE_MODULES(Parse(printed), fused);
     std::string why = CompareMain(legalized, fused, 5);
     QVERIFY2(why.empty(), (why + "\n" + printed).c_str());
+  }
+  void reductions() {
+    ir::IRModule model = Parse(kReductions);
+    QVERIFY(model.defined());
+    ir::IRModule legalized = RunPipeline(model, "LegalizeOps");
+    ir::IRModule fused = RunPipeline(model, "LegalizeOps, AnnotateTIROpPattern, FuseOps, FuseTIR");
+    QVERIFY(legalized.defined() && fused.defined());
+    std::string printed = script::PrintModule(fused);
+    QCOMPARE(QString::fromStdString(PrimFuncNames(fused)),
+             QString("fused_multiply_exp_sum, fused_softmax_relu"));
+    QCOMPARE(CallTIRCount(fused), 2);
+    QVERIFY2(!tir::VerifyWellFormed(fused).HasErrors(), printed.c_str());
+    FUSE_COMPARE_MODULES(Parse(printed), fused);
+    for (uint64_t seed : {6u, 7u}) {
+      std::string why = CompareMain(legalized, fused, seed);
+      QVERIFY2(why.empty(), (why + "\n" + printed).c_str());
+    }
   }
 };
 

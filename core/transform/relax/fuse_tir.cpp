@@ -106,8 +106,12 @@ class FusedTIRConstructor {
       seq_stmts.push_back(body);
       body = tir::MakeSeq(std::move(seq_stmts));
     }
+    // What TVM's FuseTIR sets: no aliasing between the buffers, and a schedulable (s_tir)
+    // function, as the kernels that LegalizeOps builds are. Kernels without blocks (written by
+    // hand) make a plain function.
     ir::AttrMap attrs;
-    attrs["tir.noalias"] = ir::MakeBool(true);
+    attrs["tirx.noalias"] = ir::MakeBool(true);
+    if (has_root_) attrs["s_tir"] = ir::MakeBool(true);
     // Fresh definitions: the fused kernel shares no var with the Relax function it replaces.
     return fuse::RenewDefs(tir::MakePrimFunc(params_, buffer_map_, body, {}, std::move(attrs)));
   }

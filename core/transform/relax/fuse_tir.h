@@ -6,7 +6,8 @@
 // results (`p_output0`, ...), then the symbolic vars of a trailing `R.Shape` parameter, as TVM
 // orders them. Values passed between the kernels become `T.alloc_buffer`s of the root block
 // named `<buffer>_intermediate`; every inlined definition is fresh and block names are made
-// unique (`compute`, `compute_1`). Callers pass tuple arguments field by field. Afterwards the
+// unique (`compute`, `compute_1`). Like the kernels LegalizeOps builds, the result is an s_tir
+// function with `tirx.noalias`. Callers pass tuple arguments field by field. Afterwards the
 // module holds only the functions still referenced: the Primitive functions and the kernels
 // that only they called are gone.
 #pragma once

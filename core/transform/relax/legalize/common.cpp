@@ -94,14 +94,10 @@ std::vector<ir::PrimExpr> TECall::Dims(const std::vector<ir::PrimExpr>& dims) {
 }
 
 te::Tensor TECall::Tensor(const Expr& arg) {
-  // The same operand twice (multiply(x, x)) is one parameter, as in TVM's call_te.
-  for (size_t i = 0; i < inputs_.size(); ++i) {
-    if (tensor_exprs_[i].same_as(arg)) return inputs_[i];
-  }
   std::vector<ir::PrimExpr> shape = Dims(ShapeOf(arg));
   te::Tensor t = te::placeholder(shape, TensorTypeOf(arg)->dtype, NameOf(arg));
+  // The same operand twice (multiply(x, x)) is two parameters, as in TVM's call_te.
   inputs_.push_back(t);
-  tensor_exprs_.push_back(arg);
   input_exprs_.push_back(arg);
   return t;
 }

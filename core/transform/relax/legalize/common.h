@@ -68,7 +68,6 @@ class TECall {
  private:
   BlockBuilder& builder_;
   std::vector<te::Tensor> inputs_;
-  std::vector<Expr> tensor_exprs_;  // parallel to inputs_
   std::vector<Expr> input_exprs_;
   std::vector<tir::Var> scalar_params_;
   std::unordered_map<const tir::VarNode*, ir::PrimExpr> to_func_;    // Relax var -> own copy
