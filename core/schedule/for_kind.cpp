@@ -1,5 +1,7 @@
 // parallel, vectorize, bind and unroll (shared/SCHEDULE.md §2.3): they only change a loop's kind,
-// after checking that no block iterator bound to the loop is a reduction or opaque one.
+// after checking (enable_check) that the loop's subtree has compact dataflow and that no block
+// iterator bound to the loop is a reduction or opaque one.
+#include "schedule/block_scope.h"
 #include "schedule/schedule.h"
 #include "tir/functor.h"
 #include "tir/op.h"
@@ -54,6 +56,7 @@ void Schedule::SetLoopKind(const LoopRV& rv, ForKind kind, const std::string& th
                      : kind == ForKind::kUnrolled   ? "unroll"
                                                     : "bind";
   if (kind != ForKind::kUnrolled) {
+    if (enable_check_) CheckSubtreeCompactDataflow(prim, Func(), loop);
     if (kind == ForKind::kThreadBinding && !IsKnownThreadTag(thread_axis)) {
       throw std::invalid_argument("bind: \"" + thread_axis + "\" is not a thread tag (expected " +
                                   "blockIdx.x/y/z, threadIdx.x/y/z or vthread)");

@@ -62,6 +62,22 @@ std::vector<SBlock> CollectBlocks(const Stmt& body) {
   return c.blocks;
 }
 
+std::vector<SBlock> FindBlocks(const Stmt& body, const std::string& name) {
+  struct Finder : StmtVisitor {
+    using StmtVisitor::VisitStmt_;
+    void VisitStmt_(const SBlockNode* op) override {
+      if (op->name_hint == *name) found.push_back(GetRef(op));
+      // Blocks inside an init statement have no sref in TVM: they are never schedulable.
+      VisitStmt(op->body);
+    }
+    const std::string* name = nullptr;
+    std::vector<SBlock> found;
+  } f;
+  f.name = &name;
+  f(body);
+  return f.found;
+}
+
 For FindLoop(const Stmt& body, const VarNode* var) {
   struct Finder : StmtVisitor {
     using StmtVisitor::VisitStmt_;

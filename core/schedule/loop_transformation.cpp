@@ -121,7 +121,7 @@ std::vector<LoopRV> Schedule::Split(const LoopRV& loop_rv,
   inst.args.push_back({"preserve_unit_iters", TraceValue::Bool(preserve_unit_iters)});
   inst.args.push_back({"disable_predication", TraceValue::Bool(disable_predication)});
   for (const Var& v : vars) {
-    out.push_back(LoopRV{NewRV({false, "", 0, v})});
+    out.push_back(NewLoopRV(v));
     inst.outputs.push_back(TraceValue::Loop(out.back().id));
   }
   trace_.Append(std::move(inst));
@@ -208,7 +208,7 @@ LoopRV Schedule::Fuse(const std::vector<LoopRV>& loop_rvs, bool preserve_unit_it
   body = SimplifyBindings(body, OuterLoopRanges(path), preserve_unit_iters);
   Replace(loops.front().get(), body);
 
-  LoopRV out{NewRV({false, "", 0, fused})};
+  LoopRV out = NewLoopRV(fused);
   Instruction inst{"fuse", {}, {TraceValue::Loop(out.id)}, false};
   for (const LoopRV& rv : loop_rvs) inst.args.push_back({"", TraceValue::Loop(rv.id)});
   inst.args.push_back({"preserve_unit_iters", TraceValue::Bool(preserve_unit_iters)});

@@ -1,6 +1,9 @@
 #include "schedule/recipe.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <optional>
@@ -15,13 +18,6 @@ struct Token {
   std::string text;  // for kString: the contents without quotes
   uint32_t begin = 0;
   uint32_t end = 0;
-};
-
-// Thrown inside the reader; turned into one diagnostic at the recipe boundary.
-struct RecipeError {
-  std::string message;
-  uint32_t begin;
-  uint32_t end;
 };
 
 std::vector<Token> Lex(std::string_view s) {
@@ -85,15 +81,7 @@ std::vector<Token> Lex(std::string_view s) {
   return out;
 }
 
-// A value in a recipe, before it is checked against the parameter that receives it.
-struct Value {
-  enum class Kind { kNone, kBool, kInt, kString, kName, kList } kind = Kind::kNone;
-  int64_t i = 0;
-  std::string s;  // kString contents, kName identifier
-  std::vector<Value> list;
-  uint32_t begin = 0;
-  uint32_t end = 0;
-};
+using Value = RecipeValue;
 
 struct Arg {
   std::string key;  // empty: positional
@@ -230,143 +218,74 @@ class Reader {
   size_t pos_ = 0;
 };
 
-// An RV bound to a recipe name.
-using Bound = std::variant<SBlockRV, LoopRV>;
-
-// Matches a call's arguments to a method's parameters, Python-style.
-class Binder {
- public:
-  Binder(const Call& call, std::vector<std::string> params, bool varargs_first) : call_(call) {
-    size_t positional = 0;
-    for (const Arg& a : call.args) {
-      if (a.key.empty()) {
-        if (seen_keyword_) {
-          throw RecipeError{"positional argument follows keyword argument", a.value.begin,
-                            a.value.end};
-        }
-        if (varargs_first) {
-          varargs_.push_back(a.value);
-        } else if (positional < params.size()) {
-          named_[params[positional]] = a.value;
-        } else {
-          throw RecipeError{"sch." + call.method + "() takes at most " +
-                                std::to_string(params.size()) + " arguments",
-                            a.value.begin, a.value.end};
-        }
-        ++positional;
-        continue;
-      }
-      seen_keyword_ = true;
-      bool known = false;
-      for (const auto& p : params) known |= p == a.key;
-      if (!known) {
-        throw RecipeError{
-            "sch." + call.method + "() got an unexpected keyword argument '" + a.key + "'",
-            a.value.begin, a.value.end};
-      }
-      if (named_.count(a.key)) {
-        throw RecipeError{
-            "sch." + call.method + "() got multiple values for argument '" + a.key + "'",
-            a.value.begin, a.value.end};
-      }
-      named_[a.key] = a.value;
-    }
-  }
-  const Value* Get(const std::string& name) const {
-    auto it = named_.find(name);
-    return it == named_.end() ? nullptr : &it->second;
-  }
-  const Value& Require(const std::string& name) const {
-    const Value* v = Get(name);
-    if (!v) {
-      throw RecipeError{"sch." + call_.method + "() missing required argument '" + name + "'",
-                        call_.begin, call_.end};
-    }
-    return *v;
-  }
-  const std::vector<Value>& varargs() const { return varargs_; }
-
- private:
-  const Call& call_;
-  std::map<std::string, Value> named_;
-  std::vector<Value> varargs_;
-  bool seen_keyword_ = false;
-};
+// The method table; a function-local static so registrars of any file may run first.
+std::map<std::string, RecipeMethod>& Registry() {
+  static std::map<std::string, RecipeMethod> table;
+  return table;
+}
 
 class Applier {
  public:
   explicit Applier(Schedule& sch) : sch_(sch) {}
 
   void Apply(const Call& call) {
-    std::vector<Bound> outputs;
-    bool list_output = true;
-    bool returns_nothing = call.method == "parallel" || call.method == "vectorize" ||
-                           call.method == "unroll" || call.method == "bind" ||
-                           call.method == "reorder";
-    if (returns_nothing && !call.targets.empty()) {
-      throw RecipeError{"sch." + call.method + "() returns nothing to assign", call.begin,
-                        call.end};
-    }
-    if (call.method == "get_sblock") {
-      Binder b(call, {"name", "func_name"}, false);
-      std::optional<std::string> func;
-      if (const Value* f = b.Get("func_name"); f && f->kind != Value::Kind::kNone) {
-        func = String(*f, "func_name");
-      }
-      outputs.push_back(sch_.GetSBlock(String(b.Require("name"), "name"), func));
-      list_output = false;
-    } else if (call.method == "get_loops") {
-      Binder b(call, {"block"}, false);
-      for (const LoopRV& l : sch_.GetLoops(Block(b.Require("block")))) outputs.push_back(l);
-    } else if (call.method == "split") {
-      Binder b(call, {"loop", "factors", "preserve_unit_iters", "disable_predication"}, false);
-      const Value& fv = b.Require("factors");
-      if (fv.kind != Value::Kind::kList) throw TypeError(fv, "factors", "a list");
-      std::vector<std::optional<int64_t>> factors;
-      for (const Value& f : fv.list) {
-        if (f.kind == Value::Kind::kNone) {
-          factors.push_back(std::nullopt);
-        } else if (f.kind == Value::Kind::kInt) {
-          // TVM's older API spelled the inferred factor -1.
-          factors.push_back(f.i == -1 ? std::nullopt : std::optional<int64_t>(f.i));
-        } else {
-          throw TypeError(f, "a factor", "an integer or None");
-        }
-      }
-      for (const LoopRV& l :
-           sch_.Split(Loop(b.Require("loop")), factors, Bool(b, "preserve_unit_iters", true),
-                      Bool(b, "disable_predication", false))) {
-        outputs.push_back(l);
-      }
-    } else if (call.method == "fuse") {
-      Binder b(call, {"preserve_unit_iters"}, true);
-      std::vector<LoopRV> loops;
-      for (const Value& v : b.varargs()) loops.push_back(Loop(v));
-      outputs.push_back(sch_.Fuse(loops, Bool(b, "preserve_unit_iters", true)));
-      list_output = false;
-    } else if (call.method == "reorder") {
-      Binder b(call, {}, true);
-      std::vector<LoopRV> loops;
-      for (const Value& v : b.varargs()) loops.push_back(Loop(v));
-      sch_.Reorder(loops);
-    } else if (call.method == "parallel" || call.method == "vectorize" || call.method == "unroll") {
-      Binder b(call, {"loop"}, false);
-      LoopRV loop = Loop(b.Require("loop"));
-      if (call.method == "parallel") sch_.Parallel(loop);
-      if (call.method == "vectorize") sch_.Vectorize(loop);
-      if (call.method == "unroll") sch_.Unroll(loop);
-    } else if (call.method == "bind") {
-      Binder b(call, {"loop", "thread_axis"}, false);
-      sch_.Bind(Loop(b.Require("loop")), String(b.Require("thread_axis"), "thread_axis"));
-    } else {
+    const RecipeMethod* method = FindRecipeMethod(call.method);
+    if (!method) {
       throw RecipeError{"unknown or unsupported schedule method `" + call.method + "`",
                         call.method_token.begin, call.method_token.end};
     }
-    BindTargets(call, outputs, list_output);
+    if (method->returns == RecipeReturns::kNothing && !call.targets.empty()) {
+      throw RecipeError{"sch." + call.method + "() returns nothing to assign", call.begin,
+                        call.end};
+    }
+    RecipeArgs args = Bind(call, *method);
+    std::vector<RecipeRV> outputs = method->apply(sch_, args);
+    BindTargets(call, outputs, method->returns == RecipeReturns::kList);
   }
 
  private:
-  void BindTargets(const Call& call, const std::vector<Bound>& outputs, bool list_output) {
+  // Matches the call's arguments to the method's parameters, Python-style.
+  RecipeArgs Bind(const Call& call, const RecipeMethod& method) {
+    std::map<std::string, Value> named;
+    std::vector<Value> varargs;
+    size_t positional = 0;
+    bool seen_keyword = false;
+    for (const Arg& a : call.args) {
+      if (a.key.empty()) {
+        if (seen_keyword) {
+          throw RecipeError{"positional argument follows keyword argument", a.value.begin,
+                            a.value.end};
+        }
+        if (method.varargs) {
+          varargs.push_back(a.value);
+        } else if (positional < method.params.size()) {
+          named[method.params[positional]] = a.value;
+        } else {
+          throw RecipeError{"sch." + call.method + "() takes at most " +
+                                std::to_string(method.params.size()) + " arguments",
+                            a.value.begin, a.value.end};
+        }
+        ++positional;
+        continue;
+      }
+      seen_keyword = true;
+      if (std::find(method.params.begin(), method.params.end(), a.key) == method.params.end()) {
+        throw RecipeError{
+            "sch." + call.method + "() got an unexpected keyword argument '" + a.key + "'",
+            a.value.begin, a.value.end};
+      }
+      if (named.count(a.key)) {
+        throw RecipeError{
+            "sch." + call.method + "() got multiple values for argument '" + a.key + "'",
+            a.value.begin, a.value.end};
+      }
+      named[a.key] = a.value;
+    }
+    return RecipeArgs(sch_, call.method, std::move(named), std::move(varargs), env_, call.begin,
+                      call.end);
+  }
+
+  void BindTargets(const Call& call, const std::vector<RecipeRV>& outputs, bool list_output) {
     if (call.targets.empty()) return;
     if (!list_output || !call.list_target) {
       if (call.targets.size() != 1 || call.list_target) {
@@ -383,53 +302,209 @@ class Applier {
                             " names unpack them",
                         call.targets.front().begin, call.targets.back().end};
     }
-    for (size_t i = 0; i < call.targets.size(); ++i) {
+    for (size_t i = 0; i < call.targets.size() && i < outputs.size(); ++i) {
       if (call.targets[i].text != "_") env_[call.targets[i].text] = outputs[i];
     }
   }
 
-  static RecipeError TypeError(const Value& v, const std::string& what, const std::string& want) {
-    return {what + " must be " + want, v.begin, v.end};
-  }
-  std::string String(const Value& v, const std::string& what) {
-    if (v.kind != Value::Kind::kString) throw TypeError(v, what, "a string");
-    return v.s;
-  }
-  bool Bool(const Binder& b, const std::string& name, bool dflt) {
-    const Value* v = b.Get(name);
-    if (!v) return dflt;
-    if (v->kind != Value::Kind::kBool) throw TypeError(*v, name, "True or False");
-    return v->i != 0;
-  }
-  const Bound& Lookup(const Value& v) {
-    auto it = env_.find(v.s);
-    if (it == env_.end()) throw RecipeError{"name '" + v.s + "' is not defined", v.begin, v.end};
-    return it->second;
-  }
-  SBlockRV Block(const Value& v) {
-    // As in TVM's Python API, a block may be given by name.
-    if (v.kind == Value::Kind::kString) return sch_.GetSBlock(v.s);
-    if (v.kind != Value::Kind::kName) throw TypeError(v, "block", "a block or a block name");
-    const Bound& b = Lookup(v);
-    if (!std::holds_alternative<SBlockRV>(b)) {
-      throw RecipeError{"'" + v.s + "' is a loop, not a block", v.begin, v.end};
-    }
-    return std::get<SBlockRV>(b);
-  }
-  LoopRV Loop(const Value& v) {
-    if (v.kind != Value::Kind::kName) throw TypeError(v, "loop", "a loop");
-    const Bound& b = Lookup(v);
-    if (!std::holds_alternative<LoopRV>(b)) {
-      throw RecipeError{"'" + v.s + "' is a block, not a loop", v.begin, v.end};
-    }
-    return std::get<LoopRV>(b);
-  }
-
   Schedule& sch_;
-  std::map<std::string, Bound> env_;
+  std::map<std::string, RecipeRV> env_;
 };
 
+// --- The methods of schedule.cpp, loop_transformation.cpp, reorder.cpp and for_kind.cpp ---------
+
+using Outputs = std::vector<RecipeRV>;
+
+RecipeMethodRegistrar reg_get_sblock(
+    "get_sblock", {{"name", "func_name"}, false, RecipeReturns::kSingle,
+                   [](Schedule& sch, RecipeArgs& args) -> Outputs {
+                     std::optional<std::string> func;
+                     if (args.Has("func_name")) func = args.String("func_name");
+                     return {sch.GetSBlock(args.String("name"), func)};
+                   }});
+
+RecipeMethodRegistrar reg_get_loops("get_loops",
+                                    {{"block"}, false, RecipeReturns::kList,
+                                     [](Schedule& sch, RecipeArgs& args) -> Outputs {
+                                       std::vector<LoopRV> loops =
+                                           sch.GetLoops(args.Block("block"));
+                                       return Outputs(loops.begin(), loops.end());
+                                     }});
+
+RecipeMethodRegistrar reg_split(
+    "split", {{"loop", "factors", "preserve_unit_iters", "disable_predication"}, false,
+              RecipeReturns::kList, [](Schedule& sch, RecipeArgs& args) -> Outputs {
+                const Value& fv = args.Require("factors");
+                if (fv.kind != Value::Kind::kList) {
+                  throw RecipeArgs::TypeError(fv, "factors", "a list");
+                }
+                std::vector<std::optional<int64_t>> factors;
+                for (const Value& f : fv.list) {
+                  if (f.kind == Value::Kind::kNone) {
+                    factors.push_back(std::nullopt);
+                  } else if (f.kind == Value::Kind::kInt) {
+                    // TVM's older API spelled the inferred factor -1.
+                    factors.push_back(f.i == -1 ? std::nullopt : std::optional<int64_t>(f.i));
+                  } else {
+                    throw RecipeArgs::TypeError(f, "a factor", "an integer or None");
+                  }
+                }
+                std::vector<LoopRV> loops =
+                    sch.Split(args.Loop("loop"), factors, args.Bool("preserve_unit_iters", true),
+                              args.Bool("disable_predication", false));
+                return Outputs(loops.begin(), loops.end());
+              }});
+
+std::vector<LoopRV> LoopVarargs(RecipeArgs& args) {
+  std::vector<LoopRV> loops;
+  for (const Value& v : args.varargs()) loops.push_back(args.LoopOf(v));
+  return loops;
+}
+
+RecipeMethodRegistrar reg_fuse("fuse", {{"preserve_unit_iters"}, true, RecipeReturns::kSingle,
+                                        [](Schedule& sch, RecipeArgs& args) -> Outputs {
+                                          return {sch.Fuse(LoopVarargs(args),
+                                                           args.Bool("preserve_unit_iters", true))};
+                                        }});
+
+RecipeMethodRegistrar reg_reorder("reorder", {{}, true, RecipeReturns::kNothing,
+                                              [](Schedule& sch, RecipeArgs& args) -> Outputs {
+                                                sch.Reorder(LoopVarargs(args));
+                                                return {};
+                                              }});
+
+RecipeMethod LoopKindMethod(void (Schedule::*apply)(const LoopRV&)) {
+  return {{"loop"}, false, RecipeReturns::kNothing,
+          [apply](Schedule& sch, RecipeArgs& args) -> Outputs {
+            (sch.*apply)(args.Loop("loop"));
+            return {};
+          }};
+}
+RecipeMethodRegistrar reg_parallel("parallel", LoopKindMethod(&Schedule::Parallel));
+RecipeMethodRegistrar reg_vectorize("vectorize", LoopKindMethod(&Schedule::Vectorize));
+RecipeMethodRegistrar reg_unroll("unroll", LoopKindMethod(&Schedule::Unroll));
+RecipeMethodRegistrar reg_bind("bind", {{"loop", "thread_axis"}, false, RecipeReturns::kNothing,
+                                        [](Schedule& sch, RecipeArgs& args) -> Outputs {
+                                          sch.Bind(args.Loop("loop"), args.String("thread_axis"));
+                                          return {};
+                                        }});
+
 }  // namespace
+
+RecipeMethodRegistrar::RecipeMethodRegistrar(std::string name, RecipeMethod method) {
+  if (!Registry().emplace(name, std::move(method)).second) {
+    std::fprintf(stderr, "recipe method `%s` registered twice\n", name.c_str());
+    std::abort();
+  }
+}
+
+const RecipeMethod* FindRecipeMethod(const std::string& name) {
+  auto it = Registry().find(name);
+  return it == Registry().end() ? nullptr : &it->second;
+}
+
+RecipeArgs::RecipeArgs(Schedule& sch, std::string method, std::map<std::string, RecipeValue> named,
+                       std::vector<RecipeValue> varargs, const std::map<std::string, RecipeRV>& env,
+                       uint32_t begin, uint32_t end)
+    : sch_(sch),
+      method_(std::move(method)),
+      named_(std::move(named)),
+      varargs_(std::move(varargs)),
+      env_(env),
+      begin_(begin),
+      end_(end) {}
+
+const RecipeValue* RecipeArgs::Get(const std::string& name) const {
+  auto it = named_.find(name);
+  return it == named_.end() ? nullptr : &it->second;
+}
+
+const RecipeValue& RecipeArgs::Require(const std::string& name) const {
+  const RecipeValue* v = Get(name);
+  if (!v) {
+    throw RecipeError{"sch." + method_ + "() missing required argument '" + name + "'", begin_,
+                      end_};
+  }
+  return *v;
+}
+
+bool RecipeArgs::Has(const std::string& name) const {
+  const RecipeValue* v = Get(name);
+  return v && v->kind != RecipeValue::Kind::kNone;
+}
+
+RecipeError RecipeArgs::TypeError(const RecipeValue& v, const std::string& what,
+                                  const std::string& want) {
+  return {what + " must be " + want, v.begin, v.end};
+}
+
+std::variant<SBlockRV, LoopRV> RecipeArgs::BlockOrLoop(const std::string& name) {
+  const RecipeValue& v = Require(name);
+  if (v.kind == RecipeValue::Kind::kName) {
+    auto it = env_.find(v.s);
+    if (it != env_.end() && std::holds_alternative<LoopRV>(it->second)) {
+      return std::get<LoopRV>(it->second);
+    }
+  }
+  return BlockOf(v);
+}
+
+int64_t RecipeArgs::IntOf(const RecipeValue& v, const std::string& what) {
+  if (v.kind != RecipeValue::Kind::kInt) throw TypeError(v, what, "an integer");
+  return v.i;
+}
+
+int64_t RecipeArgs::Int(const std::string& name) { return IntOf(Require(name), name); }
+
+int64_t RecipeArgs::Int(const std::string& name, int64_t dflt) {
+  const RecipeValue* v = Get(name);
+  return v ? IntOf(*v, name) : dflt;
+}
+
+bool RecipeArgs::Bool(const std::string& name, bool dflt) {
+  const RecipeValue* v = Get(name);
+  if (!v) return dflt;
+  if (v->kind != RecipeValue::Kind::kBool) throw TypeError(*v, name, "True or False");
+  return v->i != 0;
+}
+
+std::string RecipeArgs::StringOf(const RecipeValue& v, const std::string& what) {
+  if (v.kind != RecipeValue::Kind::kString) throw TypeError(v, what, "a string");
+  return v.s;
+}
+
+std::string RecipeArgs::String(const std::string& name) { return StringOf(Require(name), name); }
+
+std::vector<SBlockRV> RecipeArgs::BlockList(const std::string& name) {
+  const RecipeValue* v = Get(name);
+  if (!v || v->kind == RecipeValue::Kind::kNone) return {};
+  if (v->kind != RecipeValue::Kind::kList) throw TypeError(*v, name, "a list of blocks");
+  std::vector<SBlockRV> out;
+  for (const RecipeValue& e : v->list) out.push_back(BlockOf(e));
+  return out;
+}
+
+SBlockRV RecipeArgs::BlockOf(const RecipeValue& v) {
+  // As in TVM's Python API, a block may be given by name.
+  if (v.kind == RecipeValue::Kind::kString) return sch_.GetSBlock(v.s);
+  if (v.kind != RecipeValue::Kind::kName) throw TypeError(v, "block", "a block or a block name");
+  auto it = env_.find(v.s);
+  if (it == env_.end()) throw RecipeError{"name '" + v.s + "' is not defined", v.begin, v.end};
+  if (!std::holds_alternative<SBlockRV>(it->second)) {
+    throw RecipeError{"'" + v.s + "' is a loop, not a block", v.begin, v.end};
+  }
+  return std::get<SBlockRV>(it->second);
+}
+
+LoopRV RecipeArgs::LoopOf(const RecipeValue& v) {
+  if (v.kind != RecipeValue::Kind::kName) throw TypeError(v, "loop", "a loop");
+  auto it = env_.find(v.s);
+  if (it == env_.end()) throw RecipeError{"name '" + v.s + "' is not defined", v.begin, v.end};
+  if (!std::holds_alternative<LoopRV>(it->second)) {
+    throw RecipeError{"'" + v.s + "' is a block, not a loop", v.begin, v.end};
+  }
+  return std::get<LoopRV>(it->second);
+}
 
 DiagnosticList ApplyRecipe(Schedule& sch, std::string_view text, std::string path) {
   auto file = std::make_shared<SourceFile>(std::move(path), std::string(text));

@@ -3,10 +3,31 @@
 // is statements of the form `[a, b, ... =] sch.method(args)`, with positional or keyword
 // arguments, None/True/False, ints, strings, lists and tuples, RV names, and `#` comments;
 // anything else is an error with its span, never silently skipped.
+//
+// Methods are found in a table from method name to RecipeMethod (parameter names in Python
+// order, what the method returns, and a handler that reads its arguments and calls the
+// Schedule). A primitive's own file registers its method with a static RecipeMethodRegistrar
+// (wb_core is linked whole, so the registrar always runs):
+//
+//   RecipeMethodRegistrar reg_compute_inline(
+//       "compute_inline", {{"block"}, false, RecipeReturns::kNothing,
+//                          [](Schedule& sch, RecipeArgs& args) -> std::vector<RecipeRV> {
+//                            sch.ComputeInline(args.Block("block"));
+//                            return {};
+//                          }});
+//
+// RecipeArgs converts and checks arguments (a block may be given as a handle or by name, as in
+// TVM's Python API); a wrong argument is a RecipeError at that argument's span.
 #pragma once
 
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
+#include <vector>
 
 #include "schedule/schedule.h"
 #include "support/diagnostic.h"
@@ -17,5 +38,94 @@ namespace wb::schedule {
 // primitive that does not apply) and reports it with that statement's span; the statements
 // before it stay applied.
 DiagnosticList ApplyRecipe(Schedule& sch, std::string_view text, std::string path = "<recipe>");
+
+// A handle bound to a recipe name.
+using RecipeRV = std::variant<SBlockRV, LoopRV>;
+
+// A value as written in a recipe, before the parameter receiving it checks it.
+struct RecipeValue {
+  enum class Kind { kNone, kBool, kInt, kString, kName, kList } kind = Kind::kNone;
+  int64_t i = 0;  // kInt, kBool (0/1)
+  std::string s;  // kString contents, kName identifier
+  std::vector<RecipeValue> list;
+  uint32_t begin = 0;  // span in the recipe text
+  uint32_t end = 0;
+};
+
+// A recipe that cannot be applied, at a span of its text.
+struct RecipeError {
+  std::string message;
+  uint32_t begin;
+  uint32_t end;
+};
+
+// The arguments of one call, matched to the method's parameters Python-style.
+class RecipeArgs {
+ public:
+  RecipeArgs(Schedule& sch, std::string method, std::map<std::string, RecipeValue> named,
+             std::vector<RecipeValue> varargs, const std::map<std::string, RecipeRV>& env,
+             uint32_t begin, uint32_t end);
+
+  // The argument, or null when it was not given.
+  const RecipeValue* Get(const std::string& name) const;
+  // The argument; a RecipeError naming it when it was not given.
+  const RecipeValue& Require(const std::string& name) const;
+  // Given and not None.
+  bool Has(const std::string& name) const;
+  const std::vector<RecipeValue>& varargs() const { return varargs_; }
+
+  SBlockRV Block(const std::string& name) { return BlockOf(Require(name)); }
+  LoopRV Loop(const std::string& name) { return LoopOf(Require(name)); }
+  std::variant<SBlockRV, LoopRV> BlockOrLoop(const std::string& name);
+  int64_t Int(const std::string& name);
+  int64_t Int(const std::string& name, int64_t dflt);
+  bool Bool(const std::string& name, bool dflt);
+  std::string String(const std::string& name);
+  // A list of blocks; not given or None: empty.
+  std::vector<SBlockRV> BlockList(const std::string& name);
+
+  SBlockRV BlockOf(const RecipeValue& v);
+  LoopRV LoopOf(const RecipeValue& v);
+  int64_t IntOf(const RecipeValue& v, const std::string& what);
+  std::string StringOf(const RecipeValue& v, const std::string& what);
+  // "`what` must be `want`" at the value's span.
+  static RecipeError TypeError(const RecipeValue& v, const std::string& what,
+                               const std::string& want);
+
+ private:
+  Schedule& sch_;
+  std::string method_;
+  std::map<std::string, RecipeValue> named_;
+  std::vector<RecipeValue> varargs_;
+  const std::map<std::string, RecipeRV>& env_;
+  uint32_t begin_;
+  uint32_t end_;
+};
+
+enum class RecipeReturns {
+  kNothing,  // `sch.parallel(l1)`: assigning the result is an error
+  kSingle,   // `b1 = sch.get_sblock("B")`
+  kList,     // `l1, l2 = sch.get_loops(b0)`, `b1, = sch.get_producers(b0)`
+};
+
+struct RecipeMethod {
+  // Parameter names in Python order; positional arguments fill them in order.
+  std::vector<std::string> params;
+  // Positional arguments are collected into RecipeArgs::varargs (fuse, reorder); `params` are
+  // then keyword-only.
+  bool varargs = false;
+  RecipeReturns returns = RecipeReturns::kNothing;
+  // Applies the call; returns the handles to bind (one for kSingle).
+  std::function<std::vector<RecipeRV>(Schedule&, RecipeArgs&)> apply;
+};
+
+// Registers `method` under `name` (a later registration of the same name is a programming error
+// and aborts at startup).
+struct RecipeMethodRegistrar {
+  RecipeMethodRegistrar(std::string name, RecipeMethod method);
+};
+
+// The registered method, or null.
+const RecipeMethod* FindRecipeMethod(const std::string& name);
 
 }  // namespace wb::schedule

@@ -23,7 +23,8 @@ std::string RenderError(const std::string& primitive, const std::string& reason)
 ScheduleError::ScheduleError(const std::string& primitive, const std::string& reason)
     : std::runtime_error(RenderError(primitive, reason)), primitive_(primitive), reason_(reason) {}
 
-Schedule::Schedule(ir::IRModule mod) : mod_(std::move(mod)) {
+Schedule::Schedule(ir::IRModule mod, bool enable_check)
+    : mod_(std::move(mod)), enable_check_(enable_check) {
   if (!mod_.defined()) throw std::invalid_argument("Schedule needs a module");
   std::vector<std::string> prim_funcs;
   for (size_t i = 0; i < mod_->functions.size(); ++i) {
@@ -63,13 +64,19 @@ SBlock Schedule::Get(const SBlockRV& rv) const {
   if (rv.id < 0 || rv.id >= static_cast<int>(rvs_.size()) || !rvs_[rv.id].is_block) {
     throw std::invalid_argument("The block random variable is not defined in this schedule");
   }
-  const RVEntry* h = &rvs_[rv.id];
-  PrimFunc f = Downcast<PrimFuncNode>(mod_->Lookup(h->func_name));
-  std::vector<SBlock> blocks = CollectBlocks(f->body);
-  if (h->preorder_index >= blocks.size()) {
+  const RVEntry& h = rvs_[rv.id];
+  if (h.expired) throw std::invalid_argument("The block no longer exists in the IRModule");
+  ir::BaseFunc base = mod_->Lookup(h.func_name);
+  if (!base.defined() || !base.as<PrimFuncNode>()) {
     throw std::invalid_argument("The block no longer exists in the IRModule");
   }
-  return blocks[h->preorder_index];
+  std::vector<SBlock> hits = FindBlocks(Downcast<PrimFuncNode>(base)->body, h.block_name);
+  if (hits.empty()) throw std::invalid_argument("The block no longer exists in the IRModule");
+  if (hits.size() > 1) {
+    throw std::invalid_argument("The block `" + h.block_name + "` is not unique in function `" +
+                                h.func_name + "`: blocks must have distinct names");
+  }
+  return hits[0];
 }
 
 For Schedule::Get(const LoopRV& rv) const {
@@ -88,17 +95,13 @@ SBlockRV Schedule::GetSBlock(const std::string& name, const std::optional<std::s
   if (!base.defined() || !base.as<PrimFuncNode>()) {
     throw std::invalid_argument("get_sblock: the module has no PrimFunc named \"" + fname + "\"");
   }
-  std::vector<SBlock> blocks = CollectBlocks(Downcast<PrimFuncNode>(base)->body);
-  std::vector<size_t> hits;
-  for (size_t i = 0; i < blocks.size(); ++i) {
-    if (blocks[i]->name_hint == name) hits.push_back(i);
-  }
+  std::vector<SBlock> hits = FindBlocks(Downcast<PrimFuncNode>(base)->body, name);
   if (hits.empty()) throw ScheduleError("get-block", "Cannot find a block with the name: " + name);
   if (hits.size() > 1) {
     throw ScheduleError("get-block",
                         "Found  " + std::to_string(hits.size()) + " blocks with the name: " + name);
   }
-  SBlockRV rv{NewRV({true, fname, hits[0], {}})};
+  SBlockRV rv{NewRV({true, fname, name, false, {}})};
   trace_.Append({"get_sblock",
                  {{"name", TraceValue::String(name)}, {"func_name", TraceValue::String(fname)}},
                  {TraceValue::Block(rv.id)},
@@ -115,7 +118,7 @@ std::vector<LoopRV> Schedule::GetLoops(const SBlockRV& block) {
     // Only loops and blocks have srefs: other statements (SeqStmt, IfThenElse) are stepped over.
     if (ir::IsInstance<SBlockNode>(path[i])) break;
     if (!ir::IsInstance<ForNode>(path[i])) continue;
-    loops.push_back(LoopRV{NewRV({false, "", 0, static_cast<const ForNode*>(path[i])->loop_var})});
+    loops.push_back(NewLoopRV(static_cast<const ForNode*>(path[i])->loop_var));
   }
   std::reverse(loops.begin(), loops.end());
   Instruction inst{"get_loops", {{"block", TraceValue::Block(block.id)}}, {}, true};
@@ -124,7 +127,8 @@ std::vector<LoopRV> Schedule::GetLoops(const SBlockRV& block) {
   return loops;
 }
 
-void Schedule::Replace(const StmtNode* target, const Stmt& replacement) {
+void Schedule::Replace(const StmtNode* target, const Stmt& replacement,
+                       const ReplaceOptions& options) {
   PrimFunc f = Func();
   Stmt body = ReplaceStmt(f->body, target, replacement);
   f.CopyOnWrite()->body = body;
@@ -134,6 +138,26 @@ void Schedule::Replace(const StmtNode* target, const Stmt& replacement) {
     if (m->global_vars[i]->name_hint == func_name_) m->functions[i] = f;
   }
   mod_ = mod;
+  // Renames are applied from the old names all at once, so swapping two names works.
+  for (RVEntry& e : rvs_) {
+    if (!e.is_block || e.expired || e.func_name != func_name_) continue;
+    if (std::find(options.removed_blocks.begin(), options.removed_blocks.end(), e.block_name) !=
+        options.removed_blocks.end()) {
+      e.expired = true;
+      continue;
+    }
+    auto it = options.renamed_blocks.find(e.block_name);
+    if (it != options.renamed_blocks.end()) e.block_name = it->second;
+  }
+}
+
+SBlockRV Schedule::NewBlockRV(const std::string& block_name) {
+  Func();  // throws when there is no working function
+  return SBlockRV{NewRV({true, func_name_, block_name, false, {}})};
+}
+
+LoopRV Schedule::NewLoopRV(const Var& loop_var) {
+  return LoopRV{NewRV({false, "", "", false, loop_var})};
 }
 
 }  // namespace wb::schedule

@@ -2,11 +2,18 @@
 // named and checked as Apache TVM's s_tir schedule does (see shared/SCHEDULE.md). The IR is
 // immutable, so every primitive produces a new IRModule; a failed primitive leaves the schedule
 // exactly as it was (the old module is simply kept) and records nothing in the trace.
+//
+// Primitives live one family a file (core/schedule/*.cpp, core/schedule/primitive/*.cpp). A
+// primitive resolves its handles with Get, builds the new statement, swaps it in with Replace
+// (telling Replace which blocks it renamed or removed), makes handles for what it created with
+// NewBlockRV/NewLoopRV and records itself with Record, in that order, after every check passed.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "ir/expr.h"
@@ -28,9 +35,11 @@ class ScheduleError : public std::runtime_error {
   std::string reason_;
 };
 
-// Handles name blocks and loops across module versions. A block is followed by its SBlock node
-// (blocks rebuilt by a primitive are re-pointed); a loop by its loop variable, which split and
-// fuse retire and reorder keeps, as TVM's sref reuse does.
+// Handles name blocks and loops across module versions, as TVM's srefs do. A block is followed
+// by its name within its function (TVM requires block names to be unique per function), so it
+// survives primitives that add, drop or rebuild other blocks; a primitive that renames a block
+// re-points its handles, one that removes it (compute_inline) expires them. A loop is followed
+// by its loop variable, which split and fuse retire and reorder keeps.
 struct SBlockRV {
   int id = -1;
 };
@@ -38,20 +47,36 @@ struct LoopRV {
   int id = -1;
 };
 
+// What a Replace did to blocks besides rebuilding them in place.
+struct ReplaceOptions {
+  std::map<std::string, std::string> renamed_blocks;  // old name -> new name
+  std::vector<std::string> removed_blocks;
+};
+
 class Schedule {
  public:
   // Works on the PrimFunc chosen as TVM's FindEntryFunc does: the one named "main", else the
   // only PrimFunc. Throws std::invalid_argument when there is none to choose.
-  explicit Schedule(ir::IRModule mod);
+  // `enable_check` off skips the checks TVM skips then (compact dataflow, stage pipeline).
+  explicit Schedule(ir::IRModule mod, bool enable_check = true);
 
   const ir::IRModule& mod() const { return mod_; }
   const std::string& func_name() const { return func_name_; }
   const Trace& trace() const { return trace_; }
+  bool enable_check() const { return enable_check_; }
   void WorkOn(const std::string& func_name);
 
+  // --- Lookup (schedule.cpp, primitive/get_blocks.cpp) ---
   SBlockRV GetSBlock(const std::string& name, const std::optional<std::string>& func_name = {});
   std::vector<LoopRV> GetLoops(const SBlockRV& block);
+  // The nearest blocks under the block's body or the loop, in pre-order.
+  std::vector<SBlockRV> GetChildBlocks(const std::variant<SBlockRV, LoopRV>& block_or_loop);
+  // The blocks of the same scope that write what `block` reads or writes (RAW, WAW), and those
+  // that read or overwrite what it writes.
+  std::vector<SBlockRV> GetProducers(const SBlockRV& block);
+  std::vector<SBlockRV> GetConsumers(const SBlockRV& block);
 
+  // --- Loop transformations (loop_transformation.cpp, reorder.cpp) ---
   // `factors`: at most one is nullopt (inferred). Returns the new loops, outer to inner.
   std::vector<LoopRV> Split(const LoopRV& loop, const std::vector<std::optional<int64_t>>& factors,
                             bool preserve_unit_iters = true, bool disable_predication = false);
@@ -60,37 +85,68 @@ class Schedule {
   // stay valid. One loop or none: nothing changes (the call is still recorded).
   void Reorder(const std::vector<LoopRV>& loops);
 
-  // Loop kinds (SCHEDULE.md §2.3). TVM's compact-dataflow check (enable_check) is not run yet;
-  // the block-iter-type check is. `Bind` takes a thread tag such as "threadIdx.x".
+  // --- Loop kinds (for_kind.cpp, SCHEDULE.md §2.3) ---
+  // parallel/vectorize/bind run TVM's compact-dataflow check when enable_check is on, then the
+  // block-iter-type check. `Bind` takes a thread tag such as "threadIdx.x".
   void Parallel(const LoopRV& loop);
   void Vectorize(const LoopRV& loop);
   void Bind(const LoopRV& loop, const std::string& thread_axis);
   // Marks the loop unrolled and drops any thread binding; never fails.
   void Unroll(const LoopRV& loop);
 
+  // --- Cache stages (primitive/cache.cpp, SCHEDULE.md §2.4) ---
+  SBlockRV CacheRead(const SBlockRV& block, int read_buffer_index,
+                     const std::string& storage_scope,
+                     const std::vector<SBlockRV>& consumer_blocks = {});
+  SBlockRV CacheWrite(const SBlockRV& block, int write_buffer_index,
+                      const std::string& storage_scope,
+                      const std::vector<SBlockRV>& consumer_blocks = {});
+  // `buffer_type` is "read" or "write".
+  SBlockRV ReIndex(const SBlockRV& block, const std::string& buffer_type, int buffer_index);
+
+  // --- Compute location (primitive/compute_location.cpp, SCHEDULE.md §2.5) ---
+  void ComputeAt(const SBlockRV& block, const LoopRV& loop, bool preserve_unit_loops = false,
+                 int index = -1);
+  void ReverseComputeAt(const SBlockRV& block, const LoopRV& loop,
+                        bool preserve_unit_loops = false, int index = -1);
+  // --- Inlining (primitive/compute_inline.cpp) ---
+  void ComputeInline(const SBlockRV& block);
+  void ReverseComputeInline(const SBlockRV& block);
+
   // The IR node a handle stands for now; throws std::invalid_argument when it expired.
   tir::SBlock Get(const SBlockRV& rv) const;
   tir::For Get(const LoopRV& rv) const;
 
+  // --- For primitive implementations ---
+  // The working PrimFunc; throws std::invalid_argument when there is none.
+  tir::PrimFunc Func() const;
+  // Replaces the statement `target` of the working function with `replacement`. Block handles
+  // keep following their blocks by name; `options` says which blocks were renamed or removed.
+  void Replace(const tir::StmtNode* target, const tir::Stmt& replacement,
+               const ReplaceOptions& options = {});
+  // Handles for a block of the working function (by name) and for a loop (by variable).
+  SBlockRV NewBlockRV(const std::string& block_name);
+  LoopRV NewLoopRV(const tir::Var& loop_var);
+  // Appends a succeeded primitive to the trace.
+  void Record(Instruction inst) { trace_.Append(std::move(inst)); }
+
  private:
-  // A block is held by its function and pre-order position (split, fuse and the loop-kind
-  // primitives never add, drop or reorder blocks); a loop by its loop variable.
   struct RVEntry {
     bool is_block = false;
     std::string func_name;
-    size_t preorder_index = 0;
+    std::string block_name;
+    bool expired = false;
     tir::Var loop_var;
   };
 
-  tir::PrimFunc Func() const;
-  // Replaces the statement `target` of the working function with `replacement`, re-pointing
-  // block handles at the rebuilt copies of their blocks.
-  void Replace(const tir::StmtNode* target, const tir::Stmt& replacement);
   int NewRV(RVEntry entry);
   void SetLoopKind(const LoopRV& rv, tir::ForKind kind, const std::string& thread_axis);
+  void ComputeAtImpl(const SBlockRV& block, const LoopRV& loop, bool preserve_unit_loops,
+                     int index, bool reverse);
 
   ir::IRModule mod_;
   std::string func_name_;
+  bool enable_check_ = true;
   std::vector<RVEntry> rvs_;
   Trace trace_;
 };

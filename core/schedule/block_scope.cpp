@@ -1,0 +1,311 @@
+#include "schedule/block_scope.h"
+
+#include <algorithm>
+
+#include "arith/analyzer.h"
+#include "arith/iter_affine_map.h"
+#include "schedule/ir_path.h"
+#include "tir/functor.h"
+#include "tir/op.h"
+
+namespace wb::schedule {
+
+using namespace tir;
+
+namespace {
+
+void PushUnique(std::vector<SBlock>& out, const SBlock& b) {
+  for (const SBlock& x : out) {
+    if (x.same_as(b)) return;
+  }
+  out.push_back(b);
+}
+
+bool UsesAnyVar(const PrimExpr& e, const std::vector<const VarNode*>& vars) {
+  bool used = false;
+  PostOrderVisit(e, [&](const ir::Object* n) {
+    for (const VarNode* v : vars) used |= n == v;
+  });
+  return used;
+}
+
+}  // namespace
+
+std::vector<SBlock> ChildBlocks(const Stmt& stmt) {
+  struct Collector : StmtVisitor {
+    using StmtVisitor::VisitStmt_;
+    void VisitStmt_(const SBlockNode* op) override { blocks.push_back(GetRef(op)); }
+    std::vector<SBlock> blocks;
+  } c;
+  if (const auto* block = stmt.as<SBlockNode>()) {
+    c(block->body);
+  } else if (const auto* realize = stmt.as<SBlockRealizeNode>()) {
+    c(realize->block->body);
+  } else {
+    c(stmt);
+  }
+  return c.blocks;
+}
+
+BlockScope::BlockScope(const Stmt& root) : root_(root), children_(ChildBlocks(root)) {
+  auto add_edge = [&](const SBlock& src, const SBlock& dst, DepKind kind) {
+    if (!src.same_as(dst)) deps_.push_back({src, dst, kind});
+  };
+  for (const SBlock& child : children_) {
+    for (const BufferRegion& r : child->reads) readers_[r->buffer.get()].push_back(child);
+    for (const BufferRegion& r : child->writes) writers_[r->buffer.get()].push_back(child);
+    for (const BufferRegion& r : child->reads) {
+      for (const SBlock& from : writers_[r->buffer.get()]) add_edge(from, child, DepKind::kRAW);
+    }
+    for (const BufferRegion& r : child->writes) {
+      for (const SBlock& from : writers_[r->buffer.get()]) add_edge(from, child, DepKind::kWAW);
+    }
+    for (const BufferRegion& r : child->writes) {
+      for (const SBlock& from : readers_[r->buffer.get()]) add_edge(from, child, DepKind::kWAR);
+    }
+  }
+}
+
+std::vector<Dependency> BlockScope::DepsBySrc(const SBlockNode* block) const {
+  std::vector<Dependency> out;
+  for (const Dependency& d : deps_) {
+    if (d.src.get() == block) out.push_back(d);
+  }
+  return out;
+}
+
+std::vector<Dependency> BlockScope::DepsByDst(const SBlockNode* block) const {
+  std::vector<Dependency> out;
+  for (const Dependency& d : deps_) {
+    if (d.dst.get() == block) out.push_back(d);
+  }
+  return out;
+}
+
+std::vector<SBlock> BlockScope::Producers(const SBlockNode* block) const {
+  std::vector<SBlock> out;
+  for (const Dependency& d : DepsByDst(block)) {
+    if (d.kind != DepKind::kWAR) PushUnique(out, d.src);
+  }
+  return out;
+}
+
+std::vector<SBlock> BlockScope::Consumers(const SBlockNode* block) const {
+  std::vector<SBlock> out;
+  for (const Dependency& d : DepsBySrc(block)) {
+    if (d.kind != DepKind::kWAR) PushUnique(out, d.dst);
+  }
+  return out;
+}
+
+std::vector<SBlock> BlockScope::WritersOf(const BufferNode* buffer) const {
+  auto it = writers_.find(buffer);
+  return it == writers_.end() ? std::vector<SBlock>{} : it->second;
+}
+
+std::vector<SBlock> BlockScope::ReadersOf(const BufferNode* buffer) const {
+  auto it = readers_.find(buffer);
+  return it == readers_.end() ? std::vector<SBlock>{} : it->second;
+}
+
+bool BlockScope::HasWAR() const {
+  return std::any_of(deps_.begin(), deps_.end(),
+                     [](const Dependency& d) { return d.kind == DepKind::kWAR; });
+}
+
+std::vector<const StmtNode*> PathIn(const PrimFunc& func, const StmtNode* node) {
+  return PathTo(func->body, node);
+}
+
+const SBlockRealizeNode* RealizeOf(const PrimFunc& func, const SBlockNode* block) {
+  std::vector<const StmtNode*> path = PathIn(func, block);
+  if (path.size() < 2) return nullptr;
+  return NodeAs<SBlockRealizeNode>(path[path.size() - 2]);
+}
+
+SBlock ParentBlock(const PrimFunc& func, const StmtNode* node) {
+  std::vector<const StmtNode*> path = PathIn(func, node);
+  for (size_t i = path.size() - 1; i-- > 0;) {
+    if (const auto* b = NodeAs<SBlockNode>(path[i])) return GetRef(b);
+  }
+  return SBlock();
+}
+
+std::vector<For> LoopsUnderScope(const PrimFunc& func, const SBlockNode* block) {
+  std::vector<const StmtNode*> path = PathIn(func, block);
+  std::vector<For> loops;
+  for (size_t i = path.size() - 1; i-- > 0;) {
+    if (NodeAs<SBlockNode>(path[i])) break;
+    if (const auto* f = NodeAs<ForNode>(path[i])) loops.push_back(GetRef(f));
+  }
+  std::reverse(loops.begin(), loops.end());
+  return loops;
+}
+
+SBlock GetScopeRoot(const Schedule& sch, const char* primitive, const StmtNode* node,
+                    bool require_stage_pipeline) {
+  SBlock scope = ParentBlock(sch.Func(), node);
+  if (!scope.defined()) {
+    throw ScheduleError(primitive, "The primitive does not operate on the root block");
+  }
+  if (require_stage_pipeline && sch.enable_check() && BlockScope(scope).HasWAR()) {
+    throw ScheduleError(primitive,
+                        "The scope " + Quote(scope.get()) +
+                            " is not a stage pipeline: a block of it overwrites a buffer that an "
+                            "earlier block reads (a write-after-read dependence)");
+  }
+  return scope;
+}
+
+int CompleteBlockViolation(const BlockScope& scope, const SBlockNode* block) {
+  for (const IterVar& iv : block->iter_vars) {
+    if (iv->iter_type != IterVarType::kDataPar) return 1;
+  }
+  // Under a loop root TVM merges the children's own writers, so a leaf block always dominates.
+  if (!scope.root().as<ForNode>()) {
+    for (const BufferRegion& w : block->writes) {
+      if (scope.WritersOf(w->buffer.get()).size() != 1) return 2;
+    }
+  }
+  for (const BufferRegion& r : block->reads) {
+    for (const BufferRegion& w : block->writes) {
+      if (r->buffer.same_as(w->buffer)) return 3;
+    }
+  }
+  return 0;
+}
+
+int ReductionBlockViolation(const PrimFunc& func, const BlockScope& scope,
+                            const SBlockNode* block) {
+  if (!block->init.defined()) return 1;
+  if (!IsAffineBinding(func, block)) return 2;
+  std::vector<const VarNode*> reduce_vars;
+  for (const IterVar& iv : block->iter_vars) {
+    if (iv->iter_type != IterVarType::kDataPar && iv->iter_type != IterVarType::kCommReduce) {
+      return 3;
+    }
+    if (iv->iter_type == IterVarType::kCommReduce) reduce_vars.push_back(iv->var.get());
+  }
+  if (!scope.root().as<ForNode>()) {
+    for (const BufferRegion& w : block->writes) {
+      if (scope.WritersOf(w->buffer.get()).size() != 1) return 4;
+    }
+  }
+  bool indexed = false;
+  auto check_store = [&](const ir::Object* n) {
+    const auto* store = NodeAs<BufferStoreNode>(n);
+    if (!store) return;
+    for (const PrimExpr& idx : store->indices) indexed |= UsesAnyVar(idx, reduce_vars);
+  };
+  PostOrderVisit(block->body, check_store);
+  PostOrderVisit(block->init, check_store);
+  return indexed ? 5 : 0;
+}
+
+bool IsAffineBinding(const PrimFunc& func, const SBlockNode* block) {
+  const SBlockRealizeNode* realize = RealizeOf(func, block);
+  if (!realize) return block->iter_vars.empty();
+  if (!ParentBlock(func, block).defined()) return block->iter_vars.empty();
+  std::vector<std::pair<Var, Range>> iters;
+  for (const For& loop : LoopsUnderScope(func, block)) {
+    const int64_t* mn = AsConstInt(loop->min);
+    if (!mn || *mn != 0 || !AsConstInt(loop->extent)) return false;
+    iters.emplace_back(loop->loop_var, ir::MakeRange(loop->min, loop->extent));
+  }
+  arith::Analyzer analyzer;
+  arith::IterMapResult res = arith::DetectIterMap(realize->iter_values, iters, realize->predicate,
+                                                  arith::IterMapLevel::kSurjective, &analyzer);
+  if (!res.ok()) return false;
+  for (const arith::IterSumExpr& sum : res.indices) {
+    if (!sum.args.empty() && sum.args[0].scale != 1) return false;
+  }
+  return true;
+}
+
+bool IsOutputBlock(const SBlockNode* scope_root, const SBlockNode* block) {
+  for (const BufferRegion& w : block->writes) {
+    bool allocated = false;
+    for (const Buffer& b : scope_root->alloc_buffers) allocated |= b.same_as(w->buffer);
+    if (!allocated) return true;
+  }
+  return false;
+}
+
+void CheckCompleteBlock(const char* primitive, const BlockScope& scope, const SBlockNode* block) {
+  if (int c = CompleteBlockViolation(scope, block)) {
+    throw ScheduleError(primitive, "The block " + Quote(block) +
+                                       " is not a complete block - it violates condition #" +
+                                       std::to_string(c));
+  }
+}
+
+void CheckReductionBlock(const char* primitive, const PrimFunc& func, const BlockScope& scope,
+                         const SBlockNode* block) {
+  if (int c = ReductionBlockViolation(func, scope, block)) {
+    throw ScheduleError(primitive, "The block " + Quote(block) +
+                                       " is not a reduction block - it violates condition #" +
+                                       std::to_string(c));
+  }
+}
+
+void CheckCompleteOrReductionBlock(const char* primitive, const PrimFunc& func,
+                                   const BlockScope& scope, const SBlockNode* block) {
+  int complete = CompleteBlockViolation(scope, block);
+  if (complete == 0) return;
+  int reduction = ReductionBlockViolation(func, scope, block);
+  if (reduction == 0) return;
+  throw ScheduleError(primitive, "The block " + Quote(block) +
+                                     " is not a complete block - it violates condition #" +
+                                     std::to_string(complete) +
+                                     ".\nThe block is not a reduction block either - it "
+                                     "violates condition #" +
+                                     std::to_string(reduction));
+}
+
+void CheckAffineBinding(const char* primitive, const PrimFunc& func, const SBlockNode* block) {
+  if (!IsAffineBinding(func, block)) {
+    throw ScheduleError(primitive,
+                        "The block " + Quote(block) + " is required to have an affine binding");
+  }
+}
+
+SBlock CheckSingleProducer(const char* primitive, const BlockScope& scope,
+                           const SBlockNode* block) {
+  std::vector<SBlock> producers = scope.Producers(block);
+  if (producers.size() != 1 || CompleteBlockViolation(scope, producers[0].get()) != 0) {
+    throw ScheduleError(primitive, "The consumer block " + Quote(block) +
+                                       " to be inlined is required to have only a single "
+                                       "producer block, and the producer block should be a "
+                                       "complete block who has only a single consumer");
+  }
+  return producers[0];
+}
+
+void CheckSubtreeCompactDataflow(const char* primitive, const PrimFunc& func,
+                                 const Stmt& subtree_root) {
+  BlockScope scope(subtree_root);
+  for (const SBlock& child : scope.children()) {
+    int complete = CompleteBlockViolation(scope, child.get());
+    if (complete == 0) continue;
+    int reduction = ReductionBlockViolation(func, scope, child.get());
+    if (reduction == 0) continue;
+    std::string root_name;
+    if (const auto* loop = subtree_root.as<ForNode>()) root_name = Quote(loop);
+    if (const auto* block = subtree_root.as<SBlockNode>()) root_name = Quote(block);
+    throw ScheduleError(primitive,
+                        "The queried subtree root " + root_name +
+                            " in SRef tree does not have compact dataflow, because its child "
+                            "block " +
+                            Quote(child.get()) +
+                            " on SRef tree is neither a local complete block nor a local "
+                            "reduction block.\nIt violates condition #" +
+                            std::to_string(complete) +
+                            " as a local complete block.\nIt violates condition #" +
+                            std::to_string(reduction) + " as a local reduction block.");
+  }
+}
+
+std::string Quote(const SBlockNode* block) { return "`" + block->name_hint + "`"; }
+std::string Quote(const ForNode* loop) { return "`" + loop->loop_var->name_hint + "`"; }
+
+}  // namespace wb::schedule

@@ -1,0 +1,530 @@
+// cache_read, cache_write and reindex (shared/SCHEDULE.md §2.4): a copy stage between a buffer
+// and a new one in another storage scope (or, for reindex, indexed by the block iterators), with
+// the readers or the writer redirected to the new buffer. Names, checks, insertion points and
+// cached regions follow TVM's cache_read_write.cc.
+#include "schedule/primitive/cache.h"
+
+#include <unordered_set>
+
+#include "arith/analyzer.h"
+#include "schedule/block_scope.h"
+#include "schedule/ir_path.h"
+#include "schedule/recipe.h"
+#include "schedule/region.h"
+#include "schedule/schedule.h"
+#include "tir/functor.h"
+#include "tir/op.h"
+#include "tir/substitute.h"
+
+namespace wb::schedule {
+
+using namespace tir;
+
+Buffer NthAccessBuffer(const char* primitive, const SBlockNode* block, int64_t index,
+                       bool is_read) {
+  const std::vector<BufferRegion>& regions = is_read ? block->reads : block->writes;
+  int64_t n = static_cast<int64_t>(regions.size());
+  if (index < 0 || index >= n) {
+    throw ScheduleError(primitive, "The block " + Quote(block) + " has " + std::to_string(n) +
+                                       (is_read ? " read" : " write") +
+                                       " regions, so `buffer_index` is required to be in [0, " +
+                                       std::to_string(n) + "). However, the input `buffer_index` is " +
+                                       std::to_string(index) + ", which is out of range");
+  }
+  return regions[index]->buffer;
+}
+
+namespace {
+
+void CheckStorageScope(const char* primitive, const std::string& scope) {
+  if (!IsValidStorageScope(scope)) {
+    throw ScheduleError(primitive, "The input storage scope \"" + scope + "\" is invalid.");
+  }
+}
+
+// Where the stage goes and what it copies.
+struct StageInfo {
+  Buffer original;  // the buffer being cached
+  Buffer cache;
+  const StmtNode* loc = nullptr;  // the loop or block whose body receives the stage
+  size_t pos = 0;
+  std::vector<Range> region;  // of `original`
+  bool full = true;           // the cache has the original's shape (else: the region's)
+  std::unordered_set<const SBlockNode*> consumers;
+  Stmt stage;
+  std::string stage_name;
+};
+
+// TVM's MakeCacheStage: loops ax0.. over the region, iters v0.., one copy.
+void MakeCacheStage(StageInfo* info, bool is_read) {
+  std::vector<Var> loop_vars;
+  std::vector<PrimExpr> values;
+  for (size_t i = 0; i < info->region.size(); ++i) {
+    const Range& r = info->region[i];
+    Var ax = MakeVar("ax" + std::to_string(i), r->extent->dtype);
+    loop_vars.push_back(ax);
+    values.push_back(info->full ? add(r->min, ax) : PrimExpr(ax));
+  }
+  std::vector<IterVar> iters;
+  std::vector<PrimExpr> orig_idx, cache_idx;
+  for (size_t i = 0; i < info->region.size(); ++i) {
+    const Range& r = info->region[i];
+    Var v = MakeVar("v" + std::to_string(i), r->extent->dtype);
+    if (info->full) {
+      PrimExpr dim = info->original->shape[i];
+      iters.push_back(MakeIterVar(ir::MakeRange(make_const(dim->dtype, int64_t(0)), dim), v,
+                                  IterVarType::kDataPar));
+      orig_idx.push_back(v);
+    } else {
+      iters.push_back(MakeIterVar(ir::MakeRange(make_const(r->extent->dtype, int64_t(0)),
+                                                r->extent),
+                                  v, IterVarType::kDataPar));
+      orig_idx.push_back(add(r->min, v));
+    }
+    cache_idx.push_back(v);
+  }
+  auto point = [](const std::vector<PrimExpr>& idx) {
+    std::vector<Range> out;
+    for (const PrimExpr& e : idx) out.push_back(ir::MakeRange(e, make_const(e->dtype, int64_t(1))));
+    return out;
+  };
+  const Buffer& src = is_read ? info->original : info->cache;
+  const Buffer& dst = is_read ? info->cache : info->original;
+  const std::vector<PrimExpr>& src_idx = is_read ? orig_idx : cache_idx;
+  const std::vector<PrimExpr>& dst_idx = is_read ? cache_idx : orig_idx;
+  SBlock block = MakeSBlock(iters, {MakeBufferRegion(src, point(src_idx))},
+                            {MakeBufferRegion(dst, point(dst_idx))}, info->stage_name,
+                            MakeBufferStore(dst, MakeBufferLoad(src, src_idx), dst_idx));
+  Stmt body = MakeSBlockRealize(values, make_const(DataType::Bool(), int64_t(1)), block);
+  for (size_t i = loop_vars.size(); i-- > 0;) {
+    body = MakeFor(loop_vars[i], make_const(info->region[i]->extent->dtype, int64_t(0)),
+                   info->region[i]->extent, ForKind::kSerial, body);
+  }
+  info->stage = body;
+}
+
+// TVM's CacheLocDetector: the deepest sequence in which the writer and then the first related
+// block have been seen; the stage goes right before the child holding the related block.
+class CacheLocDetector : public StmtVisitor {
+ public:
+  CacheLocDetector(const SBlockNode* scope, const SBlockNode* writer,
+                   std::unordered_set<const SBlockNode*> related)
+      : scope_(scope), writer_(writer), related_(std::move(related)) {}
+  using StmtVisitor::VisitStmt_;
+
+  void VisitStmt_(const SeqStmtNode* op) override {
+    bool previous = visited_block_;
+    visited_block_ = false;
+    for (size_t i = 0; i < op->seq.size(); ++i) {
+      if (pos_ != -1) break;
+      VisitStmt(op->seq[i]);
+      if (visited_block_ && visited_related_ && pos_ == -1) {
+        pos_ = static_cast<int>(i);
+        break;
+      }
+      if (visited_related_) break;
+    }
+    visited_block_ = visited_block_ || previous;
+  }
+  void VisitStmt_(const SBlockNode* op) override {
+    if (op == scope_) {
+      StmtVisitor::VisitStmt_(op);
+      if (visited_related_ && !loc_) {
+        loc_ = op;
+        if (!visited_block_ && pos_ == -1) pos_ = 0;
+      }
+      return;
+    }
+    if (op == writer_) {
+      visited_block_ = true;
+      return;
+    }
+    if (related_.count(op)) visited_related_ = true;
+  }
+  void VisitStmt_(const ForNode* op) override {
+    StmtVisitor::VisitStmt_(op);
+    if (visited_block_ && visited_related_ && !loc_ && pos_ != -1) loc_ = op;
+  }
+
+  const StmtNode* loc_ = nullptr;
+  int pos_ = -1;
+
+ private:
+  const SBlockNode* scope_;
+  const SBlockNode* writer_;
+  std::unordered_set<const SBlockNode*> related_;
+  bool visited_block_ = false;
+  bool visited_related_ = false;
+};
+
+void DetectLocation(const SBlock& scope, const SBlock& writer,
+                    const std::unordered_set<const SBlockNode*>& related, StageInfo* info) {
+  if (related.empty()) {
+    info->loc = scope.get();
+    const auto* seq = scope->body.as<SeqStmtNode>();
+    info->pos = seq ? seq->seq.size() : 1;
+    return;
+  }
+  CacheLocDetector detector(scope.get(), writer.get(), related);
+  detector(scope);
+  info->loc = detector.loc_ ? detector.loc_ : scope.get();
+  info->pos = detector.pos_ < 0 ? 0 : static_cast<size_t>(detector.pos_);
+}
+
+// Regions and match_buffers of `from` moved to `to` (compact caches shift by the region's min).
+class BufferRedirect {
+ public:
+  BufferRedirect(const StageInfo* info, Buffer from, Buffer to)
+      : info_(info), from_(std::move(from)), to_(std::move(to)) {}
+
+  std::vector<PrimExpr> Indices(const std::vector<PrimExpr>& indices) {
+    if (info_->full) return indices;
+    std::vector<PrimExpr> out;
+    for (size_t i = 0; i < indices.size(); ++i) {
+      out.push_back(analyzer_.Simplify(sub(indices[i], info_->region[i]->min)));
+    }
+    return out;
+  }
+  std::vector<BufferRegion> Regions(const std::vector<BufferRegion>& regions) {
+    std::vector<BufferRegion> out;
+    for (const BufferRegion& r : regions) out.push_back(Region(r));
+    return out;
+  }
+  BufferRegion Region(const BufferRegion& r) {
+    if (!r->buffer.same_as(from_)) return r;
+    std::vector<Range> ranges = r->region;
+    if (!info_->full) {
+      for (size_t i = 0; i < ranges.size(); ++i) {
+        ranges[i] = ir::MakeRange(analyzer_.Simplify(sub(ranges[i]->min, info_->region[i]->min)),
+                                  ranges[i]->extent);
+      }
+    }
+    return MakeBufferRegion(to_, ranges);
+  }
+  std::vector<MatchBufferRegion> Matches(const std::vector<MatchBufferRegion>& matches) {
+    std::vector<MatchBufferRegion> out;
+    for (const MatchBufferRegion& m : matches) {
+      out.push_back(m->source->buffer.same_as(from_)
+                        ? MakeMatchBufferRegion(m->buffer, Region(m->source))
+                        : m);
+    }
+    return out;
+  }
+
+ private:
+  const StageInfo* info_;
+  Buffer from_;
+  Buffer to_;
+  arith::Analyzer analyzer_;
+};
+
+SBlock WithBody(const SBlock& block, Stmt body) {
+  SBlock out = block;
+  out.CopyOnWrite()->body = std::move(body);
+  return out;
+}
+
+// TVM's CacheReadRewriter: consumers load from the cache; the writer is left alone.
+class CacheReadRewriter : public StmtExprMutator {
+ public:
+  CacheReadRewriter(const SBlockNode* scope, const StageInfo* info)
+      : scope_(scope), info_(info), redirect_(info, info->original, info->cache) {}
+  using StmtExprMutator::VisitExpr_;
+  using StmtExprMutator::VisitStmt_;
+
+  Stmt VisitStmt_(const ForNode* op) override {
+    Stmt s = StmtMutator::VisitStmt_(op);
+    if (op == info_->loc) {
+      For loop = Downcast<ForNode>(s);
+      loop.CopyOnWrite()->body = InsertStmt(loop->body, info_->pos, info_->stage);
+      return loop;
+    }
+    return s;
+  }
+  Stmt VisitStmt_(const SBlockNode* op) override {
+    bool is_consumer = info_->consumers.empty() || info_->consumers.count(op);
+    if (op != scope_ && FindRegion(op->writes, info_->original).defined()) return GetRef(op);
+    bool saved = consumes_;
+    consumes_ = is_consumer;
+    SBlock block = Downcast<SBlockNode>(StmtMutator::VisitStmt_(op));
+    consumes_ = saved;
+    if (op == info_->loc) block = WithBody(block, InsertStmt(block->body, info_->pos, info_->stage));
+    if (op == scope_) {
+      block.CopyOnWrite()->alloc_buffers.push_back(info_->cache);
+    } else if (is_consumer) {
+      SBlockNode* n = block.CopyOnWrite();
+      n->reads = redirect_.Regions(n->reads);
+      n->match_buffers = redirect_.Matches(n->match_buffers);
+    }
+    return block;
+  }
+  PrimExpr VisitExpr_(const BufferLoadNode* op) override {
+    PrimExpr e = ExprMutator::VisitExpr_(op);
+    const auto* load = e.as<BufferLoadNode>();
+    if (consumes_ && load && load->buffer.same_as(info_->original)) {
+      return MakeBufferLoad(info_->cache, redirect_.Indices(load->indices), load->predicate);
+    }
+    return e;
+  }
+
+ private:
+  const SBlockNode* scope_;
+  const StageInfo* info_;
+  BufferRedirect redirect_;
+  bool consumes_ = false;
+};
+
+// TVM's CacheWriteRewriter: the writer (and what it nests) writes the cache; listed consumers
+// read it.
+class CacheWriteRewriter : public StmtExprMutator {
+ public:
+  CacheWriteRewriter(const SBlockNode* scope, const SBlockNode* writer, const StageInfo* info)
+      : scope_(scope), writer_(writer), info_(info), redirect_(info, info->original, info->cache) {}
+  using StmtExprMutator::VisitExpr_;
+  using StmtExprMutator::VisitStmt_;
+
+  Stmt VisitStmt_(const ForNode* op) override {
+    Stmt s = StmtMutator::VisitStmt_(op);
+    if (op == info_->loc) {
+      For loop = Downcast<ForNode>(s);
+      loop.CopyOnWrite()->body = InsertStmt(loop->body, info_->pos, info_->stage);
+      return loop;
+    }
+    return s;
+  }
+  Stmt VisitStmt_(const SBlockNode* op) override {
+    if (info_->consumers.count(op)) {
+      SBlock block = GetRef(op);
+      SBlockNode* n = block.CopyOnWrite();
+      n->writes = redirect_.Regions(op->writes);
+      n->reads = redirect_.Regions(op->reads);
+      n->match_buffers = redirect_.Matches(op->match_buffers);
+      bool saved = active_;
+      active_ = true;
+      n->body = VisitStmt(op->body);
+      active_ = saved;
+      return block;
+    }
+    if (op != writer_ && op != scope_ && !under_writer_) return GetRef(op);
+    bool saved_under = under_writer_;
+    bool saved_active = active_;
+    under_writer_ = under_writer_ || op == writer_;
+    active_ = under_writer_;
+    SBlock block = Downcast<SBlockNode>(StmtMutator::VisitStmt_(op));
+    under_writer_ = saved_under;
+    active_ = saved_active;
+    if (op == info_->loc) block = WithBody(block, InsertStmt(block->body, info_->pos, info_->stage));
+    if (op == scope_) {
+      block.CopyOnWrite()->alloc_buffers.push_back(info_->cache);
+    } else {
+      SBlockNode* n = block.CopyOnWrite();
+      n->writes = redirect_.Regions(n->writes);
+      n->reads = redirect_.Regions(n->reads);
+      n->match_buffers = redirect_.Matches(n->match_buffers);
+    }
+    return block;
+  }
+  Stmt VisitStmt_(const BufferStoreNode* op) override {
+    Stmt s = StmtMutator::VisitStmt_(op);
+    const auto* store = s.as<BufferStoreNode>();
+    if (active_ && store && store->buffer.same_as(info_->original)) {
+      return MakeBufferStore(info_->cache, store->value, redirect_.Indices(store->indices),
+                             store->predicate, store->span);
+    }
+    return s;
+  }
+  PrimExpr VisitExpr_(const BufferLoadNode* op) override {
+    PrimExpr e = ExprMutator::VisitExpr_(op);
+    const auto* load = e.as<BufferLoadNode>();
+    if (active_ && load && load->buffer.same_as(info_->original)) {
+      return MakeBufferLoad(info_->cache, redirect_.Indices(load->indices), load->predicate);
+    }
+    return e;
+  }
+
+ private:
+  const SBlockNode* scope_;
+  const SBlockNode* writer_;
+  const StageInfo* info_;
+  BufferRedirect redirect_;
+  bool under_writer_ = false;
+  bool active_ = false;
+};
+
+std::unordered_set<const SBlockNode*> ConsumerSet(Schedule& sch,
+                                                  const std::vector<SBlockRV>& consumers) {
+  std::unordered_set<const SBlockNode*> out;
+  for (const SBlockRV& rv : consumers) {
+    SBlock b = sch.Get(rv);
+    out.insert(b.get());
+    for (const SBlock& child : ChildBlocks(b)) out.insert(child.get());
+  }
+  return out;
+}
+
+std::vector<PrimExpr> Extents(const std::vector<Range>& region) {
+  std::vector<PrimExpr> out;
+  for (const Range& r : region) out.push_back(r->extent);
+  return out;
+}
+
+Instruction CacheInstruction(const char* method, const char* index_key, const SBlockRV& block,
+                             int index, const std::string& scope,
+                             const std::vector<SBlockRV>& consumers) {
+  Instruction inst{method,
+                   {{"block", TraceValue::Block(block.id)},
+                    {index_key, TraceValue::Int(index)},
+                    {"storage_scope", TraceValue::String(scope)}},
+                   {},
+                   false};
+  if (!consumers.empty()) {
+    std::vector<TraceValue> list;
+    for (const SBlockRV& c : consumers) list.push_back(TraceValue::Block(c.id));
+    inst.args.push_back({"consumer_blocks", TraceValue::List(list)});
+  }
+  return inst;
+}
+
+}  // namespace
+
+SBlockRV Schedule::CacheRead(const SBlockRV& block_rv, int read_buffer_index,
+                             const std::string& storage_scope,
+                             const std::vector<SBlockRV>& consumer_blocks) {
+  const char* prim = "cache-read";
+  CheckStorageScope(prim, storage_scope);
+  SBlock block = Get(block_rv);
+  PrimFunc func = Func();
+  StageInfo info;
+  info.original = NthAccessBuffer(prim, block.get(), read_buffer_index, true);
+  SBlock scope = GetScopeRoot(*this, prim, block.get(), false);
+  BlockScope deps(scope);
+  std::vector<SBlock> writers = deps.WritersOf(info.original.get());
+  if (writers.size() > 1) {
+    throw ScheduleError(prim, "The buffer " + info.original->name +
+                                  " is expected to be written by single block, but got " +
+                                  std::to_string(writers.size()) + " blocks who write it.");
+  }
+  info.consumers = ConsumerSet(*this, consumer_blocks);
+  arith::Analyzer analyzer;
+  if (!writers.empty()) {
+    const SBlock& writer = writers[0];
+    std::unordered_set<const SBlockNode*> related = info.consumers;
+    if (related.empty()) {
+      for (const Dependency& d : deps.DepsBySrc(writer.get())) {
+        if (d.kind == DepKind::kRAW) related.insert(d.dst.get());
+      }
+    }
+    DetectLocation(scope, writer, related, &info);
+    info.region = RelaxRegion(func, writer.get(), FindRegion(writer->writes, info.original),
+                              info.loc, &analyzer);
+  } else {
+    info.loc = scope.get();
+    info.pos = 0;
+    BufferRegion scope_region = FindRegion(scope->reads, info.original);
+    info.region = scope_region.defined() ? scope_region->region
+                                         : FullRegion(info.original)->region;
+  }
+  // A cache stage under a loop must keep the original indexing: other iterations use it too.
+  info.full = !ir::IsInstance<SBlockNode>(info.loc);
+  info.cache = WithScope(info.original, storage_scope,
+                         info.full ? std::vector<PrimExpr>{} : Extents(info.region));
+  info.stage_name = UniqueBlockName(func, info.original->name + "_" + storage_scope);
+  MakeCacheStage(&info, /*is_read=*/true);
+  Stmt new_scope = CacheReadRewriter(scope.get(), &info)(scope);
+  Replace(scope.get(), new_scope);
+  SBlockRV out = NewBlockRV(info.stage_name);
+  Instruction inst = CacheInstruction("cache_read", "read_buffer_index", block_rv,
+                                      read_buffer_index, storage_scope, consumer_blocks);
+  inst.outputs.push_back(TraceValue::Block(out.id));
+  Record(std::move(inst));
+  return out;
+}
+
+SBlockRV Schedule::CacheWrite(const SBlockRV& block_rv, int write_buffer_index,
+                              const std::string& storage_scope,
+                              const std::vector<SBlockRV>& consumer_blocks) {
+  const char* prim = "cache-write";
+  CheckStorageScope(prim, storage_scope);
+  SBlock block = Get(block_rv);
+  PrimFunc func = Func();
+  StageInfo info;
+  info.original = NthAccessBuffer(prim, block.get(), write_buffer_index, false);
+  SBlock scope = GetScopeRoot(*this, prim, block.get(), false);
+  BlockScope deps(scope);
+  std::vector<SBlock> writers = deps.WritersOf(info.original.get());
+  if (writers.size() != 1) {
+    throw ScheduleError(prim, "The buffer " + info.original->name +
+                                  " is expected to be written by single block, but got " +
+                                  std::to_string(writers.size()) + " blocks who write it.");
+  }
+  info.consumers = ConsumerSet(*this, consumer_blocks);
+  std::unordered_set<const SBlockNode*> related;
+  for (const Dependency& d : deps.DepsBySrc(block.get())) {
+    if (d.kind == DepKind::kRAW && !info.consumers.count(d.dst.get())) related.insert(d.dst.get());
+  }
+  DetectLocation(scope, block, related, &info);
+  arith::Analyzer analyzer;
+  info.region = RelaxRegion(func, block.get(), FindRegion(block->writes, info.original), info.loc,
+                            &analyzer);
+  info.full = !ir::IsInstance<SBlockNode>(info.loc);
+  info.cache = WithScope(info.original, storage_scope,
+                         info.full ? std::vector<PrimExpr>{} : Extents(info.region));
+  info.stage_name = UniqueBlockName(func, info.original->name + "_" + storage_scope);
+  MakeCacheStage(&info, /*is_read=*/false);
+  Stmt new_scope = CacheWriteRewriter(scope.get(), block.get(), &info)(scope);
+  Replace(scope.get(), new_scope);
+  SBlockRV out = NewBlockRV(info.stage_name);
+  Instruction inst = CacheInstruction("cache_write", "write_buffer_index", block_rv,
+                                      write_buffer_index, storage_scope, consumer_blocks);
+  inst.outputs.push_back(TraceValue::Block(out.id));
+  Record(std::move(inst));
+  return out;
+}
+
+namespace {
+
+// A buffer index argument: an integer, or (as TVM's Python API allows) the buffer's name.
+int BufferIndexArg(Schedule& sch, RecipeArgs& args, const SBlockRV& block, const char* key,
+                   bool is_read) {
+  const RecipeValue& v = args.Require(key);
+  if (v.kind == RecipeValue::Kind::kString) {
+    SBlock b = sch.Get(block);
+    const std::vector<BufferRegion>& regions = is_read ? b->reads : b->writes;
+    int found = -1;
+    for (size_t i = 0; i < regions.size(); ++i) {
+      if (regions[i]->buffer->name != v.s) continue;
+      if (found != -1) {
+        throw RecipeError{"the block reads or writes more than one buffer named " + v.s,
+                          v.begin, v.end};
+      }
+      found = static_cast<int>(i);
+    }
+    if (found < 0) {
+      throw RecipeError{std::string("the block has no ") + (is_read ? "read" : "write") +
+                            " buffer named " + v.s,
+                        v.begin, v.end};
+    }
+    return found;
+  }
+  return static_cast<int>(args.IntOf(v, key));
+}
+
+RecipeMethod CacheMethod(bool is_read) {
+  const char* key = is_read ? "read_buffer_index" : "write_buffer_index";
+  return {{"block", key, "storage_scope", "consumer_blocks"}, false, RecipeReturns::kSingle,
+          [is_read, key](Schedule& sch, RecipeArgs& args) -> std::vector<RecipeRV> {
+            SBlockRV block = args.Block("block");
+            int index = BufferIndexArg(sch, args, block, key, is_read);
+            std::string scope = args.String("storage_scope");
+            std::vector<SBlockRV> consumers = args.BlockList("consumer_blocks");
+            if (is_read) return {sch.CacheRead(block, index, scope, consumers)};
+            return {sch.CacheWrite(block, index, scope, consumers)};
+          }};
+}
+
+RecipeMethodRegistrar reg_cache_read("cache_read", CacheMethod(true));
+RecipeMethodRegistrar reg_cache_write("cache_write", CacheMethod(false));
+
+}  // namespace
+
+}  // namespace wb::schedule

@@ -1,0 +1,371 @@
+// compute_at and reverse_compute_at (shared/SCHEDULE.md §2.5): a block's loop nest is removed and
+// rebuilt under a loop of its consumers (or producers), covering exactly the region they need
+// there. The region comes from the core/arith integer-set evaluation of the other blocks'
+// accesses with the loops below the target loop relaxed; the block's iterator domains are solved
+// from it.
+#include <algorithm>
+#include <unordered_set>
+
+#include "arith/analyzer.h"
+#include "schedule/block_scope.h"
+#include "schedule/ir_path.h"
+#include "schedule/recipe.h"
+#include "schedule/region.h"
+#include "schedule/schedule.h"
+#include "tir/functor.h"
+#include "tir/op.h"
+#include "tir/substitute.h"
+
+namespace wb::schedule {
+
+using namespace tir;
+
+namespace {
+
+// An interval [lo, hi] per buffer dimension.
+struct Interval {
+  PrimExpr lo, hi;
+};
+
+void UnionInto(std::vector<Interval>* acc, const std::vector<Range>& region,
+               arith::Analyzer* analyzer) {
+  std::vector<Interval> next;
+  for (const Range& r : region) {
+    next.push_back({r->min, analyzer->Simplify(sub(add(r->min, r->extent),
+                                                   make_const(r->min->dtype, int64_t(1))))});
+  }
+  if (acc->empty()) {
+    *acc = next;
+    return;
+  }
+  for (size_t d = 0; d < acc->size() && d < next.size(); ++d) {
+    Interval& a = (*acc)[d];
+    const Interval& b = next[d];
+    if (!analyzer->CanProve(less_equal(a.lo, b.lo))) {
+      a.lo = analyzer->CanProve(less_equal(b.lo, a.lo)) ? b.lo : analyzer->Simplify(min(a.lo, b.lo));
+    }
+    if (!analyzer->CanProve(greater_equal(a.hi, b.hi))) {
+      a.hi = analyzer->CanProve(greater_equal(b.hi, a.hi)) ? b.hi
+                                                           : analyzer->Simplify(max(a.hi, b.hi));
+    }
+  }
+}
+
+// `e` as `var + offset` for a block iterator var; false for any other form.
+bool AsVarPlusConst(const PrimExpr& e, const std::unordered_set<const VarNode*>& iters,
+                    const VarNode** var, PrimExpr* offset) {
+  if (const auto* v = e.as<VarNode>()) {
+    if (!iters.count(v)) return false;
+    *var = v;
+    *offset = make_const(e->dtype, int64_t(0));
+    return true;
+  }
+  if (const auto* a = e.as<AddNode>()) {
+    const auto* v = a->a.as<VarNode>();
+    if (v && iters.count(v) && AsConstInt(a->b)) {
+      *var = v;
+      *offset = a->b;
+      return true;
+    }
+  }
+  if (const auto* s = e.as<SubNode>()) {
+    const auto* v = s->a.as<VarNode>();
+    if (v && iters.count(v) && AsConstInt(s->b)) {
+      *var = v;
+      *offset = sub(make_const(e->dtype, int64_t(0)), s->b);
+      return true;
+    }
+  }
+  return false;
+}
+
+class MoveRewriter : public StmtMutator {
+ public:
+  MoveRewriter(const StmtNode* removed, const ForNode* loop, size_t pos, Stmt nest)
+      : removed_(removed), loop_(loop), pos_(pos), nest_(std::move(nest)) {}
+  using StmtMutator::VisitStmt_;
+  Stmt VisitStmt_(const SeqStmtNode* op) override {
+    std::vector<Stmt> seq;
+    for (const Stmt& s : op->seq) {
+      if (s.get() == removed_) continue;
+      seq.push_back(VisitStmt(s));
+    }
+    return MakeSeq(seq, op->span);
+  }
+  Stmt VisitStmt_(const ForNode* op) override {
+    Stmt s = StmtMutator::VisitStmt_(op);
+    if (op != loop_) return s;
+    For loop = Downcast<ForNode>(s);
+    loop.CopyOnWrite()->body = InsertStmt(loop->body, pos_, nest_);
+    return loop;
+  }
+
+ private:
+  const StmtNode* removed_;
+  const ForNode* loop_;
+  size_t pos_;
+  Stmt nest_;
+};
+
+bool Contains(const Stmt& stmt, const std::vector<SBlock>& blocks) {
+  bool found = false;
+  PostOrderVisit(stmt, [&](const ir::Object* n) {
+    for (const SBlock& b : blocks) found |= n == b.get();
+  });
+  return found;
+}
+
+std::string NameList(const std::vector<SBlock>& blocks) {
+  std::string out;
+  for (const SBlock& b : blocks) out += (out.empty() ? "" : ", ") + Quote(b.get());
+  return out;
+}
+
+}  // namespace
+
+void Schedule::ComputeAtImpl(const SBlockRV& block_rv, const LoopRV& loop_rv,
+                             bool preserve_unit_loops, int index, bool reverse) {
+  const char* prim = reverse ? "reverse-compute-at" : "compute-at";
+  SBlock block = Get(block_rv);
+  For loop = Get(loop_rv);
+  PrimFunc func = Func();
+  SBlock scope = GetScopeRoot(*this, prim, block.get(), true);
+  BlockScope deps(scope);
+  CheckCompleteOrReductionBlock(prim, func, deps, block.get());
+  {
+    std::vector<const StmtNode*> loop_path = PathIn(func, loop.get());
+    bool same_scope = !loop_path.empty() && ParentBlock(func, loop.get()).same_as(scope);
+    bool ancestor = !PathTo(loop, block.get()).empty();
+    if (!same_scope || ancestor) {
+      throw ScheduleError(prim, "The block " + Quote(block.get()) + " and the loop " +
+                                    Quote(loop.get()) +
+                                    " are required to be under the same block scope, and the "
+                                    "loop should not be an ancestor of the block");
+    }
+  }
+  if (!reverse && IsOutputBlock(scope.get(), block.get())) {
+    throw ScheduleError(prim, "The block " + Quote(block.get()) +
+                                  " is an output block: it writes a buffer that its scope does "
+                                  "not allocate");
+  }
+  const StmtNode* removed = LeafRemovalTarget(func, scope.get(), block.get());
+  if (!removed) {
+    throw ScheduleError(prim, "The block " + Quote(block.get()) + " is the only leaf in the scope " +
+                                  Quote(scope.get()) +
+                                  ", which cannot be removed; Otherwise the scope will be empty.");
+  }
+  // Where the nest may go among the loop body's statements: after every producer there and
+  // before every consumer.
+  std::vector<SBlock> producers = deps.Producers(block.get());
+  std::vector<SBlock> consumers = deps.Consumers(block.get());
+  std::vector<Stmt> children;
+  if (const auto* seq = loop->body.as<SeqStmtNode>()) {
+    children = seq->seq;
+  } else {
+    children.push_back(loop->body);
+  }
+  int last_producer = -1;
+  int first_consumer = static_cast<int>(children.size());
+  for (size_t i = 0; i < children.size(); ++i) {
+    if (Contains(children[i], producers)) last_producer = static_cast<int>(i);
+    if (Contains(children[i], consumers) && first_consumer == static_cast<int>(children.size())) {
+      first_consumer = static_cast<int>(i);
+    }
+  }
+  if (last_producer >= first_consumer) {
+    throw ScheduleError(prim, "Cannot find the insertion point that satisfies the "
+                              "producer-consumer constraint: under the loop " +
+                                  Quote(loop.get()) + ", a producer of block " +
+                                  Quote(block.get()) + " comes after one of its consumers");
+  }
+  // The blocks whose accesses decide the region: all of them must be under the loop.
+  const std::vector<SBlock>& required = reverse ? producers : consumers;
+  std::vector<SBlock> missing;
+  for (const SBlock& b : required) {
+    if (PathTo(loop, b.get()).empty()) missing.push_back(b);
+  }
+  if (!missing.empty()) {
+    const char* who = reverse ? "producer" : "consumer";
+    throw ScheduleError(prim, std::string("The primitive requires all the ") + who +
+                                  "(s) of the given block to be present under the target loop. "
+                                  "However, there are " +
+                                  std::to_string(missing.size()) + " " + who +
+                                  "(s) not satisfying the constraint. List of the " + who +
+                                  "(s): " + NameList(missing));
+  }
+  int lo_pos = last_producer + 1;
+  int hi_pos = first_consumer;
+  int pos;
+  if (index == -1) {
+    pos = hi_pos;
+  } else if (index == -2) {
+    pos = lo_pos;
+  } else if (index >= lo_pos && index <= hi_pos) {
+    pos = index;
+  } else {
+    throw std::invalid_argument(std::string(prim) + ": index " + std::to_string(index) +
+                                " is not a valid insertion point; it must be -1, -2 or in [" +
+                                std::to_string(lo_pos) + ", " + std::to_string(hi_pos) + "]");
+  }
+
+  // The region the other blocks need of each buffer the block writes (reads, when reverse),
+  // with the loops under the target loop relaxed.
+  arith::Analyzer analyzer;
+  for (const StmtNode* s : PathIn(func, loop.get())) {
+    if (const auto* f = NodeAs<ForNode>(s)) analyzer.Bind(f->loop_var, ir::MakeRange(f->min, f->extent), true);
+  }
+  const std::vector<BufferRegion>& own = reverse ? block->reads : block->writes;
+  std::unordered_set<const VarNode*> iter_set;
+  for (const IterVar& iv : block->iter_vars) iter_set.insert(iv->var.get());
+  std::unordered_map<const VarNode*, Interval> solved;
+  for (const BufferRegion& mine : own) {
+    std::vector<Interval> need;
+    for (const SBlock& other : required) {
+      const std::vector<BufferRegion>& theirs = reverse ? other->writes : other->reads;
+      BufferRegion r = FindRegion(theirs, mine->buffer);
+      if (!r.defined()) continue;
+      UnionInto(&need, RelaxRegion(func, other.get(), r, loop.get(), &analyzer), &analyzer);
+    }
+    if (need.empty()) continue;
+    for (size_t d = 0; d < mine->region.size() && d < need.size(); ++d) {
+      const VarNode* var = nullptr;
+      PrimExpr offset;
+      const int64_t* ext = AsConstInt(mine->region[d]->extent);
+      if (!ext || *ext != 1 || !AsVarPlusConst(mine->region[d]->min, iter_set, &var, &offset)) {
+        continue;
+      }
+      Interval iv{analyzer.Simplify(sub(need[d].lo, offset)),
+                  analyzer.Simplify(sub(need[d].hi, offset))};
+      auto it = solved.find(var);
+      if (it == solved.end()) {
+        solved.emplace(var, iv);
+      } else {
+        std::vector<Interval> acc{it->second};
+        UnionInto(&acc, {ir::MakeRange(iv.lo, analyzer.Simplify(add(sub(iv.hi, iv.lo),
+                                                                     make_const(iv.lo->dtype,
+                                                                                int64_t(1)))))},
+                  &analyzer);
+        it->second = acc[0];
+      }
+    }
+  }
+
+  // New loops over the solved domains (the whole domain for an iterator nothing constrains, and
+  // always for reduction iterators: a partial reduction range would re-run the init).
+  std::vector<PrimExpr> values;
+  std::vector<std::pair<Var, PrimExpr>> new_loops;
+  PrimExpr predicate;
+  for (const IterVar& iv : block->iter_vars) {
+    PrimExpr dom_lo = iv->dom->min;
+    PrimExpr dom_hi = analyzer.Simplify(sub(add(iv->dom->min, iv->dom->extent),
+                                            make_const(iv->dom->min->dtype, int64_t(1))));
+    Interval range{dom_lo, dom_hi};
+    auto it = solved.find(iv->var.get());
+    if (it != solved.end() && iv->iter_type != IterVarType::kCommReduce) range = it->second;
+    // Clip to the domain where that is provable; guard with a predicate where it is not.
+    if (!analyzer.CanProve(greater_equal(range.lo, dom_lo)) &&
+        analyzer.CanProve(less_equal(range.lo, dom_lo))) {
+      range.lo = dom_lo;
+    }
+    if (!analyzer.CanProve(less_equal(range.hi, dom_hi)) &&
+        analyzer.CanProve(greater_equal(range.hi, dom_hi))) {
+      range.hi = dom_hi;
+    }
+    PrimExpr extent = analyzer.Simplify(
+        add(sub(range.hi, range.lo), make_const(range.lo->dtype, int64_t(1))));
+    const int64_t* ext = AsConstInt(extent);
+    PrimExpr value;
+    if (ext && *ext == 1 && !preserve_unit_loops) {
+      value = range.lo;
+    } else {
+      Var ax = MakeVar("ax" + std::to_string(new_loops.size()), iv->var->dtype);
+      new_loops.emplace_back(ax, extent);
+      analyzer.Bind(ax, ir::MakeRange(make_const(extent->dtype, int64_t(0)), extent), true);
+      value = add(range.lo, ax);
+    }
+    values.push_back(value);
+    for (PrimExpr c : {greater_equal(value, dom_lo), less_equal(value, dom_hi)}) {
+      if (analyzer.CanProve(c)) continue;
+      c = analyzer.Simplify(c);
+      predicate = predicate.defined() ? logical_and(predicate, c) : c;
+    }
+  }
+  if (!predicate.defined()) predicate = make_const(DataType::Bool(), int64_t(1));
+  Stmt nest = MakeSBlockRealize(values, predicate, block);
+  for (size_t i = new_loops.size(); i-- > 0;) {
+    const PrimExpr& extent = new_loops[i].second;
+    nest = MakeFor(new_loops[i].first, make_const(extent->dtype, int64_t(0)), extent,
+                   ForKind::kSerial, nest);
+  }
+  Stmt new_scope = MoveRewriter(removed, loop.get(), static_cast<size_t>(pos), nest)(scope);
+  // Producers and consumers that are not under the loop must still run before (after) the moved
+  // block: a consumer ahead of the loop would read the buffer before the block writes it.
+  {
+    std::vector<SBlock> order = CollectBlocks(new_scope);
+    auto position = [&](const SBlockNode* b) {
+      for (size_t i = 0; i < order.size(); ++i) {
+        if (order[i].get() == b) return i;
+      }
+      return order.size();
+    };
+    size_t at = position(block.get());
+    for (const SBlock& p : producers) {
+      if (position(p.get()) > at) {
+        throw ScheduleError(prim, "Cannot find the insertion point that satisfies the "
+                                  "producer-consumer constraint: the producer " +
+                                      Quote(p.get()) + " of block " + Quote(block.get()) +
+                                      " would run after it under the loop " + Quote(loop.get()));
+      }
+    }
+    for (const SBlock& c : consumers) {
+      if (position(c.get()) < at) {
+        throw ScheduleError(prim, "Cannot find the insertion point that satisfies the "
+                                  "producer-consumer constraint: the consumer " +
+                                      Quote(c.get()) + " of block " + Quote(block.get()) +
+                                      " would run before it under the loop " + Quote(loop.get()));
+      }
+    }
+  }
+  Replace(scope.get(), new_scope);
+  Record({reverse ? "reverse_compute_at" : "compute_at",
+          {{"block", TraceValue::Block(block_rv.id)},
+           {"loop", TraceValue::Loop(loop_rv.id)},
+           {"preserve_unit_loops", TraceValue::Bool(preserve_unit_loops)},
+           {"index", TraceValue::Int(index)}},
+          {},
+          false});
+}
+
+void Schedule::ComputeAt(const SBlockRV& block, const LoopRV& loop, bool preserve_unit_loops,
+                         int index) {
+  ComputeAtImpl(block, loop, preserve_unit_loops, index, false);
+}
+
+void Schedule::ReverseComputeAt(const SBlockRV& block, const LoopRV& loop,
+                                bool preserve_unit_loops, int index) {
+  ComputeAtImpl(block, loop, preserve_unit_loops, index, true);
+}
+
+namespace {
+
+RecipeMethod ComputeAtMethod(bool reverse) {
+  return {{"block", "loop", "preserve_unit_loops", "index"}, false, RecipeReturns::kNothing,
+          [reverse](Schedule& sch, RecipeArgs& args) -> std::vector<RecipeRV> {
+            SBlockRV block = args.Block("block");
+            LoopRV loop = args.Loop("loop");
+            bool preserve = args.Bool("preserve_unit_loops", false);
+            int index = static_cast<int>(args.Int("index", -1));
+            if (reverse) {
+              sch.ReverseComputeAt(block, loop, preserve, index);
+            } else {
+              sch.ComputeAt(block, loop, preserve, index);
+            }
+            return {};
+          }};
+}
+RecipeMethodRegistrar reg_compute_at("compute_at", ComputeAtMethod(false));
+RecipeMethodRegistrar reg_reverse_compute_at("reverse_compute_at", ComputeAtMethod(true));
+
+}  // namespace
+
+}  // namespace wb::schedule

@@ -1,0 +1,241 @@
+#include "schedule/region.h"
+
+#include "schedule/block_scope.h"
+#include "schedule/ir_path.h"
+#include "tir/functor.h"
+#include "tir/op.h"
+#include "tir/substitute.h"
+
+namespace wb::schedule {
+
+using namespace tir;
+
+std::vector<Range> RelaxRegion(const PrimFunc& func, const SBlockNode* block,
+                               const BufferRegion& buffer_region, const StmtNode* top,
+                               arith::Analyzer* analyzer) {
+  std::vector<const StmtNode*> path = PathIn(func, block);
+  VarMap bindings;
+  if (path.size() >= 2) {
+    if (const auto* realize = NodeAs<SBlockRealizeNode>(path[path.size() - 2])) {
+      for (size_t i = 0; i < block->iter_vars.size(); ++i) {
+        bindings[block->iter_vars[i]->var.get()] = realize->iter_values[i];
+      }
+    }
+  }
+  arith::RangeMap dom;
+  bool below_top = false;
+  for (const StmtNode* s : path) {
+    if (s == top) {
+      below_top = true;
+      if (const auto* loop = NodeAs<ForNode>(s)) {
+        analyzer->Bind(loop->loop_var, ir::MakeRange(loop->min, loop->extent), true);
+      }
+      continue;
+    }
+    const auto* loop = NodeAs<ForNode>(s);
+    if (!loop) continue;
+    if (below_top) {
+      dom[loop->loop_var] = ir::MakeRange(loop->min, loop->extent);
+    } else {
+      // Loops outside `top` stay symbolic, but their ranges let the clipping below prove bounds.
+      analyzer->Bind(loop->loop_var, ir::MakeRange(loop->min, loop->extent), true);
+    }
+  }
+  const Buffer& buffer = buffer_region->buffer;
+  std::vector<Range> out;
+  for (size_t d = 0; d < buffer_region->region.size(); ++d) {
+    const Range& r = buffer_region->region[d];
+    PrimExpr lo_expr = Substitute(r->min, bindings);
+    PrimExpr hi_expr = Substitute(add(r->min, sub(r->extent, make_const(r->extent->dtype,
+                                                                          int64_t(1)))),
+                                  bindings);
+    arith::IntSet lo = arith::EvalSet(lo_expr, dom, analyzer);
+    arith::IntSet hi = arith::EvalSet(hi_expr, dom, analyzer);
+    PrimExpr shape = buffer->shape[d];
+    PrimExpr zero = make_const(shape->dtype, int64_t(0));
+    PrimExpr lo_v = lo.HasLowerBound() ? lo.min_value : zero;
+    PrimExpr hi_v = hi.HasUpperBound() ? hi.max_value : sub(shape, make_const(shape->dtype, int64_t(1)));
+    // Without the predicate a non-dividing split reaches past the buffer: clip to its shape.
+    if (!analyzer->CanProve(greater_equal(lo_v, zero))) lo_v = max(lo_v, zero);
+    PrimExpr last = sub(shape, make_const(shape->dtype, int64_t(1)));
+    if (!analyzer->CanProve(less_equal(hi_v, last))) hi_v = min(hi_v, last);
+    lo_v = analyzer->Simplify(lo_v);
+    out.push_back(ir::MakeRange(
+        lo_v, analyzer->Simplify(add(sub(hi_v, lo_v), make_const(lo_v->dtype, int64_t(1))))));
+  }
+  return out;
+}
+
+Stmt InsertStmt(const Stmt& body, size_t pos, const Stmt& stmt) {
+  std::vector<Stmt> seq;
+  if (const auto* s = body.as<SeqStmtNode>()) {
+    seq = s->seq;
+  } else {
+    seq.push_back(body);
+  }
+  pos = std::min(pos, seq.size());
+  seq.insert(seq.begin() + static_cast<std::ptrdiff_t>(pos), stmt);
+  return MakeSeq(seq);
+}
+
+Buffer WithScope(const Buffer& buffer, const std::string& scope, std::vector<PrimExpr> shape) {
+  BufferOptions options;
+  options.strides = buffer->strides;
+  options.scope = scope.empty() ? "global" : scope;
+  options.data_alignment = buffer->data_alignment;
+  options.offset_factor = buffer->offset_factor;
+  return MakeBuffer(buffer->name + "_" + (scope.empty() ? "global" : scope),
+                    shape.empty() ? buffer->shape : std::move(shape), buffer->dtype, options);
+}
+
+bool IsValidStorageScope(const std::string& scope) {
+  static const char* kPrefixes[] = {"global", "shared", "warp",    "local", "wmma.",
+                                    "texture", "amx.tmm", "m16n8k8.", "metal.", "trn."};
+  if (scope.empty()) return true;
+  for (const char* p : kPrefixes) {
+    if (scope.rfind(p, 0) == 0) return true;
+  }
+  return false;
+}
+
+std::string UniqueBlockName(const PrimFunc& func, const std::string& base) {
+  std::vector<SBlock> all = CollectBlocks(func->body);
+  auto taken = [&](const std::string& name) {
+    for (const SBlock& b : all) {
+      if (b->name_hint == name) return true;
+    }
+    return false;
+  };
+  if (!taken(base)) return base;
+  for (int i = 1;; ++i) {
+    std::string name = base + "_" + std::to_string(i);
+    if (!taken(name)) return name;
+  }
+}
+
+BufferRegion FindRegion(const std::vector<BufferRegion>& regions, const Buffer& buffer) {
+  for (const BufferRegion& r : regions) {
+    if (r->buffer.same_as(buffer)) return r;
+  }
+  return BufferRegion();
+}
+
+}  // namespace wb::schedule
+
+namespace wb::schedule {
+
+using namespace tir;
+
+namespace {
+
+class AccessCollector : public StmtExprVisitor {
+ public:
+  using StmtExprVisitor::VisitExpr_;
+  using StmtExprVisitor::VisitStmt_;
+
+  void VisitStmt_(const ForNode* op) override {
+    dom_[op->loop_var] = ir::MakeRange(op->min, op->extent);
+    StmtExprVisitor::VisitStmt_(op);
+  }
+  void VisitStmt_(const SBlockRealizeNode* op) override {
+    for (size_t i = 0; i < op->block->iter_vars.size(); ++i) {
+      nested_[op->block->iter_vars[i]->var.get()] = Substitute(op->iter_values[i], nested_);
+    }
+    VisitExpr(op->predicate);
+    VisitStmt(op->block->body);
+    if (op->block->init.defined()) VisitStmt(op->block->init);
+  }
+  void VisitStmt_(const BufferStoreNode* op) override {
+    VisitExpr(op->value);
+    for (const PrimExpr& i : op->indices) VisitExpr(i);
+    Add(&writes_, op->buffer, op->indices);
+  }
+  void VisitExpr_(const BufferLoadNode* op) override {
+    for (const PrimExpr& i : op->indices) VisitExpr(i);
+    Add(&reads_, op->buffer, op->indices);
+  }
+
+  struct Access {
+    Buffer buffer;
+    std::vector<PrimExpr> lo, hi;
+  };
+  std::vector<Access> reads_, writes_;
+
+  std::vector<BufferRegion> Regions(const std::vector<Access>& accesses) {
+    std::vector<BufferRegion> out;
+    for (const Access& a : accesses) {
+      std::vector<Range> region;
+      for (size_t d = 0; d < a.lo.size(); ++d) {
+        PrimExpr ext = analyzer_.Simplify(add(sub(a.hi[d], a.lo[d]), make_const(a.lo[d]->dtype,
+                                                                                int64_t(1))));
+        region.push_back(ir::MakeRange(a.lo[d], ext));
+      }
+      out.push_back(MakeBufferRegion(a.buffer, region));
+    }
+    return out;
+  }
+
+ private:
+  void Add(std::vector<Access>* list, const Buffer& buffer, const std::vector<PrimExpr>& idx) {
+    std::vector<PrimExpr> lo, hi;
+    for (const PrimExpr& e : idx) {
+      PrimExpr s = Substitute(e, nested_);
+      arith::IntSet set = arith::EvalSet(s, dom_, &analyzer_);
+      lo.push_back(set.HasLowerBound() ? set.min_value : s);
+      hi.push_back(set.HasUpperBound() ? set.max_value : s);
+    }
+    for (Access& a : *list) {
+      if (!a.buffer.same_as(buffer)) continue;
+      for (size_t d = 0; d < lo.size() && d < a.lo.size(); ++d) {
+        if (!analyzer_.CanProve(less_equal(a.lo[d], lo[d]))) {
+          a.lo[d] = analyzer_.CanProve(less_equal(lo[d], a.lo[d]))
+                        ? lo[d]
+                        : analyzer_.Simplify(min(a.lo[d], lo[d]));
+        }
+        if (!analyzer_.CanProve(greater_equal(a.hi[d], hi[d]))) {
+          a.hi[d] = analyzer_.CanProve(greater_equal(hi[d], a.hi[d]))
+                        ? hi[d]
+                        : analyzer_.Simplify(max(a.hi[d], hi[d]));
+        }
+      }
+      return;
+    }
+    list->push_back({buffer, lo, hi});
+  }
+
+  arith::RangeMap dom_;
+  VarMap nested_;
+  arith::Analyzer analyzer_;
+};
+
+}  // namespace
+
+void InferAccessRegions(const SBlockNode* block, std::vector<BufferRegion>* reads,
+                        std::vector<BufferRegion>* writes) {
+  AccessCollector c;
+  if (block->init.defined()) c(block->init);
+  c(block->body);
+  *reads = c.Regions(c.reads_);
+  *writes = c.Regions(c.writes_);
+}
+
+const StmtNode* LeafRemovalTarget(const PrimFunc& func, const SBlockNode* scope,
+                                  const SBlockNode* block) {
+  std::vector<const StmtNode*> path = PathIn(func, block);
+  // path: ..., scope, [stmts...], realize, block
+  size_t i = path.size() - 1;  // the block
+  if (i == 0) return nullptr;
+  --i;  // the realize
+  const StmtNode* target = path[i];
+  while (i > 0) {
+    const StmtNode* parent = path[i - 1];
+    if (parent == scope) return nullptr;  // the scope's whole body
+    if (NodeAs<SeqStmtNode>(parent)) return target;
+    if (!NodeAs<ForNode>(parent)) return nullptr;
+    target = parent;
+    --i;
+  }
+  return nullptr;
+}
+
+}  // namespace wb::schedule

@@ -1,0 +1,58 @@
+// Shared helpers of the primitives that create or move blocks (cache stages, compute_at,
+// inlining): region relaxation over loop nests, inserting a statement into a body, buffers in
+// another storage scope, and fresh block names.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "arith/analyzer.h"
+#include "tir/stmt.h"
+
+namespace wb::schedule {
+
+// The region of `buffer_region` (accessed by `block`) in terms of the loops outside `top`: the
+// block's bindings are substituted and every loop strictly between `top` and the block is
+// relaxed to its range (TVM's upper-bound relaxation; the block predicate is not used, so the
+// result is clipped to the buffer's shape instead). `top` is an ancestor of the block (a loop or
+// a block).
+std::vector<tir::Range> RelaxRegion(const tir::PrimFunc& func, const tir::SBlockNode* block,
+                                    const tir::BufferRegion& buffer_region,
+                                    const tir::StmtNode* top, arith::Analyzer* analyzer);
+
+// `body` with `stmt` inserted before position `pos` of its sequence (a single statement is a
+// sequence of one).
+tir::Stmt InsertStmt(const tir::Stmt& body, size_t pos, const tir::Stmt& stmt);
+
+// A fresh buffer like `buffer` in `scope`, named `<name>_<scope>` as TVM's WithScope names it.
+tir::Buffer WithScope(const tir::Buffer& buffer, const std::string& scope,
+                      std::vector<tir::PrimExpr> shape = {});
+
+// TVM's storage scope check: "" (global) or a known scope prefix.
+bool IsValidStorageScope(const std::string& scope);
+
+// `base` when no block of `func` has that name, else `base_1`, `base_2`, ...: handles follow
+// blocks by name, so a second cache stage of a buffer must not reuse the first one's name.
+std::string UniqueBlockName(const tir::PrimFunc& func, const std::string& base);
+
+// The region of `buffer` in `regions`, or null.
+tir::BufferRegion FindRegion(const std::vector<tir::BufferRegion>& regions,
+                             const tir::Buffer& buffer);
+
+}  // namespace wb::schedule
+
+namespace wb::schedule {
+
+// TVM's GetSBlockReadWriteRegion, for the block shapes the primitives produce: the buffers the
+// block's body (and init) loads and stores, each as the union of its accesses with the loops
+// and nested blocks inside the block relaxed. Reads and writes in order of first access.
+void InferAccessRegions(const tir::SBlockNode* block, std::vector<tir::BufferRegion>* reads,
+                        std::vector<tir::BufferRegion>* writes);
+
+// The statement that removing the leaf `block` takes out of `scope`: the block's realize and the
+// loops around it up to the first ancestor with more than one statement in its body. Null when
+// the block is the only leaf of the scope (nothing would be left).
+const tir::StmtNode* LeafRemovalTarget(const tir::PrimFunc& func, const tir::SBlockNode* scope,
+                                       const tir::SBlockNode* block);
+
+}  // namespace wb::schedule

@@ -1,0 +1,414 @@
+// Tests of cache_read and cache_write: the stage blocks and buffers as TVM names and places
+// them, compared structurally with expected TVMScript and run through the interpreter against
+// the original, TVM's error cases, and replay from the trace.
+
+#include <QTest>
+#include <string>
+
+#include "schedule_test_util.h"
+
+using namespace wb;
+using namespace wb::schedule;
+using namespace wb::schedule::testing;
+
+namespace {
+
+const char* kTwoStage = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+        B = T.sblock_alloc_buffer((16, 16))
+        for i, j in T.grid(16, 16):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj])
+                T.writes(B[vi, vj])
+                B[vi, vj] = A[vi, vj] * T.float32(2.0)
+        for i, j in T.grid(16, 16):
+            with T.sblock("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(B[vi, vj])
+                T.writes(C[vi, vj])
+                C[vi, vj] = B[vi, vj] + T.float32(1.0)
+)";
+
+// cache_read of the parameter A: the stage goes first in the root block.
+const char* kReadInput = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+        B = T.sblock_alloc_buffer((16, 16))
+        A_shared = T.sblock_alloc_buffer((16, 16), scope="shared")
+        for ax0, ax1 in T.grid(16, 16):
+            with T.sblock("A_shared"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                T.reads(A[v0, v1])
+                T.writes(A_shared[v0, v1])
+                A_shared[v0, v1] = A[v0, v1]
+        for i, j in T.grid(16, 16):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A_shared[vi, vj])
+                T.writes(B[vi, vj])
+                B[vi, vj] = A_shared[vi, vj] * T.float32(2.0)
+        for i, j in T.grid(16, 16):
+            with T.sblock("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(B[vi, vj])
+                T.writes(C[vi, vj])
+                C[vi, vj] = B[vi, vj] + T.float32(1.0)
+)";
+
+// cache_read of the intermediate B: the stage goes between its writer and its reader.
+const char* kReadIntermediate = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+        B = T.sblock_alloc_buffer((16, 16))
+        B_local = T.sblock_alloc_buffer((16, 16), scope="local")
+        for i, j in T.grid(16, 16):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj])
+                T.writes(B[vi, vj])
+                B[vi, vj] = A[vi, vj] * T.float32(2.0)
+        for ax0, ax1 in T.grid(16, 16):
+            with T.sblock("B_local"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                T.reads(B[v0, v1])
+                T.writes(B_local[v0, v1])
+                B_local[v0, v1] = B[v0, v1]
+        for i, j in T.grid(16, 16):
+            with T.sblock("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(B_local[vi, vj])
+                T.writes(C[vi, vj])
+                C[vi, vj] = B_local[vi, vj] + T.float32(1.0)
+)";
+
+// Producer and consumer under one loop: the stage goes under it, over one row.
+const char* kSharedLoop = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+        B = T.sblock_alloc_buffer((16, 16))
+        for i in range(16):
+            for j in range(16):
+                with T.sblock("B"):
+                    vi, vj = T.axis.remap("SS", [i, j])
+                    T.reads(A[vi, vj])
+                    T.writes(B[vi, vj])
+                    B[vi, vj] = A[vi, vj] * T.float32(2.0)
+            for j in range(16):
+                with T.sblock("C"):
+                    vi, vj = T.axis.remap("SS", [i, j])
+                    T.reads(B[vi, 15 - vj])
+                    T.writes(C[vi, vj])
+                    C[vi, vj] = B[vi, 15 - vj] + T.float32(1.0)
+)";
+
+const char* kSharedLoopRead = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+        B = T.sblock_alloc_buffer((16, 16))
+        B_shared = T.sblock_alloc_buffer((16, 16), scope="shared")
+        for i in range(16):
+            for j in range(16):
+                with T.sblock("B"):
+                    vi, vj = T.axis.remap("SS", [i, j])
+                    T.reads(A[vi, vj])
+                    T.writes(B[vi, vj])
+                    B[vi, vj] = A[vi, vj] * T.float32(2.0)
+            for ax0, ax1 in T.grid(1, 16):
+                with T.sblock("B_shared"):
+                    v0 = T.axis.spatial(16, i + ax0)
+                    v1 = T.axis.spatial(16, ax1)
+                    T.reads(B[v0, v1])
+                    T.writes(B_shared[v0, v1])
+                    B_shared[v0, v1] = B[v0, v1]
+            for j in range(16):
+                with T.sblock("C"):
+                    vi, vj = T.axis.remap("SS", [i, j])
+                    T.reads(B_shared[vi, 15 - vj])
+                    T.writes(C[vi, vj])
+                    C[vi, vj] = B_shared[vi, 15 - vj] + T.float32(1.0)
+)";
+
+const char* kSharedLoopWrite = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+        B = T.sblock_alloc_buffer((16, 16))
+        B_local = T.sblock_alloc_buffer((16, 16), scope="local")
+        for i in range(16):
+            for j in range(16):
+                with T.sblock("B"):
+                    vi, vj = T.axis.remap("SS", [i, j])
+                    T.reads(A[vi, vj])
+                    T.writes(B_local[vi, vj])
+                    B_local[vi, vj] = A[vi, vj] * T.float32(2.0)
+            for ax0, ax1 in T.grid(1, 16):
+                with T.sblock("B_local"):
+                    v0 = T.axis.spatial(16, i + ax0)
+                    v1 = T.axis.spatial(16, ax1)
+                    T.reads(B_local[v0, v1])
+                    T.writes(B[v0, v1])
+                    B[v0, v1] = B_local[v0, v1]
+            for j in range(16):
+                with T.sblock("C"):
+                    vi, vj = T.axis.remap("SS", [i, j])
+                    T.reads(B[vi, 15 - vj])
+                    T.writes(C[vi, vj])
+                    C[vi, vj] = B[vi, 15 - vj] + T.float32(1.0)
+)";
+
+// cache_write of B: B writes the cache, a copy-back stage goes before C.
+const char* kWriteIntermediate = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+        B = T.sblock_alloc_buffer((16, 16))
+        B_local = T.sblock_alloc_buffer((16, 16), scope="local")
+        for i, j in T.grid(16, 16):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj])
+                T.writes(B_local[vi, vj])
+                B_local[vi, vj] = A[vi, vj] * T.float32(2.0)
+        for ax0, ax1 in T.grid(16, 16):
+            with T.sblock("B_local"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                T.reads(B_local[v0, v1])
+                T.writes(B[v0, v1])
+                B[v0, v1] = B_local[v0, v1]
+        for i, j in T.grid(16, 16):
+            with T.sblock("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(B[vi, vj])
+                T.writes(C[vi, vj])
+                C[vi, vj] = B[vi, vj] + T.float32(1.0)
+)";
+
+const char* kMatmul = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((8, 8), "float32"), B: T.Buffer((8, 8), "float32"), C: T.Buffer((8, 8), "float32")):
+        for i, j, k in T.grid(8, 8, 8):
+            with T.sblock("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                T.reads(A[vi, vk], B[vk, vj])
+                T.writes(C[vi, vj])
+                with T.init():
+                    C[vi, vj] = T.float32(0.0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+)";
+
+// cache_write of the matmul output: the reduction (init included) runs on the cache, the copy
+// to C goes last.
+const char* kMatmulWrite = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((8, 8), "float32"), B: T.Buffer((8, 8), "float32"), C: T.Buffer((8, 8), "float32")):
+        C_global = T.sblock_alloc_buffer((8, 8))
+        for i, j, k in T.grid(8, 8, 8):
+            with T.sblock("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                T.reads(A[vi, vk], B[vk, vj])
+                T.writes(C_global[vi, vj])
+                with T.init():
+                    C_global[vi, vj] = T.float32(0.0)
+                C_global[vi, vj] = C_global[vi, vj] + A[vi, vk] * B[vk, vj]
+        for ax0, ax1 in T.grid(8, 8):
+            with T.sblock("C_global"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                T.reads(C_global[v0, v1])
+                T.writes(C[v0, v1])
+                C[v0, v1] = C_global[v0, v1]
+)";
+
+// Two readers of B; only D is given as a consumer of the cache.
+const char* kTwoReaders = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16,), "float32"), C: T.Buffer((16,), "float32"), D: T.Buffer((16,), "float32")):
+        B = T.sblock_alloc_buffer((16,))
+        for i in range(16):
+            with T.sblock("B"):
+                vi = T.axis.spatial(16, i)
+                T.reads(A[vi])
+                T.writes(B[vi])
+                B[vi] = A[vi] + T.float32(1.0)
+        for i in range(16):
+            with T.sblock("C"):
+                vi = T.axis.spatial(16, i)
+                T.reads(B[vi])
+                T.writes(C[vi])
+                C[vi] = B[vi] * T.float32(2.0)
+        for i in range(16):
+            with T.sblock("D"):
+                vi = T.axis.spatial(16, i)
+                T.reads(B[vi])
+                T.writes(D[vi])
+                D[vi] = B[vi] * T.float32(3.0)
+)";
+
+const char* kTwoReadersOneCached = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16,), "float32"), C: T.Buffer((16,), "float32"), D: T.Buffer((16,), "float32")):
+        B = T.sblock_alloc_buffer((16,))
+        B_shared = T.sblock_alloc_buffer((16,), scope="shared")
+        for i in range(16):
+            with T.sblock("B"):
+                vi = T.axis.spatial(16, i)
+                T.reads(A[vi])
+                T.writes(B[vi])
+                B[vi] = A[vi] + T.float32(1.0)
+        for i in range(16):
+            with T.sblock("C"):
+                vi = T.axis.spatial(16, i)
+                T.reads(B[vi])
+                T.writes(C[vi])
+                C[vi] = B[vi] * T.float32(2.0)
+        for ax0 in range(16):
+            with T.sblock("B_shared"):
+                v0 = T.axis.spatial(16, ax0)
+                T.reads(B[v0])
+                T.writes(B_shared[v0])
+                B_shared[v0] = B[v0]
+        for i in range(16):
+            with T.sblock("D"):
+                vi = T.axis.spatial(16, i)
+                T.reads(B_shared[vi])
+                T.writes(D[vi])
+                D[vi] = B_shared[vi] * T.float32(3.0)
+)";
+
+}  // namespace
+
+class TestScheduleCache : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void cacheReadInput() {
+    ir::IRModule mod = ParseModule(kTwoStage);
+    Schedule sch(mod);
+    SBlockRV b = sch.GetSBlock("B");
+    SBlockRV c = sch.GetSBlock("C");
+    SBlockRV stage = sch.CacheRead(b, 0, "shared");
+    ExpectModule(mod, sch.mod(), kReadInput);
+    // Old handles still find their blocks; the new one names the stage.
+    QCOMPARE(sch.Get(b)->name_hint, std::string("B"));
+    QCOMPARE(sch.Get(c)->name_hint, std::string("C"));
+    QCOMPARE(sch.Get(stage)->name_hint, std::string("A_shared"));
+    QVERIFY(sch.trace().AsPython().find(
+                "b2 = sch.cache_read(block=b0, read_buffer_index=0, storage_scope=\"shared\")\n") !=
+            std::string::npos);
+    ExpectReplay(mod, sch);
+  }
+
+  void cacheReadIntermediate() {
+    ir::IRModule mod = ParseModule(kTwoStage);
+    Schedule sch(mod);
+    sch.CacheRead(sch.GetSBlock("C"), 0, "local");
+    ExpectModule(mod, sch.mod(), kReadIntermediate);
+    ExpectReplay(mod, sch);
+  }
+
+  void cacheReadUnderLoop() {
+    ir::IRModule mod = ParseModule(kSharedLoop);
+    Schedule sch(mod);
+    sch.CacheRead(sch.GetSBlock("C"), 0, "shared");
+    ExpectModule(mod, sch.mod(), kSharedLoopRead);
+    ExpectReplay(mod, sch);
+  }
+
+  void cacheReadConsumerBlocks() {
+    ir::IRModule mod = ParseModule(kTwoReaders);
+    Schedule sch(mod);
+    SBlockRV d = sch.GetSBlock("D");
+    sch.CacheRead(d, 0, "shared", {d});
+    ExpectModule(mod, sch.mod(), kTwoReadersOneCached);
+    QVERIFY(sch.trace().AsPython().find(
+                "sch.cache_read(block=b0, read_buffer_index=0, storage_scope=\"shared\", "
+                "consumer_blocks=[b0])\n") != std::string::npos);
+    ExpectReplay(mod, sch);
+  }
+
+  void cacheWrite() {
+    ir::IRModule mod = ParseModule(kTwoStage);
+    Schedule sch(mod);
+    SBlockRV b = sch.GetSBlock("B");
+    SBlockRV stage = sch.CacheWrite(b, 0, "local");
+    ExpectModule(mod, sch.mod(), kWriteIntermediate);
+    QCOMPARE(sch.Get(b)->name_hint, std::string("B"));
+    QCOMPARE(sch.Get(stage)->name_hint, std::string("B_local"));
+    ExpectReplay(mod, sch);
+  }
+
+  void cacheWriteReduction() {
+    ir::IRModule mod = ParseModule(kMatmul);
+    Schedule sch(mod);
+    DiagnosticList diags =
+        ApplyRecipe(sch, "c = sch.get_sblock(\"C\")\ncc = sch.cache_write(c, 0, \"global\")\n");
+    QVERIFY2(diags.empty(), diags.empty() ? "" : diags[0].message.c_str());
+    ExpectModule(mod, sch.mod(), kMatmulWrite);
+    ExpectReplay(mod, sch);
+  }
+
+  void cacheWriteUnderLoop() {
+    ir::IRModule mod = ParseModule(kSharedLoop);
+    Schedule sch(mod);
+    sch.CacheWrite(sch.GetSBlock("B"), 0, "local");
+    ExpectModule(mod, sch.mod(), kSharedLoopWrite);
+    ExpectReplay(mod, sch);
+  }
+
+  void cacheTwiceGetsFreshNames() {
+    ir::IRModule mod = ParseModule(kTwoReaders);
+    Schedule sch(mod);
+    SBlockRV first = sch.CacheRead(sch.GetSBlock("C"), 0, "shared", {sch.GetSBlock("C")});
+    SBlockRV second = sch.CacheRead(sch.GetSBlock("D"), 0, "shared", {sch.GetSBlock("D")});
+    QCOMPARE(sch.Get(first)->name_hint, std::string("B_shared"));
+    QCOMPARE(sch.Get(second)->name_hint, std::string("B_shared_1"));
+    ExpectSameMeaning(mod, sch.mod());
+    ExpectReplay(mod, sch);
+  }
+
+  void cacheErrors() {
+    Schedule sch(ParseModule(kTwoStage));
+    SBlockRV b = sch.GetSBlock("B");
+    QCOMPARE(FailsCleanly(sch, [&] { sch.CacheRead(b, 0, "gpu"); }),
+             Rendered("cache-read", "The input storage scope \"gpu\" is invalid."));
+    QCOMPARE(FailsCleanly(sch, [&] { sch.CacheRead(b, 1, "shared"); }),
+             Rendered("cache-read",
+                      "The block `B` has 1 read regions, so `buffer_index` is required to be in "
+                      "[0, 1). However, the input `buffer_index` is 1, which is out of range"));
+    QCOMPARE(FailsCleanly(sch, [&] { sch.CacheWrite(b, -1, "local"); }),
+             Rendered("cache-write",
+                      "The block `B` has 1 write regions, so `buffer_index` is required to be in "
+                      "[0, 1). However, the input `buffer_index` is -1, which is out of range"));
+    SBlockRV root = sch.GetSBlock("root");
+    QCOMPARE(FailsCleanly(sch, [&] { sch.CacheWrite(root, 0, "local"); }),
+             Rendered("cache-write",
+                      "The block `root` has 0 write regions, so `buffer_index` is required to be "
+                      "in [0, 0). However, the input `buffer_index` is 0, which is out of range"));
+    // Two writers of one buffer.
+    std::string two_writers = kTwoReaders;
+    two_writers.replace(two_writers.find("T.writes(C[vi])"), 15, "T.writes(B[vi])");
+    two_writers.replace(two_writers.find("C[vi] = B[vi] * T.float32(2.0)"), 30,
+                        "B[vi] = B[vi] * T.float32(2.0)");
+    Schedule sch2(ParseModule(two_writers));
+    SBlockRV d2 = sch2.GetSBlock("D");
+    SBlockRV b2 = sch2.GetSBlock("B");
+    QCOMPARE(FailsCleanly(sch2, [&] { sch2.CacheRead(d2, 0, "shared"); }),
+             Rendered("cache-read", "The buffer B is expected to be written by single block, but "
+                                    "got 2 blocks who write it."));
+    QCOMPARE(FailsCleanly(sch2, [&] { sch2.CacheWrite(b2, 0, "shared"); }),
+             Rendered("cache-write", "The buffer B is expected to be written by single block, "
+                                     "but got 2 blocks who write it."));
+  }
+};
+
+QTEST_APPLESS_MAIN(TestScheduleCache)
+#include "tst_schedule_cache.moc"

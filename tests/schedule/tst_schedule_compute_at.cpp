@@ -1,0 +1,341 @@
+// Tests of compute_at and reverse_compute_at: the moved block's loops cover exactly the region
+// its consumers (producers) need under the target loop; results compared structurally with
+// expected TVMScript and run through the interpreter, TVM's error cases, replay from the trace.
+
+#include <QTest>
+#include <string>
+
+#include "schedule_test_util.h"
+
+using namespace wb;
+using namespace wb::schedule;
+using namespace wb::schedule::testing;
+
+namespace {
+
+const char* kTwoStage = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+        B = T.sblock_alloc_buffer((16, 16))
+        for i, j in T.grid(16, 16):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj])
+                T.writes(B[vi, vj])
+                B[vi, vj] = A[vi, vj] * T.float32(2.0)
+        for i, j in T.grid(16, 16):
+            with T.sblock("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(B[vi, vj])
+                T.writes(C[vi, vj])
+                C[vi, vj] = B[vi, vj] + T.float32(1.0)
+)";
+
+const char* kAtOuter = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+        B = T.sblock_alloc_buffer((16, 16))
+        for i in range(16):
+            for ax0 in range(16):
+                with T.sblock("B"):
+                    vi = T.axis.spatial(16, i)
+                    vj = T.axis.spatial(16, ax0)
+                    T.reads(A[vi, vj])
+                    T.writes(B[vi, vj])
+                    B[vi, vj] = A[vi, vj] * T.float32(2.0)
+            for j in range(16):
+                with T.sblock("C"):
+                    vi, vj = T.axis.remap("SS", [i, j])
+                    T.reads(B[vi, vj])
+                    T.writes(C[vi, vj])
+                    C[vi, vj] = B[vi, vj] + T.float32(1.0)
+)";
+
+const char* kAtInner = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+        B = T.sblock_alloc_buffer((16, 16))
+        for i, j in T.grid(16, 16):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj])
+                T.writes(B[vi, vj])
+                B[vi, vj] = A[vi, vj] * T.float32(2.0)
+            with T.sblock("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(B[vi, vj])
+                T.writes(C[vi, vj])
+                C[vi, vj] = B[vi, vj] + T.float32(1.0)
+)";
+
+const char* kAtInnerUnitLoops = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+        B = T.sblock_alloc_buffer((16, 16))
+        for i, j in T.grid(16, 16):
+            for ax0, ax1 in T.grid(1, 1):
+                with T.sblock("B"):
+                    vi = T.axis.spatial(16, i + ax0)
+                    vj = T.axis.spatial(16, j + ax1)
+                    T.reads(A[vi, vj])
+                    T.writes(B[vi, vj])
+                    B[vi, vj] = A[vi, vj] * T.float32(2.0)
+            with T.sblock("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(B[vi, vj])
+                T.writes(C[vi, vj])
+                C[vi, vj] = B[vi, vj] + T.float32(1.0)
+)";
+
+const char* kAtSplit = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+        B = T.sblock_alloc_buffer((16, 16))
+        for i_0 in range(4):
+            for ax0, ax1 in T.grid(4, 16):
+                with T.sblock("B"):
+                    vi = T.axis.spatial(16, i_0 * 4 + ax0)
+                    vj = T.axis.spatial(16, ax1)
+                    T.reads(A[vi, vj])
+                    T.writes(B[vi, vj])
+                    B[vi, vj] = A[vi, vj] * T.float32(2.0)
+            for i_1, j in T.grid(4, 16):
+                with T.sblock("C"):
+                    vi = T.axis.spatial(16, i_0 * 4 + i_1)
+                    vj = T.axis.spatial(16, j)
+                    T.reads(B[vi, vj])
+                    T.writes(C[vi, vj])
+                    C[vi, vj] = B[vi, vj] + T.float32(1.0)
+)";
+
+const char* kReverseAt = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+        B = T.sblock_alloc_buffer((16, 16))
+        for i in range(16):
+            for j in range(16):
+                with T.sblock("B"):
+                    vi, vj = T.axis.remap("SS", [i, j])
+                    T.reads(A[vi, vj])
+                    T.writes(B[vi, vj])
+                    B[vi, vj] = A[vi, vj] * T.float32(2.0)
+            for ax0 in range(16):
+                with T.sblock("C"):
+                    vi = T.axis.spatial(16, i)
+                    vj = T.axis.spatial(16, ax0)
+                    T.reads(B[vi, vj])
+                    T.writes(C[vi, vj])
+                    C[vi, vj] = B[vi, vj] + T.float32(1.0)
+)";
+
+const char* kMatmulRelu = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((8, 8), "float32"), B: T.Buffer((8, 8), "float32"), D: T.Buffer((8, 8), "float32")):
+        C = T.sblock_alloc_buffer((8, 8))
+        for i, j, k in T.grid(8, 8, 8):
+            with T.sblock("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                T.reads(A[vi, vk], B[vk, vj])
+                T.writes(C[vi, vj])
+                with T.init():
+                    C[vi, vj] = T.float32(0.0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+        for i, j in T.grid(8, 8):
+            with T.sblock("D"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(C[vi, vj])
+                T.writes(D[vi, vj])
+                D[vi, vj] = T.max(C[vi, vj], T.float32(0.0))
+)";
+
+// The reduction moves under the elementwise loop; its reduction loop is kept whole.
+const char* kMatmulReluAt = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((8, 8), "float32"), B: T.Buffer((8, 8), "float32"), D: T.Buffer((8, 8), "float32")):
+        C = T.sblock_alloc_buffer((8, 8))
+        for i, j in T.grid(8, 8):
+            for ax0 in range(8):
+                with T.sblock("C"):
+                    vi = T.axis.spatial(8, i)
+                    vj = T.axis.spatial(8, j)
+                    vk = T.axis.reduce(8, ax0)
+                    T.reads(A[vi, vk], B[vk, vj])
+                    T.writes(C[vi, vj])
+                    with T.init():
+                        C[vi, vj] = T.float32(0.0)
+                    C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+            with T.sblock("D"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(C[vi, vj])
+                T.writes(D[vi, vj])
+                D[vi, vj] = T.max(C[vi, vj], T.float32(0.0))
+)";
+
+const char* kTwoReaders = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16,), "float32"), C: T.Buffer((16,), "float32"), D: T.Buffer((16,), "float32")):
+        B = T.sblock_alloc_buffer((16,))
+        for i in range(16):
+            with T.sblock("B"):
+                vi = T.axis.spatial(16, i)
+                T.reads(A[vi])
+                T.writes(B[vi])
+                B[vi] = A[vi] + T.float32(1.0)
+        for i in range(16):
+            with T.sblock("C"):
+                vi = T.axis.spatial(16, i)
+                T.reads(B[vi])
+                T.writes(C[vi])
+                C[vi] = B[vi] * T.float32(2.0)
+        for i in range(16):
+            with T.sblock("D"):
+                vi = T.axis.spatial(16, i)
+                T.reads(B[vi])
+                T.writes(D[vi])
+                D[vi] = B[vi] * T.float32(3.0)
+)";
+
+}  // namespace
+
+class TestScheduleComputeAt : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void computeAtOuterLoop() {
+    ir::IRModule mod = ParseModule(kTwoStage);
+    Schedule sch(mod);
+    SBlockRV b = sch.GetSBlock("B");
+    auto c_loops = sch.GetLoops(sch.GetSBlock("C"));
+    auto b_loops = sch.GetLoops(b);
+    sch.ComputeAt(b, c_loops[0]);
+    ExpectModule(mod, sch.mod(), kAtOuter);
+    // B's own loops are gone; its handle and C's loops remain.
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, sch.Get(b_loops[0]));
+    QCOMPARE(sch.Get(b)->name_hint, std::string("B"));
+    QCOMPARE(sch.GetLoops(b).size(), size_t(2));
+    QVERIFY(sch.trace().AsPython().find(
+                "sch.compute_at(block=b0, loop=l2, preserve_unit_loops=False, index=-1)\n") !=
+            std::string::npos);
+    ExpectReplay(mod, sch);
+  }
+
+  void computeAtInnerLoop() {
+    ir::IRModule mod = ParseModule(kTwoStage);
+    Schedule sch(mod);
+    auto c_loops = sch.GetLoops(sch.GetSBlock("C"));
+    sch.ComputeAt(sch.GetSBlock("B"), c_loops[1]);
+    ExpectModule(mod, sch.mod(), kAtInner);
+    ExpectReplay(mod, sch);
+    Schedule unit(mod);
+    auto u_loops = unit.GetLoops(unit.GetSBlock("C"));
+    unit.ComputeAt(unit.GetSBlock("B"), u_loops[1], /*preserve_unit_loops=*/true);
+    ExpectModule(mod, unit.mod(), kAtInnerUnitLoops);
+    ExpectReplay(mod, unit);
+  }
+
+  void computeAtSplitLoop() {
+    ir::IRModule mod = ParseModule(kTwoStage);
+    Schedule sch(mod);
+    DiagnosticList diags = ApplyRecipe(sch, R"(
+i, j = sch.get_loops("C")
+i0, i1 = sch.split(i, [None, 4])
+sch.compute_at("B", i0)
+)");
+    QVERIFY2(diags.empty(), diags.empty() ? "" : diags[0].message.c_str());
+    ExpectModule(mod, sch.mod(), kAtSplit);
+    ExpectReplay(mod, sch);
+  }
+
+  void computeAtReduction() {
+    ir::IRModule mod = ParseModule(kMatmulRelu);
+    Schedule sch(mod);
+    auto d_loops = sch.GetLoops(sch.GetSBlock("D"));
+    sch.ComputeAt(sch.GetSBlock("C"), d_loops[1]);
+    ExpectModule(mod, sch.mod(), kMatmulReluAt);
+    ExpectReplay(mod, sch);
+  }
+
+  void reverseComputeAt() {
+    ir::IRModule mod = ParseModule(kTwoStage);
+    Schedule sch(mod);
+    auto b_loops = sch.GetLoops(sch.GetSBlock("B"));
+    sch.ReverseComputeAt(sch.GetSBlock("C"), b_loops[0]);
+    ExpectModule(mod, sch.mod(), kReverseAt);
+    QVERIFY(sch.trace().AsPython().find("sch.reverse_compute_at(block=b3, loop=l1, "
+                                        "preserve_unit_loops=False, index=-1)\n") !=
+            std::string::npos);
+    ExpectReplay(mod, sch);
+  }
+
+  void reverseComputeAtInner() {
+    ir::IRModule mod = ParseModule(kTwoStage);
+    Schedule sch(mod);
+    auto b_loops = sch.GetLoops(sch.GetSBlock("B"));
+    sch.ReverseComputeAt(sch.GetSBlock("C"), b_loops[1]);
+    ExpectModule(mod, sch.mod(), kAtInner);
+    ExpectReplay(mod, sch);
+  }
+
+  void reverseComputeAtReduction() {
+    // D after the matmul's j loop: D needs C complete, so D goes under j after the k loop.
+    ir::IRModule mod = ParseModule(kMatmulRelu);
+    Schedule sch(mod);
+    auto c_loops = sch.GetLoops(sch.GetSBlock("C"));
+    sch.ReverseComputeAt(sch.GetSBlock("D"), c_loops[1]);
+    ExpectSameMeaning(mod, sch.mod());
+    ExpectReplay(mod, sch);
+  }
+
+  void computeAtErrors() {
+    Schedule sch(ParseModule(kTwoStage));
+    SBlockRV b = sch.GetSBlock("B");
+    SBlockRV c = sch.GetSBlock("C");
+    auto b_loops = sch.GetLoops(b);
+    auto c_loops = sch.GetLoops(c);
+    QCOMPARE(FailsCleanly(sch, [&] { sch.ComputeAt(c, b_loops[0]); }),
+             Rendered("compute-at", "The block `C` is an output block: it writes a buffer that "
+                                    "its scope does not allocate"));
+    QCOMPARE(FailsCleanly(sch, [&] { sch.ComputeAt(b, b_loops[0]); }),
+             Rendered("compute-at", "The block `B` and the loop `i` are required to be under the "
+                                    "same block scope, and the loop should not be an ancestor "
+                                    "of the block"));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, sch.ComputeAt(b, c_loops[0], false, 3));
+    Schedule two(ParseModule(kTwoReaders));
+    auto tc = two.GetLoops(two.GetSBlock("C"));
+    SBlockRV tb = two.GetSBlock("B");
+    SBlockRV td = two.GetSBlock("D");
+    QCOMPARE(FailsCleanly(two, [&] { two.ComputeAt(tb, tc[0]); }),
+             Rendered("compute-at",
+                      "The primitive requires all the consumer(s) of the given block to be "
+                      "present under the target loop. However, there are 1 consumer(s) not "
+                      "satisfying the constraint. List of the consumer(s): `D`"));
+    QCOMPARE(FailsCleanly(two, [&] { two.ReverseComputeAt(td, tc[0]); }),
+             Rendered("reverse-compute-at",
+                      "The primitive requires all the producer(s) of the given block to be "
+                      "present under the target loop. However, there are 1 producer(s) not "
+                      "satisfying the constraint. List of the producer(s): `B`"));
+    // A block that is neither complete nor a reduction (it reads what it writes, no init).
+    std::string rmw = kTwoReaders;
+    rmw.replace(rmw.find("T.reads(B[vi])\n                T.writes(C[vi])"), 46,
+                "T.reads(C[vi], B[vi])\n                T.writes(C[vi])");
+    rmw.replace(rmw.find("C[vi] = B[vi] * T.float32(2.0)"), 30, "C[vi] = C[vi] + B[vi]");
+    Schedule bad(ParseModule(rmw));
+    auto bd = bad.GetLoops(bad.GetSBlock("D"));
+    SBlockRV bc = bad.GetSBlock("C");
+    QCOMPARE(FailsCleanly(bad, [&] { bad.ComputeAt(bc, bd[0]); }),
+             Rendered("compute-at",
+                      "The block `C` is not a complete block - it violates condition #3.\nThe "
+                      "block is not a reduction block either - it violates condition #1"));
+  }
+};
+
+QTEST_APPLESS_MAIN(TestScheduleComputeAt)
+#include "tst_schedule_compute_at.moc"

@@ -1,0 +1,318 @@
+// Tests of compute_inline and reverse_compute_inline: results compared structurally with
+// expected TVMScript and run through the interpreter against the original, TVM's error cases
+// with their messages, and replay from the trace.
+
+#include <QTest>
+#include <string>
+
+#include "schedule_test_util.h"
+
+using namespace wb;
+using namespace wb::schedule;
+using namespace wb::schedule::testing;
+
+namespace {
+
+const char* kTwoStage = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+        B = T.sblock_alloc_buffer((16, 16))
+        for i, j in T.grid(16, 16):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj])
+                T.writes(B[vi, vj])
+                B[vi, vj] = A[vi, vj] * T.float32(2.0)
+        for i, j in T.grid(16, 16):
+            with T.sblock("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(B[vi, vj])
+                T.writes(C[vi, vj])
+                C[vi, vj] = B[vi, vj] + T.float32(1.0)
+)";
+
+const char* kTwoStageInlined = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+        for i, j in T.grid(16, 16):
+            with T.sblock("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj])
+                T.writes(C[vi, vj])
+                C[vi, vj] = A[vi, vj] * T.float32(2.0) + T.float32(1.0)
+)";
+
+const char* kTwoStageReverseInlined = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+        for i, j in T.grid(16, 16):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj])
+                T.writes(C[vi, vj])
+                C[vi, vj] = A[vi, vj] * T.float32(2.0) + T.float32(1.0)
+)";
+
+// The consumer reads B transposed and twice.
+const char* kTransposed = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((8, 16), "float32"), C: T.Buffer((16, 8), "float32")):
+        B = T.sblock_alloc_buffer((8, 16))
+        for i, j in T.grid(8, 16):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj])
+                T.writes(B[vi, vj])
+                B[vi, vj] = A[vi, vj] + T.float32(3.0)
+        for i, j in T.grid(16, 8):
+            with T.sblock("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(B[vj, vi])
+                T.writes(C[vi, vj])
+                C[vi, vj] = B[vj, vi] * B[vj, vi]
+)";
+
+const char* kTransposedInlined = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((8, 16), "float32"), C: T.Buffer((16, 8), "float32")):
+        for i, j in T.grid(16, 8):
+            with T.sblock("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vj, vi])
+                T.writes(C[vi, vj])
+                C[vi, vj] = (A[vj, vi] + T.float32(3.0)) * (A[vj, vi] + T.float32(3.0))
+)";
+
+const char* kTransposedReverseInlined = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((8, 16), "float32"), C: T.Buffer((16, 8), "float32")):
+        for i, j in T.grid(8, 16):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj])
+                T.writes(C[vj, vi])
+                C[vj, vi] = (A[vi, vj] + T.float32(3.0)) * (A[vi, vj] + T.float32(3.0))
+)";
+
+// A chain of three elementwise stages and a consumer that reads only part of its producer.
+const char* kChain = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16,), "float32"), D: T.Buffer((8,), "float32")):
+        B = T.sblock_alloc_buffer((16,))
+        C = T.sblock_alloc_buffer((16,))
+        for i in range(16):
+            with T.sblock("B"):
+                vi = T.axis.spatial(16, i)
+                T.reads(A[vi])
+                T.writes(B[vi])
+                B[vi] = A[vi] + T.float32(1.0)
+        for i in range(16):
+            with T.sblock("C"):
+                vi = T.axis.spatial(16, i)
+                T.reads(B[vi])
+                T.writes(C[vi])
+                C[vi] = B[vi] * T.float32(2.0)
+        for i in range(8):
+            with T.sblock("D"):
+                vi = T.axis.spatial(8, i)
+                T.reads(C[vi])
+                T.writes(D[vi])
+                D[vi] = C[vi] - T.float32(5.0)
+)";
+
+const char* kChainMiddleInlined = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16,), "float32"), D: T.Buffer((8,), "float32")):
+        B = T.sblock_alloc_buffer((16,))
+        for i in range(16):
+            with T.sblock("B"):
+                vi = T.axis.spatial(16, i)
+                T.reads(A[vi])
+                T.writes(B[vi])
+                B[vi] = A[vi] + T.float32(1.0)
+        for i in range(8):
+            with T.sblock("D"):
+                vi = T.axis.spatial(8, i)
+                T.reads(B[vi])
+                T.writes(D[vi])
+                D[vi] = B[vi] * T.float32(2.0) - T.float32(5.0)
+)";
+
+// D only needs C[0:8]: the folded store is guarded to the consumer's domain.
+const char* kChainLastReverseInlined = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16,), "float32"), D: T.Buffer((8,), "float32")):
+        B = T.sblock_alloc_buffer((16,))
+        for i in range(16):
+            with T.sblock("B"):
+                vi = T.axis.spatial(16, i)
+                T.reads(A[vi])
+                T.writes(B[vi])
+                B[vi] = A[vi] + T.float32(1.0)
+        for i in range(16):
+            with T.sblock("C"):
+                vi = T.axis.spatial(16, i)
+                T.where(i < 8)
+                T.reads(B[vi])
+                T.writes(D[vi])
+                D[vi] = B[vi] * T.float32(2.0) - T.float32(5.0)
+)";
+
+const char* kMatmulRelu = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((8, 8), "float32"), B: T.Buffer((8, 8), "float32"), D: T.Buffer((8, 8), "float32")):
+        C = T.sblock_alloc_buffer((8, 8))
+        for i, j, k in T.grid(8, 8, 8):
+            with T.sblock("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                T.reads(A[vi, vk], B[vk, vj])
+                T.writes(C[vi, vj])
+                with T.init():
+                    C[vi, vj] = T.float32(0.0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+        for i, j in T.grid(8, 8):
+            with T.sblock("D"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(C[vi, vj])
+                T.writes(D[vi, vj])
+                D[vi, vj] = T.max(C[vi, vj], T.float32(0.0))
+)";
+
+}  // namespace
+
+class TestScheduleInline : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void computeInline() {
+    ir::IRModule mod = ParseModule(kTwoStage);
+    Schedule sch(mod);
+    SBlockRV b = sch.GetSBlock("B");
+    SBlockRV c = sch.GetSBlock("C");
+    sch.ComputeInline(b);
+    ExpectModule(mod, sch.mod(), kTwoStageInlined);
+    QCOMPARE(sch.Get(c)->name_hint, std::string("C"));
+    try {
+      sch.Get(b);
+      QFAIL("the inlined block's handle still resolves");
+    } catch (const std::invalid_argument& e) {
+      QCOMPARE(std::string(e.what()), std::string("The block no longer exists in the IRModule"));
+    }
+    QVERIFY(sch.trace().AsPython().find("sch.compute_inline(block=b0)\n") != std::string::npos);
+    ExpectReplay(mod, sch);
+  }
+
+  void computeInlineTransposed() {
+    ir::IRModule mod = ParseModule(kTransposed);
+    Schedule sch(mod);
+    sch.ComputeInline(sch.GetSBlock("B"));
+    ExpectModule(mod, sch.mod(), kTransposedInlined);
+    ExpectReplay(mod, sch);
+  }
+
+  void computeInlineChain() {
+    ir::IRModule mod = ParseModule(kChain);
+    Schedule sch(mod);
+    sch.ComputeInline(sch.GetSBlock("C"));
+    ExpectModule(mod, sch.mod(), kChainMiddleInlined);
+    // Then the first stage too, from a recipe as users write it.
+    DiagnosticList diags = ApplyRecipe(sch, "sch.compute_inline(\"B\")\n");
+    QVERIFY2(diags.empty(), diags.empty() ? "" : diags[0].message.c_str());
+    ExpectSameMeaning(mod, sch.mod());
+    ExpectReplay(mod, sch);
+  }
+
+  void computeInlineErrors() {
+    Schedule sch(ParseModule(kTwoStage));
+    SBlockRV c = sch.GetSBlock("C");
+    QCOMPARE(FailsCleanly(sch, [&] { sch.ComputeInline(c); }),
+             Rendered("compute-inline", "The block `C` is an output block: it writes a buffer "
+                                        "that its scope does not allocate"));
+    Schedule mm(ParseModule(kMatmulRelu));
+    SBlockRV mc = mm.GetSBlock("C");
+    QCOMPARE(FailsCleanly(mm, [&] { mm.ComputeInline(mc); }),
+             Rendered("compute-inline", "The block has init statement: `C`"));
+    // The only leaf of its scope cannot be removed.
+    std::string single = kTwoStage;
+    single = single.substr(0, single.find("        for i, j in T.grid(16, 16):\n            with "
+                                          "T.sblock(\"C\")"));
+    Schedule leaf(ParseModule(single));
+    SBlockRV lb = leaf.GetSBlock("B");
+    QCOMPARE(FailsCleanly(leaf, [&] { leaf.ComputeInline(lb); }),
+             Rendered("compute-inline", "The block `B` is the only leaf in the scope `root`, "
+                                        "which cannot be removed; Otherwise the scope will be "
+                                        "empty."));
+    // A body that is not `B[v...] = f(v...)`.
+    std::string shifted = kChain;
+    shifted.replace(shifted.find("B[vi] = A[vi] + T.float32(1.0)"), 30,
+                    "B[15 - vi] = A[vi] + T.float32(1.0)");
+    shifted.replace(shifted.find("T.writes(B[vi])"), 15, "T.writes(B[15 - vi])");
+    Schedule body(ParseModule(shifted));
+    SBlockRV bb = body.GetSBlock("B");
+    QVERIFY(FailsCleanly(body, [&] {
+              body.ComputeInline(bb);
+            }).find("Error message: The body of the inlined block should be in form of") !=
+            std::string::npos);
+  }
+
+  void reverseComputeInline() {
+    ir::IRModule mod = ParseModule(kTwoStage);
+    Schedule sch(mod);
+    SBlockRV b = sch.GetSBlock("B");
+    sch.ReverseComputeInline(sch.GetSBlock("C"));
+    ExpectModule(mod, sch.mod(), kTwoStageReverseInlined);
+    // The producer keeps its name and its handle.
+    QCOMPARE(sch.Get(b)->name_hint, std::string("B"));
+    ExpectReplay(mod, sch);
+  }
+
+  void reverseComputeInlineTransposed() {
+    ir::IRModule mod = ParseModule(kTransposed);
+    Schedule sch(mod);
+    sch.ReverseComputeInline(sch.GetSBlock("C"));
+    ExpectModule(mod, sch.mod(), kTransposedReverseInlined);
+    ExpectReplay(mod, sch);
+  }
+
+  void reverseComputeInlinePartial() {
+    ir::IRModule mod = ParseModule(kChain);
+    Schedule sch(mod);
+    sch.ReverseComputeInline(sch.GetSBlock("D"));
+    ExpectModule(mod, sch.mod(), kChainLastReverseInlined);
+    ExpectReplay(mod, sch);
+  }
+
+  void reverseComputeInlineErrors() {
+    Schedule sch(ParseModule(kMatmulRelu));
+    SBlockRV c = sch.GetSBlock("C");
+    SBlockRV d = sch.GetSBlock("D");
+    // D's producer C is a reduction, not a complete block.
+    QCOMPARE(FailsCleanly(sch, [&] { sch.ReverseComputeInline(d); }),
+             Rendered("reverse-compute-inline",
+                      "The consumer block `D` to be inlined is required to have only a single "
+                      "producer block, and the producer block should be a complete block who "
+                      "has only a single consumer"));
+    // The init check comes first.
+    QCOMPARE(FailsCleanly(sch, [&] { sch.ReverseComputeInline(c); }),
+             Rendered("reverse-compute-inline", "The block has init statement: `C`"));
+    Schedule two(ParseModule(kTwoStage));
+    SBlockRV tb = two.GetSBlock("B");
+    QCOMPARE(FailsCleanly(two, [&] { two.ReverseComputeInline(tb); }),
+             Rendered("reverse-compute-inline",
+                      "The block is only allowed to read a single buffer region, but it reads 1 "
+                      "region(s): `B`"));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, two.ComputeInline(SBlockRV{42}));
+  }
+};
+
+QTEST_APPLESS_MAIN(TestScheduleInline)
+#include "tst_schedule_inline.moc"

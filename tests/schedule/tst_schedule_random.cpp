@@ -1,0 +1,247 @@
+// Randomized test of the schedule primitives: seeded random sequences of split, fuse, reorder,
+// compute_at / reverse_compute_at, cache_read, cache_write, vectorize and parallel on matmul,
+// conv2d and softmax PrimFuncs. Every primitive either applies or fails leaving the schedule
+// untouched; after every sequence the interpreter must compute what the original did, and the
+// trace must replay to the same module. A failing seed is printed with its recipe.
+
+#include <QTest>
+#include <array>
+#include <random>
+#include <string>
+
+#include "schedule/ir_path.h"
+#include "schedule_test_util.h"
+
+using namespace wb;
+using namespace wb::schedule;
+using namespace wb::schedule::testing;
+
+namespace {
+
+const char* kMatmul = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((8, 12), "float32"), B: T.Buffer((12, 8), "float32"), D: T.Buffer((8, 8), "float32")):
+        C = T.sblock_alloc_buffer((8, 8))
+        for i, j, k in T.grid(8, 8, 12):
+            with T.sblock("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                T.reads(A[vi, vk], B[vk, vj])
+                T.writes(C[vi, vj])
+                with T.init():
+                    C[vi, vj] = T.float32(0.0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+        for i, j in T.grid(8, 8):
+            with T.sblock("D"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(C[vi, vj])
+                T.writes(D[vi, vj])
+                D[vi, vj] = T.max(C[vi, vj], T.float32(0.0))
+)";
+
+const char* kConv2d = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(X: T.Buffer((1, 2, 6, 6), "float32"), W: T.Buffer((3, 2, 3, 3), "float32"), Y: T.Buffer((1, 3, 4, 4), "float32")):
+        Xs = T.sblock_alloc_buffer((1, 2, 6, 6))
+        for n, c, h, w in T.grid(1, 2, 6, 6):
+            with T.sblock("scale"):
+                vn, vc, vh, vw = T.axis.remap("SSSS", [n, c, h, w])
+                T.reads(X[vn, vc, vh, vw])
+                T.writes(Xs[vn, vc, vh, vw])
+                Xs[vn, vc, vh, vw] = X[vn, vc, vh, vw] * T.float32(0.5)
+        for n, f, y, x, rc, ry, rx in T.grid(1, 3, 4, 4, 2, 3, 3):
+            with T.sblock("conv"):
+                vn, vf, vy, vx, vrc, vry, vrx = T.axis.remap("SSSSRRR", [n, f, y, x, rc, ry, rx])
+                T.reads(Xs[vn, vrc, vy + vry, vx + vrx], W[vf, vrc, vry, vrx])
+                T.writes(Y[vn, vf, vy, vx])
+                with T.init():
+                    Y[vn, vf, vy, vx] = T.float32(0.0)
+                Y[vn, vf, vy, vx] = Y[vn, vf, vy, vx] + Xs[vn, vrc, vy + vry, vx + vrx] * W[vf, vrc, vry, vrx]
+)";
+
+const char* kSoftmax = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((4, 8), "float32"), S: T.Buffer((4, 8), "float32")):
+        M = T.sblock_alloc_buffer((4,))
+        E = T.sblock_alloc_buffer((4, 8))
+        Z = T.sblock_alloc_buffer((4,))
+        for i, k in T.grid(4, 8):
+            with T.sblock("max"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                T.reads(A[vi, vk])
+                T.writes(M[vi])
+                with T.init():
+                    M[vi] = T.float32(-1000.0)
+                M[vi] = T.max(M[vi], A[vi, vk])
+        for i, j in T.grid(4, 8):
+            with T.sblock("exp"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj], M[vi])
+                T.writes(E[vi, vj])
+                E[vi, vj] = T.exp(A[vi, vj] - M[vi])
+        for i, k in T.grid(4, 8):
+            with T.sblock("sum"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                T.reads(E[vi, vk])
+                T.writes(Z[vi])
+                with T.init():
+                    Z[vi] = T.float32(0.0)
+                Z[vi] = Z[vi] + E[vi, vk]
+        for i, j in T.grid(4, 8):
+            with T.sblock("div"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(E[vi, vj], Z[vi])
+                T.writes(S[vi, vj])
+                S[vi, vj] = E[vi, vj] / Z[vi]
+)";
+
+class RandomScheduler {
+ public:
+  RandomScheduler(Schedule& sch, uint64_t seed) : sch_(sch), rng_(seed) {}
+
+  // One attempted primitive; returns whether it applied. A failure must leave no trace.
+  // Applied primitives by kind: split, fuse, reorder, compute_at, cache_read, cache_write,
+  // vectorize, parallel.
+  std::array<int, 8> applied{};
+
+  bool Step() {
+    std::vector<std::string> blocks;
+    for (const tir::SBlock& b : CollectBlocks(sch_.Func()->body)) {
+      if (b->name_hint != "root") blocks.push_back(b->name_hint);
+    }
+    ir::IRModule before = sch_.mod();
+    // Lookups are part of the attempt: a failed primitive keeps them out of the trace check.
+    SBlockRV block = sch_.GetSBlock(Pick(blocks));
+    std::vector<LoopRV> loops = sch_.GetLoops(block);
+    size_t lookups = sch_.trace().instructions().size();
+    size_t kind = Uniform(8);
+    try {
+      switch (kind) {
+        case 0:
+          if (loops.empty()) return false;
+          sch_.Split(Pick(loops), {std::nullopt, static_cast<int64_t>(2 + Uniform(3))});
+          break;
+        case 1: {
+          if (loops.size() < 2) return false;
+          size_t k = Uniform(loops.size() - 1);
+          sch_.Fuse({loops[k], loops[k + 1]});
+          break;
+        }
+        case 2: {
+          if (loops.size() < 2) return false;
+          size_t a = Uniform(loops.size());
+          size_t b = Uniform(loops.size());
+          if (a == b) return false;
+          sch_.Reorder({loops[std::max(a, b)], loops[std::min(a, b)]});
+          break;
+        }
+        case 3: {
+          std::string other = Pick(blocks);
+          std::vector<LoopRV> target = sch_.GetLoops(sch_.GetSBlock(other));
+          lookups = sch_.trace().instructions().size();
+          if (target.empty()) return false;
+          if (Uniform(2)) {
+            sch_.ComputeAt(block, Pick(target), Uniform(2) == 0);
+          } else {
+            sch_.ReverseComputeAt(block, Pick(target), Uniform(2) == 0);
+          }
+          break;
+        }
+        case 4: {
+          size_t n = sch_.Get(block)->reads.size();
+          if (n == 0) return false;
+          sch_.CacheRead(block, static_cast<int>(Uniform(n)), Uniform(2) ? "shared" : "local");
+          break;
+        }
+        case 5:
+          sch_.CacheWrite(block, 0, Uniform(2) ? "shared" : "local");
+          break;
+        case 6:
+          if (loops.empty()) return false;
+          sch_.Vectorize(loops.back());
+          break;
+        default:
+          if (loops.empty()) return false;
+          sch_.Parallel(loops.front());
+          break;
+      }
+    } catch (const ScheduleError&) {
+      if (!sch_.mod().same_as(before) || sch_.trace().instructions().size() != lookups) {
+        QTest::qFail("a failing primitive changed the schedule", __FILE__, __LINE__);
+      }
+      return false;
+    }
+    ++applied[kind];
+    return true;
+  }
+
+ private:
+  size_t Uniform(size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng_); }
+  template <typename T>
+  const T& Pick(const std::vector<T>& v) {
+    return v[Uniform(v.size())];
+  }
+
+  Schedule& sch_;
+  std::mt19937_64 rng_;
+};
+
+void RunSeeds(const char* program, uint64_t first_seed, int seeds, int steps) {
+  ir::IRModule mod = ParseModule(program);
+  int applied = 0;
+  std::array<int, 8> by_kind{};
+  for (int s = 0; s < seeds; ++s) {
+    uint64_t seed = first_seed + static_cast<uint64_t>(s);
+    Schedule sch(mod);
+    RandomScheduler random(sch, seed);
+    for (int i = 0; i < steps; ++i) {
+      applied += random.Step();
+      if (QTest::currentTestFailed()) {
+        qWarning("seed %llu, recipe so far:\n%s", static_cast<unsigned long long>(seed),
+                 sch.trace().AsPython().c_str());
+        return;
+      }
+    }
+    for (size_t k = 0; k < by_kind.size(); ++k) by_kind[k] += random.applied[k];
+    workbench::EquivalenceOptions options;
+    options.seed = seed;
+    for (const auto& check : workbench::CheckEquivalence(mod, sch.mod(), options)) {
+      if (check.outcome != workbench::FunctionCheck::Outcome::kEqual) {
+        qWarning("seed %llu changed the meaning (%s). Recipe:\n%s\nResult:\n%s",
+                 static_cast<unsigned long long>(seed), check.detail.c_str(),
+                 sch.trace().AsPython().c_str(), script::PrintModule(sch.mod()).c_str());
+        QFAIL("a random schedule changed the program's meaning");
+      }
+    }
+    Schedule replay(mod);
+    DiagnosticList diags = ApplyRecipe(replay, sch.trace().AsPython());
+    if (!diags.empty() || !ir::StructuralEqual(replay.mod(), sch.mod())) {
+      qWarning("seed %llu does not replay (%s). Recipe:\n%s",
+               static_cast<unsigned long long>(seed),
+               diags.empty() ? "different module" : diags[0].message.c_str(),
+               sch.trace().AsPython().c_str());
+      QFAIL("the trace of a random schedule does not replay");
+    }
+  }
+  // The sequences must exercise every primitive, not only fail.
+  std::string counts;
+  for (int n : by_kind) counts += std::to_string(n) + " ";
+  qInfo("applied %d of %d (split fuse reorder compute_at cache_read cache_write vectorize "
+        "parallel: %s)", applied, seeds * steps, counts.c_str());
+  for (int n : by_kind) QVERIFY2(n > 0, counts.c_str());
+}
+
+}  // namespace
+
+class TestScheduleRandom : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void matmul() { RunSeeds(kMatmul, 1000, 200, 10); }
+  void conv2d() { RunSeeds(kConv2d, 2000, 150, 10); }
+  void softmax() { RunSeeds(kSoftmax, 3000, 200, 10); }
+};
+
+QTEST_APPLESS_MAIN(TestScheduleRandom)
+#include "tst_schedule_random.moc"

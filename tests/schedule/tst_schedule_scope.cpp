@@ -1,0 +1,334 @@
+// Tests of the schedule state: handles that follow blocks by name across rebuilt modules, block
+// scopes and their dependences, TVM's block checks, get_child_blocks / get_producers /
+// get_consumers with their trace and recipe, and the compact-dataflow check of the loop kinds.
+
+#include <QTest>
+#include <string>
+
+#include "schedule/block_scope.h"
+#include "schedule_test_util.h"
+#include "tir/functor.h"
+#include "tir/stmt.h"
+
+using namespace wb;
+using namespace wb::schedule;
+using namespace wb::schedule::testing;
+
+namespace {
+
+// B = A * 2, then C = B + 1: one producer, one consumer, B allocated in the root block.
+const char* kTwoStage = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+        B = T.sblock_alloc_buffer((16, 16))
+        for i, j in T.grid(16, 16):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj])
+                T.writes(B[vi, vj])
+                B[vi, vj] = A[vi, vj] * T.float32(2.0)
+        for i, j in T.grid(16, 16):
+            with T.sblock("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(B[vi, vj])
+                T.writes(C[vi, vj])
+                C[vi, vj] = B[vi, vj] + T.float32(1.0)
+)";
+
+// A matmul whose output is then read back and overwritten: RAW, WAW and WAR edges.
+const char* kDeps = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((8, 8), "float32"), B: T.Buffer((8, 8), "float32"), D: T.Buffer((8,), "float32")):
+        C = T.sblock_alloc_buffer((8, 8))
+        for i, j, k in T.grid(8, 8, 8):
+            with T.sblock("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                T.reads(A[vi, vk], B[vk, vj])
+                T.writes(C[vi, vj])
+                with T.init():
+                    C[vi, vj] = T.float32(0.0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+        for i in range(8):
+            with T.sblock("D"):
+                vi = T.axis.spatial(8, i)
+                T.reads(C[vi, vi])
+                T.writes(D[vi])
+                D[vi] = C[vi, vi]
+        for i, j in T.grid(8, 8):
+            with T.sblock("E"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads()
+                T.writes(C[vi, vj])
+                C[vi, vj] = T.float32(1.0)
+)";
+
+// A reduction without an init statement: neither complete nor a reduction block.
+const char* kNoInit = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 16), "float32"), B: T.Buffer((16,), "float32")):
+        for i, k in T.grid(16, 16):
+            with T.sblock("S"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                T.reads(B[vi], A[vi, vk])
+                T.writes(B[vi])
+                B[vi] = B[vi] + A[vi, vk]
+)";
+
+// A block with child blocks: the outer block is a scope of its own, with a WAR dependence.
+const char* kNested = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
+        for i_0 in range(4):
+            with T.sblock("outer"):
+                vo = T.axis.spatial(4, i_0)
+                T.reads(A[vo * 4:vo * 4 + 4])
+                T.writes(A[vo * 4:vo * 4 + 4], B[vo * 4:vo * 4 + 4])
+                for i_1 in range(4):
+                    with T.sblock("inner0"):
+                        vi = T.axis.spatial(16, vo * 4 + i_1)
+                        T.reads(A[vi])
+                        T.writes(B[vi])
+                        B[vi] = A[vi]
+                for i_1 in range(4):
+                    with T.sblock("inner1"):
+                        vi = T.axis.spatial(16, vo * 4 + i_1)
+                        T.reads(B[vi])
+                        T.writes(A[vi])
+                        A[vi] = B[vi] + T.float32(1.0)
+)";
+
+std::vector<std::string> Names(const Schedule& sch, const std::vector<SBlockRV>& blocks) {
+  std::vector<std::string> out;
+  for (const SBlockRV& b : blocks) out.push_back(sch.Get(b)->name_hint);
+  return out;
+}
+
+using Names_t = std::vector<std::string>;
+
+tir::SBlock RootOf(const tir::PrimFunc& f) {
+  return f->body.as<tir::SBlockRealizeNode>()->block;
+}
+
+tir::PrimFunc MainOf(const ir::IRModule& mod) {
+  return Downcast<tir::PrimFuncNode>(mod->Lookup("main"));
+}
+
+}  // namespace
+
+class TestScheduleScope : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void handlesFollowBlocksByName() {
+    ir::IRModule mod = ParseModule(kTwoStage);
+    Schedule sch(mod);
+    SBlockRV b = sch.GetSBlock("B");
+    SBlockRV c = sch.GetSBlock("C");
+    // Put a new block in front of B (as cache_read would): a pre-order index would now point at
+    // the new block, the name still finds B.
+    tir::SBlock root = RootOf(sch.Func());
+    QCOMPARE(root->name_hint, std::string("root"));
+    const auto* seq = root->body.as<tir::SeqStmtNode>();
+    QVERIFY(seq);
+    std::vector<tir::Stmt> stmts = seq->seq;
+    tir::Stmt first = stmts[0];
+    struct Renamer : tir::StmtMutator {
+      using StmtMutator::VisitStmt_;
+      tir::Stmt VisitStmt_(const tir::SBlockNode* op) override {
+        tir::SBlock b = GetRef(op);
+        b.CopyOnWrite()->name_hint = "B_copy";
+        return b;
+      }
+    };
+    stmts.insert(stmts.begin(), Renamer()(first));
+    sch.Replace(seq, tir::MakeSeq(stmts));
+    QCOMPARE(sch.Get(b)->name_hint, std::string("B"));
+    QCOMPARE(Names(sch, sch.GetChildBlocks(sch.GetSBlock("root"))),
+             (Names_t{"B_copy", "B", "C"}));
+    // A rename re-points the handle; a removal expires it with a clear error.
+    tir::SBlock cur_c = sch.Get(c);
+    tir::SBlock renamed = cur_c;
+    renamed.CopyOnWrite()->name_hint = "C_update";
+    sch.Replace(cur_c.get(), renamed, {{{"C", "C_update"}}, {}});
+    QCOMPARE(sch.Get(c)->name_hint, std::string("C_update"));
+    tir::SBlock cur_b = sch.Get(b);
+    tir::SBlock gone = cur_b;
+    gone.CopyOnWrite()->name_hint = "elsewhere";
+    sch.Replace(cur_b.get(), gone, {{}, {"B"}});
+    try {
+      sch.Get(b);
+      QFAIL("an expired handle resolved");
+    } catch (const std::invalid_argument& e) {
+      QCOMPARE(std::string(e.what()), std::string("The block no longer exists in the IRModule"));
+    }
+    QCOMPARE(sch.Get(c)->name_hint, std::string("C_update"));
+  }
+
+  void dependences() {
+    ir::IRModule mod = ParseModule(kDeps);
+    tir::PrimFunc f = MainOf(mod);
+    tir::SBlock root = RootOf(f);
+    BlockScope scope(root);
+    QCOMPARE(scope.children().size(), size_t(3));
+    std::string edges;
+    for (const Dependency& d : scope.dependencies()) {
+      const char* kind = d.kind == DepKind::kRAW ? "RAW" : d.kind == DepKind::kWAW ? "WAW" : "WAR";
+      edges += d.src->name_hint + "->" + d.dst->name_hint + ":" + kind + " ";
+    }
+    QCOMPARE(edges, std::string("C->D:RAW C->E:WAW D->E:WAR "));
+    QVERIFY(scope.HasWAR());
+    const tir::SBlockNode* c = scope.children()[0].get();
+    const tir::SBlockNode* e = scope.children()[2].get();
+    QCOMPARE(scope.Consumers(c).size(), size_t(2));
+    QCOMPARE(scope.Producers(e).size(), size_t(1));
+    QCOMPARE(scope.WritersOf(c->writes[0]->buffer.get()).size(), size_t(2));
+    // C has a second writer (E): not dominant, so condition #4 of a reduction block fails.
+    QCOMPARE(ReductionBlockViolation(f, scope, c), 4);
+    QCOMPARE(CompleteBlockViolation(scope, c), 1);
+    QCOMPARE(CompleteBlockViolation(scope, scope.children()[1].get()), 0);
+    QCOMPARE(CompleteBlockViolation(scope, e), 2);
+    QVERIFY(IsOutputBlock(root.get(), scope.children()[1].get()));
+    QVERIFY(!IsOutputBlock(root.get(), c));
+  }
+
+  void blockChecks() {
+    ir::IRModule mod = ParseModule(kNoInit);
+    tir::PrimFunc f = MainOf(mod);
+    tir::SBlock root = RootOf(f);
+    BlockScope scope(root);
+    const tir::SBlockNode* s = scope.children()[0].get();
+    QCOMPARE(ErrorOf([&] { CheckCompleteBlock("compute-at", scope, s); }),
+             Rendered("compute-at", "The block `S` is not a complete block - it violates "
+                                    "condition #1"));
+    QCOMPARE(ErrorOf([&] { CheckReductionBlock("rfactor", f, scope, s); }),
+             Rendered("rfactor", "The block `S` is not a reduction block - it violates "
+                                 "condition #1"));
+    QCOMPARE(ErrorOf([&] { CheckCompleteOrReductionBlock("compute-at", f, scope, s); }),
+             Rendered("compute-at",
+                      "The block `S` is not a complete block - it violates condition #1.\nThe "
+                      "block is not a reduction block either - it violates condition #1"));
+    QVERIFY(IsAffineBinding(f, s));
+    // The matmul block is a reduction block; with a non-affine binding it is not.
+    ir::IRModule deps = ParseModule(kDeps);
+    tir::PrimFunc df = MainOf(deps);
+    tir::SBlock droot = RootOf(df);
+    std::string text = kDeps;
+    text.replace(text.find("vi, vj, vk = T.axis.remap(\"SSR\", [i, j, k])"), 43,
+                 "vi = T.axis.spatial(8, i)\n                vj = T.axis.spatial(8, j)\n"
+                 "                vk = T.axis.reduce(8, k * k % 8)");
+    tir::PrimFunc bad = MainOf(ParseModule(text));
+    tir::SBlock bad_c = ChildBlocks(RootOf(bad)).at(0);
+    QVERIFY(!IsAffineBinding(bad, bad_c.get()));
+    QCOMPARE(ErrorOf([&] { CheckAffineBinding("reorder", bad, bad_c.get()); }),
+             Rendered("reorder", "The block `C` is required to have an affine binding"));
+    // Single producer: D has one producer (C), but C is not complete.
+    BlockScope dscope(droot);
+    QCOMPARE(ErrorOf([&] { CheckSingleProducer("reverse-compute-inline", dscope,
+                                               dscope.children()[1].get()); }),
+             Rendered("reverse-compute-inline",
+                      "The consumer block `D` to be inlined is required to have only a single "
+                      "producer block, and the producer block should be a complete block who "
+                      "has only a single consumer"));
+    ir::IRModule two = ParseModule(kTwoStage);
+    tir::PrimFunc tf = MainOf(two);
+    BlockScope tscope(RootOf(tf));
+    QCOMPARE(CheckSingleProducer("x", tscope, tscope.children()[1].get())->name_hint,
+             std::string("B"));
+  }
+
+  void scopeRoots() {
+    Schedule sch(ParseModule(kNested));
+    SBlockRV root = sch.GetSBlock("root");
+    QCOMPARE(FailsCleanly(sch, [&] { sch.GetProducers(root); }),
+             Rendered("get-producers", "The primitive does not operate on the root block"));
+    QCOMPARE(FailsCleanly(sch, [&] { sch.GetConsumers(root); }),
+             Rendered("get-consumers", "The primitive does not operate on the root block"));
+    SBlockRV inner1 = sch.GetSBlock("inner1");
+    QCOMPARE(GetScopeRoot(sch, "x", sch.Get(inner1).get(), false)->name_hint,
+             std::string("outer"));
+    // inner1 overwrites A, which inner0 reads: a WAR edge inside `outer`.
+    QCOMPARE(ErrorOf([&] { GetScopeRoot(sch, "compute-at", sch.Get(inner1).get(), true); }),
+             Rendered("compute-at",
+                      "The scope `outer` is not a stage pipeline: a block of it overwrites a "
+                      "buffer that an earlier block reads (a write-after-read dependence)"));
+    Schedule unchecked(ParseModule(kNested), /*enable_check=*/false);
+    QCOMPARE(GetScopeRoot(unchecked, "x", unchecked.Get(unchecked.GetSBlock("inner1")).get(),
+                          true)->name_hint,
+             std::string("outer"));
+  }
+
+  void childProducersConsumers() {
+    ir::IRModule mod = ParseModule(kNested);
+    Schedule sch(mod);
+    SBlockRV outer = sch.GetSBlock("outer");
+    QCOMPARE(Names(sch, sch.GetChildBlocks(outer)), (Names_t{"inner0", "inner1"}));
+    auto loops = sch.GetLoops(outer);
+    QCOMPARE(Names(sch, sch.GetChildBlocks(loops[0])), (Names_t{"outer"}));
+    QCOMPARE(Names(sch, sch.GetChildBlocks(sch.GetSBlock("root"))), (Names_t{"outer"}));
+    SBlockRV inner0 = sch.GetSBlock("inner0");
+    SBlockRV inner1 = sch.GetSBlock("inner1");
+    QCOMPARE(Names(sch, sch.GetConsumers(inner0)), (Names_t{"inner1"}));
+    QCOMPARE(Names(sch, sch.GetProducers(inner1)), (Names_t{"inner0"}));
+    QCOMPARE(Names(sch, sch.GetProducers(inner0)), Names_t{});
+    QCOMPARE(Names(sch, sch.GetProducers(outer)), Names_t{});
+    QCOMPARE(sch.trace().AsPython(),
+             std::string("b0 = sch.get_sblock(name=\"outer\", func_name=\"main\")\n"
+                         "b1, b2 = sch.get_child_blocks(b0)\n"
+                         "l3, = sch.get_loops(block=b0)\n"
+                         "b4, = sch.get_child_blocks(l3)\n"
+                         "b5 = sch.get_sblock(name=\"root\", func_name=\"main\")\n"
+                         "b6, = sch.get_child_blocks(b5)\n"
+                         "b7 = sch.get_sblock(name=\"inner0\", func_name=\"main\")\n"
+                         "b8 = sch.get_sblock(name=\"inner1\", func_name=\"main\")\n"
+                         "b9, = sch.get_consumers(block=b7)\n"
+                         "b10, = sch.get_producers(block=b8)\n"
+                         "sch.get_producers(block=b7)\n"
+                         "sch.get_producers(block=b0)\n"));
+    ExpectReplay(mod, sch);
+    // As users write it: names, positional arguments, a block by its name.
+    Schedule user(mod);
+    DiagnosticList diags = ApplyRecipe(user, R"(
+b0, b1 = sch.get_child_blocks("outer")
+c, = sch.get_consumers(b0)
+p, = sch.get_producers(block=c)
+i, = sch.get_loops(p)
+o, = sch.get_child_blocks(block_or_loop=i)
+)");
+    QVERIFY2(diags.empty(), diags.empty() ? "" : diags[0].message.c_str());
+    QCOMPARE(user.trace().instructions().size(), size_t(6));
+    DiagnosticList bad = ApplyRecipe(user, "x = sch.get_producers(\"outer\")\n");
+    QCOMPARE(bad.size(), size_t(1));
+    QCOMPARE(bad[0].message,
+             std::string("sch.get_producers() returns a list: unpack it, e.g. `a, b = ...`"));
+  }
+
+  void compactDataflow() {
+    const std::string head = "The queried subtree root `i` in SRef tree does not have compact "
+                             "dataflow, because its child block `S` on SRef tree is neither a "
+                             "local complete block nor a local reduction block.\nIt violates "
+                             "condition #1 as a local complete block.\nIt violates condition #1 "
+                             "as a local reduction block.";
+    Schedule sch(ParseModule(kNoInit));
+    auto loops = sch.GetLoops(sch.GetSBlock("S"));
+    QCOMPARE(FailsCleanly(sch, [&] { sch.Parallel(loops[0]); }), Rendered("parallel", head));
+    QCOMPARE(FailsCleanly(sch, [&] { sch.Bind(loops[0], "blockIdx.x"); }), Rendered("bind", head));
+    // enable_check off: TVM skips the check, the iter-type check still runs.
+    ir::IRModule mod = ParseModule(kNoInit);
+    Schedule unchecked(mod, /*enable_check=*/false);
+    auto uloops = unchecked.GetLoops(unchecked.GetSBlock("S"));
+    unchecked.Parallel(uloops[0]);
+    QCOMPARE(unchecked.Get(uloops[0])->kind, tir::ForKind::kParallel);
+    ExpectSameMeaning(mod, unchecked.mod());
+    // A reduction block with an init is a local reduction block: the check passes.
+    Schedule deps(ParseModule(kDeps), true);
+    auto dloops = deps.GetLoops(deps.GetSBlock("C"));
+    deps.Parallel(dloops[0]);
+    QCOMPARE(deps.Get(dloops[0])->kind, tir::ForKind::kParallel);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestScheduleScope)
+#include "tst_schedule_scope.moc"
