@@ -7,9 +7,11 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "ir/structural_equal.h"
+#include "schedule/recipe.h"
 #include "script/tvmscript.h"
 #include "transform/instrument.h"
 #include "transform/registry.h"
@@ -146,6 +148,12 @@ constexpr const char* kUsage = R"usage(usage:
       for every pass and passes.json (names, timings, changed or not); --check runs every
       PrimFunc before and after on seeded random inputs (reference interpreter), exit 1 if
       any result differs
+  workbench --batch FILE --schedule RECIPE [--func NAME] [--emit tvmscript] [--check]
+      apply a schedule recipe (TVM's Python schedule API: `sch.split(l, factors=[None, 32])`)
+      to the PrimFunc NAME (default: TVM's choice, `main` or the only one) and print the
+      result; --check runs the function before and after on seeded random inputs, exit 1
+      naming the function and the max error if they differ; recipe errors are reported as
+      RECIPE:line:col: error: ...
   workbench --batch --list-passes
       the registered passes and named pipelines
   workbench --batch MANIFEST.json [-j N] [--filter TEXT] [--update-goldens]
@@ -168,6 +176,8 @@ struct Options {
   std::string dump_dir;
   bool list_passes = false;
   bool check = false;
+  std::string schedule;  // a recipe file
+  std::string func;      // the PrimFunc the recipe works on
   // Manifest runs.
   int jobs = 1;
   std::string junit_path;
@@ -234,6 +244,14 @@ bool ParseOptions(const std::vector<std::string>& args, Options* opts, std::ostr
       const std::string* v = value("--filter");
       if (!v) return false;
       opts->filter = *v;
+    } else if (a == "--schedule") {
+      const std::string* v = value("--schedule");
+      if (!v) return false;
+      opts->schedule = *v;
+    } else if (a == "--func") {
+      const std::string* v = value("--func");
+      if (!v) return false;
+      opts->func = *v;
     } else if (a == "--check") {
       opts->check = true;
     } else if (a == "--update-goldens") {
@@ -262,8 +280,21 @@ bool ParseOptions(const std::vector<std::string>& args, Options* opts, std::ostr
     err << "workbench: --dump-dir needs --pipeline\n";
     return false;
   }
-  if (!opts->pipeline.empty() && opts->emit.empty() && !opts->roundtrip && opts->compare.empty()) {
+  if (!opts->func.empty() && opts->schedule.empty()) {
+    err << "workbench: --func needs --schedule\n";
+    return false;
+  }
+  if (!opts->schedule.empty() && !opts->pipeline.empty()) {
+    err << "workbench: --schedule and --pipeline cannot be combined\n";
+    return false;
+  }
+  if ((!opts->pipeline.empty() || !opts->schedule.empty()) && opts->emit.empty() &&
+      !opts->roundtrip && opts->compare.empty()) {
     opts->emit = "tvmscript";
+  }
+  if (!opts->schedule.empty() && (opts->roundtrip || !opts->compare.empty())) {
+    err << "workbench: --schedule goes with --emit\n";
+    return false;
   }
   if (!opts->pipeline.empty() && (opts->roundtrip || !opts->compare.empty())) {
     err << "workbench: --pipeline goes with --emit\n";
@@ -382,9 +413,49 @@ bool DumpSnapshots(const std::string& dir, const transform::PipelineResult& resu
                    err);
 }
 
+// `--schedule RECIPE`: the recipe applied onto the parsed module, checked with --check.
+int RunSchedule(const Options& opts, script::ParseResult parsed, std::ostream& out,
+                std::ostream& err) {
+  std::string recipe;
+  if (!ReadFile(opts.schedule, &recipe)) {
+    err << "workbench: cannot read file '" << opts.schedule << "'\n";
+    return 2;
+  }
+  std::optional<schedule::Schedule> sch;
+  try {
+    sch.emplace(parsed.module);
+    if (!opts.func.empty()) sch->WorkOn(opts.func);
+  } catch (const std::invalid_argument& e) {
+    err << "workbench: " << e.what() << "\n";
+    return 2;
+  }
+  DiagnosticList diags = schedule::ApplyRecipe(*sch, recipe, opts.schedule);
+  if (diags.HasErrors()) {
+    err << RenderDiagnostics(diags, opts.color);
+    return 1;
+  }
+  if (opts.check) {
+    for (const auto& c : CheckEquivalence(parsed.module, sch->mod())) {
+      if (c.outcome == FunctionCheck::Outcome::kDifferent ||
+          c.outcome == FunctionCheck::Outcome::kFailed) {
+        err << "workbench: --check: function `" << c.name
+            << "` computes differently after the schedule: " << c.detail << "\n";
+        return 1;
+      }
+      err << "  check " << c.name << ": " << OutcomeName(c.outcome);
+      if (!c.detail.empty()) err << " (" << c.detail << ")";
+      err << "\n";
+    }
+  }
+  parsed.module = sch->mod();
+  out << script::Print(parsed) << "\n";
+  return 0;
+}
+
 int RunEmit(const Options& opts, std::ostream& out, std::ostream& err) {
   script::ParseResult parsed;
   if (!ParseFileOrReport(opts.files[0], &parsed, opts.color, err)) return parsed.module.defined() ? 1 : 2;
+  if (!opts.schedule.empty()) return RunSchedule(opts, std::move(parsed), out, err);
   if (!opts.pipeline.empty()) {
     DiagnosticList diags;
     auto pass = transform::BuildPipeline(opts.pipeline, diags);
