@@ -131,7 +131,6 @@ class Schedule {
   // Appends a succeeded primitive to the trace.
   void Record(Instruction inst) { trace_.Append(std::move(inst)); }
 
-
   // ==== sched-b: reduction, blockize, annotations, layout, sampling ==========================
   // Bodies in core/schedule/primitive/{reduction,blockize,annotate,layout,sampling}.cpp; the
   // recipe methods of the same names are registered there.
@@ -176,6 +175,8 @@ class Schedule {
   void TransformLayout(const SBlockRV& block, const BufferSpec& buffer,
                        const tir::IndexMap& index_map, const ir::ObjectRef& pad_value = {},
                        bool assume_injective_transform = false);
+  // Pads the block's iters to multiples of `padding` (one per iter), through `<buf>_pad` copies.
+  void PadEinsum(const SBlockRV& block, const std::vector<int64_t>& padding);
 
   // --- Sampling (primitive/sampling.cpp, §2.10) ---
   // Seeds the schedule's generator (TVM's Park-Miller); the default seed is 1.

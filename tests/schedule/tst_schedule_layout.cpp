@@ -1,7 +1,7 @@
-// Tests of transform_layout: buffers re-laid out through an IndexMap, compared structurally with
-// the TVMScript we expect, run against the original through the interpreter (for intermediate
-// buffers; a parameter's new layout changes the signature), replayed from the trace, and refused
-// with TVM's messages when the map does not fit the buffer.
+// Tests of transform_layout and pad_einsum, each result compared structurally with the TVMScript
+// we expect, run against the original through the interpreter (transform_layout: intermediate
+// buffers only, since a parameter's new layout changes the signature), and replayed from the
+// trace; maps and paddings that do not fit are refused with TVM's messages.
 
 #include <QTest>
 #include <string>
@@ -91,6 +91,143 @@ class Module:
                 C[vi, vj] = B[vi, vj] + T.float32(1.0)
 )";
 
+// --- pad_einsum ----------------------------------------------------------------------------------
+
+const char* kSmallMatmul = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((7, 5), "float32"), B: T.Buffer((5, 7), "float32"), C: T.Buffer((7, 7), "float32")):
+        for i, j, k in T.grid(7, 7, 5):
+            with T.sblock("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                T.reads(A[vi, vk], B[vk, vj])
+                T.writes(C[vi, vj])
+                with T.init():
+                    C[vi, vj] = T.float32(0.0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+)";
+
+const char* kSmallMatmulPadded = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((7, 5), "float32"), B: T.Buffer((5, 7), "float32"), C: T.Buffer((7, 7), "float32")):
+        A_pad = T.sblock_alloc_buffer((8, 8))
+        B_pad = T.sblock_alloc_buffer((8, 8))
+        C_pad = T.sblock_alloc_buffer((8, 8))
+        for i0, i1 in T.grid(8, 8):
+            with T.sblock("A_pad"):
+                v0, v1 = T.axis.remap("SS", [i0, i1])
+                T.reads(A[v0, v1])
+                T.writes(A_pad[v0, v1])
+                A_pad[v0, v1] = T.if_then_else(v0 < 7 and v1 < 5, A[v0, v1], T.float32(0.0))
+        for i0, i1 in T.grid(8, 8):
+            with T.sblock("B_pad"):
+                v0, v1 = T.axis.remap("SS", [i0, i1])
+                T.reads(B[v0, v1])
+                T.writes(B_pad[v0, v1])
+                B_pad[v0, v1] = T.if_then_else(v0 < 5 and v1 < 7, B[v0, v1], T.float32(0.0))
+        for i, j, k in T.grid(8, 8, 8):
+            with T.sblock("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                T.reads(A_pad[vi, vk], B_pad[vk, vj])
+                T.writes(C_pad[vi, vj])
+                with T.init():
+                    C_pad[vi, vj] = T.float32(0.0)
+                C_pad[vi, vj] = C_pad[vi, vj] + A_pad[vi, vk] * B_pad[vk, vj]
+        for i0, i1 in T.grid(7, 7):
+            with T.sblock("C_pad"):
+                v0, v1 = T.axis.remap("SS", [i0, i1])
+                T.reads(C_pad[v0, v1])
+                T.writes(C[v0, v1])
+                C[v0, v1] = C_pad[v0, v1]
+)";
+
+// j is already a multiple of 7: only what i or k index is padded.
+const char* kSmallMatmulPaddedIK = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((7, 5), "float32"), B: T.Buffer((5, 7), "float32"), C: T.Buffer((7, 7), "float32")):
+        A_pad = T.sblock_alloc_buffer((8, 6))
+        B_pad = T.sblock_alloc_buffer((6, 7))
+        C_pad = T.sblock_alloc_buffer((8, 7))
+        for i0, i1 in T.grid(8, 6):
+            with T.sblock("A_pad"):
+                v0, v1 = T.axis.remap("SS", [i0, i1])
+                T.reads(A[v0, v1])
+                T.writes(A_pad[v0, v1])
+                A_pad[v0, v1] = T.if_then_else(v0 < 7 and v1 < 5, A[v0, v1], T.float32(0.0))
+        for i0, i1 in T.grid(6, 7):
+            with T.sblock("B_pad"):
+                v0, v1 = T.axis.remap("SS", [i0, i1])
+                T.reads(B[v0, v1])
+                T.writes(B_pad[v0, v1])
+                B_pad[v0, v1] = T.if_then_else(v0 < 5, B[v0, v1], T.float32(0.0))
+        for i, j, k in T.grid(8, 7, 6):
+            with T.sblock("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                T.reads(A_pad[vi, vk], B_pad[vk, vj])
+                T.writes(C_pad[vi, vj])
+                with T.init():
+                    C_pad[vi, vj] = T.float32(0.0)
+                C_pad[vi, vj] = C_pad[vi, vj] + A_pad[vi, vk] * B_pad[vk, vj]
+        for i0, i1 in T.grid(7, 7):
+            with T.sblock("C_pad"):
+                v0, v1 = T.axis.remap("SS", [i0, i1])
+                T.reads(C_pad[v0, v1])
+                T.writes(C[v0, v1])
+                C[v0, v1] = C_pad[v0, v1]
+)";
+
+const char* kVector = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((5,), "float32"), B: T.Buffer((5,), "float32")):
+        for i in range(5):
+            with T.sblock("B"):
+                vi = T.axis.spatial(5, i)
+                T.reads(A[vi])
+                T.writes(B[vi])
+                B[vi] = A[vi] + T.float32(1.0)
+)";
+
+const char* kVectorPadded = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((5,), "float32"), B: T.Buffer((5,), "float32")):
+        A_pad = T.sblock_alloc_buffer((8,))
+        B_pad = T.sblock_alloc_buffer((8,))
+        for i0 in range(8):
+            with T.sblock("A_pad"):
+                v0 = T.axis.spatial(8, i0)
+                T.reads(A[v0])
+                T.writes(A_pad[v0])
+                A_pad[v0] = T.if_then_else(v0 < 5, A[v0], T.float32(0.0))
+        for i in range(8):
+            with T.sblock("B"):
+                vi = T.axis.spatial(8, i)
+                T.reads(A_pad[vi])
+                T.writes(B_pad[vi])
+                B_pad[vi] = A_pad[vi] + T.float32(1.0)
+        for i0 in range(5):
+            with T.sblock("B_pad"):
+                v0 = T.axis.spatial(5, i0)
+                T.reads(B_pad[v0])
+                T.writes(B[v0])
+                B[v0] = B_pad[v0]
+)";
+
+const char* kStrided = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((10,), "float32"), B: T.Buffer((5,), "float32")):
+        for i in range(5):
+            with T.sblock("B"):
+                vi = T.axis.spatial(5, i)
+                T.reads(A[vi * 2])
+                T.writes(B[vi])
+                B[vi] = A[vi * 2]
+)";
+
 tir::IndexMap Map(const std::string& text) {
   std::string error;
   size_t offset = 0;
@@ -167,6 +304,55 @@ class TestScheduleLayout : public QObject {
                       "expected range."));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                              sch.TransformLayout(b, std::string("Z"), Map("lambda i, j: (j, i)")));
+  }
+
+  void padEinsumMatmul() {
+    ir::IRModule before = ParseModule(kSmallMatmul);
+    Schedule sch(before);
+    SBlockRV c = sch.GetSBlock("C");
+    sch.PadEinsum(c, {8, 8, 8});
+    ExpectModule(before, sch.mod(), kSmallMatmulPadded);
+    QCOMPARE(sch.Get(c)->name_hint, std::string("C"));
+    QVERIFY(sch.trace().AsPython().find("sch.pad_einsum(block=b0, padding=[8, 8, 8])\n") !=
+            std::string::npos);
+    ExpectReplay(before, sch);
+    // The padded block schedules like any other: its loops are multiples of 8 now.
+    std::vector<LoopRV> loops = sch.GetLoops(c);
+    sch.Split(loops[0], {std::nullopt, 4});
+    ExpectSameMeaning(before, sch.mod());
+  }
+
+  void padEinsumOnlyWhatNeedsIt() {
+    ir::IRModule before = ParseModule(kSmallMatmul);
+    Schedule sch(before);
+    sch.PadEinsum(sch.GetSBlock("C"), {4, 7, 3});
+    ExpectModule(before, sch.mod(), kSmallMatmulPaddedIK);
+    ExpectReplay(before, sch);
+  }
+
+  void padEinsumVector() {
+    ir::IRModule before = ParseModule(kVector);
+    Schedule sch(before);
+    DiagnosticList diags = ApplyRecipe(sch, "sch.pad_einsum(\"B\", [8])\n");
+    QVERIFY2(diags.empty(), diags.empty() ? "" : diags[0].message.c_str());
+    ExpectModule(before, sch.mod(), kVectorPadded);
+  }
+
+  void padEinsumErrors() {
+    ir::IRModule before = ParseModule(kSmallMatmul);
+    Schedule sch(before);
+    SBlockRV c = sch.GetSBlock("C");
+    QCOMPARE(FailsCleanly(sch, [&] { sch.PadEinsum(c, {8, 8}); }),
+             Rendered("pad-einsum", "The padding for the block `C` are invalid. It should be a "
+                                    "list of 3 positive integers. Got [8, 8]"));
+    QCOMPARE(FailsCleanly(sch, [&] { sch.PadEinsum(c, {8, 0, 8}); }),
+             Rendered("pad-einsum", "The padding for the block `C` are invalid. It should be a "
+                                    "list of 3 positive integers. Got [8, 0, 8]"));
+    ir::IRModule strided = ParseModule(kStrided);
+    Schedule s2(strided);
+    SBlockRV b = s2.GetSBlock("B");
+    QCOMPARE(FailsCleanly(s2, [&] { s2.PadEinsum(b, {8}); }),
+             Rendered("pad-einsum", "The block `B` not a computation of Einsum pattern."));
   }
 
   void layoutFromRecipe() {

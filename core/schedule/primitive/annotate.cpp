@@ -6,9 +6,9 @@
 #include <cstdio>
 
 #include "schedule/block_scope.h"
-#include "schedule/recipe.h"
 #include "schedule/ir_path.h"
 #include "schedule/primitive/reduction.h"
+#include "schedule/recipe.h"
 #include "tir/op.h"
 
 namespace wb::schedule {
