@@ -14,7 +14,7 @@ namespace wb::schedule {
 namespace {
 
 struct Token {
-  enum class Kind { kName, kInt, kString, kPunct, kNewline, kEnd } kind;
+  enum class Kind { kName, kInt, kString, kPunct, kNewline, kEnd, kFloat, kLambda } kind;
   std::string text;  // for kString: the contents without quotes
   uint32_t begin = 0;
   uint32_t end = 0;
@@ -42,17 +42,51 @@ std::vector<Token> Lex(std::string_view s) {
     } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
       size_t b = i;
       while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_')) ++i;
+      if (s.substr(b, i - b) == "lambda") {
+        // A lambda (transform_layout's index map) runs to the `,` or `)` that ends the argument;
+        // tir::ParseIndexMapLambda reads it.
+        int inner = 0;
+        bool body = false;
+        while (i < s.size() && s[i] != '\n') {
+          char d = s[i];
+          if (d == ':') body = true;
+          if (d == '(' || d == '[') ++inner;
+          if (d == ')' || d == ']') {
+            if (inner == 0) break;
+            --inner;
+          }
+          if (d == ',' && inner == 0 && body) break;
+          ++i;
+        }
+        size_t e = i;
+        while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+        push(Token::Kind::kLambda, std::string(s.substr(b, e - b)), b, e);
+        continue;
+      }
       push(Token::Kind::kName, std::string(s.substr(b, i - b)), b, i);
     } else if (std::isdigit(static_cast<unsigned char>(c)) ||
                (c == '-' && i + 1 < s.size() &&
                 std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
       size_t b = i++;
       while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
-      if (i < s.size() && (s[i] == '.' || std::isalpha(static_cast<unsigned char>(s[i])))) {
-        throw RecipeError{"only integer literals are supported here", static_cast<uint32_t>(b),
+      bool is_float = false;
+      if (i < s.size() && s[i] == '.') {
+        is_float = true;
+        ++i;
+        while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+      }
+      if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+        is_float = true;
+        ++i;
+        if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
+        while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+      }
+      if (i < s.size() && (std::isalpha(static_cast<unsigned char>(s[i])) || s[i] == '.')) {
+        throw RecipeError{"malformed number", static_cast<uint32_t>(b),
                           static_cast<uint32_t>(i + 1)};
       }
-      push(Token::Kind::kInt, std::string(s.substr(b, i - b)), b, i);
+      push(is_float ? Token::Kind::kFloat : Token::Kind::kInt, std::string(s.substr(b, i - b)),
+           b, i);
     } else if (c == '"' || c == '\'') {
       size_t b = i++;
       std::string text;
@@ -183,6 +217,12 @@ class Reader {
         throw RecipeError{"integer literal out of range", tok.begin, tok.end};
       }
       v.kind = Value::Kind::kInt;
+    } else if (tok.kind == Token::Kind::kFloat) {
+      v.kind = Value::Kind::kFloat;
+      v.f = std::stod(tok.text);
+    } else if (tok.kind == Token::Kind::kLambda) {
+      v.kind = Value::Kind::kLambda;
+      v.s = tok.text;
     } else if (tok.kind == Token::Kind::kString) {
       v.kind = Value::Kind::kString;
       v.s = tok.text;
@@ -345,9 +385,33 @@ RecipeMethodRegistrar reg_split(
                   } else if (f.kind == Value::Kind::kInt) {
                     // TVM's older API spelled the inferred factor -1.
                     factors.push_back(f.i == -1 ? std::nullopt : std::optional<int64_t>(f.i));
+                  } else if (f.kind == Value::Kind::kFloat) {
+                    throw RecipeError{"only integer literals are supported here", f.begin, f.end};
+                  } else if (args.IsExpr(f)) {
+                    factors.push_back(std::nullopt);  // placeholder: see the sampled path below
                   } else {
                     throw RecipeArgs::TypeError(f, "a factor", "an integer or None");
                   }
+                }
+                // Sampled factors (`v0, v1 = sch.sample_perfect_tile(...)`) go through SplitBy,
+                // which records them by name.
+                bool sampled = false;
+                for (const Value& f : fv.list) sampled |= args.IsExpr(f);
+                if (sampled) {
+                  std::vector<Schedule::Factor> by;
+                  for (size_t k = 0; k < fv.list.size(); ++k) {
+                    if (args.IsExpr(fv.list[k])) {
+                      by.push_back(args.ExprOf(fv.list[k]));
+                    } else if (factors[k]) {
+                      by.push_back(*factors[k]);
+                    } else {
+                      by.push_back(std::monostate{});
+                    }
+                  }
+                  std::vector<LoopRV> loops = sch.SplitBy(
+                      args.Loop("loop"), by, args.Bool("preserve_unit_iters", true),
+                      args.Bool("disable_predication", false));
+                  return Outputs(loops.begin(), loops.end());
                 }
                 std::vector<LoopRV> loops =
                     sch.Split(args.Loop("loop"), factors, args.Bool("preserve_unit_iters", true),
@@ -455,6 +519,24 @@ int64_t RecipeArgs::IntOf(const RecipeValue& v, const std::string& what) {
 }
 
 int64_t RecipeArgs::Int(const std::string& name) { return IntOf(Require(name), name); }
+
+bool RecipeArgs::IsExpr(const RecipeValue& v) const {
+  if (v.kind != RecipeValue::Kind::kName) return false;
+  auto it = env_.find(v.s);
+  return it != env_.end() && std::holds_alternative<Schedule::ExprRV>(it->second);
+}
+
+Schedule::ExprRV RecipeArgs::ExprOf(const RecipeValue& v) {
+  if (v.kind != RecipeValue::Kind::kName) throw TypeError(v, "value", "a sampled value");
+  auto it = env_.find(v.s);
+  if (it == env_.end()) throw RecipeError{"name '" + v.s + "' is not defined", v.begin, v.end};
+  if (!std::holds_alternative<Schedule::ExprRV>(it->second)) {
+    throw RecipeError{"'" + v.s + "' is not a sampled value", v.begin, v.end};
+  }
+  return std::get<Schedule::ExprRV>(it->second);
+}
+
+int64_t RecipeArgs::ExprValueOf(const RecipeValue& v) { return sch_.Get(ExprOf(v)); }
 
 int64_t RecipeArgs::Int(const std::string& name, int64_t dflt) {
   const RecipeValue* v = Get(name);

@@ -40,11 +40,14 @@ namespace wb::schedule {
 DiagnosticList ApplyRecipe(Schedule& sch, std::string_view text, std::string path = "<recipe>");
 
 // A handle bound to a recipe name.
-using RecipeRV = std::variant<SBlockRV, LoopRV>;
+using RecipeRV = std::variant<SBlockRV, LoopRV, Schedule::ExprRV>;
 
 // A value as written in a recipe, before the parameter receiving it checks it.
 struct RecipeValue {
-  enum class Kind { kNone, kBool, kInt, kString, kName, kList } kind = Kind::kNone;
+  // kFloat: `0.5`; kLambda: `lambda i, j: (j, i)`, its text in `s`.
+  enum class Kind { kNone, kBool, kInt, kString, kName, kList, kFloat, kLambda } kind =
+      Kind::kNone;
+  double f = 0;  // kFloat
   int64_t i = 0;  // kInt, kBool (0/1)
   std::string s;  // kString contents, kName identifier
   std::vector<RecipeValue> list;
@@ -87,6 +90,11 @@ class RecipeArgs {
   SBlockRV BlockOf(const RecipeValue& v);
   LoopRV LoopOf(const RecipeValue& v);
   int64_t IntOf(const RecipeValue& v, const std::string& what);
+  // The value of a name bound to a sampled value (an ExprRV).
+  int64_t ExprValueOf(const RecipeValue& v);
+  // Whether `v` names a sampled value.
+  bool IsExpr(const RecipeValue& v) const;
+  Schedule::ExprRV ExprOf(const RecipeValue& v);
   std::string StringOf(const RecipeValue& v, const std::string& what);
   // "`what` must be `want`" at the value's span.
   static RecipeError TypeError(const RecipeValue& v, const std::string& what,

@@ -19,6 +19,7 @@
 #include "ir/expr.h"
 #include "schedule/trace.h"
 #include "support/span.h"
+#include "tir/index_map.h"
 #include "tir/stmt.h"
 
 namespace wb::schedule {
@@ -134,6 +135,78 @@ class Schedule {
   // Appends a succeeded primitive to the trace.
   void Record(Instruction inst) { trace_.Append(std::move(inst)); }
 
+  // ==== sched-b: reduction, blockize, annotations, layout, sampling ==========================
+  // Bodies in core/schedule/primitive/{reduction,blockize,annotate,layout,sampling}.cpp; the
+  // recipe methods of the same names are registered there.
+
+  // A sampled integer (TVM's ExprRV); usable as a split factor through SplitBy.
+  struct ExprRV {
+    int id = -1;
+  };
+
+  // --- Reduction (primitive/reduction.cpp, SCHEDULE.md §2.6) ---
+  // The init of reduction `block` becomes block `<name>_init` placed before `loop`, over copies
+  // of the loops its bindings use; the block is renamed `<name>_update` (its handles follow).
+  // Returns the init block.
+  SBlockRV DecomposeReduction(const SBlockRV& block, const LoopRV& loop);
+  // Factors the reduction over `loop` into block `<name>_rf` writing `<buffer>_rf` (the loop's
+  // extent inserted at `factor_axis`, negative counts from the end); the block keeps its name
+  // and reduces `<buffer>_rf` over `loop`. Returns the rfactor block.
+  SBlockRV RFactor(const LoopRV& loop, int64_t factor_axis);
+
+  // --- blockize (primitive/blockize.cpp, §2.7) ---
+  // The loops under `loop` (inclusive) and their single block become the body of a new block
+  // `<name>_o`; returns it.
+  SBlockRV Blockize(const LoopRV& loop, bool preserve_unit_iters = true);
+
+  // --- Annotations and storage (primitive/annotate.cpp, §2.8) ---
+  // `ann_val`: an int, float, bool or string object, or an array of them. An existing key is
+  // kept (TVM never overwrites); the call is still recorded.
+  void Annotate(const std::variant<SBlockRV, LoopRV>& block_or_loop, const std::string& ann_key,
+                const ir::ObjectRef& ann_val);
+  void Unannotate(const std::variant<SBlockRV, LoopRV>& block_or_loop, const std::string& ann_key);
+  void StorageAlign(const SBlockRV& block, int64_t buffer_index, int64_t axis, int64_t factor,
+                    int64_t offset);
+  // Renames the written buffer `<name>_<scope>` where it is allocated; the same scope is a no-op.
+  void SetScope(const SBlockRV& block, int64_t buffer_index, const std::string& storage_scope);
+  // Wraps the block's realize (or the loop) in `for u in range(1)`; returns the new loop.
+  LoopRV AddUnitLoop(const std::variant<SBlockRV, LoopRV>& block_or_loop);
+
+  // --- Layout (primitive/layout.cpp, §2.9) ---
+  // ("read" | "write", index) into the block's regions, or a buffer name the block accesses.
+  using BufferSpec = std::variant<std::pair<std::string, int64_t>, std::string>;
+  // `pad_value` must be null (padding is not implemented): a map that would pad is refused.
+  void TransformLayout(const SBlockRV& block, const BufferSpec& buffer,
+                       const tir::IndexMap& index_map, const ir::ObjectRef& pad_value = {},
+                       bool assume_injective_transform = false);
+  // Pads the block's iters to multiples of `padding` (one per iter), through `<buf>_pad` copies.
+  void PadEinsum(const SBlockRV& block, const std::vector<int64_t>& padding);
+
+  // --- Sampling (primitive/sampling.cpp, §2.10) ---
+  // Seeds the schedule's generator (TVM's Park-Miller); the default seed is 1.
+  void Seed(int64_t seed);
+  std::vector<ExprRV> SamplePerfectTile(const LoopRV& loop, int64_t n,
+                                        int64_t max_innermost_factor = 16,
+                                        const std::optional<std::vector<int64_t>>& decision = {});
+  // `decision` is the index of the chosen candidate.
+  ExprRV SampleCategorical(const std::vector<int64_t>& candidates, const std::vector<double>& probs,
+                           std::optional<int64_t> decision = {});
+  // The sampled value; std::invalid_argument when the handle is unknown or undefined.
+  int64_t Get(const ExprRV& rv) const;
+  // split whose factors may be sampled values; the trace names them (`factors=[v2, v3]`).
+  using Factor = std::variant<std::monostate, int64_t, ExprRV>;
+  std::vector<LoopRV> SplitBy(const LoopRV& loop, const std::vector<Factor>& factors,
+                              bool preserve_unit_iters = true, bool disable_predication = false);
+
+  // Implementation details of the primitives above (not API).
+  tir::Stmt BlockOrLoop(const std::variant<SBlockRV, LoopRV>& rv) const;
+  void ReplaceFunc(const tir::PrimFunc& func);
+  ExprRV NewExprRV(std::optional<int64_t> value);
+  int64_t NextRandom();
+  int64_t SampleInt(int64_t lo, int64_t hi);
+  int64_t rand_state_ = 1;
+  std::vector<std::optional<int64_t>> expr_values_;
+  // ==== end of sched-b ========================================================================
  private:
   struct RVEntry {
     bool is_block = false;

@@ -22,8 +22,11 @@ std::string PrintValue(const TraceValue& v, const NameTable& names) {
       return v.i ? "True" : "False";
     case TraceValue::Kind::kString:
       return "\"" + v.s + "\"";
+    case TraceValue::Kind::kRaw:
+      return v.s;
     case TraceValue::Kind::kBlockRV:
-    case TraceValue::Kind::kLoopRV: {
+    case TraceValue::Kind::kLoopRV:
+    case TraceValue::Kind::kExprRV: {
       auto it = names.find(Key(v));
       if (it == names.end()) throw std::logic_error("trace uses an RV before it is defined");
       return it->second;
@@ -60,8 +63,14 @@ std::string Trace::AsPython() const {
     std::string lhs;
     for (size_t i = 0; i < inst.outputs.size(); ++i) {
       const TraceValue& o = inst.outputs[i];
-      std::string name =
-          (o.kind == TraceValue::Kind::kBlockRV ? "b" : "l") + std::to_string(counter++);
+      if (o.kind == TraceValue::Kind::kNone) {  // an output TVM leaves null prints `_`
+        lhs += i ? ", _" : "_";
+        continue;
+      }
+      const char* prefix = o.kind == TraceValue::Kind::kBlockRV  ? "b"
+                           : o.kind == TraceValue::Kind::kLoopRV ? "l"
+                                                                 : "v";
+      std::string name = prefix + std::to_string(counter++);
       names[Key(o)] = name;
       if (i) lhs += ", ";
       lhs += name;

@@ -10,6 +10,8 @@ namespace wb::schedule {
 
 // An argument value as a trace holds it.
 struct TraceValue {
+  // kTuple: printed `(a, b)` (reindex's buffer=("read", 0)); kExprRV: a sampled value (printed
+  // `v3`); kRaw: text printed as is (floats, index maps).
   enum class Kind {
     kNone,
     kInt,
@@ -18,10 +20,12 @@ struct TraceValue {
     kBlockRV,
     kLoopRV,
     kList,
-    kTuple,  // printed `(a, b)`: reindex's buffer=("read", 0)
+    kTuple,
+    kExprRV,
+    kRaw,
   } kind = Kind::kNone;
-  int64_t i = 0;  // kInt, kBool (0/1), RV id for kBlockRV / kLoopRV
-  std::string s;  // kString
+  int64_t i = 0;  // kInt, kBool (0/1), RV id for kBlockRV / kLoopRV / kExprRV
+  std::string s;  // kString, kRaw
   std::vector<TraceValue> list;
 
   static TraceValue None() { return {}; }
@@ -34,6 +38,8 @@ struct TraceValue {
   static TraceValue Tuple(std::vector<TraceValue> v) {
     return {Kind::kTuple, 0, {}, std::move(v)};
   }
+  static TraceValue Expr(int id) { return {Kind::kExprRV, id, {}, {}}; }
+  static TraceValue Raw(std::string text) { return {Kind::kRaw, 0, std::move(text), {}}; }
 };
 
 struct TraceArg {
@@ -53,6 +59,8 @@ class Trace {
  public:
   void Append(Instruction inst) { insts_.push_back(std::move(inst)); }
   const std::vector<Instruction>& instructions() const { return insts_; }
+  // The instruction appended last (a primitive built on another one rewrites its arguments).
+  Instruction& Last() { return insts_.back(); }
   // One line per instruction, `l1, l2 = sch.split(loop=l0, ...)`; RVs are named in order of
   // appearance with one counter for all kinds (b0, l1, l2, ...).
   std::string AsPython() const;

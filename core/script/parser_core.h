@@ -272,6 +272,8 @@ class Parser {
   Value LoopCall(std::string_view name, const Args& args);
   Value StmtCall(std::string_view name, const Args& args);
   Value ExprCall(std::string_view name, const Args& args);
+  // `T.index_map(lambda ...)` (parser_index_map.cpp).
+  Value IndexMapCall(const Args& args);
   tir::BufferRegion ToRegion(const Value& v, Node n);
   void InferAccess(BlockFrame& frame, const Stmt& body, bool need_reads, bool need_writes);
 

@@ -5,6 +5,7 @@
 
 #include "script/parser_core.h"
 #include "tir/builtin.h"
+#include "tir/index_map.h"
 #include "tir/op.h"
 
 namespace wb::script::detail {
@@ -173,6 +174,7 @@ Value Parser::ExprCall(std::string_view name, const Args& args) {
     if (result.size() != identity.size()) Fail(lambda, "T.comm_reducer: result count mismatch");
     return Value::Of(VK::kObject, MakeCommReducer(lhs, rhs, result, identity, span));
   }
+  if (name == "T.index_map") return IndexMapCall(args);
   if (name == "T.meta_var") {
     expect(1);
     return Eval(args.pos[0]);

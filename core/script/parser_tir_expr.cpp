@@ -22,7 +22,7 @@ const std::unordered_map<std::string_view, Group>& Builtins() {
     std::unordered_map<std::string_view, Group> t;
     for (const char* n :
          {"T.max", "T.min", "T.floordiv", "T.floormod", "T.truncdiv", "T.truncmod", "T.Cast",
-          "T.cast", "T.Select", "T.Let", "T.Ramp", "T.Broadcast", "T.Shuffle", "T.comm_reducer",
+          "T.cast", "T.Select", "T.Let", "T.Ramp", "T.Broadcast", "T.Shuffle", "T.comm_reducer", "T.index_map",
           "T.meta_var", "T.address_of", "T.abs", "T.max_value", "T.min_value", "T.infinity",
           "T.Add", "T.Sub", "T.Mul", "T.Div", "T.Mod", "T.FloorDiv", "T.FloorMod", "T.Min",
           "T.Max", "T.EQ", "T.NE", "T.LT", "T.LE", "T.GT", "T.GE", "T.And", "T.Or", "T.Not",

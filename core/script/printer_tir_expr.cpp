@@ -4,6 +4,7 @@
 
 #include "script/printer_tir.h"
 #include "tir/builtin.h"
+#include "tir/index_map.h"
 #include "tir/op.h"
 
 namespace wb::script::printer {
@@ -418,6 +419,22 @@ std::string TIRPrinter::AttrValue(const ir::ObjectRef& value) {
     return Call("T.Range", {P(r->min), P(add(r->min, r->extent))});
   }
   if (auto* c = value.as<CommReducerNode>()) return CommReducerText(c);
+  if (auto* m = value.as<IndexMapNode>()) {
+    // `T.index_map(lambda ...)`; TVM prints the parameters as names local to the lambda.
+    auto lambda = [&](const IndexMapNode* map) {
+      PushScope();
+      std::vector<std::string> params, results;
+      for (const auto& v : map->initial_indices) params.push_back(Define(v.get(), v->name_hint));
+      for (const auto& e : map->final_indices) results.push_back(P(e));
+      PopScope();
+      return "lambda " + Join(params) + ": (" + Join(results) + (results.size() == 1 ? ",)" : ")");
+    };
+    std::vector<std::string> args{lambda(m)};
+    if (auto* inv = m->inverse_index_map.as<IndexMapNode>()) {
+      args.push_back("inverse_index_map=" + lambda(inv));
+    }
+    return Call("T.index_map", args);
+  }
   if (auto* gv = value.as<ir::GlobalVarNode>()) {
     return module_ ? "Module." + gv->name_hint : gv->name_hint;
   }

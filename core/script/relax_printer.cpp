@@ -325,7 +325,35 @@ std::string RelaxPrinter::AttrValue(const ir::ObjectRef& value) {
     return Prim(value.as_ref<ir::PrimExprNode>(), &prec);
   }
   if (IsExpr(value.get())) return Expr(value);
+  if (auto* m = value.as<tir::IndexMapNode>()) return IndexMapText(m);
   throw std::runtime_error(std::string("cannot print attribute value ") + value->type_key());
+}
+
+// `T.index_map(lambda i: (i // 4, i % 4))`, as TVM prints an IndexMap attribute; the lambda's
+// parameters are names local to it.
+std::string RelaxPrinter::IndexMapText(const tir::IndexMapNode* map) {
+  usage_->tir = true;
+  auto lambda = [&](const tir::IndexMapNode* m) {
+    names_.PushScope();
+    std::vector<std::string> params, results;
+    for (const auto& v : m->initial_indices) {
+      std::string name = names_.Define(v->name_hint);
+      name_of_[v.get()] = name;
+      params.push_back(name);
+    }
+    for (const auto& e : m->final_indices) {
+      int prec = kAtom;
+      results.push_back(Prim(e, &prec));
+    }
+    for (const auto& v : m->initial_indices) name_of_.erase(v.get());
+    names_.PopScope();
+    return "lambda " + Join(params) + ": (" + Join(results) + (results.size() == 1 ? ",)" : ")");
+  };
+  std::string text = "T.index_map(" + lambda(map);
+  if (auto* inv = map->inverse_index_map.as<tir::IndexMapNode>()) {
+    text += ", inverse_index_map=" + lambda(inv);
+  }
+  return text + ")";
 }
 
 std::string RelaxPrinter::CallText(const CallNode* call) {

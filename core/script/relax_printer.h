@@ -11,6 +11,7 @@
 
 #include "relax/expr.h"
 #include "script/printer_doc.h"
+#include "tir/index_map.h"
 
 namespace wb::script::printer {
 
@@ -70,6 +71,7 @@ class RelaxPrinter {
   std::string GlobalText(const ir::GlobalVarNode* gv);
 
   std::string DefineVar(const relax::VarNode* var);
+  std::string IndexMapText(const tir::IndexMapNode* map);
   std::string VarName(const ir::Object* var);
 
   const ir::IRModuleNode* module_;

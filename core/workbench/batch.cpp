@@ -7,12 +7,14 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "codegen/build.h"
 #include "codegen/run_check.h"
 #include "codegen/target.h"
 #include "ir/structural_equal.h"
+#include "schedule/recipe.h"
 #include "script/tvmscript.h"
 #include "transform/instrument.h"
 #include "transform/registry.h"
@@ -150,6 +152,12 @@ constexpr const char* kUsage = R"usage(usage:
       for every pass and passes.json (names, timings, changed or not); --check runs every
       PrimFunc and Relax function before and after on seeded random inputs (the TensorIR and
       Relax reference interpreters), exit 1 if any result differs
+  workbench --batch FILE --schedule RECIPE [--func NAME] [--emit tvmscript | --run] [--check]
+      apply a schedule recipe (TVM's Python schedule API: `sch.split(l, factors=[None, 32])`)
+      to the PrimFunc NAME (default: TVM's choice, `main` or the only one) and print the
+      result; --check runs the function before and after on seeded random inputs, exit 1
+      naming the function and the max error if they differ; recipe errors are reported as
+      RECIPE:line:col: error: ...
   workbench --batch --list-passes
       the registered passes and named pipelines
   workbench --batch MANIFEST.json [-j N] [--filter TEXT] [--update-goldens]
@@ -158,7 +166,7 @@ constexpr const char* kUsage = R"usage(usage:
       exit 0 all passed, 1 a check failed, 2 the manifest or an input could not be read
   workbench --batch FILE --compare OTHER [--ignore-global-symbol]
       check that two modules are structurally equal (exit 1 when not)
-  workbench --batch FILE [--pipeline ...] [--target TARGET] --run [--inputs DIR|random]
+  workbench --batch FILE [--schedule RECIPE] [--pipeline ...] [--target TARGET] --run [--inputs DIR|random]
                     [--profile [--number N] [--repeat R]] [--json REPORT]
       build every PrimFunc for TARGET (default "llvm -mcpu=native"), run it, check it
       against the interpreter (tolerances per dtype) and, with --profile, time it (TVM's
@@ -178,6 +186,8 @@ struct Options {
   std::string dump_dir;
   bool list_passes = false;
   bool check = false;
+  std::string schedule;  // a recipe file
+  std::string func;      // the PrimFunc the recipe works on
   // Manifest runs.
   int jobs = 1;
   std::string junit_path;
@@ -268,6 +278,14 @@ bool ParseOptions(const std::vector<std::string>& args, Options* opts, std::ostr
         return false;
       }
       (a == "--number" ? opts->number : opts->repeat) = n;
+    } else if (a == "--schedule") {
+      const std::string* v = value("--schedule");
+      if (!v) return false;
+      opts->schedule = *v;
+    } else if (a == "--func") {
+      const std::string* v = value("--func");
+      if (!v) return false;
+      opts->func = *v;
     } else if (a == "--check") {
       opts->check = true;
     } else if (a == "--update-goldens") {
@@ -300,9 +318,21 @@ bool ParseOptions(const std::vector<std::string>& args, Options* opts, std::ostr
     err << "workbench: --target, --inputs and --profile go with --run\n";
     return false;
   }
-  if (!opts->pipeline.empty() && opts->emit.empty() && !opts->roundtrip && opts->compare.empty() &&
-      !opts->run) {
+  if (!opts->func.empty() && opts->schedule.empty()) {
+    err << "workbench: --func needs --schedule\n";
+    return false;
+  }
+  if (!opts->schedule.empty() && !opts->pipeline.empty() && !opts->run) {
+    err << "workbench: --schedule and --pipeline are combined only with --run\n";
+    return false;
+  }
+  if ((!opts->pipeline.empty() || !opts->schedule.empty()) && opts->emit.empty() &&
+      !opts->roundtrip && opts->compare.empty() && !opts->run) {
     opts->emit = "tvmscript";
+  }
+  if (!opts->schedule.empty() && (opts->roundtrip || !opts->compare.empty())) {
+    err << "workbench: --schedule goes with --emit or --run\n";
+    return false;
   }
   if (!opts->pipeline.empty() && (opts->roundtrip || !opts->compare.empty())) {
     err << "workbench: --pipeline goes with --emit or --run\n";
@@ -421,9 +451,55 @@ bool DumpSnapshots(const std::string& dir, const transform::PipelineResult& resu
                    err);
 }
 
+// `--schedule RECIPE`: the recipe applied onto `*module` (checked with --check). Returns 0 and
+// replaces `*module`, or the exit code after reporting why not.
+int ApplyScheduleOption(const Options& opts, ir::IRModule* module, std::ostream& err) {
+  std::string recipe;
+  if (!ReadFile(opts.schedule, &recipe)) {
+    err << "workbench: cannot read file '" << opts.schedule << "'\n";
+    return 2;
+  }
+  std::optional<schedule::Schedule> sch;
+  try {
+    sch.emplace(*module);
+    if (!opts.func.empty()) sch->WorkOn(opts.func);
+  } catch (const std::invalid_argument& e) {
+    err << "workbench: " << e.what() << "\n";
+    return 2;
+  }
+  DiagnosticList diags = schedule::ApplyRecipe(*sch, recipe, opts.schedule);
+  if (diags.HasErrors()) {
+    err << RenderDiagnostics(diags, opts.color);
+    return 1;
+  }
+  if (opts.check) {
+    for (const auto& c : CheckEquivalence(*module, sch->mod())) {
+      if (c.outcome == FunctionCheck::Outcome::kDifferent ||
+          c.outcome == FunctionCheck::Outcome::kFailed) {
+        err << "workbench: --check: function `" << c.name
+            << "` computes differently after the schedule: " << c.detail << "\n";
+        return 1;
+      }
+      err << "  check " << c.name << ": " << OutcomeName(c.outcome);
+      if (!c.detail.empty()) err << " (" << c.detail << ")";
+      err << "\n";
+    }
+  }
+  *module = sch->mod();
+  return 0;
+}
+
+int RunSchedule(const Options& opts, script::ParseResult parsed, std::ostream& out,
+                std::ostream& err) {
+  if (int rc = ApplyScheduleOption(opts, &parsed.module, err)) return rc;
+  out << script::Print(parsed) << "\n";
+  return 0;
+}
+
 int RunEmit(const Options& opts, std::ostream& out, std::ostream& err) {
   script::ParseResult parsed;
   if (!ParseFileOrReport(opts.files[0], &parsed, opts.color, err)) return parsed.module.defined() ? 1 : 2;
+  if (!opts.schedule.empty()) return RunSchedule(opts, std::move(parsed), out, err);
   if (!opts.pipeline.empty()) {
     DiagnosticList diags;
     auto pass = transform::BuildPipeline(opts.pipeline, diags);
@@ -484,6 +560,9 @@ int RunBuild(const Options& opts, std::ostream& out, std::ostream& err) {
     return 2;
   }
   ir::IRModule module = parsed.module;
+  if (!opts.schedule.empty()) {
+    if (int rc = ApplyScheduleOption(opts, &module, err)) return rc;
+  }
   if (!opts.pipeline.empty()) {
     DiagnosticList diags;
     auto pass = transform::BuildPipeline(opts.pipeline, diags);

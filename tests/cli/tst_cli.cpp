@@ -265,6 +265,122 @@ def neg(a: T.handle, b: T.handle):
     QCOMPARE(symbolic.code, 1);
     QVERIFY2(symbolic.out.contains("FAILED  neg: error: the shape of A is symbolic"), qPrintable(symbolic.out));
   }
+
+  // --- --schedule (a recipe applied onto a PrimFunc) -------------------------------------------
+
+  void scheduleAppliesRecipeAndChecks() {
+    QTemporaryDir tmp;
+    QString src = Write(tmp, "scale.py", kScale);
+    QString recipe = Write(tmp, "recipe.py",
+                           "# tile the loop by 4\n"
+                           "b = sch.get_sblock(\"B\")\n"
+                           "l, = sch.get_loops(b)\n"
+                           "outer, inner = sch.split(l, factors=[None, 4])\n"
+                           "sch.annotate(outer, \"note\", \"tiled\")\n");
+    Run r = Workbench({src, "--schedule", recipe, "--emit", "tvmscript", "--check"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains("for i_0 in T.serial(2, annotations={\"note\": \"tiled\"}):"),
+             qPrintable(r.out));
+    QVERIFY2(r.out.contains("vi = T.axis.spatial(8, i_0 * 4 + i_1)"), qPrintable(r.out));
+    QVERIFY2(r.err.contains("check scale: equal"), qPrintable(r.err));
+    // --emit is the default output of --schedule.
+    Run plain = Workbench({src, "--schedule", recipe});
+    QCOMPARE(plain.code, 0);
+    QCOMPARE(plain.out, r.out);
+  }
+
+  void scheduleRecipeErrorHasPosition() {
+    QTemporaryDir tmp;
+    QString src = Write(tmp, "scale.py", kScale);
+    QString recipe = Write(tmp, "recipe.py",
+                           "b = sch.get_sblock(\"B\")\n"
+                           "sch.split(l, factors=[None, 4])\n");
+    Run r = Workbench({src, "--schedule", recipe});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains(recipe + ":2:11: error: name 'l' is not defined"), qPrintable(r.err));
+    // A primitive that does not apply is reported at its statement.
+    QString refused = Write(tmp, "refused.py",
+                            "b = sch.get_sblock(\"B\")\n"
+                            "sch.unannotate(b, \"missing\")\n");
+    Run r2 = Workbench({src, "--schedule", refused});
+    QCOMPARE(r2.code, 1);
+    QVERIFY2(r2.err.contains(refused + ":2:1: error: ScheduleError: An error occurred in the "
+                                       "schedule primitive 'unannotate'"),
+             qPrintable(r2.err));
+    QVERIFY2(r2.err.contains("Cannot find annotation key: missing"), qPrintable(r2.err));
+  }
+
+  void scheduleCheckReportsMismatch() {
+    // The block reads the transposed element of what it writes: TVM's checks allow reordering
+    // its data-parallel loops, but the order of the element updates changes the result.
+    QTemporaryDir tmp;
+    QString src = Write(tmp, "transpose_acc.py", R"(@T.prim_func
+def main(A: T.Buffer((4, 4), "float32"), B: T.Buffer((4, 4), "float32")):
+    for i, j in T.grid(4, 4):
+        with T.sblock("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            T.reads(B[vj, vi], A[vi, vj])
+            T.writes(B[vi, vj])
+            B[vi, vj] = B[vj, vi] + A[vi, vj]
+)");
+    QString recipe = Write(tmp, "recipe.py",
+                           "i, j = sch.get_loops(\"B\")\n"
+                           "sch.reorder(j, i)\n");
+    Run unchecked = Workbench({src, "--schedule", recipe});
+    QCOMPARE(unchecked.code, 0);
+    Run r = Workbench({src, "--schedule", recipe, "--check"});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("function `main` computes differently after the schedule"),
+             qPrintable(r.err));
+    QVERIFY2(r.err.contains("max abs error"), qPrintable(r.err));
+    QVERIFY(r.out.isEmpty());
+  }
+
+  void scheduleChoosesFunction() {
+    QTemporaryDir tmp;
+    QString src = Write(tmp, "two.py", R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def first(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
+        for i in range(8):
+            with T.sblock("B"):
+                vi = T.axis.spatial(8, i)
+                T.reads(A[vi])
+                T.writes(B[vi])
+                B[vi] = A[vi] * T.float32(2.0)
+
+    @T.prim_func
+    def second(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
+        for i in range(8):
+            with T.sblock("B"):
+                vi = T.axis.spatial(8, i)
+                T.reads(A[vi])
+                T.writes(B[vi])
+                B[vi] = A[vi] + T.float32(1.0)
+)");
+    QString recipe = Write(tmp, "recipe.py", "l, = sch.get_loops(\"B\")\nsch.parallel(l)\n");
+    // Two functions and none named main: the recipe needs --func.
+    Run none = Workbench({src, "--schedule", recipe});
+    QCOMPARE(none.code, 1);
+    QVERIFY2(none.err.contains("does not know which function"), qPrintable(none.err));
+    Run r = Workbench({src, "--schedule", recipe, "--func", "second", "--check"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    int first = r.out.indexOf("def first");
+    int second = r.out.indexOf("def second");
+    QVERIFY(first >= 0 && second > first);
+    QVERIFY2(r.out.indexOf("T.parallel(8)") > second, qPrintable(r.out));
+    QVERIFY(!r.out.mid(first, second - first).contains("T.parallel"));
+    Run unknown = Workbench({src, "--schedule", recipe, "--func", "third"});
+    QCOMPARE(unknown.code, 2);
+    QVERIFY2(unknown.err.contains("the module has no PrimFunc named \"third\""),
+             qPrintable(unknown.err));
+    Run usage = Workbench({src, "--emit", "tvmscript", "--func", "second"});
+    QCOMPARE(usage.code, 2);
+    QVERIFY(usage.err.contains("--func needs --schedule"));
+    Run missing = Workbench({src, "--schedule", tmp.filePath("nope.py")});
+    QCOMPARE(missing.code, 2);
+    QVERIFY(missing.err.contains("cannot read file"));
+  }
 };
 
 QTEST_APPLESS_MAIN(TestCli)

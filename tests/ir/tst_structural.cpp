@@ -19,6 +19,7 @@
 #include "relax/expr.h"
 #include "tir/builtin.h"
 #include "tir/expr.h"
+#include "tir/index_map.h"
 #include "tir/stmt.h"
 
 using namespace wb;
@@ -168,6 +169,12 @@ std::map<TypeIndex, ObjectRef> ExampleOfEveryKind() {
   Var rhs = MakeVar("rhs", kF32);
   CommReducer sum = MakeCommReducer({lhs}, {rhs}, {Plus(lhs, rhs)}, {MakeFloatImm(kF32, 0.0)});
   put(sum);
+  {
+    // lambda i, j: (j, i // 4), with its inverse given as in `inverse_index_map=`.
+    Var i = MakeVar("i", kI32), j = MakeVar("j", kI32), a = MakeVar("a", kI32);
+    IndexMap inverse = MakeIndexMap({a}, {a});
+    put(MakeIndexMap({i, j}, {j, MakeBinary(TypeIndex::kFloorDiv, i, Int(4))}, inverse));
+  }
   Var k = MakeVar("k", kI32);
   IterVar k_axis = MakeIterVar(ir::MakeRange(Int(0), Int(16)), k, IterVarType::kCommReduce);
   put(k_axis);

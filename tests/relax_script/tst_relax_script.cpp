@@ -49,10 +49,7 @@ std::string Diagnostics(const wb::DiagnosticList& diags) {
 // Corpus programs that need ops the Relax op registry does not have yet, with the reason. A row
 // listed here that starts passing fails the test (XPASS), so this list only ever shrinks.
 const std::map<std::string, std::string>& KnownGaps() {
-  static const std::map<std::string, std::string> gaps = {
-      {"22_layout_transform.py",
-       "T.index_map(lambda ...) needs a TensorIR IndexMap node, which the IR does not have yet"},
-  };
+  static const std::map<std::string, std::string> gaps = {};
   return gaps;
 }
 

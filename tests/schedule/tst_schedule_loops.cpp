@@ -540,7 +540,7 @@ f = sch.fuse(i, j0,
                                 << "3";
     QTest::newRow("float") << "a, b = sch.get_loops(\"B\")\nsch.split(a, [2.5, None])"
                            << "only integer literals are supported here"
-                           << "2.";
+                           << "2.5";
     QTest::newRow("bad keyword") << "sch.get_sblock(nam=\"B\")"
                                  << "sch.get_sblock() got an unexpected keyword argument 'nam'"
                                  << "\"B\"";

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "relax/op/op_common.h"
+#include "tir/index_map.h"
 
 namespace wb::relax {
 namespace {
@@ -444,9 +445,25 @@ OpInfo LayoutTransform() {
   def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
     const TensorTypeNode* x = TensorArg(types, 0, "the input");
     if (AttrIsNone(call, "index_map")) throw TypeError("index_map is required");
-    // The result's shape is the index map's image of the input shape; until TensorIR's
-    // IndexMap can be applied here the result keeps the dtype only (#3).
-    return MakeTensorType(x->dtype, kUnknownNDim);
+    auto it = call->attrs.find("index_map");
+    const auto* map = it->second.as<tir::IndexMapNode>();
+    // Without an IndexMap (a hand-built call) only the dtype is known.
+    if (!map) return MakeTensorType(x->dtype, kUnknownNDim);
+    int64_t ndim = static_cast<int64_t>(map->initial_indices.size());
+    if (!x->IsUnknownNdim() && x->ndim != ndim) {
+      throw TypeError("the index map takes " + std::to_string(ndim) +
+                      " indices, but the input has " + std::to_string(x->ndim) + " dimensions");
+    }
+    int64_t out_ndim = static_cast<int64_t>(map->final_indices.size());
+    if (!x->shape) return MakeTensorType(x->dtype, out_ndim);
+    // The result's shape is the image of the input shape under the map.
+    std::vector<PrimExpr> shape;
+    try {
+      shape = tir::MapShape(tir::GetRef(map), *x->shape);
+    } catch (const std::invalid_argument& e) {
+      throw TypeError(e.what());
+    }
+    return MakeTensorType(shape, x->dtype);
   };
   return Define(std::move(def));
 }

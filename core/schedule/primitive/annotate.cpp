@@ -1,0 +1,375 @@
+// annotate, unannotate, storage_align, set_scope and add_unit_loop (shared/SCHEDULE.md §2.8,
+// §2.2): primitives that change a block's or loop's annotations, a buffer's storage scope, or
+// wrap a statement in a unit loop, without touching what is computed.
+#include "schedule/primitive/annotate.h"
+
+#include <cstdio>
+
+#include "schedule/block_scope.h"
+#include "schedule/ir_path.h"
+#include "schedule/primitive/reduction.h"
+#include "schedule/recipe.h"
+#include "tir/op.h"
+
+namespace wb::schedule {
+
+using namespace tir;
+
+namespace detail {
+
+Buffer NthAccessBuffer(const char* primitive, const SBlock& block, int64_t index, bool is_write) {
+  const std::vector<BufferRegion>& regions = is_write ? block->writes : block->reads;
+  int64_t n = static_cast<int64_t>(regions.size());
+  if (index < 0 || index >= n) {
+    std::string kind = is_write ? "write" : "read";
+    throw ScheduleError(primitive, "The block " + Quote(block.get()) + " has " +
+                                       std::to_string(n) + " " + kind +
+                                       " regions, so `buffer_index` is required to be in [0, " +
+                                       std::to_string(n) + "). However, the input `buffer_index` is " +
+                                       std::to_string(index) + ", which is out of the expected range.");
+  }
+  return regions[index]->buffer;
+}
+
+bool IsValidStorageScope(const std::string& scope) {
+  if (scope.empty()) return true;
+  for (const char* prefix : {"global", "shared", "warp", "local", "wmma.", "texture", "amx.tmm",
+                             "m16n8k8.", "metal.", "trn."}) {
+    if (scope.rfind(prefix, 0) == 0) return true;
+  }
+  return false;
+}
+
+SBlock AllocatingBlock(const PrimFunc& func, const SBlockNode* block, const BufferNode* buffer) {
+  std::vector<const StmtNode*> path = PathTo(func->body, block);
+  for (size_t i = path.size(); i-- > 0;) {
+    auto* b = detail::NodeAs<SBlockNode>(path[i]);
+    if (!b) continue;
+    for (const Buffer& a : b->alloc_buffers) {
+      if (a.get() == buffer) return GetRef(b);
+    }
+    for (const MatchBufferRegion& m : b->match_buffers) {
+      if (m->buffer.get() == buffer) return SBlock();
+    }
+  }
+  return SBlock();
+}
+
+}  // namespace detail
+
+namespace {
+
+// The text of an RV-free trace value, for values nested in a dict.
+std::string PlainText(const TraceValue& v) {
+  switch (v.kind) {
+    case TraceValue::Kind::kInt: return std::to_string(v.i);
+    case TraceValue::Kind::kBool: return v.i ? "True" : "False";
+    case TraceValue::Kind::kString: return "\"" + v.s + "\"";
+    case TraceValue::Kind::kRaw: return v.s;
+    case TraceValue::Kind::kList: {
+      std::string out = "[";
+      for (size_t i = 0; i < v.list.size(); ++i) out += (i ? ", " : "") + PlainText(v.list[i]);
+      return out + "]";
+    }
+    default: return "None";
+  }
+}
+
+// Annotation values as the trace prints them (`ann_val=1`, `ann_val="x"`, `[1, 2]`).
+TraceValue AnnTraceValue(const ObjectRef& v) {
+  if (!v.defined()) return TraceValue::None();
+  if (auto* i = v.as<ir::IntObj>()) return TraceValue::Int(i->value);
+  if (auto* b = v.as<ir::BoolObj>()) return TraceValue::Bool(b->value);
+  if (auto* s = v.as<ir::StringObj>()) return TraceValue::String(s->value);
+  if (auto* imm = v.as<IntImmNode>()) {
+    return imm->dtype.is_bool() ? TraceValue::Bool(imm->value != 0) : TraceValue::Int(imm->value);
+  }
+  if (auto* f = v.as<ir::FloatObj>()) {
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "%.17g", f->value);
+    return TraceValue::Raw(buf);
+  }
+  if (auto* a = v.as<ir::ArrayObj>()) {
+    std::vector<TraceValue> items;
+    for (const ObjectRef& x : a->items) items.push_back(AnnTraceValue(x));
+    return TraceValue::List(std::move(items));
+  }
+  if (auto* m = v.as<ir::MapObj>()) {
+    // TVM prints the strings nested in a dict raw.
+    std::string text = "{";
+    bool first = true;
+    for (const auto& [k, x] : m->items) {
+      TraceValue tv = AnnTraceValue(x);
+      text += (first ? "\"" : ", \"") + k + "\": " +
+              (tv.kind == TraceValue::Kind::kString ? tv.s : PlainText(tv));
+      first = false;
+    }
+    return TraceValue::Raw(text + "}");
+  }
+  throw std::invalid_argument(std::string("annotate: unsupported annotation value ") +
+                              v->type_key());
+}
+
+TraceValue BlockOrLoopValue(const std::variant<SBlockRV, LoopRV>& rv) {
+  if (auto* b = std::get_if<SBlockRV>(&rv)) return TraceValue::Block(b->id);
+  return TraceValue::Loop(std::get<LoopRV>(rv).id);
+}
+
+Stmt WithAnnotations(const Stmt& stmt, const AttrMap& annotations) {
+  if (auto* b = stmt.as<SBlockNode>()) {
+    SBlock copy = GetRef(b);
+    copy.CopyOnWrite()->annotations = annotations;
+    return copy;
+  }
+  For copy = Downcast<ForNode>(stmt);
+  copy.CopyOnWrite()->annotations = annotations;
+  return copy;
+}
+
+}  // namespace
+
+Stmt Schedule::BlockOrLoop(const std::variant<SBlockRV, LoopRV>& rv) const {
+  if (auto* b = std::get_if<SBlockRV>(&rv)) return Get(*b);
+  return Get(std::get<LoopRV>(rv));
+}
+
+void Schedule::Annotate(const std::variant<SBlockRV, LoopRV>& block_or_loop,
+                        const std::string& ann_key, const ObjectRef& ann_val) {
+  Stmt target = BlockOrLoop(block_or_loop);
+  TraceValue traced = AnnTraceValue(ann_val);
+  const AttrMap& anns = target.as<SBlockNode>() ? target.as<SBlockNode>()->annotations
+                                                : target.as<ForNode>()->annotations;
+  // TVM keeps an existing value: annotating a present key changes nothing (and is recorded).
+  if (!anns.count(ann_key)) {
+    AttrMap updated = anns;
+    updated[ann_key] = ann_val;
+    Replace(target.get(), WithAnnotations(target, updated));
+  }
+  Record({"annotate",
+          {{"block_or_loop", BlockOrLoopValue(block_or_loop)},
+           {"ann_key", TraceValue::String(ann_key)},
+           {"ann_val", traced}},
+          {},
+          false});
+}
+
+void Schedule::Unannotate(const std::variant<SBlockRV, LoopRV>& block_or_loop,
+                          const std::string& ann_key) {
+  Stmt target = BlockOrLoop(block_or_loop);
+  const AttrMap& anns = target.as<SBlockNode>() ? target.as<SBlockNode>()->annotations
+                                                : target.as<ForNode>()->annotations;
+  if (!anns.count(ann_key)) {
+    // TVM raises IndexError here; the message is TVM's.
+    throw ScheduleError("unannotate", "Cannot find annotation key: " + ann_key);
+  }
+  AttrMap updated = anns;
+  updated.erase(ann_key);
+  Replace(target.get(), WithAnnotations(target, updated));
+  Record({"unannotate",
+          {{"block_or_loop", BlockOrLoopValue(block_or_loop)},
+           {"ann_key", TraceValue::String(ann_key)}},
+          {},
+          false});
+}
+
+void Schedule::StorageAlign(const SBlockRV& block_rv, int64_t buffer_index, int64_t axis,
+                            int64_t factor, int64_t offset) {
+  const char* prim = "storage-align";
+  SBlock block = Get(block_rv);
+  Buffer buffer = detail::NthAccessBuffer(prim, block, buffer_index, true);
+  if (factor <= 0) {
+    throw ScheduleError(prim,
+                        "The input `factor` of storage_align is expected to be a positive number. "
+                        "However, the input `factor` is " +
+                            std::to_string(factor) + ", which is out of the expected range.");
+  }
+  int64_t ndim = static_cast<int64_t>(buffer->shape.size());
+  if (axis < -ndim || axis >= ndim) {
+    throw ScheduleError(prim, "The buffer to set storage alignment of, " + buffer->name +
+                                  ", has " + std::to_string(ndim) +
+                                  " dimension(s), so `axis` is required to be in [" +
+                                  std::to_string(-ndim) + ", " + std::to_string(ndim) +
+                                  ") for storage_align. However, the input `axis` is " +
+                                  std::to_string(axis) + ", which is out of the expected range.");
+  }
+  int64_t norm_axis = axis < 0 ? axis + ndim : axis;
+  if (!detail::AllocatingBlock(Func(), block.get(), buffer.get()).defined()) {
+    throw ScheduleError(prim, "The input buffer " + buffer->name +
+                                  " is not allocated by a block. This means the buffer is either "
+                                  "a function parameter or defined in `match_buffer` of a block.");
+  }
+  // The annotation: [[buffer_index, axis, factor, offset], ...]; same (index, axis) replaced.
+  std::vector<ObjectRef> entries;
+  auto it = block->annotations.find("buffer_dim_align");
+  if (it != block->annotations.end()) {
+    auto* arr = it->second.as<ir::ArrayObj>();
+    bool valid = arr != nullptr;
+    for (size_t i = 0; valid && i < arr->items.size(); ++i) {
+      auto* t = arr->items[i].as<ir::ArrayObj>();
+      valid = t && t->items.size() == 4;
+      for (size_t k = 0; valid && k < 4; ++k) valid = t->items[k].as<ir::IntObj>() != nullptr;
+    }
+    if (!valid) {
+      throw ScheduleError(prim,
+                          "The block annotation for storage align is expected to be an array of "
+                          "4-integer-tuples (buffer_index, axis, factor, offset). However, the "
+                          "block annotation with key buffer_dim_align of the block " +
+                              Quote(block.get()) + " is unexpected.");
+    }
+    entries = arr->items;
+  }
+  ObjectRef tuple = ir::MakeArray({ir::MakeInt(buffer_index), ir::MakeInt(norm_axis),
+                                   ir::MakeInt(factor), ir::MakeInt(offset)});
+  bool found = false;
+  for (ObjectRef& e : entries) {
+    auto* t = e.as<ir::ArrayObj>();
+    if (t->items[0].as<ir::IntObj>()->value == buffer_index &&
+        t->items[1].as<ir::IntObj>()->value == norm_axis) {
+      e = tuple;
+      found = true;
+      break;
+    }
+  }
+  if (!found) entries.push_back(tuple);
+  AttrMap anns = block->annotations;
+  anns["buffer_dim_align"] = ir::MakeArray(entries);
+  Replace(block.get(), WithAnnotations(block, anns));
+  Record({"storage_align",
+          {{"block", TraceValue::Block(block_rv.id)},
+           {"buffer_index", TraceValue::Int(buffer_index)},
+           {"axis", TraceValue::Int(axis)},
+           {"factor", TraceValue::Int(factor)},
+           {"offset", TraceValue::Int(offset)}},
+          {},
+          false});
+}
+
+void Schedule::SetScope(const SBlockRV& block_rv, int64_t buffer_index,
+                        const std::string& storage_scope) {
+  const char* prim = "set-scope";
+  SBlock block = Get(block_rv);
+  Buffer buffer = detail::NthAccessBuffer(prim, block, buffer_index, true);
+  // The same scope changes nothing, and TVM still records the call.
+  if (buffer->scope() != storage_scope) {
+    if (!detail::IsValidStorageScope(storage_scope)) {
+      throw ScheduleError(prim, "The input storage scope \"" + storage_scope + "\" is invalid.");
+    }
+    SBlock site = detail::AllocatingBlock(Func(), block.get(), buffer.get());
+    if (!site.defined()) {
+      throw ScheduleError(prim, "The input buffer " + buffer->name +
+                                    " is not allocated by a block. This means the buffer is "
+                                    "either a function parameter or defined in `match_buffer` of "
+                                    "a block.");
+    }
+    BufferOptions opts;
+    opts.strides = buffer->strides;
+    opts.elem_offset = buffer->elem_offset;
+    opts.scope = storage_scope;
+    opts.data_alignment = buffer->data_alignment;
+    opts.offset_factor = buffer->offset_factor;
+    // TVM renames the buffer and its data variable `<name>_<scope>`.
+    Buffer renamed = MakeBuffer(buffer->name + "_" + storage_scope, buffer->shape, buffer->dtype,
+                                opts, buffer->span);
+    Stmt rebuilt = detail::BufferReplacer({{buffer.get(), renamed}})(site);
+    Replace(site.get(), rebuilt);
+  }
+  Record({"set_scope",
+          {{"block", TraceValue::Block(block_rv.id)},
+           {"buffer_index", TraceValue::Int(buffer_index)},
+           {"storage_scope", TraceValue::String(storage_scope)}},
+          {},
+          false});
+}
+
+LoopRV Schedule::AddUnitLoop(const std::variant<SBlockRV, LoopRV>& block_or_loop) {
+  Stmt target = BlockOrLoop(block_or_loop);
+  PrimFunc func = Func();
+  const StmtNode* wrapped = target.get();
+  if (auto* b = target.as<SBlockNode>()) {
+    std::vector<const StmtNode*> path = PathTo(func->body, b);
+    // The function's root block has no realize above it, or its realize is the body itself.
+    bool is_root = path.size() < 2 || !ParentBlock(func, b).defined();
+    if (is_root) throw std::invalid_argument("Cannot add loops on top of the root block");
+    wrapped = path[path.size() - 2];  // the SBlockRealize
+  }
+  Var u = MakeVar("u", DataType::Int(32));
+  Stmt loop = MakeFor(u, make_const(DataType::Int(32), int64_t(0)),
+                      make_const(DataType::Int(32), int64_t(1)), ForKind::kSerial,
+                      GetRef(wrapped));
+  Replace(wrapped, loop);
+  LoopRV out = NewLoopRV(u);
+  Record({"add_unit_loop",
+          {{"block_or_loop", BlockOrLoopValue(block_or_loop)}},
+          {TraceValue::Loop(out.id)},
+          false});
+  return out;
+}
+
+}  // namespace wb::schedule
+
+// --- recipe methods ------------------------------------------------------------------------------
+
+namespace wb::schedule {
+namespace {
+
+using Outputs = std::vector<RecipeRV>;
+
+// An annotation value as a recipe writes it: numbers, strings, booleans, lists of them, and
+// sampled values (which TVM evaluates before annotating).
+ObjectRef AnnValue(RecipeArgs& args, const RecipeValue& v) {
+  switch (v.kind) {
+    case RecipeValue::Kind::kInt: return ir::MakeInt(v.i);
+    case RecipeValue::Kind::kBool: return ir::MakeBool(v.i != 0);
+    case RecipeValue::Kind::kString: return ir::MakeString(v.s);
+    case RecipeValue::Kind::kFloat: return ir::MakeFloat(v.f);
+    case RecipeValue::Kind::kList: {
+      std::vector<ObjectRef> items;
+      for (const RecipeValue& item : v.list) items.push_back(AnnValue(args, item));
+      return ir::MakeArray(std::move(items));
+    }
+    case RecipeValue::Kind::kName: return ir::MakeInt(args.ExprValueOf(v));
+    default: break;
+  }
+  throw RecipeArgs::TypeError(v, "ann_val", "a number, a string, a boolean or a list of them");
+}
+
+RecipeMethodRegistrar reg_annotate(
+    "annotate", {{"block_or_loop", "ann_key", "ann_val"}, false, RecipeReturns::kNothing,
+                 [](Schedule& sch, RecipeArgs& args) -> Outputs {
+                   sch.Annotate(args.BlockOrLoop("block_or_loop"), args.String("ann_key"),
+                                AnnValue(args, args.Require("ann_val")));
+                   return {};
+                 }});
+
+RecipeMethodRegistrar reg_unannotate(
+    "unannotate", {{"block_or_loop", "ann_key"}, false, RecipeReturns::kNothing,
+                   [](Schedule& sch, RecipeArgs& args) -> Outputs {
+                     sch.Unannotate(args.BlockOrLoop("block_or_loop"), args.String("ann_key"));
+                     return {};
+                   }});
+
+RecipeMethodRegistrar reg_storage_align(
+    "storage_align", {{"block", "buffer_index", "axis", "factor", "offset"}, false,
+                      RecipeReturns::kNothing, [](Schedule& sch, RecipeArgs& args) -> Outputs {
+                        sch.StorageAlign(args.Block("block"), args.Int("buffer_index"),
+                                         args.Int("axis"), args.Int("factor"),
+                                         args.Int("offset"));
+                        return {};
+                      }});
+
+RecipeMethodRegistrar reg_set_scope(
+    "set_scope", {{"block", "buffer_index", "storage_scope"}, false, RecipeReturns::kNothing,
+                  [](Schedule& sch, RecipeArgs& args) -> Outputs {
+                    sch.SetScope(args.Block("block"), args.Int("buffer_index"),
+                                 args.String("storage_scope"));
+                    return {};
+                  }});
+
+RecipeMethodRegistrar reg_add_unit_loop(
+    "add_unit_loop", {{"block_or_loop"}, false, RecipeReturns::kSingle,
+                      [](Schedule& sch, RecipeArgs& args) -> Outputs {
+                        return {sch.AddUnitLoop(args.BlockOrLoop("block_or_loop"))};
+                      }});
+
+}  // namespace
+}  // namespace wb::schedule
