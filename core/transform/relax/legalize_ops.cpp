@@ -1,7 +1,7 @@
 #include "transform/relax/legalize_ops.h"
 
 #include <iostream>
-#include <mutex>
+#include <stdexcept>
 
 #include "relax/op/registry.h"
 #include "transform/registry.h"
@@ -127,7 +127,14 @@ std::optional<relax::Expr> LegalizeCall(relax::BlockBuilder& builder, const rela
   if (!info) return std::nullopt;
   const LegalizeTable& table = Table();
   auto it = table.find(info->name);
-  if (it != table.end()) return it->second(builder, call);
+  if (it != table.end()) {
+    try {
+      return it->second(builder, call);
+    } catch (const std::invalid_argument& e) {
+      // topi's argument checks: reported like every other call that cannot be legalized.
+      throw legalize::LegalizeError(e.what());
+    }
+  }
   if (info->legalize) return info->legalize(builder, call);
   return std::nullopt;
 }
