@@ -274,7 +274,27 @@ tir::PrimFunc create_prim_func(const std::vector<PrimFuncArg>& args) {
     }
   }
   std::vector<Stmt> root;
-  for (const Operation& op : OrderedOps(fb.arg_tensors)) {
+  std::vector<Operation> ops = OrderedOps(fb.arg_tensors);
+  // Every tensor a body reads must be a stage of the graph: a read built outside a compute
+  // function is not seen as a dependency.
+  std::unordered_set<const tir::BufferNode*> known;
+  for (const Operation& op : ops) {
+    for (const Buffer& b : op->outputs) known.insert(b.get());
+  }
+  for (const Operation& op : ops) {
+    for (const PrimExpr& body : op->body) {
+      tir::PostOrderVisit(body, [&](const ir::Object* n) {
+        auto* load = dynamic_cast<const tir::BufferLoadNode*>(n);
+        if (load && !known.count(load->buffer.get())) {
+          throw std::invalid_argument("te.create_prim_func: stage " + op->name + " reads " +
+                                      load->buffer->name +
+                                      ", which is not a stage of the graph (read it inside the "
+                                      "compute function)");
+        }
+      });
+    }
+  }
+  for (const Operation& op : ops) {
     if (op->kind == OperationNode::Kind::kPlaceholder) {
       if (!fb.arg_buffers.count(op->outputs[0].get())) {
         throw std::invalid_argument("te.create_prim_func: placeholder " + op->name +

@@ -21,12 +21,15 @@ struct CollectScope {
   CollectScope& operator=(const CollectScope&) = delete;
 };
 
+// Only the innermost stage being built reads `t` (a stage built inside another's body reads
+// for itself).
 void Record(const Tensor& t) {
-  for (auto* c : g_collectors) {
-    bool seen = false;
-    for (const Tensor& x : *c) seen = seen || x.same_as(t);
-    if (!seen) c->push_back(t);
+  if (g_collectors.empty()) return;
+  std::vector<Tensor>* c = g_collectors.back();
+  for (const Tensor& x : *c) {
+    if (x.same_as(t)) return;
   }
+  c->push_back(t);
 }
 
 std::vector<Var> MakeAxisVars(const std::vector<PrimExpr>& shape,

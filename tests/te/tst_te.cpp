@@ -205,6 +205,20 @@ def main(X: T.Buffer((T.int64(3), T.int64(5)), "float32"), X_red_temp_v0: T.Buff
     }
   }
 
+  void readOutsideComputeFunction() {
+    // A read built before compute() is not recorded as a dependency: reported, not miscompiled.
+    te::Tensor A = te::placeholder({I64(4)}, kF32, "A");
+    te::Tensor B = te::compute({I64(4)}, [&](const std::vector<tir::Var>& i) { return tir::neg(A(i)); }, "B");
+    PrimExpr b0 = B(I64(0));
+    te::Tensor C = te::compute({I64(4)}, [&](const std::vector<tir::Var>& i) { return tir::add(A(i), b0); }, "C");
+    try {
+      te::create_prim_func({A, C});
+      QFAIL("expected an error");
+    } catch (const std::invalid_argument& e) {
+      QVERIFY2(std::string(e.what()).find("stage C reads B") != std::string::npos, e.what());
+    }
+  }
+
   void placeholderNotAnArgument() {
     te::Tensor A = te::placeholder({I64(4)}, kF32, "A");
     te::Tensor B = te::placeholder({I64(4)}, kF32, "B");
