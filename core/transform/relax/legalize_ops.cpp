@@ -147,6 +147,7 @@ bool HasLegalization(std::string_view op_name) {
 
 ir::IRModule LegalizeModule(const ir::IRModule& module, DiagnosticList* warnings) {
   relax::BlockBuilder builder(module);
+  legalize::PrimFuncCacheScope cache(builder);
   Legalizer legalizer(builder, warnings);
   std::vector<std::pair<ir::GlobalVar, relax::Function>> rewritten;
   for (size_t i = 0; i < module->functions.size(); ++i) {

@@ -85,4 +85,21 @@ std::vector<ir::PrimExpr> ShapeValues(const Expr& expr);
 // PrimFunc is reused; otherwise the first free name of `name`, `name1`, `name2`, ...
 ir::GlobalVar AddPrimFunc(BlockBuilder& builder, const tir::PrimFunc& func, const std::string& name);
 
+// While alive, AddPrimFunc finds equal PrimFuncs through a table of structural hashes kept
+// for one builder (LegalizeModule holds one), instead of hashing the whole module per call.
+class PrimFuncCacheScope {
+ public:
+  explicit PrimFuncCacheScope(BlockBuilder& builder);
+  ~PrimFuncCacheScope();
+  PrimFuncCacheScope(const PrimFuncCacheScope&) = delete;
+  PrimFuncCacheScope& operator=(const PrimFuncCacheScope&) = delete;
+
+  BlockBuilder& builder;
+  std::unordered_multimap<uint64_t, ir::GlobalVar> by_hash;
+  std::unordered_map<std::string, int> next_suffix;  // per name hint: the next number to try
+
+ private:
+  PrimFuncCacheScope* previous_;
+};
+
 }  // namespace wb::transform::legalize
