@@ -5,20 +5,20 @@
 // one call, and the pass in the registry.
 
 #include <QTest>
+#include <cmath>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 
 #include "ir/structural_equal.h"
 #include "relax/op/registry.h"
-#include "script/tvmscript.h"
-#include "transform/registry.h"
-#include "transform/relax/legalize_ops.h"
 #include "runtime/ndarray.h"
+#include "script/tvmscript.h"
 #include "tir/interpreter.h"
 #include "tir/op.h"
-#include <cmath>
-#include <map>
 #include "tir/verifier.h"
+#include "transform/registry.h"
+#include "transform/relax/legalize_ops.h"
 
 using namespace wb;
 
@@ -97,7 +97,8 @@ class TestLegalizeOps : public QObject {
   void legalizedModuleComputes() {
     // The first golden after LegalizeOps, run call_tir by call_tir through the interpreter,
     // against the Relax program's meaning computed here: relu(matmul(exp((x + y) + y), w)).
-    ir::IRModule after = transform::LegalizeModule(ParseModule(std::string(kHeader) + kGoldens[0].before));
+    ir::IRModule after =
+        transform::LegalizeModule(ParseModule(std::string(kHeader) + kGoldens[0].before));
     auto main = after->Lookup("main").as_ref<relax::FunctionNode>();
     std::map<const ir::Object*, runtime::NDArray> values;
     std::vector<std::vector<int64_t>> shapes = {{1, 2, 3}, {4, 3, 2, 1}, {3, 5}};
@@ -112,7 +113,8 @@ class TestLegalizeOps : public QObject {
       QVERIFY(call);
       auto gv = call->args[0].as_ref<ir::GlobalVarNode>();
       std::vector<tir::InterpArg> args;
-      for (const relax::Expr& a : call->args[1].as<relax::TupleNode>()->fields) args.emplace_back(values.at(a.get()));
+      for (const relax::Expr& a : call->args[1].as<relax::TupleNode>()->fields)
+        args.emplace_back(values.at(a.get()));
       auto* out_t = call->sinfo_args[0].as<relax::TensorTypeNode>();
       std::vector<int64_t> shape;
       for (const auto& d : *out_t->shape) shape.push_back(*tir::AsConstInt(d));
@@ -137,7 +139,8 @@ class TestLegalizeOps : public QObject {
             }
             double want = std::max(acc, 0.0);
             double got = e.GetDouble(((a * 3 + b) * 2 + c) * 5 + j);
-            QVERIFY2(std::abs(got - want) <= 1e-4 * (1 + std::abs(want)), "legalized module disagrees");
+            QVERIFY2(std::abs(got - want) <= 1e-4 * (1 + std::abs(want)),
+                     "legalized module disagrees");
           }
         }
       }
@@ -150,7 +153,9 @@ class TestLegalizeOps : public QObject {
       relax::OpInfo info;
       info.name = "relax.test_no_lowering";
       info.arg_names = {"x"};
-      info.infer = [](const relax::Call&, const std::vector<relax::Type>& types) { return relax::InferResult(types[0]); };
+      info.infer = [](const relax::Call&, const std::vector<relax::Type>& types) {
+        return relax::InferResult(types[0]);
+      };
       relax::RegisterOp(std::move(info));
     }
     std::string src = std::string(kHeader) + R"(@I.ir_module
@@ -167,11 +172,12 @@ class Module:
     ir::IRModule after = transform::LegalizeModule(before, &warnings);
     QCOMPARE(warnings.size(), size_t(2));
     QCOMPARE(warnings[0].severity, Severity::kWarning);
-    QCOMPARE(warnings[0].message,
-             std::string("LegalizeOps: relax.test_no_lowering has no TensorIR lowering; the call is left as it is"));
+    QCOMPARE(warnings[0].message, std::string("LegalizeOps: relax.test_no_lowering has no TensorIR "
+                                              "lowering; the call is left as it is"));
     QCOMPARE(warnings[0].span.start().line, uint32_t(9));
     QCOMPARE(warnings[1].message,
-             std::string("LegalizeOps: cannot legalize relax.add: an operand's shape is not known; the call is left as it is"));
+             std::string("LegalizeOps: cannot legalize relax.add: an operand's shape is not known; "
+                         "the call is left as it is"));
     QCOMPARE(warnings[1].span.start().line, uint32_t(11));
     std::string printed = script::PrintModule(after);
     QVERIFY(printed.find("R.test_no_lowering(x)") != std::string::npos);
@@ -191,10 +197,16 @@ class Module:
     DiagnosticList warnings;
     transform::LegalizeModule(mod, &warnings);
     QCOMPARE(warnings.size(), size_t(1));
-    QCOMPARE(warnings[0].message, std::string("LegalizeOps: cannot legalize relax.add: topi: cannot broadcast dims n "
-                                              "and m; the call is left as it is"));
-    auto call = mod->Lookup("main").as_ref<relax::FunctionNode>()->body.as<relax::SeqExprNode>()
-                    ->blocks[0]->bindings[0].as<relax::VarBindingNode>()->value.as_ref<relax::CallNode>();
+    QCOMPARE(warnings[0].message,
+             std::string("LegalizeOps: cannot legalize relax.add: topi: cannot broadcast dims n "
+                         "and m; the call is left as it is"));
+    auto call = mod->Lookup("main")
+                    .as_ref<relax::FunctionNode>()
+                    ->body.as<relax::SeqExprNode>()
+                    ->blocks[0]
+                    ->bindings[0]
+                    .as<relax::VarBindingNode>()
+                    ->value.as_ref<relax::CallNode>();
     relax::BlockBuilder builder(mod);
     QVERIFY_THROWS_EXCEPTION(std::runtime_error, transform::LegalizeCall(builder, call));
   }
@@ -209,7 +221,8 @@ class Module:
     QVERIFY(mod.defined());
     auto main = mod->Lookup("main").as_ref<relax::FunctionNode>();
     auto* seq = main->body.as<relax::SeqExprNode>();
-    auto call = seq->blocks[0]->bindings[0].as<relax::VarBindingNode>()->value.as_ref<relax::CallNode>();
+    auto call =
+        seq->blocks[0]->bindings[0].as<relax::VarBindingNode>()->value.as_ref<relax::CallNode>();
     relax::BlockBuilder builder(mod);
     std::optional<relax::Expr> out = transform::LegalizeCall(builder, call);
     QVERIFY(out.has_value());
@@ -219,7 +232,8 @@ class Module:
     QVERIFY(builder.GetModule()->Lookup("matmul").as<tir::PrimFuncNode>());
     QVERIFY(ir::StructuralEqual(relax::GetType(*out), relax::GetType(call)));
     // Not an op call: nothing to do.
-    QVERIFY(!transform::LegalizeCall(builder, relax::MakeCall(ir::MakeGlobalVar("f"), {})).has_value());
+    QVERIFY(
+        !transform::LegalizeCall(builder, relax::MakeCall(ir::MakeGlobalVar("f"), {})).has_value());
     QVERIFY(transform::HasLegalization("relax.add"));
     QVERIFY(!transform::HasLegalization("relax.call_tir"));
   }
@@ -257,8 +271,10 @@ class Module:
         {"relax.power", MakeOpCall("relax.power", {m, m})},
         {"relax.greater_equal", MakeOpCall("relax.greater_equal", {m, m})},
         {"relax.sqrt", MakeOpCall("relax.sqrt", {m})},
-        {"relax.clip", MakeOpCall("relax.clip", {m, MakePrimValue(tir::make_const(f32, 0.0)), MakePrimValue(tir::make_const(f32, 1.0))})},
-        {"relax.astype", MakeOpCall("relax.astype", {m}, {{"dtype", DTypeAttr(ir::DataType::Float(16))}})},
+        {"relax.clip", MakeOpCall("relax.clip", {m, MakePrimValue(tir::make_const(f32, 0.0)),
+                                                 MakePrimValue(tir::make_const(f32, 1.0))})},
+        {"relax.astype",
+         MakeOpCall("relax.astype", {m}, {{"dtype", DTypeAttr(ir::DataType::Float(16))}})},
         {"relax.where", MakeOpCall("relax.where", {c, m, m})},
         {"relax.matmul", MakeOpCall("relax.matmul", {m, m})},
         {"relax.nn.relu", MakeOpCall("relax.nn.relu", {x})},
@@ -266,32 +282,50 @@ class Module:
         {"relax.nn.silu", MakeOpCall("relax.nn.silu", {x})},
         {"relax.nn.softmax", MakeOpCall("relax.nn.softmax", {x}, {{"axis", ir::MakeInt(1)}})},
         {"relax.nn.log_softmax", MakeOpCall("relax.nn.log_softmax", {x})},
-        {"relax.nn.conv2d", MakeOpCall("relax.nn.conv2d", {x, w}, {{"padding", ints({1, 1, 1, 1})}})},
-        {"relax.nn.max_pool2d", MakeOpCall("relax.nn.max_pool2d", {x}, {{"pool_size", ints({2, 2})}, {"strides", ints({2, 2})}})},
-        {"relax.nn.avg_pool2d", MakeOpCall("relax.nn.avg_pool2d", {x}, {{"pool_size", ints({3, 3})}, {"padding", ints({1, 1, 1, 1})}})},
-        {"relax.nn.adaptive_avg_pool2d", MakeOpCall("relax.nn.adaptive_avg_pool2d", {x}, {{"output_size", ints({4, 4})}})},
-        {"relax.nn.batch_norm", MakeOpCall("relax.nn.batch_norm", {x, v, v, v, v}, {{"training", ir::MakeBool(false)}})},
-        {"relax.nn.layer_norm", MakeOpCall("relax.nn.layer_norm", {m, m, m}, {{"axes", ints({0, 1})}})},
+        {"relax.nn.conv2d",
+         MakeOpCall("relax.nn.conv2d", {x, w}, {{"padding", ints({1, 1, 1, 1})}})},
+        {"relax.nn.max_pool2d",
+         MakeOpCall("relax.nn.max_pool2d", {x},
+                    {{"pool_size", ints({2, 2})}, {"strides", ints({2, 2})}})},
+        {"relax.nn.avg_pool2d",
+         MakeOpCall("relax.nn.avg_pool2d", {x},
+                    {{"pool_size", ints({3, 3})}, {"padding", ints({1, 1, 1, 1})}})},
+        {"relax.nn.adaptive_avg_pool2d",
+         MakeOpCall("relax.nn.adaptive_avg_pool2d", {x}, {{"output_size", ints({4, 4})}})},
+        {"relax.nn.batch_norm",
+         MakeOpCall("relax.nn.batch_norm", {x, v, v, v, v}, {{"training", ir::MakeBool(false)}})},
+        {"relax.nn.layer_norm",
+         MakeOpCall("relax.nn.layer_norm", {m, m, m}, {{"axes", ints({0, 1})}})},
         {"relax.nn.rms_norm", MakeOpCall("relax.nn.rms_norm", {x, v}, {{"axes", ints({1})}})},
         {"relax.nn.dropout", MakeOpCall("relax.nn.dropout", {x})},
         {"relax.reshape", MakeOpCall("relax.reshape", {x, MakeShapeExpr(dims({8, 36}))})},
-        {"relax.permute_dims", MakeOpCall("relax.permute_dims", {x}, {{"axes", ints({0, 2, 3, 1})}})},
+        {"relax.permute_dims",
+         MakeOpCall("relax.permute_dims", {x}, {{"axes", ints({0, 2, 3, 1})}})},
         {"relax.expand_dims", MakeOpCall("relax.expand_dims", {m}, {{"axis", ints({1})}})},
         {"relax.squeeze", MakeOpCall("relax.squeeze", {x})},
         {"relax.flatten", MakeOpCall("relax.flatten", {x})},
-        {"relax.concat", MakeOpCall("relax.concat", {MakeTuple({m, m})}, {{"axis", ir::MakeInt(1)}})},
-        {"relax.split", MakeOpCall("relax.split", {x}, {{"indices_or_sections", ir::MakeInt(2)}, {"axis", ir::MakeInt(1)}})},
-        {"relax.strided_slice", MakeOpCall("relax.strided_slice", {x, prims({2}), prims({1}), prims({5}), prims({2})})},
+        {"relax.concat",
+         MakeOpCall("relax.concat", {MakeTuple({m, m})}, {{"axis", ir::MakeInt(1)}})},
+        {"relax.split",
+         MakeOpCall("relax.split", {x},
+                    {{"indices_or_sections", ir::MakeInt(2)}, {"axis", ir::MakeInt(1)}})},
+        {"relax.strided_slice",
+         MakeOpCall("relax.strided_slice", {x, prims({2}), prims({1}), prims({5}), prims({2})})},
         {"relax.take", MakeOpCall("relax.take", {m, idx}, {{"axis", ir::MakeInt(0)}})},
         {"relax.broadcast_to", MakeOpCall("relax.broadcast_to", {v, MakeShapeExpr(dims({3, 4}))})},
         {"relax.sum", MakeOpCall("relax.sum", {x}, {{"axis", ints({1, 2})}})},
-        {"relax.mean", MakeOpCall("relax.mean", {x}, {{"axis", ints({3})}, {"keepdims", ir::MakeBool(true)}})},
+        {"relax.mean",
+         MakeOpCall("relax.mean", {x}, {{"axis", ints({3})}, {"keepdims", ir::MakeBool(true)}})},
         {"relax.max", MakeOpCall("relax.max", {x})},
         {"relax.min", MakeOpCall("relax.min", {m}, {{"axis", ints({0})}})},
         {"relax.argmax", MakeOpCall("relax.argmax", {m}, {{"axis", ir::MakeInt(1)}})},
-        {"relax.full", MakeOpCall("relax.full", {MakeShapeExpr(dims({2, 3})), MakeConstant(f32, {}, std::string("\0\0\x80\x3f", 4))})},
-        {"relax.zeros", MakeOpCall("relax.zeros", {MakeShapeExpr(dims({2, 3}))}, {{"dtype", DTypeAttr(f32)}})},
-        {"relax.ones", MakeOpCall("relax.ones", {MakeShapeExpr(dims({5}))}, {{"dtype", DTypeAttr(ir::DataType::Int(32))}})},
+        {"relax.full",
+         MakeOpCall("relax.full", {MakeShapeExpr(dims({2, 3})),
+                                   MakeConstant(f32, {}, std::string("\0\0\x80\x3f", 4))})},
+        {"relax.zeros",
+         MakeOpCall("relax.zeros", {MakeShapeExpr(dims({2, 3}))}, {{"dtype", DTypeAttr(f32)}})},
+        {"relax.ones", MakeOpCall("relax.ones", {MakeShapeExpr(dims({5}))},
+                                  {{"dtype", DTypeAttr(ir::DataType::Int(32))}})},
     };
     std::vector<Var> outs;
     for (auto& [name, call] : calls) outs.push_back(bb.Emit(call, "lv"));
@@ -307,9 +341,11 @@ class Module:
     QCOMPARE(bindings.size(), calls.size());
     for (size_t i = 0; i < calls.size(); ++i) {
       auto* call = bindings[i].as<VarBindingNode>()->value.as<CallNode>();
-      QVERIFY2(call && InfoOf(call->op.as_ref<ir::OpNode>())->name == "relax.call_tir", calls[i].first.c_str());
+      QVERIFY2(call && InfoOf(call->op.as_ref<ir::OpNode>())->name == "relax.call_tir",
+               calls[i].first.c_str());
       // The call_tir has the op's type.
-      QVERIFY2(ir::StructuralEqual(GetType(bindings[i]->var), GetType(ir::GetRef(call))), calls[i].first.c_str());
+      QVERIFY2(ir::StructuralEqual(GetType(bindings[i]->var), GetType(ir::GetRef(call))),
+               calls[i].first.c_str());
       auto gv = call->args[0].as_ref<ir::GlobalVarNode>();
       auto func = out->Lookup(gv).as_ref<tir::PrimFuncNode>();
       QVERIFY2(func.defined(), calls[i].first.c_str());

@@ -89,7 +89,8 @@ class Legalizer {
     }
     Expr body = VisitExpr(seq->body);
     if (!changed && body.same_as(seq->body)) return ir::GetRef(seq);
-    return relax::WithType(relax::MakeSeqExpr(std::move(blocks), body, seq->span), seq->struct_info);
+    return relax::WithType(relax::MakeSeqExpr(std::move(blocks), body, seq->span),
+                           seq->struct_info);
   }
 
   Expr VisitCall(const relax::Call& call) {
@@ -172,9 +173,10 @@ ir::Pass LegalizeOps(std::shared_ptr<DiagnosticList> warnings) {
       0, "LegalizeOps");
 }
 
-static PassRegistrar registrar({"LegalizeOps",
-                                "lowers Relax operator calls to call_tir of PrimFuncs built with TE/topi",
-                                {},
-                                [](const PassArgs&) { return LegalizeOps(); }});
+static PassRegistrar registrar(
+    {"LegalizeOps",
+     "lowers Relax operator calls to call_tir of PrimFuncs built with TE/topi",
+     {},
+     [](const PassArgs&) { return LegalizeOps(); }});
 
 }  // namespace wb::transform
