@@ -60,7 +60,8 @@ class Collector : public StmtExprVisitor {
         for (const Range& range : r->region) {
           Interval iv = Relax(Substitute(range->min, bind));
           if (iv.known && !IsConstInt(range->extent, 1)) {
-            iv.extent = sub(add_(iv.extent, range->extent), make_const(range->extent->dtype, int64_t(1)));
+            iv.extent =
+                sub(add_(iv.extent, range->extent), make_const(range->extent->dtype, int64_t(1)));
           }
           dims.push_back(iv);
         }
@@ -105,7 +106,8 @@ class Collector : public StmtExprVisitor {
     return {};
   }
 
-  void Record(std::vector<Access>& out, const Buffer& buffer, const std::vector<PrimExpr>& indices) {
+  void Record(std::vector<Access>& out, const Buffer& buffer,
+              const std::vector<PrimExpr>& indices) {
     std::vector<Interval> dims;
     for (const PrimExpr& i : indices) dims.push_back(Relax(i));
     Merge(out, buffer, std::move(dims));

@@ -128,8 +128,8 @@ struct FuncBuilder {
                 const tir::ReduceNode* r, const tir::VarMap& remap) {
     std::vector<Stmt> stmts;
     for (size_t i = 0; i < buffers.size(); ++i) {
-      stmts.push_back(
-          tir::MakeBufferStore(buffers[i], Remap(r->combiner->identity_element[i], remap), indices));
+      stmts.push_back(tir::MakeBufferStore(
+          buffers[i], Remap(r->combiner->identity_element[i], remap), indices));
     }
     return tir::MakeSeq(std::move(stmts));
   }
@@ -141,7 +141,8 @@ struct FuncBuilder {
       return tir::MakeBufferStore(buffers[0], analyzer.Simplify(Remap(body, remap)), indices);
     }
     if (!IsTrue(r->condition)) {
-      throw std::invalid_argument("te.create_prim_func: reductions with a condition are not supported");
+      throw std::invalid_argument(
+          "te.create_prim_func: reductions with a condition are not supported");
     }
     std::vector<PrimExpr> lhs, rhs;
     for (size_t i = 0; i < buffers.size(); ++i) {
@@ -215,10 +216,10 @@ struct FuncBuilder {
       if (lv + 1 == levels.size() && cur.block_iters.empty()) {
         // A scalar stage still needs one block iterator.
         Var vi = tir::MakeVar("vi", DataType::Int(32));
-        cur.block_iters.push_back(tir::MakeIterVar(
-            ir::MakeRange(tir::make_const(DataType::Int(32), int64_t(0)),
-                          tir::make_const(DataType::Int(32), int64_t(1))),
-            vi, tir::IterVarType::kDataPar));
+        cur.block_iters.push_back(
+            tir::MakeIterVar(ir::MakeRange(tir::make_const(DataType::Int(32), int64_t(0)),
+                                           tir::make_const(DataType::Int(32), int64_t(1))),
+                             vi, tir::IterVarType::kDataPar));
         cur.bindings.push_back(tir::make_const(DataType::Int(32), int64_t(0)));
       }
       scopes.push_back(std::move(cur));
@@ -248,9 +249,9 @@ struct FuncBuilder {
       if (i < scopes.size()) {
         std::string block_name = names.Fresh(op.name + "_l" + std::to_string(i));
         Stmt init;
-        bool has_reduce = std::any_of(cur.block_iters.begin(), cur.block_iters.end(), [](const IterVar& v) {
-          return v->iter_type == tir::IterVarType::kCommReduce;
-        });
+        bool has_reduce = std::any_of(
+            cur.block_iters.begin(), cur.block_iters.end(),
+            [](const IterVar& v) { return v->iter_type == tir::IterVarType::kCommReduce; });
         if (reduce && has_reduce) init = InitStmt(cur.store_indices, buffers, reduce, cur.remap);
         body = Realize(cur, block_name, body, init, op.attrs);
       }
@@ -274,7 +275,27 @@ tir::PrimFunc create_prim_func(const std::vector<PrimFuncArg>& args) {
     }
   }
   std::vector<Stmt> root;
-  for (const Operation& op : OrderedOps(fb.arg_tensors)) {
+  std::vector<Operation> ops = OrderedOps(fb.arg_tensors);
+  // Every tensor a body reads must be a stage of the graph: a read built outside a compute
+  // function is not seen as a dependency.
+  std::unordered_set<const tir::BufferNode*> known;
+  for (const Operation& op : ops) {
+    for (const Buffer& b : op->outputs) known.insert(b.get());
+  }
+  for (const Operation& op : ops) {
+    for (const PrimExpr& body : op->body) {
+      tir::PostOrderVisit(body, [&](const ir::Object* n) {
+        auto* load = dynamic_cast<const tir::BufferLoadNode*>(n);
+        if (load && !known.count(load->buffer.get())) {
+          throw std::invalid_argument("te.create_prim_func: stage " + op->name + " reads " +
+                                      load->buffer->name +
+                                      ", which is not a stage of the graph (read it inside the "
+                                      "compute function)");
+        }
+      });
+    }
+  }
+  for (const Operation& op : ops) {
     if (op->kind == OperationNode::Kind::kPlaceholder) {
       if (!fb.arg_buffers.count(op->outputs[0].get())) {
         throw std::invalid_argument("te.create_prim_func: placeholder " + op->name +
@@ -285,9 +306,8 @@ tir::PrimFunc create_prim_func(const std::vector<PrimFuncArg>& args) {
     root.push_back(fb.FromCompute(*op));
   }
   Stmt body = CompleteAccessRegions(tir::MakeSeq(std::move(root)));
-  body = tir::MakeSBlockRealize(
-      {}, tir::make_const(DataType::Bool(), int64_t(1)),
-      tir::MakeSBlock({}, {}, {}, "root", body, {}, fb.root_alloc));
+  body = tir::MakeSBlockRealize({}, tir::make_const(DataType::Bool(), int64_t(1)),
+                                tir::MakeSBlock({}, {}, {}, "root", body, {}, fb.root_alloc));
 
   std::vector<Var> params;
   std::vector<Buffer> buffer_map;

@@ -21,17 +21,19 @@ struct CollectScope {
   CollectScope& operator=(const CollectScope&) = delete;
 };
 
+// Only the innermost stage being built reads `t` (a stage built inside another's body reads
+// for itself).
 void Record(const Tensor& t) {
-  for (auto* c : g_collectors) {
-    bool seen = false;
-    for (const Tensor& x : *c) seen = seen || x.same_as(t);
-    if (!seen) c->push_back(t);
+  if (g_collectors.empty()) return;
+  std::vector<Tensor>* c = g_collectors.back();
+  for (const Tensor& x : *c) {
+    if (x.same_as(t)) return;
   }
+  c->push_back(t);
 }
 
 std::vector<Var> MakeAxisVars(const std::vector<PrimExpr>& shape,
-                              const std::vector<std::string>& names,
-                              std::vector<IterVar>* axis) {
+                              const std::vector<std::string>& names, std::vector<IterVar>* axis) {
   std::vector<Var> vars;
   for (size_t i = 0; i < shape.size(); ++i) {
     std::string name = i < names.size() ? names[i] : "ax" + std::to_string(i);
@@ -108,9 +110,9 @@ std::vector<Tensor> compute_batch(std::vector<PrimExpr> shape, const FBatchCompu
 Tensor compute(std::vector<PrimExpr> shape, const FCompute& fcompute, std::string name,
                std::string tag, AttrMap attrs, std::vector<std::string> axis_names) {
   return compute_batch(
-             std::move(shape),
-             [&](const std::vector<Var>& v) { return std::vector<PrimExpr>{fcompute(v)}; },
-             std::move(name), std::move(tag), std::move(attrs), std::move(axis_names))[0];
+      std::move(shape),
+      [&](const std::vector<Var>& v) { return std::vector<PrimExpr>{fcompute(v)}; },
+      std::move(name), std::move(tag), std::move(attrs), std::move(axis_names))[0];
 }
 
 IterVar reduce_axis(Range dom, std::string name) {
@@ -189,11 +191,10 @@ namespace {
 PrimExpr Reduce1(PrimExpr source, std::vector<IterVar> axis, PrimExpr condition,
                  const std::function<PrimExpr(const PrimExpr&, const PrimExpr&)>& f,
                  PrimExpr identity) {
-  CommReducerSpec spec = MakeReducer(
-      [&](const std::vector<Var>& x, const std::vector<Var>& y) {
-        return std::vector<PrimExpr>{f(x[0], y[0])};
-      },
-      {std::move(identity)});
+  CommReducerSpec spec =
+      MakeReducer([&](const std::vector<Var>& x,
+                      const std::vector<Var>& y) { return std::vector<PrimExpr>{f(x[0], y[0])}; },
+                  {std::move(identity)});
   return spec.Apply({std::move(source)}, std::move(axis), std::move(condition))[0];
 }
 
@@ -201,30 +202,32 @@ PrimExpr Reduce1(PrimExpr source, std::vector<IterVar> axis, PrimExpr condition,
 
 PrimExpr sum(PrimExpr source, std::vector<IterVar> axis, PrimExpr condition) {
   DataType t = source->dtype;
-  return Reduce1(std::move(source), std::move(axis), std::move(condition),
-                 [](const PrimExpr& a, const PrimExpr& b) { return tir::add(a, b); },
-                 tir::make_const(t, int64_t(0)));
+  return Reduce1(
+      std::move(source), std::move(axis), std::move(condition),
+      [](const PrimExpr& a, const PrimExpr& b) { return tir::add(a, b); },
+      tir::make_const(t, int64_t(0)));
 }
 
 PrimExpr prod(PrimExpr source, std::vector<IterVar> axis, PrimExpr condition) {
   DataType t = source->dtype;
-  return Reduce1(std::move(source), std::move(axis), std::move(condition),
-                 [](const PrimExpr& a, const PrimExpr& b) { return tir::mul(a, b); },
-                 tir::make_const(t, int64_t(1)));
+  return Reduce1(
+      std::move(source), std::move(axis), std::move(condition),
+      [](const PrimExpr& a, const PrimExpr& b) { return tir::mul(a, b); },
+      tir::make_const(t, int64_t(1)));
 }
 
 PrimExpr max(PrimExpr source, std::vector<IterVar> axis, PrimExpr condition) {
   DataType t = source->dtype;
-  return Reduce1(std::move(source), std::move(axis), std::move(condition),
-                 [](const PrimExpr& a, const PrimExpr& b) { return tir::max(a, b); },
-                 min_value(t));
+  return Reduce1(
+      std::move(source), std::move(axis), std::move(condition),
+      [](const PrimExpr& a, const PrimExpr& b) { return tir::max(a, b); }, min_value(t));
 }
 
 PrimExpr min(PrimExpr source, std::vector<IterVar> axis, PrimExpr condition) {
   DataType t = source->dtype;
-  return Reduce1(std::move(source), std::move(axis), std::move(condition),
-                 [](const PrimExpr& a, const PrimExpr& b) { return tir::min(a, b); },
-                 max_value(t));
+  return Reduce1(
+      std::move(source), std::move(axis), std::move(condition),
+      [](const PrimExpr& a, const PrimExpr& b) { return tir::min(a, b); }, max_value(t));
 }
 
 }  // namespace wb::te

@@ -89,8 +89,9 @@ using FBatchCompute = std::function<std::vector<PrimExpr>(const std::vector<Var>
 // A stage: element `indices` of the result is `fcompute(indices)`. The index vars are named
 // `axis_names[i]` when given, else "ax<i>" (TVM's C++ te::compute; Python-style topi ops pass
 // "i0", "i1", ...). Their dtype is the dim's.
-Tensor compute(std::vector<PrimExpr> shape, const FCompute& fcompute, std::string name = "T_compute",
-               std::string tag = "", AttrMap attrs = {}, std::vector<std::string> axis_names = {});
+Tensor compute(std::vector<PrimExpr> shape, const FCompute& fcompute,
+               std::string name = "T_compute", std::string tag = "", AttrMap attrs = {},
+               std::vector<std::string> axis_names = {});
 // A stage with several outputs computed together (a multi-value reduction such as argmax).
 std::vector<Tensor> compute_batch(std::vector<PrimExpr> shape, const FBatchCompute& fcompute,
                                   std::string name, std::string tag = "", AttrMap attrs = {},
@@ -121,10 +122,9 @@ struct CommReducerSpec {
   std::vector<PrimExpr> Apply(std::vector<PrimExpr> sources, std::vector<IterVar> axis,
                               PrimExpr condition = {}) const;
 };
-CommReducerSpec MakeReducer(
-    const std::function<std::vector<PrimExpr>(const std::vector<Var>& lhs,
-                                              const std::vector<Var>& rhs)>& combine,
-    std::vector<PrimExpr> identity);
+CommReducerSpec MakeReducer(const std::function<std::vector<PrimExpr>(
+                                const std::vector<Var>& lhs, const std::vector<Var>& rhs)>& combine,
+                            std::vector<PrimExpr> identity);
 
 // The lowest / highest finite value of a dtype (TVM's min_value / max_value).
 PrimExpr min_value(DataType dtype);

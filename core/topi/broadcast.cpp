@@ -2,12 +2,13 @@
 
 #include <stdexcept>
 
-#include "topi/util.h"
 #include "tir/op.h"
+#include "topi/util.h"
 
 namespace wb::topi {
 
-std::vector<PrimExpr> BroadcastShape(const std::vector<PrimExpr>& a, const std::vector<PrimExpr>& b) {
+std::vector<PrimExpr> BroadcastShape(const std::vector<PrimExpr>& a,
+                                     const std::vector<PrimExpr>& b) {
   size_t n = std::max(a.size(), b.size());
   std::vector<PrimExpr> out(n);
   for (size_t i = 0; i < n; ++i) {
@@ -51,43 +52,70 @@ PrimExpr BroadcastRead(const Tensor& t, const std::vector<PrimExpr>& out_shape,
 
 const char* BinaryKindName(BinaryKind kind) {
   switch (kind) {
-    case BinaryKind::kAdd: return "add";
-    case BinaryKind::kSubtract: return "subtract";
-    case BinaryKind::kMultiply: return "multiply";
-    case BinaryKind::kDivide: return "divide";
-    case BinaryKind::kFloorDivide: return "floor_divide";
-    case BinaryKind::kPower: return "power";
-    case BinaryKind::kMaximum: return "maximum";
-    case BinaryKind::kMinimum: return "minimum";
-    case BinaryKind::kEqual: return "equal";
-    case BinaryKind::kNotEqual: return "not_equal";
-    case BinaryKind::kLess: return "less";
-    case BinaryKind::kLessEqual: return "less_equal";
-    case BinaryKind::kGreater: return "greater";
-    case BinaryKind::kGreaterEqual: return "greater_equal";
+    case BinaryKind::kAdd:
+      return "add";
+    case BinaryKind::kSubtract:
+      return "subtract";
+    case BinaryKind::kMultiply:
+      return "multiply";
+    case BinaryKind::kDivide:
+      return "divide";
+    case BinaryKind::kFloorDivide:
+      return "floor_divide";
+    case BinaryKind::kPower:
+      return "power";
+    case BinaryKind::kMaximum:
+      return "maximum";
+    case BinaryKind::kMinimum:
+      return "minimum";
+    case BinaryKind::kEqual:
+      return "equal";
+    case BinaryKind::kNotEqual:
+      return "not_equal";
+    case BinaryKind::kLess:
+      return "less";
+    case BinaryKind::kLessEqual:
+      return "less_equal";
+    case BinaryKind::kGreater:
+      return "greater";
+    case BinaryKind::kGreaterEqual:
+      return "greater_equal";
   }
   return "?";
 }
 
 PrimExpr ApplyBinary(BinaryKind kind, const PrimExpr& a, const PrimExpr& b) {
   switch (kind) {
-    case BinaryKind::kAdd: return tir::add(a, b);
-    case BinaryKind::kSubtract: return tir::sub(a, b);
-    case BinaryKind::kMultiply: return tir::mul(a, b);
-    case BinaryKind::kDivide: return tir::div(a, b);
+    case BinaryKind::kAdd:
+      return tir::add(a, b);
+    case BinaryKind::kSubtract:
+      return tir::sub(a, b);
+    case BinaryKind::kMultiply:
+      return tir::mul(a, b);
+    case BinaryKind::kDivide:
+      return tir::div(a, b);
     case BinaryKind::kFloorDivide:
       // TVM's floordiv on floats is floor(a / b).
       if (a->dtype.is_floating_point()) return Intrin("floor", {tir::div(a, b)});
       return tir::floordiv(a, b);
-    case BinaryKind::kPower: return Intrin("pow", {a, b});
-    case BinaryKind::kMaximum: return tir::max(a, b);
-    case BinaryKind::kMinimum: return tir::min(a, b);
-    case BinaryKind::kEqual: return tir::equal(a, b);
-    case BinaryKind::kNotEqual: return tir::not_equal(a, b);
-    case BinaryKind::kLess: return tir::less(a, b);
-    case BinaryKind::kLessEqual: return tir::less_equal(a, b);
-    case BinaryKind::kGreater: return tir::greater(a, b);
-    case BinaryKind::kGreaterEqual: return tir::greater_equal(a, b);
+    case BinaryKind::kPower:
+      return Intrin("pow", {a, b});
+    case BinaryKind::kMaximum:
+      return tir::max(a, b);
+    case BinaryKind::kMinimum:
+      return tir::min(a, b);
+    case BinaryKind::kEqual:
+      return tir::equal(a, b);
+    case BinaryKind::kNotEqual:
+      return tir::not_equal(a, b);
+    case BinaryKind::kLess:
+      return tir::less(a, b);
+    case BinaryKind::kLessEqual:
+      return tir::less_equal(a, b);
+    case BinaryKind::kGreater:
+      return tir::greater(a, b);
+    case BinaryKind::kGreaterEqual:
+      return tir::greater_equal(a, b);
   }
   throw std::logic_error("topi: unknown binary op");
 }
@@ -95,7 +123,8 @@ PrimExpr ApplyBinary(BinaryKind kind, const PrimExpr& a, const PrimExpr& b) {
 Tensor binary(BinaryKind kind, const TensorOrScalar& a, const TensorOrScalar& b) {
   const Tensor* ta = std::get_if<Tensor>(&a);
   const Tensor* tb = std::get_if<Tensor>(&b);
-  if (!ta && !tb) throw std::invalid_argument("topi: a binary op needs at least one tensor operand");
+  if (!ta && !tb)
+    throw std::invalid_argument("topi: a binary op needs at least one tensor operand");
   std::vector<PrimExpr> shape;
   if (ta && tb) {
     shape = BroadcastShape(ta->shape(), tb->shape());
@@ -116,7 +145,8 @@ Tensor binary(BinaryKind kind, const TensorOrScalar& a, const TensorOrScalar& b)
 Tensor broadcast_to(const Tensor& t, const std::vector<PrimExpr>& shape) {
   std::vector<PrimExpr> out = BroadcastShape(t.shape(), shape);
   if (out.size() != shape.size()) {
-    throw std::invalid_argument("topi.broadcast_to: the target shape has fewer dims than the input");
+    throw std::invalid_argument(
+        "topi.broadcast_to: the target shape has fewer dims than the input");
   }
   return te::compute(
       shape, [&](const std::vector<tir::Var>& i) { return BroadcastRead(t, shape, i); },

@@ -12,16 +12,17 @@
 
 namespace wb::topi {
 
-using te::Tensor;
 using ir::DataType;
 using ir::PrimExpr;
+using te::Tensor;
 
 // A tensor or a scalar expression: what a binary op's operand may be.
 using TensorOrScalar = std::variant<Tensor, PrimExpr>;
 
 // The broadcast of two shapes; std::invalid_argument when two dims differ and neither is 1
 // (or when symbolic dims are not provably equal).
-std::vector<PrimExpr> BroadcastShape(const std::vector<PrimExpr>& a, const std::vector<PrimExpr>& b);
+std::vector<PrimExpr> BroadcastShape(const std::vector<PrimExpr>& a,
+                                     const std::vector<PrimExpr>& b);
 // The element of `t` read at the output position `out_index` of a broadcast to `out_shape`.
 PrimExpr BroadcastRead(const Tensor& t, const std::vector<PrimExpr>& out_shape,
                        const std::vector<tir::Var>& out_index);
@@ -51,7 +52,9 @@ PrimExpr ApplyBinary(BinaryKind kind, const PrimExpr& a, const PrimExpr& b);
 // must be a tensor.
 Tensor binary(BinaryKind kind, const TensorOrScalar& a, const TensorOrScalar& b);
 
-inline Tensor add(const TensorOrScalar& a, const TensorOrScalar& b) { return binary(BinaryKind::kAdd, a, b); }
+inline Tensor add(const TensorOrScalar& a, const TensorOrScalar& b) {
+  return binary(BinaryKind::kAdd, a, b);
+}
 inline Tensor subtract(const TensorOrScalar& a, const TensorOrScalar& b) {
   return binary(BinaryKind::kSubtract, a, b);
 }

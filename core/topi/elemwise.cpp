@@ -22,29 +22,46 @@ Tensor Map(const Tensor& x, const std::function<PrimExpr(const PrimExpr&)>& f) {
 
 const char* UnaryKindName(UnaryKind kind) {
   switch (kind) {
-    case UnaryKind::kNegative: return "negative";
-    case UnaryKind::kExp: return "exp";
-    case UnaryKind::kLog: return "log";
-    case UnaryKind::kSqrt: return "sqrt";
-    case UnaryKind::kRsqrt: return "rsqrt";
-    case UnaryKind::kTanh: return "tanh";
-    case UnaryKind::kSigmoid: return "sigmoid";
-    case UnaryKind::kAbs: return "abs";
-    case UnaryKind::kErf: return "erf";
+    case UnaryKind::kNegative:
+      return "negative";
+    case UnaryKind::kExp:
+      return "exp";
+    case UnaryKind::kLog:
+      return "log";
+    case UnaryKind::kSqrt:
+      return "sqrt";
+    case UnaryKind::kRsqrt:
+      return "rsqrt";
+    case UnaryKind::kTanh:
+      return "tanh";
+    case UnaryKind::kSigmoid:
+      return "sigmoid";
+    case UnaryKind::kAbs:
+      return "abs";
+    case UnaryKind::kErf:
+      return "erf";
   }
   return "?";
 }
 
 PrimExpr ApplyUnary(UnaryKind kind, const PrimExpr& x) {
   switch (kind) {
-    case UnaryKind::kNegative: return tir::neg(x);
-    case UnaryKind::kExp: return Intrin("exp", {x});
-    case UnaryKind::kLog: return Intrin("log", {x});
-    case UnaryKind::kSqrt: return Intrin("sqrt", {x});
-    case UnaryKind::kRsqrt: return Intrin("rsqrt", {x});
-    case UnaryKind::kTanh: return Intrin("tanh", {x});
-    case UnaryKind::kSigmoid: return Intrin("sigmoid", {x});
-    case UnaryKind::kErf: return Intrin("erf", {x});
+    case UnaryKind::kNegative:
+      return tir::neg(x);
+    case UnaryKind::kExp:
+      return Intrin("exp", {x});
+    case UnaryKind::kLog:
+      return Intrin("log", {x});
+    case UnaryKind::kSqrt:
+      return Intrin("sqrt", {x});
+    case UnaryKind::kRsqrt:
+      return Intrin("rsqrt", {x});
+    case UnaryKind::kTanh:
+      return Intrin("tanh", {x});
+    case UnaryKind::kSigmoid:
+      return Intrin("sigmoid", {x});
+    case UnaryKind::kErf:
+      return Intrin("erf", {x});
     case UnaryKind::kAbs:
       // TVM's abs: fabs on floats, a select on signed ints, the value itself on unsigned.
       if (x->dtype.is_floating_point()) return Intrin("fabs", {x});
@@ -74,7 +91,8 @@ Tensor where(const Tensor& condition, const Tensor& x, const Tensor& y) {
     throw std::invalid_argument("topi.where: x is " + x.dtype().ToString() + " but y is " +
                                 y.dtype().ToString());
   }
-  std::vector<PrimExpr> shape = BroadcastShape(BroadcastShape(condition.shape(), x.shape()), y.shape());
+  std::vector<PrimExpr> shape =
+      BroadcastShape(BroadcastShape(condition.shape(), x.shape()), y.shape());
   return te::compute(
       shape,
       [&](const std::vector<tir::Var>& i) {

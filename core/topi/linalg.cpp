@@ -9,7 +9,8 @@
 namespace wb::topi {
 
 Tensor matmul(const Tensor& a, const Tensor& b, ir::DataType out_dtype) {
-  if (a.ndim() == 0 || b.ndim() == 0) throw std::invalid_argument("topi.matmul: operands must have at least one dim");
+  if (a.ndim() == 0 || b.ndim() == 0)
+    throw std::invalid_argument("topi.matmul: operands must have at least one dim");
   std::vector<PrimExpr> a_shape = a.shape(), b_shape = b.shape();
   bool a_prepended = a_shape.size() == 1, b_appended = b_shape.size() == 1;
   if (a_prepended) a_shape.insert(a_shape.begin(), Index(1));

@@ -82,7 +82,9 @@ Tensor softmax(const Tensor& x, int64_t axis) {
       "T_softmax_maxelem");
   Tensor exp = te::compute(
       x.shape(),
-      [&](const std::vector<Var>& i) { return Intrin("exp", {tir::sub(x(i), max_elem(Without(i, red)))}); },
+      [&](const std::vector<Var>& i) {
+        return Intrin("exp", {tir::sub(x(i), max_elem(Without(i, red)))});
+      },
       "T_softmax_exp");
   Tensor expsum = te::compute(
       reduced_shape,
@@ -94,7 +96,8 @@ Tensor softmax(const Tensor& x, int64_t axis) {
   ir::AttrMap attrs;
   attrs["axis"] = ir::MakeInt(axis);
   return te::compute(
-      x.shape(), [&](const std::vector<Var>& i) { return tir::div(exp(i), expsum(Without(i, red))); },
+      x.shape(),
+      [&](const std::vector<Var>& i) { return tir::div(exp(i), expsum(Without(i, red))); },
       "T_softmax_norm", "softmax_output", attrs);
 }
 
@@ -162,7 +165,8 @@ Tensor layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta,
         for (int64_t a : axes) rv.push_back(te::reduce_axis(x.shape()[a], "k" + std::to_string(a)));
         std::vector<PrimExpr> full;
         size_t j = 0, r = 0;
-        for (size_t i = 0; i < x.ndim(); ++i) full.push_back(red[i] ? PrimExpr(rv[r++]->var) : PrimExpr(idx[j++]));
+        for (size_t i = 0; i < x.ndim(); ++i)
+          full.push_back(red[i] ? PrimExpr(rv[r++]->var) : PrimExpr(idx[j++]));
         PrimExpr v = x(full);
         return tuple_sum.Apply({v, tir::mul(v, v)}, rv);
       },
@@ -174,7 +178,8 @@ Tensor layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta,
         std::vector<PrimExpr> nr = Without(i, red), r = Only(i, red);
         PrimExpr mean = tir::div(temp[0](nr), extent);
         PrimExpr var = tir::sub(tir::div(temp[1](nr), extent), tir::mul(mean, mean));
-        PrimExpr out = tir::mul(tir::sub(x(i), mean), Intrin("rsqrt", {tir::add(var, Const(t, epsilon))}));
+        PrimExpr out =
+            tir::mul(tir::sub(x(i), mean), Intrin("rsqrt", {tir::add(var, Const(t, epsilon))}));
         if (gamma.defined()) out = tir::mul(out, gamma(r));
         if (beta.defined()) out = tir::add(out, beta(r));
         return out;
@@ -232,7 +237,8 @@ std::vector<Tensor> batch_norm(const Tensor& x, const Tensor& gamma, const Tenso
       },
       "T_batch_norm", kTagInjective);
   auto copy = [](const Tensor& src, const char* name) {
-    return te::compute(src.shape(), [&](const std::vector<Var>& i) { return src(i); }, name, kTagElemWise);
+    return te::compute(
+        src.shape(), [&](const std::vector<Var>& i) { return src(i); }, name, kTagElemWise);
   };
   return {out, copy(moving_mean, "T_moving_mean"), copy(moving_var, "T_moving_var")};
 }
@@ -249,7 +255,9 @@ Tensor pad(const Tensor& x, const std::vector<int64_t>& before, const std::vecto
       [&](const std::vector<Var>& i) {
         std::vector<PrimExpr> idx;
         PrimExpr cond;
-        auto conj = [&](const PrimExpr& c) { cond = cond.defined() ? tir::logical_and(cond, c) : c; };
+        auto conj = [&](const PrimExpr& c) {
+          cond = cond.defined() ? tir::logical_and(cond, c) : c;
+        };
         for (size_t d = 0; d < x.ndim(); ++d) {
           if (before[d] == 0 && after[d] == 0) {
             idx.push_back(i[d]);
@@ -267,11 +275,13 @@ Tensor pad(const Tensor& x, const std::vector<int64_t>& before, const std::vecto
 
 Tensor conv2d(const Tensor& data, const Tensor& weight, const Conv2DParams& p) {
   bool nchw = p.data_layout == "NCHW";
-  if (!(nchw && p.kernel_layout == "OIHW") && !(p.data_layout == "NHWC" && p.kernel_layout == "HWIO")) {
+  if (!(nchw && p.kernel_layout == "OIHW") &&
+      !(p.data_layout == "NHWC" && p.kernel_layout == "HWIO")) {
     throw std::invalid_argument("topi.conv2d: layouts " + p.data_layout + "/" + p.kernel_layout +
                                 " are not supported (NCHW/OIHW and NHWC/HWIO are)");
   }
-  if (data.ndim() != 4 || weight.ndim() != 4) throw std::invalid_argument("topi.conv2d: operands must be 4-D");
+  if (data.ndim() != 4 || weight.ndim() != 4)
+    throw std::invalid_argument("topi.conv2d: operands must be 4-D");
   std::vector<int64_t> pad4 = Pad4(p.padding);  // top, left, bottom, right
   const auto& ds = data.shape();
   const auto& ws = weight.shape();
@@ -293,9 +303,12 @@ Tensor conv2d(const Tensor& data, const Tensor& weight, const Conv2DParams& p) {
   DataType out_t = p.out_dtype.is_void() ? data.dtype() : p.out_dtype;
   int64_t groups = p.groups;
   const int64_t* f_const = tir::AsConstInt(F);
-  if (groups > 1 && !f_const) throw std::invalid_argument("topi.conv2d: grouped convolution needs static channels");
-  std::string name = std::string(groups > 1 ? "group_" : "") + (nchw ? "conv2d_nchw" : "conv2d_nhwc");
-  std::vector<PrimExpr> out_shape = nchw ? std::vector<PrimExpr>{N, F, OH, OW} : std::vector<PrimExpr>{N, OH, OW, F};
+  if (groups > 1 && !f_const)
+    throw std::invalid_argument("topi.conv2d: grouped convolution needs static channels");
+  std::string name =
+      std::string(groups > 1 ? "group_" : "") + (nchw ? "conv2d_nchw" : "conv2d_nhwc");
+  std::vector<PrimExpr> out_shape =
+      nchw ? std::vector<PrimExpr>{N, F, OH, OW} : std::vector<PrimExpr>{N, OH, OW, F};
   std::vector<std::string> names = nchw ? std::vector<std::string>{"nn", "ff", "yy", "xx"}
                                         : std::vector<std::string>{"nn", "yy", "xx", "ff"};
   return te::compute(
@@ -305,14 +318,17 @@ Tensor conv2d(const Tensor& data, const Tensor& weight, const Conv2DParams& p) {
         te::IterVar rc = te::reduce_axis(CI, "rc");
         te::IterVar ry = te::reduce_axis(Index(*kh), "ry");
         te::IterVar rx = te::reduce_axis(Index(*kw), "rx");
-        PrimExpr hy = tir::add(tir::mul(y, Index(p.strides[0])), tir::mul(ry->var, Index(p.dilation[0])));
-        PrimExpr wx = tir::add(tir::mul(x, Index(p.strides[1])), tir::mul(rx->var, Index(p.dilation[1])));
+        PrimExpr hy =
+            tir::add(tir::mul(y, Index(p.strides[0])), tir::mul(ry->var, Index(p.dilation[0])));
+        PrimExpr wx =
+            tir::add(tir::mul(x, Index(p.strides[1])), tir::mul(rx->var, Index(p.dilation[1])));
         PrimExpr c = rc->var;
         if (groups > 1) {
           // The input channel of group g = f / (F / groups).
           c = tir::add(tir::mul(tir::floordiv(f, Index(*f_const / groups)), CI), rc->var);
         }
-        PrimExpr a = nchw ? in(std::vector<PrimExpr>{n, c, hy, wx}) : in(std::vector<PrimExpr>{n, hy, wx, c});
+        PrimExpr a = nchw ? in(std::vector<PrimExpr>{n, c, hy, wx})
+                          : in(std::vector<PrimExpr>{n, hy, wx, c});
         PrimExpr b = nchw ? weight(std::vector<PrimExpr>{f, rc->var, ry->var, rx->var})
                           : weight(std::vector<PrimExpr>{ry->var, rx->var, rc->var, f});
         return te::sum(tir::mul(tir::cast(out_t, a), tir::cast(out_t, b)), {rc, ry, rx});
@@ -326,13 +342,16 @@ enum class PoolKind { kMax, kAvg };
 
 Tensor Pool(const Tensor& data, const Pool2DParams& p, PoolKind kind) {
   bool nchw = p.layout == "NCHW";
-  if (!nchw && p.layout != "NHWC") throw std::invalid_argument("topi.pool2d: layout " + p.layout + " is not supported");
+  if (!nchw && p.layout != "NHWC")
+    throw std::invalid_argument("topi.pool2d: layout " + p.layout + " is not supported");
   if (data.ndim() != 4) throw std::invalid_argument("topi.pool2d: the data must be 4-D");
   size_t hd = nchw ? 2 : 1, wd = nchw ? 3 : 2;
   std::vector<int64_t> pad4 = Pad4(p.padding);
   const auto& ds = data.shape();
-  PrimExpr OH = WindowOut(ds[hd], pad4[0] + pad4[2], p.pool_size[0], p.dilation[0], p.strides[0], p.ceil_mode);
-  PrimExpr OW = WindowOut(ds[wd], pad4[1] + pad4[3], p.pool_size[1], p.dilation[1], p.strides[1], p.ceil_mode);
+  PrimExpr OH = WindowOut(ds[hd], pad4[0] + pad4[2], p.pool_size[0], p.dilation[0], p.strides[0],
+                          p.ceil_mode);
+  PrimExpr OW = WindowOut(ds[wd], pad4[1] + pad4[3], p.pool_size[1], p.dilation[1], p.strides[1],
+                          p.ceil_mode);
   std::vector<int64_t> before(4, 0), after(4, 0);
   before[hd] = pad4[0];
   before[wd] = pad4[1];
@@ -341,15 +360,18 @@ Tensor Pool(const Tensor& data, const Pool2DParams& p, PoolKind kind) {
   DataType t = data.dtype();
   Tensor in = data;
   if (AnyNonZero(before) || AnyNonZero(after)) {
-    in = pad(data, before, after, kind == PoolKind::kMax ? te::min_value(t) : Const(t, 0), "pad_temp");
+    in = pad(data, before, after, kind == PoolKind::kMax ? te::min_value(t) : Const(t, 0),
+             "pad_temp");
   }
   std::vector<PrimExpr> out_shape = ds;
   out_shape[hd] = OH;
   out_shape[wd] = OW;
   auto window = [&](const std::vector<Var>& i, const te::IterVar& r0, const te::IterVar& r1) {
     std::vector<PrimExpr> idx(i.begin(), i.end());
-    idx[hd] = tir::add(tir::mul(i[hd], Index(p.strides[0])), tir::mul(r0->var, Index(p.dilation[0])));
-    idx[wd] = tir::add(tir::mul(i[wd], Index(p.strides[1])), tir::mul(r1->var, Index(p.dilation[1])));
+    idx[hd] =
+        tir::add(tir::mul(i[hd], Index(p.strides[0])), tir::mul(r0->var, Index(p.dilation[0])));
+    idx[wd] =
+        tir::add(tir::mul(i[wd], Index(p.strides[1])), tir::mul(r1->var, Index(p.dilation[1])));
     return in(idx);
   };
   if (kind == PoolKind::kMax) {
@@ -371,11 +393,14 @@ Tensor Pool(const Tensor& data, const Pool2DParams& p, PoolKind kind) {
       },
       "pool_sum", "pool_sum");
   // The number of window taps inside the unpadded input along one dim at output index o.
-  auto taps = [&](const PrimExpr& o, const PrimExpr& size, int64_t pad_before, int64_t k, int64_t s_, int64_t d) {
-    // Taps r with 0 <= o*s - pad + r*d < size: r in [ceil((pad - o*s)/d), ceil((size + pad - o*s)/d)).
+  auto taps = [&](const PrimExpr& o, const PrimExpr& size, int64_t pad_before, int64_t k,
+                  int64_t s_, int64_t d) {
+    // Taps r with 0 <= o*s - pad + r*d < size: r in [ceil((pad - o*s)/d), ceil((size + pad -
+    // o*s)/d)).
     PrimExpr base = tir::sub(Index(pad_before), tir::mul(o, Index(s_)));
     PrimExpr lo = tir::max(tir::floordiv(tir::add(base, Index(d - 1)), Index(d)), Index(0));
-    PrimExpr hi = tir::min(tir::floordiv(tir::add(tir::add(size, base), Index(d - 1)), Index(d)), Index(k));
+    PrimExpr hi =
+        tir::min(tir::floordiv(tir::add(tir::add(size, base), Index(d - 1)), Index(d)), Index(k));
     return tir::max(tir::sub(hi, lo), Index(0));
   };
   return te::compute(
@@ -385,8 +410,9 @@ Tensor Pool(const Tensor& data, const Pool2DParams& p, PoolKind kind) {
         if (p.count_include_pad) {
           count = Index(p.pool_size[0] * p.pool_size[1]);
         } else {
-          count = tir::mul(taps(i[hd], ds[hd], pad4[0], p.pool_size[0], p.strides[0], p.dilation[0]),
-                           taps(i[wd], ds[wd], pad4[1], p.pool_size[1], p.strides[1], p.dilation[1]));
+          count =
+              tir::mul(taps(i[hd], ds[hd], pad4[0], p.pool_size[0], p.strides[0], p.dilation[0]),
+                       taps(i[wd], ds[wd], pad4[1], p.pool_size[1], p.strides[1], p.dilation[1]));
           count = tir::max(count, Index(1));
         }
         return tir::div(s(i), tir::cast(t, count));
@@ -396,12 +422,18 @@ Tensor Pool(const Tensor& data, const Pool2DParams& p, PoolKind kind) {
 
 }  // namespace
 
-Tensor max_pool2d(const Tensor& data, const Pool2DParams& params) { return Pool(data, params, PoolKind::kMax); }
-Tensor avg_pool2d(const Tensor& data, const Pool2DParams& params) { return Pool(data, params, PoolKind::kAvg); }
+Tensor max_pool2d(const Tensor& data, const Pool2DParams& params) {
+  return Pool(data, params, PoolKind::kMax);
+}
+Tensor avg_pool2d(const Tensor& data, const Pool2DParams& params) {
+  return Pool(data, params, PoolKind::kAvg);
+}
 
-Tensor adaptive_avg_pool2d(const Tensor& data, std::vector<int64_t> output_size, const std::string& layout) {
+Tensor adaptive_avg_pool2d(const Tensor& data, std::vector<int64_t> output_size,
+                           const std::string& layout) {
   bool nchw = layout == "NCHW";
-  if (!nchw && layout != "NHWC") throw std::invalid_argument("topi.adaptive_pool2d: layout " + layout + " is not supported");
+  if (!nchw && layout != "NHWC")
+    throw std::invalid_argument("topi.adaptive_pool2d: layout " + layout + " is not supported");
   if (data.ndim() != 4) throw std::invalid_argument("topi.adaptive_pool2d: the data must be 4-D");
   size_t hd = nchw ? 2 : 1, wd = nchw ? 3 : 2;
   const auto& ds = data.shape();
@@ -415,7 +447,8 @@ Tensor adaptive_avg_pool2d(const Tensor& data, std::vector<int64_t> output_size,
     return tir::floordiv(tir::mul(o, in), out);
   };
   auto end = [](const PrimExpr& o, const PrimExpr& in, const PrimExpr& out) {
-    return tir::floordiv(tir::sub(tir::add(tir::mul(tir::add(o, Index(1)), in), out), Index(1)), out);
+    return tir::floordiv(tir::sub(tir::add(tir::mul(tir::add(o, Index(1)), in), out), Index(1)),
+                         out);
   };
   Tensor s = te::compute(
       out_shape,
@@ -434,8 +467,10 @@ Tensor adaptive_avg_pool2d(const Tensor& data, std::vector<int64_t> output_size,
   return te::compute(
       out_shape,
       [&](const std::vector<Var>& i) {
-        PrimExpr kh = tir::sub(end(i[hd], ds[hd], out_shape[hd]), start(i[hd], ds[hd], out_shape[hd]));
-        PrimExpr kw = tir::sub(end(i[wd], ds[wd], out_shape[wd]), start(i[wd], ds[wd], out_shape[wd]));
+        PrimExpr kh =
+            tir::sub(end(i[hd], ds[hd], out_shape[hd]), start(i[hd], ds[hd], out_shape[hd]));
+        PrimExpr kw =
+            tir::sub(end(i[wd], ds[wd], out_shape[wd]), start(i[wd], ds[wd], out_shape[wd]));
         return tir::div(s(i), tir::cast(t, tir::mul(kh, kw)));
       },
       "adaptive_pool_avg", kTagElemWise);

@@ -11,9 +11,9 @@
 
 namespace wb::topi {
 
-using te::Tensor;
 using ir::DataType;
 using ir::PrimExpr;
+using te::Tensor;
 
 // softmax along `axis`: T_softmax_maxelem, T_softmax_exp, T_softmax_expsum, T_softmax_norm.
 Tensor softmax(const Tensor& x, int64_t axis);

@@ -77,10 +77,14 @@ Tensor reduce(ReduceKind kind, const Tensor& x, const std::optional<std::vector<
         std::vector<te::IterVar> rv = MakeReduceAxes(x, p);
         PrimExpr v = ReadAt(x, p, keepdims, indices, rv);
         switch (kind) {
-          case ReduceKind::kSum: return te::sum(v, rv);
-          case ReduceKind::kMax: return te::max(v, rv);
-          case ReduceKind::kMin: return te::min(v, rv);
-          case ReduceKind::kProd: return te::prod(v, rv);
+          case ReduceKind::kSum:
+            return te::sum(v, rv);
+          case ReduceKind::kMax:
+            return te::max(v, rv);
+          case ReduceKind::kMin:
+            return te::min(v, rv);
+          case ReduceKind::kProd:
+            return te::prod(v, rv);
         }
         return PrimExpr();
       },
@@ -118,7 +122,9 @@ Tensor argmax(const Tensor& x, std::optional<int64_t> axis, bool keepdims) {
         PrimExpr flat;
         for (size_t r = 0; r < rv.size(); ++r) {
           PrimExpr v = tir::cast(idx_t, rv[r]->var);
-          flat = flat.defined() ? tir::add(tir::mul(flat, tir::cast(idx_t, x.shape()[p.axes[r]])), v) : v;
+          flat = flat.defined()
+                     ? tir::add(tir::mul(flat, tir::cast(idx_t, x.shape()[p.axes[r]])), v)
+                     : v;
         }
         if (!flat.defined()) flat = tir::make_const(idx_t, int64_t(0));
         return reducer.Apply({flat, ReadAt(x, p, keepdims, indices, rv)}, rv);

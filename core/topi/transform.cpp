@@ -58,7 +58,8 @@ Tensor transpose(const Tensor& x, const std::optional<std::vector<int64_t>>& axe
   } else {
     for (size_t i = x.ndim(); i > 0; --i) axes.push_back(int64_t(i - 1));
   }
-  if (axes.size() != x.ndim()) throw std::invalid_argument("topi.transpose: axes must name every dim");
+  if (axes.size() != x.ndim())
+    throw std::invalid_argument("topi.transpose: axes must name every dim");
   std::vector<PrimExpr> shape;
   for (int64_t a : axes) shape.push_back(x.shape()[a]);
   return te::compute(
@@ -113,7 +114,8 @@ Tensor squeeze(const Tensor& x, const std::optional<std::vector<int64_t>>& axes)
         std::vector<PrimExpr> idx;
         size_t j = 0;
         for (size_t d = 0; d < x.ndim(); ++d) {
-          idx.push_back(drop[d] ? tir::make_const(x.shape()[d]->dtype, int64_t(0)) : PrimExpr(i[j++]));
+          idx.push_back(drop[d] ? tir::make_const(x.shape()[d]->dtype, int64_t(0))
+                                : PrimExpr(i[j++]));
         }
         return x(idx);
       },
@@ -128,7 +130,8 @@ Tensor concatenate(const std::vector<Tensor>& xs, int64_t axis) {
   std::vector<PrimExpr> offsets;  // where each input starts along the axis
   PrimExpr total = Index(0);
   for (const Tensor& t : xs) {
-    if (t.ndim() != xs[0].ndim()) throw std::invalid_argument("topi.concatenate: inputs differ in rank");
+    if (t.ndim() != xs[0].ndim())
+      throw std::invalid_argument("topi.concatenate: inputs differ in rank");
     offsets.push_back(total);
     total = tir::add(total, t.shape()[axis]);
   }
@@ -154,7 +157,8 @@ Tensor concatenate(const std::vector<Tensor>& xs, int64_t axis) {
 namespace {
 
 std::vector<Tensor> SplitAt(const Tensor& x, const std::vector<PrimExpr>& begins,
-                            const std::vector<PrimExpr>& lengths, int64_t axis, const std::string& name) {
+                            const std::vector<PrimExpr>& lengths, int64_t axis,
+                            const std::string& name) {
   std::vector<Tensor> out;
   for (size_t k = 0; k < begins.size(); ++k) {
     std::vector<PrimExpr> shape = x.shape();
@@ -179,7 +183,8 @@ std::vector<Tensor> split_sections(const Tensor& x, int64_t sections, int64_t ax
   if (sections <= 0) throw std::invalid_argument("topi.split: sections must be positive");
   PrimExpr dim = x.shape()[axis];
   const int64_t* c = tir::AsConstInt(dim);
-  if (c && *c % sections != 0) throw std::invalid_argument("topi.split: the dim does not divide into equal sections");
+  if (c && *c % sections != 0)
+    throw std::invalid_argument("topi.split: the dim does not divide into equal sections");
   PrimExpr part = c ? Index(*c / sections) : tir::floordiv(dim, Index(sections));
   std::vector<PrimExpr> begins, lengths;
   for (int64_t k = 0; k < sections; ++k) {
@@ -189,7 +194,8 @@ std::vector<Tensor> split_sections(const Tensor& x, int64_t sections, int64_t ax
   return SplitAt(x, begins, lengths, axis, "T_split_sections");
 }
 
-std::vector<Tensor> split_indices(const Tensor& x, const std::vector<int64_t>& indices, int64_t axis) {
+std::vector<Tensor> split_indices(const Tensor& x, const std::vector<int64_t>& indices,
+                                  int64_t axis) {
   axis = NormalizeAxis(axis, x.ndim(), "split");
   const int64_t* c = tir::AsConstInt(x.shape()[axis]);
   if (!c) throw std::invalid_argument("topi.split: splitting at indices needs a static dim");
@@ -224,8 +230,9 @@ int64_t SliceLength(int64_t extent, int64_t begin, int64_t end, int64_t stride, 
   return span <= 0 ? 0 : (span + s - 1) / s;
 }
 
-Tensor strided_slice(const Tensor& x, const std::vector<int64_t>& axes, const std::vector<int64_t>& begin,
-                     const std::vector<int64_t>& end, const std::vector<int64_t>& strides) {
+Tensor strided_slice(const Tensor& x, const std::vector<int64_t>& axes,
+                     const std::vector<int64_t>& begin, const std::vector<int64_t>& end,
+                     const std::vector<int64_t>& strides) {
   std::vector<PrimExpr> shape = x.shape();
   std::vector<int64_t> start(x.ndim(), 0), step(x.ndim(), 1);
   for (size_t k = 0; k < axes.size(); ++k) {

@@ -11,8 +11,8 @@
 
 namespace wb::topi {
 
-using te::Tensor;
 using ir::PrimExpr;
+using te::Tensor;
 
 // Row-major reinterpretation with the same element count.
 Tensor reshape(const Tensor& x, const std::vector<PrimExpr>& new_shape);
@@ -27,10 +27,12 @@ Tensor flatten(const Tensor& x);
 Tensor concatenate(const std::vector<Tensor>& xs, int64_t axis);
 // Equal sections, or pieces cut before each of `indices`.
 std::vector<Tensor> split_sections(const Tensor& x, int64_t sections, int64_t axis);
-std::vector<Tensor> split_indices(const Tensor& x, const std::vector<int64_t>& indices, int64_t axis);
+std::vector<Tensor> split_indices(const Tensor& x, const std::vector<int64_t>& indices,
+                                  int64_t axis);
 // numpy slicing x[begin:end:stride] on `axes`; begin/end are clamped as numpy does.
-Tensor strided_slice(const Tensor& x, const std::vector<int64_t>& axes, const std::vector<int64_t>& begin,
-                     const std::vector<int64_t>& end, const std::vector<int64_t>& strides);
+Tensor strided_slice(const Tensor& x, const std::vector<int64_t>& axes,
+                     const std::vector<int64_t>& begin, const std::vector<int64_t>& end,
+                     const std::vector<int64_t>& strides);
 // Elements of x at `indices` along `axis` (nullopt: of the flattened x); indices are not
 // clamped (TVM's mode "fast").
 Tensor take(const Tensor& x, const Tensor& indices, std::optional<int64_t> axis);

@@ -24,20 +24,34 @@ const ir::DataType kI32 = ir::DataType::Int(32);
 double Ref(topi::BinaryKind k, double a, double b) {
   using K = topi::BinaryKind;
   switch (k) {
-    case K::kAdd: return a + b;
-    case K::kSubtract: return a - b;
-    case K::kMultiply: return a * b;
-    case K::kDivide: return a / b;
-    case K::kFloorDivide: return std::floor(a / b);
-    case K::kPower: return std::pow(a, b);
-    case K::kMaximum: return std::max(a, b);
-    case K::kMinimum: return std::min(a, b);
-    case K::kEqual: return a == b;
-    case K::kNotEqual: return a != b;
-    case K::kLess: return a < b;
-    case K::kLessEqual: return a <= b;
-    case K::kGreater: return a > b;
-    case K::kGreaterEqual: return a >= b;
+    case K::kAdd:
+      return a + b;
+    case K::kSubtract:
+      return a - b;
+    case K::kMultiply:
+      return a * b;
+    case K::kDivide:
+      return a / b;
+    case K::kFloorDivide:
+      return std::floor(a / b);
+    case K::kPower:
+      return std::pow(a, b);
+    case K::kMaximum:
+      return std::max(a, b);
+    case K::kMinimum:
+      return std::min(a, b);
+    case K::kEqual:
+      return a == b;
+    case K::kNotEqual:
+      return a != b;
+    case K::kLess:
+      return a < b;
+    case K::kLessEqual:
+      return a <= b;
+    case K::kGreater:
+      return a > b;
+    case K::kGreaterEqual:
+      return a >= b;
   }
   return 0;
 }
@@ -66,10 +80,11 @@ class TestTopiElemwise : public QObject {
       te::Tensor b = te::placeholder(Shape({4, 3, 2, 1}), kF32, "b");
       te::Tensor c = topi::binary(k, a, b);
       QCOMPARE(c.name(), std::string("T_") + topi::BinaryKindName(k));
-      bool ok = Check({{a, {1, 2, 3}, lo, 1}, {b, {4, 3, 2, 1}, lo, 1}}, c, {4, 3, 2, 3},
-                      [&](const std::vector<NDArray>& in, const Index& i) {
-                        return Ref(k, At(in[0], BIdx({1, 2, 3}, i)), At(in[1], BIdx({4, 3, 2, 1}, i)));
-                      });
+      bool ok =
+          Check({{a, {1, 2, 3}, lo, 1}, {b, {4, 3, 2, 1}, lo, 1}}, c, {4, 3, 2, 3},
+                [&](const std::vector<NDArray>& in, const Index& i) {
+                  return Ref(k, At(in[0], BIdx({1, 2, 3}, i)), At(in[1], BIdx({4, 3, 2, 1}, i)));
+                });
       QVERIFY2(ok, topi::BinaryKindName(k));
     }
   }
@@ -77,15 +92,18 @@ class TestTopiElemwise : public QObject {
   void binaryIntAndScalar() {
     te::Tensor a = te::placeholder(Shape({5, 7}), kI32, "a");
     te::Tensor b = te::placeholder(Shape({7}), kI32, "b");
-    QVERIFY(Check({{a, {5, 7}}, {b, {7}}}, topi::binary(topi::BinaryKind::kFloorDivide, a, topi::add(b, tir::make_const(kI32, int64_t(20)))),
+    QVERIFY(Check({{a, {5, 7}}, {b, {7}}},
+                  topi::binary(topi::BinaryKind::kFloorDivide, a,
+                               topi::add(b, tir::make_const(kI32, int64_t(20)))),
                   {5, 7}, [](const std::vector<NDArray>& in, const Index& i) {
                     double x = At(in[0], i), y = At(in[1], {i[1]}) + 20;
                     return std::floor(x / y);
                   }));
     // A scalar first operand stays inline.
     te::Tensor x = te::placeholder(Shape({3, 4}), kF32, "x");
-    QVERIFY(Check({{x, {3, 4}}}, topi::subtract(tir::make_const(kF32, 2.5), x), {3, 4},
-                  [](const std::vector<NDArray>& in, const Index& i) { return 2.5 - At(in[0], i); }));
+    QVERIFY(
+        Check({{x, {3, 4}}}, topi::subtract(tir::make_const(kF32, 2.5), x), {3, 4},
+              [](const std::vector<NDArray>& in, const Index& i) { return 2.5 - At(in[0], i); }));
   }
 
   void binarySymbolic() {
@@ -93,10 +111,12 @@ class TestTopiElemwise : public QObject {
     te::Tensor a = te::placeholder({n, I64(1)}, kF32, "a");
     te::Tensor b = te::placeholder({n, I64(6)}, kF32, "b");
     te::Tensor c = topi::multiply(a, b);
-    QVERIFY(Check({{a, {5, 1}}, {b, {5, 6}}}, c, {5, 6}, [](const std::vector<NDArray>& in, const Index& i) {
-      return At(in[0], {i[0], 0}) * At(in[1], i);
-    }));
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, topi::add(a, te::placeholder(Shape({3, 4}), kF32)));
+    QVERIFY(Check({{a, {5, 1}}, {b, {5, 6}}}, c, {5, 6},
+                  [](const std::vector<NDArray>& in, const Index& i) {
+                    return At(in[0], {i[0], 0}) * At(in[1], i);
+                  }));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             topi::add(a, te::placeholder(Shape({3, 4}), kF32)));
   }
 
   void unary() {
@@ -121,23 +141,26 @@ class TestTopiElemwise : public QObject {
       te::Tensor x = te::placeholder(Shape({3, 5}), kF32, "x");
       te::Tensor y = topi::unary(c.kind, x);
       QCOMPARE(y.name(), std::string("compute"));
-      QVERIFY2(Check({{x, {3, 5}, c.lo, 2}}, y, {3, 5},
-                     [&](const std::vector<NDArray>& in, const Index& i) { return c.f(At(in[0], i)); }),
-               topi::UnaryKindName(c.kind));
+      QVERIFY2(
+          Check({{x, {3, 5}, c.lo, 2}}, y, {3, 5},
+                [&](const std::vector<NDArray>& in, const Index& i) { return c.f(At(in[0], i)); }),
+          topi::UnaryKindName(c.kind));
     }
     te::Tensor xi = te::placeholder(Shape({9}), kI32, "xi");
-    QVERIFY(Check({{xi, {9}}}, topi::unary(K::kAbs, xi), {9},
-                  [](const std::vector<NDArray>& in, const Index& i) { return std::fabs(At(in[0], i)); }));
+    QVERIFY(Check(
+        {{xi, {9}}}, topi::unary(K::kAbs, xi), {9},
+        [](const std::vector<NDArray>& in, const Index& i) { return std::fabs(At(in[0], i)); }));
   }
 
   void clipCastWhereFull() {
     te::Tensor x = te::placeholder(Shape({4, 6}), kF32, "x");
-    QVERIFY(Check({{x, {4, 6}}}, topi::clip(x, -0.25, 0.5), {4, 6}, [](const std::vector<NDArray>& in, const Index& i) {
-      return std::clamp(At(in[0], i), -0.25, 0.5);
-    }));
-    QVERIFY(Check({{x, {4, 6}, -20, 20}}, topi::cast(x, kI32), {4, 6}, [](const std::vector<NDArray>& in, const Index& i) {
-      return std::trunc(At(in[0], i));
-    }));
+    QVERIFY(Check({{x, {4, 6}}}, topi::clip(x, -0.25, 0.5), {4, 6},
+                  [](const std::vector<NDArray>& in, const Index& i) {
+                    return std::clamp(At(in[0], i), -0.25, 0.5);
+                  }));
+    QVERIFY(Check(
+        {{x, {4, 6}, -20, 20}}, topi::cast(x, kI32), {4, 6},
+        [](const std::vector<NDArray>& in, const Index& i) { return std::trunc(At(in[0], i)); }));
     QVERIFY(Check({{x, {4, 6}}}, topi::cast(x, kF64), {4, 6},
                   [](const std::vector<NDArray>& in, const Index& i) { return At(in[0], i); }));
     te::Tensor c = te::placeholder(Shape({4, 1}), ir::DataType::Bool(), "c");
@@ -158,15 +181,16 @@ class TestTopiElemwise : public QObject {
     const ir::DataType kF16 = ir::DataType::Float(16);
     te::Tensor a = te::placeholder(Shape({4, 8}), kF16, "a");
     te::Tensor b = te::placeholder(Shape({8}), kF16, "b");
-    QVERIFY(Check({{a, {4, 8}}, {b, {8}}}, topi::unary(topi::UnaryKind::kExp, topi::add(a, b)), {4, 8},
-                  [](const std::vector<NDArray>& in, const Index& i) {
+    QVERIFY(Check({{a, {4, 8}}, {b, {8}}}, topi::unary(topi::UnaryKind::kExp, topi::add(a, b)),
+                  {4, 8}, [](const std::vector<NDArray>& in, const Index& i) {
                     return std::exp(At(in[0], i) + At(in[1], {i[1]}));
                   }));
     te::Tensor w = te::placeholder(Shape({8, 3}), kF16, "w");
     QVERIFY(Check({{a, {4, 8}}, {w, {8, 3}}}, topi::matmul(a, w, kF32), {4, 3},
                   [](const std::vector<NDArray>& in, const Index& i) {
                     double s = 0;
-                    for (int64_t k = 0; k < 8; ++k) s += At(in[0], {i[0], k}) * At(in[1], {k, i[1]});
+                    for (int64_t k = 0; k < 8; ++k)
+                      s += At(in[0], {i[0], k}) * At(in[1], {k, i[1]});
                     return s;
                   }));
   }
@@ -174,15 +198,19 @@ class TestTopiElemwise : public QObject {
   void activations() {
     te::Tensor x = te::placeholder(Shape({2, 8}), kF32, "x");
     QVERIFY(Check({{x, {2, 8}}}, topi::relu(x), {2, 8},
-                  [](const std::vector<NDArray>& in, const Index& i) { return std::max(At(in[0], i), 0.0); }));
-    QVERIFY(Check({{x, {2, 8}, -3, 3}}, topi::gelu(x), {2, 8}, [](const std::vector<NDArray>& in, const Index& i) {
-      double v = At(in[0], i);
-      return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)));
-    }));
-    QVERIFY(Check({{x, {2, 8}, -3, 3}}, topi::silu(x), {2, 8}, [](const std::vector<NDArray>& in, const Index& i) {
-      double v = At(in[0], i);
-      return v / (1 + std::exp(-v));
-    }));
+                  [](const std::vector<NDArray>& in, const Index& i) {
+                    return std::max(At(in[0], i), 0.0);
+                  }));
+    QVERIFY(Check({{x, {2, 8}, -3, 3}}, topi::gelu(x), {2, 8},
+                  [](const std::vector<NDArray>& in, const Index& i) {
+                    double v = At(in[0], i);
+                    return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)));
+                  }));
+    QVERIFY(Check({{x, {2, 8}, -3, 3}}, topi::silu(x), {2, 8},
+                  [](const std::vector<NDArray>& in, const Index& i) {
+                    double v = At(in[0], i);
+                    return v / (1 + std::exp(-v));
+                  }));
   }
 
   void matmul() {
@@ -192,7 +220,8 @@ class TestTopiElemwise : public QObject {
     QVERIFY(Check({{a, {5, 7}}, {b, {7, 3}}}, topi::matmul(a, b), {5, 3},
                   [](const std::vector<NDArray>& in, const Index& i) {
                     double s = 0;
-                    for (int64_t k = 0; k < 7; ++k) s += At(in[0], {i[0], k}) * At(in[1], {k, i[1]});
+                    for (int64_t k = 0; k < 7; ++k)
+                      s += At(in[0], {i[0], k}) * At(in[1], {k, i[1]});
                     return s;
                   }));
     // Batched, the second operand broadcast over (2, 1) -> (2, 3).
@@ -208,23 +237,26 @@ class TestTopiElemwise : public QObject {
                   }));
     // Vector times matrix and matrix times vector.
     te::Tensor v = te::placeholder(Shape({7}), kF32, "v");
-    QVERIFY(Check({{v, {7}}, {b, {7, 3}}}, topi::matmul(v, b), {3}, [](const std::vector<NDArray>& in, const Index& i) {
-      double s = 0;
-      for (int64_t k = 0; k < 7; ++k) s += At(in[0], {k}) * At(in[1], {k, i[0]});
-      return s;
-    }));
-    QVERIFY(Check({{a, {5, 7}}, {v, {7}}}, topi::matmul(a, v), {5}, [](const std::vector<NDArray>& in, const Index& i) {
-      double s = 0;
-      for (int64_t k = 0; k < 7; ++k) s += At(in[0], {i[0], k}) * At(in[1], {k});
-      return s;
-    }));
+    QVERIFY(Check({{v, {7}}, {b, {7, 3}}}, topi::matmul(v, b), {3},
+                  [](const std::vector<NDArray>& in, const Index& i) {
+                    double s = 0;
+                    for (int64_t k = 0; k < 7; ++k) s += At(in[0], {k}) * At(in[1], {k, i[0]});
+                    return s;
+                  }));
+    QVERIFY(Check({{a, {5, 7}}, {v, {7}}}, topi::matmul(a, v), {5},
+                  [](const std::vector<NDArray>& in, const Index& i) {
+                    double s = 0;
+                    for (int64_t k = 0; k < 7; ++k) s += At(in[0], {i[0], k}) * At(in[1], {k});
+                    return s;
+                  }));
     // Symbolic rows, accumulation in float64.
     te::Var n = te::var("n");
     te::Tensor s = te::placeholder({n, I64(7)}, kF32, "s");
     QVERIFY(Check({{s, {6, 7}}, {b, {7, 3}}}, topi::matmul(s, b, kF64), {6, 3},
                   [](const std::vector<NDArray>& in, const Index& i) {
                     double acc = 0;
-                    for (int64_t k = 0; k < 7; ++k) acc += At(in[0], {i[0], k}) * At(in[1], {k, i[1]});
+                    for (int64_t k = 0; k < 7; ++k)
+                      acc += At(in[0], {i[0], k}) * At(in[1], {k, i[1]});
                     return acc;
                   }));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, topi::matmul(a, a));

@@ -42,10 +42,12 @@ class TestTopiNN : public QObject {
         double v = At(in[0], o) - m;
         return log ? v - std::log(s) : std::exp(v) / s;
       };
-      QVERIFY(Check({{x, {3, 4, 5}, -3, 3}}, topi::softmax(x, axis), {3, 4, 5},
-                    [&](const std::vector<NDArray>& in, const Index& o) { return sm(in, o, false); }));
-      QVERIFY(Check({{x, {3, 4, 5}, -3, 3}}, topi::log_softmax(x, axis), {3, 4, 5},
-                    [&](const std::vector<NDArray>& in, const Index& o) { return sm(in, o, true); }));
+      QVERIFY(
+          Check({{x, {3, 4, 5}, -3, 3}}, topi::softmax(x, axis), {3, 4, 5},
+                [&](const std::vector<NDArray>& in, const Index& o) { return sm(in, o, false); }));
+      QVERIFY(
+          Check({{x, {3, 4, 5}, -3, 3}}, topi::log_softmax(x, axis), {3, 4, 5},
+                [&](const std::vector<NDArray>& in, const Index& o) { return sm(in, o, true); }));
     }
   }
 
@@ -53,22 +55,25 @@ class TestTopiNN : public QObject {
     // softmax, layer_norm and max pooling over a symbolic batch n.
     te::Var n = te::var("n");
     te::Tensor x = te::placeholder({n, I64(6)}, kF32, "x");
-    QVERIFY(Check({{x, {3, 6}, -2, 2}}, topi::softmax(x, 1), {3, 6}, [](const std::vector<NDArray>& in, const Index& o) {
-      double s = 0;
-      for (int64_t k = 0; k < 6; ++k) s += std::exp(At(in[0], {o[0], k}));
-      return std::exp(At(in[0], o)) / s;
-    }));
-    te::Tensor g = te::placeholder(Shape({6}), kF32, "g");
-    QVERIFY(Check({{x, {4, 6}}, {g, {6}}}, topi::layer_norm(x, g, te::Tensor(), {1}, 1e-5), {4, 6},
+    QVERIFY(Check({{x, {3, 6}, -2, 2}}, topi::softmax(x, 1), {3, 6},
                   [](const std::vector<NDArray>& in, const Index& o) {
-                    double s = 0, s2 = 0;
-                    for (int64_t k = 0; k < 6; ++k) {
-                      s += At(in[0], {o[0], k});
-                      s2 += At(in[0], {o[0], k}) * At(in[0], {o[0], k});
-                    }
-                    double mean = s / 6, var = s2 / 6 - mean * mean;
-                    return (At(in[0], o) - mean) / std::sqrt(var + 1e-5) * At(in[1], {o[1]});
-                  }, 1, 10));
+                    double s = 0;
+                    for (int64_t k = 0; k < 6; ++k) s += std::exp(At(in[0], {o[0], k}));
+                    return std::exp(At(in[0], o)) / s;
+                  }));
+    te::Tensor g = te::placeholder(Shape({6}), kF32, "g");
+    QVERIFY(Check(
+        {{x, {4, 6}}, {g, {6}}}, topi::layer_norm(x, g, te::Tensor(), {1}, 1e-5), {4, 6},
+        [](const std::vector<NDArray>& in, const Index& o) {
+          double s = 0, s2 = 0;
+          for (int64_t k = 0; k < 6; ++k) {
+            s += At(in[0], {o[0], k});
+            s2 += At(in[0], {o[0], k}) * At(in[0], {o[0], k});
+          }
+          double mean = s / 6, var = s2 / 6 - mean * mean;
+          return (At(in[0], o) - mean) / std::sqrt(var + 1e-5) * At(in[1], {o[1]});
+        },
+        1, 10));
     te::Tensor img = te::placeholder({n, I64(1), I64(4), I64(4)}, kF32, "img");
     topi::Pool2DParams p;
     p.pool_size = {2, 2};
@@ -77,7 +82,8 @@ class TestTopiNN : public QObject {
                   [](const std::vector<NDArray>& in, const Index& o) {
                     double m = -INFINITY;
                     for (int64_t r = 0; r < 2; ++r) {
-                      for (int64_t c = 0; c < 2; ++c) m = std::max(m, At(in[0], {o[0], 0, o[2] * 2 + r, o[3] * 2 + c}));
+                      for (int64_t c = 0; c < 2; ++c)
+                        m = std::max(m, At(in[0], {o[0], 0, o[2] * 2 + r, o[3] * 2 + c}));
                     }
                     return m;
                   }));
@@ -99,27 +105,34 @@ class TestTopiNN : public QObject {
       double mean = s / 12, var = s2 / 12 - mean * mean;
       return rms ? std::pair{0.0, s2 / 12} : std::pair{mean, var};
     };
-    QVERIFY(Check({{x, {2, 3, 4}}, {g, {3, 4}}, {b, {3, 4}}}, topi::layer_norm(x, g, b, {1, 2}, 1e-5), {2, 3, 4},
-                  [&](const std::vector<NDArray>& in, const Index& o) {
-                    auto [mean, var] = stats(in[0], o, false);
-                    return (At(in[0], o) - mean) / std::sqrt(var + 1e-5) * At(in[1], {o[1], o[2]}) +
-                           At(in[2], {o[1], o[2]});
-                  }, 1, 10));
-    QVERIFY(Check({{x, {2, 3, 4}}, {g, {3, 4}}}, topi::rms_norm(x, g, {-2, -1}, 1e-5), {2, 3, 4},
-                  [&](const std::vector<NDArray>& in, const Index& o) {
-                    auto [unused, ms] = stats(in[0], o, true);
-                    return At(in[0], o) / std::sqrt(ms + 1e-5) * At(in[1], {o[1], o[2]});
-                  }, 1, 10));
+    QVERIFY(Check(
+        {{x, {2, 3, 4}}, {g, {3, 4}}, {b, {3, 4}}}, topi::layer_norm(x, g, b, {1, 2}, 1e-5),
+        {2, 3, 4},
+        [&](const std::vector<NDArray>& in, const Index& o) {
+          auto [mean, var] = stats(in[0], o, false);
+          return (At(in[0], o) - mean) / std::sqrt(var + 1e-5) * At(in[1], {o[1], o[2]}) +
+                 At(in[2], {o[1], o[2]});
+        },
+        1, 10));
+    QVERIFY(Check(
+        {{x, {2, 3, 4}}, {g, {3, 4}}}, topi::rms_norm(x, g, {-2, -1}, 1e-5), {2, 3, 4},
+        [&](const std::vector<NDArray>& in, const Index& o) {
+          auto [unused, ms] = stats(in[0], o, true);
+          return At(in[0], o) / std::sqrt(ms + 1e-5) * At(in[1], {o[1], o[2]});
+        },
+        1, 10));
     te::Tensor c = te::placeholder(Shape({3}), kF32, "c");
     te::Tensor mean = te::placeholder(Shape({3}), kF32, "mean");
     te::Tensor var = te::placeholder(Shape({3}), kF32, "var");
     std::vector<te::Tensor> bn = topi::batch_norm(x, c, c, mean, var, 1, 1e-3, true, true);
     QCOMPARE(bn.size(), size_t(3));
-    QVERIFY(Check({{x, {2, 3, 4}}, {c, {3}}, {mean, {3}}, {var, {3}, 0.5, 2}}, bn[0], {2, 3, 4},
-                  [](const std::vector<NDArray>& in, const Index& o) {
-                    double cc = At(in[1], {o[1]});
-                    return (At(in[0], o) - At(in[2], {o[1]})) / std::sqrt(At(in[3], {o[1]}) + 1e-3) * cc + cc;
-                  }, 1, 10));
+    QVERIFY(Check(
+        {{x, {2, 3, 4}}, {c, {3}}, {mean, {3}}, {var, {3}, 0.5, 2}}, bn[0], {2, 3, 4},
+        [](const std::vector<NDArray>& in, const Index& o) {
+          double cc = At(in[1], {o[1]});
+          return (At(in[0], o) - At(in[2], {o[1]})) / std::sqrt(At(in[3], {o[1]}) + 1e-3) * cc + cc;
+        },
+        1, 10));
   }
 
   void conv2dNCHW() {
@@ -133,21 +146,23 @@ class TestTopiNN : public QObject {
     // OH = (7 + 1 - 3) / 2 + 1 = 3; OW = (6 + 3 - 5) / 1 + 1 = 5.
     te::Tensor out = topi::conv2d(data, weight, p);
     QCOMPARE(out.name(), std::string("group_conv2d_nchw"));
-    QVERIFY(Check({{data, {2, 4, 7, 6}}, {weight, {6, 2, 3, 3}}}, out, {2, 6, 3, 5},
-                  [](const std::vector<NDArray>& in, const Index& o) {
-                    double s = 0;
-                    int64_t g = o[1] / 3;
-                    for (int64_t rc = 0; rc < 2; ++rc) {
-                      for (int64_t ry = 0; ry < 3; ++ry) {
-                        for (int64_t rx = 0; rx < 3; ++rx) {
-                          int64_t y = o[2] * 2 + ry - 1, x = o[3] + rx * 2 - 2;
-                          if (y < 0 || y >= 7 || x < 0 || x >= 6) continue;
-                          s += At(in[0], {o[0], g * 2 + rc, y, x}) * At(in[1], {o[1], rc, ry, rx});
-                        }
-                      }
-                    }
-                    return s;
-                  }, 1, 10));
+    QVERIFY(Check(
+        {{data, {2, 4, 7, 6}}, {weight, {6, 2, 3, 3}}}, out, {2, 6, 3, 5},
+        [](const std::vector<NDArray>& in, const Index& o) {
+          double s = 0;
+          int64_t g = o[1] / 3;
+          for (int64_t rc = 0; rc < 2; ++rc) {
+            for (int64_t ry = 0; ry < 3; ++ry) {
+              for (int64_t rx = 0; rx < 3; ++rx) {
+                int64_t y = o[2] * 2 + ry - 1, x = o[3] + rx * 2 - 2;
+                if (y < 0 || y >= 7 || x < 0 || x >= 6) continue;
+                s += At(in[0], {o[0], g * 2 + rc, y, x}) * At(in[1], {o[1], rc, ry, rx});
+              }
+            }
+          }
+          return s;
+        },
+        1, 10));
   }
 
   void conv2dNHWCSymbolic() {
@@ -160,20 +175,22 @@ class TestTopiNN : public QObject {
     p.kernel_layout = "HWIO";
     te::Tensor out = topi::conv2d(data, weight, p);
     QCOMPARE(out.name(), std::string("conv2d_nhwc"));
-    QVERIFY(Check({{data, {2, 5, 5, 3}}, {weight, {3, 3, 3, 4}}}, out, {2, 5, 5, 4},
-                  [](const std::vector<NDArray>& in, const Index& o) {
-                    double s = 0;
-                    for (int64_t ry = 0; ry < 3; ++ry) {
-                      for (int64_t rx = 0; rx < 3; ++rx) {
-                        for (int64_t rc = 0; rc < 3; ++rc) {
-                          int64_t y = o[1] + ry - 1, x = o[2] + rx - 1;
-                          if (y < 0 || y >= 5 || x < 0 || x >= 5) continue;
-                          s += At(in[0], {o[0], y, x, rc}) * At(in[1], {ry, rx, rc, o[3]});
-                        }
-                      }
-                    }
-                    return s;
-                  }, 1, 10));
+    QVERIFY(Check(
+        {{data, {2, 5, 5, 3}}, {weight, {3, 3, 3, 4}}}, out, {2, 5, 5, 4},
+        [](const std::vector<NDArray>& in, const Index& o) {
+          double s = 0;
+          for (int64_t ry = 0; ry < 3; ++ry) {
+            for (int64_t rx = 0; rx < 3; ++rx) {
+              for (int64_t rc = 0; rc < 3; ++rc) {
+                int64_t y = o[1] + ry - 1, x = o[2] + rx - 1;
+                if (y < 0 || y >= 5 || x < 0 || x >= 5) continue;
+                s += At(in[0], {o[0], y, x, rc}) * At(in[1], {ry, rx, rc, o[3]});
+              }
+            }
+          }
+          return s;
+        },
+        1, 10));
     topi::Conv2DParams bad;
     bad.kernel_layout = "HWIO";
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, topi::conv2d(data, weight, bad));
@@ -205,10 +222,14 @@ class TestTopiNN : public QObject {
           return max ? m : s / (include ? 9 : count);
         };
         QVERIFY(Check({{x, {1, 2, 8, 8}}}, topi::max_pool2d(x, p), {1, 2, out, out},
-                      [&](const std::vector<NDArray>& in, const Index& o) { return window(in[0], o, true); }));
+                      [&](const std::vector<NDArray>& in, const Index& o) {
+                        return window(in[0], o, true);
+                      }));
         if (!ceil) {
           QVERIFY(Check({{x, {1, 2, 8, 8}}}, topi::avg_pool2d(x, p), {1, 2, out, out},
-                        [&](const std::vector<NDArray>& in, const Index& o) { return window(in[0], o, false); }));
+                        [&](const std::vector<NDArray>& in, const Index& o) {
+                          return window(in[0], o, false);
+                        }));
         }
       }
     }
@@ -222,7 +243,8 @@ class TestTopiNN : public QObject {
                   [](const std::vector<NDArray>& in, const Index& o) {
                     double s = 0;
                     for (int64_t r = 0; r < 2; ++r) {
-                      for (int64_t c = 0; c < 2; ++c) s += At(in[0], {0, o[1] * 2 + r, o[2] * 2 + c, o[3]});
+                      for (int64_t c = 0; c < 2; ++c)
+                        s += At(in[0], {0, o[1] * 2 + r, o[2] * 2 + c, o[3]});
                     }
                     return s / 4;
                   }));

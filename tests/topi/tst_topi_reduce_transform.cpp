@@ -27,8 +27,10 @@ double Reduce(const NDArray& x, const std::vector<int64_t>& axes, bool keepdims,
   const std::vector<int64_t> shape = {3, 4, 5};
   std::vector<bool> red(3, false);
   for (int64_t a : axes) red[a] = true;
-  double acc = kind == topi::ReduceKind::kSum ? 0 : kind == topi::ReduceKind::kProd ? 1
-             : kind == topi::ReduceKind::kMax ? -INFINITY : INFINITY;
+  double acc = kind == topi::ReduceKind::kSum    ? 0
+               : kind == topi::ReduceKind::kProd ? 1
+               : kind == topi::ReduceKind::kMax  ? -INFINITY
+                                                 : INFINITY;
   ForEach(shape, [&](const Index& i) {
     size_t j = 0;
     for (size_t d = 0; d < 3; ++d) {
@@ -40,10 +42,18 @@ double Reduce(const NDArray& x, const std::vector<int64_t>& axes, bool keepdims,
     }
     double v = At(x, i);
     switch (kind) {
-      case topi::ReduceKind::kSum: acc += v; break;
-      case topi::ReduceKind::kProd: acc *= v; break;
-      case topi::ReduceKind::kMax: acc = std::max(acc, v); break;
-      case topi::ReduceKind::kMin: acc = std::min(acc, v); break;
+      case topi::ReduceKind::kSum:
+        acc += v;
+        break;
+      case topi::ReduceKind::kProd:
+        acc *= v;
+        break;
+      case topi::ReduceKind::kMax:
+        acc = std::max(acc, v);
+        break;
+      case topi::ReduceKind::kMin:
+        acc = std::min(acc, v);
+        break;
     }
   });
   return acc;
@@ -53,8 +63,10 @@ std::vector<int64_t> ReducedShape(const std::vector<int64_t>& axes, bool keepdim
   std::vector<int64_t> shape = {3, 4, 5}, out;
   for (size_t d = 0; d < 3; ++d) {
     bool r = std::find(axes.begin(), axes.end(), int64_t(d)) != axes.end();
-    if (!r) out.push_back(shape[d]);
-    else if (keepdims) out.push_back(1);
+    if (!r)
+      out.push_back(shape[d]);
+    else if (keepdims)
+      out.push_back(1);
   }
   return out;
 }
@@ -71,17 +83,21 @@ class TestTopiReduceTransform : public QObject {
       std::optional<std::vector<int64_t>> axes;
       bool keepdims;
     };
-    const Case cases[] = {{std::vector<int64_t>{1}, false}, {std::vector<int64_t>{0, -1}, true},
-                          {std::nullopt, false}, {std::vector<int64_t>{2}, true}};
+    const Case cases[] = {{std::vector<int64_t>{1}, false},
+                          {std::vector<int64_t>{0, -1}, true},
+                          {std::nullopt, false},
+                          {std::vector<int64_t>{2}, true}};
     for (K k : {K::kSum, K::kMax, K::kMin, K::kProd}) {
       for (const Case& c : cases) {
         std::vector<int64_t> axes = topi::ReduceAxes(c.axes, 3, "test");
         te::Tensor r = topi::reduce(k, x, c.axes, c.keepdims);
         QCOMPARE(r.name(), std::string("x_red"));
-        QVERIFY(Check({{x, {3, 4, 5}, 0.5, 1.5}}, r, ReducedShape(axes, c.keepdims),
-                      [&](const std::vector<NDArray>& in, const Index& o) {
-                        return Reduce(in[0], axes, c.keepdims, o, k);
-                      }, 1, 10));
+        QVERIFY(Check(
+            {{x, {3, 4, 5}, 0.5, 1.5}}, r, ReducedShape(axes, c.keepdims),
+            [&](const std::vector<NDArray>& in, const Index& o) {
+              return Reduce(in[0], axes, c.keepdims, o, k);
+            },
+            1, 10));
       }
     }
     // mean divides by the reduced count.
@@ -128,26 +144,39 @@ class TestTopiReduceTransform : public QObject {
   void reshapeTransposeFlatten() {
     te::Tensor x = te::placeholder(Shape({2, 3, 4}), kF32, "x");
     QVERIFY(Check({{x, {2, 3, 4}}}, topi::reshape(x, Shape({4, 6})), {4, 6},
-                  [](const std::vector<NDArray>& in, const Index& o) { return in[0].GetDouble(o[0] * 6 + o[1]); }));
-    QVERIFY(Check({{x, {2, 3, 4}}}, topi::flatten(x), {24},
-                  [](const std::vector<NDArray>& in, const Index& o) { return in[0].GetDouble(o[0]); }));
+                  [](const std::vector<NDArray>& in, const Index& o) {
+                    return in[0].GetDouble(o[0] * 6 + o[1]);
+                  }));
+    QVERIFY(Check(
+        {{x, {2, 3, 4}}}, topi::flatten(x), {24},
+        [](const std::vector<NDArray>& in, const Index& o) { return in[0].GetDouble(o[0]); }));
     QVERIFY(Check({{x, {2, 3, 4}}}, topi::transpose(x, std::vector<int64_t>{2, 0, 1}), {4, 2, 3},
-                  [](const std::vector<NDArray>& in, const Index& o) { return At(in[0], {o[1], o[2], o[0]}); }));
+                  [](const std::vector<NDArray>& in, const Index& o) {
+                    return At(in[0], {o[1], o[2], o[0]});
+                  }));
     QVERIFY(Check({{x, {2, 3, 4}}}, topi::transpose(x, std::nullopt), {4, 3, 2},
-                  [](const std::vector<NDArray>& in, const Index& o) { return At(in[0], {o[2], o[1], o[0]}); }));
+                  [](const std::vector<NDArray>& in, const Index& o) {
+                    return At(in[0], {o[2], o[1], o[0]});
+                  }));
     // Symbolic: (n, 4) -> (n * 2, 2).
     te::Var n = te::var("n");
     te::Tensor s = te::placeholder({n, I64(4)}, kF32, "s");
     QVERIFY(Check({{s, {3, 4}}}, topi::reshape(s, {tir::mul(n, I64(2)), I64(2)}), {6, 2},
-                  [](const std::vector<NDArray>& in, const Index& o) { return in[0].GetDouble(o[0] * 2 + o[1]); }));
+                  [](const std::vector<NDArray>& in, const Index& o) {
+                    return in[0].GetDouble(o[0] * 2 + o[1]);
+                  }));
   }
 
   void expandSqueeze() {
     te::Tensor x = te::placeholder(Shape({3, 1, 4}), kF32, "x");
     QVERIFY(Check({{x, {3, 1, 4}}}, topi::expand_dims(x, {0, -1}), {1, 3, 1, 4, 1},
-                  [](const std::vector<NDArray>& in, const Index& o) { return At(in[0], {o[1], 0, o[3]}); }));
+                  [](const std::vector<NDArray>& in, const Index& o) {
+                    return At(in[0], {o[1], 0, o[3]});
+                  }));
     QVERIFY(Check({{x, {3, 1, 4}}}, topi::squeeze(x, std::nullopt), {3, 4},
-                  [](const std::vector<NDArray>& in, const Index& o) { return At(in[0], {o[0], 0, o[1]}); }));
+                  [](const std::vector<NDArray>& in, const Index& o) {
+                    return At(in[0], {o[0], 0, o[1]});
+                  }));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, topi::squeeze(x, std::vector<int64_t>{0}));
   }
 
@@ -165,24 +194,27 @@ class TestTopiReduceTransform : public QObject {
     std::vector<te::Tensor> parts = topi::split_sections(x, 3, 0);
     QCOMPARE(parts.size(), size_t(3));
     for (int64_t k = 0; k < 3; ++k) {
-      QVERIFY(Check({{x, {6, 4}}}, parts[k], {2, 4}, [k](const std::vector<NDArray>& in, const Index& o) {
-        return At(in[0], {o[0] + 2 * k, o[1]});
-      }));
+      QVERIFY(Check({{x, {6, 4}}}, parts[k], {2, 4},
+                    [k](const std::vector<NDArray>& in, const Index& o) {
+                      return At(in[0], {o[0] + 2 * k, o[1]});
+                    }));
     }
     std::vector<te::Tensor> cuts = topi::split_indices(x, {1, 3}, 1);
     QCOMPARE(cuts.size(), size_t(3));
-    QVERIFY(Check({{x, {6, 4}}}, cuts[1], {6, 2}, [](const std::vector<NDArray>& in, const Index& o) {
-      return At(in[0], {o[0], o[1] + 1});
-    }));
-    QVERIFY(Check({{x, {6, 4}}}, cuts[2], {6, 1}, [](const std::vector<NDArray>& in, const Index& o) {
-      return At(in[0], {o[0], 3});
-    }));
+    QVERIFY(
+        Check({{x, {6, 4}}}, cuts[1], {6, 2}, [](const std::vector<NDArray>& in, const Index& o) {
+          return At(in[0], {o[0], o[1] + 1});
+        }));
+    QVERIFY(
+        Check({{x, {6, 4}}}, cuts[2], {6, 1}, [](const std::vector<NDArray>& in, const Index& o) {
+          return At(in[0], {o[0], 3});
+        }));
   }
 
   void stridedSlice() {
     te::Tensor x = te::placeholder(Shape({8, 5}), kF32, "x");
-    QVERIFY(Check({{x, {8, 5}}}, topi::strided_slice(x, {0, 1}, {1, -1}, {7, -100}, {2, -2}), {3, 3},
-                  [](const std::vector<NDArray>& in, const Index& o) {
+    QVERIFY(Check({{x, {8, 5}}}, topi::strided_slice(x, {0, 1}, {1, -1}, {7, -100}, {2, -2}),
+                  {3, 3}, [](const std::vector<NDArray>& in, const Index& o) {
                     return At(in[0], {1 + 2 * o[0], 4 - 2 * o[1]});
                   }));
     int64_t start = 0;
@@ -218,7 +250,9 @@ class TestTopiReduceTransform : public QObject {
     (void)ii;
     te::Tensor b = te::placeholder(Shape({3, 1}), kF32, "b");
     QVERIFY(Check({{b, {3, 1}}}, topi::broadcast_to(b, Shape({2, 3, 4})), {2, 3, 4},
-                  [](const std::vector<NDArray>& in, const Index& o) { return At(in[0], {o[1], 0}); }));
+                  [](const std::vector<NDArray>& in, const Index& o) {
+                    return At(in[0], {o[1], 0});
+                  }));
   }
 };
 

@@ -185,6 +185,58 @@ class Module:
     QVERIFY(printed.find("R.add(b, y)") != std::string::npos);
   }
 
+  void branchesAreLegalized() {
+    // Op calls inside both branches of an if are rewritten too; the if keeps its type.
+    ir::IRModule mod = ParseModule(std::string(kHeader) + R"(@I.ir_module
+class Module:
+    @R.function
+    def main(cond: R.Tensor((), dtype="bool"), x: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
+        if cond:
+            y: R.Tensor((4,), dtype="float32") = R.add(x, x)
+        else:
+            y: R.Tensor((4,), dtype="float32") = R.multiply(x, x)
+        return y)");
+    QVERIFY(mod.defined());
+    DiagnosticList warnings;
+    ir::IRModule out = transform::LegalizeModule(mod, &warnings);
+    QVERIFY2(warnings.empty(), RenderDiagnostics(warnings).c_str());
+    std::string printed = script::PrintModule(out);
+    QVERIFY2(printed.find("R.call_tir(cls.add, (x, x)") != std::string::npos, printed.c_str());
+    QVERIFY2(printed.find("R.call_tir(cls.multiply, (x, x)") != std::string::npos, printed.c_str());
+    QVERIFY(printed.find("R.add(") == std::string::npos);
+    QVERIFY(out->Lookup("add").as<tir::PrimFuncNode>());
+    QVERIFY(out->Lookup("multiply").as<tir::PrimFuncNode>());
+    ir::IRModule reparsed = ParseModule(printed);
+    QVERIFY(reparsed.defined());
+    QCOMPARE(script::PrintModule(reparsed), printed);
+  }
+
+  void topiRejectionIsReported() {
+    // Dims n and m may differ at run time: topi cannot broadcast them, so the call stays.
+    ir::IRModule mod = ParseModule(std::string(kHeader) + R"(@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor(("n", 4), dtype="float32"), y: R.Tensor(("m", 4), dtype="float32")) -> R.Tensor(dtype="float32", ndim=2):
+        z: R.Tensor(dtype="float32", ndim=2) = R.add(x, y)
+        return z)");
+    QVERIFY(mod.defined());
+    DiagnosticList warnings;
+    transform::LegalizeModule(mod, &warnings);
+    QCOMPARE(warnings.size(), size_t(1));
+    QCOMPARE(warnings[0].message,
+             std::string("LegalizeOps: cannot legalize relax.add: topi: cannot broadcast dims n "
+                         "and m; the call is left as it is"));
+    auto call = mod->Lookup("main")
+                    .as_ref<relax::FunctionNode>()
+                    ->body.as<relax::SeqExprNode>()
+                    ->blocks[0]
+                    ->bindings[0]
+                    .as<relax::VarBindingNode>()
+                    ->value.as_ref<relax::CallNode>();
+    relax::BlockBuilder builder(mod);
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, transform::LegalizeCall(builder, call));
+  }
+
   void legalizeOneCall() {
     ir::IRModule mod = ParseModule(std::string(kHeader) + R"(@I.ir_module
 class Module:

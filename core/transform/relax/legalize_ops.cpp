@@ -1,7 +1,7 @@
 #include "transform/relax/legalize_ops.h"
 
 #include <iostream>
-#include <mutex>
+#include <stdexcept>
 
 #include "relax/op/registry.h"
 #include "transform/registry.h"
@@ -89,7 +89,8 @@ class Legalizer {
     }
     Expr body = VisitExpr(seq->body);
     if (!changed && body.same_as(seq->body)) return ir::GetRef(seq);
-    return relax::WithType(relax::MakeSeqExpr(std::move(blocks), body, seq->span), seq->struct_info);
+    return relax::WithType(relax::MakeSeqExpr(std::move(blocks), body, seq->span),
+                           seq->struct_info);
   }
 
   Expr VisitCall(const relax::Call& call) {
@@ -127,7 +128,14 @@ std::optional<relax::Expr> LegalizeCall(relax::BlockBuilder& builder, const rela
   if (!info) return std::nullopt;
   const LegalizeTable& table = Table();
   auto it = table.find(info->name);
-  if (it != table.end()) return it->second(builder, call);
+  if (it != table.end()) {
+    try {
+      return it->second(builder, call);
+    } catch (const std::invalid_argument& e) {
+      // topi's argument checks: reported like every other call that cannot be legalized.
+      throw legalize::LegalizeError(e.what());
+    }
+  }
   if (info->legalize) return info->legalize(builder, call);
   return std::nullopt;
 }
@@ -140,6 +148,7 @@ bool HasLegalization(std::string_view op_name) {
 
 ir::IRModule LegalizeModule(const ir::IRModule& module, DiagnosticList* warnings) {
   relax::BlockBuilder builder(module);
+  legalize::PrimFuncCacheScope cache(builder);
   Legalizer legalizer(builder, warnings);
   std::vector<std::pair<ir::GlobalVar, relax::Function>> rewritten;
   for (size_t i = 0; i < module->functions.size(); ++i) {
@@ -164,9 +173,10 @@ ir::Pass LegalizeOps(std::shared_ptr<DiagnosticList> warnings) {
       0, "LegalizeOps");
 }
 
-static PassRegistrar registrar({"LegalizeOps",
-                                "lowers Relax operator calls to call_tir of PrimFuncs built with TE/topi",
-                                {},
-                                [](const PassArgs&) { return LegalizeOps(); }});
+static PassRegistrar registrar(
+    {"LegalizeOps",
+     "lowers Relax operator calls to call_tir of PrimFuncs built with TE/topi",
+     {},
+     [](const PassArgs&) { return LegalizeOps(); }});
 
 }  // namespace wb::transform

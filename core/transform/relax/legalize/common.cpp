@@ -154,18 +154,49 @@ Expr TECall::Emit(const std::vector<te::Tensor>& outputs, const std::string& nam
     for (const te::Tensor& o : outputs) fields.push_back(TensorTypeFor(o));
     out = ir::MakeTupleType(std::move(fields));
   }
-  Expr call = relax::MakeCall(relax::GetOp("relax.call_tir"),
-                              {gv, relax::MakeTuple(input_exprs_)}, {}, {out});
+  Expr call = relax::MakeCall(relax::GetOp("relax.call_tir"), {gv, relax::MakeTuple(input_exprs_)},
+                              {}, {out});
   return builder_.Normalize(call);
 }
 
-ir::GlobalVar AddPrimFunc(BlockBuilder& builder, const tir::PrimFunc& func, const std::string& name) {
+namespace {
+thread_local PrimFuncCacheScope* g_cache = nullptr;
+}  // namespace
+
+PrimFuncCacheScope::PrimFuncCacheScope(BlockBuilder& b) : builder(b), previous_(g_cache) {
+  ir::IRModule mod = builder.GetModule();
+  for (size_t i = 0; i < mod->functions.size(); ++i) {
+    auto* f = mod->functions[i].as<tir::PrimFuncNode>();
+    if (f && f->global_symbol().empty())
+      by_hash.emplace(ir::StructuralHash(mod->functions[i]), mod->global_vars[i]);
+  }
+  g_cache = this;
+}
+
+PrimFuncCacheScope::~PrimFuncCacheScope() { g_cache = previous_; }
+
+ir::GlobalVar AddPrimFunc(BlockBuilder& builder, const tir::PrimFunc& func,
+                          const std::string& name) {
   ir::IRModule mod = builder.GetModule();
   uint64_t hash = ir::StructuralHash(func);
+  if (g_cache && &g_cache->builder == &builder) {
+    auto [lo, hi] = g_cache->by_hash.equal_range(hash);
+    for (auto it = lo; it != hi; ++it) {
+      if (ir::StructuralEqual(mod->Lookup(it->second), func)) return it->second;
+    }
+    int& next = g_cache->next_suffix[name];
+    std::string fresh = next == 0 ? name : name + std::to_string(next);
+    while (mod->GetGlobalVar(fresh).defined()) fresh = name + std::to_string(++next);
+    ++next;
+    ir::GlobalVar gv = builder.AddFunction(func, fresh);
+    g_cache->by_hash.emplace(hash, gv);
+    return gv;
+  }
   for (size_t i = 0; i < mod->functions.size(); ++i) {
     auto* f = mod->functions[i].as<tir::PrimFuncNode>();
     if (!f || !f->global_symbol().empty()) continue;
-    if (ir::StructuralHash(mod->functions[i]) == hash && ir::StructuralEqual(mod->functions[i], func)) {
+    if (ir::StructuralHash(mod->functions[i]) == hash &&
+        ir::StructuralEqual(mod->functions[i], func)) {
       return mod->global_vars[i];
     }
   }

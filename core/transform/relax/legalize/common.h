@@ -63,15 +63,17 @@ class TECall {
   // Builds the PrimFunc computing `outputs` and returns the call_tir. `name` is the PrimFunc's
   // name hint.
   Expr Emit(const std::vector<te::Tensor>& outputs, const std::string& name);
-  Expr Emit(const te::Tensor& output, const std::string& name) { return Emit(std::vector<te::Tensor>{output}, name); }
+  Expr Emit(const te::Tensor& output, const std::string& name) {
+    return Emit(std::vector<te::Tensor>{output}, name);
+  }
 
  private:
   BlockBuilder& builder_;
   std::vector<te::Tensor> inputs_;
   std::vector<Expr> input_exprs_;
   std::vector<tir::Var> scalar_params_;
-  std::unordered_map<const tir::VarNode*, ir::PrimExpr> to_func_;    // Relax var -> own copy
-  std::unordered_map<const tir::VarNode*, ir::PrimExpr> to_relax_;   // own copy -> Relax var
+  std::unordered_map<const tir::VarNode*, ir::PrimExpr> to_func_;   // Relax var -> own copy
+  std::unordered_map<const tir::VarNode*, ir::PrimExpr> to_relax_;  // own copy -> Relax var
 };
 
 // The static shape of a tensor-typed expression, or LegalizeError.
@@ -83,6 +85,24 @@ std::vector<ir::PrimExpr> ShapeValues(const Expr& expr);
 
 // Adds `func` to the builder's module as a private PrimFunc: an existing structurally equal
 // PrimFunc is reused; otherwise the first free name of `name`, `name1`, `name2`, ...
-ir::GlobalVar AddPrimFunc(BlockBuilder& builder, const tir::PrimFunc& func, const std::string& name);
+ir::GlobalVar AddPrimFunc(BlockBuilder& builder, const tir::PrimFunc& func,
+                          const std::string& name);
+
+// While alive, AddPrimFunc finds equal PrimFuncs through a table of structural hashes kept
+// for one builder (LegalizeModule holds one), instead of hashing the whole module per call.
+class PrimFuncCacheScope {
+ public:
+  explicit PrimFuncCacheScope(BlockBuilder& builder);
+  ~PrimFuncCacheScope();
+  PrimFuncCacheScope(const PrimFuncCacheScope&) = delete;
+  PrimFuncCacheScope& operator=(const PrimFuncCacheScope&) = delete;
+
+  BlockBuilder& builder;
+  std::unordered_multimap<uint64_t, ir::GlobalVar> by_hash;
+  std::unordered_map<std::string, int> next_suffix;  // per name hint: the next number to try
+
+ private:
+  PrimFuncCacheScope* previous_;
+};
 
 }  // namespace wb::transform::legalize

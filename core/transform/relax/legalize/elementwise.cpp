@@ -53,7 +53,8 @@ void RegisterBinary(LegalizeTable& table) {
 
 void RegisterUnary(LegalizeTable& table) {
   using K = topi::UnaryKind;
-  for (K k : {K::kNegative, K::kExp, K::kLog, K::kSqrt, K::kRsqrt, K::kTanh, K::kSigmoid, K::kAbs}) {
+  for (K k :
+       {K::kNegative, K::kExp, K::kLog, K::kSqrt, K::kRsqrt, K::kTanh, K::kSigmoid, K::kAbs}) {
     table[std::string("relax.") + topi::UnaryKindName(k)] = Unary(k);
   }
   table["relax.clip"] = [](BlockBuilder& bb, const Call& call) -> Expr {

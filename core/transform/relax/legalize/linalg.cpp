@@ -1,6 +1,7 @@
 // Legalization of relax.matmul.
-#include "relax/op/registry.h"
 #include "topi/linalg.h"
+
+#include "relax/op/registry.h"
 #include "transform/relax/legalize/common.h"
 
 namespace wb::transform::legalize {

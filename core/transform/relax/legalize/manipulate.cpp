@@ -58,12 +58,14 @@ void RegisterManipulate(LegalizeTable& table) {
   table["relax.permute_dims"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     TECall te(bb);
     te::Tensor x = te.Tensor(call, 0);
-    return Guard([&] { return te.Emit(topi::transpose(x, OptionalInts(call, "axes")), "transpose"); });
+    return Guard(
+        [&] { return te.Emit(topi::transpose(x, OptionalInts(call, "axes")), "transpose"); });
   };
   table["relax.expand_dims"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     TECall te(bb);
     te::Tensor x = te.Tensor(call, 0);
-    return Guard([&] { return te.Emit(topi::expand_dims(x, AttrInts(call, "axis")), "expand_dims"); });
+    return Guard(
+        [&] { return te.Emit(topi::expand_dims(x, AttrInts(call, "axis")), "expand_dims"); });
   };
   table["relax.squeeze"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     TECall te(bb);
@@ -77,7 +79,8 @@ void RegisterManipulate(LegalizeTable& table) {
     TECall te(bb);
     std::vector<te::Tensor> xs;
     for (const Expr& f : tuple->fields) xs.push_back(te.Tensor(f));
-    return Guard([&] { return te.Emit(topi::concatenate(xs, AttrInt(call, "axis")), "concatenate"); });
+    return Guard(
+        [&] { return te.Emit(topi::concatenate(xs, AttrInt(call, "axis")), "concatenate"); });
   };
   table["relax.split"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     TECall te(bb);
@@ -85,7 +88,8 @@ void RegisterManipulate(LegalizeTable& table) {
     const ir::ObjectRef& spec = call->attrs.at("indices_or_sections");
     int64_t axis = AttrInt(call, "axis");
     return Guard([&] {
-      if (auto* n = spec.as<ir::IntObj>()) return te.Emit(topi::split_sections(x, n->value, axis), "split");
+      if (auto* n = spec.as<ir::IntObj>())
+        return te.Emit(topi::split_sections(x, n->value, axis), "split");
       return te.Emit(topi::split_indices(x, AttrInts(call, "indices_or_sections"), axis), "split");
     });
   };
@@ -97,7 +101,9 @@ void RegisterManipulate(LegalizeTable& table) {
     if (call->args.size() > 4) strides = IntTuple(call->args[4], "strides");
     TECall te(bb);
     te::Tensor x = te.Tensor(call, 0);
-    return Guard([&] { return te.Emit(topi::strided_slice(x, axes, begin, end, strides), "strided_slice"); });
+    return Guard([&] {
+      return te.Emit(topi::strided_slice(x, axes, begin, end, strides), "strided_slice");
+    });
   };
   table["relax.take"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     TECall te(bb);
@@ -111,7 +117,8 @@ void RegisterManipulate(LegalizeTable& table) {
     const relax::TensorTypeNode* out = OutputTensorType(call);
     TECall te(bb);
     te::Tensor x = te.Tensor(call, 0);
-    return Guard([&] { return te.Emit(topi::broadcast_to(x, te.Dims(*out->shape)), "broadcast_to"); });
+    return Guard(
+        [&] { return te.Emit(topi::broadcast_to(x, te.Dims(*out->shape)), "broadcast_to"); });
   };
 }
 

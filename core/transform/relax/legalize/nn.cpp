@@ -1,9 +1,10 @@
 // Legalization of the relax.nn family: activations, softmax, convolution, pooling,
 // normalization and dropout.
-#include "relax/op/registry.h"
-#include "topi/elemwise.h"
 #include "topi/nn.h"
+
+#include "relax/op/registry.h"
 #include "tir/op.h"
+#include "topi/elemwise.h"
 #include "transform/relax/legalize/common.h"
 
 namespace wb::transform::legalize {
@@ -109,18 +110,21 @@ void RegisterNN(LegalizeTable& table) {
     te::Tensor beta = te.Tensor(call, 2);
     if (!AttrBool(call, "scale")) gamma = te::Tensor();
     if (!AttrBool(call, "center")) beta = te::Tensor();
-    return te.Emit(topi::layer_norm(x, gamma, beta, AttrInts(call, "axes"), AttrFloat(call, "epsilon")),
-                   "layer_norm");
+    return te.Emit(
+        topi::layer_norm(x, gamma, beta, AttrInts(call, "axes"), AttrFloat(call, "epsilon")),
+        "layer_norm");
   };
   table["relax.nn.rms_norm"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     TECall te(bb);
     te::Tensor x = te.Tensor(call, 0);
     te::Tensor w = te.Tensor(call, 1);
-    return te.Emit(topi::rms_norm(x, w, AttrInts(call, "axes"), AttrFloat(call, "epsilon")), "rms_norm");
+    return te.Emit(topi::rms_norm(x, w, AttrInts(call, "axes"), AttrFloat(call, "epsilon")),
+                   "rms_norm");
   };
   table["relax.nn.batch_norm"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     if (AttrBool(call, "training")) {
-      throw LegalizeError("training-mode batch_norm (batch statistics) is not supported; set training=False");
+      throw LegalizeError(
+          "training-mode batch_norm (batch statistics) is not supported; set training=False");
     }
     TECall te(bb);
     std::vector<te::Tensor> in;
@@ -134,7 +138,8 @@ void RegisterNN(LegalizeTable& table) {
     // Inference: the output is the input and the mask is all ones.
     TECall te(bb);
     te::Tensor x = te.Tensor(call, 0);
-    te::Tensor out = te::compute(x.shape(), [&](const std::vector<tir::Var>& i) { return x(i); }, "T_dropout");
+    te::Tensor out = te::compute(
+        x.shape(), [&](const std::vector<tir::Var>& i) { return x(i); }, "T_dropout");
     te::Tensor mask = topi::full(x.shape(), x.dtype(), tir::make_const(x.dtype(), 1.0));
     return te.Emit(std::vector<te::Tensor>{out, mask}, "dropout");
   };

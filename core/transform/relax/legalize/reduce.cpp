@@ -28,14 +28,16 @@ LegalizeFunc Fill(std::optional<double> value) {
     const relax::TensorTypeNode* out = OutputTensorType(call);
     TECall te(bb);
     std::vector<ir::PrimExpr> shape = te.Dims(*out->shape);
-    if (value) return te.Emit(topi::full(shape, out->dtype, tir::make_const(out->dtype, *value)), "full");
+    if (value)
+      return te.Emit(topi::full(shape, out->dtype, tir::make_const(out->dtype, *value)), "full");
     ir::PrimExpr fill = te.Scalar(call->args[1]);
     if (fill.defined()) return te.Emit(topi::full(shape, out->dtype, fill), "full");
     // A fill value computed at run time: a 0-d tensor read by every element.
     te::Tensor v = te.Tensor(call, 1);
     ir::DataType t = out->dtype;
     te::Tensor f = te::compute(
-        shape, [&](const std::vector<tir::Var>&) { return tir::cast(t, v(std::vector<ir::PrimExpr>{})); },
+        shape,
+        [&](const std::vector<tir::Var>&) { return tir::cast(t, v(std::vector<ir::PrimExpr>{})); },
         "T_full");
     return te.Emit(f, "full");
   };
