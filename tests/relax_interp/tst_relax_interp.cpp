@@ -12,6 +12,7 @@
 #include "relax/op/registry.h"
 #include "runtime/ndarray.h"
 #include "script/tvmscript.h"
+#include "transform/relax/semantic_check.h"
 
 using namespace wb;
 using relax::Value;
@@ -358,6 +359,35 @@ class Module:
     QVERIFY2(FirstError(none).find("cannot evaluate R.nn.relu") != std::string::npos,
              FirstError(none).c_str());
     QVERIFY(none.diagnostics[0].span.defined());
+  }
+
+  void opCallsThroughLegalizeOps() {
+    // What the batch runner and the pass tests run with: ops legalized as LegalizeOps does.
+    ir::IRModule m = ParseOrFail(R"(
+@I.ir_module
+class Module:
+    n = TypeVar("n")
+    @R.function
+    def main(x: R.Tensor((n, 3), dtype="float32"), w: R.Tensor((3, 4), dtype="float32"), b: R.Tensor((4,), dtype="float32")) -> R.Tensor((n, 4), dtype="float32"):
+        with R.dataflow():
+            lv = R.matmul(x, w)
+            lv1 = R.add(lv, b)
+            gv = R.nn.relu(lv1)
+            R.output(gv)
+        return gv
+)");
+    runtime::NDArray x = Random({5, 3}, 21), w = Random({3, 4}, 22), b = Random({4}, 23);
+    auto r = relax::InterpretRelax(m, "main", {Value::Tensor(x), Value::Tensor(w), Value::Tensor(b)},
+                                   transform::InterpreterOptions());
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    QCOMPARE(r.value.tensor.shape(), (std::vector<int64_t>{5, 4}));
+    for (int i = 0; i < 5; ++i) {
+      for (int j = 0; j < 4; ++j) {
+        double acc = b.GetDouble(j);
+        for (int k = 0; k < 3; ++k) acc += x.GetDouble(i * 3 + k) * w.GetDouble(k * 4 + j);
+        QVERIFY(std::fabs(r.value.tensor.GetDouble(i * 4 + j) - std::max(acc, 0.0)) < 1e-5);
+      }
+    }
   }
 
   void whatCannotRunIsNamed() {
