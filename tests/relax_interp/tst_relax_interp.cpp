@@ -348,7 +348,7 @@ class Module:
     runtime::NDArray x = Random({3}, 13);
     auto r = relax::InterpretRelax(m, "main", {Value::Tensor(x)}, options);
     QVERIFY2(r.ok(), FirstError(r).c_str());
-    QCOMPARE(legalized, 2);
+    QCOMPARE(legalized, 1);  // the second relu, on the same types, reuses the first's kernel
     for (int i = 0; i < 3; ++i) {
       QCOMPARE(float(r.value.tensor.GetDouble(i)), float(std::max(x.GetDouble(i), 0.0)));
     }
