@@ -319,6 +319,34 @@ class Module:
     for (int i = 0; i < 4; ++i) QCOMPARE(float(r.value.tensor.GetDouble(i)), float(2 * x.GetDouble(i)));
   }
 
+  void memoryPlanBuiltins() {
+    // The form memory planning produces: tensors placed in storages, killed after their use.
+    ir::IRModule m = ParseOrFail(R"(
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def add(x: T.Buffer((4,), "float32"), y: T.Buffer((4,), "float32"), out: T.Buffer((4,), "float32")):
+        for i in range(4):
+            out[i] = x[i] + y[i]
+
+    @R.function(pure=False)
+    def main(x: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
+        cls = Module
+        storage: R.Any = R.memory.alloc_storage(R.shape([16]), R.prim_value(0), R.str("global"), R.dtype("float32"))
+        a: R.Tensor((4,), dtype="float32") = R.memory.alloc_tensor(storage, R.prim_value(0), R.shape([4]), R.dtype("float32"))
+        _: R.Any = cls.add(x, x, a)
+        b: R.Tensor((4,), dtype="float32") = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+        _1: R.Any = cls.add(a, x, b)
+        k: R.Tuple = R.memory.kill_tensor(a)
+        ks: R.Tuple = R.memory.kill_storage(storage)
+        return b
+)");
+    runtime::NDArray x = Random({4}, 14);
+    auto r = relax::InterpretRelax(m, "main", {Value::Tensor(x)});
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    for (int i = 0; i < 4; ++i) QCOMPARE(float(r.value.tensor.GetDouble(i)), float(3 * x.GetDouble(i)));
+  }
+
   void opCallsRunThroughTheirLegalization() {
     // A legalization given by the caller: R.nn.relu as a hand-written kernel.
     ir::IRModule kernels = ParseOrFail(R"(
