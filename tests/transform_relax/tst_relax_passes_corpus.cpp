@@ -40,7 +40,7 @@ class TestRelaxPassesCorpus : public QObject {
     // them (the interpreter legalizes every op call it meets, which is slow).
     for (const char* p : {"Normalize", "CanonicalizeBindings", "DeadCodeElimination", "FoldConstant",
                           "EliminateCommonSubexpr", "ToNonDataflow", "RemovePurityChecking",
-                          "RemovePurityChecking, ToNonDataflow, CallTIRRewrite"}) {
+                          "RemovePurityChecking, ToNonDataflow, CallTIRRewrite", "AttachGlobalSymbol"}) {
       QTest::newRow(p) << p << false;
     }
     QTest::newRow("all") << "Normalize, CanonicalizeBindings, EliminateCommonSubexpr, FoldConstant, "
