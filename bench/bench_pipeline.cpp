@@ -30,7 +30,8 @@ double Ms(Clock::time_point a, Clock::time_point b) {
 constexpr const char* kDefaultPasses[] = {
     "Normalize",    "CanonicalizeBindings", "EliminateCommonSubexpr", "LegalizeOps",
     "AnnotateTIROpPattern", "FoldConstant", "FuseOps",               "FuseTIR",
-    "DeadCodeElimination",  "ToNonDataflow", "RemovePurityChecking", "CallTIRRewrite"};
+    "DeadCodeElimination",  "ToNonDataflow", "RemovePurityChecking", "CallTIRRewrite",
+    "AttachGlobalSymbol"};
 
 // x -> 200 x (matmul, add bias, relu), 64 wide, in one dataflow block.
 std::string Mlp(int layers) {

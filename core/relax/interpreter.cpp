@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "ir/structural_equal.h"
+#include "ir/structural_hash.h"
 #include "relax/block_builder.h"
 #include "relax/op/registry.h"
 #include "tir/interpreter.h"
@@ -324,8 +326,16 @@ tir::InterpArg ToKernelArg(const Value& v, const std::string& kernel, size_t ind
 
 class Interpreter {
  public:
-  Interpreter(ir::IRModule module, const RelaxInterpretOptions& options)
-      : module_(std::move(module)), options_(options) {}
+  // One op call legalized: the typed call it was made for, and the module whose `main` runs it.
+  struct LegalizedCall {
+    Expr call;
+    ir::IRModule module;
+  };
+  using LegalizeCache = std::unordered_multimap<uint64_t, LegalizedCall>;
+
+  Interpreter(ir::IRModule module, const RelaxInterpretOptions& options,
+              std::shared_ptr<LegalizeCache> cache = std::make_shared<LegalizeCache>())
+      : module_(std::move(module)), options_(options), cache_(std::move(cache)) {}
 
   Value CallFunction(const Function& func, const std::string& name, std::vector<Value> args,
                      const Frame* captured, const Span& call_span) {
@@ -616,6 +626,16 @@ class Interpreter {
     if (builder.diagnostics().HasErrors()) {
       Fail("R." + op_name.substr(6) + ": " + builder.diagnostics()[0].message, call->span);
     }
+    // The same op on the same static types and attributes was legalized before in this run
+    // (a layer repeated, the other side of a --check): run that module again. The fresh
+    // parameters are matched in order of occurrence.
+    uint64_t key = ir::StructuralHash(typed, /*map_free_vars=*/true);
+    auto [lo, hi] = cache_->equal_range(key);
+    for (auto it = lo; it != hi; ++it) {
+      if (ir::StructuralEqual(it->second.call, typed, /*map_free_vars=*/true)) {
+        return RunLegalized(it->second.module, std::move(param_values), op_name, call->span);
+      }
+    }
     std::optional<Expr> lowered;
     try {
       Call typed_call = Downcast<CallNode>(typed);
@@ -637,12 +657,18 @@ class Interpreter {
     Var result = builder.Emit(*lowered, "result");
     builder.EndFunction(result);
     ir::IRModule lowered_module = builder.GetModule();
-    Interpreter inner(lowered_module, options_);
-    auto* func = lowered_module->Lookup("main").as<FunctionNode>();
+    cache_->emplace(key, LegalizedCall{typed, lowered_module});
+    return RunLegalized(lowered_module, std::move(param_values), op_name, call->span);
+  }
+
+  Value RunLegalized(const ir::IRModule& lowered, std::vector<Value> args,
+                     const std::string& op_name, const Span& span) {
+    Interpreter inner(lowered, options_, cache_);
+    auto* func = lowered->Lookup("main").as<FunctionNode>();
     try {
-      return inner.CallFunction(GetRef(func), "main", std::move(param_values), nullptr, call->span);
+      return inner.CallFunction(GetRef(func), "main", std::move(args), nullptr, span);
     } catch (const Failure& f) {
-      Fail("R." + op_name.substr(6) + " (legalized): " + f.what(), call->span);
+      Fail("R." + op_name.substr(6) + " (legalized): " + f.what(), span);
     }
   }
 
@@ -697,6 +723,7 @@ class Interpreter {
 
   ir::IRModule module_;
   RelaxInterpretOptions options_;
+  std::shared_ptr<LegalizeCache> cache_;
   int depth_ = 0;
 };
 

@@ -17,12 +17,12 @@ struct PipelineRegistrar {
         "fuse ops and their PrimFuncs (complete: every pass of TVM's list)");
     registry.RegisterPipeline(
         "default_build_pipeline",
-        "LegalizeOps, ToNonDataflow, RemovePurityChecking, CallTIRRewrite",
-        "TVM's default_build_pipeline up to explicit allocation: LegalizeOps, ToNonDataflow, "
-        "RemovePurityChecking, CallTIRRewrite. Missing here (not implemented): DispatchSampling, "
-        "DispatchSortScan, RewriteDataflowReshape, StaticPlanBlockMemory, RewriteCUDAGraph, "
-        "LowerAllocTensor, KillAfterLastUse, LowerRuntimeBuiltin, ComputePrimValue, VMShapeLower, "
-        "AttachGlobalSymbol");
+        "LegalizeOps, ToNonDataflow, RemovePurityChecking, CallTIRRewrite, AttachGlobalSymbol",
+        "TVM's default_build_pipeline with the passes that exist here: LegalizeOps, ToNonDataflow, "
+        "RemovePurityChecking, CallTIRRewrite, AttachGlobalSymbol. Missing here (not "
+        "implemented): DispatchSampling, DispatchSortScan, RewriteDataflowReshape, "
+        "StaticPlanBlockMemory, RewriteCUDAGraph, LowerAllocTensor, KillAfterLastUse, "
+        "LowerRuntimeBuiltin, ComputePrimValue, VMShapeLower");
   }
 };
 

@@ -210,6 +210,24 @@ class TestCli : public QObject {
              qPrintable(changed.err));
   }
 
+  void relaxCheckEvaluatesOpsThroughLegalization() {
+    QTemporaryDir tmp;
+    QString src = Write(tmp, "mlp.py", R"(@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2, 8), dtype="float32"), w: R.Tensor((8, 4), dtype="float32"), b: R.Tensor((4,), dtype="float32")) -> R.Tensor((2, 4), dtype="float32"):
+        with R.dataflow():
+            lv = R.matmul(x, w)
+            lv1 = R.add(lv, b)
+            gv = R.nn.relu(lv1)
+            R.output(gv)
+        return gv)");
+    Run r = Workbench({src, "--pipeline", "default_build_pipeline", "--check"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains("check main: equal"), qPrintable(r.err));
+    QVERIFY2(r.out.contains("R.builtin.alloc_tensor("), qPrintable(r.out));
+  }
+
   void ignoreGlobalSymbol() {
     QTemporaryDir tmp;
     QString a = Write(tmp, "a.py", kScale);

@@ -91,6 +91,29 @@ class TestFoldConstant : public QObject {
     QVERIFY2(err.empty(), err.c_str());
   }
 
+  void opCallsFoldThroughLegalization() {
+    std::string err = GoldenCase("FoldConstant", R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((), dtype="float32")) -> R.Tensor((), dtype="float32"):
+        a = R.add(R.const(1.5, "float32"), R.const(2.0, "float32"))
+        b = R.multiply(a, R.const(2.0, "float32"))
+        y = R.add(x, b)
+        return y
+)", R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((), dtype="float32")) -> R.Tensor((), dtype="float32"):
+        a: R.Tensor((), dtype="float32") = R.const(3.5, "float32")
+        b: R.Tensor((), dtype="float32") = R.const(7.0, "float32")
+        y = R.add(x, R.const(7.0, "float32"))
+        return y
+)");
+    QVERIFY2(err.empty(), err.c_str());
+  }
+
   void foldedThenCleanedUp() {
     // FoldConstant + DeadCodeElimination leave only the live computation and its kernel.
     std::string error;

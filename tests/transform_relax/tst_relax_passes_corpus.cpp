@@ -1,6 +1,6 @@
 // Every general Relax pass on every program of the Relax corpus (tests/script/corpus/relax):
 // no pass fails, the result is well-formed when the input is, prints to text that parses back,
-// and every function the interpreter can run computes the same before and after.
+// and, after all of them, every function the interpreter can run computes the same as before.
 #include <QDir>
 #include <QTest>
 
@@ -35,14 +35,21 @@ class TestRelaxPassesCorpus : public QObject {
  private Q_SLOTS:
   void everyPassOnTheCorpus_data() {
     QTest::addColumn<QString>("pipeline");
+    QTest::addColumn<bool>("semantic");
+    // Each pass alone for the structural checks; the results are compared once, after all of
+    // them (the interpreter legalizes every op call it meets, which is slow).
     for (const char* p : {"Normalize", "CanonicalizeBindings", "DeadCodeElimination", "FoldConstant",
                           "EliminateCommonSubexpr", "ToNonDataflow", "RemovePurityChecking",
-                          "RemovePurityChecking, ToNonDataflow, CallTIRRewrite"}) {
-      QTest::newRow(p) << p;
+                          "RemovePurityChecking, ToNonDataflow, CallTIRRewrite", "AttachGlobalSymbol"}) {
+      QTest::newRow(p) << p << false;
     }
+    QTest::newRow("all") << "Normalize, CanonicalizeBindings, EliminateCommonSubexpr, FoldConstant, "
+                            "DeadCodeElimination, RemovePurityChecking, ToNonDataflow, CallTIRRewrite"
+                         << true;
   }
   void everyPassOnTheCorpus() {
     QFETCH(QString, pipeline);
+    QFETCH(bool, semantic);
     auto files = Corpus();
     QVERIFY(files.size() >= 40);
     int modules = 0, compared = 0;
@@ -65,6 +72,7 @@ class TestRelaxPassesCorpus : public QObject {
       if (!ParseModule(script::PrintModule(out), &error).defined()) {
         problems << QString::fromStdString(name + ": the printed result does not parse: " + error);
       }
+      if (!semantic) continue;
       for (const auto& c : transform::CheckRelaxEquivalence(in, out)) {
         using O = transform::RelaxFunctionCheck::Outcome;
         if (c.outcome == O::kEqual) ++compared;
@@ -73,10 +81,12 @@ class TestRelaxPassesCorpus : public QObject {
         }
       }
     }
+    qInfo("%d modules, %d functions compared", modules, compared);
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join("\n")));
     QVERIFY(modules >= 40);
-    // The corpus programs that only call kernels run (the others need op legalization).
-    QVERIFY2(compared >= 4, qPrintable(QString::number(compared)));
+    // Most corpus functions run (ops legalized through LegalizeOps); the rest call what the
+    // interpreter cannot evaluate (packed functions, ops without a legalization).
+    QVERIFY2(!semantic || compared >= 40, qPrintable(QString::number(compared)));
   }
 };
 

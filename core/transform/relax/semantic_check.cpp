@@ -3,12 +3,15 @@
 #include <cstdio>
 #include <functional>
 
+#include "transform/relax/legalize_ops.h"
+
 namespace wb::transform {
 
 using Outcome = RelaxFunctionCheck::Outcome;
 
 relax::RelaxInterpretOptions InterpreterOptions() {
   relax::RelaxInterpretOptions options;
+  options.legalize = LegalizeCall;
   return options;
 }
 
