@@ -6,6 +6,7 @@
 #include <QTest>
 
 #include "codegen_test_util.h"
+#include "codegen/flop_count.h"
 #include "runtime/thread_pool.h"
 
 using namespace wb;
@@ -304,6 +305,38 @@ class Module:
     QVERIFY(!built->GetSource("ll-opt").empty());
     QVERIFY(built->GetSource("asm").find("strict") != std::string::npos);
     CHECK_SAME(mod, built, "strict", {TensorSpec{{64}}, TensorSpec{{64}}});
+  }
+
+  void flopCount() {
+    auto mod = ParseOk(R"(
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def matmul(A: T.Buffer((16, 8), "float32"), B: T.Buffer((8, 12), "float32"), C: T.Buffer((16, 12), "float32")):
+        for i, j, k in T.grid(16, 12, 8):
+            with T.sblock("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                with T.init():
+                    C[vi, vj] = T.float32(0.0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+
+    @T.prim_func
+    def scaled(a: T.handle, b: T.handle):
+        n = T.int32()
+        A = T.match_buffer(a, (n, 4), "float32")
+        B = T.match_buffer(b, (n, 4), "int32")
+        for i, j in T.grid(n, 4):
+            A[i, j] = T.exp(A[i, j]) * T.float32(2.0)
+            B[i, j] = B[i, j] * 3 + 1
+)");
+    auto matmul = mod->Lookup("matmul").as_ref<tir::PrimFuncNode>();
+    QCOMPARE(codegen::CountFlops(matmul).value_or(-1), 2.0 * 16 * 12 * 8);
+    auto scaled = mod->Lookup("scaled").as_ref<tir::PrimFuncNode>();
+    QVERIFY(!codegen::CountFlops(scaled).has_value());  // n unknown
+    const tir::VarNode* n = scaled->buffer_map[0]->shape[0].as<tir::VarNode>();
+    QVERIFY(n);
+    // exp and the multiply per float element; the integer ops do not count.
+    QCOMPARE(codegen::CountFlops(scaled, {{n, 10}}).value_or(-1), 2.0 * 10 * 4);
   }
 
   void unloweredOrGpuCodeIsAClearError() {
