@@ -307,6 +307,51 @@ class Module:
     CHECK_SAME(mod, built, "strict", {TensorSpec{{64}}, TensorSpec{{64}}});
   }
 
+  void viewsMatchBuffersAndSubroutineErrors() {
+    auto mod = ParseOk(R"(
+@I.ir_module
+class Module:
+    @T.prim_func
+    def views(A: T.Buffer((16,), "float32"), lo: T.Buffer((8,), "float32"), hi: T.Buffer((8,), "float32")):
+        A_hi = T.decl_buffer((8,), data=A.data, elem_offset=8)
+        A_2d = T.decl_buffer((2, 8), data=A.data)
+        for i in range(8):
+            lo[i] = A_2d[0, i]
+            hi[i] = A_hi[i]
+        A_hi[0] = T.float32(42.0)
+
+    @T.prim_func(s_tir=True)
+    def tiles(A: T.Buffer((8, 8), "float32"), B: T.Buffer((8, 8), "float32")):
+        for io, jo in T.grid(2, 2):
+            with T.sblock("tile"):
+                vio, vjo = T.axis.remap("SS", [io, jo])
+                A_tile = T.match_buffer(A[vio * 4:vio * 4 + 4, vjo * 4:vjo * 4 + 4], (4, 4), strides=("s0", "s1"), offset_factor=1)
+                B_tile = T.match_buffer(B[vio * 4:vio * 4 + 4, vjo * 4:vjo * 4 + 4], (4, 4), offset_factor=1)
+                for i, j in T.grid(4, 4):
+                    B_tile[i, j] = A_tile[i, j] + T.Cast("float32", A_tile.elem_offset)
+)");
+    runtime::Module built = BuildOk(mod);
+    CHECK_SAME(mod, built, "views", {TensorSpec{{16}}, TensorSpec{{8}}, TensorSpec{{8}}});
+    CHECK_SAME(mod, built, "tiles", {TensorSpec{{8, 8}}, TensorSpec{{8, 8}}});
+
+    auto calls = ParseOk(R"(
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def twice(x: T.float32) -> T.float32:
+        return x * T.float32(2.0)
+
+    @T.prim_func
+    def main(A: T.Buffer((4,), "float32")):
+        for i in range(4):
+            A[i] = Module.twice(A[i])
+)");
+    codegen::BuildResult r = codegen::Build(calls, codegen::Target::Host());
+    QVERIFY(!r.ok());
+    std::string text = RenderDiagnostics(r.diagnostics);
+    QVERIFY2(text.find("not supported") != std::string::npos, text.c_str());
+  }
+
   void flopCount() {
     auto mod = ParseOk(R"(
 @I.ir_module
