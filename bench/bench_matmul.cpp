@@ -98,14 +98,16 @@ def matmul(A: T.Buffer((@NN@,), "float32"), B: T.Buffer((@NN@,), "float32"), C: 
 
 constexpr int64_t kAddN = 64LL * 1024 * 1024;
 
+// The elementwise add as a user schedules it: split for the threads, 16-wide vectors inside.
 std::string AddScript() {
   return R"(from tvm.script import tirx as T
 
 @T.prim_func
 def add(A: T.Buffer((67108864,), "float32"), B: T.Buffer((67108864,), "float32"), C: T.Buffer((67108864,), "float32")):
     for io in T.parallel(4096):
-        for ii in T.vectorized(16384):
-            C[io * 16384 + ii] = A[io * 16384 + ii] + B[io * 16384 + ii]
+        for ii in range(1024):
+            for v in T.vectorized(16):
+                C[io * 16384 + ii * 16 + v] = A[io * 16384 + ii * 16 + v] + B[io * 16384 + ii * 16 + v]
 )";
 }
 
