@@ -96,7 +96,16 @@ Value Parser::BufferCall(std::string_view name, const Args& args) {
       if (s.kind == VK::kNone) continue;
       for (const auto& item : ToSeq(s, node)) {
         if (item.kind == VK::kStr) {
-          spec->options.strides.push_back(MakeVar(item.s, DataType::Int(32), SpanOf(node)));
+          // A quoted stride names a variable as a quoted shape entry does: the same name means
+          // the same Var, and the body may use it (the printer then declares it there).
+          const Value* found = func_ ? Lookup(item.s) : nullptr;
+          if (found && found->kind == VK::kExpr && found->expr.as<VarNode>()) {
+            spec->options.strides.push_back(found->expr);
+            continue;
+          }
+          Var v = MakeVar(item.s, DataType::Int(32), SpanOf(node));
+          if (func_) scopes_[func_scope_][item.s] = Value::Expr(v);
+          spec->options.strides.push_back(v);
         } else {
           spec->options.strides.push_back(ToPrim(item, node));
         }

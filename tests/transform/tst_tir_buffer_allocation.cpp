@@ -33,8 +33,8 @@ class Module:
     def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
         for i in range(16):
             with T.sblock(""):
-                T.reads(A[0:16, 0:16])
-                T.writes(C[0:16, 0:16])
+                T.reads(A[i, 0:16])
+                T.writes(C[i, 0:16])
                 B = T.sblock_alloc_buffer((16, 16))
                 for j in range(16):
                     with T.sblock("B"):
@@ -106,8 +106,8 @@ class Module:
     def main(A: T.Buffer((4, 8), "float32"), idx: T.Buffer((4,), "int32")):
         for i in range(4):
             with T.sblock(""):
-                T.reads(A[0:4, 0:8])
-                T.writes(idx[0:4])
+                T.reads(A[i, 0:8])
+                T.writes(idx[i])
                 mx = T.sblock_alloc_buffer((4,))
                 for k in range(8):
                     with T.sblock("argmax"):

@@ -74,6 +74,26 @@ class Module:
         C_1 = T.decl_buffer((1,), "int32", data=C.data)
         for i, j, k in T.grid(2, 3, 4):
             B[i * 12 + j * 4 + k] = A_1[i * 12 + j * 4 + k] + C_1[0])"},
+    // Booleans are stored as int8: loads compare back to bool, stores cast to int8.
+    {"bool as int8", R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def main(M: T.Buffer((2, 4), "bool"), B: T.Buffer((8,), "float32")):
+        T1 = T.alloc_buffer((8,), "bool")
+        for i, j in T.grid(2, 4):
+            T1[i * 4 + j] = M[i, j]
+        for k in range(8):
+            B[k] = T.Select(T1[k], T.float32(1.0), T.float32(0.0)))",
+     R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def main(M: T.Buffer((2, 4), "bool"), B: T.Buffer((8,), "float32")):
+        M_1 = T.decl_buffer((8,), "int8", data=M.data)
+        T1 = T.alloc_buffer((8,), "int8")
+        for i, j in T.grid(2, 4):
+            T1[i * 4 + j] = T.Cast("int8", T.Cast("bool", M_1[i * 4 + j]))
+        for k in range(8):
+            B[k] = T.Select(T.Cast("bool", T1[k]), T.float32(1.0), T.float32(0.0)))"},
 };
 
 }  // namespace

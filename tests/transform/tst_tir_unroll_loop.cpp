@@ -119,6 +119,23 @@ class Module:
                 break
             A[i] = T.float32(1.0))"},
      {{"auto_max_step", ir::MakeInt(100)}}},
+    // auto_max_extent == 1 copies out single-iteration loops even without explicit_unroll.
+    {{"single iteration", R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def main(A: T.Buffer((4,), "float32")):
+        for i in range(1):
+            A[i] = A[i] + T.float32(1.0)
+        for j in range(2):
+            A[j + 1] = A[j + 1] * T.float32(2.0))",
+      R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def main(A: T.Buffer((4,), "float32")):
+        A[0] = A[0] + T.float32(1.0)
+        for j in range(2):
+            A[j + 1] = A[j + 1] * T.float32(2.0))"},
+     {{"auto_max_extent", ir::MakeInt(1)}, {"explicit_unroll", ir::MakeBool(false)}}},
     // unroll_local_access: the loop indexing a local buffer is unrolled, the other is not.
     {{"unroll_local_access", R"(@I.ir_module
 class Module:

@@ -47,8 +47,11 @@ class BufferFlattener : public StmtExprMutator {
     const auto* load = visited.as<BufferLoadNode>();
     Buffer flat = Flattened(load->buffer);
     if (flat.same_as(load->buffer)) return visited;
-    return MakeBufferLoad(flat, {FlatIndex(load->buffer, load->indices, load->span)},
-                          load->predicate, load->span);
+    PrimExpr flat_load = MakeBufferLoad(flat, {FlatIndex(load->buffer, load->indices, load->span)},
+                                        load->predicate, load->span);
+    // Booleans live in int8 memory: the value read is compared back to a bool.
+    if (flat->dtype != load->buffer->dtype) flat_load = MakeCast(load->dtype, flat_load, load->span);
+    return flat_load;
   }
 
   Stmt VisitStmt_(const BufferStoreNode* op) override {
@@ -56,15 +59,30 @@ class BufferFlattener : public StmtExprMutator {
     const auto* store = visited.as<BufferStoreNode>();
     Buffer flat = Flattened(store->buffer);
     if (flat.same_as(store->buffer)) return visited;
-    return MakeBufferStore(flat, store->value,
-                           {FlatIndex(store->buffer, store->indices, store->span)},
+    PrimExpr value = store->value;
+    if (flat->dtype != store->buffer->dtype) {
+      value = MakeCast(flat->dtype.with_lanes(value->dtype.lanes()), value, store->span);
+    }
+    return MakeBufferStore(flat, value, {FlatIndex(store->buffer, store->indices, store->span)},
                            store->predicate, store->span);
   }
 
   Stmt VisitStmt_(const AllocBufferNode* op) override {
     Buffer flat = Flattened(op->buffer);
     if (flat.same_as(op->buffer)) return GetRef(op);
+    if (IsBool(op->buffer)) {
+      // The allocation owns its pointer: it becomes an int8 pointer, for every use of it.
+      Var data = MakePointerVar(op->buffer->data->name_hint, DataType::Int(8), op->buffer->scope());
+      data_remap_[op->buffer->data.get()] = data;
+      flat.CopyOnWrite()->data = data;
+      remap_[op->buffer.get()] = flat;
+    }
     return MakeAllocBuffer(flat, op->annotations, op->span);
+  }
+
+  PrimExpr VisitExpr_(const VarNode* op) override {
+    auto it = data_remap_.find(op);
+    return it == data_remap_.end() ? PrimExpr(GetRef(op)) : PrimExpr(it->second);
   }
 
   Stmt VisitStmt_(const DeclBufferNode* op) override {
@@ -91,10 +109,15 @@ class BufferFlattener : public StmtExprMutator {
         "block '" + op->name_hint + "' is still present; run LowerOpaqueBlock first", op->span));
   }
 
-  // A buffer is already flat when it has one dimension, no strides and no element offset.
+  // A buffer is already flat when it has one dimension, no strides and no element offset (and
+  // is not boolean: booleans are stored as int8, as TVM's code generators expect).
   static bool IsFlat(const Buffer& buffer) {
-    return buffer->shape.size() == 1 && buffer->strides.empty() &&
+    return buffer->shape.size() == 1 && buffer->strides.empty() && !IsBool(buffer) &&
            (!buffer->elem_offset.defined() || IsConstInt(buffer->elem_offset, 0));
+  }
+
+  static bool IsBool(const Buffer& buffer) {
+    return buffer->dtype.is_bool() && buffer->dtype.lanes() == 1;
   }
 
   // The row-major strides of `buffer` when it declares none.
@@ -138,6 +161,11 @@ class BufferFlattener : public StmtExprMutator {
       n->shape = {analyzer_.Simplify(extent)};
       n->strides.clear();
       n->elem_offset = make_const(index_type, int64_t(0));
+      if (IsBool(buffer)) n->dtype = DataType::Int(8);
+    }
+    // A view of a boolean allocation follows it to its int8 pointer.
+    if (auto data = data_remap_.find(buffer->data.get()); data != data_remap_.end()) {
+      flat.CopyOnWrite()->data = data->second;
     }
     remap_[buffer.get()] = flat;
     return flat;
@@ -167,6 +195,7 @@ class BufferFlattener : public StmtExprMutator {
 
   arith::Analyzer analyzer_;
   std::unordered_map<const BufferNode*, Buffer> remap_;
+  std::unordered_map<const VarNode*, Var> data_remap_;
 };
 
 }  // namespace

@@ -7,7 +7,8 @@
 // As in TVM, the PrimFunc's buffer_map keeps the original buffers (they describe the arguments
 // the caller passes); the body declares the flat views (`T.decl_buffer` over the parameter's
 // data) ahead of everything else. Allocations and `T.decl_buffer`s in the body are flattened in
-// place. Runs after LowerOpaqueBlock: blocks and match_buffer must be gone.
+// place. Boolean buffers are stored as int8 (loads cast back to bool, stores cast to int8), as
+// in TVM. Runs after LowerOpaqueBlock: blocks and match_buffer must be gone.
 #pragma once
 
 #include "ir/transform.h"

@@ -4,8 +4,11 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "arith/analyzer.h"
+#include "arith/int_set.h"
 #include "tir/functor.h"
 #include "tir/op.h"
+#include "tir/substitute.h"
 #include "tir/transform.h"
 #include "transform/registry.h"
 
@@ -122,39 +125,92 @@ class AccessLCADetector : public StmtExprVisitor {
   std::unordered_map<const VarNode*, const ForNode*> loop_of_;
 };
 
-// Buffers a statement reads and writes (loads, stores and nested blocks' regions), in first-use
-// order, for the T.reads / T.writes of a new block.
-class ReadWriteCollector : public StmtExprVisitor {
+// The regions a statement reads and writes, for the T.reads / T.writes of a new block: every
+// load and store, with nested blocks' iteration variables replaced by their bindings and the
+// loops inside the statement relaxed to their ranges, so the region is in terms of what is
+// fixed where the statement runs. Buffers allocated inside are left out.
+class AccessRegionCollector : public StmtExprVisitor {
  public:
   using StmtExprVisitor::VisitExpr_;
   using StmtExprVisitor::VisitStmt_;
 
-  std::vector<Buffer> reads, writes;
-  std::unordered_set<const BufferNode*> local;  // allocated inside: not visible outside
+  struct Access {
+    Buffer buffer;
+    std::vector<arith::IntSet> box;
+  };
+  std::vector<Access> reads, writes;
+  std::unordered_set<const BufferNode*> local;
 
-  void VisitStmt_(const BufferStoreNode* op) override {
-    Add(&writes, op->buffer);
+  void VisitStmt_(const ForNode* op) override {
+    dom_[op->loop_var] = ir::MakeRange(op->min, op->extent);
     StmtExprVisitor::VisitStmt_(op);
   }
-  void VisitExpr_(const BufferLoadNode* op) override {
-    Add(&reads, op->buffer);
-    StmtExprVisitor::VisitExpr_(op);
+  void VisitStmt_(const SBlockRealizeNode* op) override {
+    const SBlockNode* block = op->block.get();
+    for (size_t i = 0; i < block->iter_vars.size() && i < op->iter_values.size(); ++i) {
+      bindings_[block->iter_vars[i]->var.get()] = Substitute(op->iter_values[i], bindings_);
+    }
+    StmtExprVisitor::VisitStmt_(op);
   }
   void VisitStmt_(const SBlockNode* op) override {
     for (const auto& b : op->alloc_buffers) local.insert(b.get());
-    for (const auto& r : op->reads) Add(&reads, r->buffer);
-    for (const auto& r : op->writes) Add(&writes, r->buffer);
-    StmtExprVisitor::VisitStmt_(op);
+    if (op->init.defined()) VisitStmt(op->init);
+    VisitStmt(op->body);
   }
   void VisitStmt_(const AllocBufferNode* op) override { local.insert(op->buffer.get()); }
+  void VisitStmt_(const BufferStoreNode* op) override {
+    Add(&writes, op->buffer, op->indices);
+    StmtExprVisitor::VisitStmt_(op);
+  }
+  void VisitExpr_(const BufferLoadNode* op) override {
+    Add(&reads, op->buffer, op->indices);
+    StmtExprVisitor::VisitExpr_(op);
+  }
+
+  // The collected accesses as regions; a dimension with an unbounded end covers the buffer.
+  std::vector<BufferRegion> Regions(const std::vector<Access>& accesses) {
+    std::vector<BufferRegion> out;
+    for (const auto& a : accesses) {
+      if (local.count(a.buffer.get())) continue;
+      std::vector<Range> ranges;
+      for (size_t k = 0; k < a.buffer->shape.size(); ++k) {
+        const arith::IntSet& s = a.box[k];
+        if (!s.HasLowerBound() || !s.HasUpperBound()) {
+          ranges.push_back(ir::MakeRange(make_const(a.buffer->shape[k]->dtype, int64_t(0)),
+                                         a.buffer->shape[k]));
+          continue;
+        }
+        PrimExpr extent = analyzer_.Simplify(
+            add(sub(s.max_value, s.min_value), make_const(s.min_value->dtype, int64_t(1))));
+        ranges.push_back(ir::MakeRange(s.min_value, extent));
+      }
+      out.push_back(MakeBufferRegion(a.buffer, std::move(ranges)));
+    }
+    return out;
+  }
 
  private:
-  static void Add(std::vector<Buffer>* list, const Buffer& b) {
-    for (const auto& x : *list) {
-      if (x.same_as(b)) return;
+  void Add(std::vector<Access>* list, const Buffer& buffer, const std::vector<PrimExpr>& indices) {
+    if (indices.size() != buffer->shape.size()) return;
+    std::vector<arith::IntSet> box;
+    for (const auto& index : indices) {
+      if (index->dtype.lanes() != 1) {
+        box.push_back(arith::IntSet::Everything());
+        continue;
+      }
+      box.push_back(arith::EvalSet(Substitute(index, bindings_), dom_, &analyzer_));
     }
-    list->push_back(b);
+    for (auto& a : *list) {
+      if (!a.buffer.same_as(buffer)) continue;
+      for (size_t k = 0; k < box.size(); ++k) a.box[k] = arith::Union({a.box[k], box[k]}, &analyzer_);
+      return;
+    }
+    list->push_back({buffer, std::move(box)});
   }
+
+  arith::RangeMap dom_;
+  VarMap bindings_;
+  arith::Analyzer analyzer_;
 };
 
 class AllocationMover : public StmtExprMutator {
@@ -191,18 +247,11 @@ class AllocationMover : public StmtExprMutator {
     if (here == at_.end()) return visited;
     For loop = Downcast<ForNode>(visited);
     const std::vector<Buffer>& allocs = here->second;
-    ReadWriteCollector collector;
+    AccessRegionCollector collector;
     collector(loop->body);
     for (const auto& b : allocs) collector.local.insert(b.get());
-    auto regions = [&](const std::vector<Buffer>& buffers) {
-      std::vector<BufferRegion> out;
-      for (const auto& b : buffers) {
-        if (!collector.local.count(b.get())) out.push_back(FullRegion(b));
-      }
-      return out;
-    };
-    SBlock block = MakeSBlock({}, regions(collector.reads), regions(collector.writes), "",
-                              loop->body, {}, allocs);
+    SBlock block = MakeSBlock({}, collector.Regions(collector.reads),
+                              collector.Regions(collector.writes), "", loop->body, {}, allocs);
     loop.CopyOnWrite()->body = MakeSBlockRealize({}, MakeIntImm(DataType::Bool(), 1), block);
     return loop;
   }

@@ -5,8 +5,9 @@
 // used lets CompactBufferAllocation shrink it to what one iteration touches. A buffer nothing
 // accesses stays where it was.
 //
-// The new blocks' T.reads / T.writes name the whole of every buffer their body reads or writes
-// (except the ones they allocate): a safe over-approximation; TVM computes tighter regions.
+// The new blocks' T.reads / T.writes are the regions their body accesses (nested blocks'
+// iteration variables replaced by their bindings, inner loops relaxed), except the buffers
+// they allocate.
 #pragma once
 
 #include "ir/transform.h"

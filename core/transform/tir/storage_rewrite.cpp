@@ -78,8 +78,7 @@ class StorageRewriter : public StmtExprMutator {
 
  private:
   struct Slot {
-    size_t alloc_index;  // the AllocBuffer statement that owns the memory
-    Buffer original;     // the buffer allocated there
+    Buffer original;     // the buffer an AllocBuffer of this sequence allocates
     Buffer owner;        // the same, grown to fit every buffer that shares it
     size_t busy_until;   // last statement index that uses the memory
   };
@@ -117,7 +116,7 @@ class StorageRewriter : public StmtExprMutator {
         }
       }
       if (!reuse) {
-        slots.push_back({i, b, b, last});
+        slots.push_back({b, b, last});
         continue;
       }
       // B lives in the slot's memory from now on; the slot grows to fit it.

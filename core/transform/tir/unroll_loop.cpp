@@ -117,7 +117,10 @@ class LoopUnroller : public StmtExprMutator {
     } else {
       normal_loop_depth_ += 1;
     }
-    if (unroll && config_.explicit_unroll) return Unroll(loop, trips);
+    // As in TVM, auto_max_extent == 1 copies out single-iteration loops even when unrolling is
+    // otherwise only marked.
+    bool single = copyable && trips <= 1 && config_.auto_max_extent == 1;
+    if ((unroll && config_.explicit_unroll) || single) return Unroll(loop, trips);
     if (unroll && loop->kind != ForKind::kUnrolled) {
       For copy = Downcast<ForNode>(stmt);
       copy.CopyOnWrite()->kind = ForKind::kUnrolled;
