@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -111,6 +112,7 @@ def add(A: T.Buffer((67108864,), "float32"), B: T.Buffer((67108864,), "float32")
 )";
 }
 
+// WB_BENCH_ASM=DIR writes each kernel's optimized LLVM IR and assembly there.
 runtime::PackedFunc BuildFunction(const std::string& text, const std::string& name, double* compile_ms) {
   auto start = std::chrono::steady_clock::now();
   script::ParseResult parsed = script::Parse(text, name + ".py");
@@ -124,6 +126,16 @@ runtime::PackedFunc BuildFunction(const std::string& text, const std::string& na
     std::exit(1);
   }
   *compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (const char* dir = std::getenv("WB_BENCH_ASM")) {
+    for (const char* format : {"ll-opt", "asm"}) {
+      std::string path = std::string(dir) + "/" + name + "." + format;
+      if (FILE* f = std::fopen(path.c_str(), "w")) {
+        std::string source = built.module->GetSource(format);
+        std::fwrite(source.data(), 1, source.size(), f);
+        std::fclose(f);
+      }
+    }
+  }
   return built.module.get_function(name);
 }
 
