@@ -352,6 +352,33 @@ class Module:
     QVERIFY2(text.find("not supported") != std::string::npos, text.c_str());
   }
 
+  void targetOptionsReachTheMachineCode() {
+    auto mod = ParseOk(R"(
+@T.prim_func
+def main(A: T.Buffer((256,), "float32"), B: T.Buffer((256,), "float32")):
+    for io in range(16):
+        for v in T.vectorized(16):
+            B[io * 16 + v] = A[io * 16 + v] * T.float32(3.0)
+)");
+    std::string error;
+    auto generic = codegen::ParseTarget("llvm -mcpu=x86-64", &error);
+    QVERIFY2(generic.has_value(), error.c_str());
+    codegen::BuildResult sse = codegen::Build(mod, *generic);
+    QVERIFY2(sse.ok(), RenderDiagnostics(sse.diagnostics).c_str());
+    std::string asm_sse = sse.module->GetSource("asm");
+    QVERIFY2(asm_sse.find("xmm") != std::string::npos && asm_sse.find("ymm") == std::string::npos,
+             asm_sse.c_str());
+    CHECK_SAME(mod, sse.module, "main", {TensorSpec{{256}}, TensorSpec{{256}}});
+    codegen::Target host = codegen::Target::Host();
+    if (host.HasFeature("avx2")) {
+      codegen::BuildResult wide = codegen::Build(mod, host);
+      QVERIFY2(wide.ok(), RenderDiagnostics(wide.diagnostics).c_str());
+      std::string asm_wide = wide.module->GetSource("asm");
+      QVERIFY2(asm_wide.find("ymm") != std::string::npos || asm_wide.find("zmm") != std::string::npos,
+               asm_wide.c_str());
+    }
+  }
+
   void flopCount() {
     auto mod = ParseOk(R"(
 @I.ir_module
