@@ -100,6 +100,31 @@ class Module:
       QVERIFY2(error.empty(), error.c_str());
     }
   }
+
+  // Vector operands (what VectorizeLoop leaves): lanes of any sign, a Ramp known non-negative.
+  void vectorOperandsKeepMeaning() {
+    std::string error;
+    auto module = testing::ParseModule(R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def main(A: T.Buffer((16,), "int32"), B: T.Buffer((16,), "int32"), C: T.Buffer((16,), "int32")):
+        for i in range(4):
+            B[i * 4:i * 4 + 4] = A[i * 4:i * 4 + 4] // T.Broadcast(4, 4) + A[i * 4:i * 4 + 4] % T.Broadcast(3, 4)
+            C[i * 4:i * 4 + 4] = T.Ramp(i * 4, 1, 4) // T.Broadcast(3, 4) + A[i * 4:i * 4 + 4] % T.Broadcast(-8, 4))",
+                                       &error);
+    QVERIFY2(error.empty(), error.c_str());
+    auto lowered = testing::RunPasses("LowerIntrin", module, &error);
+    QVERIFY2(error.empty(), error.c_str());
+    std::string text = script::PrintModule(lowered);
+    QVERIFY2(text.find("//") == std::string::npos && text.find(" % ") == std::string::npos, text.c_str());
+    QVERIFY2(text.find("T.Div(T.Ramp(i * 4, 1, 4), T.Broadcast(3, 4))") != std::string::npos, text.c_str());
+    for (uint64_t seed : {4, 5}) {
+      error = testing::CheckSameMeaning(module, lowered, seed);
+      QVERIFY2(error.empty(), error.c_str());
+    }
+    error = testing::CheckRoundTrip(lowered);
+    QVERIFY2(error.empty(), error.c_str());
+  }
 };
 
 QTEST_APPLESS_MAIN(TestLowerIntrin)
