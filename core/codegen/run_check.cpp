@@ -65,10 +65,14 @@ bool MakeInputs(const PrimFunc& f, const std::string& name, const RunCheckOption
   // Files first, so that their shapes bind the shape variables.
   for (size_t i = 0; i < n; ++i) {
     const Var& p = f->params[i];
+    Buffer b = i < f->buffer_map.size() ? f->buffer_map[i] : Buffer();
+    // By parameter name, or by buffer name (`a: T.handle` matched to buffer A).
     runtime::NDArray a = FindNpy(options.inputs, name, p->name_hint, error);
+    if (!a.defined() && error->empty() && b.defined() && b->name != p->name_hint) {
+      a = FindNpy(options.inputs, name, b->name, error);
+    }
     if (!error->empty()) return false;
     if (!a.defined()) continue;
-    Buffer b = i < f->buffer_map.size() ? f->buffer_map[i] : Buffer();
     if (!b.defined()) {
       if (a.NumElements() != 1) {
         *error = "scalar parameter '" + p->name_hint + "' needs a 0-d or 1-element array";

@@ -17,7 +17,7 @@ namespace wb::codegen {
 struct RunCheckOptions {
   // Empty or "random": seeded random tensors (scalars and symbolic shapes then cannot be
   // chosen: such functions report an error). Otherwise a directory with DIR/<func>/<param>.npy
-  // or DIR/<param>.npy per parameter (scalars as 0-d or 1-element arrays); tensors not found
+  // or DIR/<param>.npy per parameter or buffer name (scalars as 0-d or 1-element arrays); tensors not found
   // there are random, with their shape from the bound shape variables.
   std::string inputs;
   uint64_t seed = 0;

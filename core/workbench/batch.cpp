@@ -171,7 +171,8 @@ constexpr const char* kUsage = R"usage(usage:
       build every PrimFunc for TARGET (default "llvm -mcpu=native"), run it, check it
       against the interpreter (tolerances per dtype) and, with --profile, time it (TVM's
       time evaluator: R samples, each the mean of N calls) with GFLOP/s; exit 1 on a
-      mismatch or failure. DIR holds <param>.npy or <func>/<param>.npy inputs
+      mismatch or failure. DIR holds <name>.npy or <func>/<name>.npy inputs
+      (name: a parameter or buffer name; others are random)
 )usage";
 
 struct Options {

@@ -282,6 +282,20 @@ def neg(a: T.handle, b: T.handle):
     Run symbolic = Workbench({sym, "--run"});
     QCOMPARE(symbolic.code, 1);
     QVERIFY2(symbolic.out.contains("FAILED  neg: error: the shape of A is symbolic"), qPrintable(symbolic.out));
+    // An input file binds n; the output is made with that shape.
+    QDir(tmp.path()).mkdir("inputs");
+    QByteArray header = "{'descr': '<f4', 'fortran_order': False, 'shape': (5,), }";
+    while ((10 + header.size() + 1) % 64 != 0) header += ' ';
+    header += '\n';
+    QByteArray npy("\x93NUMPY\x01\x00", 8);
+    npy += char(header.size() & 0xff);
+    npy += char(header.size() >> 8);
+    npy += header;
+    for (float v : {1.0f, -2.0f, 3.5f, 0.0f, 8.0f}) npy.append(reinterpret_cast<const char*>(&v), 4);
+    Write(tmp, "inputs/A.npy", npy);
+    Run with_inputs = Workbench({sym, "--run", "--inputs", tmp.filePath("inputs")});
+    QVERIFY2(with_inputs.code == 0, qPrintable(with_inputs.out + with_inputs.err));
+    QVERIFY2(with_inputs.out.contains("ok      neg  matches the interpreter"), qPrintable(with_inputs.out));
   }
 
   // --- --schedule (a recipe applied onto a PrimFunc) -------------------------------------------

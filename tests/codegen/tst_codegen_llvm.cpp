@@ -6,6 +6,7 @@
 #include <QTest>
 
 #include "codegen_test_util.h"
+#include "codegen/flop_count.h"
 #include "runtime/thread_pool.h"
 
 using namespace wb;
@@ -304,6 +305,110 @@ class Module:
     QVERIFY(!built->GetSource("ll-opt").empty());
     QVERIFY(built->GetSource("asm").find("strict") != std::string::npos);
     CHECK_SAME(mod, built, "strict", {TensorSpec{{64}}, TensorSpec{{64}}});
+  }
+
+  void viewsMatchBuffersAndSubroutineErrors() {
+    auto mod = ParseOk(R"(
+@I.ir_module
+class Module:
+    @T.prim_func
+    def views(A: T.Buffer((16,), "float32"), lo: T.Buffer((8,), "float32"), hi: T.Buffer((8,), "float32")):
+        A_hi = T.decl_buffer((8,), data=A.data, elem_offset=8)
+        A_2d = T.decl_buffer((2, 8), data=A.data)
+        for i in range(8):
+            lo[i] = A_2d[0, i]
+            hi[i] = A_hi[i]
+        A_hi[0] = T.float32(42.0)
+
+    @T.prim_func(s_tir=True)
+    def tiles(A: T.Buffer((8, 8), "float32"), B: T.Buffer((8, 8), "float32")):
+        for io, jo in T.grid(2, 2):
+            with T.sblock("tile"):
+                vio, vjo = T.axis.remap("SS", [io, jo])
+                A_tile = T.match_buffer(A[vio * 4:vio * 4 + 4, vjo * 4:vjo * 4 + 4], (4, 4), strides=("s0", "s1"), offset_factor=1)
+                B_tile = T.match_buffer(B[vio * 4:vio * 4 + 4, vjo * 4:vjo * 4 + 4], (4, 4), offset_factor=1)
+                for i, j in T.grid(4, 4):
+                    B_tile[i, j] = A_tile[i, j] + T.Cast("float32", A_tile.elem_offset)
+)");
+    runtime::Module built = BuildOk(mod);
+    CHECK_SAME(mod, built, "views", {TensorSpec{{16}}, TensorSpec{{8}}, TensorSpec{{8}}});
+    CHECK_SAME(mod, built, "tiles", {TensorSpec{{8, 8}}, TensorSpec{{8, 8}}});
+
+    auto calls = ParseOk(R"(
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def twice(x: T.float32) -> T.float32:
+        return x * T.float32(2.0)
+
+    @T.prim_func
+    def main(A: T.Buffer((4,), "float32")):
+        for i in range(4):
+            A[i] = Module.twice(A[i])
+)");
+    codegen::BuildResult r = codegen::Build(calls, codegen::Target::Host());
+    QVERIFY(!r.ok());
+    std::string text = RenderDiagnostics(r.diagnostics);
+    QVERIFY2(text.find("not supported") != std::string::npos, text.c_str());
+  }
+
+  void targetOptionsReachTheMachineCode() {
+    auto mod = ParseOk(R"(
+@T.prim_func
+def main(A: T.Buffer((256,), "float32"), B: T.Buffer((256,), "float32")):
+    for io in range(16):
+        for v in T.vectorized(16):
+            B[io * 16 + v] = A[io * 16 + v] * T.float32(3.0)
+)");
+    std::string error;
+    auto generic = codegen::ParseTarget("llvm -mcpu=x86-64", &error);
+    QVERIFY2(generic.has_value(), error.c_str());
+    codegen::BuildResult sse = codegen::Build(mod, *generic);
+    QVERIFY2(sse.ok(), RenderDiagnostics(sse.diagnostics).c_str());
+    std::string asm_sse = sse.module->GetSource("asm");
+    QVERIFY2(asm_sse.find("xmm") != std::string::npos && asm_sse.find("ymm") == std::string::npos,
+             asm_sse.c_str());
+    CHECK_SAME(mod, sse.module, "main", {TensorSpec{{256}}, TensorSpec{{256}}});
+    codegen::Target host = codegen::Target::Host();
+    if (host.HasFeature("avx2")) {
+      codegen::BuildResult wide = codegen::Build(mod, host);
+      QVERIFY2(wide.ok(), RenderDiagnostics(wide.diagnostics).c_str());
+      std::string asm_wide = wide.module->GetSource("asm");
+      QVERIFY2(asm_wide.find("ymm") != std::string::npos || asm_wide.find("zmm") != std::string::npos,
+               asm_wide.c_str());
+    }
+  }
+
+  void flopCount() {
+    auto mod = ParseOk(R"(
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def matmul(A: T.Buffer((16, 8), "float32"), B: T.Buffer((8, 12), "float32"), C: T.Buffer((16, 12), "float32")):
+        for i, j, k in T.grid(16, 12, 8):
+            with T.sblock("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                with T.init():
+                    C[vi, vj] = T.float32(0.0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+
+    @T.prim_func
+    def scaled(a: T.handle, b: T.handle):
+        n = T.int32()
+        A = T.match_buffer(a, (n, 4), "float32")
+        B = T.match_buffer(b, (n, 4), "int32")
+        for i, j in T.grid(n, 4):
+            A[i, j] = T.exp(A[i, j]) * T.float32(2.0)
+            B[i, j] = B[i, j] * 3 + 1
+)");
+    auto matmul = mod->Lookup("matmul").as_ref<tir::PrimFuncNode>();
+    QCOMPARE(codegen::CountFlops(matmul).value_or(-1), 2.0 * 16 * 12 * 8);
+    auto scaled = mod->Lookup("scaled").as_ref<tir::PrimFuncNode>();
+    QVERIFY(!codegen::CountFlops(scaled).has_value());  // n unknown
+    const tir::VarNode* n = scaled->buffer_map[0]->shape[0].as<tir::VarNode>();
+    QVERIFY(n);
+    // exp and the multiply per float element; the integer ops do not count.
+    QCOMPARE(codegen::CountFlops(scaled, {{n, 10}}).value_or(-1), 2.0 * 10 * 4);
   }
 
   void unloweredOrGpuCodeIsAClearError() {
