@@ -42,7 +42,8 @@ QString Q(const std::string& s) { return QString::fromStdString(s); }
 QString FirstMessage(const DiagnosticList& diags) {
   if (diags.empty()) return {};
   const Diagnostic& d = diags[0];
-  QString where = d.span.defined() ? QStringLiteral("line %1: ").arg(d.span.start().line) : QString();
+  QString where =
+      d.span.defined() ? QStringLiteral("line %1: ").arg(d.span.start().line) : QString();
   return where + Q(d.message);
 }
 
@@ -199,7 +200,8 @@ void SchedulePane::Refresh() {
     item->setText(0, Q(n.name));
     item->setText(1, loop ? Q(n.kind_name) + (n.thread.empty() ? QString() : " " + Q(n.thread))
                           : tr("block"));
-    item->setText(2, loop ? (n.min == "0" ? Q(n.extent) : QStringLiteral("[%1, +%2)").arg(Q(n.min), Q(n.extent)))
+    item->setText(2, loop ? (n.min == "0" ? Q(n.extent)
+                                          : QStringLiteral("[%1, +%2)").arg(Q(n.min), Q(n.extent)))
                           : QString());
     QStringList iters;
     for (const std::string& iv : n.iter_vars) iters << Q(iv);
@@ -220,8 +222,9 @@ void SchedulePane::Refresh() {
   apply_->setEnabled(active);
   load_->setEnabled(active);
   message_->setStyleSheet(QString());
-  message_->setText(active ? tr("%1 step(s) on %2").arg(session_.steps().size()).arg(Q(session_.func_name()))
-                           : tr("Nothing to schedule: the document has no PrimFunc that parses"));
+  message_->setText(
+      active ? tr("%1 step(s) on %2").arg(session_.steps().size()).arg(Q(session_.func_name()))
+             : tr("Nothing to schedule: the document has no PrimFunc that parses"));
   if (!session_.steps().empty()) {
     steps_->setCurrentRow(steps_->count() - 1);
   } else {
@@ -301,7 +304,8 @@ QMenu* SchedulePane::ContextMenu() {
     menu->addAction(tr("Unroll"), this, [=] { choose("unroll", "", true); });
     menu->addAction(tr("Bind to thread..."), this, [=] { choose("bind", "threadIdx.x", false); });
     menu->addSeparator();
-    menu->addAction(tr("Any primitive..."), this, [=] { choose("any", "sch.annotate(block_or_loop=loop, ann_key=\"pragma\", ann_val=1)", false); });
+    menu->addAction(tr("Any primitive..."), this,
+                    [=] { choose("any", "sch.unroll(loop=loop)", false); });
   } else {
     menu->addAction(tr("Any primitive on block %1...").arg(Q(n.name)), this,
                     [=] { choose("any", "sch.compute_inline(block=block)", false); });
@@ -309,11 +313,12 @@ QMenu* SchedulePane::ContextMenu() {
   return menu;
 }
 
-std::optional<std::vector<int>> SchedulePane::LoopsNamed(const QString& text, QString* error) const {
+std::optional<std::vector<int>> SchedulePane::LoopsNamed(const QString& text,
+                                                         QString* error) const {
   int node = SelectedNode();
   int block = node >= 0 && nodes_[node].kind == ScheduleTreeNode::Kind::kBlock ? node
-              : node >= 0                                                   ? nodes_[node].address_block
-                                                                            : -1;
+              : node >= 0 ? nodes_[node].address_block
+                          : -1;
   if (block < 0) {
     *error = tr("select a loop (or block) of the nest first");
     return std::nullopt;

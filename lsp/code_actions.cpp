@@ -8,10 +8,12 @@
 //   workbench/passSnapshots    {textDocument, pipeline} -> {ok, error, passes: [{index, name,
 //                              milliseconds, changed, before, after}]}
 //   workbench/applySchedule    {textDocument, recipe, funcName?} -> {ok, text, trace} or
-//                              {ok: false, error: {message, line, character}} (0-based, in the recipe)
+//                              {ok: false, error: {message, line, character}} (0-based, in the
+//                              recipe)
+#include "workbench/code_actions.h"
+
 #include "server.h"
 #include "transform/instrument.h"
-#include "workbench/code_actions.h"
 #include "workbench/session.h"
 
 namespace wb::lsp {
@@ -22,7 +24,8 @@ namespace {
 
 json WholeDocumentEdit(const Document& doc, const std::string& new_text) {
   TextRange whole{{0, 0}, doc.PositionOf(static_cast<uint32_t>(doc.text().size()))};
-  return {{"changes", {{doc.uri(), json::array({{{"range", ToJson(whole)}, {"newText", new_text}}})}}}};
+  return {
+      {"changes", {{doc.uri(), json::array({{{"range", ToJson(whole)}, {"newText", new_text}}})}}}};
 }
 
 // Whether a kind is wanted by the request's `context.only` filter (prefix match, as LSP says).
@@ -60,12 +63,14 @@ void Server::RegisterWorkbenchHandlers() {
                         {"after", s.after.defined() ? s.AfterText() : std::string()}});
     }
     json out = {{"ok", run.ok()}, {"pipeline", pipeline}, {"passes", std::move(passes)}};
-    if (!run.ok()) out["error"] = run.diagnostics.empty() ? "the pipeline failed" : run.diagnostics[0].message;
+    if (!run.ok())
+      out["error"] = run.diagnostics.empty() ? "the pipeline failed" : run.diagnostics[0].message;
     return out;
   });
   Request("workbench/applySchedule", [this](const json& p) {
     const Document& doc = DocumentOf(p);
-    RewriteResult r = ApplySchedule(doc, p.at("recipe").get<std::string>(), p.value("funcName", ""));
+    RewriteResult r =
+        ApplySchedule(doc, p.at("recipe").get<std::string>(), p.value("funcName", ""));
     if (!r.text) {
       json error = {{"message", r.error}};
       if (r.error_line > 0) {
@@ -93,9 +98,10 @@ json Server::OnCodeAction(const json& params) {
   }
   if (Wanted(params, "source.workbench")) {
     for (const PassChoice& choice : PassChoices()) {
-      json action = {{"title", PassTitle(choice)},
-                     {"kind", "source.workbench.pass"},
-                     {"data", {{"uri", doc.uri()}, {"version", doc.version()}, {"pipeline", choice.name}}}};
+      json action = {
+          {"title", PassTitle(choice)},
+          {"kind", "source.workbench.pass"},
+          {"data", {{"uri", doc.uri()}, {"version", doc.version()}, {"pipeline", choice.name}}}};
       if (!client_resolves_edits_) {
         RewriteResult r = ApplyPipeline(doc, choice.name);
         if (!r.text || *r.text == doc.text()) continue;
@@ -109,10 +115,12 @@ json Server::OnCodeAction(const json& params) {
 
 json Server::OnResolveCodeAction(const json& action) {
   json out = action;
-  if (out.contains("edit") || !action.contains("data") || !action["data"].contains("pipeline")) return out;
+  if (out.contains("edit") || !action.contains("data") || !action["data"].contains("pipeline"))
+    return out;
   const json& data = action["data"];
   auto it = documents_.find(data.at("uri").get<std::string>());
-  if (it == documents_.end()) throw RpcError(kInvalidParams, "document not open: " + data["uri"].get<std::string>());
+  if (it == documents_.end())
+    throw RpcError(kInvalidParams, "document not open: " + data["uri"].get<std::string>());
   const Document& doc = *it->second;
   if (data.value("version", doc.version()) != doc.version()) {
     throw RpcError(kContentModified, "the document changed since the code action was offered");

@@ -84,13 +84,15 @@ class TestGuiSchedule : public QObject {
     w.tabs()->setCurrentWidget(w.schedule());
     SchedulePane* s = w.schedule();
     QStringList names = TreeNames(s->tree());
-    QVERIFY2(names.contains("i") && names.contains("j") && names.contains("k") && names.contains("C"),
-             qPrintable(names.join(",")));
+    QVERIFY2(
+        names.contains("i") && names.contains("j") && names.contains("k") && names.contains("C"),
+        qPrintable(names.join(",")));
     QVERIFY(s->SelectNode("k"));
     QCOMPARE(s->tree()->currentItem()->text(1), QString("serial"));
     QCOMPARE(s->tree()->currentItem()->text(2), QString("256"));
     QVERIFY(s->SelectNode("C"));
-    QVERIFY2(s->tree()->currentItem()->text(3).contains("vk: reduce"), qPrintable(s->tree()->currentItem()->text(3)));
+    QVERIFY2(s->tree()->currentItem()->text(3).contains("vk: reduce"),
+             qPrintable(s->tree()->currentItem()->text(3)));
     QCOMPARE(s->functionBox()->currentText(), QString("main"));
     QVERIFY(!s->undoButton()->isEnabled());
   }
@@ -104,7 +106,8 @@ class TestGuiSchedule : public QObject {
     QCOMPARE(s->primitiveBox()->currentText(), QString("split"));
     s->argumentsEdit()->setText("None, 16");
     QTest::mouseClick(s->applyButton(), Qt::LeftButton);
-    QVERIFY2(s->traceView()->toPlainText().contains("sch.split(loop=l"), qPrintable(s->messageLabel()->text()));
+    QVERIFY2(s->traceView()->toPlainText().contains("sch.split(loop=l"),
+             qPrintable(s->messageLabel()->text()));
     QStringList names = TreeNames(s->tree());
     QVERIFY(names.contains("j_0") && names.contains("j_1"));
     QCOMPARE(s->stepList()->count(), 1);
@@ -118,7 +121,8 @@ class TestGuiSchedule : public QObject {
     QVERIFY(s->traceView()->toPlainText().contains("sch.reorder("));
     // Vectorize the now innermost spatial loop j_1.
     QVERIFY(Trigger(s, "j_1", "Vectorize"));
-    QVERIFY2(s->traceView()->toPlainText().contains("sch.vectorize("), qPrintable(s->messageLabel()->text()));
+    QVERIFY2(s->traceView()->toPlainText().contains("sch.vectorize("),
+             qPrintable(s->messageLabel()->text()));
     QVERIFY(s->afterPane()->toPlainText().contains("T.vectorized(16)"));
     QCOMPARE(s->stepList()->count(), 3);
     // Undo drops the vectorize, redo brings it back.
@@ -140,7 +144,8 @@ class TestGuiSchedule : public QObject {
     SchedulePane* s = w.schedule();
     QString trace = s->traceView()->toPlainText();
     QVERIFY(Trigger(s, "k", "Parallel"));
-    QVERIFY2(s->messageLabel()->text().contains("ScheduleError"), qPrintable(s->messageLabel()->text()));
+    QVERIFY2(s->messageLabel()->text().contains("ScheduleError"),
+             qPrintable(s->messageLabel()->text()));
     QVERIFY(s->messageLabel()->styleSheet().contains("#c0392b"));
     QCOMPARE(s->stepList()->count(), 0);
     QCOMPARE(s->traceView()->toPlainText(), trace);
@@ -169,7 +174,8 @@ class TestGuiSchedule : public QObject {
     // A primitive this build does not have is named in the error.
     s->argumentsEdit()->setText("sch.compute_nowhere(block=block)");
     QVERIFY(!s->ApplyPanel());
-    QVERIFY2(s->messageLabel()->text().contains("compute_nowhere"), qPrintable(s->messageLabel()->text()));
+    QVERIFY2(s->messageLabel()->text().contains("compute_nowhere"),
+             qPrintable(s->messageLabel()->text()));
     QCOMPARE(s->stepList()->count(), 1);
   }
 
@@ -181,9 +187,10 @@ class TestGuiSchedule : public QObject {
     QString good = dir.filePath("good.py");
     QFile f(good);
     QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write("b0 = sch.get_sblock(name=\"C\", func_name=\"main\")\n"
-            "l1, l2, l3 = sch.get_loops(block=b0)\n"
-            "sch.parallel(loop=l1)\n");
+    f.write(
+        "b0 = sch.get_sblock(name=\"C\", func_name=\"main\")\n"
+        "l1, l2, l3 = sch.get_loops(block=b0)\n"
+        "sch.parallel(loop=l1)\n");
     f.close();
     QVERIFY2(s->LoadRecipeFile(good), qPrintable(s->messageLabel()->text()));
     QCOMPARE(s->stepList()->count(), 3);

@@ -4,7 +4,6 @@
 // symbols and completion of the R., I. and sch. namespaces.
 #include <QFile>
 #include <QTest>
-
 #include <map>
 #include <set>
 
@@ -38,8 +37,9 @@ json TextDoc(const std::string& uri) { return {{"uri", uri}}; }
 json CodeActions(LspClient& c, const std::string& uri, const json& pos, json only = nullptr) {
   json context = {{"diagnostics", json::array()}};
   if (!only.is_null()) context["only"] = only;
-  return c.Call("textDocument/codeAction",
-                {{"textDocument", TextDoc(uri)}, {"range", {{"start", pos}, {"end", pos}}}, {"context", context}});
+  return c.Call("textDocument/codeAction", {{"textDocument", TextDoc(uri)},
+                                            {"range", {{"start", pos}, {"end", pos}}},
+                                            {"context", context}});
 }
 
 const json* FindTitle(const json& actions, const std::string& prefix) {
@@ -64,8 +64,10 @@ bool Has(const std::vector<std::string>& v, const std::string& s) {
 }
 
 void InitializeWithResolve(LspClient& c) {
-  json caps = {{"textDocument", {{"codeAction", {{"resolveSupport", {{"properties", {"edit"}}}}}}}}};
-  auto r = c.Response(c.Request("initialize", {{"processId", nullptr}, {"rootUri", nullptr}, {"capabilities", caps}}));
+  json caps = {
+      {"textDocument", {{"codeAction", {{"resolveSupport", {{"properties", {"edit"}}}}}}}}};
+  auto r = c.Response(c.Request(
+      "initialize", {{"processId", nullptr}, {"rootUri", nullptr}, {"capabilities", caps}}));
   QVERIFY(r && r->contains("result"));
   c.Notify("initialized", json::object());
 }
@@ -83,7 +85,8 @@ class TestLspWorkbench : public QObject {
     QVERIFY(caps["codeActionProvider"]["resolveProvider"].get<bool>());
     QVERIFY(caps["workspaceSymbolProvider"].get<bool>());
     QVERIFY(caps.contains("signatureHelpProvider"));
-    QCOMPARE(caps["semanticTokensProvider"]["legend"]["tokenTypes"][0].get<std::string>(), std::string("namespace"));
+    QCOMPARE(caps["semanticTokensProvider"]["legend"]["tokenTypes"][0].get<std::string>(),
+             std::string("namespace"));
     QCOMPARE(c.ShutdownAndExit(), 0);
   }
 
@@ -93,7 +96,8 @@ class TestLspWorkbench : public QObject {
     std::string text = ReadExample("matmul.py");
     QVERIFY(!text.empty());
     c.Open("file:///m.py", text);
-    json r = CodeActions(c, "file:///m.py", PosOf(text, "for i, j, k", 4), json::array({"refactor"}));
+    json r =
+        CodeActions(c, "file:///m.py", PosOf(text, "for i, j, k", 4), json::array({"refactor"}));
     QVERIFY2(r.contains("result"), r.dump().c_str());
     const json& actions = r["result"];
     const json* split = FindTitle(actions, "Schedule: Split loop i by 32");
@@ -112,7 +116,8 @@ class TestLspWorkbench : public QObject {
       QVERIFY(a["edit"]["changes"].contains("file:///m.py"));
     }
     // The reduction loop k cannot be parallelized: no such action.
-    json rk = CodeActions(c, "file:///m.py", PosOf(text, "for i, j, k", 10), json::array({"refactor"}));
+    json rk =
+        CodeActions(c, "file:///m.py", PosOf(text, "for i, j, k", 10), json::array({"refactor"}));
     QVERIFY(!FindTitle(rk["result"], "Schedule: Parallelize loop k"));
     QVERIFY(FindTitle(rk["result"], "Schedule: Unroll loop k"));
     // The text is printed TVMScript that parses: open the result and get no diagnostics.
@@ -149,7 +154,8 @@ class TestLspWorkbench : public QObject {
       bad["data"]["version"] = 2;
       json failed = c.Call("codeAction/resolve", bad);
       QVERIFY(failed.contains("error"));
-      QVERIFY(failed["error"]["message"].get<std::string>().find("NoSuchPass") != std::string::npos);
+      QVERIFY(failed["error"]["message"].get<std::string>().find("NoSuchPass") !=
+              std::string::npos);
       QCOMPARE(c.ShutdownAndExit(), 0);
     }
     LspClient c;
@@ -173,8 +179,8 @@ class TestLspWorkbench : public QObject {
     c.Initialize();
     std::string text = ReadExample("matmul.py");
     c.Open("file:///m.py", text);
-    json r = c.Call("workbench/passSnapshots",
-                    {{"textDocument", TextDoc("file:///m.py")}, {"pipeline", "LowerInitBlock, RemoveNoOp"}});
+    json r = c.Call("workbench/passSnapshots", {{"textDocument", TextDoc("file:///m.py")},
+                                                {"pipeline", "LowerInitBlock, RemoveNoOp"}});
     QVERIFY2(r.contains("result"), r.dump().c_str());
     const json& res = r["result"];
     QVERIFY(res["ok"].get<bool>());
@@ -185,11 +191,13 @@ class TestLspWorkbench : public QObject {
     QVERIFY(res["passes"][0]["before"].get<std::string>().find("T.init()") != std::string::npos);
     QVERIFY(res["passes"][0]["after"].get<std::string>().find("T.init()") == std::string::npos);
     QVERIFY(res["passes"][0]["milliseconds"].is_number());
-    json bad = c.Call("workbench/passSnapshots", {{"textDocument", TextDoc("file:///m.py")}, {"pipeline", "Nope"}});
+    json bad = c.Call("workbench/passSnapshots",
+                      {{"textDocument", TextDoc("file:///m.py")}, {"pipeline", "Nope"}});
     QVERIFY(!bad["result"]["ok"].get<bool>());
     QVERIFY(bad["result"]["error"].get<std::string>().find("Nope") != std::string::npos);
     // The passes that crash on purpose for the batch runner's tests are refused, not run.
-    json abort = c.Call("workbench/passSnapshots", {{"textDocument", TextDoc("file:///m.py")}, {"pipeline", "TestingAbort"}});
+    json abort = c.Call("workbench/passSnapshots",
+                        {{"textDocument", TextDoc("file:///m.py")}, {"pipeline", "TestingAbort"}});
     QVERIFY2(abort.contains("result") && !abort["result"]["ok"].get<bool>(), abort.dump().c_str());
     QVERIFY(c.running());
     QCOMPARE(c.ShutdownAndExit(), 0);
@@ -205,20 +213,26 @@ class TestLspWorkbench : public QObject {
         "l1, l2, l3 = sch.get_loops(block=b0)\n"
         "l4, l5 = sch.split(loop=l2, factors=[None, 16])\n"
         "sch.parallel(loop=l1)\n";
-    json r = c.Call("workbench/applySchedule", {{"textDocument", TextDoc("file:///m.py")}, {"recipe", recipe}});
+    json r = c.Call("workbench/applySchedule",
+                    {{"textDocument", TextDoc("file:///m.py")}, {"recipe", recipe}});
     QVERIFY2(r.contains("result") && r["result"]["ok"].get<bool>(), r.dump().c_str());
     std::string after = r["result"]["text"];
     QVERIFY2(after.find("T.parallel(256)") != std::string::npos, after.c_str());
-    QVERIFY(r["result"]["trace"].get<std::string>().find("sch.split(loop=l2, factors=[None, 16]") != std::string::npos);
+    QVERIFY(r["result"]["trace"].get<std::string>().find("sch.split(loop=l2, factors=[None, 16]") !=
+            std::string::npos);
     // A primitive that does not apply: the schedule error, at its line of the recipe.
-    json e = c.Call("workbench/applySchedule",
-                    {{"textDocument", TextDoc("file:///m.py")},
-                     {"recipe", "b0 = sch.get_sblock(name=\"C\")\nl1, l2, l3 = sch.get_loops(block=b0)\nsch.vectorize(loop=l3)\n"}});
+    json e =
+        c.Call("workbench/applySchedule", {{"textDocument", TextDoc("file:///m.py")},
+                                           {"recipe",
+                                            "b0 = sch.get_sblock(name=\"C\")\nl1, l2, l3 = "
+                                            "sch.get_loops(block=b0)\nsch.vectorize(loop=l3)\n"}});
     QVERIFY(!e["result"]["ok"].get<bool>());
-    QVERIFY(e["result"]["error"]["message"].get<std::string>().find("ScheduleError") != std::string::npos);
+    QVERIFY(e["result"]["error"]["message"].get<std::string>().find("ScheduleError") !=
+            std::string::npos);
     QCOMPARE(e["result"]["error"]["line"].get<int>(), 2);
     // Garbage and a missing parameter are answered, never fatal.
-    json g = c.Call("workbench/applySchedule", {{"textDocument", TextDoc("file:///m.py")}, {"recipe", "sch.split(((("}});
+    json g = c.Call("workbench/applySchedule",
+                    {{"textDocument", TextDoc("file:///m.py")}, {"recipe", "sch.split(((("}});
     QVERIFY(!g["result"]["ok"].get<bool>());
     json m = c.Call("workbench/applySchedule", {{"textDocument", TextDoc("file:///m.py")}});
     QCOMPARE(m["error"]["code"].get<int>(), -32602);
@@ -231,28 +245,34 @@ class TestLspWorkbench : public QObject {
     c.Initialize();
     std::string text = ReadExample("matmul.py");
     c.Open("file:///m.py", text);
-    json r = c.Call("textDocument/signatureHelp",
-                    {{"textDocument", TextDoc("file:///m.py")}, {"position", PosOf(text, "T.grid(256, 256", 12)}});
+    json r =
+        c.Call("textDocument/signatureHelp", {{"textDocument", TextDoc("file:///m.py")},
+                                              {"position", PosOf(text, "T.grid(256, 256", 12)}});
     QVERIFY2(r["result"].is_object(), r.dump().c_str());
-    QCOMPARE(r["result"]["signatures"][0]["label"].get<std::string>(), std::string("T.grid(*extents)"));
+    QCOMPARE(r["result"]["signatures"][0]["label"].get<std::string>(),
+             std::string("T.grid(*extents)"));
     QCOMPARE(r["result"]["activeParameter"].get<int>(), 0);
     // A recipe: sch.split with the cursor on the factors keyword.
     std::string recipe = "l1, l2 = sch.split(loop=l0, factors=[None, ";
     c.Open("file:///r.recipe.py", recipe);
     json s = c.Call("textDocument/signatureHelp",
-                    {{"textDocument", TextDoc("file:///r.recipe.py")}, {"position", Pos(0, static_cast<int>(recipe.size()))}});
+                    {{"textDocument", TextDoc("file:///r.recipe.py")},
+                     {"position", Pos(0, static_cast<int>(recipe.size()))}});
     QVERIFY2(s["result"].is_object(), s.dump().c_str());
-    QVERIFY(s["result"]["signatures"][0]["label"].get<std::string>().rfind("sch.split(loop, factors", 0) == 0);
+    QVERIFY(s["result"]["signatures"][0]["label"].get<std::string>().rfind(
+                "sch.split(loop, factors", 0) == 0);
     QCOMPARE(s["result"]["activeParameter"].get<int>(), 1);
     // R. ops come from the Relax op registry.
     std::string relax = "x = R.add(a, ";
     c.Open("file:///x.py", relax);
     json a = c.Call("textDocument/signatureHelp",
-                    {{"textDocument", TextDoc("file:///x.py")}, {"position", Pos(0, static_cast<int>(relax.size()))}});
+                    {{"textDocument", TextDoc("file:///x.py")},
+                     {"position", Pos(0, static_cast<int>(relax.size()))}});
     QVERIFY2(a["result"].is_object(), a.dump().c_str());
     QCOMPARE(a["result"]["activeParameter"].get<int>(), 1);
     // Outside any call: null.
-    json n = c.Call("textDocument/signatureHelp", {{"textDocument", TextDoc("file:///m.py")}, {"position", Pos(0, 0)}});
+    json n = c.Call("textDocument/signatureHelp",
+                    {{"textDocument", TextDoc("file:///m.py")}, {"position", Pos(0, 0)}});
     QVERIFY(n["result"].is_null());
     QCOMPARE(c.ShutdownAndExit(), 0);
   }
@@ -262,10 +282,12 @@ class TestLspWorkbench : public QObject {
     c.Initialize();
     std::string text = ReadExample("matmul.py");
     c.Open("file:///m.py", text);
-    json r = c.Call("textDocument/semanticTokens/full", {{"textDocument", TextDoc("file:///m.py")}});
+    json r =
+        c.Call("textDocument/semanticTokens/full", {{"textDocument", TextDoc("file:///m.py")}});
     const json& data = r["result"]["data"];
     QVERIFY(data.size() % 5 == 0 && data.size() > 50);
-    std::vector<std::string> types = {"namespace", "function", "parameter", "variable", "typeParameter", "class", "method"};
+    std::vector<std::string> types = {"namespace",     "function", "parameter", "variable",
+                                      "typeParameter", "class",    "method"};
     // Decode and look up a few tokens by their text.
     std::vector<std::string> lines;
     size_t b = 0;
@@ -320,13 +342,15 @@ class TestLspWorkbench : public QObject {
     std::string text = "x = R.\ny = R.nn.\nz = I.\nl = sch.\n";
     c.Open("file:///c.py", text);
     auto at = [&](int line, int col) {
-      return Labels(c.Call("textDocument/completion", {{"textDocument", TextDoc("file:///c.py")}, {"position", Pos(line, col)}}));
+      return Labels(c.Call("textDocument/completion", {{"textDocument", TextDoc("file:///c.py")},
+                                                       {"position", Pos(line, col)}}));
     };
     auto r = at(0, 6);
     QVERIFY(Has(r, "add") && Has(r, "call_tir") && Has(r, "Tensor") && Has(r, "nn"));
     QVERIFY(!Has(r, "nn.conv2d"));
     auto nn = at(1, 9);
-    QVERIFY2(Has(nn, "conv2d") || Has(nn, "relu"), QByteArray::fromStdString(json(nn).dump()).constData());
+    QVERIFY2(Has(nn, "conv2d") || Has(nn, "relu"),
+             QByteArray::fromStdString(json(nn).dump()).constData());
     QVERIFY(!Has(nn, "add"));
     auto i = at(2, 6);
     QVERIFY(Has(i, "ir_module"));

@@ -2,7 +2,6 @@
 // failing without a trace, saved and loaded as recipes.
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <algorithm>
 
 #include "script/tvmscript.h"
@@ -86,7 +85,8 @@ class TestScheduleSession : public QObject {
     QCOMPARE(tree[k].loop_index, 2);
     QCOMPARE(tree[c].loops, (std::vector<int>{i, j, k}));
     QCOMPARE(tree[c].iter_vars.size(), size_t(3));
-    QVERIFY2(Q(tree[c].iter_vars[2]).startsWith("vk: reduce [0, 128)") && Q(tree[c].iter_vars[2]).contains("= k"),
+    QVERIFY2(Q(tree[c].iter_vars[2]).startsWith("vk: reduce [0, 128)") &&
+                 Q(tree[c].iter_vars[2]).contains("= k"),
              qPrintable(Q(tree[c].iter_vars[2])));
     QVERIFY(tree[i].span.defined());
   }
@@ -175,7 +175,8 @@ class TestScheduleSession : public QObject {
     s.Reset(Parse());
     auto tree = s.Tree();
     std::string error;
-    auto reorder = MultiLoopStep(tree, {Find(tree, "k"), Find(tree, "i")}, "reorder", "main", &error);
+    auto reorder =
+        MultiLoopStep(tree, {Find(tree, "k"), Find(tree, "i")}, "reorder", "main", &error);
     QVERIFY2(reorder, error.c_str());
     QVERIFY(Q(*reorder).contains("sch.reorder(l2, l0)"));
     QVERIFY(!s.Apply(*reorder).HasErrors());
@@ -201,7 +202,8 @@ class TestScheduleSession : public QObject {
     QVERIFY(!s.Reset(Parse(), "add").HasErrors());
     auto tree = s.Tree();
     std::string error;
-    auto step = CustomStep(tree, Find(tree, "B"), "l0_0, l0_1 = sch.split(l0, [None, 16])", "add", &error);
+    auto step =
+        CustomStep(tree, Find(tree, "B"), "l0_0, l0_1 = sch.split(l0, [None, 16])", "add", &error);
     QVERIFY2(step, error.c_str());
     DiagnosticList d = s.Apply(*step);
     QVERIFY2(!d.HasErrors(), RenderDiagnostics(d).c_str());
@@ -244,9 +246,10 @@ class TestScheduleSession : public QObject {
 
     // A recipe that fails halfway loads nothing, and says where.
     std::string before = u.FuncText();
-    d = u.LoadRecipe("b0 = sch.get_sblock(name=\"C\")\nl1, l2, l3 = sch.get_loops(block=b0)\n"
-                     "sch.vectorize(loop=l3)\n",
-                     "bad.py");
+    d = u.LoadRecipe(
+        "b0 = sch.get_sblock(name=\"C\")\nl1, l2, l3 = sch.get_loops(block=b0)\n"
+        "sch.vectorize(loop=l3)\n",
+        "bad.py");
     QVERIFY(d.HasErrors());
     QCOMPARE(d[0].span.start().line, 3u);
     QCOMPARE(u.FuncText(), before);
