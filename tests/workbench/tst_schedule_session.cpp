@@ -3,6 +3,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <algorithm>
+#include <iterator>
+#include <random>
 
 #include "script/tvmscript.h"
 #include "workbench/schedule_session.h"
@@ -254,6 +256,72 @@ class TestScheduleSession : public QObject {
     QCOMPARE(d[0].span.start().line, 3u);
     QCOMPARE(u.FuncText(), before);
     QVERIFY(u.LoadRecipeFile(dir.filePath("missing.py").toStdString()).HasErrors());
+  }
+
+  // Whatever a user types as a step, the session answers with a result or an error and stays
+  // consistent: random token soup over the recipe vocabulary, 2,000 steps.
+  void randomStepsNeverBreakTheSession() {
+    ScheduleSession s;
+    s.Reset(Parse());
+    const char* vocab[] = {"sch",
+                           ".",
+                           "split",
+                           "fuse",
+                           "reorder",
+                           "parallel",
+                           "vectorize",
+                           "unroll",
+                           "bind",
+                           "get_sblock",
+                           "get_loops",
+                           "(",
+                           ")",
+                           "[",
+                           "]",
+                           ",",
+                           "=",
+                           "loop",
+                           "block",
+                           "l0",
+                           "l1",
+                           "b",
+                           "None",
+                           "True",
+                           "32",
+                           "-1",
+                           "0",
+                           "\"C\"",
+                           "\"x\"",
+                           "name",
+                           "factors",
+                           "\n",
+                           " ",
+                           "#",
+                           "'",
+                           "\"",
+                           "99999999999999999999"};
+    std::mt19937 rng(11);
+    for (int round = 0; round < 2000; ++round) {
+      std::string step;
+      int n = 1 + static_cast<int>(rng() % 14);
+      for (int k = 0; k < n; ++k) step += vocab[rng() % std::size(vocab)];
+      size_t before = s.steps().size();
+      std::string text = s.FuncText();
+      DiagnosticList d = s.Apply(step);
+      if (d.HasErrors()) {
+        QCOMPARE(s.steps().size(), before);
+        QCOMPARE(s.FuncText(), text);
+        QVERIFY(!d[0].message.empty());
+      } else {
+        QCOMPARE(s.steps().size(), before + 1);
+      }
+      if (round % 97 == 0) s.Undo();
+    }
+    // Every applied step still replays from its text.
+    ScheduleSession t;
+    t.Reset(Parse());
+    QVERIFY(!t.LoadRecipe(s.RecipeText()).HasErrors());
+    QCOMPARE(t.FuncText(), s.FuncText());
   }
 
   void factorsParse() {
