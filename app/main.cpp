@@ -2,7 +2,6 @@
 // application (so it needs no display); otherwise the desktop application opens FILE, or the
 // bundled matmul example (or a workspace .json, or what was open last).
 #include <QApplication>
-
 #include <iostream>
 #include <string>
 #include <vector>
@@ -26,7 +25,8 @@ int main(int argc, char** argv) {
     QString file = QString::fromStdString(args[0]);
     bool ok = file.endsWith(".json") ? window.OpenWorkspace(file) : window.OpenFile(file);
     if (!ok) return 2;
-  } else if (!window.RestoreLastWorkspace() && !window.OpenFile(QStringLiteral(":/examples/matmul.py"))) {
+  } else if (!window.RestoreLastWorkspace() &&
+             !window.OpenFile(QStringLiteral(":/examples/matmul.py"))) {
     return 2;
   }
   // Open on something to look at: the default pipeline over the document.

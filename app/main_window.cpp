@@ -5,17 +5,17 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QPushButton>
-#include <QTabWidget>
-#include <QTemporaryFile>
-#include <QListWidget>
 #include <QLabel>
+#include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QTemporaryFile>
 #include <QtConcurrent/QtConcurrent>
 
 #include "code_editor.h"
@@ -67,8 +67,9 @@ MainWindow::MainWindow() {
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
   QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-  edit->addAction(tr("&Format (canonical TVMScript)"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I),
-                  this, &MainWindow::FormatDocument);
+  edit->addAction(tr("&Format (canonical TVMScript)"),
+                  QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I), this,
+                  &MainWindow::FormatDocument);
   QMenu* passes = menuBar()->addMenu(tr("&Passes"));
   passes->addAction(tr("&Run pipeline"), QKeySequence(Qt::CTRL | Qt::Key_R), this,
                     [this] { RunPipeline(passes_->pipelineText()); });
@@ -139,7 +140,9 @@ void MainWindow::AddRecentFile(const QString& path) {
   settings.setValue("recentFiles", recent);
 }
 
-QStringList MainWindow::recentFiles() const { return QSettings().value("recentFiles").toStringList(); }
+QStringList MainWindow::recentFiles() const {
+  return QSettings().value("recentFiles").toStringList();
+}
 
 void MainWindow::RebuildRecentMenu() {
   recent_menu_->clear();
@@ -152,7 +155,8 @@ void MainWindow::RebuildRecentMenu() {
 
 std::string MainWindow::WorkspaceJson(const QString& path) const {
   workbench::Workspace ws;
-  ws.file = path_.startsWith(':') ? path_.toStdString() : QFileInfo(path_).absoluteFilePath().toStdString();
+  ws.file = path_.startsWith(':') ? path_.toStdString()
+                                  : QFileInfo(path_).absoluteFilePath().toStdString();
   ws.pipeline = passes_->pipelineText().toStdString();
   ws.schedule_func = schedule_->session().func_name();
   ws.recipe = schedule_->session().RecipeText();
@@ -183,9 +187,11 @@ bool MainWindow::OpenWorkspace(const QString& path, bool quiet) {
     return fail(tr("The workspace's file %1 cannot be read").arg(QString::fromStdString(ws->file)));
   }
   if (!ws->pipeline.empty()) passes_->setPipelineText(QString::fromStdString(ws->pipeline));
-  if (!ws->schedule_func.empty()) schedule_->SelectFunction(QString::fromStdString(ws->schedule_func));
+  if (!ws->schedule_func.empty())
+    schedule_->SelectFunction(QString::fromStdString(ws->schedule_func));
   if (!ws->recipe.empty() && !schedule_->LoadRecipeText(QString::fromStdString(ws->recipe))) {
-    return fail(tr("The workspace's schedule does not apply: %1").arg(schedule_->messageLabel()->text()));
+    return fail(
+        tr("The workspace's schedule does not apply: %1").arg(schedule_->messageLabel()->text()));
   }
   statusBar()->showMessage(tr("opened workspace %1").arg(path));
   return true;

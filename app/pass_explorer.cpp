@@ -28,8 +28,9 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   for (const auto* entry : transform::PassRegistry::Global().Passes()) {
     pipeline_->addItem(QString::fromStdString(entry->name));
   }
-  pipeline_->setToolTip(tr("A named pipeline, or passes separated by commas, with keyword "
-                           "arguments: FuseOps(fuse_opt_level=2)"));
+  pipeline_->setToolTip(
+      tr("A named pipeline, or passes separated by commas, with keyword "
+         "arguments: FuseOps(fuse_opt_level=2)"));
   run_ = new QPushButton(tr("Run"));
   hide_unchanged_ = new QCheckBox(tr("Hide unchanged"));
   changed_functions_only_ = new QCheckBox(tr("Changed functions only"));
@@ -84,12 +85,11 @@ void PassExplorer::ShowRun(const transform::PipelineResult& run) {
     changed += s.changed();
     ms += s.milliseconds;
   }
-  status_->setText(messages.isEmpty()
-                       ? tr("%1 passes, %2 changed the module, %3 ms")
-                             .arg(snapshots_.size())
-                             .arg(changed)
-                             .arg(ms, 0, 'f', 2)
-                       : messages.join('\n'));
+  status_->setText(messages.isEmpty() ? tr("%1 passes, %2 changed the module, %3 ms")
+                                            .arg(snapshots_.size())
+                                            .arg(changed)
+                                            .arg(ms, 0, 'f', 2)
+                                      : messages.join('\n'));
   status_->setStyleSheet(messages.isEmpty() ? QString() : QStringLiteral("color: #c0392b"));
   Populate();
 }

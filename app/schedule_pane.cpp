@@ -307,6 +307,21 @@ QMenu* SchedulePane::ContextMenu() {
     menu->addAction(tr("Any primitive..."), this,
                     [=] { choose("any", "sch.unroll(loop=loop)", false); });
   } else {
+    // A block's loop primitives act on its innermost loop, which becomes the selection.
+    if (!n.loops.empty()) {
+      QString inner = Q(nodes_[n.loops.back()].name);
+      auto on_inner = [=](const QString& primitive, const QString& args, bool apply_now) {
+        SelectNode(inner);
+        choose(primitive, args, apply_now);
+      };
+      menu->addAction(tr("Split innermost loop %1...").arg(inner), this,
+                      [=] { on_inner("split", "None, 32", false); });
+      menu->addAction(tr("Vectorize innermost loop %1").arg(inner), this,
+                      [=] { on_inner("vectorize", "", true); });
+      menu->addAction(tr("Unroll innermost loop %1").arg(inner), this,
+                      [=] { on_inner("unroll", "", true); });
+      menu->addSeparator();
+    }
     menu->addAction(tr("Any primitive on block %1...").arg(Q(n.name)), this,
                     [=] { choose("any", "sch.compute_inline(block=block)", false); });
   }

@@ -132,6 +132,12 @@ class TestGuiSchedule : public QObject {
     QVERIFY(s->redoButton()->isEnabled());
     QTest::mouseClick(s->redoButton(), Qt::LeftButton);
     QVERIFY(s->traceView()->toPlainText().contains("sch.vectorize("));
+    // On a block, the loop primitives act on its innermost loop: unroll j_1 from block C.
+    QVERIFY(Trigger(s, "C", "Unroll innermost loop j_1"));
+    QVERIFY2(s->traceView()->toPlainText().contains("sch.unroll("),
+             qPrintable(s->messageLabel()->text()));
+    QCOMPARE(s->tree()->currentItem()->text(0), QString("j_1"));
+    QTest::mouseClick(s->undoButton(), Qt::LeftButton);
     // Each step keeps its before/after: the first one shows the split.
     s->stepList()->setCurrentRow(0);
     QVERIFY(s->beforePane()->toPlainText().contains("T.grid(256, 256, 256)"));
