@@ -1,8 +1,7 @@
 // The `workbench` executable. `--batch` runs the headless core and never creates a Qt
 // application (so it needs no display); otherwise the desktop application opens FILE, or the
-// bundled matmul example.
+// bundled matmul example (or a workspace .json, or what was open last).
 #include <QApplication>
-
 #include <iostream>
 #include <string>
 #include <vector>
@@ -21,9 +20,15 @@ int main(int argc, char** argv) {
   QApplication::setOrganizationName("workbench");
   QApplication::setApplicationName("workbench");
   wb::app::MainWindow window;
-  QString file = args.empty() ? QStringLiteral(":/examples/matmul.py")
-                              : QString::fromStdString(args[0]);
-  if (!window.OpenFile(file)) return 2;
+  // No argument: what was open last time (file, pipeline, schedule), else the bundled example.
+  if (!args.empty()) {
+    QString file = QString::fromStdString(args[0]);
+    bool ok = file.endsWith(".json") ? window.OpenWorkspace(file) : window.OpenFile(file);
+    if (!ok) return 2;
+  } else if (!window.RestoreLastWorkspace() &&
+             !window.OpenFile(QStringLiteral(":/examples/matmul.py"))) {
+    return 2;
+  }
   // Open on something to look at: the default pipeline over the document.
   window.RunPipeline(window.passes()->pipelineText());
   window.show();

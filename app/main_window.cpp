@@ -4,16 +4,24 @@
 #include <QApplication>
 #include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
 #include <QListWidget>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QTemporaryFile>
 #include <QtConcurrent/QtConcurrent>
 
 #include "code_editor.h"
 #include "pass_explorer.h"
+#include "schedule_pane.h"
+#include "workbench/workspace.h"
 
 namespace wb::app {
 
@@ -22,6 +30,10 @@ MainWindow::MainWindow() {
   editor_ = new CodeEditor;
   problems_ = new QListWidget;
   passes_ = new PassExplorer;
+  schedule_ = new SchedulePane;
+  tabs_ = new QTabWidget;
+  tabs_->addTab(passes_, tr("Passes"));
+  tabs_->addTab(schedule_, tr("Schedule"));
 
   auto* left = new QSplitter(Qt::Vertical);
   left->addWidget(editor_);
@@ -29,7 +41,7 @@ MainWindow::MainWindow() {
   left->setStretchFactor(0, 4);
   auto* main = new QSplitter(Qt::Horizontal);
   main->addWidget(left);
-  main->addWidget(passes_);
+  main->addWidget(tabs_);
   main->setStretchFactor(0, 1);
   main->setStretchFactor(1, 1);
   main->setSizes({560, 840});
@@ -38,15 +50,34 @@ MainWindow::MainWindow() {
 
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open..."), QKeySequence::Open, this, &MainWindow::Open);
+  recent_menu_ = file->addMenu(tr("Open &Recent"));
+  connect(recent_menu_, &QMenu::aboutToShow, this, &MainWindow::RebuildRecentMenu);
   file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::Save);
+  file->addSeparator();
+  file->addAction(tr("Open &Workspace..."), this, [this] {
+    QString path = QFileDialog::getOpenFileName(this, tr("Open workspace"), QString(),
+                                                tr("Workspaces (*.json);;All files (*)"));
+    if (!path.isEmpty()) OpenWorkspace(path);
+  });
+  file->addAction(tr("Save Workspace &As..."), this, [this] {
+    QString path = QFileDialog::getSaveFileName(this, tr("Save workspace"), QString(),
+                                                tr("Workspaces (*.json)"));
+    if (!path.isEmpty()) SaveWorkspace(path);
+  });
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
   QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-  edit->addAction(tr("&Format (canonical TVMScript)"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I),
-                  this, &MainWindow::FormatDocument);
+  edit->addAction(tr("&Format (canonical TVMScript)"),
+                  QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I), this,
+                  &MainWindow::FormatDocument);
   QMenu* passes = menuBar()->addMenu(tr("&Passes"));
   passes->addAction(tr("&Run pipeline"), QKeySequence(Qt::CTRL | Qt::Key_R), this,
                     [this] { RunPipeline(passes_->pipelineText()); });
+  QMenu* sched = menuBar()->addMenu(tr("&Schedule"));
+  sched->addAction(tr("&Undo step"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_Z), this,
+                   [this] { schedule_->undoButton()->click(); });
+  sched->addAction(tr("&Redo step"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::SHIFT | Qt::Key_Z), this,
+                   [this] { schedule_->redoButton()->click(); });
 
   debounce_.setSingleShot(true);
   debounce_.setInterval(250);
@@ -77,6 +108,13 @@ MainWindow::MainWindow() {
 MainWindow::~MainWindow() {
   QSettings settings;
   settings.setValue("window/geometry", saveGeometry());
+  if (!path_.isEmpty()) {
+    try {
+      settings.setValue("workspace/last", QString::fromStdString(WorkspaceJson(QString())));
+    } catch (const std::exception&) {
+      // Reopening the last workspace is a convenience: never let it break closing the window.
+    }
+  }
   watcher_.waitForFinished();
 }
 
@@ -87,7 +125,86 @@ bool MainWindow::OpenFile(const QString& path, bool quiet) {
     return false;
   }
   SetText(QString::fromUtf8(f.readAll()), path);
+  AddRecentFile(path);
   return true;
+}
+
+void MainWindow::AddRecentFile(const QString& path) {
+  if (path.startsWith(':')) return;  // bundled examples are always at hand
+  QSettings settings;
+  QStringList recent = settings.value("recentFiles").toStringList();
+  QString absolute = QFileInfo(path).absoluteFilePath();
+  recent.removeAll(absolute);
+  recent.prepend(absolute);
+  while (recent.size() > 10) recent.removeLast();
+  settings.setValue("recentFiles", recent);
+}
+
+QStringList MainWindow::recentFiles() const {
+  return QSettings().value("recentFiles").toStringList();
+}
+
+void MainWindow::RebuildRecentMenu() {
+  recent_menu_->clear();
+  QStringList recent = recentFiles();
+  if (recent.isEmpty()) recent_menu_->addAction(tr("(none yet)"))->setEnabled(false);
+  for (const QString& path : recent) {
+    recent_menu_->addAction(path, this, [this, path] { OpenFile(path); });
+  }
+}
+
+std::string MainWindow::WorkspaceJson(const QString& path) const {
+  workbench::Workspace ws;
+  ws.file = path_.startsWith(':') ? path_.toStdString()
+                                  : QFileInfo(path_).absoluteFilePath().toStdString();
+  ws.pipeline = passes_->pipelineText().toStdString();
+  ws.schedule_func = schedule_->session().func_name();
+  ws.recipe = schedule_->session().RecipeText();
+  return workbench::WorkspaceToJson(ws, path.toStdString());
+}
+
+bool MainWindow::SaveWorkspace(const QString& path) {
+  QFile f(path);
+  if (!f.open(QIODevice::WriteOnly)) {
+    statusBar()->showMessage(tr("Cannot write %1").arg(path));
+    return false;
+  }
+  f.write(QByteArray::fromStdString(WorkspaceJson(path)));
+  statusBar()->showMessage(tr("saved workspace %1").arg(path));
+  return true;
+}
+
+bool MainWindow::OpenWorkspace(const QString& path, bool quiet) {
+  DiagnosticList diags;
+  auto ws = workbench::LoadWorkspace(path.toStdString(), diags);
+  auto fail = [&](const QString& why) {
+    statusBar()->showMessage(why);
+    if (!quiet) QMessageBox::warning(this, tr("Open workspace"), why);
+    return false;
+  };
+  if (!ws) return fail(QString::fromStdString(diags[0].message));
+  if (!OpenFile(QString::fromStdString(ws->file), true)) {
+    return fail(tr("The workspace's file %1 cannot be read").arg(QString::fromStdString(ws->file)));
+  }
+  if (!ws->pipeline.empty()) passes_->setPipelineText(QString::fromStdString(ws->pipeline));
+  if (!ws->schedule_func.empty())
+    schedule_->SelectFunction(QString::fromStdString(ws->schedule_func));
+  if (!ws->recipe.empty() && !schedule_->LoadRecipeText(QString::fromStdString(ws->recipe))) {
+    return fail(
+        tr("The workspace's schedule does not apply: %1").arg(schedule_->messageLabel()->text()));
+  }
+  statusBar()->showMessage(tr("opened workspace %1").arg(path));
+  return true;
+}
+
+bool MainWindow::RestoreLastWorkspace() {
+  QString json = QSettings().value("workspace/last").toString();
+  if (json.isEmpty()) return false;
+  QTemporaryFile f;
+  if (!f.open()) return false;
+  f.write(json.toUtf8());
+  f.flush();
+  return OpenWorkspace(f.fileName(), true);
 }
 
 void MainWindow::SetText(const QString& text, const QString& path) {
@@ -135,6 +252,12 @@ void MainWindow::ApplyAnalysis(workbench::Analysis analysis) {
   }
   editor_->highlighter()->Refresh();
   editor_->SetDiagnostics(diags);
+  // The schedule follows the document while it parses; the recipe is replayed onto each new
+  // version (the pane says so when it no longer applies).
+  if (session_.analysis().parse.ok() && session_.text() != scheduled_text_) {
+    scheduled_text_ = session_.text();
+    schedule_->SetModule(session_.analysis().parse.module);
+  }
   statusBar()->showMessage(diags.HasErrors() ? tr("%1 problem(s)").arg(diags.size())
                                              : tr("parsed and verified"));
   Q_EMIT analysisFinished();

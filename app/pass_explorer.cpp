@@ -8,46 +8,15 @@
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QScrollBar>
 #include <QSplitter>
-#include <QTextBlock>
 
+#include "diff_view.h"
+#include "script/tvmscript.h"
 #include "transform/registry.h"
+#include "workbench/changed_functions.h"
 #include "workbench/session.h"
-#include "workbench/text_diff.h"
 
 namespace wb::app {
-
-namespace {
-
-QPlainTextEdit* MakePane() {
-  auto* pane = new QPlainTextEdit;
-  pane->setReadOnly(true);
-  pane->setLineWrapMode(QPlainTextEdit::NoWrap);
-  QFont mono("monospace");
-  mono.setStyleHint(QFont::Monospace);
-  pane->setFont(mono);
-  return pane;
-}
-
-// Shows `text` with the lines flagged in `changed` on a tinted background; returns how many.
-int ShowWithChanges(QPlainTextEdit* pane, const std::string& text, const std::vector<bool>& changed,
-                    const QColor& tint) {
-  pane->setPlainText(QString::fromStdString(text));
-  QList<QTextEdit::ExtraSelection> selections;
-  for (size_t i = 0; i < changed.size(); ++i) {
-    if (!changed[i]) continue;
-    QTextEdit::ExtraSelection sel;
-    sel.format.setBackground(tint);
-    sel.format.setProperty(QTextFormat::FullWidthSelection, true);
-    sel.cursor = QTextCursor(pane->document()->findBlockByNumber(static_cast<int>(i)));
-    selections.push_back(sel);
-  }
-  pane->setExtraSelections(selections);
-  return static_cast<int>(selections.size());
-}
-
-}  // namespace
 
 PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   pipeline_ = new QComboBox;
@@ -59,13 +28,16 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   for (const auto* entry : transform::PassRegistry::Global().Passes()) {
     pipeline_->addItem(QString::fromStdString(entry->name));
   }
-  pipeline_->setToolTip(tr("A named pipeline, or passes separated by commas, with keyword "
-                           "arguments: FuseOps(fuse_opt_level=2)"));
+  pipeline_->setToolTip(
+      tr("A named pipeline, or passes separated by commas, with keyword "
+         "arguments: FuseOps(fuse_opt_level=2)"));
   run_ = new QPushButton(tr("Run"));
   hide_unchanged_ = new QCheckBox(tr("Hide unchanged"));
+  changed_functions_only_ = new QCheckBox(tr("Changed functions only"));
+  changed_functions_only_->setToolTip(tr("Show only the functions the selected pass rewrote"));
   passes_ = new QListWidget;
-  before_ = MakePane();
-  after_ = MakePane();
+  before_ = MakeCodePane();
+  after_ = MakeCodePane();
   status_ = new QLabel;
   status_->setWordWrap(true);
 
@@ -74,6 +46,7 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   top->addWidget(pipeline_, 1);
   top->addWidget(run_);
   top->addWidget(hide_unchanged_);
+  top->addWidget(changed_functions_only_);
 
   auto* panes = new QSplitter(Qt::Horizontal);
   panes->addWidget(before_);
@@ -94,11 +67,9 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
           [this] { Q_EMIT runRequested(pipeline_->currentText()); });
   connect(passes_, &QListWidget::currentRowChanged, this, [this](int row) { SelectPass(row); });
   connect(hide_unchanged_, &QCheckBox::toggled, this, [this] { Populate(); });
-  // Keep the two panes in step.
-  connect(before_->verticalScrollBar(), &QScrollBar::valueChanged, after_->verticalScrollBar(),
-          &QScrollBar::setValue);
-  connect(after_->verticalScrollBar(), &QScrollBar::valueChanged, before_->verticalScrollBar(),
-          &QScrollBar::setValue);
+  connect(changed_functions_only_, &QCheckBox::toggled, this,
+          [this] { SelectPass(passes_->currentRow()); });
+  LinkScrolling(before_, after_);
 }
 
 QString PassExplorer::pipelineText() const { return pipeline_->currentText(); }
@@ -114,12 +85,11 @@ void PassExplorer::ShowRun(const transform::PipelineResult& run) {
     changed += s.changed();
     ms += s.milliseconds;
   }
-  status_->setText(messages.isEmpty()
-                       ? tr("%1 passes, %2 changed the module, %3 ms")
-                             .arg(snapshots_.size())
-                             .arg(changed)
-                             .arg(ms, 0, 'f', 2)
-                       : messages.join('\n'));
+  status_->setText(messages.isEmpty() ? tr("%1 passes, %2 changed the module, %3 ms")
+                                            .arg(snapshots_.size())
+                                            .arg(changed)
+                                            .arg(ms, 0, 'f', 2)
+                                      : messages.join('\n'));
   status_->setStyleSheet(messages.isEmpty() ? QString() : QStringLiteral("color: #c0392b"));
   Populate();
 }
@@ -150,11 +120,16 @@ void PassExplorer::SelectPass(int row) {
   if (row < 0 || row >= passes_->count()) return;
   int index = passes_->item(row)->data(Qt::UserRole).toInt();
   const auto& snap = snapshots_[index];
-  std::string before = snap.BeforeText();
-  std::string after = snap.after.defined() ? snap.AfterText() : std::string();
-  workbench::LineDiff diff = workbench::DiffLines(before, after);
-  changed_before_ = ShowWithChanges(before_, before, diff.removed, QColor(255, 220, 220));
-  changed_after_ = ShowWithChanges(after_, after, diff.added, QColor(215, 245, 215));
+  std::string before, after;
+  if (changed_functions_only_->isChecked() && snap.after.defined()) {
+    std::vector<std::string> changed = workbench::ChangedFunctions(snap.before, snap.after);
+    before = script::PrintModule(workbench::OnlyFunctions(snap.before, changed));
+    after = script::PrintModule(workbench::OnlyFunctions(snap.after, changed));
+  } else {
+    before = snap.BeforeText();
+    after = snap.after.defined() ? snap.AfterText() : std::string();
+  }
+  ShowDiff(before_, after_, before, after, &changed_before_, &changed_after_);
 }
 
 }  // namespace wb::app

@@ -1,6 +1,7 @@
 // The pass pipeline panel: pipeline text (a named pipeline or a composed one), the passes of the
 // last run with their time and whether they changed the module, and the module before and after
-// the selected pass side by side, changed lines highlighted, scrolling kept in step.
+// the selected pass side by side, changed lines highlighted, scrolling kept in step, optionally
+// only the functions the pass changed.
 #pragma once
 
 #include <QWidget>
@@ -34,6 +35,7 @@ class PassExplorer : public QWidget {
   QLabel* statusLabel() const { return status_; }
   QPushButton* runButton() const { return run_; }
   QCheckBox* hideUnchanged() const { return hide_unchanged_; }
+  QCheckBox* changedFunctionsOnly() const { return changed_functions_only_; }
   // Lines highlighted as changed in each pane.
   int changedLinesBefore() const { return changed_before_; }
   int changedLinesAfter() const { return changed_after_; }
@@ -47,6 +49,7 @@ class PassExplorer : public QWidget {
   QComboBox* pipeline_;
   QPushButton* run_;
   QCheckBox* hide_unchanged_;
+  QCheckBox* changed_functions_only_;
   QListWidget* passes_;
   QPlainTextEdit* before_;
   QPlainTextEdit* after_;

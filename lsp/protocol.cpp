@@ -31,16 +31,20 @@ json ToJson(const std::string& uri, const DocumentDiagnostic& d) {
   return out;
 }
 
-json ToJson(const DocumentSymbol& symbol) {
+int LspSymbolKind(SymbolKind kind) {
   // LSP SymbolKind: Module 2, Struct 23, Function 12, Array 18, Variable 13.
-  int kind = 13;
-  switch (symbol.kind) {
-    case SymbolKind::kModule: kind = 2; break;
-    case SymbolKind::kFunction: kind = 12; break;
-    case SymbolKind::kBlock: kind = 23; break;
-    case SymbolKind::kBuffer: kind = 18; break;
-    case SymbolKind::kVariable: kind = 13; break;
+  switch (kind) {
+    case SymbolKind::kModule: return 2;
+    case SymbolKind::kFunction: return 12;
+    case SymbolKind::kBlock: return 23;
+    case SymbolKind::kBuffer: return 18;
+    case SymbolKind::kVariable: return 13;
   }
+  return 13;
+}
+
+json ToJson(const DocumentSymbol& symbol) {
+  int kind = LspSymbolKind(symbol.kind);
   json children = json::array();
   for (const DocumentSymbol& c : symbol.children) children.push_back(ToJson(c));
   return {{"name", symbol.name},
@@ -86,6 +90,43 @@ json ToJson(const Highlight& highlight) {
 json Locations(const std::string& uri, const std::vector<TextRange>& ranges) {
   json out = json::array();
   for (const TextRange& r : ranges) out.push_back({{"uri", uri}, {"range", ToJson(r)}});
+  return out;
+}
+
+json ToJson(const SignatureHelp& help) {
+  json params = json::array();
+  for (const std::string& p : help.parameters) params.push_back({{"label", p}});
+  json signature = {{"label", help.label},
+                    {"documentation", {{"kind", "markdown"}, {"value", help.documentation}}},
+                    {"parameters", std::move(params)}};
+  return {{"signatures", json::array({std::move(signature)})},
+          {"activeSignature", 0},
+          {"activeParameter", help.active_parameter}};
+}
+
+json SemanticTokensData(const std::vector<SemanticToken>& tokens) {
+  // Five integers a token, each position relative to the previous token (LSP's encoding).
+  json data = json::array();
+  uint32_t line = 0, character = 0;
+  for (const SemanticToken& t : tokens) {
+    uint32_t dl = t.range.start.line - line;
+    uint32_t dc = dl == 0 ? t.range.start.character - character : t.range.start.character;
+    data.push_back(dl);
+    data.push_back(dc);
+    data.push_back(t.range.end.character - t.range.start.character);
+    data.push_back(t.type);
+    data.push_back(t.modifiers);
+    line = t.range.start.line;
+    character = t.range.start.character;
+  }
+  return data;
+}
+
+json ToJson(const std::string& uri, const WorkspaceSymbol& symbol) {
+  json out = {{"name", symbol.name},
+              {"kind", LspSymbolKind(symbol.kind)},
+              {"location", {{"uri", uri}, {"range", ToJson(symbol.range)}}}};
+  if (!symbol.container.empty()) out["containerName"] = symbol.container;
   return out;
 }
 

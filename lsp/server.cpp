@@ -12,14 +12,7 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-// A protocol-level failure with its JSON-RPC error code.
-struct RpcError : std::runtime_error {
-  RpcError(int code, const std::string& message) : std::runtime_error(message), code(code) {}
-  int code;
-};
-
 const json& TextDocument(const json& params) { return params.at("textDocument"); }
-std::string UriOf(const json& params) { return TextDocument(params).at("uri").get<std::string>(); }
 
 }  // namespace
 
@@ -75,6 +68,22 @@ void Server::RegisterHandlers() {
     TextRange whole{{0, 0}, doc.PositionOf(static_cast<uint32_t>(doc.text().size()))};
     return json::array({{{"range", ToJson(whole)}, {"newText", *result.text}}});
   });
+  Request("textDocument/signatureHelp", [this](const json& p) {
+    auto help = ComputeSignatureHelp(DocumentOf(p), ToPosition(p.at("position")));
+    return help ? ToJson(*help) : json(nullptr);
+  });
+  Request("textDocument/semanticTokens/full", [this](const json& p) {
+    return json{{"data", SemanticTokensData(ComputeSemanticTokens(DocumentOf(p)))}};
+  });
+  Request("workspace/symbol", [this](const json& p) {
+    std::string query = p.value("query", "");
+    json out = json::array();
+    for (const auto& [uri, doc] : documents_) {
+      for (const WorkspaceSymbol& s : ComputeWorkspaceSymbols(*doc, query)) out.push_back(ToJson(uri, s));
+    }
+    return out;
+  });
+  RegisterWorkbenchHandlers();
   Request("textDocument/foldingRange", [this](const json& p) {
     json out = json::array();
     for (const FoldingRange& r : ComputeFoldingRanges(DocumentOf(p))) out.push_back(ToJson(r));
@@ -90,6 +99,13 @@ json Server::OnInitialize(const json& params) {
       options_.diagnostics_delay = std::chrono::milliseconds(init["diagnosticsDelayMs"].get<int64_t>());
     }
   }
+  if (params.is_object() && params.contains("capabilities")) {
+    const json caps = params["capabilities"];
+    json::json_pointer ptr("/textDocument/codeAction/resolveSupport/properties");
+    if (caps.is_object() && caps.contains(ptr) && caps[ptr].is_array()) {
+      for (const json& prop : caps[ptr]) client_resolves_edits_ |= prop == "edit";
+    }
+  }
   initialized_ = true;  // only once the params were understood
   json capabilities = {
       {"positionEncoding", "utf-16"},
@@ -102,6 +118,13 @@ json Server::OnInitialize(const json& params) {
       {"completionProvider", {{"triggerCharacters", {".", "\""}}, {"resolveProvider", false}}},
       {"documentFormattingProvider", true},
       {"foldingRangeProvider", true},
+      {"signatureHelpProvider", {{"triggerCharacters", {"(", ","}}, {"retriggerCharacters", {"="}}}},
+      {"semanticTokensProvider",
+       {{"legend", {{"tokenTypes", SemanticTokenTypes()}, {"tokenModifiers", SemanticTokenModifiers()}}},
+        {"full", true}}},
+      {"workspaceSymbolProvider", true},
+      {"codeActionProvider",
+       {{"codeActionKinds", {"refactor.rewrite", "source"}}, {"resolveProvider", true}}},
   };
   return {{"capabilities", capabilities}, {"serverInfo", {{"name", "workbench-lsp"}, {"version", "0.1"}}}};
 }

@@ -17,6 +17,7 @@
 #include <set>
 #include <string>
 
+#include "protocol.h"
 #include "transport.h"
 #include "workbench/document.h"
 
@@ -43,6 +44,10 @@ class Server {
     notifications_[method] = std::move(handler);
   }
   void RegisterHandlers();
+  // Code actions and the `workbench/*` requests (code_actions.cpp).
+  void RegisterWorkbenchHandlers();
+  json OnCodeAction(const json& params);
+  json OnResolveCodeAction(const json& action);
 
   void ReaderLoop();
   void ReadMessages();
@@ -65,6 +70,9 @@ class Server {
   std::map<std::string, NotificationHandler> notifications_;
   std::map<std::string, std::unique_ptr<workbench::Document>> documents_;
   bool initialized_ = false;
+  // Whether the client resolves a code action's edit lazily (`codeAction/resolve`), so that
+  // pass actions need not run every pass whenever the cursor moves.
+  bool client_resolves_edits_ = false;
   bool shutdown_ = false;
   int exit_code_ = 1;
 

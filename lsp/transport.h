@@ -24,6 +24,7 @@ enum ErrorCode : int {
   kServerNotInitialized = -32002,
   kRequestFailed = -32803,
   kRequestCancelled = -32800,
+  kContentModified = -32801,
 };
 
 class Transport {

@@ -83,9 +83,47 @@ struct CompletionItem {
   std::string documentation;  // markdown
 };
 
-// `T.` members after `T.`, axis kinds after `T.axis.`, dtype and scope strings inside a string
+// `T.`, `R.` (and `R.nn.` ...), `I.` and `sch.` members after those prefixes, axis kinds after
+// `T.axis.`, dtype and scope strings inside a string
 // literal, otherwise the names in scope at `position` and the `T` namespace.
 std::vector<CompletionItem> ComputeCompletion(const Document& doc, TextPosition position);
+
+// --- Signature help ----------------------------------------------------------------------------
+
+struct SignatureHelp {
+  std::string label;  // "T.grid(*extents)"
+  std::string documentation;
+  std::vector<std::string> parameters;  // substrings of label, in order
+  int active_parameter = 0;
+};
+
+// The signature of the `T.`, `R.`, `I.` or `sch.` call whose argument list holds the cursor, and
+// which parameter the cursor is on (by position, or by `name=`). Works on text that does not parse.
+std::optional<SignatureHelp> ComputeSignatureHelp(const Document& doc, TextPosition position);
+
+// --- Semantic tokens -----------------------------------------------------------------------------
+
+struct SemanticToken {
+  TextRange range;  // within one line
+  int type = 0;     // index into SemanticTokenTypes()
+  int modifiers = 0;  // bits over SemanticTokenModifiers()
+};
+const std::vector<std::string>& SemanticTokenTypes();
+const std::vector<std::string>& SemanticTokenModifiers();
+// Namespaces (T, R, I), their members, and every name the symbol index resolves (functions,
+// parameters, buffers, shape vars, loop and iteration vars, blocks), in text order.
+std::vector<SemanticToken> ComputeSemanticTokens(const Document& doc);
+
+// --- Workspace symbols ---------------------------------------------------------------------------
+
+struct WorkspaceSymbol {
+  std::string name;
+  SymbolKind kind = SymbolKind::kVariable;
+  std::string container;  // the enclosing symbol's name
+  TextRange range;
+};
+// The document's symbols whose name contains `query` (case-insensitive; every symbol when empty).
+std::vector<WorkspaceSymbol> ComputeWorkspaceSymbols(const Document& doc, const std::string& query);
 
 // --- Formatting and folding --------------------------------------------------------------------
 

@@ -1,5 +1,7 @@
 // Completion: what may be typed at the cursor, decided from the text just before it (so it
 // works while the line being typed does not parse) and the names the last parse defines.
+#include <algorithm>
+
 #include "workbench/analysis.h"
 #include "workbench/analysis_describe.h"
 #include "workbench/analysis_index.h"
@@ -66,6 +68,38 @@ std::vector<CompletionItem> ComputeCompletion(const Document& doc, TextPosition 
   }
   if (ends_with("T.")) {
     for (const NamespaceMember& m : TNamespaceMembers()) out.push_back(Member(m));
+    return out;
+  }
+  if (ends_with("I.")) {
+    for (const NamespaceMember& m : INamespaceMembers()) out.push_back(Member(m));
+    return out;
+  }
+  if (ends_with("sch.")) {
+    for (const NamespaceMember& m : ScheduleMembers()) out.push_back(Member(m));
+    return out;
+  }
+  // `R.` and its sub-namespaces (`R.nn.`): the members under that prefix, prefix stripped.
+  size_t chain = before.size();
+  while (chain > 0 && (IsIdentChar(before[chain - 1]) || before[chain - 1] == '.')) --chain;
+  if (!before.empty() && before.back() == '.' && before.compare(chain, 2, "R.") == 0) {
+    std::string sub = before.substr(chain + 2);  // "" or "nn."
+    std::vector<std::string> seen;
+    for (const NamespaceMember& m : RNamespaceMembers()) {
+      if (m.name.compare(0, sub.size(), sub) != 0) continue;
+      std::string rest = m.name.substr(sub.size());
+      size_t dot = rest.find('.');
+      if (dot != std::string::npos) {  // a deeper namespace: offer its name once
+        std::string ns = rest.substr(0, dot);
+        if (std::find(seen.begin(), seen.end(), ns) == seen.end()) {
+          seen.push_back(ns);
+          out.push_back({ns, CompletionKind::kModule, "R." + sub + ns, "Relax op namespace"});
+        }
+        continue;
+      }
+      CompletionItem item = Member(m);
+      item.label = rest;
+      out.push_back(std::move(item));
+    }
     return out;
   }
   if (!before.empty() && before.back() == '.') {

@@ -32,8 +32,25 @@ std::optional<std::string> Session::Formatted(DiagnosticList& diags) const {
   return script::Print(analysis_.parse);
 }
 
+std::optional<std::string> RefuseTestingPasses(const std::string& pipeline_text) {
+  DiagnosticList ignored;  // a malformed pipeline is reported by whoever builds it
+  auto specs = transform::ParsePipeline(pipeline_text, ignored);
+  if (!specs) return std::nullopt;
+  for (const transform::PassSpec& spec : *specs) {
+    if (spec.name.rfind("Testing", 0) == 0) {
+      return "pass '" + spec.name + "' exists only to test failure handling in batch runs; it is "
+             "not run here";
+    }
+  }
+  return std::nullopt;
+}
+
 const transform::PipelineResult& Session::RunPipeline(const std::string& pipeline_text) {
   last_run_ = transform::PipelineResult();
+  if (auto refusal = RefuseTestingPasses(pipeline_text)) {
+    last_run_.diagnostics.Error(*refusal);
+    return last_run_;
+  }
   if (!analysis_.parse.ok()) {
     last_run_.diagnostics.Error("the document does not parse; fix its errors to run passes");
     return last_run_;

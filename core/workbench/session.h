@@ -21,6 +21,10 @@ struct Analysis {
 };
 Analysis Analyze(std::string text, std::string path);
 
+// An error when `pipeline_text` names a Testing* pass (TestingAbort, TestingSleep): those crash
+// or hang on purpose for the batch runner's tests, and an interactive face must not run them.
+std::optional<std::string> RefuseTestingPasses(const std::string& pipeline_text);
+
 class Session {
  public:
   static constexpr const char* kDefaultPipeline =

@@ -1,0 +1,274 @@
+// The schedule pane, the "changed functions only" pass filter, workspaces and recent files,
+// driven through the real widgets offscreen.
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenu>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+#include "code_editor.h"
+#include "main_window.h"
+#include "pass_explorer.h"
+#include "schedule_pane.h"
+
+using wb::app::MainWindow;
+using wb::app::SchedulePane;
+
+namespace {
+
+QAction* FindAction(QMenu* menu, const QString& prefix) {
+  for (QAction* a : menu->actions()) {
+    if (a->text().startsWith(prefix)) return a;
+  }
+  return nullptr;
+}
+
+// Triggers the context-menu entry `prefix` on the tree node `node`.
+bool Trigger(SchedulePane* pane, const QString& node, const QString& prefix) {
+  if (!pane->SelectNode(node)) return false;
+  std::unique_ptr<QMenu> menu(pane->ContextMenu());
+  QAction* action = FindAction(menu.get(), prefix);
+  if (!action) return false;
+  action->trigger();
+  return true;
+}
+
+QStringList TreeNames(QTreeWidget* tree) {
+  QStringList out;
+  for (QTreeWidgetItemIterator it(tree); *it; ++it) out << (*it)->text(0);
+  return out;
+}
+
+const char* kTwoFunctions = R"(# from tvm.script import ir as I
+# from tvm.script import tirx as T
+
+@I.ir_module
+class Module:
+    @T.prim_func
+    def reduce(A: T.Buffer((8,), "float32"), B: T.Buffer((1,), "float32")):
+        for k in range(8):
+            with T.sblock("B"):
+                vk = T.axis.reduce(8, k)
+                with T.init():
+                    B[0] = T.float32(0.0)
+                B[0] = B[0] + A[vk]
+
+    @T.prim_func
+    def copy(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
+        for i in range(8):
+            B[i] = A[i]
+)";
+
+}  // namespace
+
+class TestGuiSchedule : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+  void theTreeShowsLoopsAndBlocks() {
+    MainWindow w;
+    QVERIFY(w.OpenFile(":/examples/matmul.py", true));
+    w.show();
+    w.tabs()->setCurrentWidget(w.schedule());
+    SchedulePane* s = w.schedule();
+    QStringList names = TreeNames(s->tree());
+    QVERIFY2(
+        names.contains("i") && names.contains("j") && names.contains("k") && names.contains("C"),
+        qPrintable(names.join(",")));
+    QVERIFY(s->SelectNode("k"));
+    QCOMPARE(s->tree()->currentItem()->text(1), QString("serial"));
+    QCOMPARE(s->tree()->currentItem()->text(2), QString("256"));
+    QVERIFY(s->SelectNode("C"));
+    QVERIFY2(s->tree()->currentItem()->text(3).contains("vk: reduce"),
+             qPrintable(s->tree()->currentItem()->text(3)));
+    QCOMPARE(s->functionBox()->currentText(), QString("main"));
+    QVERIFY(!s->undoButton()->isEnabled());
+  }
+
+  void splitReorderVectorizeUndoRedo() {
+    MainWindow w;
+    QVERIFY(w.OpenFile(":/examples/matmul.py", true));
+    SchedulePane* s = w.schedule();
+    // Split j from the context menu: the panel gets the primitive and a suggestion to edit.
+    QVERIFY(Trigger(s, "j", "Split j"));
+    QCOMPARE(s->primitiveBox()->currentText(), QString("split"));
+    s->argumentsEdit()->setText("None, 16");
+    QTest::mouseClick(s->applyButton(), Qt::LeftButton);
+    QVERIFY2(s->traceView()->toPlainText().contains("sch.split(loop=l"),
+             qPrintable(s->messageLabel()->text()));
+    QStringList names = TreeNames(s->tree());
+    QVERIFY(names.contains("j_0") && names.contains("j_1"));
+    QCOMPARE(s->stepList()->count(), 1);
+    QVERIFY(s->beforePane()->toPlainText().contains("T.grid(256, 256, 256)"));
+    QVERIFY(s->afterPane()->toPlainText().contains("j_1"));
+    // Reorder: k outside j_1, typed in the panel.
+    QVERIFY(s->SelectNode("j_1"));
+    s->primitiveBox()->setCurrentText("reorder");
+    s->argumentsEdit()->setText("k, j_1");
+    QVERIFY2(s->ApplyPanel(), qPrintable(s->messageLabel()->text()));
+    QVERIFY(s->traceView()->toPlainText().contains("sch.reorder("));
+    // Vectorize the now innermost spatial loop j_1.
+    QVERIFY(Trigger(s, "j_1", "Vectorize"));
+    QVERIFY2(s->traceView()->toPlainText().contains("sch.vectorize("),
+             qPrintable(s->messageLabel()->text()));
+    QVERIFY(s->afterPane()->toPlainText().contains("T.vectorized(16)"));
+    QCOMPARE(s->stepList()->count(), 3);
+    // Undo drops the vectorize, redo brings it back.
+    QTest::mouseClick(s->undoButton(), Qt::LeftButton);
+    QCOMPARE(s->stepList()->count(), 2);
+    QVERIFY(!s->traceView()->toPlainText().contains("sch.vectorize("));
+    QVERIFY(s->redoButton()->isEnabled());
+    QTest::mouseClick(s->redoButton(), Qt::LeftButton);
+    QVERIFY(s->traceView()->toPlainText().contains("sch.vectorize("));
+    // On a block, the loop primitives act on its innermost loop: unroll j_1 from block C.
+    QVERIFY(Trigger(s, "C", "Unroll innermost loop j_1"));
+    QVERIFY2(s->traceView()->toPlainText().contains("sch.unroll("),
+             qPrintable(s->messageLabel()->text()));
+    QCOMPARE(s->tree()->currentItem()->text(0), QString("j_1"));
+    QTest::mouseClick(s->undoButton(), Qt::LeftButton);
+    // Each step keeps its before/after: the first one shows the split.
+    s->stepList()->setCurrentRow(0);
+    QVERIFY(s->beforePane()->toPlainText().contains("T.grid(256, 256, 256)"));
+    QVERIFY(!s->afterPane()->toPlainText().contains("T.vectorized"));
+  }
+
+  void aFailingPrimitiveShowsTheErrorAndChangesNothing() {
+    MainWindow w;
+    QVERIFY(w.OpenFile(":/examples/matmul.py", true));
+    SchedulePane* s = w.schedule();
+    QString trace = s->traceView()->toPlainText();
+    QVERIFY(Trigger(s, "k", "Parallel"));
+    QVERIFY2(s->messageLabel()->text().contains("ScheduleError"),
+             qPrintable(s->messageLabel()->text()));
+    QVERIFY(s->messageLabel()->styleSheet().contains("#c0392b"));
+    QCOMPARE(s->stepList()->count(), 0);
+    QCOMPARE(s->traceView()->toPlainText(), trace);
+    // Bad arguments are messages too.
+    QVERIFY(s->SelectNode("i"));
+    s->primitiveBox()->setCurrentText("split");
+    s->argumentsEdit()->setText("None, x");
+    QVERIFY(!s->ApplyPanel());
+    QVERIFY(s->messageLabel()->text().contains("'x'"));
+    s->primitiveBox()->setCurrentText("fuse");
+    s->argumentsEdit()->setText("i, nope");
+    QVERIFY(!s->ApplyPanel());
+    QVERIFY(s->messageLabel()->text().contains("'nope'"));
+    QCOMPARE(s->stepList()->count(), 0);
+  }
+
+  void anyPrimitiveLine() {
+    MainWindow w;
+    QVERIFY(w.OpenFile(":/examples/matmul.py", true));
+    SchedulePane* s = w.schedule();
+    QVERIFY(s->SelectNode("i"));
+    s->primitiveBox()->setCurrentText("any");
+    s->argumentsEdit()->setText("sch.unroll(loop=loop)");
+    QVERIFY2(s->ApplyPanel(), qPrintable(s->messageLabel()->text()));
+    QVERIFY(s->afterPane()->toPlainText().contains("T.unroll(256)"));
+    // A primitive this build does not have is named in the error.
+    s->argumentsEdit()->setText("sch.compute_nowhere(block=block)");
+    QVERIFY(!s->ApplyPanel());
+    QVERIFY2(s->messageLabel()->text().contains("compute_nowhere"),
+             qPrintable(s->messageLabel()->text()));
+    QCOMPARE(s->stepList()->count(), 1);
+  }
+
+  void recipesLoadFromFiles() {
+    MainWindow w;
+    QVERIFY(w.OpenFile(":/examples/matmul.py", true));
+    SchedulePane* s = w.schedule();
+    QTemporaryDir dir;
+    QString good = dir.filePath("good.py");
+    QFile f(good);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(
+        "b0 = sch.get_sblock(name=\"C\", func_name=\"main\")\n"
+        "l1, l2, l3 = sch.get_loops(block=b0)\n"
+        "sch.parallel(loop=l1)\n");
+    f.close();
+    QVERIFY2(s->LoadRecipeFile(good), qPrintable(s->messageLabel()->text()));
+    QCOMPARE(s->stepList()->count(), 3);
+    QVERIFY(s->afterPane()->toPlainText().contains("T.parallel(256)"));
+    QVERIFY(s->traceView()->toPlainText().contains("sch.parallel(loop=l1)"));
+    QString saved = dir.filePath("saved.py");
+    QVERIFY(s->SaveRecipeFile(saved));
+    QVERIFY(!s->LoadRecipeFile(dir.filePath("missing.py")));
+    QVERIFY(s->messageLabel()->text().contains("cannot read"));
+    QCOMPARE(s->stepList()->count(), 3);
+    // Editing the document keeps the schedule when it still applies.
+    w.editor()->appendPlainText("# a comment\n");
+    w.AnalyzeNow();
+    QCOMPARE(s->stepList()->count(), 3);
+  }
+
+  void changedFunctionsOnlyFilter() {
+    MainWindow w;
+    w.SetText(kTwoFunctions, "two.py");
+    w.RunPipeline("LowerInitBlock");
+    auto* px = w.passes();
+    px->passList()->setCurrentRow(0);
+    QVERIFY(px->beforePane()->toPlainText().contains("def copy("));
+    px->changedFunctionsOnly()->setChecked(true);
+    QVERIFY(px->beforePane()->toPlainText().contains("def reduce("));
+    QVERIFY(!px->beforePane()->toPlainText().contains("def copy("));
+    QVERIFY(!px->afterPane()->toPlainText().contains("def copy("));
+    QVERIFY(px->afterPane()->toPlainText().contains("if vk == 0:"));
+    px->changedFunctionsOnly()->setChecked(false);
+    QVERIFY(px->afterPane()->toPlainText().contains("def copy("));
+    // The schedule pane offers both functions.
+    QCOMPARE(w.schedule()->functionBox()->count(), 2);
+  }
+
+  void workspacesAndRecentFiles() {
+    QTemporaryDir dir;
+    QString module = dir.filePath("matmul.py");
+    {
+      QFile in(":/examples/matmul.py");
+      QVERIFY(in.open(QIODevice::ReadOnly));
+      QFile out(module);
+      QVERIFY(out.open(QIODevice::WriteOnly));
+      out.write(in.readAll());
+    }
+    QString workspace = dir.filePath("matmul.workbench.json");
+    {
+      MainWindow w;
+      QVERIFY(w.OpenFile(module, true));
+      QCOMPARE(w.recentFiles().value(0), QFileInfo(module).absoluteFilePath());
+      w.passes()->setPipelineText("LowerInitBlock, RemoveNoOp");
+      QVERIFY(Trigger(w.schedule(), "i", "Parallel"));
+      QCOMPARE(w.schedule()->stepList()->count(), 1);
+      QVERIFY(w.SaveWorkspace(workspace));
+    }
+    MainWindow w;
+    QVERIFY(w.OpenWorkspace(workspace, true));
+    QVERIFY(w.editor()->toPlainText().contains("T.sblock(\"C\")"));
+    QCOMPARE(w.passes()->pipelineText(), QString("LowerInitBlock, RemoveNoOp"));
+    // The recipe comes back one step per statement (lookups, then the primitive).
+    QCOMPARE(w.schedule()->stepList()->count(), 3);
+    QVERIFY(w.schedule()->afterPane()->toPlainText().contains("T.parallel(256)"));
+    // A broken workspace file is refused with a message.
+    QString bad = dir.filePath("bad.json");
+    QFile f(bad);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"file\": 42}");
+    f.close();
+    QVERIFY(!w.OpenWorkspace(bad, true));
+    QVERIFY(!w.OpenWorkspace(dir.filePath("missing.json"), true));
+    QCOMPARE(w.schedule()->stepList()->count(), 3);
+  }
+};
+
+QTEST_MAIN(TestGuiSchedule)
+#include "tst_gui_schedule.moc"
