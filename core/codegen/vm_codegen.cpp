@@ -1,6 +1,8 @@
 #include "codegen/vm_codegen.h"
 
+#include <algorithm>
 #include <map>
+#include <optional>
 
 #include "codegen/build.h"
 #include "relax/expr.h"
@@ -95,9 +97,48 @@ class FunctionCompiler {
     return EmitToNew("vm.builtin.copy", {a}).value;
   }
 
+  // A compound dim as a shape program over heap slots (runtime/vm/vm.h); nullopt when it uses a
+  // var not bound yet or an operation the program has no opcode for.
+  std::optional<std::vector<int64_t>> ShapeProgram(const PrimExpr& e) {
+    std::vector<int64_t> program;
+    if (!AppendProgram(e, &program)) return std::nullopt;
+    return program;
+  }
+  bool AppendProgram(const PrimExpr& e, std::vector<int64_t>* out) {
+    namespace vm = runtime::vm;
+    if (const int64_t* v = tir::AsConstInt(e)) {
+      out->insert(out->end(), {vm::kPushImm, *v});
+      return true;
+    }
+    if (auto* var = e.as<tir::VarNode>()) {
+      auto it = heap_slots_.find(var);
+      if (it == heap_slots_.end()) return false;
+      out->insert(out->end(), {vm::kPushHeap, it->second});
+      return true;
+    }
+    if (auto* cast = e.as<tir::CastNode>()) return AppendProgram(cast->value, out);
+    auto* bin = e.as<tir::BinaryNode>();
+    if (!bin) return false;
+    int64_t op = -1;
+    if (e.as<tir::AddNode>()) op = vm::kProgAdd;
+    if (e.as<tir::SubNode>()) op = vm::kProgSub;
+    if (e.as<tir::MulNode>()) op = vm::kProgMul;
+    // Shape dims are non-negative, where truncating and flooring division agree.
+    if (e.as<tir::FloorDivNode>() || e.as<tir::DivNode>()) op = vm::kProgFloorDiv;
+    if (e.as<tir::FloorModNode>() || e.as<tir::ModNode>()) op = vm::kProgFloorMod;
+    if (e.as<tir::MinNode>()) op = vm::kProgMin;
+    if (e.as<tir::MaxNode>()) op = vm::kProgMax;
+    if (op < 0 || !AppendProgram(bin->a, out) || !AppendProgram(bin->b, out)) return false;
+    out->push_back(op);
+    return true;
+  }
+  InstrArg ProgramConstant(std::vector<int64_t> program) { return Constant(Value::Shape(std::move(program))); }
+
   // The (code, value) pairs of match_shape for declared dims; symbolic vars met first are stored.
-  void AppendMatchDims(const std::vector<PrimExpr>& dims, std::vector<InstrArg>* args) {
-    for (const auto& d : dims) {
+  // Compound dims are skipped here and listed in *compound, checked once every var is stored.
+  void AppendMatchDims(const std::vector<PrimExpr>& dims, std::vector<InstrArg>* args, std::vector<size_t>* compound) {
+    for (size_t i = 0; i < dims.size(); ++i) {
+      const PrimExpr& d = dims[i];
       if (const int64_t* v = tir::AsConstInt(d)) {
         args->push_back(InstrArg::Immediate(runtime::vm::kAssertEqualToImm));
         args->push_back(InstrArg::Immediate(*v));
@@ -115,15 +156,37 @@ class FunctionCompiler {
       } else {
         args->push_back(InstrArg::Immediate(runtime::vm::kNoOp));
         args->push_back(InstrArg::Immediate(0));
+        compound->push_back(i);
       }
     }
   }
 
   void EmitMatchShape(const InstrArg& value, const std::vector<PrimExpr>& dims, const std::string& ctx) {
-    std::vector<InstrArg> args = {value, heap_, InstrArg::Immediate(static_cast<int64_t>(dims.size()))};
-    AppendMatchDims(dims, &args);
-    args.push_back(Constant(Value::String(ctx)));
+    InstrArg ndim = InstrArg::Immediate(static_cast<int64_t>(dims.size()));
+    std::vector<InstrArg> args = {value, heap_, ndim};
+    std::vector<size_t> compound;
+    AppendMatchDims(dims, &args, &compound);
+    InstrArg ctx_arg = Constant(Value::String(ctx));
+    args.push_back(ctx_arg);
     Emit("vm.builtin.match_shape", std::move(args), kVoidRegister);
+    // A compound dim over vars bound by now is checked; one over vars never bound cannot be.
+    std::vector<InstrArg> second = {value, heap_, ndim};
+    bool any = false;
+    for (size_t i = 0; i < dims.size(); ++i) {
+      bool is_compound = std::find(compound.begin(), compound.end(), i) != compound.end();
+      auto program = is_compound ? ShapeProgram(dims[i]) : std::nullopt;
+      if (program) {
+        second.push_back(InstrArg::Immediate(runtime::vm::kAssertEqualToProgram));
+        second.push_back(ProgramConstant(std::move(*program)));
+        any = true;
+      } else {
+        second.push_back(InstrArg::Immediate(runtime::vm::kNoOp));
+        second.push_back(InstrArg::Immediate(0));
+      }
+    }
+    if (!any) return;
+    second.push_back(ctx_arg);
+    Emit("vm.builtin.match_shape", std::move(second), kVoidRegister);
   }
 
   // Checks a value against a declared type at run time and binds its symbolic dims.
@@ -158,16 +221,20 @@ class FunctionCompiler {
         args.push_back(InstrArg::Immediate(*v));
         continue;
       }
-      auto* var = d.as<tir::VarNode>();
-      auto it = var ? heap_slots_.find(var) : heap_slots_.end();
-      if (it == heap_slots_.end()) {
+      if (auto* var = d.as<tir::VarNode>(); var && heap_slots_.count(var)) {
+        args.push_back(InstrArg::Immediate(runtime::vm::kLoadShape));
+        args.push_back(InstrArg::Immediate(heap_slots_.at(var)));
+        continue;
+      }
+      auto program = ShapeProgram(d);
+      if (!program) {
         Fail("the dim '" + relax::TypeToString(relax::MakeShapeType({d})) +
-                 "' is neither a constant nor a symbolic var bound by a parameter or R.match_cast "
-                 "(compound dims are not computed at run time)",
+                 "' uses a symbolic var that no parameter or R.match_cast binds, or an operation "
+                 "shapes cannot compute at run time",
              span);
       }
-      args.push_back(InstrArg::Immediate(runtime::vm::kLoadShape));
-      args.push_back(InstrArg::Immediate(it->second));
+      args.push_back(InstrArg::Immediate(runtime::vm::kEvalProgram));
+      args.push_back(ProgramConstant(std::move(*program)));
     }
     return EmitToNew("vm.builtin.make_shape", std::move(args));
   }
@@ -206,7 +273,9 @@ class FunctionCompiler {
     if (auto* p = expr.as<relax::PrimValueNode>()) {
       if (auto* i = p->value.as<tir::IntImmNode>()) return InstrArg::Immediate(i->value);
       if (auto* f = p->value.as<tir::FloatImmNode>()) return Constant(Value::Float(f->value));
-      Fail("R.prim_value of a symbolic expression is not supported", p->span);
+      auto program = ShapeProgram(p->value);
+      if (!program) Fail("R.prim_value uses a symbolic var that no parameter or R.match_cast binds", p->span);
+      return EmitToNew("vm.builtin.eval_prim", {heap_, ProgramConstant(std::move(*program))});
     }
     if (auto* s = expr.as<relax::StringImmNode>()) return Constant(Value::String(s->value));
     if (auto* d = expr.as<relax::DataTypeImmNode>()) return Constant(Value::String(DTypeText(d->value)));

@@ -6,9 +6,10 @@
 // Shapes are lowered as TVM's VMShapeLower does: each function allocates a shape heap; every
 // parameter (and every R.match_cast) is checked (kind, rank, dtype, static dims) and its
 // symbolic dims are stored into the heap on first sight and compared on later ones; shapes the
-// program builds (allocation sizes, R.shape) read from the heap. Compound dims (`n * 2`) are not
-// computed at run time here: a compound dim in a checked type is skipped, one in a built shape
-// is a codegen error.
+// program builds (allocation sizes, R.shape) read from the heap. Compound dims (`n * 2`, floordiv,
+// min, ...) are computed at run time by a small postfix shape program (runtime/vm/vm.h) where TVM
+// generates a shape PrimFunc; a compound dim in a checked type is checked once its vars are
+// stored, one in a built shape is a codegen error when a var in it is never bound.
 #pragma once
 
 #include <memory>

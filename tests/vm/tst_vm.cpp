@@ -1,8 +1,9 @@
 // The Relax VM end to end: BuildVM (default build pipeline, optionally with fusion, the
 // PrimFuncs through codegen::Build, the VM codegen) then VirtualMachine on seeded random inputs,
 // equal to the Relax reference interpreter on the source module. Also: a symbolic batch size
-// read from the argument at run time, clear errors for wrong arguments naming the parameter,
-// tuples, If, calls between Relax functions, and the executable's text dump.
+// read from the argument at run time, compound dims computed at run time, clear errors for
+// wrong arguments naming the parameter, tuples, If, calls between Relax functions, and the
+// executable's text dump.
 
 #include <QTest>
 
@@ -288,6 +289,56 @@ class Module:
     QVERIFY2(why.find("parameter 'y'") != std::string::npos, why.c_str());
     QVERIFY2(why.find("same symbolic var is 3") != std::string::npos, why.c_str());
     QVERIFY(CompareWithInterpreter(model, *b.machine, 4, 6).empty());
+  }
+
+  // A compound dim (n * 4) is computed at run time: in the second reshape's allocation and in
+  // the check of y against x. (Every kernel here can read n from one of its buffers: the
+  // legalized kernels take no tir_vars.)
+  void compoundDims() {
+    const char* text = R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor(("n", 4), dtype="float32"), y: R.Tensor(("n * 4",), dtype="float32")) -> R.Tuple(R.Tensor(("n", 4), dtype="float32"), R.Tensor(("n * 4",), dtype="float32")):
+        n = T.int64()
+        with R.dataflow():
+            lv = R.reshape(y, R.shape([n, 4]))
+            lv1 = R.add(x, lv)
+            lv2 = R.reshape(lv1, R.shape([n * 4]))
+            gv = (lv1, lv2)
+            R.output(gv)
+        return gv
+)";
+    ir::IRModule model = Parse(text);
+    QVERIFY(model.defined());
+    Built b = BuildOrFail(model, false);
+    QVERIFY(b.machine);
+    for (int64_t n : {2, 5}) {
+      std::string why = CompareWithInterpreter(model, *b.machine, 40 + n, n);
+      QVERIFY2(why.empty(), (why + "\n" + b.result.exec->AsText()).c_str());
+    }
+    // The program codes appear: make_shape's kEvalProgram (2) and match_shape's
+    // kAssertEqualToProgram (4), each followed by its program constant.
+    std::string dump = b.result.exec->AsText();
+    QVERIFY2(dump.find("i2, c[") != std::string::npos && dump.find("i4, c[") != std::string::npos, dump.c_str());
+    std::string why = ErrorOf(*b.machine, {Random({2, 4}, 1), Random({9}, 2)});
+    QVERIFY2(why.find("parameter 'y'") != std::string::npos, why.c_str());
+    QVERIFY2(why.find("dim 0 is 9, expected 8") != std::string::npos, why.c_str());
+  }
+
+  void shapePrograms() {
+    std::vector<int64_t> heap = {7, -7};
+    using namespace vm;
+    // (heap[0] * 3 + 1) floordiv 2 = 11
+    QCOMPARE(EvalShapeProgram({kPushHeap, 0, kPushImm, 3, kProgMul, kPushImm, 1, kProgAdd, kPushImm, 2, kProgFloorDiv}, heap),
+             int64_t{11});
+    // Flooring, not truncating: -7 floordiv 2 = -4, -7 floormod 2 = 1.
+    QCOMPARE(EvalShapeProgram({kPushHeap, 1, kPushImm, 2, kProgFloorDiv}, heap), int64_t{-4});
+    QCOMPARE(EvalShapeProgram({kPushHeap, 1, kPushImm, 2, kProgFloorMod}, heap), int64_t{1});
+    QCOMPARE(EvalShapeProgram({kPushHeap, 0, kPushHeap, 1, kProgMin, kPushImm, 0, kProgMax}, heap), int64_t{0});
+    QVERIFY_THROWS_EXCEPTION(VMError, EvalShapeProgram({kPushImm, 1, kPushImm, 0, kProgFloorDiv}, heap));
+    QVERIFY_THROWS_EXCEPTION(VMError, EvalShapeProgram({kPushImm, 1, kProgAdd}, heap));
+    QVERIFY_THROWS_EXCEPTION(VMError, EvalShapeProgram({kPushImm, 1, kPushImm, 2}, heap));
   }
 
   void tuplesAndIf() {

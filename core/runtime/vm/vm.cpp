@@ -1,5 +1,7 @@
 #include "runtime/vm/vm.h"
 
+#include <algorithm>
+
 #include "runtime/packed_func.h"
 
 namespace wb::runtime::vm {
@@ -72,6 +74,11 @@ Value CheckTupleInfo(std::vector<Value>& args) {
   return {};
 }
 
+const std::vector<int64_t>& AsProgram(const Value& v, const char* what) {
+  if (v.kind == Value::Kind::kShape) return v.shape;
+  throw VMError(std::string(what) + ": expected a shape program, got " + v.Describe());
+}
+
 // match_shape(tensor or shape, heap, ndim, (code, value) per dim..., error context): checks dims
 // against immediates or earlier-bound symbolic vars and stores first uses into the heap.
 Value MatchShape(std::vector<Value>& args) {
@@ -93,8 +100,16 @@ Value MatchShape(std::vector<Value>& args) {
   }
   for (int64_t i = 0; i < ndim; ++i) {
     int64_t code = AsInt(args[3 + 2 * i], "vm.builtin.match_shape");
-    int64_t value = AsInt(args[4 + 2 * i], "vm.builtin.match_shape");
     int64_t actual = (*dims)[i];
+    if (code == kAssertEqualToProgram) {
+      int64_t expected = EvalShapeProgram(AsProgram(args[4 + 2 * i], "vm.builtin.match_shape"), heap);
+      if (actual != expected) {
+        throw VMError(ctx + ": dim " + std::to_string(i) + " is " + std::to_string(actual) + ", expected " +
+                      std::to_string(expected) + " from the other dims (got " + v.Describe() + ")");
+      }
+      continue;
+    }
+    int64_t value = AsInt(args[4 + 2 * i], "vm.builtin.match_shape");
     switch (code) {
       case kAssertEqualToImm:
         if (actual != value) {
@@ -126,10 +141,20 @@ Value MakeShape(std::vector<Value>& args) {
   std::vector<int64_t> dims;
   for (int64_t i = 0; i < ndim; ++i) {
     int64_t code = AsInt(args[2 + 2 * i], "vm.builtin.make_shape");
+    if (code == kEvalProgram) {
+      dims.push_back(EvalShapeProgram(AsProgram(args[3 + 2 * i], "vm.builtin.make_shape"), heap));
+      continue;
+    }
     int64_t value = AsInt(args[3 + 2 * i], "vm.builtin.make_shape");
     dims.push_back(code == kLoadShape ? heap.at(value) : value);
   }
   return Value::Shape(std::move(dims));
+}
+
+// eval_prim(heap, program): a symbolic scalar (R.prim_value(n + 1), a kernel's tir_vars).
+Value EvalPrim(std::vector<Value>& args) {
+  CheckArgCount(args, 2, "vm.builtin.eval_prim");
+  return Value::Int(EvalShapeProgram(AsProgram(args[1], "vm.builtin.eval_prim"), AsHeap(args[0], "vm.builtin.eval_prim")));
 }
 
 Value AllocShapeHeap(std::vector<Value>& args) {
@@ -193,6 +218,44 @@ Value ReadIfCond(std::vector<Value>& args) {
 
 }  // namespace
 
+int64_t EvalShapeProgram(const std::vector<int64_t>& program, const std::vector<int64_t>& heap) {
+  std::vector<int64_t> stack;
+  auto pop = [&]() {
+    if (stack.empty()) throw VMError("malformed shape program (stack underflow)");
+    int64_t v = stack.back();
+    stack.pop_back();
+    return v;
+  };
+  auto floordiv = [](int64_t a, int64_t b) {
+    if (b == 0) throw VMError("division by zero in a symbolic shape");
+    int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+  };
+  for (size_t pc = 0; pc < program.size(); ++pc) {
+    int64_t op = program[pc];
+    if (op == kPushImm || op == kPushHeap) {
+      if (pc + 1 >= program.size()) throw VMError("malformed shape program (missing operand)");
+      int64_t operand = program[++pc];
+      stack.push_back(op == kPushImm ? operand : heap.at(operand));
+      continue;
+    }
+    int64_t b = pop();
+    int64_t a = pop();
+    switch (op) {
+      case kProgAdd: stack.push_back(a + b); break;
+      case kProgSub: stack.push_back(a - b); break;
+      case kProgMul: stack.push_back(a * b); break;
+      case kProgFloorDiv: stack.push_back(floordiv(a, b)); break;
+      case kProgFloorMod: stack.push_back(a - floordiv(a, b) * b); break;
+      case kProgMin: stack.push_back(std::min(a, b)); break;
+      case kProgMax: stack.push_back(std::max(a, b)); break;
+      default: throw VMError("malformed shape program (opcode " + std::to_string(op) + ")");
+    }
+  }
+  if (stack.size() != 1) throw VMError("malformed shape program (" + std::to_string(stack.size()) + " results)");
+  return stack.back();
+}
+
 const std::map<std::string, Builtin>& Builtins() {
   static const std::map<std::string, Builtin> table = {
       {"vm.builtin.alloc_shape_heap", AllocShapeHeap}, {"vm.builtin.check_tensor_info", CheckTensorInfo},
@@ -201,6 +264,7 @@ const std::map<std::string, Builtin>& Builtins() {
       {"vm.builtin.alloc_tensor", AllocTensor},        {"vm.builtin.tuple", MakeTuple},
       {"vm.builtin.tuple_getitem", TupleGetItem},      {"vm.builtin.shape_of", ShapeOf},
       {"vm.builtin.copy", Copy},                       {"vm.builtin.read_if_cond", ReadIfCond},
+      {"vm.builtin.eval_prim", EvalPrim},
   };
   return table;
 }

@@ -32,17 +32,38 @@ class VMError : public std::runtime_error {
 using Builtin = std::function<Value(std::vector<Value>& args)>;
 
 // The shape-matching codes of vm.builtin.match_shape and vm.builtin.make_shape (TVM's
-// MatchShapeCode / MakeShapeCode).
+// MatchShapeCode / MakeShapeCode). The *Program codes are this VM's stand-in for the shape
+// PrimFunc that TVM's VMShapeLower generates for compound dims (`n * 2`): the value is a shape
+// program (below), a shape constant.
 enum MatchShapeCode : int64_t {
   kAssertEqualToImm = 0,
   kStoreToHeap = 1,
   kNoOp = 2,
   kAssertEqualToLoad = 3,
+  kAssertEqualToProgram = 4,
 };
 enum MakeShapeCode : int64_t {
   kUseImm = 0,
   kLoadShape = 1,
+  kEvalProgram = 2,
 };
+
+// A shape program: integer arithmetic over heap slots in postfix, as a flat list of opcodes
+// (kPushImm and kPushHeap take the next entry as operand). Integer division and modulo floor,
+// as TensorIR's floordiv/floormod.
+enum ShapeProgramOp : int64_t {
+  kPushImm = 0,
+  kPushHeap = 1,
+  kProgAdd = 2,
+  kProgSub = 3,
+  kProgMul = 4,
+  kProgFloorDiv = 5,
+  kProgFloorMod = 6,
+  kProgMin = 7,
+  kProgMax = 8,
+};
+// Throws VMError on a malformed program or a division by zero.
+int64_t EvalShapeProgram(const std::vector<int64_t>& program, const std::vector<int64_t>& heap);
 
 // The builtins every VM has, by name (vm.builtin.*).
 const std::map<std::string, Builtin>& Builtins();
