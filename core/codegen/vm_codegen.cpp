@@ -314,10 +314,28 @@ class FunctionCompiler {
 
   InstrArg VisitCall(const relax::CallNode* call) {
     if (auto* op = call->op.as<ir::OpNode>()) {
-      if (op->name == "relax.builtin.alloc_tensor" || op->name == "relax.memory.alloc_tensor") {
-        InstrArg shape = VisitExpr(call->args.at(op->name == "relax.builtin.alloc_tensor" ? 0 : 2));
-        InstrArg dtype = VisitExpr(call->args.at(op->name == "relax.builtin.alloc_tensor" ? 1 : 3));
+      if (op->name == "relax.builtin.alloc_tensor") {
+        InstrArg shape = VisitExpr(call->args.at(0));
+        InstrArg dtype = VisitExpr(call->args.at(1));
         return EmitToNew("vm.builtin.alloc_tensor", {shape, dtype});
+      }
+      // Memory planning's explicit storages: (size, device index, scope, dtype) and
+      // (storage, offset, shape, dtype); the device and scope are the CPU's global memory here.
+      if (op->name == "relax.memory.alloc_storage") {
+        InstrArg size = VisitExpr(call->args.at(0));
+        InstrArg dtype = VisitExpr(call->args.at(3));
+        return EmitToNew("vm.builtin.alloc_storage", {size, dtype});
+      }
+      if (op->name == "relax.memory.alloc_tensor") {
+        std::vector<InstrArg> args;
+        for (const auto& a : call->args) args.push_back(VisitExpr(a));
+        return EmitToNew("vm.builtin.alloc_tensor_from_storage", std::move(args));
+      }
+      // A kill drops the register's reference, so the memory goes once nothing else holds it.
+      if (op->name == "relax.memory.kill_tensor" || op->name == "relax.memory.kill_storage") {
+        InstrArg target = VisitExpr(call->args.at(0));
+        if (target.kind == InstrArg::Kind::kRegister) Emit("vm.builtin.null_value", {}, target.value);
+        return InstrArg::Immediate(0);
       }
       if (op->name == "relax.shape_of") return EmitToNew("vm.builtin.shape_of", {VisitExpr(call->args.at(0))});
       Fail("op '" + op->name + "' is not lowered for the VM (run LegalizeOps and CallTIRRewrite first)", call->span);

@@ -23,6 +23,7 @@ std::string Value::Describe() const {
     case Kind::kInt: return "int " + std::to_string(int_value);
     case Kind::kFloat: return "float " + std::to_string(float_value);
     case Kind::kString: return "string \"" + string_value + "\"";
+    case Kind::kStorage: return "storage of " + std::to_string(tensor.defined() ? tensor.NumElements() : 0) + " bytes";
     case Kind::kShapeHeap: return "shape heap of " + std::to_string(heap ? heap->size() : 0);
   }
   return "?";

@@ -13,9 +13,9 @@
 namespace wb::runtime::vm {
 
 struct Value {
-  enum class Kind : uint8_t { kNull, kTensor, kTuple, kShape, kInt, kFloat, kString, kShapeHeap };
+  enum class Kind : uint8_t { kNull, kTensor, kTuple, kShape, kInt, kFloat, kString, kShapeHeap, kStorage };
   Kind kind = Kind::kNull;
-  NDArray tensor;
+  NDArray tensor;                               // kTensor; kStorage: its bytes (uint8)
   std::vector<Value> fields;                    // kTuple
   std::vector<int64_t> shape;                   // kShape
   int64_t int_value = 0;                        // kInt

@@ -180,6 +180,57 @@ Value AllocTensor(std::vector<Value>& args) {
   return Value::Tensor(NDArray::Empty(args[0].shape, *dtype));
 }
 
+// alloc_storage(size shape (bytes, 1-D), dtype string): a block of memory that tensors are then
+// placed in (relax.memory.alloc_storage, what memory planning emits). Zero-filled.
+Value AllocStorage(std::vector<Value>& args) {
+  CheckArgCount(args, 1, "vm.builtin.alloc_storage");
+  const Value& size = args[0];
+  if (size.kind != Value::Kind::kShape || size.shape.size() != 1 || size.shape[0] < 0) {
+    throw VMError("vm.builtin.alloc_storage: expected a 1-D shape of bytes, got " + size.Describe());
+  }
+  Value v;
+  v.kind = Value::Kind::kStorage;
+  v.tensor = NDArray::Empty({size.shape[0]}, UInt(8));
+  return v;
+}
+
+// alloc_tensor_from_storage(storage, byte offset, shape, dtype string): a tensor placed in the
+// storage's memory (sharing it), as relax.memory.alloc_tensor.
+Value AllocTensorFromStorage(std::vector<Value>& args) {
+  CheckArgCount(args, 4, "vm.builtin.alloc_tensor_from_storage");
+  const Value& storage = args[0];
+  if (storage.kind != Value::Kind::kStorage) {
+    throw VMError("vm.builtin.alloc_tensor_from_storage: expected a storage, got " + storage.Describe());
+  }
+  int64_t offset = AsInt(args[1], "vm.builtin.alloc_tensor_from_storage");
+  if (args[2].kind != Value::Kind::kShape) {
+    throw VMError("vm.builtin.alloc_tensor_from_storage: expected a shape, got " + args[2].Describe());
+  }
+  const std::string& text = AsString(args[3], "vm.builtin.alloc_tensor_from_storage");
+  auto dtype = DTypeFromString(text);
+  if (!dtype) throw VMError("vm.builtin.alloc_tensor_from_storage: unknown dtype '" + text + "'");
+  int64_t elements = 1;
+  for (int64_t d : args[2].shape) {
+    if (d < 0) throw VMError("vm.builtin.alloc_tensor_from_storage: negative dim in " + args[2].Describe());
+    elements *= d;
+  }
+  int64_t bytes = elements * dtype->ElementBytes();
+  int64_t capacity = storage.tensor.shape()[0];
+  if (offset < 0 || offset + bytes > capacity) {
+    throw VMError("vm.builtin.alloc_tensor_from_storage: " + std::to_string(bytes) + " bytes at offset " +
+                  std::to_string(offset) + " do not fit in a storage of " + std::to_string(capacity) + " bytes");
+  }
+  // NDArray::View keeps the base's dtype (uint8, so its bounds check is weaker than the one
+  // above); the view is then retyped. The offset goes into the data pointer, as TVM's CPU
+  // allocator does, since generated kernels require byte_offset 0.
+  NDArray typed = NDArray::View(storage.tensor, args[2].shape, {}, 0);
+  typed.mutable_tensor()->dtype = *dtype;
+  typed.mutable_tensor()->data = storage.tensor.ElementData() + offset;
+  return Value::Tensor(typed);
+}
+
+Value NullValue(std::vector<Value>&) { return {}; }
+
 Value MakeTuple(std::vector<Value>& args) { return Value::Tuple(args); }
 
 Value TupleGetItem(std::vector<Value>& args) {
@@ -264,7 +315,9 @@ const std::map<std::string, Builtin>& Builtins() {
       {"vm.builtin.alloc_tensor", AllocTensor},        {"vm.builtin.tuple", MakeTuple},
       {"vm.builtin.tuple_getitem", TupleGetItem},      {"vm.builtin.shape_of", ShapeOf},
       {"vm.builtin.copy", Copy},                       {"vm.builtin.read_if_cond", ReadIfCond},
-      {"vm.builtin.eval_prim", EvalPrim},
+      {"vm.builtin.eval_prim", EvalPrim},              {"vm.builtin.alloc_storage", AllocStorage},
+      {"vm.builtin.alloc_tensor_from_storage", AllocTensorFromStorage},
+      {"vm.builtin.null_value", NullValue},
   };
   return table;
 }
