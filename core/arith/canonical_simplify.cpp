@@ -216,6 +216,9 @@ class CanonicalMutator : public ExprMutator {
         bool trunc = e->type_index() == TypeIndex::kDiv || e->type_index() == TypeIndex::kMod;
         SumForm a = ToSum(op->a), b = ToSum(op->b);
         bool const_divisor = b.terms.empty() && b.base > 0;
+        // A sum of unsigned terms wraps modulo 2^bits, so D*c + N may wrap and then
+        // floordiv(D*c + N, c) is not D + floordiv(N, c): unsigned division stays whole.
+        if (e->dtype.is_uint()) const_divisor = false;
         // Truncation agrees with floor division exactly when the dividend is non-negative.
         if (const_divisor && trunc && analyzer_->const_int_bound(Emit(a)).min_value < 0) {
           const_divisor = false;

@@ -65,7 +65,15 @@ class ConstIntBoundVisitor : public ExprFunctor<ConstIntBound(const PrimExpr&)> 
 
   ConstIntBound VisitExpr(const PrimExpr& e) override {
     ConstIntBound b = ExprFunctor::VisitExpr(e);
-    if (e->dtype.is_integer() || e->dtype.is_bool()) b = Intersect(b, Everything(e->dtype));
+    if (e->dtype.is_uint()) {
+      // Unsigned arithmetic wraps: a mathematical range that leaves the type's range says
+      // nothing about the wrapped value (0u - 1u is the largest value, not -1).
+      ConstIntBound all = Everything(e->dtype);
+      if (b.min_value < all.min_value || b.max_value > all.max_value) b = all;
+    } else if (e->dtype.is_integer() || e->dtype.is_bool()) {
+      // Signed overflow is undefined, so (as in TVM) the range is simply clipped to the type.
+      b = Intersect(b, Everything(e->dtype));
+    }
     for (const auto& fact : self_->facts_) {
       if (fact.expr->type_index() == e->type_index() &&
           ir::StructuralEqual(fact.expr, e, /*map_free_vars=*/false)) {
@@ -212,6 +220,17 @@ void ConstIntBoundAnalyzer::Update(const Var& var, const ConstIntBound& bound,
 void ConstIntBoundAnalyzer::CollectFacts(const PrimExpr& cond, std::vector<Fact>* out) {
   auto add_diff = [&](const PrimExpr& a, const PrimExpr& b, ConstIntBound bound) {
     if (!a->dtype.is_integer() || !b->dtype.is_integer()) return;
+    if (a->dtype.is_uint() || b->dtype.is_uint()) {
+      // An unsigned a - b wraps, so no fact about it holds; only a comparison with a constant
+      // bounds the other side (its value is the mathematical one).
+      if (const int64_t* c = AsConstInt(b)) {
+        out->push_back({a, {InfAwareAdd(bound.min_value, *c), InfAwareAdd(bound.max_value, *c)}});
+      } else if (const int64_t* c = AsConstInt(a)) {
+        out->push_back({b, {InfAwareAdd(*c, InfAwareNeg(bound.max_value)),
+                            InfAwareAdd(*c, InfAwareNeg(bound.min_value))}});
+      }
+      return;
+    }
     out->push_back({parent_->canonical_simplify(tir::sub(a, b)), bound});
     ConstIntBound neg{InfAwareNeg(bound.max_value), InfAwareNeg(bound.min_value)};
     out->push_back({parent_->canonical_simplify(tir::sub(b, a)), neg});
@@ -278,6 +297,8 @@ std::function<void()> ConstIntBoundAnalyzer::EnterConstraint(const PrimExpr& con
         var_map_[var] = {v, Intersect(cur, fact.bound)};
         break;
       }
+      // An unsigned x + c may wrap, so a fact on it says nothing about x.
+      if (fact.expr->dtype.is_uint()) break;
       auto* bin = fact.expr.as<BinaryNode>();
       const int64_t* c = bin ? AsConstInt(bin->b) : nullptr;
       if (!c) break;

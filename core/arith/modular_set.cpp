@@ -34,6 +34,16 @@ class ModularSetVisitor : public ExprFunctor<ModularSet(const PrimExpr&)> {
     if (!e->dtype.is_integer()) return Everything();
     ModularSet m = ExprFunctor::VisitExpr(e);
     if (!Small(m.coeff) || !Small(m.base)) return Everything();
+    if (e->dtype.is_uint() && e->dtype.bits() < 63) {
+      // The value wraps modulo 2^bits: only congruences modulo a divisor of 2^bits survive.
+      int64_t wrap = int64_t(1) << e->dtype.bits();
+      if (m.coeff == 0) return {0, FloorMod(m.base, wrap)};
+      m.coeff = Gcd(m.coeff, wrap);
+      m.base = FloorMod(m.base, m.coeff);
+    } else if (e->dtype.is_uint() && m.coeff != 0) {
+      m.coeff = m.coeff & -m.coeff;  // the largest power of two that divides it
+      m.base = FloorMod(m.base, m.coeff);
+    }
     return m;
   }
   ModularSet VisitExpr_(const IntImmNode* op) override { return {0, op->value}; }

@@ -23,6 +23,11 @@ PrimExpr Bool(bool v) { return MakeIntImm(DataType::Bool(), v ? 1 : 0); }
 
 bool IsIndex(const PrimExpr& e) { return e->dtype.is_integer() && e->dtype.is_scalar(); }
 
+// Unsigned arithmetic wraps modulo 2^bits. Rules that only rearrange a sum (x + c1 + c2,
+// (x + y) - x) hold in that ring too; rules that move a term across a comparison or out of a
+// division hold only over the mathematical integers and must not fire on these types.
+bool Wraps(const PrimExpr& e) { return e->dtype.is_uint(); }
+
 // The comparison that is true exactly when `cmp` is false, or null when `cmp` is no comparison.
 PrimExpr Negate(const PrimExpr& cmp) {
   auto* op = cmp.as<BinaryNode>();
@@ -167,6 +172,16 @@ class RewriteMutator : public ExprMutator {
       if (auto* x = a.as<SubNode>(); x && ConstOf(x->b)) return Add(x->a, Const(a, *c2 - *ConstOf(x->b)));
     }
     if (auto* s = b.as<SubNode>(); s && Same(s->b, a)) return s->a;  // x + (y - x)
+    // max(x, y) + min(x, y) -> x + y: one of them is x and the other y, whatever the order.
+    // (Their difference is |x - y| and has no such rule.)
+    if ((a->type_index() == TypeIndex::kMax && b->type_index() == TypeIndex::kMin) ||
+        (a->type_index() == TypeIndex::kMin && b->type_index() == TypeIndex::kMax)) {
+      auto* x = a.as<BinaryNode>();
+      auto* y = b.as<BinaryNode>();
+      if ((Same(x->a, y->a) && Same(x->b, y->b)) || (Same(x->a, y->b) && Same(x->b, y->a))) {
+        return tir::add(x->a, x->b);
+      }
+    }
     if (auto* s = a.as<SubNode>(); s && Same(s->b, b)) return s->a;  // (y - x) + x
     return tir::add(a, b);
   }
@@ -217,7 +232,7 @@ class RewriteMutator : public ExprMutator {
   }
 
   PrimExpr FloorDivide(const PrimExpr& a, const PrimExpr& b) {
-    if (IsIndex(a) && !AsConstInt(b)) {
+    if (IsIndex(a) && !Wraps(a) && !AsConstInt(b)) {
       if (PrimExpr r = SymbolicDivMod(a, b, true); r.defined()) return r;
     }
     if (!IsIndex(a) || !PositiveConst(b)) return tir::floordiv(a, b);
@@ -228,6 +243,7 @@ class RewriteMutator : public ExprMutator {
         FloorDiv(bound.min_value, c) == FloorDiv(bound.max_value, c)) {
       return Const(a, FloorDiv(bound.min_value, c));
     }
+    if (Wraps(a)) return tir::floordiv(a, b);  // x*c1 may wrap: c1/c does not come out
     // (x*c1) // c -> x*(c1/c);  (x*c1 + y) // c -> x*(c1/c) + y // c   when c divides c1.
     if (auto* m = a.as<MulNode>(); m && ConstOf(m->b) && *ConstOf(m->b) % c == 0) {
       return Mul(m->a, Const(a, *ConstOf(m->b) / c));
@@ -248,7 +264,7 @@ class RewriteMutator : public ExprMutator {
   }
 
   PrimExpr FloorModulo(const PrimExpr& a, const PrimExpr& b) {
-    if (IsIndex(a) && !AsConstInt(b)) {
+    if (IsIndex(a) && !Wraps(a) && !AsConstInt(b)) {
       if (PrimExpr r = SymbolicDivMod(a, b, false); r.defined()) return r;
     }
     if (!IsIndex(a) || !PositiveConst(b)) return tir::floormod(a, b);
@@ -256,6 +272,7 @@ class RewriteMutator : public ExprMutator {
     if (c == 1) return Const(a, 0);
     ConstIntBound bound = analyzer_->const_int_bound(a);
     if (bound.min_value >= 0 && bound.max_value < c) return a;
+    if (Wraps(a)) return tir::floormod(a, b);  // a multiple of c may wrap to a non-multiple
     ModularSet m = analyzer_->modular_set(a);
     if (m.coeff % c == 0) return Const(a, FloorMod(m.base, c));
     // (x*c1 + y) % c -> y % c when c divides c1.
@@ -271,9 +288,19 @@ class RewriteMutator : public ExprMutator {
     return tir::floormod(a, b);
   }
 
+  // The mathematical a - b, in which to decide how a and b are ordered. An unsigned a - b
+  // wraps (every value of it is >= 0), so there the difference is taken in int64.
+  PrimExpr Diff(const PrimExpr& a, const PrimExpr& b) {
+    if (Wraps(a) || Wraps(b)) {
+      DataType i64 = DataType::Int(64);
+      return analyzer_->canonical_simplify(tir::sub(tir::cast(i64, a), tir::cast(i64, b)));
+    }
+    return analyzer_->canonical_simplify(tir::sub(a, b));
+  }
+
   // bound of canonical(a - b), the basis of every ordering decision.
   ConstIntBound DiffBound(const PrimExpr& a, const PrimExpr& b) {
-    return analyzer_->const_int_bound(analyzer_->canonical_simplify(tir::sub(a, b)));
+    return analyzer_->const_int_bound(Diff(a, b));
   }
 
   PrimExpr MinMax(bool is_min, const PrimExpr& a, const PrimExpr& b) {
@@ -321,7 +348,7 @@ class RewriteMutator : public ExprMutator {
     if (Same(a, b)) {
       return Bool(kind == TypeIndex::kEQ || kind == TypeIndex::kLE || kind == TypeIndex::kGE);
     }
-    PrimExpr diff = analyzer_->canonical_simplify(tir::sub(a, b));
+    PrimExpr diff = Diff(a, b);
     ConstIntBound d = analyzer_->const_int_bound(diff);
     switch (kind) {
       case TypeIndex::kLT:
@@ -352,8 +379,9 @@ class RewriteMutator : public ExprMutator {
       default:
         break;
     }
-    // x + c1 < c2 -> x < c2 - c1, so that facts and loop conditions meet in one form.
-    if (const int64_t* c2 = ConstOf(b)) {
+    // x + c1 < c2 -> x < c2 - c1, so that facts and loop conditions meet in one form. Not for
+    // unsigned types: x + c1 and x * c1 may wrap, and c2 - c1 may be "negative".
+    if (const int64_t* c2 = ConstOf(b); c2 && !Wraps(a)) {
       // x * c1 < c2 -> x < ceil(c2 / c1) for c1 > 0, and the like for the other comparisons.
       if (auto* m = a.as<MulNode>(); m && ConstOf(m->b) && *ConstOf(m->b) > 0) {
         int64_t c1 = *ConstOf(m->b);

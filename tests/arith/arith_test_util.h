@@ -15,9 +15,12 @@ using namespace wb::tir;
 using ir::TypeIndex;
 
 inline const DataType kI32 = DataType::Int(32);
+inline const DataType kU32 = DataType::UInt(32);
 
 inline PrimExpr C(int64_t v) { return MakeIntImm(kI32, v); }
 inline Var V(const std::string& name) { return MakeVar(name, kI32); }
+inline PrimExpr CU(int64_t v) { return make_const(kU32, v); }
+inline Var U(const std::string& name) { return MakeVar(name, kU32); }
 inline Range R(int64_t min, int64_t extent) { return ir::MakeRange(C(min), C(extent)); }
 // Unfolded constructors, so that the simplifier, not the builder, does the work.
 inline PrimExpr Plus(PrimExpr a, PrimExpr b) { return MakeBinary(TypeIndex::kAdd, a, b); }
@@ -44,8 +47,21 @@ inline int64_t FloorDivI(int64_t a, int64_t b) {
   return q;
 }
 
+// Unsigned values wrap modulo 2^bits, as the hardware computes them; signed overflow is
+// undefined, so signed values are left as computed.
+inline int64_t WrapTo(DataType t, int64_t v) {
+  if (!t.is_uint() || t.bits() >= 64) return v;
+  return int64_t(uint64_t(v) & ((uint64_t(1) << t.bits()) - 1));
+}
+
+int64_t EvalUnwrapped(const PrimExpr& e, const std::map<const VarNode*, int64_t>& env);
+
 // A tiny evaluator for integer PrimExprs: the oracle the simplifier is checked against.
 inline int64_t Eval(const PrimExpr& e, const std::map<const VarNode*, int64_t>& env) {
+  return WrapTo(e->dtype, EvalUnwrapped(e, env));
+}
+
+inline int64_t EvalUnwrapped(const PrimExpr& e, const std::map<const VarNode*, int64_t>& env) {
   if (const int64_t* v = AsConstInt(e)) return *v;
   if (auto* var = e.as<VarNode>()) return env.at(var);
   if (auto* c = e.as<CastNode>()) return Eval(c->value, env);
@@ -60,9 +76,10 @@ inline int64_t Eval(const PrimExpr& e, const std::map<const VarNode*, int64_t>& 
     if (b == 0) throw std::runtime_error("Eval: division by zero");
   };
   switch (e->type_index()) {
-    case TypeIndex::kAdd: return a + b;
-    case TypeIndex::kSub: return a - b;
-    case TypeIndex::kMul: return a * b;
+    // In uint64_t, so that an unsigned product near 2^64 wraps instead of overflowing.
+    case TypeIndex::kAdd: return int64_t(uint64_t(a) + uint64_t(b));
+    case TypeIndex::kSub: return int64_t(uint64_t(a) - uint64_t(b));
+    case TypeIndex::kMul: return int64_t(uint64_t(a) * uint64_t(b));
     case TypeIndex::kDiv: nonzero(); return a / b;
     case TypeIndex::kMod: nonzero(); return a % b;
     case TypeIndex::kFloorDiv: nonzero(); return FloorDivI(a, b);

@@ -175,6 +175,135 @@ class TestArith : public QObject {
     QVERIFY(Equal(ana.rewrite_simplify(TDiv(x, C(4))), TDiv(x, C(4))));
   }
 
+  // max(a, b) - min(a, b) is |a - b|, not a - b: no rule may cancel a min against a max unless
+  // the order of the operands is proven. Each case is checked by evaluation at points where
+  // a < b, a == b and a > b.
+  void minMaxDifferenceIsNotCancelled() {
+    Var a = V("a"), b = V("b");
+    std::vector<PrimExpr> exprs{
+        Minus(MaxOf(a, b), MinOf(a, b)),
+        Minus(MaxOf(a, Times(b, C(3))), MinOf(Plus(a, C(1)), b)),
+        Minus(MinOf(a, b), MaxOf(a, b)),
+        Minus(MaxOf(b, a), MinOf(a, b)),
+        Plus(MaxOf(a, b), Times(MinOf(a, b), C(-1))),
+        Minus(Plus(MaxOf(a, b), C(2)), MinOf(a, b)),
+        Minus(MaxOf(a, b), a),
+        Minus(MinOf(a, b), b),
+    };
+    for (bool bound : {false, true}) {
+      Analyzer ana;
+      if (bound) {
+        ana.Bind(a, R(0, 10));
+        ana.Bind(b, R(0, 10));
+      }
+      for (const PrimExpr& e : exprs) {
+        for (PrimExpr s : {ana.Simplify(e), ana.rewrite_simplify(e), ana.canonical_simplify(e)}) {
+          for (int64_t va : {0, 3, 7}) {
+            for (int64_t vb : {0, 3, 7}) {
+              std::map<const VarNode*, int64_t> env{{a.get(), va}, {b.get(), vb}};
+              QCOMPARE(Eval(s, env), Eval(e, env));
+            }
+          }
+        }
+      }
+    }
+    // The sound neighbours still apply: max(a, b) + min(a, b) == a + b, and a proven order
+    // decides the difference.
+    Analyzer ana;
+    QVERIFY(ana.CanProveEqual(Plus(MaxOf(a, b), MinOf(a, b)), Plus(a, b)));
+    ana.Bind(a, R(0, 4));
+    Var c = V("c");
+    ana.Bind(c, R(4, 4));
+    QVERIFY(Equal(ana.Simplify(Minus(MaxOf(a, c), MinOf(a, c))), Minus(c, a)));
+  }
+
+  // Unsigned arithmetic wraps: every uint a - b is >= 0, so it cannot decide how a and b are
+  // ordered, and rules that move a term across a comparison or out of a division do not hold.
+  // Each expression is checked by (wrapping) evaluation, at small values and near 2^32.
+  void unsignedRulesRespectWraparound() {
+    Var a = U("a"), b = U("b");
+    std::vector<PrimExpr> exprs{
+        Minus(MaxOf(a, b), MinOf(a, b)),
+        Minus(MaxOf(a, Times(b, CU(3))), MinOf(Plus(a, CU(1)), b)),
+        MaxOf(a, b),
+        MinOf(a, b),
+        MinOf(a, Plus(a, CU(1))),
+        Minus(MaxOf(a, b), b),
+        Lt(a, b),
+        Ge(a, b),
+        Lt(Plus(a, CU(1)), CU(5)),
+        Gt(Minus(a, CU(2)), CU(3)),
+        Lt(Times(a, CU(4)), CU(10)),
+        Eq(Times(a, CU(2)), CU(1)),
+        FDiv(Plus(Times(a, CU(4)), b), CU(4)),
+        FMod(Plus(Times(a, CU(3)), b), CU(3)),
+        FDiv(Times(a, CU(6)), CU(3)),
+        FMod(Times(a, CU(3)), CU(3)),
+        FDiv(Plus(Times(a, Plus(b, CU(1))), CU(1)), Plus(b, CU(1))),
+        FMod(Times(a, Plus(b, CU(1))), Plus(b, CU(1))),
+        Plus(FMod(a, CU(4)), Times(FDiv(a, CU(4)), CU(4))),
+    };
+    const int64_t top = 4294967295;
+    const std::vector<int64_t> points{0, 1, 2, 3, 7, top - 2, top - 1, top};
+    for (bool bound : {false, true}) {
+      Analyzer ana;
+      if (bound) {
+        // Ranges that reach the top of the type, where a + 1 wraps to 0.
+        ana.Bind(a, ir::MakeRange(CU(top - 3), CU(4)));
+        ana.Bind(b, ir::MakeRange(CU(0), CU(8)));
+      }
+      for (const PrimExpr& e : exprs) {
+        for (PrimExpr s : {ana.Simplify(e), ana.rewrite_simplify(e), ana.canonical_simplify(e)}) {
+          for (int64_t va : points) {
+            if (bound && va < top - 3) continue;
+            for (int64_t vb : points) {
+              if (bound && vb > 7) continue;
+              std::map<const VarNode*, int64_t> env{{a.get(), va}, {b.get(), vb}};
+              int64_t want = 0;
+              try {
+                want = Eval(e, env);
+              } catch (const std::runtime_error&) {
+                continue;  // b = 2^32 - 1: the divisor b + 1 wraps to 0
+              }
+              if (Eval(s, env) != want) {
+                QFAIL(("a=" + std::to_string(va) + " b=" + std::to_string(vb) + ": " +
+                       std::to_string(Eval(s, env)) + " != " + std::to_string(want))
+                          .c_str());
+              }
+            }
+          }
+        }
+      }
+      // Nothing about an unsigned a - b proves an order; the bound ranges do.
+      QCOMPARE(ana.CanProve(Ge(a, b)), bound);
+    }
+    // A fact on an unsigned a + 1 says nothing about a (a = 2^32 - 1 makes a + 1 == 0), but a
+    // fact on a itself bounds it.
+    {
+      Analyzer scoped;
+      {
+        auto scope = scoped.constraint(Lt(Plus(a, CU(1)), CU(5)));
+        QCOMPARE(scoped.const_int_bound(a).max_value, top);
+        QVERIFY(!scoped.CanProve(Lt(a, CU(4))));
+      }
+      auto scope = scoped.constraint(Lt(a, CU(5)));
+      QCOMPARE(scoped.const_int_bound(a).max_value, 4);
+      QVERIFY(scoped.CanProve(Lt(a, CU(6))));
+    }
+    // The sound rules still apply to unsigned types.
+    Analyzer ana;
+    QVERIFY(Equal(ana.Simplify(Minus(Plus(a, b), a)), b));
+    QVERIFY(ana.CanProveEqual(Plus(MaxOf(a, b), MinOf(a, b)), Plus(a, b)));
+    QVERIFY(Equal(ana.Simplify(MinOf(a, a)), a));
+    ana.Bind(a, ir::MakeRange(CU(0), CU(4)));
+    ana.Bind(b, ir::MakeRange(CU(4), CU(4)));
+    QVERIFY(Equal(ana.Simplify(MaxOf(a, b)), b));
+    QVERIFY(ana.CanProve(Lt(a, b)));
+    QCOMPARE(ana.const_int_bound(Minus(b, a)).min_value, 1);
+    // a - b wraps: its bound is the whole type, not [-7, -1].
+    QCOMPARE(ana.const_int_bound(Minus(a, b)).max_value, top);
+  }
+
   void canonicalSplitFuseIdentities() {
     Analyzer ana;
     Var i = V("i"), j = V("j"), k = V("k"), fused = V("fused"), x = V("x");
