@@ -13,25 +13,6 @@ using namespace wb::schedule::testing;
 
 namespace {
 
-const char* kTwoStage = R"(@I.ir_module
-class Module:
-    @T.prim_func(s_tir=True)
-    def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
-        B = T.sblock_alloc_buffer((16, 16))
-        for i, j in T.grid(16, 16):
-            with T.sblock("B"):
-                vi, vj = T.axis.remap("SS", [i, j])
-                T.reads(A[vi, vj])
-                T.writes(B[vi, vj])
-                B[vi, vj] = A[vi, vj] * T.float32(2.0)
-        for i, j in T.grid(16, 16):
-            with T.sblock("C"):
-                vi, vj = T.axis.remap("SS", [i, j])
-                T.reads(B[vi, vj])
-                T.writes(C[vi, vj])
-                C[vi, vj] = B[vi, vj] + T.float32(1.0)
-)";
-
 const char* kTwoStageInlined = R"(@I.ir_module
 class Module:
     @T.prim_func(s_tir=True)
