@@ -20,27 +20,6 @@ using namespace fuse_test;
 
 namespace {
 
-const std::string kMlpGrouped = R"(
-    @R.function(private=True)
-    def fused_matmul_bias_add_relu(x: R.Tensor((4, 8), dtype="float32"), w: R.Tensor((8, 16), dtype="float32"), b: R.Tensor((16,), dtype="float32")) -> R.Tensor((4, 16), dtype="float32"):
-        R.func_attr({"Primitive": True})
-        cls = Module
-        with R.dataflow():
-            lv = R.call_tir(cls.matmul, (x, w), out_ty=R.Tensor((4, 16), dtype="float32"))
-            lv1 = R.call_tir(cls.bias_add, (lv, b), out_ty=R.Tensor((4, 16), dtype="float32"))
-            gv = R.call_tir(cls.relu, (lv1,), out_ty=R.Tensor((4, 16), dtype="float32"))
-            R.output(gv)
-        return gv
-
-    @R.function
-    def main(x: R.Tensor((4, 8), dtype="float32"), w: R.Tensor((8, 16), dtype="float32"), b: R.Tensor((16,), dtype="float32")) -> R.Tensor((4, 16), dtype="float32"):
-        cls = Module
-        with R.dataflow():
-            gv = cls.fused_matmul_bias_add_relu(x, w, b)
-            R.output(gv)
-        return gv
-)";
-
 const std::string kMlpExpected = R"(
 @I.ir_module
 class Module:
