@@ -13,7 +13,8 @@ void RangeNode::VisitFields(FieldVisitor* v) { Fields{v}("min", min)("extent", e
 void OpNode::VisitFields(FieldVisitor* v) { Fields{v}("name", name); }
 void GlobalVarNode::VisitFields(FieldVisitor* v) { Fields{v}("name_hint", name_hint); }
 void IRModuleNode::VisitFields(FieldVisitor* v) {
-  Fields{v}("global_vars", global_vars, FieldKind::kDef)("functions", functions)("attrs", attrs);
+  Fields{v}("global_vars", global_vars, FieldKind::kDef)("functions", functions)("attrs", attrs)(
+      "global_infos", global_infos);
 }
 
 WB_REGISTER_NODE(PrimTypeNode);

@@ -107,6 +107,8 @@ class IRModuleNode : public Object {
   std::vector<GlobalVar> global_vars;
   std::vector<BaseFunc> functions;  // parallel to global_vars
   AttrMap attrs;
+  // TVM's global_infos: a kind ("vdevice") to an ArrayObj of GlobalInfo nodes (VDevice).
+  AttrMap global_infos;
 
   void VisitFields(FieldVisitor* v) override;
   // Lookup by name; null when absent.

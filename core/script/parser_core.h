@@ -305,6 +305,8 @@ class Parser {
   void ParseFunction(Node def, Node decorator);
   void ParseParams(Node params, FuncCtx& ctx);
   Value ParseQuoted(Node string_node, DataType dtype);
+  // `I.module_global_infos({...})` into module_global_infos_ (parser_global_info.cpp).
+  void ParseModuleGlobalInfos(Node call);
 
   // --- state ---
   SourceFilePtr file_;
@@ -327,6 +329,7 @@ class Parser {
   std::vector<ir::BaseFunc> funcs_;
   std::vector<ir::GlobalVar> parsed_gvars_;  // parallel to funcs_
   ir::AttrMap module_attrs_;
+  ir::AttrMap module_global_infos_;  // kind -> ArrayObj of GlobalInfo nodes
   bool is_module_ = false;
   std::string class_name_;
   FuncCtx* func_ = nullptr;

@@ -153,6 +153,11 @@ void Parser::ParseClass(Node cls) {
             for (const auto& [k, v] : mp->items) module_attrs_[k] = v;
             break;
           }
+          if (kids.size() == 1 && Kind(kids[0]) == K::kCall &&
+              Text(Field(kids[0], F().function)) == "I.module_global_infos") {
+            ParseModuleGlobalInfos(kids[0]);
+            break;
+          }
           if (kids.size() == 1 && Kind(kids[0]) == K::kAssignment) {
             // `n = TypeVar("n")` before a decorator: an int64 shape variable.
             Node left = Field(kids[0], F().left), right = Field(kids[0], F().right);

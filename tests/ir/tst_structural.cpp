@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ir/expr.h"
+#include "ir/global_info.h"
 #include "ir/json.h"
 #include "ir/structural_equal.h"
 #include "ir/structural_hash.h"
@@ -137,6 +138,7 @@ std::map<TypeIndex, ObjectRef> ExampleOfEveryKind() {
   put(ir::MakePointerType(ir::MakePrimType(kF32), "shared"));
   put(ir::MakeTupleType({ir::MakePrimType(kI32), ir::MakeTupleType({})}));
   put(ir::MakeRange(Int(0), Int(8)));
+  put(ir::MakeVDevice("cuda", 1, "global"));
   put(GetOp("tirx.exp"));
 
   Var x = MakeVar("x", kI32);
