@@ -117,6 +117,13 @@ IRModule MakeIRModule(std::vector<GlobalVar> vars, std::vector<BaseFunc> funcs, 
   return n.Finish();
 }
 
+IRModule WithFunctions(const IRModule& module, std::vector<GlobalVar> vars,
+                       std::vector<BaseFunc> funcs) {
+  IRModule out = MakeIRModule(std::move(vars), std::move(funcs), module->attrs, module->span);
+  out.CopyOnWrite()->global_infos = module->global_infos;
+  return out;
+}
+
 IRModule WithFunction(const IRModule& module, const GlobalVar& var, const BaseFunc& func) {
   IRModule copy = module;
   IRModuleNode* n = copy.CopyOnWrite();

@@ -26,6 +26,13 @@ using VDevice = Ref<VDeviceNode>;
 VDevice MakeVDevice(std::string target, int64_t vdevice_id = 0,
                     std::string memory_scope = "global", Span span = {});
 
+// The target kind of a vdevice: its target text up to the first space ("cuda" for
+// "cuda -arch=sm_80"), which is what TVMScript's "kind:index" names.
+std::string VDeviceKind(const VDeviceNode& vdevice);
+// TVMScript's "kind:index" for `vdevice` in `global_infos` (index: its position among the listed
+// vdevices of the same kind, matched by identity, else by equal fields); "" when not listed.
+std::string VDeviceReference(const VDeviceNode& vdevice, const AttrMap& global_infos);
+
 // The key of the VDevice list in IRModuleNode::global_infos, as TVM names it.
 inline constexpr const char* kVDeviceInfoKey = "vdevice";
 

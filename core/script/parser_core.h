@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ir/global_info.h"
 #include "script/parser_cst.h"
 #include "script/tvmscript.h"
 #include "tir/stmt.h"
@@ -307,6 +308,9 @@ class Parser {
   Value ParseQuoted(Node string_node, DataType dtype);
   // `I.module_global_infos({...})` into module_global_infos_ (parser_global_info.cpp).
   void ParseModuleGlobalInfos(Node call);
+  // The module's vdevice that TVMScript's `"kind"`, `"kind:index"` or `"kind:index:scope"` text
+  // names (index: among the declared vdevices of that target kind); fails at `n` otherwise.
+  ir::VDevice LookupVDevice(const std::string& text, Node n);
 
   // --- state ---
   SourceFilePtr file_;

@@ -2,6 +2,10 @@
 // The dict is read from the syntax tree rather than through Eval because its values are
 // constructor calls (`I.vdevice`) that are meaningful only here.
 
+#include <map>
+#include <string>
+#include <vector>
+
 #include "ir/global_info.h"
 #include "script/parser_core.h"
 
@@ -58,6 +62,64 @@ ir::VDevice ParseVDevice(Parser& p, Node call) {
 }
 
 }  // namespace
+
+ir::VDevice Parser::LookupVDevice(const std::string& text, Node n) {
+  // Split "kind[:index[:scope]]".
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (parts.size() < 2) {
+    size_t colon = text.find(':', start);
+    if (colon == std::string::npos) break;
+    parts.push_back(text.substr(start, colon - start));
+    start = colon + 1;
+  }
+  parts.push_back(text.substr(start));
+  const std::string& kind = parts[0];
+  int64_t index = 0;
+  bool index_ok = !kind.empty();
+  if (parts.size() > 1) {
+    const std::string& digits = parts[1];
+    index_ok = index_ok && !digits.empty() && digits.size() < 10 &&
+               digits.find_first_not_of("0123456789") == std::string::npos;
+    if (index_ok) index = std::stoll(digits);
+  }
+  if (!index_ok || (parts.size() > 2 && parts[2].empty())) {
+    Fail(n, "a vdevice is written \"kind\" or \"kind:index\" (e.g. \"cuda:0\"), got \"" + text +
+                "\"");
+  }
+  auto it = module_global_infos_.find(ir::kVDeviceInfoKey);
+  const auto* list = it == module_global_infos_.end() ? nullptr : it->second.as<ir::ArrayObj>();
+  if (!list || list->items.empty()) {
+    Fail(n, "vdevice \"" + text + "\" is not declared: the module has no "
+            "I.module_global_infos({\"vdevice\": [...]})");
+  }
+  std::vector<ir::VDevice> of_kind;
+  std::string declared;
+  std::map<std::string, int64_t> seen;
+  for (const ObjectRef& item : list->items) {
+    auto* d = item.as<ir::VDeviceNode>();
+    if (!d) continue;
+    std::string k = ir::VDeviceKind(*d);
+    if (!declared.empty()) declared += ", ";
+    declared += "\"" + k + ":" + std::to_string(seen[k]++) + "\"";
+    if (k == kind) of_kind.push_back(ir::GetRef(d));
+  }
+  if (of_kind.empty()) {
+    Fail(n, "no vdevice of kind \"" + kind + "\" in the module's global infos (declared: " +
+                declared + ")");
+  }
+  if (index >= int64_t(of_kind.size())) {
+    Fail(n, "vdevice \"" + text + "\" is out of range: the module declares " +
+                std::to_string(of_kind.size()) + " vdevice" + (of_kind.size() == 1 ? "" : "s") +
+                " of kind \"" + kind + "\"");
+  }
+  const ir::VDevice& found = of_kind[size_t(index)];
+  if (parts.size() > 2 && parts[2] != found->memory_scope) {
+    Fail(n, "vdevice \"" + kind + ":" + std::to_string(index) + "\" has memory scope \"" +
+                found->memory_scope + "\", not \"" + parts[2] + "\"");
+  }
+  return found;
+}
 
 void Parser::ParseModuleGlobalInfos(Node call) {
   const auto f = F();
