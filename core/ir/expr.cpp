@@ -13,7 +13,8 @@ void RangeNode::VisitFields(FieldVisitor* v) { Fields{v}("min", min)("extent", e
 void OpNode::VisitFields(FieldVisitor* v) { Fields{v}("name", name); }
 void GlobalVarNode::VisitFields(FieldVisitor* v) { Fields{v}("name_hint", name_hint); }
 void IRModuleNode::VisitFields(FieldVisitor* v) {
-  Fields{v}("global_vars", global_vars, FieldKind::kDef)("functions", functions)("attrs", attrs);
+  Fields{v}("global_vars", global_vars, FieldKind::kDef)("functions", functions)("attrs", attrs)(
+      "global_infos", global_infos);
 }
 
 WB_REGISTER_NODE(PrimTypeNode);
@@ -114,6 +115,13 @@ IRModule MakeIRModule(std::vector<GlobalVar> vars, std::vector<BaseFunc> funcs, 
   n->attrs = std::move(attrs);
   n->span = std::move(span);
   return n.Finish();
+}
+
+IRModule WithFunctions(const IRModule& module, std::vector<GlobalVar> vars,
+                       std::vector<BaseFunc> funcs) {
+  IRModule out = MakeIRModule(std::move(vars), std::move(funcs), module->attrs, module->span);
+  out.CopyOnWrite()->global_infos = module->global_infos;
+  return out;
 }
 
 IRModule WithFunction(const IRModule& module, const GlobalVar& var, const BaseFunc& func) {

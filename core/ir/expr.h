@@ -107,6 +107,8 @@ class IRModuleNode : public Object {
   std::vector<GlobalVar> global_vars;
   std::vector<BaseFunc> functions;  // parallel to global_vars
   AttrMap attrs;
+  // TVM's global_infos: a kind ("vdevice") to an ArrayObj of GlobalInfo nodes (VDevice).
+  AttrMap global_infos;
 
   void VisitFields(FieldVisitor* v) override;
   // Lookup by name; null when absent.
@@ -119,6 +121,10 @@ using IRModule = Ref<IRModuleNode>;
 
 IRModule MakeIRModule(std::vector<GlobalVar> vars, std::vector<BaseFunc> funcs, AttrMap attrs = {},
                       Span span = {});
+// A module holding `funcs` under `vars` and everything else of `module` (attrs, global_infos,
+// span): how a pass rebuilds a module, so that module-level data is never dropped.
+IRModule WithFunctions(const IRModule& module, std::vector<GlobalVar> vars,
+                       std::vector<BaseFunc> funcs);
 // Returns a copy of `module` with `func` under `var` (added or replaced).
 IRModule WithFunction(const IRModule& module, const GlobalVar& var, const BaseFunc& func);
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "ir/expr.h"
@@ -361,13 +362,27 @@ class Loader final : public FieldVisitor {
     return node;
   }
 
-  // The field `name` of the node being loaded; null (and a failure) when missing.
+  // Fields added after documents of this version were first written: an older document leaves
+  // them out, which means the field's default (no global infos, no vdevice).
+  bool MayBeAbsent(const char* name) const {
+    static constexpr std::pair<std::string_view, std::string_view> kLateFields[] = {
+        {"ir.IRModule", "global_infos"},
+        {"relax.TensorType", "vdevice"},
+    };
+    for (const auto& [type, field] : kLateFields) {
+      if (type_key_ == type && field == name) return true;
+    }
+    return false;
+  }
+
+  // The field `name` of the node being loaded; null when missing (a failure unless the field
+  // may be absent, which leaves its default).
   const Json* Find(const char* name) {
     if (failed_) return nullptr;
     seen_.push_back(name);
     auto it = fields_->find(name);
     if (it == fields_->end()) {
-      FailField(name, "is missing");
+      if (!MayBeAbsent(name)) FailField(name, "is missing");
       return nullptr;
     }
     return &*it;

@@ -31,6 +31,7 @@ constexpr KindName kKindNames[] = {
     {TypeIndex::kPackedFuncType, "relax.PackedFuncType"},
     {TypeIndex::kRange, "ir.Range"},
     {TypeIndex::kIRModule, "ir.IRModule"},
+    {TypeIndex::kVDevice, "ir.VDevice"},
     {TypeIndex::kPrimFunc, "tirx.PrimFunc"},
     {TypeIndex::kRelaxFunction, "relax.expr.Function"},
     {TypeIndex::kExternFunc, "relax.expr.ExternFunc"},

@@ -47,6 +47,7 @@ enum class TypeIndex : uint32_t {
   // Module-level objects.
   kRange = kTypeEnd,
   kIRModule,
+  kVDevice,  // a GlobalInfo held in IRModule::global_infos
   // Functions (TensorIR and Relax), then the other callee kinds. Relax expressions form one
   // contiguous range from kRelaxFunction to kRelaxExprEnd: Relax functions, extern functions,
   // global references and ops are all Relax expressions, as in TVM.

@@ -47,6 +47,19 @@ std::string DimsToString(const std::vector<PrimExpr>& dims) {
 
 }  // namespace
 
+bool SameVDevice(const ir::VDevice& a, const ir::VDevice& b) {
+  if (a.same_as(b)) return true;
+  if (!a.defined() || !b.defined()) return false;
+  return a->target == b->target && a->vdevice_id == b->vdevice_id &&
+         a->memory_scope == b->memory_scope;
+}
+
+std::string VDeviceToString(const ir::VDevice& vdevice) {
+  if (!vdevice.defined()) return "<no vdevice>";
+  return "I.vdevice(\"" + vdevice->target + "\", " + std::to_string(vdevice->vdevice_id) + ", \"" +
+         vdevice->memory_scope + "\")";
+}
+
 void ShapeTypeNode::VisitFields(FieldVisitor* v) {
   Fields f{v};
   VisitOptionalDims(f, v, "has_values", "values", values);
@@ -56,7 +69,7 @@ void ShapeTypeNode::VisitFields(FieldVisitor* v) {
 void TensorTypeNode::VisitFields(FieldVisitor* v) {
   Fields f{v};
   VisitOptionalDims(f, v, "has_shape", "shape", shape);
-  f("dtype", dtype)("ndim", ndim);
+  f("dtype", dtype)("ndim", ndim)("vdevice", vdevice);
 }
 
 void FuncTypeNode::VisitFields(FieldVisitor* v) {
@@ -103,6 +116,13 @@ TensorType MakeTensorType(DataType dtype, int64_t ndim, Span span) {
   return n.Finish();
 }
 
+TensorType WithVDevice(const TensorType& type, ir::VDevice vdevice) {
+  if (type->vdevice.same_as(vdevice)) return type;
+  TensorType copy = type;
+  copy.CopyOnWrite()->vdevice = std::move(vdevice);
+  return copy;
+}
+
 ObjectType MakeObjectType(Span span) {
   NodeBuilder<ObjectTypeNode> n;
   n->span = std::move(span);
@@ -134,6 +154,11 @@ bool IsBaseOf(const Type& base, const Type& sub) {
     if (!s) return false;
     if (!b->IsUnknownDtype() && b->dtype != s->dtype) return false;
     if (!b->IsUnknownNdim() && b->ndim != s->ndim) return false;
+    // Tensors known to be on another device do not fit; a tensor whose device is unknown may be
+    // on it (TVM's "fails only with a runtime check", which calls and annotations accept).
+    if (b->vdevice.defined() && s->vdevice.defined() && !SameVDevice(b->vdevice, s->vdevice)) {
+      return false;
+    }
     if (b->shape) return s->shape && SameDims(*b->shape, *s->shape);
     return true;
   }
@@ -187,7 +212,9 @@ Type TypeLCA(const Type& a, const Type& b) {
   if (ta && tb) {
     DataType dtype = ta->dtype == tb->dtype ? ta->dtype : DataType::Void();
     int64_t ndim = ta->ndim == tb->ndim ? ta->ndim : kUnknownNDim;
-    return MakeTensorType(dtype, ndim);
+    TensorType lca = MakeTensorType(dtype, ndim);
+    if (SameVDevice(ta->vdevice, tb->vdevice)) lca = WithVDevice(lca, ta->vdevice);
+    return lca;
   }
   auto* sa = a.as<ShapeTypeNode>();
   auto* sb = b.as<ShapeTypeNode>();
@@ -225,6 +252,8 @@ std::string TypeToString(const Type& type) {
         s += "ndim=" + std::to_string(t->ndim);
       }
     }
+    // Without the module at hand the device is named in full, not by its "kind:index".
+    if (t->vdevice.defined()) s += ", vdevice=" + VDeviceToString(t->vdevice);
     return s + ")";
   }
   if (auto* t = type.as<ShapeTypeNode>()) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ir/expr.h"
+#include "ir/global_info.h"
 
 namespace wb::relax {
 
@@ -53,6 +54,9 @@ class TensorTypeNode : public TypeNode {
   std::optional<std::vector<PrimExpr>> shape;  // the dims, when known
   DataType dtype = DataType::Void();           // Void: unknown
   int64_t ndim = kUnknownNDim;                 // == shape->size() when the shape is known
+  // The virtual device the tensor lives on (one of the module's global_infos["vdevice"]),
+  // null when unknown, as TVM's Optional<VDevice>.
+  ir::VDevice vdevice;
 
   bool IsUnknownNdim() const { return ndim == kUnknownNDim; }
   bool IsUnknownDtype() const { return dtype.is_void(); }
@@ -61,6 +65,8 @@ class TensorTypeNode : public TypeNode {
 using TensorType = Ref<TensorTypeNode>;
 TensorType MakeTensorType(std::vector<PrimExpr> shape, DataType dtype, Span span = {});
 TensorType MakeTensorType(DataType dtype, int64_t ndim, Span span = {});
+// `type` with its vdevice replaced (null clears it).
+TensorType WithVDevice(const TensorType& type, ir::VDevice vdevice);
 
 // R.Object: any value (the top type).
 class ObjectTypeNode : public TypeNode {
@@ -105,6 +111,10 @@ Type TypeLCA(const Type& a, const Type& b);
 // The canonical text of a type as TVMScript writes it (`R.Tensor((n, 4), "float32")`), for
 // diagnostics.
 std::string TypeToString(const Type& type);
+// Two virtual devices are the same when target, id and memory scope agree (nulls: both null).
+bool SameVDevice(const ir::VDevice& a, const ir::VDevice& b);
+// `I.vdevice("llvm", 0, "global")`, for diagnostics that have no module to index the device in.
+std::string VDeviceToString(const ir::VDevice& vdevice);
 // Static rank of a tensor type, kUnknownNDim otherwise.
 int64_t NDimOf(const Type& type);
 

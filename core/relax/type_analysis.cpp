@@ -30,8 +30,9 @@ Type RewriteDims(const Type& type, const DimsFn& fn) {
   if (auto* t = type.as<TensorTypeNode>()) {
     if (!t->shape) return type;
     auto dims = fn(*t->shape);
-    if (dims) return MakeTensorType(*dims, t->dtype, t->span);
-    return MakeTensorType(t->dtype, t->ndim, t->span);
+    // The dims change; the vdevice stays.
+    if (dims) return WithVDevice(MakeTensorType(*dims, t->dtype, t->span), t->vdevice);
+    return WithVDevice(MakeTensorType(t->dtype, t->ndim, t->span), t->vdevice);
   }
   if (auto* t = type.as<ShapeTypeNode>()) {
     if (!t->values) return type;

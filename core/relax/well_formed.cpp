@@ -22,10 +22,12 @@ class WellFormedChecker {
     in_pure_function_ = f->is_pure && !forced;
     for (const Var& p : f->params) {
       DefineSymbolicVars(p->struct_info, p->span, /*define=*/true);
+      CheckVDevices(p->struct_info, p->span, "the type of " + p->name_hint);
       Define(p, p->span);
     }
     VisitExpr(f->body, f->span);
     CheckSymbolicVars(f->ret_struct_info, f->span, "the result type");
+    CheckVDevices(f->ret_struct_info, f->span, "the result type");
     in_pure_function_ = outer_pure;
   }
 
@@ -54,6 +56,27 @@ class WellFormedChecker {
                   " is not defined by a parameter or an earlier match_cast",
               span);
       }
+    }
+  }
+
+  // Every vdevice a type names must be one of the module's global_infos["vdevice"]: that list
+  // is what "cuda:0" in TVMScript indexes, so an unlisted one cannot even be printed.
+  void CheckVDevices(const Type& type, const Span& span, const std::string& where) {
+    if (!module_.defined() || !type.defined()) return;
+    if (auto* t = type.as<TensorTypeNode>()) {
+      if (t->vdevice.defined() &&
+          ir::VDeviceReference(*t->vdevice, module_->global_infos).empty()) {
+        Error(where + " names vdevice " + VDeviceToString(t->vdevice) +
+                  ", which the module's global_infos do not list",
+              span);
+      }
+    } else if (auto* t = type.as<ir::TupleTypeNode>()) {
+      for (const Type& f : t->fields) CheckVDevices(f, span, where);
+    } else if (auto* t = type.as<FuncTypeNode>()) {
+      for (const Type& p : t->params) CheckVDevices(p, span, where);
+      CheckVDevices(t->ret, span, where);
+    } else if (auto* t = type.as<PackedFuncTypeNode>()) {
+      CheckVDevices(t->ret, span, where);
     }
   }
 
@@ -148,6 +171,7 @@ class WellFormedChecker {
         locals.push_back(b->var.get());
       }
       CheckSymbolicVars(b->var->struct_info, span, "the type of " + b->var->name_hint);
+      CheckVDevices(b->var->struct_info, span, "the type of " + b->var->name_hint);
       Define(b->var, span);
     }
     for (const Object* v : locals) dataflow_scope_.erase(v);

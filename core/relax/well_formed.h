@@ -1,8 +1,9 @@
 // Well-formedness of Relax functions (TVM's relax.analysis.well_formed), as diagnostics with
 // spans rather than a yes/no: every var is defined once before it is used, a DataflowVar lives
 // only inside the dataflow block that binds it, dataflow blocks and pure functions hold no
-// impure calls, and every symbolic shape var is defined (by a parameter's type or by a
-// match_cast) before a type mentions it.
+// impure calls, every symbolic shape var is defined (by a parameter's type or by a
+// match_cast) before a type mentions it, and every vdevice a type names is one the module's
+// global_infos list.
 #pragma once
 
 #include "ir/expr.h"

@@ -88,6 +88,9 @@ ParseResult Parser::Run() {
   }
   if (!funcs_.empty() || is_module_) {
     result.module = ir::MakeIRModule(parsed_gvars_, funcs_, module_attrs_, Span(file_, 0, 0));
+    if (!module_global_infos_.empty()) {
+      result.module.CopyOnWrite()->global_infos = module_global_infos_;
+    }
   }
   result.is_module = is_module_;
   diags_.SortByPosition();

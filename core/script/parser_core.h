@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ir/global_info.h"
 #include "script/parser_cst.h"
 #include "script/tvmscript.h"
 #include "tir/stmt.h"
@@ -305,6 +306,11 @@ class Parser {
   void ParseFunction(Node def, Node decorator);
   void ParseParams(Node params, FuncCtx& ctx);
   Value ParseQuoted(Node string_node, DataType dtype);
+  // `I.module_global_infos({...})` into module_global_infos_ (parser_global_info.cpp).
+  void ParseModuleGlobalInfos(Node call);
+  // The module's vdevice that TVMScript's `"kind"`, `"kind:index"` or `"kind:index:scope"` text
+  // names (index: among the declared vdevices of that target kind); fails at `n` otherwise.
+  ir::VDevice LookupVDevice(const std::string& text, Node n);
 
   // --- state ---
   SourceFilePtr file_;
@@ -327,6 +333,7 @@ class Parser {
   std::vector<ir::BaseFunc> funcs_;
   std::vector<ir::GlobalVar> parsed_gvars_;  // parallel to funcs_
   ir::AttrMap module_attrs_;
+  ir::AttrMap module_global_infos_;  // kind -> ArrayObj of GlobalInfo nodes
   bool is_module_ = false;
   std::string class_name_;
   FuncCtx* func_ = nullptr;

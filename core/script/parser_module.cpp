@@ -99,8 +99,17 @@ void Parser::ParseClass(Node cls) {
   std::vector<std::pair<Node, Node>> funcs;  // (def, decorator)
   for (Node m : members) {
     if (Kind(m) == K::kExpressionStatement && cst_->NamedChildCount(m) == 1) {
-      // Relax hook: `name = R.ExternFunc(...)` members are module functions too.
       Node a = cst_->NamedChild(m, 0);
+      // Global infos come before any function is parsed, wherever they stand in the class:
+      // function signatures and bodies name their vdevices.
+      if (Kind(a) == K::kCall && Text(Field(a, F().function)) == "I.module_global_infos") {
+        try {
+          ParseModuleGlobalInfos(a);
+        } catch (const ParseAbort&) {
+        }
+        continue;
+      }
+      // Relax hook: `name = R.ExternFunc(...)` members are module functions too.
       Node right = Kind(a) == K::kAssignment ? Field(a, F().right) : Node{};
       if (!IsNull(right) && Kind(right) == K::kCall &&
           Text(Field(right, F().function)) == "R.ExternFunc" &&
@@ -152,6 +161,10 @@ void Parser::ParseClass(Node cls) {
             if (!mp) Fail(a[0], "I.module_attrs expects a dict");
             for (const auto& [k, v] : mp->items) module_attrs_[k] = v;
             break;
+          }
+          if (kids.size() == 1 && Kind(kids[0]) == K::kCall &&
+              Text(Field(kids[0], F().function)) == "I.module_global_infos") {
+            break;  // parsed before the functions
           }
           if (kids.size() == 1 && Kind(kids[0]) == K::kAssignment) {
             // `n = TypeVar("n")` before a decorator: an int64 shape variable.

@@ -47,7 +47,10 @@ const std::unordered_map<std::string_view, Group>& Builtins() {
                           "T.local_scalar", "T.shared_scalar", "T.alloc_scalar"}) {
       t[n] = Group::kStmt;
     }
-    for (const char* n : {"I.ir_module", "I.module_attrs", "TypeVar"}) t[n] = Group::kModule;
+    for (const char* n :
+         {"I.ir_module", "I.module_attrs", "I.module_global_infos", "I.vdevice", "TypeVar"}) {
+      t[n] = Group::kModule;
+    }
     return t;
   }();
   return table;

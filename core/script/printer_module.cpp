@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <exception>
 #include <map>
+#include <stdexcept>
 
+#include "ir/global_info.h"
 #include "relax/expr.h"
 #include "script/printer_tir.h"
 #include "script/relax_printer.h"
@@ -281,6 +283,37 @@ std::string Finish(const Header& header, const PrintOptions& options, std::strin
   return out;
 }
 
+// TVM's `I.vdevice(target, vdevice_id, memory_scope)`, every argument written so that the
+// canonical form does not depend on which defaults the input relied on.
+std::string PrintVDevice(const ir::VDeviceNode& d) {
+  return "I.vdevice(" + QuoteString(d.target) + ", " + std::to_string(d.vdevice_id) + ", " +
+         QuoteString(d.memory_scope) + ")";
+}
+
+// `{"vdevice": [I.vdevice(...), ...]}`, keys sorted (global_infos is a sorted map).
+std::string PrintGlobalInfos(const ir::IRModuleNode& module) {
+  std::string out = "{";
+  bool first_key = true;
+  for (const auto& [key, value] : module.global_infos) {
+    if (!first_key) out += ", ";
+    first_key = false;
+    out += QuoteString(key) + ": [";
+    const auto* list = value.as<ir::ArrayObj>();
+    if (!list) throw std::runtime_error("global_infos[\"" + key + "\"] is not a list");
+    for (size_t i = 0; i < list->items.size(); ++i) {
+      if (i) out += ", ";
+      const auto* d = list->items[i].as<ir::VDeviceNode>();
+      if (!d) {
+        throw std::runtime_error(std::string("cannot print global info of kind ") +
+                                 (list->items[i].defined() ? list->items[i]->type_key() : "null"));
+      }
+      out += PrintVDevice(*d);
+    }
+    out += "]";
+  }
+  return out + "}";
+}
+
 std::string ErrorText(const std::exception& e) {
   return std::string("# TVMScript printer failed: ") + e.what();
 }
@@ -301,6 +334,9 @@ std::string PrintModule(const ir::IRModule& module, const PrintOptions& options)
       TIRPrinter attr_printer(module.get());
       cls.body.push_back(
           PlainLine("I.module_attrs(" + attr_printer.PrintAttrDict(module->attrs) + ")"));
+    }
+    if (!module->global_infos.empty()) {
+      cls.body.push_back(PlainLine("I.module_global_infos(" + PrintGlobalInfos(*module) + ")"));
     }
     // PrimFuncs sorted by name; `main` goes last.
     std::vector<size_t> order;

@@ -64,6 +64,13 @@ class RelaxParser {
   Value CallRelax(const std::string& name, const Args& args);
   Value CallOp(const relax::OpInfo& info, const Args& args);
   Value CallTIR(const std::string& name, const Args& args);
+  // --- device placement (relax_parser_device.cpp) ---
+  // R.to_vdevice / R.hint_on_device (R.device only as the latter's argument).
+  Value CallDeviceOp(const std::string& name, const Args& args);
+  // A vdevice named by its TVMScript text ("cuda:0"), resolved in the module's global infos.
+  ir::VDevice VDeviceArg(Node n);
+  // `R.device(dev_type, dev_id)` (or `tvm.cuda(0)`, ...) as a DLPack (type code, id) pair.
+  std::pair<int64_t, int64_t> DeviceArg(Node n);
   Value CallFunction(const Value& callee, const Args& args, Node callee_node);
   relax::Expr ToExpr(const Value& v, Node n);
   ir::Type ToType(const Value& v, Node n);

@@ -541,21 +541,29 @@ Value RelaxParser::CallRelax(const std::string& qualified, const Args& args) {
     return kw.empty() ? Node{} : args.Kw(kw);
   };
   if (name == "Tensor") {
-    Node shape = pos(0, "shape"), dtype = pos(1, "dtype"), ndim = args.Kw("ndim");
+    // TVM's R.Tensor(shape=None, dtype=None, vdevice=None, ndim=-1).
+    Node shape = pos(0, "shape"), dtype = pos(1, "dtype"), vdev = pos(2, "vdevice"),
+         ndim = args.Kw("ndim");
     if (!IsNull(shape) && p_.Kind(shape) == K::kString && IsNull(dtype) && args.pos.size() == 1) {
       dtype = shape;  // R.Tensor("float32")
       shape = Node{};
     }
     DataType dt = IsNull(dtype) ? DataType::Void() : p_.ToDType(p_.Eval(dtype), dtype);
+    ir::VDevice vdevice;
+    if (!IsNull(vdev) && p_.Kind(vdev) != K::kNone) vdevice = VDeviceArg(vdev);
     if (!IsNull(shape)) {
       if (p_.Kind(shape) == K::kNone) {
         shape = Node{};
       } else {
-        return Value::Of(VK::kType, MakeTensorType(EvalDims(shape), dt, span));
+        return Value::Of(VK::kType,
+                         WithVDevice(MakeTensorType(EvalDims(shape), dt, span), vdevice));
       }
     }
     int64_t nd = IsNull(ndim) ? kUnknownNDim : p_.ToInt(p_.Eval(ndim), ndim);
-    return Value::Of(VK::kType, MakeTensorType(dt, nd, span));
+    return Value::Of(VK::kType, WithVDevice(MakeTensorType(dt, nd, span), vdevice));
+  }
+  if (name == "to_vdevice" || name == "hint_on_device" || name == "device") {
+    return CallDeviceOp(name, args);
   }
   if (name == "Shape") {
     Node values = pos(0, "values"), ndim = args.Kw("ndim");

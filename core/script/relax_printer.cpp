@@ -179,6 +179,7 @@ std::string RelaxPrinter::Type(const ir::Type& type) {
     }
     if (!t->IsUnknownDtype()) args.push_back("dtype=" + QuoteString(t->dtype.ToString()));
     if (!t->shape && !t->IsUnknownNdim()) args.push_back("ndim=" + std::to_string(t->ndim));
+    if (t->vdevice.defined()) args.push_back("vdevice=" + VDeviceText(t->vdevice));
     return args.empty() ? "R.Tensor" : "R.Tensor(" + Join(args) + ")";
   }
   if (auto* t = type.as<ShapeTypeNode>()) {
@@ -356,9 +357,40 @@ std::string RelaxPrinter::IndexMapText(const tir::IndexMapNode* map) {
   return text + ")";
 }
 
+std::string RelaxPrinter::VDeviceText(const ir::ObjectRef& value) {
+  auto* vdevice = value.as<ir::VDeviceNode>();
+  if (!vdevice) {
+    throw std::runtime_error(std::string("expected a vdevice, got ") +
+                             (value.defined() ? value->type_key() : "None"));
+  }
+  // Diagnostics have no module: they name the device in full.
+  if (text_only_) return relax::VDeviceToString(ir::GetRef(vdevice));
+  std::string ref = module_ ? ir::VDeviceReference(*vdevice, module_->global_infos) : "";
+  if (ref.empty()) {
+    throw std::runtime_error("the vdevice " + relax::VDeviceToString(ir::GetRef(vdevice)) +
+                             " is not among the module's global_infos[\"vdevice\"]");
+  }
+  return QuoteString(ref);
+}
+
 std::string RelaxPrinter::CallText(const CallNode* call) {
   usage_->relax = true;
   const ir::ObjectRef& op = call->op;
+  // TVM's forms: R.to_vdevice(x, dst_vdevice="cuda:0") and
+  // R.hint_on_device(x, R.device(dev_type=2, dev_id=0)).
+  if (IsOp(op, "relax.to_vdevice") && call->args.size() == 1) {
+    auto it = call->attrs.find("dst_vdevice");
+    return "R.to_vdevice(" + Expr(call->args[0]) + ", dst_vdevice=" +
+           VDeviceText(it == call->attrs.end() ? ir::ObjectRef() : it->second) + ")";
+  }
+  if (IsOp(op, "relax.hint_on_device") && call->args.size() == 1) {
+    auto attr = [&](const char* key) {
+      auto it = call->attrs.find(key);
+      return it == call->attrs.end() ? std::string("None") : AttrValue(it->second);
+    };
+    return "R.hint_on_device(" + Expr(call->args[0]) + ", R.device(dev_type=" + attr("dev_type") +
+           ", dev_id=" + attr("dev_id") + "))";
+  }
   bool is_tir = IsOp(op, "relax.call_tir"), is_inplace = IsOp(op, "relax.call_tir_inplace"),
        is_dps = IsOp(op, "relax.call_dps_packed");
   if ((is_tir || is_inplace || is_dps) && call->args.size() == 2 && call->sinfo_args.size() == 1) {

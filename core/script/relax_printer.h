@@ -64,6 +64,9 @@ class RelaxPrinter {
   std::string Callee(const ir::ObjectRef& expr);
   std::string CallText(const relax::CallNode* call);
   std::string Type(const ir::Type& type);
+  // A vdevice as TVMScript names it, `"cuda:0"` (its index among the module's vdevices of that
+  // kind); throws when the module does not list it, since the text could not be parsed back.
+  std::string VDeviceText(const ir::ObjectRef& vdevice);
   std::string Dim(const ir::PrimExpr& dim);
   std::string Prim(const ir::PrimExpr& e, int* prec);
   std::string AttrValue(const ir::ObjectRef& value);

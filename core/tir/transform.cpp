@@ -17,7 +17,7 @@ ir::Pass CreatePrimFuncPass(PrimFuncPassFunction fn, int opt_level, std::string 
       }
     }
     if (!changed) return module;
-    return ir::MakeIRModule(module->global_vars, std::move(funcs), module->attrs, module->span);
+    return ir::WithFunctions(module, module->global_vars, std::move(funcs));
   };
   return ir::CreateModulePass(std::move(run), opt_level, std::move(name), std::move(required));
 }

@@ -137,7 +137,7 @@ ir::IRModule StripGlobalSymbols(const ir::IRModule& module) {
                                                  : module->global_vars[i]);
     funcs.push_back(func);
   }
-  return ir::MakeIRModule(std::move(vars), std::move(funcs), module->attrs);
+  return ir::WithFunctions(module, std::move(vars), std::move(funcs));
 }
 
 namespace {

@@ -32,7 +32,7 @@ ir::IRModule OnlyFunctions(const ir::IRModule& module, const std::vector<std::st
     vars.push_back(module->global_vars[i]);
     funcs.push_back(module->functions[i]);
   }
-  return ir::MakeIRModule(std::move(vars), std::move(funcs), module->attrs, module->span);
+  return ir::WithFunctions(module, std::move(vars), std::move(funcs));
 }
 
 }  // namespace wb::workbench

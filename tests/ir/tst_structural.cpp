@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ir/expr.h"
+#include "ir/global_info.h"
 #include "ir/json.h"
 #include "ir/structural_equal.h"
 #include "ir/structural_hash.h"
@@ -83,7 +84,9 @@ ir::IRModule BuildModule(const ModuleOptions& o = {}) {
 void PutRelaxExamples(const std::function<void(const ObjectRef&)>& put) {
   namespace rx = wb::relax;
   Var n = MakeVar("n", DataType::Int(64));
-  rx::TensorType x_type = rx::MakeTensorType({n, Int(4, DataType::Int(64))}, kF32);
+  // On a vdevice, so that the round trips cover TensorType::vdevice too.
+  rx::TensorType x_type = rx::WithVDevice(rx::MakeTensorType({n, Int(4, DataType::Int(64))}, kF32),
+                                          ir::MakeVDevice("cuda", 1, "global"));
   rx::Var x = rx::MakeVar("x", x_type);
   put(x_type);
   put(x);
@@ -137,6 +140,8 @@ std::map<TypeIndex, ObjectRef> ExampleOfEveryKind() {
   put(ir::MakePointerType(ir::MakePrimType(kF32), "shared"));
   put(ir::MakeTupleType({ir::MakePrimType(kI32), ir::MakeTupleType({})}));
   put(ir::MakeRange(Int(0), Int(8)));
+  ir::VDevice vdevice = ir::MakeVDevice("cuda", 1, "global");
+  put(vdevice);
   put(GetOp("tirx.exp"));
 
   Var x = MakeVar("x", kI32);
@@ -228,6 +233,7 @@ std::map<TypeIndex, ObjectRef> ExampleOfEveryKind() {
   put(MakeSBlockRealize({x}, MakeBinary(TypeIndex::kLT, x, Int(16)), block));
 
   ir::IRModule module = BuildModule();
+  module.CopyOnWrite()->global_infos = {{ir::kVDeviceInfoKey, ir::MakeArray({vdevice})}};
   put(module);
   put(module->functions[0]);
   put(module->global_vars[0]);
@@ -529,6 +535,75 @@ class TestStructural : public QObject {
     QVERIFY(ir::StructuralEqual(e, f));
     QCOMPARE(ir::StructuralHash(e), ir::StructuralHash(f));
     QVERIFY(ir::StructuralEqual(e, RoundTrip(e)));
+  }
+
+  // Fields added after the format's first documents (IRModule::global_infos,
+  // TensorType::vdevice) may be absent and then keep their defaults; present, they are checked.
+  void jsonLateFieldsMayBeAbsent() {
+    std::string error;
+    ObjectRef module = ir::LoadJSON(
+        Document(R"({"type": "ir.IRModule", "fields": {"global_vars": [], "functions": [],
+                     "attrs": {}}})",
+                 "0"),
+        &error);
+    QVERIFY2(module.defined(), error.c_str());
+    QVERIFY(module.as<ir::IRModuleNode>()->global_infos.empty());
+    ObjectRef tensor = ir::LoadJSON(
+        Document(R"({"type": "relax.TensorType", "fields": {"has_shape": false, "shape": [],
+                     "dtype": "float32", "ndim": 2}})",
+                 "0"),
+        &error);
+    QVERIFY2(tensor.defined(), error.c_str());
+    QVERIFY(!tensor.as<wb::relax::TensorTypeNode>()->vdevice.defined());
+    QCOMPARE(tensor.as<wb::relax::TensorTypeNode>()->ndim, int64_t(2));
+    ExpectLoadError(
+        Document(std::string(kIntImmNode) + R"(, {"type": "relax.TensorType", "fields": {
+                     "has_shape": false, "shape": [], "dtype": "float32", "ndim": 2,
+                     "vdevice": 0}})",
+                 "1"),
+        "node 1 (relax.TensorType): field 'vdevice' cannot hold a ir.IntImm");
+    ExpectLoadError(Document(R"({"type": "ir.IRModule", "fields": {"global_vars": [],
+                                 "functions": [], "attrs": {}, "global_infos": [1]}})",
+                             "0"),
+                    "field 'global_infos' expects an object of node indices");
+    // Other fields stay required.
+    ExpectLoadError(Document(R"({"type": "ir.IRModule", "fields": {"global_vars": [],
+                                 "functions": []}})",
+                             "0"),
+                    "field 'attrs' is missing");
+  }
+
+  // Global infos and vdevices are part of a module's and a type's structure.
+  void vdevicesCount() {
+    namespace rx = wb::relax;
+    auto on = [](const char* target, int64_t id) {
+      return rx::WithVDevice(rx::MakeTensorType({Int(4, DataType::Int(64))}, kF32),
+                             ir::MakeVDevice(target, id));
+    };
+    QVERIFY(ir::StructuralEqual(on("cuda", 0), on("cuda", 0)));
+    QCOMPARE(ir::StructuralHash(on("cuda", 0)), ir::StructuralHash(on("cuda", 0)));
+    QVERIFY(!ir::StructuralEqual(on("cuda", 0), on("cuda", 1)));
+    QVERIFY(!ir::StructuralEqual(on("cuda", 0), on("llvm", 0)));
+    QVERIFY(!ir::StructuralEqual(on("cuda", 0), rx::MakeTensorType({Int(4, DataType::Int(64))}, kF32)));
+    QVERIFY(ir::StructuralHash(on("cuda", 0)) != ir::StructuralHash(on("cuda", 1)));
+
+    ir::IRModule plain = BuildModule();
+    ir::IRModule with_infos = BuildModule();
+    with_infos.CopyOnWrite()->global_infos = {
+        {ir::kVDeviceInfoKey, ir::MakeArray({ir::MakeVDevice("llvm")})}};
+    QVERIFY(ir::StructuralEqual(plain, BuildModule()));
+    QVERIFY(!ir::StructuralEqual(plain, with_infos));
+    QVERIFY(ir::StructuralHash(plain) != ir::StructuralHash(with_infos));
+    auto m = ir::FindFirstMismatch(plain, with_infos);
+    QVERIFY(m.has_value());
+    QVERIFY2(m->lhs_path.find("global_infos") != std::string::npos, m->lhs_path.c_str());
+
+    // A pass that rebuilds the module keeps them.
+    ir::IRModule rebuilt =
+        ir::WithFunctions(with_infos, with_infos->global_vars, with_infos->functions);
+    QVERIFY(ir::StructuralEqual(rebuilt, with_infos));
+    QVERIFY(rebuilt->global_infos.at(ir::kVDeviceInfoKey).same_as(
+        with_infos->global_infos.at(ir::kVDeviceInfoKey)));
   }
 
   void jsonErrors() {

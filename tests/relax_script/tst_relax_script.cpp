@@ -10,6 +10,8 @@
 #include <random>
 #include <sstream>
 
+#include "ir/global_info.h"
+#include "ir/json.h"
 #include "ir/structural_equal.h"
 #include "ir/structural_hash.h"
 #include "relax/expr.h"
@@ -158,6 +160,53 @@ class TestRelaxScript : public QObject {
       return;
     }
     QFAIL("01_mlp_call_tir.py not found");
+  }
+
+  // I.module_global_infos lands in IRModule::global_infos as VDevice nodes that structural
+  // equality, hashing and JSON all see.
+  void globalInfosHoldVDevices() {
+    const char* text = R"(from tvm.script import ir as I
+from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    I.module_global_infos({"vdevice": [I.vdevice("llvm"), I.vdevice("cuda", 1, "global.texture")]})
+
+    @R.function
+    def main(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+        return x
+)";
+    auto r = wb::script::Parse(text, "vdevice.py");
+    QVERIFY2(r.ok(), Diagnostics(r.diagnostics).c_str());
+    auto it = r.module->global_infos.find("vdevice");
+    QVERIFY(it != r.module->global_infos.end());
+    const auto* list = it->second.as<wb::ir::ArrayObj>();
+    QVERIFY(list && list->items.size() == 2);
+    const auto* cuda = list->items[1].as<wb::ir::VDeviceNode>();
+    QVERIFY(cuda);
+    QCOMPARE(cuda->target, std::string("cuda"));
+    QCOMPARE(cuda->vdevice_id, int64_t(1));
+    QCOMPARE(cuda->memory_scope, std::string("global.texture"));
+    QCOMPARE(list->items[0].as<wb::ir::VDeviceNode>()->memory_scope, std::string("global"));
+
+    // Another vdevice_id is another module.
+    std::string other = text;
+    other.replace(other.find("\"cuda\", 1"), 9, "\"cuda\", 2");
+    auto r2 = wb::script::Parse(other, "vdevice2.py");
+    QVERIFY2(r2.ok(), Diagnostics(r2.diagnostics).c_str());
+    QVERIFY(!wb::ir::StructuralEqual(r.module, r2.module));
+    QVERIFY(wb::ir::StructuralHash(r.module) != wb::ir::StructuralHash(r2.module));
+
+    std::string error;
+    wb::ir::ObjectRef loaded = wb::ir::LoadJSON(wb::ir::SaveJSON(r.module), &error);
+    QVERIFY2(loaded.defined(), error.c_str());
+    QVERIFY(wb::ir::StructuralEqual(loaded, r.module));
+    QCOMPARE(wb::script::Print(r), std::string(
+        "# from tvm.script import ir as I\n# from tvm.script import relax as R\n\n@I.ir_module\n"
+        "class Module:\n    I.module_global_infos({\"vdevice\": [I.vdevice(\"llvm\", 0, \"global\"), "
+        "I.vdevice(\"cuda\", 1, \"global.texture\")]})\n    @R.function\n"
+        "    def main(x: R.Tensor((4,), dtype=\"float32\")) -> R.Tensor((4,), dtype=\"float32\"):\n"
+        "        return x"));
   }
 
   // A non-scalar constant prints as metadata["relax.expr.Constant"][0] under a metadata header

@@ -1,5 +1,5 @@
 // Element-wise binary ops with numpy broadcasting (relax.add ... relax.greater_equal): the two
-// operands' dtypes must agree; dims are matched from the right, a 1 stretches, symbolic dims
+// operands' dtypes and vdevices must agree; dims are matched from the right, a 1 stretches, symbolic dims
 // broadcast when they are provably equal (the same `n`) and leave the shape unknown otherwise.
 #include "relax/op/op_common.h"
 
@@ -37,9 +37,10 @@ Type InferBroadcast(const std::vector<Type>& types, bool is_compare) {
   if (is_compare) dtype = DataType::Bool();
   int64_t ndim =
       x->IsUnknownNdim() || y->IsUnknownNdim() ? kUnknownNDim : std::max(x->ndim, y->ndim);
+  ir::VDevice vdevice = OutVDevice({x.get(), y.get()});
   std::optional<std::vector<PrimExpr>> shape;
   if (x->shape && y->shape) shape = BroadcastShapes(*x->shape, *y->shape);
-  return TensorOf(shape, dtype, ndim);
+  return WithVDevice(TensorOf(shape, dtype, ndim), vdevice);
 }
 
 OpInfo Binary(const char* name, bool is_compare) {

@@ -7,6 +7,46 @@ namespace {
 
 using namespace op_common;
 
+// The shape and dtype of `a @ b` (numpy's matmul: vectors are promoted, batches broadcast).
+TensorType MatmulType(const Call& call, const TensorTypeNode* a, const TensorTypeNode* b) {
+  DataType out_dtype = AttrDataType(call, "out_dtype");
+  if (out_dtype.is_void()) {
+    if (!a->IsUnknownDtype() && !b->IsUnknownDtype() && a->dtype != b->dtype) {
+      throw TypeError("data types " + a->dtype.ToString() + " and " + b->dtype.ToString() +
+                      " of the operands do not match (give out_dtype)");
+    }
+    out_dtype = a->IsUnknownDtype() ? b->dtype : a->dtype;
+  }
+  for (auto [t, which] : {std::pair{a, "first"}, std::pair{b, "second"}}) {
+    if (t->ndim == 0) throw TypeError(std::string("the ") + which + " operand is a scalar");
+  }
+  if (a->IsUnknownNdim() || b->IsUnknownNdim()) return MakeTensorType(out_dtype, kUnknownNDim);
+  bool a_vector = a->ndim == 1;
+  bool b_vector = b->ndim == 1;
+  int64_t batch_ndim = std::max(a_vector ? 0 : a->ndim - 2, b_vector ? 0 : b->ndim - 2);
+  int64_t out_ndim = batch_ndim + (a_vector ? 0 : 1) + (b_vector ? 0 : 1);
+  if (!a->shape || !b->shape) return MakeTensorType(out_dtype, out_ndim);
+  std::vector<PrimExpr> sa = *a->shape;
+  std::vector<PrimExpr> sb = *b->shape;
+  if (a_vector) sa.insert(sa.begin(), Int64(1));
+  if (b_vector) sb.push_back(Int64(1));
+  const PrimExpr& ka = sa[sa.size() - 1];
+  const PrimExpr& kb = sb[sb.size() - 2];
+  if (ProveNotEqual(ka, kb)) {
+    throw TypeError("dimension " + DimText(ka) + " of the first operand does not match " +
+                    "dimension " + DimText(kb) + " of the second");
+  }
+  std::vector<PrimExpr> batch_a(sa.begin(), sa.end() - 2);
+  std::vector<PrimExpr> batch_b(sb.begin(), sb.end() - 2);
+  std::optional<std::vector<PrimExpr>> batch =
+      BroadcastShapes(batch_a, batch_b, "first operand's batch", "second operand's batch");
+  if (!batch) return MakeTensorType(out_dtype, out_ndim);
+  std::vector<PrimExpr> dims = *batch;
+  if (!a_vector) dims.push_back(sa[sa.size() - 2]);
+  if (!b_vector) dims.push_back(sb[sb.size() - 1]);
+  return MakeTensorType(dims, out_dtype);
+}
+
 OpInfo Matmul() {
   OpDef def;
   def.name = "relax.matmul";
@@ -17,42 +57,8 @@ OpInfo Matmul() {
   def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
     const TensorTypeNode* a = TensorArg(types, 0);
     const TensorTypeNode* b = TensorArg(types, 1);
-    DataType out_dtype = AttrDataType(call, "out_dtype");
-    if (out_dtype.is_void()) {
-      if (!a->IsUnknownDtype() && !b->IsUnknownDtype() && a->dtype != b->dtype) {
-        throw TypeError("data types " + a->dtype.ToString() + " and " + b->dtype.ToString() +
-                        " of the operands do not match (give out_dtype)");
-      }
-      out_dtype = a->IsUnknownDtype() ? b->dtype : a->dtype;
-    }
-    for (auto [t, which] : {std::pair{a, "first"}, std::pair{b, "second"}}) {
-      if (t->ndim == 0) throw TypeError(std::string("the ") + which + " operand is a scalar");
-    }
-    if (a->IsUnknownNdim() || b->IsUnknownNdim()) return MakeTensorType(out_dtype, kUnknownNDim);
-    bool a_vector = a->ndim == 1;
-    bool b_vector = b->ndim == 1;
-    int64_t batch_ndim = std::max(a_vector ? 0 : a->ndim - 2, b_vector ? 0 : b->ndim - 2);
-    int64_t out_ndim = batch_ndim + (a_vector ? 0 : 1) + (b_vector ? 0 : 1);
-    if (!a->shape || !b->shape) return MakeTensorType(out_dtype, out_ndim);
-    std::vector<PrimExpr> sa = *a->shape;
-    std::vector<PrimExpr> sb = *b->shape;
-    if (a_vector) sa.insert(sa.begin(), Int64(1));
-    if (b_vector) sb.push_back(Int64(1));
-    const PrimExpr& ka = sa[sa.size() - 1];
-    const PrimExpr& kb = sb[sb.size() - 2];
-    if (ProveNotEqual(ka, kb)) {
-      throw TypeError("dimension " + DimText(ka) + " of the first operand does not match " +
-                      "dimension " + DimText(kb) + " of the second");
-    }
-    std::vector<PrimExpr> batch_a(sa.begin(), sa.end() - 2);
-    std::vector<PrimExpr> batch_b(sb.begin(), sb.end() - 2);
-    std::optional<std::vector<PrimExpr>> batch =
-        BroadcastShapes(batch_a, batch_b, "first operand's batch", "second operand's batch");
-    if (!batch) return MakeTensorType(out_dtype, out_ndim);
-    std::vector<PrimExpr> dims = *batch;
-    if (!a_vector) dims.push_back(sa[sa.size() - 2]);
-    if (!b_vector) dims.push_back(sb[sb.size() - 1]);
-    return MakeTensorType(dims, out_dtype);
+    ir::VDevice vdevice = OutVDevice({a, b});
+    return WithVDevice(MatmulType(call, a, b), vdevice);
   };
   return Define(std::move(def));
 }

@@ -497,7 +497,7 @@ OpInfo Where() {
       shape = BroadcastShapes(*cond->shape, *a->shape, "condition", "second operand");
       if (shape) shape = BroadcastShapes(*shape, *b->shape, "first two operands", "third operand");
     }
-    return TensorOf(shape, dtype, ndim);
+    return WithVDevice(TensorOf(shape, dtype, ndim), OutVDevice({cond, a, b}));
   };
   return Define(std::move(def));
 }

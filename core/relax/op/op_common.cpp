@@ -248,6 +248,24 @@ TensorType TensorOf(const std::optional<std::vector<PrimExpr>>& shape, DataType 
   return MakeTensorType(dtype, ndim);
 }
 
+ir::VDevice OutVDevice(const std::vector<const TensorTypeNode*>& operands) {
+  ir::VDevice out;
+  size_t out_index = 0;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    const ir::VDevice& v = operands[i]->vdevice;
+    if (!v.defined()) continue;
+    if (!out.defined()) {
+      out = v;
+      out_index = i;
+    } else if (!SameVDevice(out, v)) {
+      throw TypeError("the " + Ordinal(out_index) + " operand is on vdevice " +
+                      VDeviceToString(out) + " but the " + Ordinal(i) + " is on " +
+                      VDeviceToString(v) + "; copy one with R.to_vdevice");
+    }
+  }
+  return out;
+}
+
 AttrField IntAttr(std::string name, int64_t value) {
   return {std::move(name), AttrKind::kInt, ir::MakeInt(value)};
 }

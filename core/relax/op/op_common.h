@@ -82,6 +82,10 @@ std::optional<std::vector<PrimExpr>> BroadcastShapes(const std::vector<PrimExpr>
 TensorType TensorOf(const std::optional<std::vector<PrimExpr>>& shape, DataType dtype,
                     int64_t ndim);
 
+// TVM's InferBinaryArithOpOutVDevice over any number of operands: the vdevice of those whose
+// vdevice is known (null when none is); two operands on different vdevices are a TypeError.
+ir::VDevice OutVDevice(const std::vector<const TensorTypeNode*>& operands);
+
 AttrField IntAttr(std::string name, int64_t value);
 AttrField FloatAttr(std::string name, double value);
 AttrField BoolAttr(std::string name, bool value);

@@ -56,7 +56,7 @@ OpInfo Astype() {
     const TensorTypeNode* x = TensorArg(types, 0, "the operand");
     DataType dtype = AttrDataType(call, "dtype");
     if (dtype.is_void()) throw TypeError("the target dtype is not given");
-    return TensorOf(x->shape, dtype, x->ndim);
+    return WithVDevice(TensorOf(x->shape, dtype, x->ndim), x->vdevice);
   };
   return Define(std::move(def));
 }

@@ -95,7 +95,7 @@ ir::Pass AttachGlobalSymbol() {
             }
           }
         }
-        return ir::MakeIRModule(std::move(vars), std::move(funcs), module->attrs, module->span);
+        return ir::WithFunctions(module, std::move(vars), std::move(funcs));
       },
       0, "AttachGlobalSymbol");
 }

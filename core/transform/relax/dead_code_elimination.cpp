@@ -124,7 +124,7 @@ ir::IRModule RemoveUnusedFunctions(const ir::IRModule& module,
     funcs.push_back(f);
   }
   if (funcs.size() == module->functions.size()) return module;
-  return ir::MakeIRModule(std::move(vars), std::move(funcs), module->attrs, module->span);
+  return ir::WithFunctions(module, std::move(vars), std::move(funcs));
 }
 
 }  // namespace

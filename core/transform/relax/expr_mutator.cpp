@@ -152,7 +152,7 @@ ir::IRModule MapRelaxFunctions(
     funcs.push_back(f);
   }
   if (!changed) return module;
-  return ir::MakeIRModule(module->global_vars, std::move(funcs), module->attrs, module->span);
+  return ir::WithFunctions(module, module->global_vars, std::move(funcs));
 }
 
 namespace {

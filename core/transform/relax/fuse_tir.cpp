@@ -488,7 +488,7 @@ ir::IRModule FuseTIRModule(const ir::IRModule& module) {
     vars.push_back(entry.first);
     funcs.push_back(entry.second);
   }
-  return ir::MakeIRModule(std::move(vars), std::move(funcs), module->attrs, module->span);
+  return ir::WithFunctions(module, std::move(vars), std::move(funcs));
 }
 
 }  // namespace

@@ -221,7 +221,7 @@ ir::Pass MakePackedAPI() {
       changed = true;
     }
     if (!changed) return module;
-    return ir::MakeIRModule(module->global_vars, std::move(funcs), module->attrs, module->span);
+    return ir::WithFunctions(module, module->global_vars, std::move(funcs));
   };
   return ir::CreateModulePass(run, 0, "MakePackedAPI");
 }
