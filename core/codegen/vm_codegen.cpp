@@ -396,7 +396,7 @@ std::shared_ptr<Executable> VMCodeGen(const ir::IRModule& lowered) {
 
 std::string VMRelaxPipeline(const VMBuildOptions& options) {
   if (!options.relax_pipeline.empty()) return options.relax_pipeline;
-  std::string rest = "ToNonDataflow, RemovePurityChecking, CallTIRRewrite";
+  std::string rest = "ToNonDataflow, RemovePurityChecking, CallTIRRewrite, StaticPlanBlockMemory";
   if (options.fuse) return "LegalizeOps, AnnotateTIROpPattern, FuseOps, FuseTIR, " + rest;
   const std::string* named = transform::PassRegistry::Global().FindPipeline("default_build_pipeline");
   return named ? *named : "LegalizeOps, " + rest;

@@ -47,4 +47,10 @@ std::string VMRelaxPipeline(const VMBuildOptions& options);
 
 VMBuildResult BuildVM(const ir::IRModule& module, const Target& target, const VMBuildOptions& options = {});
 
+// The built VM as one shared library: the kernels' object and the executable's binary form
+// (runtime/vm/library.h), which runtime::vm::LoadVMLibrary reads back in a process with the
+// runtime alone. `target` is the one the kernels were built for. False with the reason when
+// the build failed, the kernels are not an LLVM module, or linking fails.
+bool ExportVMLibrary(const VMBuildResult& built, const Target& target, const std::string& path, std::string* error);
+
 }  // namespace wb::codegen

@@ -518,14 +518,17 @@ Value RelaxParser::CallTIR(const std::string& name, const Args& args) {
     }
     attrs["inplace_indices"] = ir::MakeArray(items);
   }
+  // tir_vars=R.shape([...]): symbolic vars the kernel takes as trailing scalars.
+  std::vector<Expr> call_operands = {callee, call_args};
+  if (Node tv = args.Kw("tir_vars"); !IsNull(tv) && !inplace) call_operands.push_back(ToExpr(Eval(tv), tv));
   for (const auto& [key, node] : args.kw) {
-    if (key != "out_ty" && key != "out_sinfo" && key != "inplace_indices") {
+    if (key != "out_ty" && key != "out_sinfo" && key != "inplace_indices" && (key != "tir_vars" || inplace)) {
       p_.Fail(node, "R." + name + " has no argument '" + std::string(key) + "'");
     }
   }
   Call call;
   try {
-    call = MakeOpCall("relax." + name, {callee, call_args}, attrs, {out}, p_.SpanOf(n));
+    call = MakeOpCall("relax." + name, call_operands, attrs, {out}, p_.SpanOf(n));
   } catch (const DiagnosticError& e) {
     p_.Fail(n, e.diagnostic().message);
   }

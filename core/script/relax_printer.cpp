@@ -393,7 +393,8 @@ std::string RelaxPrinter::CallText(const CallNode* call) {
   }
   bool is_tir = IsOp(op, "relax.call_tir"), is_inplace = IsOp(op, "relax.call_tir_inplace"),
        is_dps = IsOp(op, "relax.call_dps_packed");
-  if ((is_tir || is_inplace || is_dps) && call->args.size() == 2 && call->sinfo_args.size() == 1) {
+  if ((is_tir || is_inplace || is_dps) && (call->args.size() == 2 || (is_tir && call->args.size() == 3)) &&
+      call->sinfo_args.size() == 1) {
     std::vector<std::string> args{Callee(call->args[0]), Expr(call->args[1])};
     std::string out;
     if (auto* tuple = call->sinfo_args[0].as<ir::TupleTypeNode>()) {
@@ -404,6 +405,7 @@ std::string RelaxPrinter::CallText(const CallNode* call) {
       out = Type(call->sinfo_args[0]);
     }
     args.push_back("out_ty=" + out);
+    if (call->args.size() == 3) args.push_back("tir_vars=" + Expr(call->args[2]));
     if (is_inplace) {
       auto it = call->attrs.find("inplace_indices");
       args.push_back("inplace_indices=" +

@@ -1,4 +1,5 @@
 #include "workbench/batch.h"
+#include "workbench/batch_vm.h"
 
 #include <cctype>
 #include <cstdio>
@@ -167,12 +168,15 @@ constexpr const char* kUsage = R"usage(usage:
   workbench --batch FILE --compare OTHER [--ignore-global-symbol]
       check that two modules are structurally equal (exit 1 when not)
   workbench --batch FILE [--schedule RECIPE] [--pipeline ...] [--target TARGET] --run [--inputs DIR|random]
-                    [--profile [--number N] [--repeat R]] [--json REPORT]
+                    [--func NAME] [--profile [--number N] [--repeat R]] [--json REPORT]
       build every PrimFunc for TARGET (default "llvm -mcpu=native"), run it, check it
       against the interpreter (tolerances per dtype) and, with --profile, time it (TVM's
       time evaluator: R samples, each the mean of N calls) with GFLOP/s; exit 1 on a
       mismatch or failure. DIR holds <name>.npy or <func>/<name>.npy inputs
-      (name: a parameter or buffer name; others are random)
+      (name: a parameter or buffer name; others are random). A module with Relax
+      functions is built through default_build_pipeline and the Relax VM, and each
+      Relax function (or --func NAME) runs and is checked against the Relax interpreter;
+      symbolic dims get a size from an input file or 4 (printed)
 )usage";
 
 struct Options {
@@ -319,8 +323,8 @@ bool ParseOptions(const std::vector<std::string>& args, Options* opts, std::ostr
     err << "workbench: --target, --inputs and --profile go with --run\n";
     return false;
   }
-  if (!opts->func.empty() && opts->schedule.empty()) {
-    err << "workbench: --func needs --schedule\n";
+  if (!opts->func.empty() && opts->schedule.empty() && !opts->run) {
+    err << "workbench: --func needs --schedule or --run\n";
     return false;
   }
   if (!opts->schedule.empty() && !opts->pipeline.empty() && !opts->run) {
@@ -575,6 +579,12 @@ int RunBuild(const Options& opts, std::ostream& out, std::ostream& err) {
     err << RenderDiagnostics(result.diagnostics, opts.color);
     if (!result.ok()) return 1;
     module = result.module;
+  }
+  if (HasRelaxFunctions(module)) {
+    VMRunOptions vopts{.func = opts.schedule.empty() ? opts.func : "", .inputs = opts.inputs,
+                       .profile = opts.profile, .number = opts.number, .repeat = opts.repeat,
+                       .json_path = opts.json_path, .color = opts.color};
+    return RunRelaxBuild(module, *target, vopts, out, err);
   }
   codegen::BuildResult built = codegen::Build(module, *target);
   if (!built.ok()) {

@@ -292,8 +292,8 @@ class Module:
   }
 
   // A compound dim (n * 4) is computed at run time: in the second reshape's allocation and in
-  // the check of y against x. (Every kernel here can read n from one of its buffers: the
-  // legalized kernels take no tir_vars.)
+  // the check of y against x. (Kernels whose buffers have n only inside `n * 4` take it as
+  // tir_vars: tests/transform_relax/tst_legalize_tir_vars.cpp.)
   void compoundDims() {
     const char* text = R"(
 @I.ir_module

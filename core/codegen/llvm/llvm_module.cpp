@@ -147,6 +147,8 @@ class LLVMModuleNode : public runtime::ModuleNode {
   std::string GetSource(const std::string& format) const override {
     if (format == "ll") return ll_;
     if (format == "ll-opt") return ll_opt_;
+    // The relocatable object, for exports that link more into the library (codegen/vm_export.cpp).
+    if (format == "o") return object_;
     if (format == "asm" || format == "s") {
       // Made on demand from the optimized IR: most builds never show it.
       llvm::LLVMContext context;

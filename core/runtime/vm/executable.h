@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runtime/vm/value.h"
@@ -68,6 +69,16 @@ class Executable {
   // The instructions as text, one function after another (TVM's `exec.as_text()`): what the
   // GUI shows for a built VM program.
   std::string AsText() const;
+
+  // TVM's SaveToBinary / LoadFromBinary: what an exported `.so` carries beside its kernels
+  // (runtime/vm/executable_serialize.cpp has the layout). Saving throws VMError for a constant
+  // that has no binary form. Loading checks the magic, the format version, the length and a
+  // checksum, then every index an instruction holds (function, register, constant, jump
+  // target); nullptr with the reason in *error when any check fails.
+  std::string SaveToBinary() const;
+  static std::shared_ptr<Executable> LoadFromBinary(std::string_view bytes, std::string* error);
+  // The index checks alone: empty when every instruction is in range, else the first problem.
+  std::string Validate() const;
 };
 
 }  // namespace wb::runtime::vm

@@ -212,16 +212,18 @@ class FusedTIRConstructor {
     size_t next_output = 0;
     size_t next_scalar = 0;
     std::vector<tir::Buffer> results;
+    // Scalars first: a tir_var (trailing) may be what a buffer's compound dim (`n * 4`) needs
+    // to be matched.
+    for (size_t i = 0; i < callee->params.size(); ++i) {
+      if (callee->buffer_map[i].defined()) continue;
+      if (next_scalar >= scalars.size()) {
+        Fail("kernel " + kernel + " takes more scalar arguments than the call passes", call->span);
+      }
+      renewer.var_map[callee->params[i].get()] = scalars[next_scalar++];
+    }
     for (size_t i = 0; i < callee->params.size(); ++i) {
       const tir::Buffer& pb = callee->buffer_map[i];
-      if (!pb.defined()) {
-        if (next_scalar >= scalars.size()) {
-          Fail("kernel " + kernel + " takes more scalar arguments than the call passes",
-               call->span);
-        }
-        renewer.var_map[callee->params[i].get()] = scalars[next_scalar++];
-        continue;
-      }
+      if (!pb.defined()) continue;
       tir::Buffer target;
       if (next_input < inputs.size()) {
         target = inputs[next_input++];
@@ -344,13 +346,26 @@ class CallRewriter {
     if (!gv) return value;
     auto it = fused_.find(gv->name_hint);
     if (it == fused_.end()) return value;
+    // FuseOps's trailing shape parameter holds the symbolic vars the fused kernel takes as its
+    // trailing scalars (after the outputs): it becomes call_tir's tir_vars.
+    std::vector<Expr> call_args = call->args;
+    std::vector<Expr> operands = {it->second};
+    Expr tir_vars;
+    if (!call_args.empty()) {
+      auto* shape = GetType(call_args.back()).as<ShapeTypeNode>();
+      if (shape && shape->values) {
+        tir_vars = call_args.back().as<ShapeExprNode>() ? call_args.back() : Expr(MakeShapeExpr(*shape->values));
+        call_args.pop_back();
+      }
+    }
     std::vector<Expr> args;
-    for (const Expr& a : call->args) Flatten(a, dataflow, prelude, &args);
+    for (const Expr& a : call_args) Flatten(a, dataflow, prelude, &args);
     std::vector<Type> arg_types;
     for (const Expr& a : args) arg_types.push_back(GetType(a));
-    Expr tuple = WithType(MakeTuple(args), ir::MakeTupleType(std::move(arg_types)));
+    operands.push_back(WithType(MakeTuple(args), ir::MakeTupleType(std::move(arg_types))));
+    if (tir_vars.defined()) operands.push_back(tir_vars);
     Type type = call->struct_info;
-    Call out = MakeCall(CallTIROp(), {it->second, tuple}, {}, {type}, call->span);
+    Call out = MakeCall(CallTIROp(), std::move(operands), {}, {type}, call->span);
     out.CopyOnWrite()->struct_info = type;
     return out;
   }

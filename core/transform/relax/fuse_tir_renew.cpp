@@ -1,5 +1,7 @@
 #include "transform/relax/fuse_tir_renew.h"
 
+#include <unordered_map>
+
 #include <unordered_set>
 
 #include "ir/structural_equal.h"
@@ -140,13 +142,19 @@ PrimFunc RenewDefs(const PrimFunc& func) {
   DefRenewer renewer;
   std::vector<Var> params;
   std::vector<Buffer> buffers;
+  // Scalar parameters first: a buffer's compound dim (`n * 4`) may use one that comes later.
+  std::unordered_map<const VarNode*, Var> scalars;
   for (size_t i = 0; i < func->params.size(); ++i) {
-    params.push_back(renewer.RenewVar(func->params[i]));
+    if (!func->buffer_map[i].defined()) scalars[func->params[i].get()] = renewer.RenewVar(func->params[i]);
+  }
+  for (size_t i = 0; i < func->params.size(); ++i) {
     const Buffer& b = func->buffer_map[i];
     if (!b.defined()) {
+      params.push_back(scalars.at(func->params[i].get()));
       buffers.push_back(b);
       continue;
     }
+    params.push_back(renewer.RenewVar(func->params[i]));
     // Symbolic dims of a parameter's buffer are defined by it.
     for (const PrimExpr& d : b->shape) {
       if (auto* v = d.as<VarNode>(); v && !renewer.var_map.count(v)) renewer.RenewVar(GetRef(v));

@@ -1,6 +1,7 @@
 #include "transform/relax/legalize/common.h"
 
 #include <cstring>
+#include <unordered_set>
 
 #include "ir/structural_equal.h"
 #include "ir/structural_hash.h"
@@ -83,6 +84,7 @@ ir::PrimExpr TECall::Dim(const ir::PrimExpr& dim) {
     tir::Var copy = tir::MakeVar(v->name_hint, v->dtype);
     to_func_[v] = copy;
     to_relax_[copy.get()] = ir::GetRef(v);
+    copies_.push_back(copy);
   });
   return to_func_.empty() ? dim : tir::Substitute(dim, to_func_);
 }
@@ -134,6 +136,21 @@ Expr TECall::Emit(const std::vector<te::Tensor>& outputs, const std::string& nam
     }
   }
   for (const te::Tensor& o : outputs) args.emplace_back(o);
+  // The vars a buffer defines: those that are a whole dim of an input or output.
+  std::unordered_set<const tir::VarNode*> bound;
+  auto bind_dims = [&](const te::Tensor& t) {
+    for (const auto& d : t.shape()) {
+      if (auto* v = d.as<tir::VarNode>()) bound.insert(v);
+    }
+  };
+  for (const te::Tensor& t : inputs_) bind_dims(t);
+  for (const te::Tensor& t : outputs) bind_dims(t);
+  std::vector<ir::PrimExpr> tir_vars;
+  for (const tir::Var& copy : copies_) {
+    if (bound.count(copy.get())) continue;
+    args.emplace_back(copy);
+    tir_vars.push_back(to_relax_.at(copy.get()));
+  }
   tir::PrimFunc func = te::create_prim_func(args);
   // A legalized kernel is private to the module: no global_symbol.
   ir::AttrMap attrs = func->attrs;
@@ -154,8 +171,9 @@ Expr TECall::Emit(const std::vector<te::Tensor>& outputs, const std::string& nam
     for (const te::Tensor& o : outputs) fields.push_back(TensorTypeFor(o));
     out = ir::MakeTupleType(std::move(fields));
   }
-  Expr call = relax::MakeCall(relax::GetOp("relax.call_tir"), {gv, relax::MakeTuple(input_exprs_)},
-                              {}, {out});
+  std::vector<Expr> call_args = {gv, relax::MakeTuple(input_exprs_)};
+  if (!tir_vars.empty()) call_args.push_back(relax::MakeShapeExpr(std::move(tir_vars)));
+  Expr call = relax::MakeCall(relax::GetOp("relax.call_tir"), std::move(call_args), {}, {out});
   return builder_.Normalize(call);
 }
 

@@ -61,7 +61,10 @@ class TECall {
   std::vector<ir::PrimExpr> Dims(const std::vector<ir::PrimExpr>& dims);
 
   // Builds the PrimFunc computing `outputs` and returns the call_tir. `name` is the PrimFunc's
-  // name hint.
+  // name hint. A symbolic var that no input or output has as a whole dim (only inside compound
+  // dims such as `n * 4`, or only in the computation) cannot be read from the buffers: it
+  // becomes a trailing scalar parameter, passed through call_tir's tir_vars (TVM's rule in
+  // bb.call_te).
   Expr Emit(const std::vector<te::Tensor>& outputs, const std::string& name);
   Expr Emit(const te::Tensor& output, const std::string& name) {
     return Emit(std::vector<te::Tensor>{output}, name);
@@ -74,6 +77,7 @@ class TECall {
   std::vector<tir::Var> scalar_params_;
   std::unordered_map<const tir::VarNode*, ir::PrimExpr> to_func_;   // Relax var -> own copy
   std::unordered_map<const tir::VarNode*, ir::PrimExpr> to_relax_;  // own copy -> Relax var
+  std::vector<tir::Var> copies_;                                    // own copies, first use first
 };
 
 // The static shape of a tensor-typed expression, or LegalizeError.
