@@ -4,7 +4,6 @@
 #include <QEventLoop>
 #include <QFileDialog>
 #include <QFontDatabase>
-#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -41,6 +40,14 @@ QPlainTextEdit* SourceView() {
   view->setLineWrapMode(QPlainTextEdit::NoWrap);
   view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
   return view;
+}
+
+// The primitive of a trace's last `sch.<primitive>(` call: what the step did, for a chart label.
+QString LastPrimitive(const std::string& trace) {
+  size_t at = trace.rfind("sch.");
+  if (at == std::string::npos) return QObject::tr("original");
+  size_t end = trace.find('(', at);
+  return end == std::string::npos ? QString() : Q(trace.substr(at + 4, end - at - 4));
 }
 
 enum Column { kFunction, kMean, kMin, kStd, kGflops, kMaxError, kStatus, kColumns };
@@ -91,22 +98,22 @@ BuildPanel::BuildPanel(QWidget* parent) : QWidget(parent) {
   status_->setWordWrap(true);
   status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-  auto* form = new QFormLayout;
-  auto* timing = new QHBoxLayout;
-  timing->addWidget(target_, 1);
-  timing->addWidget(new QLabel(tr("number")));
-  timing->addWidget(number_);
-  timing->addWidget(new QLabel(tr("repeat")));
-  timing->addWidget(repeat_);
-  form->addRow(tr("Target:"), timing);
-  auto* inputs = new QHBoxLayout;
-  inputs->addWidget(inputs_, 1);
-  inputs->addWidget(choose_inputs_);
-  inputs->addWidget(random);
-  form->addRow(tr("Inputs:"), inputs);
+  // Two rows of controls, so the results, chart and views keep the height.
+  auto* settings = new QHBoxLayout;
+  settings->addWidget(new QLabel(tr("Target:")));
+  settings->addWidget(target_, 2);
+  settings->addWidget(new QLabel(tr("number")));
+  settings->addWidget(number_);
+  settings->addWidget(new QLabel(tr("repeat")));
+  settings->addWidget(repeat_);
+  settings->addWidget(new QLabel(tr("Inputs:")));
+  settings->addWidget(inputs_, 1);
+  settings->addWidget(choose_inputs_);
+  settings->addWidget(random);
   auto* buttons = new QHBoxLayout;
   for (QPushButton* b : {build_, run_, profile_, cancel_}) buttons->addWidget(b);
   buttons->addWidget(progress_, 1);
+  buttons->addStretch();
 
   errors_ = new QListWidget;
   errors_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -136,7 +143,7 @@ BuildPanel::BuildPanel(QWidget* parent) : QWidget(parent) {
   splitter_->setSizes({140, 200, 260});
 
   auto* layout = new QVBoxLayout(this);
-  layout->addLayout(form);
+  layout->addLayout(settings);
   layout->addLayout(buttons);
   layout->addWidget(target_status_);
   layout->addWidget(status_);
@@ -173,7 +180,8 @@ BuildPanel::~BuildPanel() {
   watcher_.waitForFinished();
 }
 
-bool BuildPanel::busy() const { return watcher_.isRunning(); }
+// Until Finish has run: the future may be done while its result still waits in the event queue.
+bool BuildPanel::busy() const { return job_running_; }
 
 std::string BuildPanel::TargetText() const {
   int i = target_->currentIndex();
@@ -274,6 +282,7 @@ bool BuildPanel::Start(Job job) {
   };
   errors_->clear();
   errors_->setVisible(false);
+  job_running_ = true;
   SetBusy(true);
   status_->setText(tr("starting..."));
   watcher_.setFuture(QtConcurrent::run([request, current, job, token, progress] {
@@ -308,6 +317,7 @@ bool BuildPanel::WaitForJob(int timeout_ms) {
 }
 
 void BuildPanel::Finish(JobResult result) {
+  job_running_ = false;
   SetBusy(false);
   if (result.build) {
     session_.AdoptBuild(*result.build);
@@ -431,7 +441,7 @@ void BuildPanel::UpdateChart() {
     const workbench::FunctionResult* f = point.Find(func);
     if (!f || f->samples_s.empty()) continue;
     ChartPoint p;
-    p.label = tr("step %1").arg(point.step);
+    p.label = tr("%1: %2").arg(point.step).arg(LastPrimitive(point.trace));
     p.tooltip = Q(point.trace);
     p.time_ms = f->mean_s() * 1e3;
     p.gflops = f->gflops_per_s();

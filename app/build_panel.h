@@ -108,6 +108,7 @@ class BuildPanel : public QWidget {
   workbench::BuildSession session_;
   workbench::CancellationToken token_;
   QFutureWatcher<JobResult> watcher_;
+  bool job_running_ = false;
   std::vector<workbench::TargetOption> targets_;
 
   QComboBox* target_;

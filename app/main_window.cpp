@@ -24,6 +24,7 @@
 
 #include "build_panel.h"
 #include "code_editor.h"
+#include "ir/structural_equal.h"
 #include "pass_explorer.h"
 #include "schedule_pane.h"
 #include "workbench/workspace.h"
@@ -92,7 +93,7 @@ MainWindow::MainWindow() {
 
   build_ = new BuildPanel;
   build_->SetSchedule(&schedule_->session());
-  build_dock_ = new QDockWidget(tr("Build && Profile"), this);
+  build_dock_ = new QDockWidget(tr("Build & Profile"), this);
   build_dock_->setObjectName("buildDock");
   build_dock_->setWidget(build_);
   addDockWidget(Qt::BottomDockWidgetArea, build_dock_);
@@ -168,6 +169,7 @@ MainWindow::MainWindow() {
     themes->addAction(a);
   }
   QAction* toggle = build_dock_->toggleViewAction();
+  toggle->setText(tr("Build && &Profile panel"));
   toggle->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));
   view_menu_->addAction(toggle);
 
@@ -217,7 +219,10 @@ void MainWindow::SaveWindowState() const {
 void MainWindow::RestoreWindowState() {
   QSettings settings;
   if (!restoreGeometry(settings.value("window/geometry").toByteArray())) resize(1400, 900);
-  restoreState(settings.value("window/state").toByteArray());
+  // First start: the editor and the tabs keep most of the height.
+  if (!restoreState(settings.value("window/state").toByteArray())) {
+    resizeDocks({build_dock_}, {330}, Qt::Vertical);
+  }
   for (QSplitter* s : findChildren<QSplitter*>()) {
     QByteArray state = settings.value("splitters/" + s->objectName()).toByteArray();
     if (!s->objectName().isEmpty() && !state.isEmpty()) s->restoreState(state);
@@ -237,12 +242,21 @@ void MainWindow::OnBuildJobFinished() {
   const auto& built = build_->session().build();
   bool profiled = built && built->ok() && run && run->profiled && run->state == workbench::OutcomeState::kOk &&
                   run->step == static_cast<int>(schedule_->session().steps().size());
-  if (!profiled || !schedule_->session().CanRedo()) {
+  if (!profiled) {
     profile_every_step_ = false;
     return;
   }
-  schedule_->redoButton()->click();
-  profile_every_step_ = build_->Profile();
+  // On to the next step that changes the function: a recipe loaded from a file has a step per
+  // statement, and its lookups (get_sblock, get_loops) change nothing worth timing.
+  while (schedule_->session().CanRedo()) {
+    schedule_->redoButton()->click();
+    const workbench::ScheduleStep& step = schedule_->session().steps().back();
+    if (!ir::StructuralEqual(step.before, step.after)) {
+      profile_every_step_ = build_->Profile();
+      return;
+    }
+  }
+  profile_every_step_ = false;
 }
 
 MainWindow::~MainWindow() {

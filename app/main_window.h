@@ -39,7 +39,8 @@ class MainWindow : public QMainWindow {
   void SaveWindowState() const;
 
   // Profiles the schedule's function at every step: undoes them all, then profiles and redoes
-  // one step at a time (the chart gets one point a step). Stops at the first failure or cancel.
+  // one step at a time (the chart gets one point a step; steps that leave the function as it
+  // was are redone without a profile). Stops at the first failure or cancel, steps redone.
   void ProfileEveryStep();
   bool profilingEveryStep() const { return profile_every_step_; }
 

@@ -11,7 +11,7 @@
 namespace wb::app {
 
 struct ChartPoint {
-  QString label;    // "step 2"
+  QString label;    // "2: split": the step and what it applied
   QString tooltip;  // the step's trace
   double time_ms = 0;
   std::optional<double> gflops;

@@ -105,8 +105,9 @@ class TestGuiBuild : public QObject {
     QVERIFY(Cell(b->resultsTable(), 0, 6).startsWith("ok"));
     const auto& points = b->chart()->points();
     QCOMPARE(points.size(), size_t(2));
-    QCOMPARE(points[0].label, QString("step 0"));
-    QCOMPARE(points[1].label, QString("step 1"));
+    // Labelled by step and the primitive the step applied.
+    QCOMPARE(points[0].label, QString("0: original"));
+    QCOMPARE(points[1].label, QString("1: split"));
     QVERIFY(points[1].tooltip.contains("sch.split"));
     QVERIFY(points[1].gflops.has_value());
   }
@@ -144,7 +145,7 @@ class TestGuiBuild : public QObject {
     // GPU code cannot be built for the CPU: the error shows, the old row and views go.
     w.SetText(kThreadBound, "gpu.py");
     QVERIFY(ProfileAndWait(b));
-    QCOMPARE(b->resultsTable()->rowCount(), 0);
+    QVERIFY2(b->resultsTable()->rowCount() == 0, Why(b).constData());
     QVERIFY2(b->statusLabel()->text().startsWith("Build failed"), Why(b).constData());
     QVERIFY(b->errorList()->isVisibleTo(b));
     QVERIFY(b->errorList()->count() >= 1);
