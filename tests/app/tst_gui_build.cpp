@@ -6,6 +6,9 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -251,6 +254,30 @@ class TestGuiBuild : public QObject {
     QCOMPARE(w.mainSplitter()->sizes(), sizes);
     QVERIFY(!w.buildDock()->isVisible());
     w.buildDock()->show();
+  }
+
+  void theAppSavesAScreenshotOfItsWindow() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("QT_QPA_PLATFORM", "offscreen");
+    env.insert("XDG_CONFIG_HOME", dir.filePath("config"));  // no remembered window or workspace
+    QString png = dir.filePath("shot.png");
+    QProcess app;
+    app.setProcessEnvironment(env);
+    app.start(WB_WORKBENCH_BIN, {":/examples/elementwise.py", "--tab", "schedule", "--screenshot", png});
+    QVERIFY(app.waitForFinished(120000));
+    QVERIFY2(app.exitCode() == 0, app.readAllStandardError().constData());
+    QImage image(png);
+    QVERIFY(!image.isNull());
+    QVERIFY(image.width() >= 800 && image.height() >= 500);
+
+    QProcess bad;
+    bad.setProcessEnvironment(env);
+    bad.start(WB_WORKBENCH_BIN, {"--tab", "nowhere"});
+    QVERIFY(bad.waitForFinished(60000));
+    QCOMPARE(bad.exitCode(), 2);
+    QVERIFY(bad.readAllStandardError().contains("--tab takes 'passes' or 'schedule'"));
   }
 
   void buildShortcutsAreInTheMenus() {
