@@ -287,12 +287,21 @@ bool BuildPanel::Start(Job job) {
   status_->setText(tr("starting..."));
   watcher_.setFuture(QtConcurrent::run([request, current, job, token, progress] {
     JobResult result;
-    const workbench::BuildOutcome* build = current ? &*current : nullptr;
-    if (!build) {
-      result.build = workbench::BuildModule(request, token, progress);
-      build = &*result.build;
+    try {
+      const workbench::BuildOutcome* build = current ? &*current : nullptr;
+      if (!build) {
+        result.build = workbench::BuildModule(request, token, progress);
+        build = &*result.build;
+      }
+      if (job.run && build->ok()) result.run = workbench::RunBuilt(*build, *job.run, token, progress);
+    } catch (const std::exception& e) {
+      // The core reports failures as outcomes; anything else still ends as a message here, since
+      // an exception out of the worker would be rethrown into the UI thread by result().
+      workbench::BuildOutcome failed;
+      failed.request = request;
+      failed.diagnostics.Error(std::string("internal error: ") + e.what());
+      result = JobResult{failed, std::nullopt};
     }
-    if (job.run && build->ok()) result.run = workbench::RunBuilt(*build, *job.run, token, progress);
     return result;
   }));
   return true;

@@ -102,7 +102,7 @@ MainWindow::MainWindow() {
     bool side = area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea;
     build_->splitter()->setOrientation(side ? Qt::Vertical : Qt::Horizontal);
     // The table has seven columns: it gets the widest share side by side.
-    build_->splitter()->setSizes(side ? QList<int>{160, 220, 280} : QList<int>{560, 400, 440});
+    build_->splitter()->setSizes(side ? QList<int>{160, 220, 280} : QList<int>{500, 460, 440});
   };
   orient(Qt::BottomDockWidgetArea);
   connect(build_dock_, &QDockWidget::dockLocationChanged, this, orient);

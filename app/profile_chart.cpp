@@ -103,9 +103,14 @@ void ProfileChart::paintEvent(QPaintEvent*) {
                Qt::AlignLeft | Qt::AlignVCenter, Tick(max_gflops * k / 4));
   }
   p.setPen(text);
+  // Labels that do not fit side by side shrink to the step number (the tooltip has the rest).
+  double slot = area.width() / points_.size();
+  bool full = true;
+  for (const auto& pt : points_) full = full && fm.horizontalAdvance(pt.label) + 6 <= slot;
   for (size_t i = 0; i < points_.size(); ++i) {
     double x = X(static_cast<int>(i));
-    p.drawText(QRectF(x - 40, area.bottom() + 3, 80, fm.height()), Qt::AlignHCenter, points_[i].label);
+    QString label = full ? points_[i].label : points_[i].label.section(':', 0, 0);
+    p.drawText(QRectF(x - slot / 2, area.bottom() + 3, slot, fm.height()), Qt::AlignHCenter, label);
   }
   auto series = [&](const QColor& color, auto value, double max) {
     QPainterPath path;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <numeric>
 
 #include "codegen/build.h"
@@ -230,6 +231,14 @@ RunOutcome RunBuilt(const BuildOutcome& build, const RunRequest& request,
   }
   if (request.profile && (request.number < 1 || request.repeat < 1)) {
     out.message = "number and repeat must be at least 1";
+    return out;
+  }
+  // RunAndCheck takes inputs it cannot find as random: a mistyped directory must not look like a
+  // run on the user's data.
+  std::error_code ec;
+  if (!request.inputs.empty() && request.inputs != "random" &&
+      !std::filesystem::is_directory(request.inputs, ec)) {
+    out.message = "the input directory " + request.inputs + " does not exist";
     return out;
   }
   const ir::IRModule& source = build.request.module;

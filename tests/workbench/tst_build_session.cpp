@@ -232,6 +232,11 @@ class TestBuildSession : public QObject {
     for (int64_t i = 0; i < a.NumElements(); ++i) a.SetDouble(i, 0.25 * i);
     std::string error;
     QVERIFY2(runtime::SaveNpy(dir.path().toStdString() + "/A.npy", a, &error), error.c_str());
+    RunRequest missing;
+    missing.inputs = dir.path().toStdString() + "/no-such-dir";
+    RunOutcome none = session.Run(missing);
+    QVERIFY(none.state == OutcomeState::kFailed && none.functions.empty());
+    QCOMPARE(none.message, "the input directory " + missing.inputs + " does not exist");
     RunRequest loaded;
     loaded.inputs = dir.path().toStdString();
     loaded.profile = true;
