@@ -36,8 +36,12 @@ int ShowWithChanges(QPlainTextEdit* pane, const std::string& text, const std::ve
 void ShowDiff(QPlainTextEdit* before_pane, QPlainTextEdit* after_pane, const std::string& before,
               const std::string& after, int* removed, int* added) {
   workbench::LineDiff diff = workbench::DiffLines(before, after);
-  int r = ShowWithChanges(before_pane, before, diff.removed, QColor(255, 220, 220));
-  int a = ShowWithChanges(after_pane, after, diff.added, QColor(215, 245, 215));
+  // Pale tints under dark text, deep ones under light text (the dark theme).
+  bool dark = before_pane->palette().color(QPalette::Base).lightness() < 128;
+  int r = ShowWithChanges(before_pane, before, diff.removed,
+                          dark ? QColor(110, 40, 40) : QColor(255, 220, 220));
+  int a = ShowWithChanges(after_pane, after, diff.added,
+                          dark ? QColor(35, 90, 40) : QColor(215, 245, 215));
   if (removed) *removed = r;
   if (added) *added = a;
 }

@@ -1,7 +1,9 @@
 #include "main_window.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
+#include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -14,16 +16,54 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QStyle>
+#include <QStyleFactory>
 #include <QTabWidget>
 #include <QTemporaryFile>
 #include <QtConcurrent/QtConcurrent>
 
+#include "build_panel.h"
 #include "code_editor.h"
+#include "ir/structural_equal.h"
 #include "pass_explorer.h"
 #include "schedule_pane.h"
 #include "workbench/workspace.h"
 
 namespace wb::app {
+
+namespace {
+
+// Fusion takes a palette whole on every platform, so both themes look the same everywhere.
+QPalette ThemePalette(MainWindow::Theme theme, QStyle* style) {
+  if (theme == MainWindow::Theme::kLight) return style->standardPalette();
+  QPalette p;
+  const QColor window(45, 47, 51), base(33, 35, 38), text(220, 223, 228), disabled(120, 124, 130);
+  p.setColor(QPalette::Window, window);
+  p.setColor(QPalette::WindowText, text);
+  p.setColor(QPalette::Base, base);
+  p.setColor(QPalette::AlternateBase, window);
+  p.setColor(QPalette::ToolTipBase, base);
+  p.setColor(QPalette::ToolTipText, text);
+  p.setColor(QPalette::PlaceholderText, disabled);
+  p.setColor(QPalette::Text, text);
+  p.setColor(QPalette::Button, window);
+  p.setColor(QPalette::ButtonText, text);
+  p.setColor(QPalette::BrightText, QColor(255, 90, 90));
+  p.setColor(QPalette::Light, QColor(70, 73, 78));
+  p.setColor(QPalette::Midlight, QColor(58, 61, 66));
+  p.setColor(QPalette::Mid, QColor(85, 88, 94));
+  p.setColor(QPalette::Dark, QColor(25, 26, 28));
+  p.setColor(QPalette::Shadow, QColor(10, 10, 10));
+  p.setColor(QPalette::Highlight, QColor(52, 110, 190));
+  p.setColor(QPalette::HighlightedText, Qt::white);
+  p.setColor(QPalette::Link, QColor(90, 160, 240));
+  for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText}) {
+    p.setColor(QPalette::Disabled, role, disabled);
+  }
+  return p;
+}
+
+}  // namespace
 
 MainWindow::MainWindow() {
   setWindowTitle(tr("TVM Workbench"));
@@ -39,7 +79,10 @@ MainWindow::MainWindow() {
   left->addWidget(editor_);
   left->addWidget(problems_);
   left->setStretchFactor(0, 4);
+  left->setObjectName("editorSplitter");
   auto* main = new QSplitter(Qt::Horizontal);
+  main->setObjectName("mainSplitter");
+  main_splitter_ = main;
   main->addWidget(left);
   main->addWidget(tabs_);
   main->setStretchFactor(0, 1);
@@ -47,6 +90,25 @@ MainWindow::MainWindow() {
   main->setSizes({560, 840});
   left->setSizes({700, 150});
   setCentralWidget(main);
+
+  build_ = new BuildPanel;
+  build_->SetSchedule(&schedule_->session());
+  build_dock_ = new QDockWidget(tr("Build & Profile"), this);
+  build_dock_->setObjectName("buildDock");
+  build_dock_->setWidget(build_);
+  addDockWidget(Qt::BottomDockWidgetArea, build_dock_);
+  // Results, chart and views side by side under the editor; stacked when docked at a side.
+  auto orient = [this](Qt::DockWidgetArea area) {
+    bool side = area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea;
+    build_->splitter()->setOrientation(side ? Qt::Vertical : Qt::Horizontal);
+    // The table has seven columns: it gets the widest share side by side.
+    build_->splitter()->setSizes(side ? QList<int>{160, 220, 280} : QList<int>{500, 460, 440});
+  };
+  orient(Qt::BottomDockWidgetArea);
+  connect(build_dock_, &QDockWidget::dockLocationChanged, this, orient);
+  connect(build_, &BuildPanel::sourceLocationActivated, this,
+          [this](int line, int column) { editor_->GoTo(line, column); });
+  connect(build_, &BuildPanel::jobFinished, this, &MainWindow::OnBuildJobFinished);
 
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open..."), QKeySequence::Open, this, &MainWindow::Open);
@@ -78,6 +140,40 @@ MainWindow::MainWindow() {
                    [this] { schedule_->undoButton()->click(); });
   sched->addAction(tr("&Redo step"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::SHIFT | Qt::Key_Z), this,
                    [this] { schedule_->redoButton()->click(); });
+  build_menu_ = menuBar()->addMenu(tr("&Build"));
+  build_menu_->addAction(tr("&Build"), QKeySequence(Qt::CTRL | Qt::Key_B), this, [this] {
+    build_dock_->show();
+    build_->Build();
+  });
+  build_menu_->addAction(tr("&Run and check"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), this,
+                         [this] {
+                           build_dock_->show();
+                           build_->Run();
+                         });
+  build_menu_->addAction(tr("&Profile"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), this, [this] {
+    build_dock_->show();
+    build_->Profile();
+  });
+  build_menu_->addAction(tr("Profile &every schedule step"),
+                         QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::ALT | Qt::Key_P), this,
+                         &MainWindow::ProfileEveryStep);
+  build_menu_->addAction(tr("&Cancel"), QKeySequence(Qt::CTRL | Qt::Key_Period), this, [this] {
+    profile_every_step_ = false;
+    build_->Cancel();
+  });
+  view_menu_ = menuBar()->addMenu(tr("&View"));
+  QMenu* theme = view_menu_->addMenu(tr("&Theme"));
+  auto* themes = new QActionGroup(this);
+  light_action_ = theme->addAction(tr("&Light"), this, [this] { SetTheme(Theme::kLight); });
+  dark_action_ = theme->addAction(tr("&Dark"), this, [this] { SetTheme(Theme::kDark); });
+  for (QAction* a : {light_action_, dark_action_}) {
+    a->setCheckable(true);
+    themes->addAction(a);
+  }
+  QAction* toggle = build_dock_->toggleViewAction();
+  toggle->setText(tr("Build && &Profile panel"));
+  toggle->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));
+  view_menu_->addAction(toggle);
 
   debounce_.setSingleShot(true);
   debounce_.setInterval(250);
@@ -100,14 +196,74 @@ MainWindow::MainWindow() {
   });
   connect(passes_, &PassExplorer::runRequested, this, &MainWindow::RunPipeline);
 
+  SetTheme(QSettings().value("view/theme").toString() == "dark" ? Theme::kDark : Theme::kLight);
+  RestoreWindowState();
+}
+
+void MainWindow::SetTheme(Theme theme) {
+  theme_ = theme;
+  QStyle* fusion = QStyleFactory::create("Fusion");
+  if (fusion) QApplication::setStyle(fusion);
+  QApplication::setPalette(ThemePalette(theme, QApplication::style()));
+  (theme == Theme::kDark ? dark_action_ : light_action_)->setChecked(true);
+  QSettings().setValue("view/theme", theme == Theme::kDark ? "dark" : "light");
+}
+
+void MainWindow::SaveWindowState() const {
   QSettings settings;
-  restoreGeometry(settings.value("window/geometry").toByteArray());
-  if (!settings.contains("window/geometry")) resize(1400, 850);
+  settings.setValue("window/geometry", saveGeometry());
+  settings.setValue("window/state", saveState());
+  for (QSplitter* s : findChildren<QSplitter*>()) {
+    if (!s->objectName().isEmpty()) settings.setValue("splitters/" + s->objectName(), s->saveState());
+  }
+}
+
+void MainWindow::RestoreWindowState() {
+  QSettings settings;
+  if (!restoreGeometry(settings.value("window/geometry").toByteArray())) resize(1400, 900);
+  // First start: the editor and the tabs keep most of the height.
+  if (!restoreState(settings.value("window/state").toByteArray())) {
+    resizeDocks({build_dock_}, {330}, Qt::Vertical);
+  }
+  for (QSplitter* s : findChildren<QSplitter*>()) {
+    QByteArray state = settings.value("splitters/" + s->objectName()).toByteArray();
+    if (!s->objectName().isEmpty() && !state.isEmpty()) s->restoreState(state);
+  }
+}
+
+void MainWindow::ProfileEveryStep() {
+  build_dock_->show();
+  if (build_->busy()) return;
+  while (schedule_->session().CanUndo()) schedule_->undoButton()->click();
+  profile_every_step_ = build_->Profile();
+}
+
+void MainWindow::OnBuildJobFinished() {
+  if (!profile_every_step_) return;
+  const auto& run = build_->session().lastRun();
+  const auto& built = build_->session().build();
+  bool profiled = built && built->ok() && run && run->profiled && run->state == workbench::OutcomeState::kOk &&
+                  run->step == static_cast<int>(schedule_->session().steps().size());
+  if (!profiled) {
+    profile_every_step_ = false;
+    return;
+  }
+  // On to the next step that changes the function: a recipe loaded from a file has a step per
+  // statement, and its lookups (get_sblock, get_loops) change nothing worth timing.
+  while (schedule_->session().CanRedo()) {
+    schedule_->redoButton()->click();
+    const workbench::ScheduleStep& step = schedule_->session().steps().back();
+    if (!ir::StructuralEqual(step.before, step.after)) {
+      profile_every_step_ = build_->Profile();
+      return;
+    }
+  }
+  profile_every_step_ = false;
 }
 
 MainWindow::~MainWindow() {
+  SaveWindowState();
   QSettings settings;
-  settings.setValue("window/geometry", saveGeometry());
   if (!path_.isEmpty()) {
     try {
       settings.setValue("workspace/last", QString::fromStdString(WorkspaceJson(QString())));
@@ -252,6 +408,9 @@ void MainWindow::ApplyAnalysis(workbench::Analysis analysis) {
   }
   editor_->highlighter()->Refresh();
   editor_->SetDiagnostics(diags);
+  build_->SetBlockedReason(session_.analysis().parse.ok()
+                               ? QString()
+                               : tr("Nothing to build: the document does not parse (see the problems)"));
   // The schedule follows the document while it parses; the recipe is replayed onto each new
   // version (the pane says so when it no longer applies).
   if (session_.analysis().parse.ok() && session_.text() != scheduled_text_) {

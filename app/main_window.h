@@ -1,6 +1,7 @@
 // The workbench window: the TVMScript editor with its problems list on the left, the pass
-// pipeline explorer and the schedule pane in tabs on the right. Parsing and verification run
-// off the UI thread as you type.
+// pipeline explorer and the schedule pane in tabs on the right, the Build & Profile panel in a
+// dock. Parsing and verification run off the UI thread as you type; builds and profiles too.
+// The theme, the window's geometry, its docks and its splitters persist in QSettings.
 #pragma once
 
 #include <QFutureWatcher>
@@ -9,12 +10,15 @@
 
 #include "workbench/session.h"
 
+class QDockWidget;
 class QListWidget;
 class QMenu;
+class QSplitter;
 class QTabWidget;
 
 namespace wb::app {
 
+class BuildPanel;
 class CodeEditor;
 class PassExplorer;
 class SchedulePane;
@@ -23,8 +27,22 @@ class MainWindow : public QMainWindow {
   Q_OBJECT
 
  public:
+  enum class Theme { kLight, kDark };
+
   MainWindow();
   ~MainWindow() override;
+
+  // Applies a theme to the whole application and remembers it for the next start.
+  void SetTheme(Theme theme);
+  Theme theme() const { return theme_; }
+  // Geometry, dock layout and every named splitter's sizes (also saved when the window goes).
+  void SaveWindowState() const;
+
+  // Profiles the schedule's function at every step: undoes them all, then profiles and redoes
+  // one step at a time (the chart gets one point a step; steps that leave the function as it
+  // was are redone without a profile). Stops at the first failure or cancel, steps redone.
+  void ProfileEveryStep();
+  bool profilingEveryStep() const { return profile_every_step_; }
 
   // Loads a file (false, with a message box unless `quiet`, when it cannot be read).
   bool OpenFile(const QString& path, bool quiet = false);
@@ -48,6 +66,11 @@ class MainWindow : public QMainWindow {
   QTabWidget* tabs() const { return tabs_; }
   QListWidget* problems() const { return problems_; }
   PassExplorer* passes() const { return passes_; }
+  BuildPanel* build() const { return build_; }
+  QDockWidget* buildDock() const { return build_dock_; }
+  QSplitter* mainSplitter() const { return main_splitter_; }
+  QMenu* buildMenu() const { return build_menu_; }
+  QMenu* viewMenu() const { return view_menu_; }
   const workbench::Session& session() const { return session_; }
   // True while a background analysis is pending or running.
   bool analysisPending() const;
@@ -57,6 +80,8 @@ class MainWindow : public QMainWindow {
 
  private:
   void ScheduleAnalysis();
+  void RestoreWindowState();
+  void OnBuildJobFinished();
   void ApplyAnalysis(workbench::Analysis analysis);
   void Open();
   void Save();
@@ -71,7 +96,16 @@ class MainWindow : public QMainWindow {
   PassExplorer* passes_;
   SchedulePane* schedule_;
   QTabWidget* tabs_;
+  BuildPanel* build_;
+  QDockWidget* build_dock_;
+  QSplitter* main_splitter_;
   QMenu* recent_menu_;
+  QMenu* build_menu_;
+  QMenu* view_menu_;
+  QAction* light_action_;
+  QAction* dark_action_;
+  Theme theme_ = Theme::kLight;
+  bool profile_every_step_ = false;
   std::string scheduled_text_;  // the document text the schedule pane last took its module from
   QTimer debounce_;
   QFutureWatcher<workbench::Analysis> watcher_;

@@ -180,6 +180,7 @@ std::vector<FunctionRunResult> RunAndCheck(const ir::IRModule& source, const run
       for (size_t i = 0; i < f->params.size() && r.status == Status::kOk; ++i) {
         if (!in.arrays[i].defined()) continue;
         runtime::CompareResult c = runtime::Compare(in.arrays[i], reference[k++]);
+        r.max_abs_error = std::max(r.max_abs_error, c.max_abs_error);
         if (!c.ok) {
           r.status = Status::kMismatch;
           r.message = f->params[i]->name_hint + ": " + c.message;

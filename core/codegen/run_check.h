@@ -31,6 +31,7 @@ struct FunctionRunResult {
   enum class Status { kOk, kMismatch, kError } status = Status::kOk;
   std::string message;              // the mismatch or the error
   bool checked = false;             // compared with the interpreter
+  double max_abs_error = 0;         // when checked: the largest difference the comparison saw
   std::vector<double> samples_s;    // when profiled: seconds per call, one per repeat
   std::optional<double> flops;      // FLOP count of one call, when known
   double median_s() const;

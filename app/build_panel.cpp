@@ -1,0 +1,462 @@
+#include "build_panel.h"
+
+#include <QComboBox>
+#include <QEventLoop>
+#include <QFileDialog>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStandardItemModel>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrent>
+
+#include "profile_chart.h"
+#include "workbench/schedule_session.h"
+
+namespace wb::app {
+
+using workbench::OutcomeState;
+
+namespace {
+
+QString Q(const std::string& s) { return QString::fromStdString(s); }
+
+QString Ms(double seconds) { return QString::number(seconds * 1e3, 'f', 4); }
+
+QPlainTextEdit* SourceView() {
+  auto* view = new QPlainTextEdit;
+  view->setReadOnly(true);
+  view->setLineWrapMode(QPlainTextEdit::NoWrap);
+  view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  return view;
+}
+
+// The primitive of a trace's last `sch.<primitive>(` call: what the step did, for a chart label.
+QString LastPrimitive(const std::string& trace) {
+  size_t at = trace.rfind("sch.");
+  if (at == std::string::npos) return QObject::tr("original");
+  size_t end = trace.find('(', at);
+  return end == std::string::npos ? QString() : Q(trace.substr(at + 4, end - at - 4));
+}
+
+enum Column { kFunction, kMean, kMin, kStd, kGflops, kMaxError, kStatus, kColumns };
+
+}  // namespace
+
+BuildPanel::BuildPanel(QWidget* parent) : QWidget(parent) {
+  target_ = new QComboBox;
+  target_->setObjectName("buildTarget");
+  targets_ = workbench::BuildTargets();
+  auto* model = qobject_cast<QStandardItemModel*>(target_->model());
+  for (const auto& t : targets_) {
+    target_->addItem(Q(t.name + "  (" + t.description + ")"));
+    QStandardItem* item = model->item(target_->count() - 1);
+    if (!t.reason.empty()) item->setToolTip(Q(t.reason));
+    // Greyed and unselectable: there is nothing it could do here.
+    if (!t.can_build) item->setEnabled(false);
+  }
+  number_ = new QSpinBox;
+  number_->setRange(1, 1000000);
+  number_->setValue(10);
+  number_->setToolTip(tr("Calls per measurement"));
+  repeat_ = new QSpinBox;
+  repeat_->setRange(1, 10000);
+  repeat_->setValue(3);
+  repeat_->setToolTip(tr("Measurements (each the mean of 'number' calls)"));
+  inputs_ = new QLineEdit;
+  inputs_->setPlaceholderText(tr("random (seeded)"));
+  inputs_->setToolTip(tr("A directory of .npy files: DIR/<func>/<param>.npy or DIR/<param>.npy; "
+                         "empty for random inputs"));
+  choose_inputs_ = new QPushButton(tr("Choose..."));
+  auto* random = new QPushButton(tr("Random"));
+
+  build_ = new QPushButton(tr("Build"));
+  run_ = new QPushButton(tr("Run"));
+  profile_ = new QPushButton(tr("Profile"));
+  cancel_ = new QPushButton(tr("Cancel"));
+  build_->setToolTip(tr("Lower and compile the scheduled module"));
+  run_->setToolTip(tr("Build if needed, run every PrimFunc and check it against the interpreter"));
+  profile_->setToolTip(tr("Run, check and time every PrimFunc (number x repeat)"));
+  progress_ = new QProgressBar;
+  progress_->setRange(0, 100);
+  progress_->setTextVisible(false);
+  progress_->setMaximumHeight(12);
+  target_status_ = new QLabel;
+  target_status_->setWordWrap(true);
+  status_ = new QLabel(tr("Build the scheduled module, then run or profile it"));
+  status_->setWordWrap(true);
+  status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+  // Two rows of controls, so the results, chart and views keep the height.
+  auto* settings = new QHBoxLayout;
+  settings->addWidget(new QLabel(tr("Target:")));
+  settings->addWidget(target_, 2);
+  settings->addWidget(new QLabel(tr("number")));
+  settings->addWidget(number_);
+  settings->addWidget(new QLabel(tr("repeat")));
+  settings->addWidget(repeat_);
+  settings->addWidget(new QLabel(tr("Inputs:")));
+  settings->addWidget(inputs_, 1);
+  settings->addWidget(choose_inputs_);
+  settings->addWidget(random);
+  auto* buttons = new QHBoxLayout;
+  for (QPushButton* b : {build_, run_, profile_, cancel_}) buttons->addWidget(b);
+  buttons->addWidget(progress_, 1);
+  buttons->addStretch();
+
+  errors_ = new QListWidget;
+  errors_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  errors_->setVisible(false);
+  results_ = new QTableWidget(0, kColumns);
+  results_->setHorizontalHeaderLabels({tr("Function"), tr("Mean (ms)"), tr("Min (ms)"), tr("Std (ms)"),
+                                       tr("GFLOP/s"), tr("Max error"), tr("Status")});
+  results_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  results_->horizontalHeader()->setStretchLastSection(true);
+  results_->verticalHeader()->setVisible(false);
+  results_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  results_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  chart_ = new ProfileChart;
+  ir_ = SourceView();
+  ir_opt_ = SourceView();
+  asm_ = SourceView();
+  views_ = new QTabWidget;
+  views_->addTab(ir_, tr("LLVM IR"));
+  views_->addTab(ir_opt_, tr("Optimized IR"));
+  views_->addTab(asm_, tr("Assembly"));
+
+  splitter_ = new QSplitter(Qt::Vertical);
+  splitter_->setObjectName("buildSplitter");
+  splitter_->addWidget(results_);
+  splitter_->addWidget(chart_);
+  splitter_->addWidget(views_);
+  splitter_->setSizes({140, 200, 260});
+
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(settings);
+  layout->addLayout(buttons);
+  layout->addWidget(target_status_);
+  layout->addWidget(status_);
+  layout->addWidget(errors_);
+  layout->addWidget(splitter_, 1);
+
+  connect(build_, &QPushButton::clicked, this, [this] { Build(); });
+  connect(run_, &QPushButton::clicked, this, [this] { Run(); });
+  connect(profile_, &QPushButton::clicked, this, [this] { Profile(); });
+  connect(cancel_, &QPushButton::clicked, this, &BuildPanel::Cancel);
+  connect(choose_inputs_, &QPushButton::clicked, this, [this] {
+    QString dir = QFileDialog::getExistingDirectory(this, tr("Input directory (.npy files)"));
+    if (!dir.isEmpty()) SetInputsDirectory(dir);
+  });
+  connect(random, &QPushButton::clicked, this, [this] { SetInputsDirectory(QString()); });
+  connect(target_, &QComboBox::currentIndexChanged, this, [this] {
+    UpdateTargetStatus();
+    SetBusy(busy());
+  });
+  connect(&watcher_, &QFutureWatcher<JobResult>::finished, this,
+          [this] { Finish(watcher_.result()); });
+  connect(errors_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+    int line = item->data(Qt::UserRole).toInt();
+    if (line > 0) Q_EMIT sourceLocationActivated(line, item->data(Qt::UserRole + 1).toInt());
+  });
+  UpdateTargetStatus();
+  SetBusy(false);
+}
+
+BuildPanel::~BuildPanel() {
+  // The worker holds no pointer to this panel's state, but its progress reports are queued to
+  // it: stop it before the panel goes.
+  token_.Cancel();
+  watcher_.waitForFinished();
+}
+
+// Until Finish has run: the future may be done while its result still waits in the event queue.
+bool BuildPanel::busy() const { return job_running_; }
+
+std::string BuildPanel::TargetText() const {
+  int i = target_->currentIndex();
+  return i >= 0 && i < static_cast<int>(targets_.size()) ? targets_[i].text : "llvm";
+}
+
+bool BuildPanel::SelectTarget(const QString& name) {
+  for (size_t i = 0; i < targets_.size(); ++i) {
+    if (Q(targets_[i].name) == name) {
+      if (!targets_[i].can_build) return false;
+      target_->setCurrentIndex(static_cast<int>(i));
+      return true;
+    }
+  }
+  return false;
+}
+
+void BuildPanel::SetInputsDirectory(const QString& dir) { inputs_->setText(dir); }
+
+void BuildPanel::UpdateTargetStatus() {
+  QStringList lines;
+  int i = target_->currentIndex();
+  if (i >= 0 && i < static_cast<int>(targets_.size())) {
+    const auto& t = targets_[i];
+    lines << tr("Builds for %1").arg(Q(t.description));
+    if (t.can_build && !t.can_run) lines << Q(t.reason);
+  }
+  for (const auto& t : targets_) {
+    if (!t.can_build) lines << tr("%1 unavailable: %2").arg(Q(t.name), Q(t.reason));
+  }
+  target_status_->setText(lines.join('\n'));
+}
+
+void BuildPanel::SetBusy(bool busy) {
+  int i = target_->currentIndex();
+  bool can_run = i >= 0 && i < static_cast<int>(targets_.size()) && targets_[i].can_run;
+  build_->setEnabled(!busy);
+  run_->setEnabled(!busy && can_run);
+  profile_->setEnabled(!busy && can_run);
+  cancel_->setEnabled(busy);
+  progress_->setVisible(busy);
+  if (!busy) progress_->setValue(0);
+}
+
+bool BuildPanel::Build() { return Start({.build = true, .run = std::nullopt}); }
+
+bool BuildPanel::Run() {
+  workbench::RunRequest request;
+  request.inputs = inputs_->text().trimmed().toStdString();
+  request.check = true;
+  return Start({.build = false, .run = request});
+}
+
+bool BuildPanel::Profile() {
+  workbench::RunRequest request;
+  request.inputs = inputs_->text().trimmed().toStdString();
+  request.check = true;
+  request.profile = true;
+  request.number = number_->value();
+  request.repeat = repeat_->value();
+  return Start({.build = false, .run = request});
+}
+
+void BuildPanel::Cancel() {
+  if (!busy()) return;
+  token_.Cancel();
+  status_->setText(tr("cancelling..."));
+}
+
+bool BuildPanel::Start(Job job) {
+  if (busy()) {
+    status_->setText(tr("A build or profile is running: wait for it or cancel it"));
+    return false;
+  }
+  if (!blocked_reason_.isEmpty()) {
+    status_->setText(blocked_reason_);
+    return false;
+  }
+  if (!schedule_ || !schedule_->module().defined()) {
+    status_->setText(tr("Nothing to build: the document does not parse"));
+    return false;
+  }
+  workbench::BuildRequest request = workbench::RequestFromSchedule(*schedule_, TargetText());
+  // Reuse the current build when it is of this very module and target.
+  std::optional<workbench::BuildOutcome> current;
+  if (!job.build && session_.IsCurrent(request)) current = *session_.build();
+  token_ = workbench::CancellationToken();
+  workbench::CancellationToken token = token_;
+  workbench::ProgressFn progress = [this](const std::string& stage, double fraction) {
+    QMetaObject::invokeMethod(
+        this,
+        [this, text = Q(stage), fraction] {
+          progress_->setValue(static_cast<int>(fraction * 100));
+          if (busy()) status_->setText(text + "...");
+          Q_EMIT progressed(text);
+        },
+        Qt::QueuedConnection);
+  };
+  errors_->clear();
+  errors_->setVisible(false);
+  job_running_ = true;
+  SetBusy(true);
+  status_->setText(tr("starting..."));
+  watcher_.setFuture(QtConcurrent::run([request, current, job, token, progress] {
+    JobResult result;
+    try {
+      const workbench::BuildOutcome* build = current ? &*current : nullptr;
+      if (!build) {
+        result.build = workbench::BuildModule(request, token, progress);
+        build = &*result.build;
+      }
+      if (job.run && build->ok()) result.run = workbench::RunBuilt(*build, *job.run, token, progress);
+    } catch (const std::exception& e) {
+      // The core reports failures as outcomes; anything else still ends as a message here, since
+      // an exception out of the worker would be rethrown into the UI thread by result().
+      workbench::BuildOutcome failed;
+      failed.request = request;
+      failed.diagnostics.Error(std::string("internal error: ") + e.what());
+      result = JobResult{failed, std::nullopt};
+    }
+    return result;
+  }));
+  return true;
+}
+
+bool BuildPanel::WaitForJob(int timeout_ms) {
+  if (!busy()) return true;
+  QEventLoop loop;
+  QTimer timer;
+  timer.setSingleShot(true);
+  bool finished = false;
+  connect(&timer, &QTimer::timeout, &loop, &QEventLoop::quit);
+  // A slot run before this one may already have started the next job: what counts is that
+  // this one finished.
+  connect(this, &BuildPanel::jobFinished, &loop, [&] {
+    finished = true;
+    loop.quit();
+  });
+  timer.start(timeout_ms);
+  loop.exec();
+  return finished;
+}
+
+void BuildPanel::Finish(JobResult result) {
+  job_running_ = false;
+  SetBusy(false);
+  if (result.build) {
+    session_.AdoptBuild(*result.build);
+    ShowBuild(*result.build);
+  }
+  if (result.run) {
+    session_.AdoptRun(*result.run);
+    ShowRun(*result.run);
+    UpdateChart();
+  }
+  Q_EMIT jobFinished();
+}
+
+void BuildPanel::ShowErrors(const DiagnosticList& diags) {
+  errors_->clear();
+  for (const Diagnostic& d : diags) {
+    auto* item = new QListWidgetItem(Q(RenderDiagnostic(d)).trimmed());
+    if (d.span.defined()) {
+      item->setData(Qt::UserRole, static_cast<int>(d.span.start().line));
+      item->setData(Qt::UserRole + 1, static_cast<int>(d.span.start().column));
+      item->setToolTip(tr("Activate to go to line %1").arg(d.span.start().line));
+    }
+    item->setForeground(d.severity == Severity::kError ? QColor("#c0392b") : QColor("#b7950b"));
+    errors_->addItem(item);
+  }
+  errors_->setVisible(errors_->count() > 0);
+  errors_->setMaximumHeight(errors_->count() > 0 ? 140 : 0);
+}
+
+void BuildPanel::ShowBuild(const workbench::BuildOutcome& build) {
+  switch (build.state) {
+    case OutcomeState::kCancelled:
+      status_->setText(tr("Build cancelled"));
+      return;
+    case OutcomeState::kFailed:
+      // Nothing of the old build stays on screen as if it were this one's.
+      ir_->clear();
+      ir_opt_->clear();
+      asm_->clear();
+      results_->setRowCount(0);
+      ShowErrors(build.diagnostics);
+      status_->setText(tr("Build failed: %1")
+                           .arg(build.diagnostics.empty() ? QString()
+                                                          : Q(build.diagnostics[0].message)));
+      return;
+    case OutcomeState::kOk:
+      ir_->setPlainText(Q(build.llvm_ir));
+      ir_opt_->setPlainText(Q(build.llvm_ir_opt));
+      asm_->setPlainText(Q(build.assembly));
+      ShowErrors(build.diagnostics);
+      status_->setText(tr("Built step %1 for %2 in %3 ms")
+                           .arg(build.request.step)
+                           .arg(Q(build.target))
+                           .arg(build.seconds * 1e3, 0, 'f', 0));
+      return;
+  }
+}
+
+void BuildPanel::ShowRun(const workbench::RunOutcome& run) {
+  if (run.state == OutcomeState::kFailed) {
+    results_->setRowCount(0);
+    status_->setText(Q(run.message));
+    return;
+  }
+  results_->setRowCount(0);
+  int failures = 0;
+  for (const auto& f : run.functions) {
+    int row = results_->rowCount();
+    results_->insertRow(row);
+    auto set = [&](int column, const QString& text) {
+      auto* item = new QTableWidgetItem(text);
+      if (column != kFunction && column != kStatus) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+      results_->setItem(row, column, item);
+      return item;
+    };
+    set(kFunction, Q(f.name));
+    bool timed = !f.samples_s.empty();
+    set(kMean, timed ? Ms(f.mean_s()) : QString());
+    set(kMin, timed ? Ms(f.min_s()) : QString());
+    set(kStd, timed ? Ms(f.std_s()) : QString());
+    auto gflops = f.gflops_per_s();
+    set(kGflops, gflops ? QString::number(*gflops, 'f', 2) : QString());
+    set(kMaxError, f.checked ? QString::number(f.max_abs_error, 'g', 3) : QString());
+    QString status = Q(f.status);
+    if (f.status == "ok") status = f.checked ? tr("ok (matches the interpreter)") : tr("ok");
+    if (!f.message.empty()) status += ": " + Q(f.message);
+    QTableWidgetItem* item = set(kStatus, status);
+    item->setToolTip(status);
+    if (f.status != "ok") {
+      ++failures;
+      item->setForeground(QColor("#c0392b"));
+    }
+  }
+  QString what = run.profiled ? tr("Profiled") : tr("Ran");
+  if (run.state == OutcomeState::kCancelled) {
+    status_->setText(tr("Cancelled: %1").arg(run.functions.empty() ? QString()
+                                                                    : Q(run.functions.back().message)));
+  } else {
+    status_->setText(tr("%1 step %2 on %3: %4 function(s), %5 failed")
+                         .arg(what)
+                         .arg(run.step)
+                         .arg(Q(run.target))
+                         .arg(run.functions.size())
+                         .arg(failures));
+  }
+}
+
+void BuildPanel::UpdateChart() {
+  const auto& history = session_.history();
+  if (history.empty()) {
+    chart_->SetPoints(QString(), {});
+    return;
+  }
+  // The schedule's function on the target last profiled.
+  const std::string& target = session_.lastRun() ? session_.lastRun()->target : history.back().target;
+  std::string func = schedule_ ? schedule_->func_name() : std::string();
+  if (func.empty() && !history.back().functions.empty()) func = history.back().functions[0].name;
+  std::vector<ChartPoint> points;
+  for (const auto& point : history) {
+    if (point.target != target) continue;
+    const workbench::FunctionResult* f = point.Find(func);
+    if (!f || f->samples_s.empty()) continue;
+    ChartPoint p;
+    p.label = tr("%1: %2").arg(point.step).arg(LastPrimitive(point.trace));
+    p.tooltip = Q(point.trace);
+    p.time_ms = f->mean_s() * 1e3;
+    p.gflops = f->gflops_per_s();
+    points.push_back(p);
+  }
+  chart_->SetPoints(tr("%1 on %2").arg(Q(func), Q(target)), std::move(points));
+}
+
+}  // namespace wb::app

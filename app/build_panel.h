@@ -1,0 +1,136 @@
+// The Build & Profile panel: choose a target (those this machine cannot use greyed, with the
+// reason), build the scheduled module, run it on random or loaded inputs and check it against the
+// interpreter, time it (number x repeat); a results table, a chart of time and GFLOP/s across
+// schedule steps, and the build's LLVM IR, optimized IR and assembly. The work is
+// workbench::BuildModule / RunBuilt on a worker thread with a progress bar and Cancel; outcomes
+// come back to a workbench::BuildSession on the UI thread.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QWidget>
+#include <functional>
+#include <optional>
+
+#include "workbench/build_session.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QSplitter;
+class QTabWidget;
+class QTableWidget;
+
+namespace wb::app {
+
+class ProfileChart;
+
+class BuildPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit BuildPanel(QWidget* parent = nullptr);
+  ~BuildPanel() override;
+
+  // Where the module to build comes from (the schedule pane's session).
+  void SetSchedule(const workbench::ScheduleSession* schedule) { schedule_ = schedule; }
+  // Why nothing may be built now (the document does not parse); empty when it may.
+  void SetBlockedReason(const QString& reason) { blocked_reason_ = reason; }
+
+  // Start a job; false (with the reason shown) when one is running or nothing can start.
+  bool Build();
+  bool Run();
+  bool Profile();
+  void Cancel();
+  bool busy() const;
+  // Runs the event loop until the current job has finished (true; also when none runs) or
+  // `timeout_ms` has passed (false).
+  bool WaitForJob(int timeout_ms);
+  // The input directory; empty means random inputs.
+  void SetInputsDirectory(const QString& dir);
+  // Selects a target by name ("llvm", "avx2", "cuda"); false when there is none or it is greyed.
+  bool SelectTarget(const QString& name);
+
+  const workbench::BuildSession& session() const { return session_; }
+  QComboBox* targetBox() const { return target_; }
+  QLabel* targetStatus() const { return target_status_; }
+  QSpinBox* numberBox() const { return number_; }
+  QSpinBox* repeatBox() const { return repeat_; }
+  QLineEdit* inputsEdit() const { return inputs_; }
+  QPushButton* buildButton() const { return build_; }
+  QPushButton* runButton() const { return run_; }
+  QPushButton* profileButton() const { return profile_; }
+  QPushButton* cancelButton() const { return cancel_; }
+  QProgressBar* progressBar() const { return progress_; }
+  QLabel* statusLabel() const { return status_; }
+  QListWidget* errorList() const { return errors_; }
+  QTableWidget* resultsTable() const { return results_; }
+  ProfileChart* chart() const { return chart_; }
+  QTabWidget* views() const { return views_; }
+  QPlainTextEdit* irView() const { return ir_; }
+  QPlainTextEdit* optimizedIrView() const { return ir_opt_; }
+  QPlainTextEdit* assemblyView() const { return asm_; }
+  QSplitter* splitter() const { return splitter_; }
+
+ Q_SIGNALS:
+  // A job's stage as it starts (on the UI thread).
+  void progressed(const QString& stage);
+  void jobFinished();
+  // An error with a source location was activated: go there in the editor.
+  void sourceLocationActivated(int line, int column);
+
+ private:
+  // What a job does and what it gives back.
+  struct Job {
+    bool build = false;  // build even when the current build matches
+    std::optional<workbench::RunRequest> run;
+  };
+  struct JobResult {
+    std::optional<workbench::BuildOutcome> build;
+    std::optional<workbench::RunOutcome> run;
+  };
+  bool Start(Job job);
+  void Finish(JobResult result);
+  void ShowBuild(const workbench::BuildOutcome& build);
+  void ShowRun(const workbench::RunOutcome& run);
+  void ShowErrors(const DiagnosticList& diags);
+  void UpdateChart();
+  void UpdateTargetStatus();
+  void SetBusy(bool busy);
+  std::string TargetText() const;
+
+  const workbench::ScheduleSession* schedule_ = nullptr;
+  QString blocked_reason_;
+  workbench::BuildSession session_;
+  workbench::CancellationToken token_;
+  QFutureWatcher<JobResult> watcher_;
+  bool job_running_ = false;
+  std::vector<workbench::TargetOption> targets_;
+
+  QComboBox* target_;
+  QLabel* target_status_;
+  QSpinBox* number_;
+  QSpinBox* repeat_;
+  QLineEdit* inputs_;
+  QPushButton* choose_inputs_;
+  QPushButton* build_;
+  QPushButton* run_;
+  QPushButton* profile_;
+  QPushButton* cancel_;
+  QProgressBar* progress_;
+  QLabel* status_;
+  QListWidget* errors_;
+  QTableWidget* results_;
+  ProfileChart* chart_;
+  QTabWidget* views_;
+  QPlainTextEdit* ir_;
+  QPlainTextEdit* ir_opt_;
+  QPlainTextEdit* asm_;
+  QSplitter* splitter_;
+};
+
+}  // namespace wb::app

@@ -1,0 +1,363 @@
+#include "workbench/build_session.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <numeric>
+
+#include "codegen/build.h"
+#include "codegen/run_check.h"
+#include "codegen/target.h"
+#include "ir/structural_equal.h"
+#include "tir/stmt.h"
+#include "workbench/schedule_session.h"
+
+namespace wb::workbench {
+
+const char* OutcomeStateName(OutcomeState state) {
+  switch (state) {
+    case OutcomeState::kOk: return "ok";
+    case OutcomeState::kFailed: return "failed";
+    case OutcomeState::kCancelled: return "cancelled";
+  }
+  return "unknown";
+}
+
+// --- Targets -------------------------------------------------------------------------------------
+
+bool CudaTargetUsable(std::string* why) {
+  // The driver is what a machine without a GPU lacks; the toolkit alone cannot run a kernel.
+  void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+  if (!driver) {
+    *why = "no NVIDIA driver found (libcuda.so.1 could not be loaded)";
+    return false;
+  }
+  dlclose(driver);
+  std::string error;
+  if (!codegen::ParseTarget("cuda", &error)) {
+    *why = "this build has no CUDA support";
+    return false;
+  }
+  return true;
+}
+
+std::vector<TargetOption> BuildTargets() {
+  std::vector<TargetOption> out;
+  codegen::Target host = codegen::Target::Host();
+  out.push_back({"llvm", "llvm", host.str(), true, true, ""});
+  for (const auto& [tag, text] : codegen::TargetTags()) {
+    TargetOption option{tag, tag, text, false, false, ""};
+    std::string error;
+    auto target = codegen::ParseTarget(tag, &error);
+    if (!target) {
+      option.reason = error;
+      out.push_back(option);
+      continue;
+    }
+    option.description = target->str();
+    option.can_build = true;
+    // Code for a CPU with features this one lacks builds (its IR and assembly are worth reading)
+    // but would die of an illegal instruction here.
+    std::string missing;
+    for (const std::string& feature : target->features) {
+      if (feature.size() > 1 && feature[0] == '+' && !host.HasFeature(feature.substr(1))) {
+        missing += (missing.empty() ? "" : ", ") + feature.substr(1);
+      }
+    }
+    option.can_run = missing.empty();
+    if (!missing.empty()) option.reason = "this CPU lacks " + missing + ": build and read only";
+    out.push_back(option);
+  }
+  TargetOption cuda{"cuda", "cuda", "NVIDIA GPU (CUDA)", false, false, ""};
+  cuda.can_build = cuda.can_run = CudaTargetUsable(&cuda.reason);
+  out.push_back(cuda);
+  return out;
+}
+
+// --- Build ---------------------------------------------------------------------------------------
+
+BuildRequest RequestFromSchedule(const ScheduleSession& schedule, std::string target) {
+  BuildRequest request;
+  request.module = schedule.module();
+  request.target = std::move(target);
+  request.step = static_cast<int>(schedule.steps().size());
+  request.trace = schedule.TraceText();
+  return request;
+}
+
+BuildOutcome BuildModule(const BuildRequest& request, const CancellationToken& token,
+                         const ProgressFn& progress) {
+  BuildOutcome out;
+  out.request = request;
+  auto report = [&](const std::string& stage, double fraction) {
+    if (progress) progress(stage, fraction);
+  };
+  auto cancelled = [&] {
+    if (!token.cancelled()) return false;
+    out.state = OutcomeState::kCancelled;
+    return true;
+  };
+  if (!request.module.defined()) {
+    out.diagnostics.Error("nothing to build: the document does not parse");
+    return out;
+  }
+  if (cancelled()) return out;
+  report("target", 0);
+  std::string kind = request.target.substr(0, request.target.find(' '));
+  std::string why;
+  if (kind == "cuda" && !CudaTargetUsable(&why)) {
+    out.diagnostics.Error("cannot build for cuda: " + why);
+    return out;
+  }
+  std::string error;
+  auto target = codegen::ParseTarget(request.target, &error);
+  if (!target) {
+    out.diagnostics.Error("target: " + error);
+    return out;
+  }
+  out.target = target->str();
+  if (cancelled()) return out;
+  report("lowering and code generation", 0.05);
+  auto start = std::chrono::steady_clock::now();
+  codegen::BuildResult built;
+  try {
+    built = codegen::Build(request.module, *target);
+  } catch (const std::exception& e) {
+    // Build turns the failures it knows into diagnostics; anything else still must not escape a
+    // worker thread.
+    built.diagnostics.Error(std::string("build: ") + e.what());
+  }
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!built.ok()) {
+    out.diagnostics.Append(built.diagnostics);
+    if (out.diagnostics.empty()) out.diagnostics.Error("the build failed without saying why");
+    return out;
+  }
+  // Each view costs a compilation of its own inside the module (the assembly above all).
+  const std::pair<const char*, std::string*> views[] = {{"ll", &out.llvm_ir},
+                                                        {"ll-opt", &out.llvm_ir_opt},
+                                                        {"asm", &out.assembly}};
+  double fraction = 0.7;
+  for (const auto& [format, text] : views) {
+    if (cancelled()) return out;
+    report(std::string("source view: ") + format, fraction);
+    fraction += 0.1;
+    *text = built.module->GetSource(format);
+  }
+  out.module = built.module;
+  out.state = OutcomeState::kOk;
+  report("built", 1);
+  return out;
+}
+
+// --- Run, check, time ----------------------------------------------------------------------------
+
+double FunctionResult::mean_s() const {
+  if (samples_s.empty()) return 0;
+  return std::accumulate(samples_s.begin(), samples_s.end(), 0.0) / samples_s.size();
+}
+
+double FunctionResult::min_s() const {
+  return samples_s.empty() ? 0 : *std::min_element(samples_s.begin(), samples_s.end());
+}
+
+double FunctionResult::std_s() const {
+  if (samples_s.empty()) return 0;
+  double mean = mean_s(), sum = 0;
+  for (double s : samples_s) sum += (s - mean) * (s - mean);
+  return std::sqrt(sum / samples_s.size());
+}
+
+std::optional<double> FunctionResult::gflops_per_s() const {
+  if (!flops || samples_s.empty() || mean_s() <= 0) return std::nullopt;
+  return *flops / mean_s() / 1e9;
+}
+
+const FunctionResult* RunOutcome::Find(const std::string& name) const {
+  for (const auto& f : functions) {
+    if (f.name == name) return &f;
+  }
+  return nullptr;
+}
+
+const FunctionResult* ProfilePoint::Find(const std::string& name) const {
+  for (const auto& f : functions) {
+    if (f.name == name) return &f;
+  }
+  return nullptr;
+}
+
+namespace {
+
+// codegen::RunAndCheck on a one-function module: it owns making the inputs (and their copies to
+// a device), so timing goes through it one repeat at a time, which lets a cancel land between
+// repeats. Each repeat then has its own warm-up call, as TVM's time_evaluator has per call.
+codegen::FunctionRunResult RunOne(const ir::IRModule& one, const runtime::Module& built,
+                                  const codegen::RunCheckOptions& options) {
+  try {
+    auto results = codegen::RunAndCheck(one, built, options);
+    if (results.size() == 1) return results[0];
+    codegen::FunctionRunResult r;
+    r.status = codegen::FunctionRunResult::Status::kError;
+    r.message = "expected one result from the run, got " + std::to_string(results.size());
+    return r;
+  } catch (const std::exception& e) {
+    codegen::FunctionRunResult r;
+    r.status = codegen::FunctionRunResult::Status::kError;
+    r.message = e.what();
+    return r;
+  }
+}
+
+}  // namespace
+
+RunOutcome RunBuilt(const BuildOutcome& build, const RunRequest& request,
+                    const CancellationToken& token, const ProgressFn& progress) {
+  RunOutcome out;
+  out.step = build.request.step;
+  out.trace = build.request.trace;
+  out.target = build.target;
+  out.profiled = request.profile;
+  auto report = [&](const std::string& stage, double fraction) {
+    if (progress) progress(stage, fraction);
+  };
+  if (!build.ok()) {
+    out.message = build.state == OutcomeState::kCancelled ? "nothing to run: the build was cancelled"
+                                                          : "nothing to run: the build failed";
+    return out;
+  }
+  if (request.profile && (request.number < 1 || request.repeat < 1)) {
+    out.message = "number and repeat must be at least 1";
+    return out;
+  }
+  // RunAndCheck takes inputs it cannot find as random: a mistyped directory must not look like a
+  // run on the user's data.
+  std::error_code ec;
+  if (!request.inputs.empty() && request.inputs != "random" &&
+      !std::filesystem::is_directory(request.inputs, ec)) {
+    out.message = "the input directory " + request.inputs + " does not exist";
+    return out;
+  }
+  const ir::IRModule& source = build.request.module;
+  std::vector<size_t> funcs;
+  for (size_t i = 0; i < source->functions.size(); ++i) {
+    if (source->functions[i].as<tir::PrimFuncNode>()) funcs.push_back(i);
+  }
+  if (funcs.empty()) {
+    out.message = "the module has no PrimFunc to run";
+    return out;
+  }
+  double units = funcs.size() * (1.0 + (request.profile ? request.repeat : 0));
+  double done = 0;
+  auto cancel = [&](FunctionResult fr, const std::string& message) {
+    fr.status = "cancelled";
+    fr.message = message;
+    out.functions.push_back(std::move(fr));
+    out.state = OutcomeState::kCancelled;
+    return out;
+  };
+  for (size_t fi : funcs) {
+    FunctionResult fr;
+    fr.name = source->global_vars[fi]->name_hint;
+    if (token.cancelled()) return cancel(fr, "cancelled before it ran");
+    ir::IRModule one = ir::MakeIRModule({source->global_vars[fi]}, {source->functions[fi]}, source->attrs);
+    codegen::RunCheckOptions options;
+    options.inputs = request.inputs;
+    options.seed = request.seed;
+    options.check = request.check;
+    report((request.check ? "run and check " : "run ") + fr.name, done / units);
+    codegen::FunctionRunResult r = RunOne(one, build.module, options);
+    ++done;
+    if (!r.name.empty()) fr.name = r.name;
+    fr.status = codegen::StatusName(r.status);
+    fr.message = r.message;
+    fr.checked = r.checked;
+    fr.max_abs_error = r.max_abs_error;
+    fr.flops = r.flops;
+    // A mismatching kernel still runs, and how fast it is matters while fixing it.
+    if (request.profile && r.status != codegen::FunctionRunResult::Status::kError) {
+      options.check = false;
+      options.profile = true;
+      options.timing = {.number = request.number, .repeat = 1};
+      for (int k = 0; k < request.repeat; ++k) {
+        if (token.cancelled()) {
+          return cancel(fr, "cancelled after " + std::to_string(k) + " of " +
+                                std::to_string(request.repeat) + " repeats");
+        }
+        report("time " + fr.name + " (" + std::to_string(k + 1) + "/" +
+                   std::to_string(request.repeat) + ")",
+               done / units);
+        codegen::FunctionRunResult t = RunOne(one, build.module, options);
+        ++done;
+        if (t.status == codegen::FunctionRunResult::Status::kError || t.samples_s.empty()) {
+          fr.status = "error";
+          fr.message = "timing: " + (t.message.empty() ? std::string("no measurement") : t.message);
+          fr.samples_s.clear();
+          break;
+        }
+        fr.samples_s.push_back(t.samples_s[0]);
+      }
+    } else if (request.profile) {
+      done += request.repeat;
+    }
+    out.functions.push_back(std::move(fr));
+  }
+  out.state = OutcomeState::kOk;
+  report("done", 1);
+  return out;
+}
+
+// --- The session ---------------------------------------------------------------------------------
+
+BuildOutcome BuildSession::Build(const BuildRequest& request, const CancellationToken& token,
+                                 const ProgressFn& progress) {
+  BuildOutcome outcome = BuildModule(request, token, progress);
+  AdoptBuild(outcome);
+  return outcome;
+}
+
+RunOutcome BuildSession::Run(const RunRequest& request, const CancellationToken& token,
+                             const ProgressFn& progress) {
+  RunOutcome outcome;
+  if (!build_) {
+    outcome.message = "nothing built yet: build first";
+  } else {
+    outcome = RunBuilt(*build_, request, token, progress);
+  }
+  AdoptRun(outcome);
+  return outcome;
+}
+
+void BuildSession::AdoptBuild(BuildOutcome outcome) {
+  if (outcome.state == OutcomeState::kCancelled) return;
+  build_ = std::move(outcome);
+}
+
+void BuildSession::AdoptRun(RunOutcome outcome) {
+  run_ = outcome;
+  if (!outcome.profiled || outcome.state != OutcomeState::kOk) return;
+  ProfilePoint point{outcome.step, outcome.trace, outcome.target, std::move(outcome.functions)};
+  for (auto& existing : history_) {
+    if (existing.step == point.step && existing.trace == point.trace &&
+        existing.target == point.target) {
+      existing = std::move(point);
+      return;
+    }
+  }
+  history_.push_back(std::move(point));
+}
+
+bool BuildSession::IsCurrent(const BuildRequest& request) const {
+  if (!build_ || !build_->ok()) return false;
+  const BuildRequest& built = build_->request;
+  if (built.target != request.target || built.step != request.step || built.trace != request.trace) {
+    return false;
+  }
+  if (built.module.get() == request.module.get()) return true;
+  return request.module.defined() && ir::StructuralEqual(built.module, request.module);
+}
+
+}  // namespace wb::workbench

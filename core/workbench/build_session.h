@@ -1,0 +1,174 @@
+// Build and profile, without any UI: which targets this machine offers (and why one is not
+// offered), building the scheduled module for one, running its PrimFuncs on random or loaded
+// inputs, checking them against the reference interpreter, timing them (number x repeat), and a
+// history of profiles keyed by schedule step, which the GUI charts.
+//
+// The work itself (BuildModule, RunBuilt) is free functions on immutable inputs, so the GUI can
+// run them on a worker thread and hand the outcome back to the BuildSession on its own thread;
+// a CancellationToken shared with the worker is checked between stages and between repeats.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/expr.h"
+#include "runtime/module.h"
+#include "support/diagnostic.h"
+
+namespace wb::workbench {
+
+class ScheduleSession;
+
+// --- Targets -------------------------------------------------------------------------------------
+
+// One entry of the target chooser.
+struct TargetOption {
+  std::string name;         // "llvm", a tag ("avx2"), or "cuda"
+  std::string text;         // what codegen::ParseTarget reads
+  std::string description;  // the canonical target it resolves to, or what it is for
+  bool can_build = false;
+  bool can_run = false;     // built code runs on this machine
+  std::string reason;       // why it cannot build or run; empty when it can do both
+};
+
+// The host CPU (`llvm`) first, then every target tag, then `cuda`.
+std::vector<TargetOption> BuildTargets();
+
+// Whether CUDA kernels can be built and run here; false with the reason in *why. The one place
+// that decides it, so that it can follow the CUDA runtime when that lands.
+bool CudaTargetUsable(std::string* why);
+
+// --- Cancellation and progress -------------------------------------------------------------------
+
+// Copies share one flag: the UI keeps a copy to cancel, the worker checks its own.
+class CancellationToken {
+ public:
+  CancellationToken() : flag_(std::make_shared<std::atomic<bool>>(false)) {}
+  void Cancel() const { flag_->store(true); }
+  bool cancelled() const { return flag_->load(); }
+
+ private:
+  std::shared_ptr<std::atomic<bool>> flag_;
+};
+
+// Called on the worker's thread: what is being done, and the fraction of the job done (0..1).
+using ProgressFn = std::function<void(const std::string& stage, double fraction)>;
+
+enum class OutcomeState { kOk, kFailed, kCancelled };
+const char* OutcomeStateName(OutcomeState state);
+
+// --- Build ---------------------------------------------------------------------------------------
+
+struct BuildRequest {
+  ir::IRModule module;          // the module as scheduled
+  std::string target = "llvm";  // target text or tag
+  int step = 0;                 // how many schedule steps `module` has had
+  std::string trace;            // those steps' trace, as TVM prints it
+};
+
+// The scheduled module of `schedule` (its original when it has no step) with its step and trace.
+BuildRequest RequestFromSchedule(const ScheduleSession& schedule, std::string target = "llvm");
+
+struct BuildOutcome {
+  OutcomeState state = OutcomeState::kFailed;
+  BuildRequest request;
+  std::string target;           // canonical text of the target built for
+  runtime::Module module;       // defined when state is kOk
+  DiagnosticList diagnostics;   // why it failed (spans where the failure has one)
+  std::string llvm_ir;          // before LLVM's optimization
+  std::string llvm_ir_opt;      // after it
+  std::string assembly;
+  double seconds = 0;           // lowering and code generation
+  bool ok() const { return state == OutcomeState::kOk; }
+};
+
+BuildOutcome BuildModule(const BuildRequest& request, const CancellationToken& token = {},
+                         const ProgressFn& progress = {});
+
+// --- Run, check, time ----------------------------------------------------------------------------
+
+struct RunRequest {
+  std::string inputs;  // empty: seeded random inputs; else a directory of .npy files
+  uint64_t seed = 0;
+  bool check = true;   // compare with the interpreter
+  bool profile = false;
+  int number = 10;     // calls per measurement
+  int repeat = 3;      // measurements
+};
+
+struct FunctionResult {
+  std::string name;
+  std::string status;  // "ok", "mismatch", "error", or "cancelled"
+  std::string message;
+  bool checked = false;
+  double max_abs_error = 0;
+  std::vector<double> samples_s;  // seconds per call, one per repeat
+  std::optional<double> flops;    // of one call, when countable
+  double mean_s() const;
+  double min_s() const;
+  double std_s() const;  // population standard deviation of the samples
+  // flops / mean time; nullopt without samples or a FLOP count.
+  std::optional<double> gflops_per_s() const;
+};
+
+struct RunOutcome {
+  OutcomeState state = OutcomeState::kFailed;
+  std::string message;  // when nothing could run at all
+  int step = 0;
+  std::string trace;
+  std::string target;
+  bool profiled = false;
+  std::vector<FunctionResult> functions;
+  const FunctionResult* Find(const std::string& name) const;
+};
+
+// Runs every PrimFunc of a successful build: run and check each, then, when profiling, `repeat`
+// measurements of `number` calls each, checking `token` between every two of them.
+RunOutcome RunBuilt(const BuildOutcome& build, const RunRequest& request,
+                    const CancellationToken& token = {}, const ProgressFn& progress = {});
+
+// --- The session ---------------------------------------------------------------------------------
+
+// One profile in the history: a schedule step's results on one target.
+struct ProfilePoint {
+  int step = 0;
+  std::string trace;
+  std::string target;
+  std::vector<FunctionResult> functions;
+  const FunctionResult* Find(const std::string& name) const;
+};
+
+class BuildSession {
+ public:
+  // Synchronous: does the work on this thread, adopts the outcome and returns it.
+  BuildOutcome Build(const BuildRequest& request, const CancellationToken& token = {},
+                            const ProgressFn& progress = {});
+  // Runs the current build; fails (with the reason) when there is none.
+  RunOutcome Run(const RunRequest& request, const CancellationToken& token = {},
+                        const ProgressFn& progress = {});
+
+  // Outcomes computed elsewhere (a worker thread). A cancelled build keeps the previous one; a
+  // failed build replaces it, so nothing runs code that no longer matches what was asked. A
+  // profiled run that was not cancelled becomes a history point, replacing the one with the same
+  // step, trace and target.
+  void AdoptBuild(BuildOutcome outcome);
+  void AdoptRun(RunOutcome outcome);
+
+  // True when the current build is successful and was made from `request`'s module and target.
+  bool IsCurrent(const BuildRequest& request) const;
+  const std::optional<BuildOutcome>& build() const { return build_; }
+  const std::optional<RunOutcome>& lastRun() const { return run_; }
+  const std::vector<ProfilePoint>& history() const { return history_; }
+  void ClearHistory() { history_.clear(); }
+
+ private:
+  std::optional<BuildOutcome> build_;
+  std::optional<RunOutcome> run_;
+  std::vector<ProfilePoint> history_;
+};
+
+}  // namespace wb::workbench

@@ -1,0 +1,334 @@
+// Build and profile without any UI: the target list and why CUDA is not offered, a build with its
+// IR and assembly views, run + check + time on random and loaded inputs, the history across
+// schedule steps, failures that say why, and cancellation between stages and repeats.
+#include <dlfcn.h>
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "runtime/ndarray.h"
+#include "script/tvmscript.h"
+#include "workbench/build_session.h"
+#include "workbench/schedule_session.h"
+
+using namespace wb;
+using namespace wb::workbench;
+
+namespace {
+
+const char* kMatmul = R"(# from tvm.script import ir as I
+# from tvm.script import tirx as T
+
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((32, 32), "float32"), B: T.Buffer((32, 32), "float32"), C: T.Buffer((32, 32), "float32")):
+        T.func_attr({"tirx.noalias": True})
+        for i, j, k in T.grid(32, 32, 32):
+            with T.sblock("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                T.reads(A[vi, vk], B[vk, vj])
+                T.writes(C[vi, vj])
+                with T.init():
+                    C[vi, vj] = T.float32(0.0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+
+    @T.prim_func(s_tir=True)
+    def add(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
+        for i in range(64):
+            with T.sblock("B"):
+                vi = T.axis.spatial(64, i)
+                B[vi] = A[vi] + T.float32(1.0)
+)";
+
+// Rows of a symbolic count: random inputs cannot choose n, a loaded A binds it.
+const char* kRowSum = R"(# from tvm.script import tirx as T
+
+@T.prim_func
+def main(a: T.handle, b: T.handle):
+    n = T.int32()
+    A = T.match_buffer(a, (n, 8), "float32")
+    B = T.match_buffer(b, (n,), "float32")
+    for i, k in T.grid(n, 8):
+        with T.sblock("sum"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            with T.init():
+                B[vi] = T.float32(0.0)
+            B[vi] = B[vi] + A[vi, vk] * T.float32(2.0)
+)";
+
+// GPU code cannot be built for the CPU.
+const char* kThreadBound = R"(# from tvm.script import tirx as T
+
+@T.prim_func
+def main(A: T.Buffer((64,), "float32")):
+    for i in T.thread_binding(64, thread="threadIdx.x"):
+        A[i] = T.float32(1.0)
+)";
+
+ir::IRModule Parse(const char* text) {
+  script::ParseResult r = script::Parse(text, "test.py");
+  if (!r.ok()) qFatal("%s", RenderDiagnostics(r.diagnostics).c_str());
+  return r.module;
+}
+
+ScheduleSession Scheduled() {
+  ScheduleSession s;
+  DiagnosticList d = s.Reset(Parse(kMatmul), "main");
+  if (d.HasErrors()) qFatal("%s", RenderDiagnostics(d).c_str());
+  return s;
+}
+
+const TargetOption* FindTarget(const std::vector<TargetOption>& targets, const std::string& name) {
+  for (const auto& t : targets) {
+    if (t.name == name) return &t;
+  }
+  return nullptr;
+}
+
+std::string Diags(const BuildOutcome& b) { return RenderDiagnostics(b.diagnostics); }
+
+}  // namespace
+
+class TestBuildSession : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void targetsListTheHostFirstAndSayWhyCudaIsMissing() {
+    auto targets = BuildTargets();
+    QVERIFY(targets.size() >= 2);
+    QCOMPARE(targets[0].name, std::string("llvm"));
+    QVERIFY(targets[0].can_build && targets[0].can_run);
+    QVERIFY(targets[0].description.rfind("llvm -mcpu=", 0) == 0);
+    const TargetOption* host = FindTarget(targets, "host");
+    QVERIFY(host && host->can_build && host->can_run);
+    const TargetOption* cuda = FindTarget(targets, "cuda");
+    QVERIFY(cuda);
+    void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (!driver) {
+      QVERIFY(!cuda->can_build && !cuda->can_run);
+      QCOMPARE(cuda->reason, std::string("no NVIDIA driver found (libcuda.so.1 could not be loaded)"));
+    } else {
+      dlclose(driver);
+      QVERIFY(cuda->can_build || cuda->reason == "this build has no CUDA support");
+    }
+    std::string why;
+    QCOMPARE(CudaTargetUsable(&why), cuda->can_build);
+    QCOMPARE(why, cuda->reason);
+  }
+
+  void buildShowsIrOptimizedIrAndAssembly() {
+    ScheduleSession schedule = Scheduled();
+    BuildSession session;
+    std::vector<std::string> stages;
+    BuildOutcome b = session.Build(RequestFromSchedule(schedule), {},
+                                   [&](const std::string& stage, double) { stages.push_back(stage); });
+    QVERIFY2(b.ok(), Diags(b).c_str());
+    QVERIFY(b.target.rfind("llvm", 0) == 0);
+    QVERIFY2(b.llvm_ir.find("define") != std::string::npos, b.llvm_ir.c_str());
+    QVERIFY(!b.llvm_ir_opt.empty());
+    QVERIFY(b.llvm_ir_opt != b.llvm_ir);
+    QVERIFY(b.assembly.find("ret") != std::string::npos);
+    QVERIFY(b.seconds > 0);
+    QCOMPARE(stages.back(), std::string("built"));
+    QVERIFY(session.IsCurrent(RequestFromSchedule(schedule)));
+    QVERIFY(!session.IsCurrent(RequestFromSchedule(schedule, "avx2")));
+  }
+
+  void profileChecksAndTimesEveryFunction() {
+    ScheduleSession schedule = Scheduled();
+    BuildSession session;
+    QVERIFY(session.Build(RequestFromSchedule(schedule)).ok());
+    RunRequest run;
+    run.profile = true;
+    run.number = 2;
+    run.repeat = 3;
+    RunOutcome r = session.Run(run);
+    QVERIFY2(r.state == OutcomeState::kOk, r.message.c_str());
+    QCOMPARE(r.functions.size(), size_t(2));
+    const FunctionResult* main = r.Find("main");
+    QVERIFY(main);
+    QVERIFY2(main->status == "ok", main->message.c_str());
+    QVERIFY(main->checked);
+    QVERIFY(main->max_abs_error < 1e-3);
+    QCOMPARE(main->samples_s.size(), size_t(3));
+    QVERIFY(main->min_s() > 0 && main->min_s() <= main->mean_s());
+    QVERIFY(main->std_s() >= 0);
+    QCOMPARE(main->flops.value_or(-1), 2.0 * 32 * 32 * 32);
+    QVERIFY(main->gflops_per_s().value_or(0) > 0);
+    QVERIFY(r.Find("add") && r.Find("add")->status == "ok");
+    QCOMPARE(session.history().size(), size_t(1));
+    QCOMPARE(session.history()[0].step, 0);
+
+    // A run without profiling checks but neither times nor adds to the history.
+    run.profile = false;
+    RunOutcome plain = session.Run(run);
+    QVERIFY(plain.state == OutcomeState::kOk);
+    QVERIFY(plain.Find("main")->samples_s.empty());
+    QVERIFY(!plain.Find("main")->gflops_per_s());
+    QCOMPARE(session.history().size(), size_t(1));
+  }
+
+  void historyIsKeyedByScheduleStep() {
+    ScheduleSession schedule = Scheduled();
+    BuildSession session;
+    RunRequest run;
+    run.profile = true;
+    run.number = 1;
+    run.repeat = 2;
+    auto profile = [&] {
+      BuildRequest request = RequestFromSchedule(schedule);
+      if (!session.IsCurrent(request)) {
+        BuildOutcome b = session.Build(request);
+        if (!b.ok()) return Diags(b);
+      }
+      RunOutcome r = session.Run(run);
+      return r.state == OutcomeState::kOk ? std::string() : r.message;
+    };
+    QCOMPARE(profile(), std::string());
+    std::vector<ScheduleTreeNode> tree = schedule.Tree();
+    std::string error;
+    int loop = -1;
+    for (size_t i = 0; i < tree.size(); ++i) {
+      if (tree[i].name == "j") loop = static_cast<int>(i);
+    }
+    QVERIFY(loop >= 0);
+    auto step = SplitStep(tree, loop, {std::nullopt, 8}, schedule.func_name(), &error);
+    QVERIFY2(step.has_value(), error.c_str());
+    QVERIFY(!schedule.Apply(*step).HasErrors());
+    QVERIFY(!session.IsCurrent(RequestFromSchedule(schedule)));
+    QCOMPARE(profile(), std::string());
+    QCOMPARE(session.history().size(), size_t(2));
+    const ProfilePoint& second = session.history()[1];
+    QCOMPARE(second.step, 1);
+    QVERIFY2(second.trace.find("sch.split") != std::string::npos, second.trace.c_str());
+    QVERIFY(second.Find("main")->status == "ok");
+    QCOMPARE(second.Find("main")->samples_s.size(), size_t(2));
+    // Profiling the same step again replaces its point.
+    QCOMPARE(profile(), std::string());
+    QCOMPARE(session.history().size(), size_t(2));
+    // Undo then profile: back to step 0's point.
+    QVERIFY(schedule.Undo());
+    QCOMPARE(profile(), std::string());
+    QCOMPARE(session.history().size(), size_t(2));
+    session.ClearHistory();
+    QVERIFY(session.history().empty());
+  }
+
+  void loadedInputsBindSymbolicShapes() {
+    BuildSession session;
+    BuildRequest request;
+    request.module = Parse(kRowSum);
+    QVERIFY2(session.Build(request).ok(), Diags(*session.build()).c_str());
+    RunOutcome random = session.Run({});
+    QCOMPARE(random.functions.size(), size_t(1));
+    QCOMPARE(random.functions[0].status, std::string("error"));
+    QVERIFY2(random.functions[0].message.find("symbolic") != std::string::npos,
+             random.functions[0].message.c_str());
+
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    runtime::NDArray a = runtime::NDArray::Empty({5, 8}, runtime::Float(32));
+    for (int64_t i = 0; i < a.NumElements(); ++i) a.SetDouble(i, 0.25 * i);
+    std::string error;
+    QVERIFY2(runtime::SaveNpy(dir.path().toStdString() + "/A.npy", a, &error), error.c_str());
+    RunRequest missing;
+    missing.inputs = dir.path().toStdString() + "/no-such-dir";
+    RunOutcome none = session.Run(missing);
+    QVERIFY(none.state == OutcomeState::kFailed && none.functions.empty());
+    QCOMPARE(none.message, "the input directory " + missing.inputs + " does not exist");
+    RunRequest loaded;
+    loaded.inputs = dir.path().toStdString();
+    loaded.profile = true;
+    loaded.number = 1;
+    loaded.repeat = 1;
+    RunOutcome r = session.Run(loaded);
+    QVERIFY2(r.functions[0].status == "ok", r.functions[0].message.c_str());
+    QVERIFY(r.functions[0].checked);
+    // Two FLOPs (a multiply and an add) per element of the loaded 5 x 8 array.
+    QCOMPARE(r.functions[0].flops.value_or(-1), 2.0 * 5 * 8);
+  }
+
+  void failuresSayWhyAndRunNothing() {
+    BuildSession session;
+    ScheduleSession schedule = Scheduled();
+    QVERIFY(session.Build(RequestFromSchedule(schedule)).ok());
+    BuildRequest gpu;
+    gpu.module = Parse(kThreadBound);
+    BuildOutcome b = session.Build(gpu);
+    QVERIFY(b.state == OutcomeState::kFailed);
+    QVERIFY2(Diags(b).find("GPU") != std::string::npos, Diags(b).c_str());
+    QVERIFY(!b.module.defined());
+    // The failed build replaced the good one: running says so instead of running stale code.
+    RunOutcome r = session.Run({});
+    QVERIFY(r.state == OutcomeState::kFailed);
+    QCOMPARE(r.message, std::string("nothing to run: the build failed"));
+    QVERIFY(r.functions.empty());
+
+    BuildRequest bad_target = RequestFromSchedule(schedule, "llvm -mcpu=no-such-cpu-at-all");
+    BuildOutcome t = BuildModule(bad_target);
+    QVERIFY(t.state == OutcomeState::kFailed);
+    QVERIFY2(Diags(t).find("target: ") != std::string::npos, Diags(t).c_str());
+
+    std::string why;
+    if (!CudaTargetUsable(&why)) {
+      BuildOutcome c = BuildModule(RequestFromSchedule(schedule, "cuda"));
+      QVERIFY(c.state == OutcomeState::kFailed);
+      QVERIFY2(Diags(c).find("cannot build for cuda: " + why) != std::string::npos, Diags(c).c_str());
+    }
+
+    BuildSession fresh;
+    QCOMPARE(fresh.Run({}).message, std::string("nothing built yet: build first"));
+    QVERIFY(fresh.Build(RequestFromSchedule(schedule)).ok());
+    RunRequest zero;
+    zero.profile = true;
+    zero.number = 0;
+    QCOMPARE(fresh.Run(zero).message, std::string("number and repeat must be at least 1"));
+  }
+
+  void cancellationStopsBetweenStagesAndRepeats() {
+    ScheduleSession schedule = Scheduled();
+    BuildSession session;
+    QVERIFY(session.Build(RequestFromSchedule(schedule)).ok());
+    auto first = session.build()->module;
+
+    CancellationToken early;
+    early.Cancel();
+    BuildOutcome cancelled = session.Build(RequestFromSchedule(schedule, "avx2"), early);
+    QVERIFY(cancelled.state == OutcomeState::kCancelled);
+    // A cancelled build keeps the previous one.
+    QVERIFY(session.build()->module.node() == first.node());
+
+    // Cancel from the progress callback (as the UI thread would) once the second repeat starts.
+    CancellationToken token;
+    RunRequest run;
+    run.profile = true;
+    run.number = 1;
+    run.repeat = 5;
+    RunOutcome r = session.Run(run, token, [&](const std::string& stage, double) {
+      if (stage == "time main (2/5)") token.Cancel();
+    });
+    QVERIFY(r.state == OutcomeState::kCancelled);
+    // The functions before it are complete; nothing after it ran.
+    QCOMPARE(r.functions.back().name, std::string("main"));
+    QCOMPARE(r.functions.back().status, std::string("cancelled"));
+    QCOMPARE(r.functions.back().message, std::string("cancelled after 2 of 5 repeats"));
+    QCOMPARE(r.functions.back().samples_s.size(), size_t(2));
+    for (size_t i = 0; i + 1 < r.functions.size(); ++i) {
+      QCOMPARE(r.functions[i].samples_s.size(), size_t(5));
+    }
+    QVERIFY(session.history().empty());
+
+    // Cancelled while building: after code generation, before the source views.
+    CancellationToken during;
+    BuildOutcome mid = BuildModule(RequestFromSchedule(schedule), during,
+                                   [&](const std::string& stage, double) {
+                                     if (stage == "source view: ll") during.Cancel();
+                                   });
+    QVERIFY(mid.state == OutcomeState::kCancelled);
+    QVERIFY(mid.assembly.empty() && !mid.module.defined());
+  }
+};
+
+QTEST_APPLESS_MAIN(TestBuildSession)
+#include "tst_build_session.moc"
