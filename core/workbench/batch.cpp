@@ -661,6 +661,7 @@ int RunManifestCommand(const Options& opts, std::ostream& out, std::ostream& err
     }
     for (const auto& path : c.updated_goldens) out << "updated " << path << "\n";
   }
+  for (const auto& line : report.updated_baselines) out << "updated " << line << "\n";
   out << SummaryTable(report);
   auto write = [&](const std::string& path, const std::string& text) {
     std::ofstream f(path, std::ios::binary);
@@ -673,6 +674,9 @@ int RunManifestCommand(const Options& opts, std::ostream& out, std::ostream& err
   };
   if (!opts.json_path.empty() && !write(opts.json_path, ReportJson(report))) return 2;
   if (!opts.junit_path.empty() && !write(opts.junit_path, ReportJUnit(report))) return 2;
+  for (const auto& c : report.cases) {
+    if (c.status == "error") return 2;  // an input could not be read
+  }
   return report.failed() ? 1 : 0;
 }
 

@@ -8,6 +8,9 @@
 #include <set>
 #include <sstream>
 
+#include "codegen/target.h"
+#include "transform/registry.h"
+
 namespace wb::workbench {
 
 namespace fs = std::filesystem;
@@ -18,6 +21,32 @@ namespace {
 const std::set<std::string> kCaseFields = {"name",   "input",     "pipeline", "timeout_s",
                                            "checks", "target",    "schedule"};
 const std::set<std::string> kCheckFields = {"ir_golden", "pass_goldens", "numeric", "timing"};
+const std::set<std::string> kNumericFields = {"reference", "inputs", "seed", "rtol", "atol"};
+const std::set<std::string> kTimingFields = {"baseline", "max_slowdown", "number", "repeat"};
+
+// A recipe value that calls the schedule (`sch.`) is recipe text; anything else is a file.
+bool IsInlineRecipe(const std::string& value) { return value.find("sch.") != std::string::npos; }
+
+// The target text to check when the manifest is read. ParseTarget asks the runtime's thread
+// pool for its size unless -num-cores is given, and starting the pool here, before the cases
+// fork, would leave every case a pool whose threads do not exist in its process (a parallel
+// kernel would then wait forever). The case parses the target itself when it builds.
+std::string TargetToValidate(std::string text) {
+  for (const auto& [tag, expansion] : codegen::TargetTags()) {
+    if (text == tag) text = expansion;
+  }
+  if (text.empty() || text.find("-num-cores=") != std::string::npos) return text;
+  return text + " -num-cores=1";
+}
+
+bool ReadFile(const std::string& path, std::string* text) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::stringstream buf;
+  buf << in.rdbuf();
+  *text = buf.str();
+  return true;
+}
 
 // Shell-style wildcard match on one path component (`*`, `?`).
 bool WildcardMatch(const std::string& pattern, const std::string& text) {
@@ -144,24 +173,29 @@ class Loader {
         base.timeout_s = c["timeout_s"].get<double>();
       }
     }
-    if (c.contains("target") && c["target"] != "none") {
-      Error(label + ": field 'target': building and running is not supported yet; "
-            "use IR checks only");
+    if (String(c, "target", label, &base.target, false)) {
+      std::string why;
+      if (!codegen::ParseTarget(TargetToValidate(base.target), &why)) {
+        Error(label + ": field 'target': " + why);
+      }
     }
-    if (c.contains("schedule")) {
-      Error(label + ": field 'schedule': schedule recipes are not supported yet");
+    if (!base.pipeline.empty()) {
+      DiagnosticList pipeline_diags;
+      if (!transform::BuildPipeline(base.pipeline, pipeline_diags)) {
+        std::string why = pipeline_diags.begin() != pipeline_diags.end()
+                              ? pipeline_diags.begin()->message
+                              : "does not build";
+        Error(label + ": field 'pipeline': " + why);
+      }
     }
+    if (c.contains("schedule")) ReadSchedules(c["schedule"], label, m, &base);
     if (c.contains("checks")) {
       const json& checks = c["checks"];
       if (!checks.is_object()) {
         Error(label + ": field 'checks' must be an object");
       } else {
         for (const auto& [key, value] : checks.items()) {
-          if (!kCheckFields.count(key)) {
-            Error(label + ": unknown check 'checks." + key + "'");
-          } else if (key == "numeric" || key == "timing") {
-            Error(label + ": check 'checks." + key + "' is not supported yet (it needs the CPU build)");
-          }
+          if (!kCheckFields.count(key)) Error(label + ": unknown check 'checks." + key + "'");
         }
         if (checks.contains("ir_golden")) {
           if (!checks["ir_golden"].is_string()) {
@@ -183,6 +217,8 @@ class Loader {
             }
           }
         }
+        if (checks.contains("numeric")) ReadNumeric(checks["numeric"], label, &base);
+        if (checks.contains("timing")) ReadTiming(checks["timing"], label, &base);
       }
     }
     std::vector<std::string> inputs;
@@ -208,10 +244,151 @@ class Loader {
       };
       if (!one.ir_golden.empty()) one.ir_golden = expand(one.ir_golden);
       for (auto& [pass, path] : one.pass_goldens) path = expand(path);
+      if (one.numeric) {
+        NumericCheck& n = *one.numeric;
+        if (!n.reference_is_interpreter()) n.reference = expand(n.reference);
+        if (n.inputs != "random") {
+          n.inputs = expand(n.inputs);
+          if (!fs::is_directory(n.inputs)) {
+            Error(label + ": field 'checks.numeric.inputs': no such directory '" + n.inputs + "'");
+          }
+        }
+      }
+      if (one.timing) {
+        one.timing->baseline = expand(one.timing->baseline);
+        CheckBaseline(one.timing->baseline, label);
+      }
       if (!names.insert(one.name).second) {
         Error(label + ": duplicate case name '" + one.name + "'");
       }
       m.cases.push_back(std::move(one));
+    }
+  }
+
+  // "schedule": {"func": "recipe.py" | "sch.split(...) ..."}.
+  void ReadSchedules(const json& value, const std::string& label, const Manifest& m,
+                     ManifestCase* out) {
+    if (!value.is_object()) {
+      Error(label + ": field 'schedule' must map function names to recipes");
+      return;
+    }
+    for (const auto& [func, recipe] : value.items()) {
+      std::string field = "field 'schedule." + func + "'";
+      if (!recipe.is_string() || recipe.get<std::string>().empty()) {
+        Error(label + ": " + field + " must be a recipe file or recipe text");
+        continue;
+      }
+      std::string text = recipe.get<std::string>();
+      if (IsInlineRecipe(text)) {
+        out->schedules.push_back({func, text, "<manifest: schedule." + func + ">"});
+        continue;
+      }
+      std::string path = Resolve(m, text);
+      std::string contents;
+      if (!ReadFile(path, &contents)) {
+        Error(label + ": " + field + ": cannot read recipe file '" + text + "'");
+        continue;
+      }
+      out->schedules.push_back({func, contents, path});
+    }
+  }
+
+  // A number field of a check; false when present and wrong (reported).
+  bool Number(const json& obj, const char* field, const std::string& label, const std::string& prefix,
+              double min, bool integer, double* out) {
+    if (!obj.contains(field)) return true;
+    const json& v = obj[field];
+    bool ok = v.is_number() && v.get<double>() >= min && (!integer || v.is_number_integer());
+    if (!ok) {
+      std::string what = integer ? (min > 0 ? "a positive integer" : "a non-negative integer")
+                                 : (min > 0 ? "a number >= " + FormatNumber(min) : "a non-negative number");
+      Error(label + ": field '" + prefix + field + "' must be " + what);
+      return false;
+    }
+    *out = v.get<double>();
+    return true;
+  }
+
+  static std::string FormatNumber(double v) {
+    std::ostringstream os;
+    os << v;
+    return os.str();
+  }
+
+  void ReadNumeric(const json& value, const std::string& label, ManifestCase* out) {
+    const std::string prefix = "checks.numeric.";
+    if (!value.is_object()) {
+      Error(label + ": field 'checks.numeric' must be an object");
+      return;
+    }
+    for (const auto& [key, v] : value.items()) {
+      if (!kNumericFields.count(key)) Error(label + ": unknown field '" + prefix + key + "'");
+    }
+    NumericCheck n;
+    for (const char* field : {"reference", "inputs"}) {
+      if (!value.contains(field)) continue;
+      if (!value[field].is_string() || value[field].get<std::string>().empty()) {
+        Error(label + ": field '" + prefix + field + "' must be " +
+              (std::string(field) == "reference" ? "\"interpreter\" or a directory of .npy outputs"
+                                                 : "\"random\" or a directory of .npy inputs"));
+        continue;
+      }
+      (std::string(field) == "reference" ? n.reference : n.inputs) = value[field].get<std::string>();
+    }
+    double seed = 0, rtol = 0, atol = 0;
+    if (Number(value, "seed", label, prefix, 0, true, &seed)) n.seed = static_cast<uint64_t>(seed);
+    if (value.contains("rtol") && Number(value, "rtol", label, prefix, 0, false, &rtol)) n.rtol = rtol;
+    if (value.contains("atol") && Number(value, "atol", label, prefix, 0, false, &atol)) n.atol = atol;
+    out->numeric = n;
+  }
+
+  void ReadTiming(const json& value, const std::string& label, ManifestCase* out) {
+    const std::string prefix = "checks.timing.";
+    if (!value.is_object()) {
+      Error(label + ": field 'checks.timing' must be an object");
+      return;
+    }
+    for (const auto& [key, v] : value.items()) {
+      if (!kTimingFields.count(key)) Error(label + ": unknown field '" + prefix + key + "'");
+    }
+    TimingCheck t;
+    if (!value.contains("baseline")) {
+      Error(label + ": missing field 'checks.timing.baseline'");
+    } else if (!value["baseline"].is_string() || value["baseline"].get<std::string>().empty()) {
+      Error(label + ": field 'checks.timing.baseline' must be a path");
+    } else {
+      t.baseline = value["baseline"].get<std::string>();
+    }
+    double number = t.number, repeat = t.repeat;
+    Number(value, "max_slowdown", label, prefix, 1, false, &t.max_slowdown);
+    Number(value, "number", label, prefix, 1, true, &number);
+    Number(value, "repeat", label, prefix, 1, true, &repeat);
+    t.number = static_cast<int>(number);
+    t.repeat = static_cast<int>(repeat);
+    out->timing = t;
+  }
+
+  // A baseline file may be absent (--update-goldens writes it) but not malformed.
+  void CheckBaseline(const std::string& path, const std::string& label) {
+    if (!fs::exists(path)) return;
+    std::string text;
+    json doc;
+    if (ReadFile(path, &text)) doc = json::parse(text, nullptr, false);
+    bool ok = doc.is_object();
+    if (ok) {
+      for (const auto& [c, funcs] : doc.items()) {
+        if (!funcs.is_object()) {
+          ok = false;
+          continue;
+        }
+        for (const auto& [f, seconds] : funcs.items()) {
+          ok &= seconds.is_number() && seconds.get<double>() > 0;
+        }
+      }
+    }
+    if (!ok) {
+      Error(label + ": field 'checks.timing.baseline': '" + path +
+            "' is not a baseline file ({\"case\": {\"function\": seconds}})");
     }
   }
 

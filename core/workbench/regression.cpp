@@ -14,9 +14,14 @@
 #include <ostream>
 #include <sstream>
 
+#include <regex>
+
+#include "schedule/recipe.h"
 #include "script/tvmscript.h"
 #include "transform/instrument.h"
 #include "transform/registry.h"
+#include "workbench/regression_numeric.h"
+#include "workbench/regression_timing.h"
 #include "workbench/text_diff.h"
 
 namespace wb::workbench {
@@ -101,13 +106,30 @@ CaseResult RunCase(const ManifestCase& c, bool update_goldens) {
     result.checks.push_back({"parse", c.input, false, RenderDiagnostics(parsed.diagnostics), ""});
     return finish("failed", "the input does not parse");
   }
+  ir::IRModule scheduled = parsed.module;
+  for (const auto& s : c.schedules) {
+    DiagnosticList diags;
+    try {
+      schedule::Schedule sch(scheduled);
+      sch.WorkOn(s.func);
+      diags = schedule::ApplyRecipe(sch, s.text, s.origin);
+      if (!diags.HasErrors()) scheduled = sch.mod();
+    } catch (const std::invalid_argument& e) {
+      diags.Error(e.what());
+    }
+    if (diags.HasErrors()) {
+      result.checks.push_back({"schedule", s.func, false, RenderDiagnostics(diags), ""});
+      return finish("failed", "the schedule recipe for '" + s.func + "' does not apply");
+    }
+    result.checks.push_back({"schedule", s.func, true, "", ""});
+  }
   transform::PipelineResult run;
-  run.module = parsed.module;
+  run.module = scheduled;
   if (!c.pipeline.empty()) {
     DiagnosticList diags;
     auto pass = transform::BuildPipeline(c.pipeline, diags);
     if (!pass) return finish("error", "bad pipeline: " + RenderDiagnostics(diags));
-    run = transform::RunPipeline(*pass, parsed.module);
+    run = transform::RunPipeline(*pass, scheduled);
     if (!run.ok()) {
       result.checks.push_back({"pipeline", c.pipeline, false, RenderDiagnostics(run.diagnostics), ""});
       return finish("failed", run.diagnostics[0].message);
@@ -132,6 +154,10 @@ CaseResult RunCase(const ManifestCase& c, bool update_goldens) {
     result.checks.push_back(
         CheckGolden("pass_golden", pass, snap->AfterText(), path, update_goldens, &result));
   }
+  BuiltChecks built = RunBuiltChecks(c, parsed.module, run.module, update_goldens);
+  if (!built.input_error.empty()) return finish("error", built.input_error);
+  for (auto& check : built.checks) result.checks.push_back(std::move(check));
+  for (auto& path : built.updated) result.updated_goldens.push_back(std::move(path));
   bool ok = true;
   for (const auto& check : result.checks) ok &= check.passed;
   return finish(ok ? "passed" : "failed", ok ? "" : "a check failed");
@@ -145,6 +171,12 @@ json CaseToJson(const CaseResult& r, bool with_time) {
     json j = {{"kind", c.kind}, {"name", c.name}, {"passed", c.passed}};
     if (!c.message.empty()) j["message"] = c.message;
     if (!c.diff.empty()) j["diff"] = c.diff;
+    if (c.max_abs_error) j["max_abs_error"] = *c.max_abs_error;
+    if (c.max_rel_error) j["max_rel_error"] = *c.max_rel_error;
+    if (!c.worst.empty()) j["worst"] = c.worst;
+    if (c.seconds) j["seconds"] = *c.seconds;
+    if (c.baseline_s) j["baseline_s"] = *c.baseline_s;
+    if (c.ratio) j["ratio"] = *c.ratio;
     checks.push_back(j);
   }
   json j = {{"name", r.name}, {"status", r.status}, {"checks", checks}};
@@ -161,11 +193,33 @@ CaseResult CaseFromJson(const json& j) {
   r.message = j.value("message", "");
   r.seconds = j.value("seconds", 0.0);
   for (const auto& c : j.value("checks", json::array())) {
-    r.checks.push_back({c.value("kind", ""), c.value("name", ""), c.value("passed", false),
-                        c.value("message", ""), c.value("diff", "")});
+    CheckResult check{c.value("kind", ""), c.value("name", ""), c.value("passed", false),
+                      c.value("message", ""), c.value("diff", "")};
+    auto number = [&](const char* key, std::optional<double>* out) {
+      if (c.contains(key) && c[key].is_number()) *out = c[key].get<double>();
+    };
+    number("max_abs_error", &check.max_abs_error);
+    number("max_rel_error", &check.max_rel_error);
+    number("seconds", &check.seconds);
+    number("baseline_s", &check.baseline_s);
+    number("ratio", &check.ratio);
+    check.worst = c.value("worst", "");
+    r.checks.push_back(std::move(check));
   }
   for (const auto& u : j.value("updated_goldens", json::array())) r.updated_goldens.push_back(u);
   return r;
+}
+
+bool MatchesFilter(const std::string& filter, const std::string& name) {
+  if (filter.find_first_of("*?") == std::string::npos) return name.find(filter) != std::string::npos;
+  std::string re;
+  for (char ch : filter) {
+    if (ch == '*') re += ".*";
+    else if (ch == '?') re += ".";
+    else if (std::string("\\^$.|+()[]{}").find(ch) != std::string::npos) re += std::string("\\") + ch;
+    else re += ch;
+  }
+  return std::regex_match(name, std::regex(re));
 }
 
 struct Child {
@@ -193,9 +247,10 @@ bool Spawn(const ManifestCase& c, size_t index, bool update, Child* child) {
     try {
       out = CaseToJson(RunCase(c, update), true).dump();
     } catch (const std::exception& e) {
+      // A throw is the case's failure (an input that cannot be read is reported as "error").
       CaseResult r;
       r.name = c.name;
-      r.status = "error";
+      r.status = "failed";
       r.message = std::string("internal error: ") + e.what();
       out = CaseToJson(r, true).dump();
     }
@@ -221,9 +276,7 @@ RegressionReport RunManifest(const Manifest& manifest, const RegressionOptions& 
                              std::ostream& progress) {
   std::vector<const ManifestCase*> selected;
   for (const auto& c : manifest.cases) {
-    if (options.filter.empty() || c.name.find(options.filter) != std::string::npos) {
-      selected.push_back(&c);
-    }
+    if (MatchesFilter(options.filter, c.name)) selected.push_back(&c);
   }
   RegressionReport report;
   report.cases.resize(selected.size());
@@ -249,7 +302,7 @@ RegressionReport RunManifest(const Manifest& manifest, const RegressionOptions& 
       while (next < selected.size() && static_cast<int>(running.size()) < jobs) {
         Child child;
         if (!Spawn(*selected[next], next, options.update_goldens, &child)) {
-          report.cases[next] = {selected[next]->name, "error", "cannot start a process", 0, {}, {}};
+          report.cases[next] = {selected[next]->name, "crashed", "cannot start a process", 0, {}, {}};
           note_done(next);
         } else {
           running.push_back(child);
@@ -305,6 +358,7 @@ RegressionReport RunManifest(const Manifest& manifest, const RegressionOptions& 
     }
   }
   if (tty && !selected.empty()) progress << "\r\033[K" << std::flush;
+  if (options.update_goldens) report.updated_baselines = UpdateBaselines(selected, report.cases);
   return report;
 }
 
@@ -338,6 +392,20 @@ std::string XmlEscape(const std::string& s) {
   return out;
 }
 
+// One line per check with its figures: what CI shows for a test case.
+std::string CheckLines(const CaseResult& c) {
+  std::ostringstream os;
+  for (const auto& check : c.checks) {
+    os << check.kind << " " << check.name << ": " << (check.passed ? "passed" : "FAILED");
+    if (check.max_abs_error) os << "; max abs error " << *check.max_abs_error;
+    if (check.max_rel_error) os << ", max rel error " << *check.max_rel_error;
+    if (!check.worst.empty()) os << " at " << check.worst;
+    if (check.ratio) os << "; " << *check.ratio << "x the baseline";
+    os << "\n";
+  }
+  return os.str();
+}
+
 }  // namespace
 
 std::string ReportJUnit(const RegressionReport& report) {
@@ -359,7 +427,11 @@ std::string ReportJUnit(const RegressionReport& report) {
     x << "    <testcase classname=\"workbench\" name=\"" << XmlEscape(c.name) << "\" time=\""
       << c.seconds << "\"";
     if (c.status == "passed") {
-      x << "/>\n";
+      if (c.checks.empty()) {
+        x << "/>\n";
+      } else {
+        x << ">\n      <system-out>" << XmlEscape(CheckLines(c)) << "</system-out>\n    </testcase>\n";
+      }
       continue;
     }
     x << ">\n";
@@ -371,6 +443,7 @@ std::string ReportJUnit(const RegressionReport& report) {
     const char* tag = c.status == "failed" ? "failure" : "error";
     x << "      <" << tag << " type=\"" << c.status << "\" message=\"" << XmlEscape(c.message)
       << "\">" << XmlEscape(details) << "</" << tag << ">\n";
+    if (!c.checks.empty()) x << "      <system-out>" << XmlEscape(CheckLines(c)) << "</system-out>\n";
     x << "    </testcase>\n";
   }
   x << "  </testsuite>\n</testsuites>\n";

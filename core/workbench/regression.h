@@ -4,7 +4,9 @@
 #pragma once
 
 #include <iosfwd>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "workbench/manifest.h"
@@ -12,16 +14,33 @@
 namespace wb::workbench {
 
 struct CheckResult {
-  std::string kind;  // "parse", "pipeline", "ir_golden", "pass_golden"
-  std::string name;  // the golden file or pass
+  CheckResult() = default;
+  CheckResult(std::string kind, std::string name, bool passed, std::string message, std::string diff = "")
+      : kind(std::move(kind)), name(std::move(name)), passed(passed), message(std::move(message)),
+        diff(std::move(diff)) {}
+  // "parse", "schedule", "pipeline", "ir_golden", "pass_golden", "build", "numeric", "timing"
+  std::string kind;
+  std::string name;  // the golden file, pass, or function
   bool passed = false;
   std::string message;
   std::string diff;  // unified diff for IR mismatches
+  // numeric: over all outputs of the function; `worst` is the element with the largest
+  // absolute error, e.g. "C[3, 7]".
+  std::optional<double> max_abs_error;
+  std::optional<double> max_rel_error;
+  std::string worst;
+  // timing: measured median seconds per call, the baseline's, and their ratio. These (and a
+  // timing check's message) are the only values that differ between two runs of one build.
+  std::optional<double> seconds;
+  std::optional<double> baseline_s;
+  std::optional<double> ratio;
 };
 
 struct CaseResult {
   std::string name;
-  std::string status;  // "passed", "failed", "error", "timeout", "crashed"
+  // "passed", "failed", "timeout", "crashed", or "error": the input or a file it names could
+  // not be read (the run's exit code is then 2).
+  std::string status;
   std::string message;
   double seconds = 0;
   std::vector<CheckResult> checks;
@@ -30,13 +49,17 @@ struct CaseResult {
 
 struct RegressionOptions {
   int jobs = 1;
-  std::string filter;  // substring of case names; empty: all
+  // Case names containing this text, or matching it as a wildcard pattern (`*`, `?`) when it
+  // has one; empty: all.
+  std::string filter;
   bool update_goldens = false;
   bool isolate = true;  // fork a process per case
 };
 
 struct RegressionReport {
   std::vector<CaseResult> cases;
+  // With --update-goldens: one line per baseline entry added or changed.
+  std::vector<std::string> updated_baselines;
   int passed() const;
   int failed() const;
 };
