@@ -15,7 +15,8 @@
 // for every block, one block after another, the threads of a block together, meeting at
 // T.tvm_storage_sync barriers and exchanging values through warp shuffles; shared-scope memory
 // is one allocation per block and races on it (a missing barrier) stop the run with a
-// diagnostic. A host function's T.call_packed of a device PrimFunc of the module (as
+// diagnostic. Thread regions without any synchronisation run their threads one after another
+// (scheduled TIR's loop semantics). A host function's T.call_packed of a device PrimFunc of the module (as
 // LowerDeviceKernelLaunch makes) launches it. Other external calls (call_extern, call_packed
 // of anything else, ...) stop the run with a diagnostic.
 #pragma once

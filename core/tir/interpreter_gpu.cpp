@@ -344,7 +344,6 @@ LaunchScan ScanLaunchBody(const Stmt& body) {
     }
     scan.thread_axes.emplace_back(axis, extent);
   };
-  auto shared = [](const Buffer& b) { return b.defined() && b->scope().rfind("shared", 0) == 0; };
   PostOrderVisit(body, [&](const Object* node) {
     if (auto* attr = dynamic_cast<const AttrStmtNode*>(node)) {
       auto* iv = attr->node.as<IterVarNode>();
@@ -358,14 +357,6 @@ LaunchScan ScanLaunchBody(const Stmt& body) {
         const std::string& n = op->name;
         if (n == "tirx.tvm_storage_sync" || n.rfind("tirx.tvm_warp_", 0) == 0) scan.needs_team = true;
       }
-    } else if (auto* load = dynamic_cast<const BufferLoadNode*>(node)) {
-      scan.needs_team |= shared(load->buffer);
-    } else if (auto* store = dynamic_cast<const BufferStoreNode*>(node)) {
-      scan.needs_team |= shared(store->buffer);
-    } else if (auto* alloc = dynamic_cast<const AllocBufferNode*>(node)) {
-      scan.needs_team |= shared(alloc->buffer);
-    } else if (auto* block = dynamic_cast<const SBlockNode*>(node)) {
-      for (const auto& b : block->alloc_buffers) scan.needs_team |= shared(b);
     }
   });
   return scan;

@@ -3,9 +3,18 @@
 // per block index, blocks one after another; the threads of one block run as a team of
 // coroutines that take turns (each runs until a synchronisation point), so a run is
 // deterministic while every thread still waits at T.tvm_storage_sync for all the others, and
-// warp shuffles exchange values between the lanes of a warp of 32 in lockstep. Shared-scope memory is checked for races: a thread that touches
-// a byte another thread wrote (or read, for a write) since the last barrier stops the run with
-// a diagnostic naming the buffer, so a missing barrier is reported, not silently tolerated.
+// warp shuffles exchange values between the lanes of a warp of 32 in lockstep. Shared-scope
+// memory is checked for races in a team: a thread that touches a byte another thread wrote (or
+// read, for a write) since the last barrier stops the run with a diagnostic naming the buffer,
+// so a missing barrier is reported, not silently tolerated.
+//
+// A thread region without any synchronisation runs its threads one after another instead (the
+// loop semantics of scheduled TensorIR, whose barriers ThreadSync inserts only during
+// lowering): a kernel whose threads do not communicate computes the same either way, and one
+// that communicates without any barrier computes what thread order gives, which tests compare
+// against the intended result. Code between thread launches of one block runs once per block,
+// not once per thread as on the GPU, so barriers between sibling thread launches are not
+// checked.
 #pragma once
 
 #include <cstdint>
@@ -34,13 +43,13 @@ struct LaunchInfo {
   // For a threadIdx launch: the other threadIdx axes launched inside the body (first extent
   // found per axis), so that one launch forks the whole block's threads at once.
   std::vector<std::pair<int, ExprFn>> inner_thread_axes;
-  // The body synchronises or touches shared memory: its threads must run as a team. Otherwise
-  // they run one after another in the calling thread, which gives the same result faster.
+  // The body synchronises (barriers, warp shuffles): its threads run as a team. Otherwise they
+  // run one after another in the calling thread (see the header comment).
   bool needs_team = false;
 };
 
 // Compile-time scan of a launch's body: which thread axes it launches and whether it needs a
-// team (barriers, shuffles, shared-scope buffers).
+// team (barriers, shuffles).
 struct LaunchScan {
   std::vector<std::pair<int, PrimExpr>> thread_axes;
   bool needs_team = false;

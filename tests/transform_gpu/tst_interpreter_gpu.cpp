@@ -70,8 +70,20 @@ class TestInterpreterGpu : public QObject {
     for (int i = 0; i < 256; ++i) QCOMPARE(F(b)[i], F(a)[i / 64 * 64 + 63 - i % 64]);
   }
 
-  void missingBarrierIsARace() {
+  void missingOnlyBarrierChangesTheResult() {
+    // Without any barrier the threads run one after another: thread t reads S[63 - t] before
+    // thread 63 - t stored it (for t < 32), so the result is wrong where it must be.
     auto m = ParseGpu(ReverseProgram(""));
+    auto a = Floats({256}, 1), b = Floats({256}, 0);
+    QCOMPARE(Run(m, "main", {a, b}), std::string());
+    int wrong = 0;
+    for (int i = 0; i < 256; ++i) wrong += F(b)[i] != F(a)[i / 64 * 64 + 63 - i % 64];
+    QCOMPARE(wrong, 4 * 32);
+  }
+
+  void missingBarrierIsARace() {
+    // Any other synchronisation makes the block a team: the exchange without its barrier races.
+    auto m = ParseGpu(ReverseProgram("        T.tvm_storage_sync(\"warp\")"));
     auto a = Floats({256}, 1), b = Floats({256}, 0);
     std::string err = Run(m, "main", {a, b});
     QVERIFY2(err.find("data race on shared memory 'S'") != std::string::npos, err.c_str());

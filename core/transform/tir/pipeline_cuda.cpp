@@ -10,11 +10,14 @@ namespace wb::transform {
 
 namespace {
 
+// VerifyGPUBinding first: it names the unbound block while blocks still exist (TVM's
+// VerifyMemory finds the same fault only in flat code).
 const char* kTirLoweringCuda =
-    "LowerInitBlock, PlanAndUpdateBufferAllocationLocation, ConvertBlocksToOpaque, "
-    "CompactBufferAllocation, LowerMatchBuffer, LowerOpaqueBlock, FlattenBuffer, Simplify, "
-    "VectorizeLoop, UnrollLoop, RemoveNoOp, StorageRewrite, LowerIntrin, SplitHostDevice, "
-    "LowerDeviceKernelLaunch";
+    "VerifyGPUBinding, LowerInitBlock, PlanAndUpdateBufferAllocationLocation, "
+    "ConvertBlocksToOpaque, CompactBufferAllocation, LowerMatchBuffer, LowerOpaqueBlock, "
+    "FlattenBuffer, Simplify, VectorizeLoop, UnrollLoop, RemoveNoOp, StorageRewrite, "
+    "ThreadSync(storage_scope=\"shared\"), ThreadSync(storage_scope=\"shared.dyn\"), "
+    "LowerIntrin, SplitHostDevice, LowerDeviceKernelLaunch";
 
 struct TirLoweringCudaRegistrar {
   TirLoweringCudaRegistrar() {
