@@ -127,6 +127,25 @@ class Module:
                         B[vi, vj] = S[vj, vi]
 )";
 
+// A row reduction whose reduction loop is bound to threadIdx.x (a cross-thread reduction).
+std::string CrossThread(int r, const char* update, const char* init) {
+  const std::string R = std::to_string(r);
+  return R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, )" + R + R"(), "float32"), B: T.Buffer((16,), "float32")):
+        for i in T.thread_binding(16, thread="blockIdx.x"):
+            for k in T.thread_binding()" + R + R"(, thread="threadIdx.x"):
+                with T.sblock("B"):
+                    vi, vk = T.axis.remap("SR", [i, k])
+                    T.reads(A[vi, vk])
+                    T.writes(B[vi])
+                    with T.init():
+                        B[vi] = )" + init + R"(
+                    B[vi] = )" + update + R"(
+)";
+}
+
 const GoldenCase kCases[] = {
     {"ThreadSync(storage_scope=\"shared\")", kOwnElement, kOwnElement},
     {"DefaultGPUSchedule", kElementwise, kElementwiseBound},
@@ -238,6 +257,13 @@ class TestGpuPasses : public QObject {
     QTest::newRow("elementwise") << kElementwise << "DefaultGPUSchedule";
     QTest::newRow("row sum") << kRowSum << "DefaultGPUSchedule(max_threads_per_block=64)";
     QTest::newRow("shared transpose") << kSharedTranspose << "";
+    QTest::newRow("cross-thread sum 64")
+        << QString::fromStdString(CrossThread(64, "B[vi] + A[vi, vk]", "T.float32(0.0)")) << "";
+    QTest::newRow("cross-thread max 48")
+        << QString::fromStdString(CrossThread(48, "T.max(B[vi], A[vi, vk])", "T.float32(-3.0e38)"))
+        << "";
+    QTest::newRow("cross-thread sum 16")
+        << QString::fromStdString(CrossThread(16, "A[vi, vk] + B[vi]", "T.float32(0.0)")) << "";
   }
   void cudaPipelineEndToEnd() {
     QFETCH(QString, program);
@@ -262,10 +288,48 @@ class TestGpuPasses : public QObject {
     QCOMPARE(CheckRoundTrip(after), std::string());
   }
 
+  void crossThreadReductionShape() {
+    ir::IRModule got;
+    QCOMPARE(Lower(CrossThread(64, "B[vi] + A[vi, vk]", "T.float32(0.0)"),
+                   "LowerCrossThreadReduction", &got),
+             std::string());
+    std::string text = script::PrintModule(got);
+    for (const char* part :
+         {"cross_thread_B = T.sblock_alloc_buffer((1,), scope=\"local\")",
+          "with T.sblock(\"B_cross_thread\"):", "\"reduce_scope\"",
+          "T.tvm_thread_allreduce(T.uint32(1), A[i, k], T.bool(True), cross_thread_B.data, k)",
+          "with T.sblock(\"B_write_back\"):", "T.where(k == 0)", "B[vi] = cross_thread_B[0]"}) {
+      QVERIFY2(text.find(part) != std::string::npos, (std::string(part) + "\n" + text).c_str());
+    }
+    QCOMPARE(CheckRoundTrip(got), std::string());
+  }
+
+  void crossThreadReductionWithSerialPartIsReported() {
+    std::string e = Lower(R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 128), "float32"), B: T.Buffer((16,), "float32")):
+        for i in T.thread_binding(16, thread="blockIdx.x"):
+            for k0 in range(2):
+                for k1 in T.thread_binding(64, thread="threadIdx.x"):
+                    with T.sblock("B"):
+                        vi = T.axis.spatial(16, i)
+                        vk = T.axis.reduce(128, k0 * 64 + k1)
+                        T.reads(A[vi, vk])
+                        T.writes(B[vi])
+                        with T.init():
+                            B[vi] = T.float32(0.0)
+                        B[vi] = B[vi] + A[vi, vk]
+)", "LowerCrossThreadReduction");
+    QVERIFY2(e.find("block 'B': it also reduces over the serial loop 'k0'") != std::string::npos,
+             e.c_str());
+  }
+
   void cudaPipelineIsRegistered() {
     const std::string* text = transform::PassRegistry::Global().FindPipeline("tir_lowering_cuda");
     QVERIFY(text);
-    for (const char* pass : {"VerifyGPUBinding", "ThreadSync", "SplitHostDevice"}) {
+    for (const char* pass : {"VerifyGPUBinding", "LowerCrossThreadReduction", "ThreadSync",
+                             "LowerThreadAllreduce", "SplitHostDevice"}) {
       QVERIFY2(text->find(pass) != std::string::npos, pass);
     }
     QVERIFY(text->rfind("LowerDeviceKernelLaunch") + std::string("LowerDeviceKernelLaunch").size() ==

@@ -13,11 +13,12 @@ namespace {
 // VerifyGPUBinding first: it names the unbound block while blocks still exist (TVM's
 // VerifyMemory finds the same fault only in flat code).
 const char* kTirLoweringCuda =
-    "VerifyGPUBinding, LowerInitBlock, PlanAndUpdateBufferAllocationLocation, "
+    "VerifyGPUBinding, LowerCrossThreadReduction, LowerInitBlock, "
+    "PlanAndUpdateBufferAllocationLocation, "
     "ConvertBlocksToOpaque, CompactBufferAllocation, LowerMatchBuffer, LowerOpaqueBlock, "
     "FlattenBuffer, Simplify, VectorizeLoop, UnrollLoop, RemoveNoOp, StorageRewrite, "
     "ThreadSync(storage_scope=\"shared\"), ThreadSync(storage_scope=\"shared.dyn\"), "
-    "LowerIntrin, SplitHostDevice, LowerDeviceKernelLaunch";
+    "LowerThreadAllreduce, LowerIntrin, SplitHostDevice, LowerDeviceKernelLaunch";
 
 struct TirLoweringCudaRegistrar {
   TirLoweringCudaRegistrar() {
