@@ -366,9 +366,24 @@ Flow RunLaunch(Machine* machine, const LaunchInfo& info, Frame& frame) {
   LaunchContext& ctx = Ctx();
   const int axis = info.axis;
   const int64_t lo = info.min ? info.min(frame).AsInt() : 0;
+  if (ctx.bound[axis] && !ctx.team) {
+    // Threads one after another (loop semantics): a nested launch of the same variable is the
+    // same thread; another variable on the same axis (a cooperative fetch loop) is a loop.
+    if (frame.vars[info.var_slot].defined()) return info.body(frame);
+    const int64_t n = info.extent(frame).AsInt();
+    Flow flow = Flow::kNormal;
+    for (int64_t i = 0; i < n; ++i) {
+      machine->Tick(info.span);
+      frame.vars[info.var_slot] = Value::Int(info.var_dtype, lo + i);
+      flow = info.body(frame);
+      if (flow == Flow::kReturn) break;
+    }
+    frame.vars[info.var_slot] = Value();
+    return flow == Flow::kReturn ? flow : Flow::kNormal;
+  }
   if (ctx.bound[axis]) {
-    // The same hardware axis launched again inside its own region (a second loop bound to
-    // threadIdx.x, say): the same thread, so the variable takes the thread's index.
+    // In a team, the same hardware axis launched again inside its own region (a second loop
+    // bound to threadIdx.x, say) is the same thread: the variable takes the thread's index.
     const int64_t n = info.extent(frame).AsInt();
     if (n != ctx.extent[axis]) {
       Fail(info.tag + " is launched with extent " + std::to_string(n) + " inside a launch of " +

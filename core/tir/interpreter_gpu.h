@@ -12,7 +12,8 @@
 // loop semantics of scheduled TensorIR, whose barriers ThreadSync inserts only during
 // lowering): a kernel whose threads do not communicate computes the same either way, and one
 // that communicates without any barrier computes what thread order gives, which tests compare
-// against the intended result. Code between thread launches of one block runs once per block,
+// against the intended result; there a loop bound to an axis already launched (a cooperative
+// fetch) runs all its iterations, as a loop. Code between thread launches of one block runs once per block,
 // not once per thread as on the GPU, so barriers between sibling thread launches are not
 // checked.
 #pragma once

@@ -22,6 +22,11 @@ struct Access {
 // Accesses since the last barrier.
 using Pending = std::vector<Access>;
 
+bool IsLeaf(const Stmt& s) {
+  return !s.as<SeqStmtNode>() && !s.as<ForNode>() && !s.as<WhileNode>() &&
+         !s.as<IfThenElseNode>() && !s.as<AttrStmtNode>();
+}
+
 bool IsSync(const Stmt& s) {
   auto* e = s.as<EvaluateNode>();
   auto* call = e ? e->value.as<CallNode>() : nullptr;
@@ -41,6 +46,16 @@ class SyncPlanner {
       std::vector<Stmt> out;
       bool changed = false;
       for (const auto& c : seq->seq) {
+        // A compound statement that conflicts with what is pending gets its barrier before
+        // it, not before its first conflicting leaf (which may sit in a loop, run each time).
+        if (!IsLeaf(c)) {
+          Pending acc;
+          CollectStmt(c, &acc);
+          if (Stmt guard = Guard(acc, p, c->span); guard.defined()) {
+            out.push_back(guard);
+            changed = true;
+          }
+        }
         Stmt n = Plan(c, p);
         changed |= !n.same_as(c);
         out.push_back(n);

@@ -5,7 +5,9 @@
 // accesses use the same index mentioning a threadIdx variable (each thread its own element).
 // Loops are walked twice, so that a conflict between the end of one iteration and the start of
 // the next (a tile reused by the next step) gets its barrier too; the two branches of an `if`
-// are joined conservatively. Barriers already present count. TVM's thread_storage_sync.cc.
+// are joined conservatively. A loop, `if` or launch that conflicts as a whole gets its barrier
+// before it rather than inside (so it runs once, and outside divergent branches). Barriers
+// already present count. TVM's thread_storage_sync.cc.
 #pragma once
 
 #include <string>
