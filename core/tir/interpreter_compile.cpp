@@ -281,60 +281,6 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
          op->span);
   }
 
-  // T.call_packed("<kernel>", params..., launch values...) of a device PrimFunc of the module
-  // (calling_conv 2, as LowerDeviceKernelLaunch makes): runs the kernel, checking that the
-  // launch values agree with the extents its body launches. Null when the callee is not one.
-  ExprFn KernelLaunch(const CallNode* op) {
-    const std::string callee = op->args[0].as<StringImmNode>()->value;
-    const ir::IRModule& module = machine_->module();
-    ir::BaseFunc base = module.defined() ? module->Lookup(callee) : ir::BaseFunc();
-    auto* func = base.defined() ? base.as<PrimFuncNode>() : nullptr;
-    if (!func) return {};
-    const Object* cc = func->GetAttr("calling_conv");
-    int64_t conv = -1;
-    if (auto* i = dynamic_cast<const ir::IntObj*>(cc)) conv = i->value;
-    if (auto* i = dynamic_cast<const IntImmNode*>(cc)) conv = i->value;
-    if (conv != 2) return {};
-    Span span = op->span;
-    std::vector<int> axes;
-    if (auto* params = dynamic_cast<const ir::ArrayObj*>(func->GetAttr("tir.kernel_launch_params"))) {
-      for (const auto& item : params->items) {
-        auto* tag = item.as<ir::StringObj>();
-        std::string t = tag ? tag->value : "";
-        int axis = t == "tir.use_dyn_shared_memory" ? -2 : LaunchAxisOf(t);
-        if (axis == -1) Fail("kernel " + callee + " has an unknown launch parameter '" + t + "'", span);
-        axes.push_back(axis);
-      }
-    }
-    const size_t nparams = func->params.size();
-    if (op->args.size() - 1 != nparams + axes.size()) {
-      Fail("the launch of kernel " + callee + " passes " + std::to_string(op->args.size() - 1) +
-               " values; the kernel takes " + std::to_string(nparams) + " parameters and " +
-               std::to_string(axes.size()) + " launch values",
-           span);
-    }
-    std::vector<ExprFn> args;
-    for (size_t i = 1; i < op->args.size(); ++i) args.push_back(Expr(op->args[i]));
-    Machine* m = machine_;
-    return [args, axes, nparams, callee, m, span](Frame& f) {
-      std::vector<Value> values;
-      for (const auto& a : args) values.push_back(a(f));
-      LaunchOverride launch;
-      for (size_t i = 0; i < axes.size(); ++i) {
-        if (axes[i] < 0) continue;
-        launch.given[axes[i]] = true;
-        launch.extent[axes[i]] = values[nparams + i].AsInt();
-      }
-      struct Restore {
-        LaunchOverride* old;
-        ~Restore() { SetLaunchOverride(old); }
-      } restore{SetLaunchOverride(&launch)};
-      values.resize(nparams);
-      m->CallFunction(callee, std::move(values), span);
-      return Value::Int(DataType::Int(32), 0);
-    };
-  }
-
   ExprFn VisitExpr_(const CallNode* op) override {
     Span span = op->span;
     std::vector<ExprFn> args;
@@ -376,37 +322,9 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
         return Value::Handle(storage, bytes[0]);
       };
     }
-    if (name == "tvm_storage_sync") {
-      std::string scope = "shared";
-      if (!op->args.empty()) {
-        auto* str = op->args[0].as<StringImmNode>();
-        if (!str) Fail("T.tvm_storage_sync expects a scope string", span);
-        scope = str->value;
-      }
-      const void* site = op;
-      return [scope, site, span](Frame&) {
-        StorageSync(scope, site, span);
-        return Value::Int(DataType::Int(32), 0);
-      };
-    }
-    if (name == "tvm_warp_shuffle" || name == "tvm_warp_shuffle_up" ||
-        name == "tvm_warp_shuffle_down") {
-      if (op->args.size() != 5) Fail("T." + name + " takes (mask, value, lane, width, warp_size)", span);
-      ShuffleKind kind = name == "tvm_warp_shuffle"      ? ShuffleKind::kIndex
-                         : name == "tvm_warp_shuffle_up" ? ShuffleKind::kUp
-                                                         : ShuffleKind::kDown;
-      ExprFn value = Expr(op->args[1]), lane = Expr(op->args[2]), width = Expr(op->args[3]);
-      Expr(op->args[0]);  // the mask: every active lane takes part
-      return [kind, value, lane, width, span](Frame& f) {
-        Value v = value(f);
-        return WarpShuffle(kind, v, lane(f).AsInt(), width(f).AsInt(), span);
-      };
-    }
-    if (name == "tvm_warp_activemask") {
-      return [dtype](Frame&) { return Value::Int(dtype, WarpActiveMask()); };
-    }
-    if (name == "tvm_call_packed" && !op->args.empty() && op->args[0].as<StringImmNode>()) {
-      if (ExprFn launch = KernelLaunch(op)) return launch;
+    // Barriers, warp shuffles and kernel launches: interpreter_gpu.cpp.
+    if (ExprFn gpu = CompileGpuCall(machine_, op, name, [this](const PrimExpr& e) { return Expr(e); })) {
+      return gpu;
     }
     if (name == "assume" || name == "prefetch" || name == "undef") {
       // Hints and barriers: no effect on a sequential run.

@@ -89,4 +89,12 @@ Storage* TeamSharedStorage(const void* key, const std::string& name, int64_t byt
 // Whether the calling thread is inside a team (a block's threads running together).
 bool InTeam();
 
+// Compiles the GPU builtins: T.tvm_storage_sync, the warp shuffles, T.tvm_warp_activemask, and
+// T.call_packed of a device PrimFunc of the module (a kernel launch, as LowerDeviceKernelLaunch
+// makes: runs the kernel, checking the launch values against the extents its body launches).
+// Null for any other call. `name` is the op's name without "tirx.".
+using CompileExpr = std::function<ExprFn(const PrimExpr&)>;
+ExprFn CompileGpuCall(Machine* machine, const CallNode* op, const std::string& name,
+                      const CompileExpr& compile);
+
 }  // namespace wb::tir::interp

@@ -282,6 +282,13 @@ class TestGpuPasses : public QObject {
     QVERIFY2(e.find("case.py:9:13") != std::string::npos, e.c_str());  // the block
   }
 
+  void cudaPipelineRejectsUnboundBlocks() {
+    std::string e = Lower(kElementwise, "tir_lowering_cuda");
+    QVERIFY2(e.find("pass 'VerifyGPUBinding' failed: block 'B' is not bound to GPU threads") !=
+                 std::string::npos,
+             e.c_str());
+  }
+
   void boundKernelVerifies() {
     QCOMPARE(Lower(kElementwiseBound, "VerifyGPUBinding"), std::string());
   }
@@ -364,6 +371,9 @@ class TestGpuPasses : public QObject {
     auto with_sync = RunPasses("tir_lowering_cuda", before, &error);
     QVERIFY2(error.empty(), error.c_str());
     printed = script::PrintModule(with_sync);
+    // The storage scopes survive flattening and storage rewriting.
+    QVERIFY2(printed.find("A_shared = T.alloc_shared(") != std::string::npos, printed.c_str());
+    QVERIFY2(printed.find("C_local = T.alloc_local(") != std::string::npos, printed.c_str());
     const std::string barrier = "T.tvm_storage_sync(\"shared\")\n";
     auto a = Floats({64, 64}, 2), b = Floats({64, 64}, 3), c = Floats({64, 64}, 0);
     QCOMPARE(Run(with_sync, "main", {a, b, c}), std::string());
