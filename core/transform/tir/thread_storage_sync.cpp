@@ -210,9 +210,10 @@ class KernelFinder : public StmtMutator {
 ir::Pass ThreadSync(std::string storage_scope) {
   return CreateBodyRewritePass(
       [storage_scope](const Stmt& body) {
-        if (storage_scope != "shared" && storage_scope != "shared.dyn" && storage_scope != "global") {
-          throw ir::PassError(Diagnostic::Error("ThreadSync: storage_scope must be \"shared\", "
-                                                "\"shared.dyn\" or \"global\", not \"" +
+        // A grid-wide ("global") barrier is not something a block-local pass can place.
+        if (storage_scope != "shared" && storage_scope != "shared.dyn") {
+          throw ir::PassError(Diagnostic::Error("ThreadSync: storage_scope must be \"shared\" "
+                                                "or \"shared.dyn\", not \"" +
                                                 storage_scope + "\""));
         }
         return KernelFinder(storage_scope)(body);
