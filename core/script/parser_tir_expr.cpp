@@ -776,8 +776,10 @@ Value Parser::CallOp(std::string_view script_name, const Args& args) {
     values.back().node = a;
   }
   // Python literals take the dtype of the first typed operand (the value operands of
-  // if_then_else skip the condition).
-  size_t first_value = info->result == OpResultType::kSecondArg ? 1 : 0;
+  // if_then_else skip the condition; a warp shuffle's lane/width literals stay int32).
+  size_t first_value = info->result == OpResultType::kSecondArg ? 1
+                       : info->result == OpResultType::kValueArg ? values.size()
+                                                                 : 0;
   DataType like = DataType::Void();
   for (size_t i = first_value; i < values.size(); ++i) {
     if (values[i].kind == VK::kExpr) {
@@ -802,6 +804,10 @@ Value Parser::CallOp(std::string_view script_name, const Args& args) {
       }
       break;
     case OpResultType::kInt32: dtype = DataType::Int(32); break;
+    case OpResultType::kUInt32: dtype = DataType::UInt(32); break;
+    case OpResultType::kValueArg:
+      if (call_args.size() >= 2) dtype = call_args[1]->dtype;
+      break;
     case OpResultType::kHandle: dtype = DataType::Handle(); break;
     case OpResultType::kVoid: dtype = DataType::Void(); break;
     default: break;
