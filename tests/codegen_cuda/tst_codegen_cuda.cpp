@@ -304,6 +304,42 @@ def control_kernel(A: T.Buffer((1024,), "float32"), B: T.Buffer((1024,), "int32"
     CUDA_EXPECT_COMPILES(c);
   }
 
+  void bitOpsReinterpretAssertAndBreak() {
+    auto mod = ParseDevice(R"(
+@T.prim_func
+def bits_kernel(A: T.Buffer((256,), "int32"), C: T.Buffer((256,), "int8"), L: T.Buffer((256,), "int64"), F: T.Buffer((256,), "float32"), H: T.Buffer((256,), "float16"), S: T.Buffer((256,), "int16")):
+    T.func_attr({"calling_conv": 2, "tir.kernel_launch_params": ["threadIdx.x"]})
+    tx = T.launch_thread("threadIdx.x", 256)
+    assert tx < 256, "tx in range"
+    A[tx] = T.popcount(A[tx]) + T.clz(A[tx]) + T.bitwise_xor(T.shift_left(A[tx], 3), T.shift_right(A[tx], 2))
+    C[tx] = T.popcount(C[tx]) + T.clz(C[tx]) + T.bitwise_and(C[tx], T.bitwise_not(C[0]))
+    L[tx] = T.popcount(L[tx]) + T.clz(L[tx]) + T.bitwise_or(L[tx], L[0])
+    A[tx] = A[tx] + T.reinterpret("int32", F[tx])
+    F[tx] = T.reinterpret("float32", A[tx])
+    S[tx] = T.reinterpret("int16", H[tx])
+    for k in range(16):
+        if A[k] == 0:
+            break
+        if A[k] < 0:
+            continue
+        A[k] = A[k] - 1
+)");
+    codegen::CudaSource src = GenerateOk(mod);
+    const std::string& c = src.code;
+    CUDA_EXPECT(c, "if (!(tx < 256)) { __trap(); }  /* tx in range */");
+    CUDA_EXPECT(c, "__popc((unsigned int)(A[tx]))");
+    CUDA_EXPECT(c, "__clz((unsigned int)(A[tx]))");
+    CUDA_EXPECT(c, "((A[tx] << 3) ^ (A[tx] >> 2))");
+    CUDA_EXPECT(c, "((signed char)(__clz((unsigned int)(unsigned char)(C[tx])) - 24))");
+    CUDA_EXPECT(c, "__popcll((unsigned long long)(L[tx]))");
+    CUDA_EXPECT(c, "__float_as_int(F[tx])");
+    CUDA_EXPECT(c, "F[tx] = __int_as_float(A[tx]);");
+    CUDA_EXPECT(c, "S[tx] = wb_bitcast<short>(H[tx]);");
+    CUDA_EXPECT(c, "break;");
+    CUDA_EXPECT(c, "continue;");
+    CUDA_EXPECT_COMPILES(c);
+  }
+
   void sharedMemoryAndBarrier() {
     // The transposition through a padded shared tile: two launches of the same threads around a
     // barrier.
@@ -400,8 +436,8 @@ def row_sum_kernel(A: T.Buffer((4096,), "float32"), B: T.Buffer((128,), "float32
     codegen::CudaSource src = GenerateOk(mod);
     const std::string& c = src.code;
     CUDA_EXPECT(c, "mask[0] = __activemask();");
-    CUDA_EXPECT(c, "red[0] = (red[0] + __shfl_down_sync(mask[0], red[0], (16 >> k), 32U));");
-    CUDA_EXPECT(c, "__shfl_sync(mask[0], red[0], 0U, 32U)");
+    CUDA_EXPECT(c, "red[0] = (red[0] + __shfl_down_sync(mask[0], red[0], (16 >> k), 32");
+    CUDA_EXPECT(c, "__shfl_sync(mask[0], red[0], 0");
     CUDA_EXPECT_COMPILES(c);
   }
 

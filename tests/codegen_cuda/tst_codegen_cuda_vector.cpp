@@ -77,10 +77,10 @@ class TestCodegenCudaVector : public QObject {
     QVERIFY2(!Contains(c, "float4") && !Contains(c, "float8"), c.c_str());
     CUDA_EXPECT(c, "float v_4 = A[(v + 3)];");
     CUDA_EXPECT(c, "B[(v_1 + 3)] = v_4;");
-    CUDA_EXPECT(c, "float v_8 = (A[(tx + 768)] + 2.0f);");
-    CUDA_EXPECT(c, "B[(tx + 768)] = v_8;");
-    CUDA_EXPECT(c, "float v_17 = A[(v_9 + 7)];");
-    CUDA_EXPECT(c, "B[(v_10 + 7)] = v_17;");
+    CUDA_EXPECT(c, "float v_7 = (A[(tx + 768)] + 2.0f);");
+    CUDA_EXPECT(c, "B[(tx + 768)] = v_7;");
+    CUDA_EXPECT(c, "float v_16 = A[(v_8 + 7)];");
+    CUDA_EXPECT(c, "B[(v_9 + 7)] = v_16;");
     CUDA_EXPECT_COMPILES(c);
   }
 
@@ -115,8 +115,8 @@ def vec_kernel(A: T.Buffer((64, 256), "float32"), B: T.Buffer((64, 256), "float3
         "    B.vstore([T.Ramp(tx * 4, 1, 4)], A.vload([T.Ramp(tx * 4, 1, 4)], predicate=T.Ramp(tx * 4, 1, 4) < T.Broadcast(n, 4)), "
         "predicate=T.Ramp(tx * 4, 1, 4) < T.Broadcast(n, 4))\n", ", n: T.int32"))).code;
     QVERIFY2(!Contains(c, "float4"), c.c_str());
-    CUDA_EXPECT(c, "float v_6 = (((v_1 + 2) < n) ? A[(v + 2)] : 0.0f);");
-    CUDA_EXPECT(c, "if (((v_3 + 3) < n)) B[(v_2 + 3)] = v_7;");
+    CUDA_EXPECT(c, "float v_5 = (((v_1 + 2) < n) ? A[(v + 2)] : 0.0f);");
+    CUDA_EXPECT(c, "if (((v_3 + 3) < n)) B[(v_2 + 3)] = v_6;");
     CUDA_EXPECT_COMPILES(c);
   }
 

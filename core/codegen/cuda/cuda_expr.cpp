@@ -70,6 +70,9 @@ std::string CudaPrinter::Binary(TypeIndex kind, DataType t, const std::string& a
     case TypeIndex::kMul:
     case TypeIndex::kDiv:
       if (t.is_bool()) Unsupported("arithmetic on bool");
+      // bfloat16 operators exist only from sm_80 on: compute in float32 and round once (exact
+      // for + - * /, as float32 holds the product of two bfloat16 values).
+      if (t.is_bfloat16()) return via_float("(" + fa + " " + Symbol(kind) + " " + fb + ")");
       return wrap("(" + a + " " + Symbol(kind) + " " + b + ")");
     case TypeIndex::kMod:
       if (t.is_floating_point()) {
@@ -114,6 +117,8 @@ std::string CudaPrinter::Binary(TypeIndex kind, DataType t, const std::string& a
     case TypeIndex::kLE:
     case TypeIndex::kGT:
     case TypeIndex::kGE:
+      if (t.is_bfloat16()) return "(" + fa + " " + Symbol(kind) + " " + fb + ")";
+      return "(" + a + " " + Symbol(kind) + " " + b + ")";
     case TypeIndex::kAnd:
     case TypeIndex::kOr:
       return "(" + a + " " + Symbol(kind) + " " + b + ")";

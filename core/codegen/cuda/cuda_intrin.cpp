@@ -187,6 +187,7 @@ std::string CudaPrinter::PrintCall(const CallNode* op) {
     for (size_t i = 1; i < args.size(); ++i) rest.push_back(arg(i));
     return fname->value + "(" + Join(rest) + ")";
   }
+  if (name == "break_loop" || name == "continue_loop") Unsupported("T." + name + " inside an expression");
   if (name == "assume") {
     need(1);
     return "__builtin_assume(" + arg(0) + ")";

@@ -288,8 +288,13 @@ void CudaPrinter::VisitStmt_(const BufferStoreNode* op) {
   std::vector<std::string> idx = Lanes(flat, lanes);
   std::vector<std::string> pred;
   if (op->predicate.defined()) pred = Lanes(op->predicate, lanes);
+  // Every lane's value is computed before the first store: the store may overwrite what a later
+  // lane reads (an in-place update). Names and literals need no temporary.
   std::vector<std::string> held;
-  for (int i = 0; i < lanes; ++i) held.push_back(values[i].find('(') == std::string::npos ? values[i] : SSA(t.element_of(), values[i]));
+  for (int i = 0; i < lanes; ++i) {
+    bool plain = values[i].find_first_of("[(") == std::string::npos;
+    held.push_back(i == 0 || plain ? values[i] : SSA(t.element_of(), values[i]));
+  }
   for (int i = 0; i < lanes; ++i) {
     Line();
     if (!pred.empty()) body_ << "if (" << pred[i] << ") ";
@@ -400,6 +405,15 @@ void CudaPrinter::VisitStmt_(const SeqStmtNode* op) {
 
 void CudaPrinter::VisitStmt_(const EvaluateNode* op) {
   if (op->value.as<IntImmNode>() || op->value.as<FloatImmNode>()) return;
+  if (auto* call = op->value.as<CallNode>()) {
+    // `break` / `continue` in TVMScript are these calls in an Evaluate.
+    auto* o = call->op.as<ir::OpNode>();
+    std::string name = o ? o->name.substr(o->name.find('.') + 1) : "";
+    if (name == "break_loop" || name == "continue_loop") {
+      Line() << (name == "break_loop" ? "break;\n" : "continue;\n");
+      return;
+    }
+  }
   std::string v = Print(op->value);
   Line() << v << ";\n";
 }
