@@ -3,7 +3,6 @@
 #pragma once
 
 #include <QTest>
-
 #include <cstdio>
 #include <string>
 
@@ -13,7 +12,8 @@
 
 namespace wb::testing {
 
-inline const char* kCudaHeader = "from tvm.script import ir as I\nfrom tvm.script import tirx as T\n";
+inline const char* kCudaHeader =
+    "from tvm.script import ir as I\nfrom tvm.script import tirx as T\n";
 
 inline ir::IRModule ParseDevice(const std::string& body) {
   script::ParseResult r = script::Parse(std::string(kCudaHeader) + body, "kernel.py");
@@ -46,19 +46,21 @@ inline bool Contains(const std::string& text, const std::string& fragment) {
 }  // namespace wb::testing
 
 // Checks that the generated code holds `fragment`, printing the code when it does not.
-#define CUDA_EXPECT(code, fragment)                                                                  \
-  do {                                                                                               \
-    if (!::wb::testing::Contains(code, fragment)) {                                                  \
-      std::fprintf(stderr, "--- generated ---\n%s--- end ---\n", std::string(code).c_str());        \
-    }                                                                                                \
-    QVERIFY2(::wb::testing::Contains(code, fragment), (std::string("missing: ") + (fragment)).c_str()); \
+#define CUDA_EXPECT(code, fragment)                                                          \
+  do {                                                                                       \
+    if (!::wb::testing::Contains(code, fragment)) {                                          \
+      std::fprintf(stderr, "--- generated ---\n%s--- end ---\n", std::string(code).c_str()); \
+    }                                                                                        \
+    QVERIFY2(::wb::testing::Contains(code, fragment),                                        \
+             (std::string("missing: ") + (fragment)).c_str());                               \
   } while (0)
 
 // Compiles the code to PTX for sm_90 with NVRTC; the test fails with NVRTC's log on an error and
 // is skipped (after its textual checks) where this build has no NVRTC.
-#define CUDA_EXPECT_COMPILES(code)                                                                   \
-  do {                                                                                               \
-    if (!::wb::codegen::NvrtcAvailable()) QSKIP("no NVRTC in this build (CUDA toolkit not found)");  \
-    ::wb::codegen::NvrtcResult _r = ::wb::codegen::NvrtcCompile(code, "sm_90", "ptx");               \
-    QVERIFY2(_r.ok(), (_r.log + "\n--- generated ---\n" + (code)).c_str());                          \
+#define CUDA_EXPECT_COMPILES(code)                                                     \
+  do {                                                                                 \
+    if (!::wb::codegen::NvrtcAvailable())                                              \
+      QSKIP("no NVRTC in this build (CUDA toolkit not found)");                        \
+    ::wb::codegen::NvrtcResult _r = ::wb::codegen::NvrtcCompile(code, "sm_90", "ptx"); \
+    QVERIFY2(_r.ok(), (_r.log + "\n--- generated ---\n" + (code)).c_str());            \
   } while (0)

@@ -57,7 +57,8 @@ ir::IRModule WithRenamedOps(const ir::IRModule& mod) {
   for (const auto& f : mod->functions) {
     auto* prim = f.as<tir::PrimFuncNode>();
     RenameOps renamer;
-    funcs.push_back(tir::MakePrimFunc(prim->params, prim->buffer_map, renamer(prim->body), prim->ret_type, prim->attrs));
+    funcs.push_back(tir::MakePrimFunc(prim->params, prim->buffer_map, renamer(prim->body),
+                                      prim->ret_type, prim->attrs));
   }
   return ir::MakeIRModule(mod->global_vars, funcs, mod->attrs);
 }
@@ -71,8 +72,10 @@ class TestCodegenCuda : public QObject {
   void elementwiseKernel() {
     codegen::CudaSource src = GenerateOk(ParseDevice(kAdd));
     const std::string& c = src.code;
-    CUDA_EXPECT(c, "extern \"C\" __global__ void __launch_bounds__(256) add_kernel(float* __restrict__ A, "
-                   "float* __restrict__ B, float* __restrict__ C) {");
+    CUDA_EXPECT(
+        c,
+        "extern \"C\" __global__ void __launch_bounds__(256) add_kernel(float* __restrict__ A, "
+        "float* __restrict__ B, float* __restrict__ C) {");
     CUDA_EXPECT(c, "int bx = ((int)blockIdx.x);");
     CUDA_EXPECT(c, "int tx = ((int)threadIdx.x);");
     CUDA_EXPECT(c, "if (((bx * 256) + tx) < 100000) {");
@@ -80,7 +83,8 @@ class TestCodegenCuda : public QObject {
     QCOMPARE(src.kernels.size(), size_t{1});
     QCOMPARE(src.kernels[0].name, std::string("add_kernel"));
     QCOMPARE(src.kernels[0].arg_dtypes, (std::vector<std::string>{"handle", "handle", "handle"}));
-    QCOMPARE(src.kernels[0].launch_param_tags, (std::vector<std::string>{"blockIdx.x", "threadIdx.x"}));
+    QCOMPARE(src.kernels[0].launch_param_tags,
+             (std::vector<std::string>{"blockIdx.x", "threadIdx.x"}));
     CUDA_EXPECT_COMPILES(c);
   }
 
@@ -104,7 +108,8 @@ def main(A: T.handle("float32", "global"), B: T.handle("float16", "global"), n: 
     CUDA_EXPECT(c, "__launch_bounds__(128) main_kernel(float* A, half* B, int n, float alpha) {");
     CUDA_EXPECT(c, "B[((bx * 128) + tx)] = __float2half_rn((A[((bx * 128) + tx)] * alpha));");
     QCOMPARE(src.kernels[0].name, std::string("main_kernel"));
-    QCOMPARE(src.kernels[0].arg_dtypes, (std::vector<std::string>{"handle", "handle", "int32", "float32"}));
+    QCOMPARE(src.kernels[0].arg_dtypes,
+             (std::vector<std::string>{"handle", "handle", "int32", "float32"}));
     CUDA_EXPECT_COMPILES(c);
   }
 
@@ -150,28 +155,36 @@ class Module:
   void dtypeMatrix() {
     // Every scalar dtype through a kernel: arithmetic, a comparison, a cast to float32 and back.
     const std::vector<std::pair<std::string, std::string>> dtypes = {
-        {"int8", "signed char"},     {"int16", "short"},          {"int32", "int"},
-        {"int64", "long long"},      {"uint8", "unsigned char"},  {"uint16", "unsigned short"},
-        {"uint32", "unsigned int"},  {"uint64", "unsigned long long"}, {"float16", "half"},
-        {"bfloat16", "nv_bfloat16"}, {"float32", "float"},        {"float64", "double"}};
+        {"int8", "signed char"},    {"int16", "short"},
+        {"int32", "int"},           {"int64", "long long"},
+        {"uint8", "unsigned char"}, {"uint16", "unsigned short"},
+        {"uint32", "unsigned int"}, {"uint64", "unsigned long long"},
+        {"float16", "half"},        {"bfloat16", "nv_bfloat16"},
+        {"float32", "float"},       {"float64", "double"}};
     std::string script = "@I.ir_module\nclass Module:\n";
     for (const auto& [dtype, ctype] : dtypes) {
-      script += "    @T.prim_func\n"
-                "    def k_" + dtype + "(A: T.Buffer((256,), \"" + dtype + "\"), B: T.Buffer((256,), \"" + dtype +
-                "\"), F: T.Buffer((256,), \"float32\")):\n"
-                "        T.func_attr({\"calling_conv\": 2, \"tir.kernel_launch_params\": [\"threadIdx.x\"]})\n"
-                "        tx = T.launch_thread(\"threadIdx.x\", 256)\n"
-                "        B[tx] = T.max(A[tx] * A[tx] + A[(tx + 1) % 256], A[tx] - A[0])\n"
-                "        if A[tx] < B[tx]:\n"
-                "            F[tx] = T.Cast(\"float32\", A[tx] // B[tx] + A[tx] % B[tx])\n"
-                "        A[tx] = T.Cast(\"" + dtype + "\", F[tx])\n";
+      script +=
+          "    @T.prim_func\n"
+          "    def k_" +
+          dtype + "(A: T.Buffer((256,), \"" + dtype + "\"), B: T.Buffer((256,), \"" + dtype +
+          "\"), F: T.Buffer((256,), \"float32\")):\n"
+          "        T.func_attr({\"calling_conv\": 2, \"tir.kernel_launch_params\": "
+          "[\"threadIdx.x\"]})\n"
+          "        tx = T.launch_thread(\"threadIdx.x\", 256)\n"
+          "        B[tx] = T.max(A[tx] * A[tx] + A[(tx + 1) % 256], A[tx] - A[0])\n"
+          "        if A[tx] < B[tx]:\n"
+          "            F[tx] = T.Cast(\"float32\", A[tx] // B[tx] + A[tx] % B[tx])\n"
+          "        A[tx] = T.Cast(\"" +
+          dtype + "\", F[tx])\n";
     }
-    script += "    @T.prim_func\n"
-              "    def k_bool(A: T.Buffer((256,), \"bool\"), F: T.Buffer((256,), \"float32\")):\n"
-              "        T.func_attr({\"calling_conv\": 2, \"tir.kernel_launch_params\": [\"threadIdx.x\"]})\n"
-              "        tx = T.launch_thread(\"threadIdx.x\", 256)\n"
-              "        A[tx] = A[tx] and not A[(tx + 1) % 256] or F[tx] > T.float32(0)\n"
-              "        F[tx] = T.Cast(\"float32\", A[tx])\n";
+    script +=
+        "    @T.prim_func\n"
+        "    def k_bool(A: T.Buffer((256,), \"bool\"), F: T.Buffer((256,), \"float32\")):\n"
+        "        T.func_attr({\"calling_conv\": 2, \"tir.kernel_launch_params\": "
+        "[\"threadIdx.x\"]})\n"
+        "        tx = T.launch_thread(\"threadIdx.x\", 256)\n"
+        "        A[tx] = A[tx] and not A[(tx + 1) % 256] or F[tx] > T.float32(0)\n"
+        "        F[tx] = T.Cast(\"float32\", A[tx])\n";
     codegen::CudaSource src = GenerateOk(ParseDevice(script));
     const std::string& c = src.code;
     QCOMPARE(src.kernels.size(), dtypes.size() + 1);
@@ -247,11 +260,13 @@ class Module:
 )");
     codegen::CudaSource src = GenerateOk(mod);
     const std::string& c = src.code;
-    for (const char* f : {"expf(A[tx])", "sqrtf(A[tx])", "tanhf(A[tx])", "powf(A[tx], 2.0f)", "rsqrtf(A[tx])",
-                          "fabsf(A[tx])", "floorf(A[tx])", "erff(A[tx])", "log1pf(A[tx])", "atan2f(A[tx], A[0])",
-                          "rintf(A[tx])", "(1.0f / (1.0f + expf(-A[tx])))", "exp(D[tx])", "log(D[tx])", "sin(D[tx])",
-                          "__float2half_rn(expf(__half2float(H[tx])))", "__float2bfloat16_rn(tanhf(__bfloat162float(G[tx])))",
-                          "isnan(A[tx])", "isinf(__half2float(H[tx]))"}) {
+    for (const char* f :
+         {"expf(A[tx])", "sqrtf(A[tx])", "tanhf(A[tx])", "powf(A[tx], 2.0f)", "rsqrtf(A[tx])",
+          "fabsf(A[tx])", "floorf(A[tx])", "erff(A[tx])", "log1pf(A[tx])", "atan2f(A[tx], A[0])",
+          "rintf(A[tx])", "(1.0f / (1.0f + expf(-A[tx])))", "exp(D[tx])", "log(D[tx])",
+          "sin(D[tx])", "__float2half_rn(expf(__half2float(H[tx])))",
+          "__float2bfloat16_rn(tanhf(__bfloat162float(G[tx])))", "isnan(A[tx])",
+          "isinf(__half2float(H[tx]))"}) {
       CUDA_EXPECT(c, f);
     }
     // __expf only where the function asks for fast math, and never for float64.
@@ -288,6 +303,8 @@ def control_kernel(A: T.Buffer((1024,), "float32"), B: T.Buffer((1024,), "int32"
         y: T.let[T.int32] = i[0] * 2
         i[0] = i[0] + y + 1
     B[x] = i[0]
+    z = T.int32()
+    B[x] = T.Let(z * z, where={z: x + 1})
 )");
     codegen::CudaSource src = GenerateOk(mod);
     const std::string& c = src.code;
@@ -301,6 +318,7 @@ def control_kernel(A: T.Buffer((1024,), "float32"), B: T.Buffer((1024,), "int32"
     CUDA_EXPECT(c, "while (true) {");
     CUDA_EXPECT(c, "if (!(i[0] < 10)) break;");
     CUDA_EXPECT(c, "int y = (i[0] * 2);");
+    CUDA_EXPECT(c, "int z = (x + 1);\n  B[x] = (z * z);");
     CUDA_EXPECT_COMPILES(c);
   }
 
@@ -484,7 +502,8 @@ def sym_kernel(A: T.handle("float32", "global"), B: T.handle("float32", "global"
   void unsupportedConstructsAreErrors() {
     auto expect_error = [](const char* script, const char* fragment) {
       std::string e = GenerateError(ParseDevice(script));
-      QVERIFY2(Contains(e, fragment), (std::string("expected '") + fragment + "', got: '" + e + "'").c_str());
+      QVERIFY2(Contains(e, fragment),
+               (std::string("expected '") + fragment + "', got: '" + e + "'").c_str());
       QVERIFY2(Contains(e, "function 'bad_kernel'"), e.c_str());
     };
     expect_error(R"(
@@ -493,14 +512,16 @@ def bad_kernel(A: T.Buffer((16,), "float32")):
     T.func_attr({"calling_conv": 2, "tir.kernel_launch_params": ["threadIdx.x"]})
     for i in T.parallel(16):
         A[i] = T.float32(0)
-)", "parallel loop 'i'");
+)",
+                 "parallel loop 'i'");
     expect_error(R"(
 @T.prim_func
 def bad_kernel(A: T.Buffer((16,), "float32")):
     T.func_attr({"calling_conv": 2, "tir.kernel_launch_params": ["threadIdx.x"]})
     for i in T.thread_binding(16, thread="threadIdx.x"):
         A[i] = T.float32(0)
-)", "bound to a thread");
+)",
+                 "bound to a thread");
     expect_error(R"(
 @T.prim_func
 def bad_kernel(A: T.Buffer((128, 32), "float32"), B: T.Buffer((128,), "float32")):
@@ -511,7 +532,8 @@ def bad_kernel(A: T.Buffer((128, 32), "float32"), B: T.Buffer((128,), "float32")
     with T.attr(T.comm_reducer(lambda x, y: x + y, [T.float32(0.0)]), "reduce_scope", T.reinterpret("handle", T.uint64(0))):
         T.tvm_thread_allreduce(T.uint32(1), A[bx, tx], T.bool(True), red_buf.data, tx)
     B[bx] = red_buf[0]
-)", "T.tvm_thread_allreduce (lower it first: LowerThreadAllreduce)");
+)",
+                 "T.tvm_thread_allreduce (lower it first: LowerThreadAllreduce)");
     expect_error(R"(
 @T.prim_func
 def bad_kernel(A: T.Buffer((16,), "float32"), n: T.int32):
@@ -520,7 +542,8 @@ def bad_kernel(A: T.Buffer((16,), "float32"), n: T.int32):
     S = T.alloc_shared((n,))
     S[tx] = A[tx]
     A[tx] = S[tx]
-)", "allocation 'S' in scope shared of symbolic size");
+)",
+                 "allocation 'S' in scope shared of symbolic size");
     expect_error(R"(
 @T.prim_func
 def bad_kernel(A: T.Buffer((16,), "float32")):
@@ -528,14 +551,16 @@ def bad_kernel(A: T.Buffer((16,), "float32")):
     tx = T.launch_thread("threadIdx.x", 16)
     S = T.alloc_buffer((16,), scope="global")
     S[tx] = A[tx]
-)", "allocation 'S' in scope 'global' inside a kernel");
+)",
+                 "allocation 'S' in scope 'global' inside a kernel");
     expect_error(R"(
 @T.prim_func
 def bad_kernel(A: T.Buffer((16,), "float32")):
     T.func_attr({"calling_conv": 2, "tir.kernel_launch_params": ["threadIdx.x"]})
     bx = T.launch_thread("blockIdx.x", 16)
     A[bx] = T.float32(0)
-)", "launch of 'blockIdx.x', which tir.kernel_launch_params does not list");
+)",
+                 "launch of 'blockIdx.x', which tir.kernel_launch_params does not list");
     expect_error(R"(
 @T.prim_func(s_tir=True)
 def bad_kernel(A: T.Buffer((16,), "float32")):
@@ -544,14 +569,16 @@ def bad_kernel(A: T.Buffer((16,), "float32")):
         with T.sblock("init"):
             vi = T.axis.spatial(16, i)
             A[vi] = T.float32(0)
-)", "block 'root' (lower the function first)");
+)",
+                 "block 'root' (lower the function first)");
     expect_error(R"(
 @T.prim_func
 def bad_kernel(A: T.Buffer((16,), "float32")):
     T.func_attr({"calling_conv": 2, "tir.kernel_launch_params": ["threadIdx.x"]})
     tx = T.launch_thread("threadIdx.x", 16)
     T.evaluate(T.call_packed("f", A.data))
-)", "T.tvm_call_packed (a host-side builtin) inside a kernel");
+)",
+                 "T.tvm_call_packed (a host-side builtin) inside a kernel");
   }
 
   void nvrtcErrorsNameTheGeneratedLine() {
@@ -570,7 +597,8 @@ def bad_kernel(A: T.Buffer((16,), "float32")):
     QVERIFY(!r.ok());
     QVERIFY2(Contains(r.log, "workbench_kernels.cu(3): error"), r.log.c_str());
     QVERIFY2(Contains(r.log, "undefined_name"), r.log.c_str());
-    QVERIFY2(Contains(r.log, "generated source line 3:   A[tx] = undefined_name + 1.0f;"), r.log.c_str());
+    QVERIFY2(Contains(r.log, "generated source line 3:   A[tx] = undefined_name + 1.0f;"),
+             r.log.c_str());
 
     codegen::NvrtcResult bad_arch = codegen::NvrtcCompile(code, "gfx90a", "ptx");
     QVERIFY(!bad_arch.ok());
@@ -592,7 +620,8 @@ def bad_kernel(A: T.Buffer((16,), "float32")):
     codegen::NvrtcResult cubin = codegen::NvrtcCompile(src.code, "sm_90", "cubin");
     QVERIFY2(cubin.ok(), cubin.log.c_str());
     // An ELF image.
-    QVERIFY(cubin.binary.size() > 4 && cubin.binary[0] == 0x7f && cubin.binary[1] == 'E' && cubin.binary[2] == 'L');
+    QVERIFY(cubin.binary.size() > 4 && cubin.binary[0] == 0x7f && cubin.binary[1] == 'E' &&
+            cubin.binary[2] == 'L');
     codegen::NvrtcResult sm80 = codegen::NvrtcCompile(src.code, "sm_80", "ptx");
     QVERIFY2(sm80.ok() && Contains(sm80.binary.data(), ".target sm_80"), sm80.log.c_str());
   }

@@ -25,8 +25,10 @@ class TestCudaTarget : public QObject {
     QCOMPARE(t->thread_warp_size, 32);
     QVERIFY(t->host != nullptr);
     QCOMPARE(t->host->kind, std::string("llvm"));
-    QCOMPARE(t->str(), std::string("cuda -arch=sm_90 -max_threads_per_block=1024 -max_shared_memory_per_block=49152 "
-                                   "-thread_warp_size=32"));
+    QCOMPARE(t->str(),
+             std::string(
+                 "cuda -arch=sm_90 -max_threads_per_block=1024 -max_shared_memory_per_block=49152 "
+                 "-thread_warp_size=32"));
     // The canonical text parses back to the same target.
     auto again = codegen::ParseTarget(t->str(), &error);
     QVERIFY2(again.has_value(), error.c_str());
@@ -35,8 +37,10 @@ class TestCudaTarget : public QObject {
 
   void options() {
     std::string error;
-    auto t = codegen::ParseTarget("cuda -arch=sm_80 -max_threads_per_block=512 -max_shared_memory_per_block=65536 "
-                                  "-thread_warp_size=32 -host=avx2", &error);
+    auto t = codegen::ParseTarget(
+        "cuda -arch=sm_80 -max_threads_per_block=512 -max_shared_memory_per_block=65536 "
+        "-thread_warp_size=32 -host=avx2",
+        &error);
     QVERIFY2(t.has_value(), error.c_str());
     QCOMPARE(t->arch, std::string("sm_80"));
     QCOMPARE(t->max_threads_per_block, 512);
@@ -84,8 +88,10 @@ class TestCudaTarget : public QObject {
     };
     expect_error("cuda -arch=90", "-arch must be a CUDA architecture like sm_90 (got '90')");
     expect_error("cuda -arch=sm_9x", "-arch must be a CUDA architecture");
-    expect_error("cuda -max_threads_per_block=0", "-max_threads_per_block must be a positive integer (got '0')");
-    expect_error("cuda -max_shared_memory_per_block=lots", "-max_shared_memory_per_block must be a positive integer");
+    expect_error("cuda -max_threads_per_block=0",
+                 "-max_threads_per_block must be a positive integer (got '0')");
+    expect_error("cuda -max_shared_memory_per_block=lots",
+                 "-max_shared_memory_per_block must be a positive integer");
     expect_error("cuda -thread_warp_size=-1", "-thread_warp_size must be a positive integer");
     expect_error("cuda -mcpu=skylake", "unknown target option -mcpu for cuda");
     expect_error("cuda -host=cuda", "-host must be an llvm target (got 'cuda')");

@@ -21,20 +21,34 @@ bool IsSimple(const PrimExpr& e) {
 
 const char* Symbol(TypeIndex kind) {
   switch (kind) {
-    case TypeIndex::kAdd: return "+";
-    case TypeIndex::kSub: return "-";
-    case TypeIndex::kMul: return "*";
-    case TypeIndex::kDiv: return "/";
-    case TypeIndex::kMod: return "%";
-    case TypeIndex::kEQ: return "==";
-    case TypeIndex::kNE: return "!=";
-    case TypeIndex::kLT: return "<";
-    case TypeIndex::kLE: return "<=";
-    case TypeIndex::kGT: return ">";
-    case TypeIndex::kGE: return ">=";
-    case TypeIndex::kAnd: return "&&";
-    case TypeIndex::kOr: return "||";
-    default: return nullptr;
+    case TypeIndex::kAdd:
+      return "+";
+    case TypeIndex::kSub:
+      return "-";
+    case TypeIndex::kMul:
+      return "*";
+    case TypeIndex::kDiv:
+      return "/";
+    case TypeIndex::kMod:
+      return "%";
+    case TypeIndex::kEQ:
+      return "==";
+    case TypeIndex::kNE:
+      return "!=";
+    case TypeIndex::kLT:
+      return "<";
+    case TypeIndex::kLE:
+      return "<=";
+    case TypeIndex::kGT:
+      return ">";
+    case TypeIndex::kGE:
+      return ">=";
+    case TypeIndex::kAnd:
+      return "&&";
+    case TypeIndex::kOr:
+      return "||";
+    default:
+      return nullptr;
   }
 }
 
@@ -53,8 +67,9 @@ std::string CudaPrinter::Print(const PrimExpr& e) {
   return tir::ExprFunctor<std::string(const PrimExpr&)>::VisitExpr(e);
 }
 
-std::string CudaPrinter::Binary(TypeIndex kind, DataType t, const std::string& a, const std::string& b,
-                                const PrimExpr& lhs_expr, const PrimExpr& rhs_expr) {
+std::string CudaPrinter::Binary(TypeIndex kind, DataType t, const std::string& a,
+                                const std::string& b, const PrimExpr& lhs_expr,
+                                const PrimExpr& rhs_expr) {
   auto wrap = [&](std::string v) {
     return IsNarrowInt(t) ? "((" + TypeName(t) + ")" + v + ")" : v;
   };
@@ -92,12 +107,14 @@ std::string CudaPrinter::Binary(TypeIndex kind, DataType t, const std::string& a
       if (t.is_uint() || t.is_bool()) return wrap("(" + a + sym + b + ")");
       // Truncation equals flooring when both sides are known non-negative.
       if (lhs_expr.defined() && rhs_expr.defined() && lhs_expr->dtype.lanes() == 1 &&
-          analyzer_.CanProveGreaterEqual(lhs_expr, 0) && analyzer_.CanProveGreaterEqual(rhs_expr, 1)) {
+          analyzer_.CanProveGreaterEqual(lhs_expr, 0) &&
+          analyzer_.CanProveGreaterEqual(rhs_expr, 1)) {
         return wrap("(" + a + sym + b + ")");
       }
       helpers_.insert("floordiv");
       std::string ct = t.bits() < 32 ? "int" : TypeName(t);
-      return wrap(std::string(is_div ? "wb_floordiv<" : "wb_floormod<") + ct + ">(" + a + ", " + b + ")");
+      return wrap(std::string(is_div ? "wb_floordiv<" : "wb_floormod<") + ct + ">(" + a + ", " + b +
+                  ")");
     }
     case TypeIndex::kMin:
     case TypeIndex::kMax: {
@@ -129,8 +146,12 @@ std::string CudaPrinter::Binary(TypeIndex kind, DataType t, const std::string& a
 
 // --- scalars -----------------------------------------------------------------------------------
 
-std::string CudaPrinter::VisitExpr_(const IntImmNode* op) { return IntLiteral(op->dtype, op->value); }
-std::string CudaPrinter::VisitExpr_(const FloatImmNode* op) { return FloatLiteral(op->dtype, op->value); }
+std::string CudaPrinter::VisitExpr_(const IntImmNode* op) {
+  return IntLiteral(op->dtype, op->value);
+}
+std::string CudaPrinter::VisitExpr_(const FloatImmNode* op) {
+  return FloatLiteral(op->dtype, op->value);
+}
 
 std::string CudaPrinter::VisitExpr_(const StringImmNode* op) {
   std::string out = "\"";
@@ -152,8 +173,8 @@ std::string CudaPrinter::VisitExpr_(const CastNode* op) {
   return CastString(op->value->dtype, op->dtype, Print(op->value));
 }
 
-#define WB_BINARY(Name)                                                                     \
-  std::string CudaPrinter::VisitExpr_(const Name##Node* op) {                               \
+#define WB_BINARY(Name)                                                                        \
+  std::string CudaPrinter::VisitExpr_(const Name##Node* op) {                                  \
     return Binary(TypeIndex::k##Name, op->a->dtype, Print(op->a), Print(op->b), op->a, op->b); \
   }
 WB_BINARY(Add)
@@ -178,7 +199,8 @@ WB_BINARY(Or)
 std::string CudaPrinter::VisitExpr_(const NotNode* op) { return "(!" + Print(op->a) + ")"; }
 
 std::string CudaPrinter::VisitExpr_(const SelectNode* op) {
-  return "(" + Print(op->condition) + " ? " + Print(op->true_value) + " : " + Print(op->false_value) + ")";
+  return "(" + Print(op->condition) + " ? " + Print(op->true_value) + " : " +
+         Print(op->false_value) + ")";
 }
 
 std::string CudaPrinter::VisitExpr_(const LetNode* op) {
@@ -188,9 +210,13 @@ std::string CudaPrinter::VisitExpr_(const LetNode* op) {
   return Print(op->body);
 }
 
-std::string CudaPrinter::VisitExpr_(const RampNode* op) { return Lanes(PrimExpr(ir::GetRef(op)), static_cast<int>(op->lanes))[0]; }
+std::string CudaPrinter::VisitExpr_(const RampNode* op) {
+  return Lanes(PrimExpr(ir::GetRef(op)), static_cast<int>(op->lanes))[0];
+}
 std::string CudaPrinter::VisitExpr_(const BroadcastNode* op) { return Print(op->value); }
-std::string CudaPrinter::VisitExpr_(const ShuffleNode* op) { return Lanes(PrimExpr(ir::GetRef(op)), 1)[0]; }
+std::string CudaPrinter::VisitExpr_(const ShuffleNode* op) {
+  return Lanes(PrimExpr(ir::GetRef(op)), 1)[0];
+}
 std::string CudaPrinter::VisitExpr_(const CallNode* op) { return PrintCall(op); }
 
 std::string CudaPrinter::VisitExpr_(const ReduceNode* op) {
@@ -205,8 +231,9 @@ PrimExpr CudaPrinter::FlatIndex(const Buffer& buffer, const std::vector<PrimExpr
     flat = indices[0];
   } else {
     if (indices.size() != buffer->shape.size()) {
-      Unsupported("an access to buffer '" + buffer->name + "' with " + std::to_string(indices.size()) +
-                  " indices for " + std::to_string(buffer->shape.size()) + " dimensions");
+      Unsupported("an access to buffer '" + buffer->name + "' with " +
+                  std::to_string(indices.size()) + " indices for " +
+                  std::to_string(buffer->shape.size()) + " dimensions");
     }
     DataType idx_t = indices.empty() ? DataType::Int(32) : indices[0]->dtype.element_of();
     PrimExpr stride = make_const(idx_t, int64_t{1});
@@ -215,9 +242,11 @@ PrimExpr CudaPrinter::FlatIndex(const Buffer& buffer, const std::vector<PrimExpr
       PrimExpr idx = indices[k];
       PrimExpr term;
       if (auto* ramp = idx.as<RampNode>()) {
-        term = MakeRamp(mul(cast(idx_t, ramp->base), s), mul(cast(idx_t, ramp->stride), s), ramp->lanes);
+        term = MakeRamp(mul(cast(idx_t, ramp->base), s), mul(cast(idx_t, ramp->stride), s),
+                        ramp->lanes);
       } else if (idx->dtype.lanes() > 1) {
-        term = mul(cast(idx_t.with_lanes(idx->dtype.lanes()), idx), MakeBroadcast(s, idx->dtype.lanes()));
+        term = mul(cast(idx_t.with_lanes(idx->dtype.lanes()), idx),
+                   MakeBroadcast(s, idx->dtype.lanes()));
       } else {
         term = mul(cast(idx_t, idx), s);
       }
@@ -229,7 +258,9 @@ PrimExpr CudaPrinter::FlatIndex(const Buffer& buffer, const std::vector<PrimExpr
         flat = MakeRamp(add(r2->base, flat), r2->stride, r2->lanes);
       } else if (flat->dtype.lanes() != term->dtype.lanes()) {
         int lanes = std::max(flat->dtype.lanes(), term->dtype.lanes());
-        auto widen = [&](PrimExpr e) { return e->dtype.lanes() == 1 ? MakeBroadcast(e, lanes) : e; };
+        auto widen = [&](PrimExpr e) {
+          return e->dtype.lanes() == 1 ? MakeBroadcast(e, lanes) : e;
+        };
         flat = add(widen(flat), widen(term));
       } else {
         flat = add(flat, term);
@@ -239,9 +270,12 @@ PrimExpr CudaPrinter::FlatIndex(const Buffer& buffer, const std::vector<PrimExpr
   }
   if (buffer->elem_offset.defined() && !IsConstInt(buffer->elem_offset, 0)) {
     PrimExpr off = cast(flat->dtype.element_of(), buffer->elem_offset);
-    if (auto* r = flat.as<RampNode>()) flat = MakeRamp(add(r->base, off), r->stride, r->lanes);
-    else if (flat->dtype.lanes() > 1) flat = add(flat, MakeBroadcast(off, flat->dtype.lanes()));
-    else flat = add(flat, off);
+    if (auto* r = flat.as<RampNode>())
+      flat = MakeRamp(add(r->base, off), r->stride, r->lanes);
+    else if (flat->dtype.lanes() > 1)
+      flat = add(flat, MakeBroadcast(off, flat->dtype.lanes()));
+    else
+      flat = add(flat, off);
   }
   return flat;
 }
@@ -255,11 +289,13 @@ std::string CudaPrinter::BufferPointer(const Buffer& buffer) {
 }
 
 std::string CudaPrinter::Element(const Buffer& buffer, const std::string& index) {
-  if (buffer->dtype.lanes() > 1) Unsupported("buffer '" + buffer->name + "' of vector dtype " + buffer->dtype.ToString());
+  if (buffer->dtype.lanes() > 1)
+    Unsupported("buffer '" + buffer->name + "' of vector dtype " + buffer->dtype.ToString());
   return BufferPointer(buffer) + "[" + index + "]";
 }
 
-std::string CudaPrinter::VectorAddress(const Buffer& buffer, const PrimExpr& index, DataType access) {
+std::string CudaPrinter::VectorAddress(const Buffer& buffer, const PrimExpr& index,
+                                       DataType access) {
   auto* ramp = index.as<RampNode>();
   if (!ramp || !IsConstInt(ramp->stride, 1) || !HasVectorType(access)) return "";
   int64_t lanes = ramp->lanes;
@@ -290,24 +326,28 @@ std::vector<std::string> CudaPrinter::Lanes(const PrimExpr& e, int lanes) {
     return std::vector<std::string>(lanes, v);
   }
   if (t.lanes() != lanes) {
-    Unsupported("a " + t.ToString() + " vector where " + std::to_string(lanes) + " lanes are needed");
+    Unsupported("a " + t.ToString() + " vector where " + std::to_string(lanes) +
+                " lanes are needed");
   }
   DataType et = t.element_of();
   std::vector<std::string> out;
   auto binary = [&](TypeIndex kind, const PrimExpr& a, const PrimExpr& b) {
     std::vector<std::string> la = Lanes(a, lanes), lb = Lanes(b, lanes);
-    for (int i = 0; i < lanes; ++i) out.push_back(Binary(kind, a->dtype.element_of(), la[i], lb[i]));
+    for (int i = 0; i < lanes; ++i)
+      out.push_back(Binary(kind, a->dtype.element_of(), la[i], lb[i]));
     return out;
   };
   switch (e->type_index()) {
-#define WB_CASE(Name) \
-  case TypeIndex::k##Name: return binary(TypeIndex::k##Name, static_cast<const Name##Node*>(e.get())->a, \
-                                         static_cast<const Name##Node*>(e.get())->b);
-    WB_CASE(Add) WB_CASE(Sub) WB_CASE(Mul) WB_CASE(Div) WB_CASE(Mod) WB_CASE(FloorDiv) WB_CASE(FloorMod)
-    WB_CASE(Min) WB_CASE(Max) WB_CASE(EQ) WB_CASE(NE) WB_CASE(LT) WB_CASE(LE) WB_CASE(GT) WB_CASE(GE)
-    WB_CASE(And) WB_CASE(Or)
+#define WB_CASE(Name)                                                             \
+  case TypeIndex::k##Name:                                                        \
+    return binary(TypeIndex::k##Name, static_cast<const Name##Node*>(e.get())->a, \
+                  static_cast<const Name##Node*>(e.get())->b);
+    WB_CASE(Add)
+    WB_CASE(Sub) WB_CASE(Mul) WB_CASE(Div) WB_CASE(Mod) WB_CASE(FloorDiv) WB_CASE(FloorMod)
+        WB_CASE(Min) WB_CASE(Max) WB_CASE(EQ) WB_CASE(NE) WB_CASE(LT) WB_CASE(LE) WB_CASE(GT)
+            WB_CASE(GE) WB_CASE(And) WB_CASE(Or)
 #undef WB_CASE
-    default: break;
+                default : break;
   }
   if (auto* r = e.as<RampNode>()) {
     std::string base = Print(r->base);
@@ -321,7 +361,8 @@ std::vector<std::string> CudaPrinter::Lanes(const PrimExpr& e, int lanes) {
       } else if (stride) {
         out.push_back(Binary(TypeIndex::kAdd, et, base, IntLiteral(et, *stride * i)));
       } else {
-        out.push_back(Binary(TypeIndex::kAdd, et, base, Binary(TypeIndex::kMul, et, IntLiteral(et, i), s)));
+        out.push_back(
+            Binary(TypeIndex::kAdd, et, base, Binary(TypeIndex::kMul, et, IntLiteral(et, i), s)));
       }
     }
     return out;
@@ -332,7 +373,8 @@ std::vector<std::string> CudaPrinter::Lanes(const PrimExpr& e, int lanes) {
     return out;
   }
   if (auto* s = e.as<SelectNode>()) {
-    auto c = Lanes(s->condition, lanes), a = Lanes(s->true_value, lanes), b = Lanes(s->false_value, lanes);
+    auto c = Lanes(s->condition, lanes), a = Lanes(s->true_value, lanes),
+         b = Lanes(s->false_value, lanes);
     for (int i = 0; i < lanes; ++i) out.push_back("(" + c[i] + " ? " + a[i] + " : " + b[i] + ")");
     return out;
   }
@@ -343,14 +385,16 @@ std::vector<std::string> CudaPrinter::Lanes(const PrimExpr& e, int lanes) {
   }
   if (auto* v = e.as<VarNode>()) {
     auto it = vector_vars_.find(v);
-    if (it == vector_vars_.end()) Unsupported("vector variable '" + v->name_hint + "' is used but not defined");
+    if (it == vector_vars_.end())
+      Unsupported("vector variable '" + v->name_hint + "' is used but not defined");
     return it->second;
   }
   if (auto* let = e.as<LetNode>()) {
     std::vector<std::string> values = Lanes(let->value, let->value->dtype.lanes());
     if (let->var->dtype.lanes() > 1) {
       std::vector<std::string> names;
-      for (auto& v : values) names.push_back(SSA(let->var->dtype.element_of(), v, let->var->name_hint));
+      for (auto& v : values)
+        names.push_back(SSA(let->var->dtype.element_of(), v, let->var->name_hint));
       vector_vars_[let->var.get()] = names;
     } else {
       std::string name = Define(let->var.get());
@@ -366,10 +410,12 @@ std::vector<std::string> CudaPrinter::Lanes(const PrimExpr& e, int lanes) {
     }
     for (const auto& idx : sh->indices) {
       const int64_t* k = AsConstInt(idx);
-      if (!k || *k < 0 || *k >= static_cast<int64_t>(all.size())) Unsupported("a shuffle with a non-constant or out-of-range index");
+      if (!k || *k < 0 || *k >= static_cast<int64_t>(all.size()))
+        Unsupported("a shuffle with a non-constant or out-of-range index");
       out.push_back(all[*k]);
     }
-    if (static_cast<int>(out.size()) != lanes) Unsupported("a shuffle whose index count differs from its lanes");
+    if (static_cast<int>(out.size()) != lanes)
+      Unsupported("a shuffle whose index count differs from its lanes");
     return out;
   }
   if (auto* load = e.as<BufferLoadNode>()) {
@@ -397,7 +443,8 @@ std::vector<std::string> CudaPrinter::Lanes(const PrimExpr& e, int lanes) {
     auto* o = call->op.as<ir::OpNode>();
     std::string name = o ? o->name.substr(o->name.find('.') + 1) : "";
     if (name == "if_then_else") {
-      auto c = Lanes(call->args[0], lanes), a = Lanes(call->args[1], lanes), b = Lanes(call->args[2], lanes);
+      auto c = Lanes(call->args[0], lanes), a = Lanes(call->args[1], lanes),
+           b = Lanes(call->args[2], lanes);
       for (int i = 0; i < lanes; ++i) out.push_back("(" + c[i] + " ? " + a[i] + " : " + b[i] + ")");
       return out;
     }

@@ -38,10 +38,10 @@ class CudaPrinter : public tir::ExprFunctor<std::string(const PrimExpr&)>,
   std::string Finish() const;
 
   // --- types and literals (cuda_types.cpp)
-  std::string TypeName(DataType t);                  // scalar or native vector type
-  bool HasVectorType(DataType t) const;              // float4, half2, char4, ...
+  std::string TypeName(DataType t);      // scalar or native vector type
+  bool HasVectorType(DataType t) const;  // float4, half2, char4, ...
   std::string MakeVector(DataType t, const std::vector<std::string>& lanes);
-  static std::string LaneField(int i);               // ".x", ".y", ...
+  static std::string LaneField(int i);  // ".x", ".y", ...
   std::string IntLiteral(DataType t, int64_t v);
   std::string FloatLiteral(DataType t, double v);
   std::string CastString(DataType from, DataType to, const std::string& v);
@@ -75,7 +75,8 @@ class CudaPrinter : public tir::ExprFunctor<std::string(const PrimExpr&)>,
 
   // --- builtin calls (cuda_intrin.cpp)
   // A call with scalar operands given as text (math, bit ops, ...), or "" when not elementwise.
-  std::string ElementwiseCall(const std::string& name, DataType result, const std::vector<DataType>& arg_types,
+  std::string ElementwiseCall(const std::string& name, DataType result,
+                              const std::vector<DataType>& arg_types,
                               const std::vector<std::string>& args);
   std::string PrintCall(const tir::CallNode* op);
 

@@ -15,14 +15,21 @@ namespace {
 
 const std::set<std::string>& ReservedNames() {
   static const std::set<std::string> names = {
-      "auto", "bool", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
-      "enum", "extern", "float", "for", "goto", "if", "int", "long", "return", "short", "signed",
-      "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile",
-      "while", "class", "new", "delete", "this", "template", "typename", "true", "false", "half",
-      "half2", "nv_bfloat16", "nv_bfloat162", "threadIdx", "blockIdx", "blockDim", "gridDim",
-      "warpSize", "min", "max", "inline", "asm", "namespace", "operator", "private", "public",
-      "protected", "virtual", "friend", "explicit", "mutable", "register", "restrict", "wb_dyn_shared",
-      "float2", "float4", "int2", "int4", "char4", "uchar4", "short2", "dim3"};
+      "auto",     "bool",     "break",       "case",         "char",
+      "const",    "continue", "default",     "do",           "double",
+      "else",     "enum",     "extern",      "float",        "for",
+      "goto",     "if",       "int",         "long",         "return",
+      "short",    "signed",   "sizeof",      "static",       "struct",
+      "switch",   "typedef",  "union",       "unsigned",     "void",
+      "volatile", "while",    "class",       "new",          "delete",
+      "this",     "template", "typename",    "true",         "false",
+      "half",     "half2",    "nv_bfloat16", "nv_bfloat162", "threadIdx",
+      "blockIdx", "blockDim", "gridDim",     "warpSize",     "min",
+      "max",      "inline",   "asm",         "namespace",    "operator",
+      "private",  "public",   "protected",   "virtual",      "friend",
+      "explicit", "mutable",  "register",    "restrict",     "wb_dyn_shared",
+      "float2",   "float4",   "int2",        "int4",         "char4",
+      "uchar4",   "short2",   "dim3"};
   return names;
 }
 
@@ -74,18 +81,21 @@ std::string CudaPrinter::AllocName(const std::string& hint) {
   for (char c : hint) base += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
   if (base.empty() || std::isdigit(static_cast<unsigned char>(base[0]))) base = "v" + base;
   // Names starting with "__" or "_<capital>" are reserved in C++.
-  if (base.size() >= 2 && base[0] == '_' && (base[1] == '_' || std::isupper(static_cast<unsigned char>(base[1])))) {
+  if (base.size() >= 2 && base[0] == '_' &&
+      (base[1] == '_' || std::isupper(static_cast<unsigned char>(base[1])))) {
     base = "v" + base;
   }
   std::string name = base;
-  for (int k = 1; used_names_.count(name) || ReservedNames().count(name); ++k) name = base + "_" + std::to_string(k);
+  for (int k = 1; used_names_.count(name) || ReservedNames().count(name); ++k)
+    name = base + "_" + std::to_string(k);
   used_names_.insert(name);
   return name;
 }
 
 std::string CudaPrinter::NameOf(const VarNode* var) {
   auto it = names_.find(var);
-  if (it == names_.end()) Unsupported("use of variable '" + var->name_hint + "', which is not defined in the kernel");
+  if (it == names_.end())
+    Unsupported("use of variable '" + var->name_hint + "', which is not defined in the kernel");
   return it->second;
 }
 
@@ -125,17 +135,19 @@ CudaKernelInfo CudaPrinter::AddKernel(const std::string& name, const PrimFunc& f
   }
   use_dyn_shared_ = false;
   for (const auto& tag : info.launch_param_tags) {
-    if (tag == "tir.use_dyn_shared_memory" || tag == "tirx.use_dyn_shared_memory") use_dyn_shared_ = true;
+    if (tag == "tir.use_dyn_shared_memory" || tag == "tirx.use_dyn_shared_memory")
+      use_dyn_shared_ = true;
   }
 
   LaunchScanner scan;
   scan(func->body);
   for (const auto& tag : scan.order) {
     if (tag.rfind("threadIdx.", 0) != 0 && tag.rfind("blockIdx.", 0) != 0) {
-      Unsupported("thread tag '" + tag + "' (only blockIdx.x/y/z and threadIdx.x/y/z launch a kernel)");
+      Unsupported("thread tag '" + tag +
+                  "' (only blockIdx.x/y/z and threadIdx.x/y/z launch a kernel)");
     }
-    if (has_params_attr &&
-        std::find(info.launch_param_tags.begin(), info.launch_param_tags.end(), tag) == info.launch_param_tags.end()) {
+    if (has_params_attr && std::find(info.launch_param_tags.begin(), info.launch_param_tags.end(),
+                                     tag) == info.launch_param_tags.end()) {
       Unsupported("launch of '" + tag + "', which tir.kernel_launch_params does not list");
     }
   }
@@ -145,8 +157,10 @@ CudaKernelInfo CudaPrinter::AddKernel(const std::string& name, const PrimFunc& f
   for (const auto& [tag, extent] : scan.extents) {
     if (tag.rfind("threadIdx.", 0) != 0) continue;
     const int64_t* n = AsConstInt(extent);
-    if (n) threads *= *n;
-    else threads_known = false;
+    if (n)
+      threads *= *n;
+    else
+      threads_known = false;
   }
 
   // Parameters: buffer data pointers (from buffer_map or a typed handle) then scalars.
@@ -155,7 +169,8 @@ CudaKernelInfo CudaPrinter::AddKernel(const std::string& name, const PrimFunc& f
     const Var& p = func->params[i];
     Buffer buffer = i < func->buffer_map.size() ? func->buffer_map[i] : Buffer();
     if (buffer.defined()) {
-      if (buffer->scope() != "global") Unsupported("parameter buffer '" + buffer->name + "' in scope " + buffer->scope());
+      if (buffer->scope() != "global")
+        Unsupported("parameter buffer '" + buffer->name + "' in scope " + buffer->scope());
       std::string pname = AllocName(p->name_hint);
       names_[buffer->data.get()] = pname;
       names_[p.get()] = pname;
@@ -165,7 +180,8 @@ CudaKernelInfo CudaPrinter::AddKernel(const std::string& name, const PrimFunc& f
       info.arg_dtypes.push_back("handle");
     } else if (p->dtype.is_handle()) {
       auto* ptr = p->type_annotation.as<ir::PointerTypeNode>();
-      auto* elem = ptr && ptr->element_type.defined() ? ptr->element_type.as<ir::PrimTypeNode>() : nullptr;
+      auto* elem =
+          ptr && ptr->element_type.defined() ? ptr->element_type.as<ir::PrimTypeNode>() : nullptr;
       if (ptr && !ptr->storage_scope.empty() && ptr->storage_scope != "global") {
         Unsupported("parameter '" + p->name_hint + "' pointing into scope " + ptr->storage_scope);
       }
@@ -200,7 +216,8 @@ CudaKernelInfo CudaPrinter::AddKernel(const std::string& name, const PrimFunc& f
   for (size_t i = 0; i < params.size(); ++i) body_ << (i ? ", " : "") << params[i];
   body_ << ") {\n" << body << "}\n\n";
   if (dyn_shared_allocs_ > 0 && !use_dyn_shared_) {
-    Unsupported("dynamic shared memory without \"tir.use_dyn_shared_memory\" in tir.kernel_launch_params");
+    Unsupported(
+        "dynamic shared memory without \"tir.use_dyn_shared_memory\" in tir.kernel_launch_params");
   }
   return info;
 }
@@ -211,7 +228,8 @@ void CudaPrinter::VisitStmt_(const BindNode* op) {
   DataType t = op->var->dtype;
   if (t.lanes() > 1) {
     std::vector<std::string> names;
-    for (auto& v : Lanes(op->value, t.lanes())) names.push_back(SSA(t.element_of(), v, op->var->name_hint));
+    for (auto& v : Lanes(op->value, t.lanes()))
+      names.push_back(SSA(t.element_of(), v, op->var->name_hint));
     vector_vars_[op->var.get()] = names;
     return;
   }
@@ -219,7 +237,8 @@ void CudaPrinter::VisitStmt_(const BindNode* op) {
   std::string type = TypeName(t);
   if (t.is_handle()) {
     auto* ptr = op->var->type_annotation.as<ir::PointerTypeNode>();
-    auto* elem = ptr && ptr->element_type.defined() ? ptr->element_type.as<ir::PrimTypeNode>() : nullptr;
+    auto* elem =
+        ptr && ptr->element_type.defined() ? ptr->element_type.as<ir::PrimTypeNode>() : nullptr;
     if (elem) {
       type = TypeName(elem->dtype) + "*";
       value = "(" + type + ")(" + value + ")";
@@ -239,12 +258,14 @@ void CudaPrinter::VisitStmt_(const AttrStmtNode* op) {
     auto saved = names_.find(iv->var.get()) != names_.end() ? names_[iv->var.get()] : std::string();
     std::string name = Define(iv->var.get());
     Line() << TypeName(t) << " " << name << " = ((" << TypeName(t) << ")" << tag << ");\n";
-    analyzer_.Bind(iv->var, ir::MakeRange(make_const(t, int64_t{0}), cast(t, op->value)), /*allow_override=*/true);
+    analyzer_.Bind(iv->var, ir::MakeRange(make_const(t, int64_t{0}), cast(t, op->value)),
+                   /*allow_override=*/true);
     PrintStmt(op->body);
     if (!saved.empty()) names_[iv->var.get()] = saved;
     return;
   }
-  if (op->attr_key == "virtual_thread") Unsupported("virtual threads (lower them first: InjectVirtualThread)");
+  if (op->attr_key == "virtual_thread")
+    Unsupported("virtual threads (lower them first: InjectVirtualThread)");
   PrintStmt(op->body);
 }
 
@@ -264,7 +285,8 @@ void CudaPrinter::VisitStmt_(const BufferStoreNode* op) {
   DataType t = op->value->dtype;
   PrimExpr flat = FlatIndex(buffer, op->indices);
   if (t.lanes() == 1) {
-    if (flat->dtype.lanes() > 1) Unsupported("a scalar store to a vector of indices of '" + buffer->name + "'");
+    if (flat->dtype.lanes() > 1)
+      Unsupported("a scalar store to a vector of indices of '" + buffer->name + "'");
     std::string value = Print(op->value);
     std::string elem = Element(buffer, Print(flat));
     if (op->predicate.defined()) {
@@ -306,7 +328,8 @@ void CudaPrinter::VisitStmt_(const AllocBufferNode* op) {
   const Buffer& buffer = op->buffer;
   std::string scope = buffer->scope();
   DataType t = buffer->dtype;
-  if (t.lanes() > 1) Unsupported("allocation '" + buffer->name + "' of vector dtype " + t.ToString());
+  if (t.lanes() > 1)
+    Unsupported("allocation '" + buffer->name + "' of vector dtype " + t.ToString());
   PrimExpr count = make_const(DataType::Int(64), int64_t{1});
   for (const auto& d : buffer->shape) count = mul(count, cast(DataType::Int(64), d));
   const int64_t* n = AsConstInt(count);
@@ -322,12 +345,13 @@ void CudaPrinter::VisitStmt_(const AllocBufferNode* op) {
     Line() << type << "* " << name << " = (" << type << "*)wb_dyn_shared;\n";
   } else if (scope == "shared" || scope == "local" || scope == "") {
     if (!n) {
-      Unsupported("allocation '" + buffer->name + "' in scope " + scope + " of symbolic size" +
-                  (scope == "shared" ? " (use dynamic shared memory: tir.use_dyn_shared_memory)" : ""));
+      Unsupported(
+          "allocation '" + buffer->name + "' in scope " + scope + " of symbolic size" +
+          (scope == "shared" ? " (use dynamic shared memory: tir.use_dyn_shared_memory)" : ""));
     }
     std::string name = Define(buffer->data.get());
-    Line() << (scope == "shared" ? "__shared__ " : "") << "__align__(16) " << type << " " << name << "["
-           << std::max<int64_t>(1, *n) << "];\n";
+    Line() << (scope == "shared" ? "__shared__ " : "") << "__align__(16) " << type << " " << name
+           << "[" << std::max<int64_t>(1, *n) << "];\n";
   } else {
     Unsupported("allocation '" + buffer->name + "' in scope '" + scope + "' inside a kernel" +
                 (scope == "global" ? " (the host allocates global memory)" : ""));
@@ -338,31 +362,38 @@ void CudaPrinter::VisitStmt_(const AllocBufferNode* op) {
 
 void CudaPrinter::VisitStmt_(const DeclBufferNode* op) {
   if (!names_.count(op->buffer->data.get())) {
-    Unsupported("buffer '" + op->buffer->name + "' declared over a pointer the kernel does not have");
+    Unsupported("buffer '" + op->buffer->name +
+                "' declared over a pointer the kernel does not have");
   }
   if (op->buffer->dtype != pointer_elem_[op->buffer->data.get()]) {
     // A view with another element type: keep only the alignment both agree on.
     auto it = pointer_align_.find(op->buffer->data.get());
-    if (it != pointer_align_.end()) it->second = std::min<int64_t>(it->second, op->buffer->data_alignment);
+    if (it != pointer_align_.end())
+      it->second = std::min<int64_t>(it->second, op->buffer->data_alignment);
   }
 }
 
 void CudaPrinter::VisitStmt_(const ForNode* op) {
   switch (op->kind) {
     case ForKind::kParallel:
-      Unsupported("parallel loop '" + op->loop_var->name_hint + "' (bind it to GPU threads instead)");
+      Unsupported("parallel loop '" + op->loop_var->name_hint +
+                  "' (bind it to GPU threads instead)");
     case ForKind::kThreadBinding:
-      Unsupported("loop '" + op->loop_var->name_hint + "' bound to a thread (lower bindings to T.launch_thread first)");
-    default: break;
+      Unsupported("loop '" + op->loop_var->name_hint +
+                  "' bound to a thread (lower bindings to T.launch_thread first)");
+    default:
+      break;
   }
   DataType t = op->loop_var->dtype;
   std::string begin = CastString(op->min->dtype, t, Print(op->min));
-  std::string end = CastString(op->extent->dtype, t, Print(add(cast(t, op->min), cast(t, op->extent))));
+  std::string end =
+      CastString(op->extent->dtype, t, Print(add(cast(t, op->min), cast(t, op->extent))));
   std::string step = op->step.defined() ? CastString(op->step->dtype, t, Print(op->step)) : "";
-  if (op->kind == ForKind::kUnrolled || op->kind == ForKind::kVectorized) Line() << "#pragma unroll\n";
+  if (op->kind == ForKind::kUnrolled || op->kind == ForKind::kVectorized)
+    Line() << "#pragma unroll\n";
   std::string name = Define(op->loop_var.get());
-  Line() << "for (" << TypeName(t) << " " << name << " = " << begin << "; " << name << " < " << end << "; "
-         << (step.empty() ? "++" + name : name + " += " + step) << ") {\n";
+  Line() << "for (" << TypeName(t) << " " << name << " = " << begin << "; " << name << " < " << end
+         << "; " << (step.empty() ? "++" + name : name + " += " + step) << ") {\n";
   if (!op->step.defined()) {
     analyzer_.Bind(op->loop_var, ir::MakeRange(op->min, op->extent), /*allow_override=*/true);
   }

@@ -18,28 +18,42 @@ std::string ScalarName(DataType t) {
   if (t.is_handle()) return "void*";
   if (t.is_int()) {
     switch (t.bits()) {
-      case 8: return "signed char";
-      case 16: return "short";
-      case 32: return "int";
-      case 64: return "long long";
-      default: break;
+      case 8:
+        return "signed char";
+      case 16:
+        return "short";
+      case 32:
+        return "int";
+      case 64:
+        return "long long";
+      default:
+        break;
     }
   }
   if (t.is_uint()) {
     switch (t.bits()) {
-      case 8: return "unsigned char";
-      case 16: return "unsigned short";
-      case 32: return "unsigned int";
-      case 64: return "unsigned long long";
-      default: break;
+      case 8:
+        return "unsigned char";
+      case 16:
+        return "unsigned short";
+      case 32:
+        return "unsigned int";
+      case 64:
+        return "unsigned long long";
+      default:
+        break;
     }
   }
   if (t.is_float()) {
     switch (t.bits()) {
-      case 16: return "half";
-      case 32: return "float";
-      case 64: return "double";
-      default: break;
+      case 16:
+        return "half";
+      case 32:
+        return "float";
+      case 64:
+        return "double";
+      default:
+        break;
     }
   }
   if (t.is_bfloat16()) return "nv_bfloat16";
@@ -52,20 +66,30 @@ std::string VectorBase(DataType e) {
   if (e.is_float() && e.bits() == 64) return "double";
   if (e.is_int()) {
     switch (e.bits()) {
-      case 8: return "char";
-      case 16: return "short";
-      case 32: return "int";
-      case 64: return "longlong";
-      default: return "";
+      case 8:
+        return "char";
+      case 16:
+        return "short";
+      case 32:
+        return "int";
+      case 64:
+        return "longlong";
+      default:
+        return "";
     }
   }
   if (e.is_uint()) {
     switch (e.bits()) {
-      case 8: return "uchar";
-      case 16: return "ushort";
-      case 32: return "uint";
-      case 64: return "ulonglong";
-      default: return "";
+      case 8:
+        return "uchar";
+      case 16:
+        return "ushort";
+      case 32:
+        return "uint";
+      case 64:
+        return "ulonglong";
+      default:
+        return "";
     }
   }
   return "";
@@ -126,9 +150,12 @@ std::string CudaPrinter::IntLiteral(DataType t, int64_t v) {
   if (t.is_uint()) {
     uint64_t u = static_cast<uint64_t>(v);
     if (t.bits() < 64) u &= (uint64_t{1} << t.bits()) - 1;
-    if (t.bits() == 64) std::snprintf(buf, sizeof buf, "%" PRIu64 "ULL", u);
-    else if (t.bits() == 32) std::snprintf(buf, sizeof buf, "%" PRIu64 "U", u);
-    else std::snprintf(buf, sizeof buf, "((%s)%" PRIu64 "U)", ScalarName(t).c_str(), u);
+    if (t.bits() == 64)
+      std::snprintf(buf, sizeof buf, "%" PRIu64 "ULL", u);
+    else if (t.bits() == 32)
+      std::snprintf(buf, sizeof buf, "%" PRIu64 "U", u);
+    else
+      std::snprintf(buf, sizeof buf, "((%s)%" PRIu64 "U)", ScalarName(t).c_str(), u);
     return buf;
   }
   if (t.bits() == 64) {
@@ -150,9 +177,12 @@ std::string CudaPrinter::FloatLiteral(DataType t, double v) {
   DataType e = t.element_of();
   if (IsNarrowFloat(e)) return FromFloat(e, FloatLiteral(DataType::Float(32), v));
   bool is64 = e.bits() == 64;
-  if (std::isnan(v)) return is64 ? "__longlong_as_double(0x7ff8000000000000LL)" : "__int_as_float(0x7fc00000)";
+  if (std::isnan(v))
+    return is64 ? "__longlong_as_double(0x7ff8000000000000LL)" : "__int_as_float(0x7fc00000)";
   if (std::isinf(v)) {
-    if (is64) return v > 0 ? "__longlong_as_double(0x7ff0000000000000LL)" : "__longlong_as_double(0xfff0000000000000ULL)";
+    if (is64)
+      return v > 0 ? "__longlong_as_double(0x7ff0000000000000LL)"
+                   : "__longlong_as_double(0xfff0000000000000ULL)";
     return v > 0 ? "__int_as_float(0x7f800000)" : "__int_as_float(0xff800000U)";
   }
   if (is64) {
@@ -195,7 +225,8 @@ std::string CudaPrinter::CastString(DataType from, DataType to, const std::strin
   if (IsNarrowFloat(from)) return CastString(DataType::Float(32), to, ToFloat(from, v));
   if (IsNarrowFloat(to)) {
     if (IsHalf(to) && from.is_float() && from.bits() == 64) return "__double2half(" + v + ")";
-    if (to.is_bfloat16() && from.is_float() && from.bits() == 64) return "__double2bfloat16(" + v + ")";
+    if (to.is_bfloat16() && from.is_float() && from.bits() == 64)
+      return "__double2bfloat16(" + v + ")";
     return FromFloat(to, CastString(from, DataType::Float(32), v));
   }
   if (to.is_bool()) return "((" + v + ") != 0)";
@@ -221,7 +252,8 @@ std::string CudaPrinter::Finish() const {
   }
   if (helpers_.count("bitcast")) {
     os << "// T.reinterpret between same-sized types.\n"
-          "template <typename To, typename From> __device__ __forceinline__ To wb_bitcast(From v) {\n"
+          "template <typename To, typename From> __device__ __forceinline__ To wb_bitcast(From v) "
+          "{\n"
           "  static_assert(sizeof(To) == sizeof(From), \"reinterpret needs equal sizes\");\n"
           "  To t;\n"
           "  memcpy(&t, &v, sizeof(To));\n"

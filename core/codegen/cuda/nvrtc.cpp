@@ -23,7 +23,8 @@ std::string ArchNumber(const std::string& arch) {
   std::string n = arch.substr(3);
   size_t digits = 0;
   while (digits < n.size() && std::isdigit(static_cast<unsigned char>(n[digits]))) ++digits;
-  if (digits < 2 || (digits != n.size() && n.substr(digits) != "a" && n.substr(digits) != "f")) return "";
+  if (digits < 2 || (digits != n.size() && n.substr(digits) != "a" && n.substr(digits) != "f"))
+    return "";
   return n;
 }
 
@@ -53,7 +54,8 @@ std::string AnnotateLog(const std::string& log, const std::string& file, const s
 std::string CudaIncludeDir() {
   std::vector<std::string> candidates;
   for (const char* env : {"CUDA_HOME", "CUDA_PATH"}) {
-    if (const char* v = std::getenv(env); v && *v) candidates.push_back(std::string(v) + "/include");
+    if (const char* v = std::getenv(env); v && *v)
+      candidates.push_back(std::string(v) + "/include");
   }
 #ifdef WB_CUDA_INCLUDE_DIR
   candidates.push_back(WB_CUDA_INCLUDE_DIR);
@@ -77,7 +79,8 @@ bool NvrtcAvailable() {
 #endif
 }
 
-NvrtcResult NvrtcCompile(const std::string& code, const std::string& arch, const std::string& format) {
+NvrtcResult NvrtcCompile(const std::string& code, const std::string& arch,
+                         const std::string& format) {
   NvrtcResult result;
   if (format != "ptx" && format != "cubin") {
     result.log = "NVRTC: unknown output format '" + format + "' (expected \"ptx\" or \"cubin\")";
@@ -90,8 +93,9 @@ NvrtcResult NvrtcCompile(const std::string& code, const std::string& arch, const
   }
 #ifndef WB_HAVE_NVRTC
   (void)code;
-  result.log = "NVRTC is not available: this build has no CUDA toolkit (configure with WB_ENABLE_CUDA=ON "
-               "where the toolkit is installed)";
+  result.log =
+      "NVRTC is not available: this build has no CUDA toolkit (configure with WB_ENABLE_CUDA=ON "
+      "where the toolkit is installed)";
   return result;
 #else
   const std::string file = "workbench_kernels.cu";
@@ -119,7 +123,8 @@ NvrtcResult NvrtcCompile(const std::string& code, const std::string& arch, const
   if (rc != NVRTC_SUCCESS) {
     result.log = "NVRTC: compilation for " + arch + " failed (" + nvrtcGetErrorString(rc) + "):\n" +
                  AnnotateLog(log, file, code);
-    if (include.empty()) result.log += "(no CUDA include directory was found for cuda_fp16.h: set CUDA_HOME)\n";
+    if (include.empty())
+      result.log += "(no CUDA include directory was found for cuda_fp16.h: set CUDA_HOME)\n";
     nvrtcDestroyProgram(&prog);
     return result;
   }
