@@ -27,6 +27,12 @@ std::string DefaultLoweringPipeline() {
 
 BuildResult Build(const ir::IRModule& module, const Target& target, const BuildOptions& options) {
   BuildResult result;
+  if (target.kind != "llvm") {
+    // The cuda kind parses (core/codegen/target.*), but building for it needs the CUDA runtime.
+    result.diagnostics.Add(Diagnostic::Error("Build: target kind '" + target.kind +
+                                             "' cannot be built and run by this build (LLVM CPU targets only)"));
+    return result;
+  }
   std::string text = options.pipeline.empty() ? DefaultLoweringPipeline() : options.pipeline;
   ir::IRModule lowered = module;
   try {

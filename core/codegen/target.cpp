@@ -8,6 +8,8 @@
 #include <llvm/TargetParser/X86TargetParser.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <map>
 #include <sstream>
 
@@ -23,6 +25,11 @@ const std::vector<std::pair<std::string, std::string>>& Tags() {
       {"avx2", "llvm -mcpu=haswell"},
       {"avx512", "llvm -mcpu=skylake-avx512"},
       {"generic", "llvm -mcpu=x86-64"},
+      // TVM's NVIDIA tags: the static shared memory a block may use without opting in (48 KiB).
+      {"nvidia/h200", "cuda -arch=sm_90 -max_threads_per_block=1024 -max_shared_memory_per_block=49152 -thread_warp_size=32"},
+      {"nvidia/h100", "cuda -arch=sm_90 -max_threads_per_block=1024 -max_shared_memory_per_block=49152 -thread_warp_size=32"},
+      {"nvidia/a100", "cuda -arch=sm_80 -max_threads_per_block=1024 -max_shared_memory_per_block=49152 -thread_warp_size=32"},
+      {"nvidia/rtx4090", "cuda -arch=sm_89 -max_threads_per_block=1024 -max_shared_memory_per_block=49152 -thread_warp_size=32"},
   };
   return tags;
 }
@@ -58,7 +65,73 @@ std::map<std::string, bool> CpuFeatures(const std::string& cpu, bool is_host) {
   return features;
 }
 
+CudaArchDetector& ArchDetector() {
+  static CudaArchDetector detector;
+  return detector;
+}
+
+// `cuda` with its options (words[0] is "cuda").
+std::optional<Target> ParseCuda(const std::vector<std::string>& words, Target target, std::string* error) {
+  auto fail = [&](std::string message) -> std::optional<Target> {
+    if (error) *error = std::move(message);
+    return std::nullopt;
+  };
+  target.kind = "cuda";
+  target.max_threads_per_block = 1024;
+  target.max_shared_memory_per_block = 49152;
+  target.thread_warp_size = 32;
+  std::string host_text = "llvm";
+  for (size_t i = 1; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    auto eq = w.find('=');
+    if (w.rfind("-", 0) != 0 || eq == std::string::npos) {
+      return fail("target option '" + w + "' is not of the form -key=value");
+    }
+    std::string key = w.substr(1, eq - 1);
+    std::string value = w.substr(eq + 1);
+    if (value.empty()) return fail("target option -" + key + " has an empty value");
+    auto positive = [&](int* field) -> bool {
+      char* end = nullptr;
+      long n = std::strtol(value.c_str(), &end, 10);
+      if (*end != '\0' || n <= 0 || n > (1L << 30)) return false;
+      *field = static_cast<int>(n);
+      return true;
+    };
+    if (key == "arch") {
+      bool ok = value.rfind("sm_", 0) == 0 && value.size() >= 5 && std::isdigit(static_cast<unsigned char>(value[3])) &&
+                std::isdigit(static_cast<unsigned char>(value[4]));
+      for (size_t k = 5; ok && k < value.size(); ++k) {
+        ok = std::isdigit(static_cast<unsigned char>(value[k])) || (k + 1 == value.size() && (value[k] == 'a' || value[k] == 'f'));
+      }
+      if (!ok) return fail("-arch must be a CUDA architecture like sm_90 (got '" + value + "')");
+      target.arch = value;
+    } else if (key == "max_threads_per_block") {
+      if (!positive(&target.max_threads_per_block)) return fail("-max_threads_per_block must be a positive integer (got '" + value + "')");
+    } else if (key == "max_shared_memory_per_block") {
+      if (!positive(&target.max_shared_memory_per_block)) return fail("-max_shared_memory_per_block must be a positive integer (got '" + value + "')");
+    } else if (key == "thread_warp_size") {
+      if (!positive(&target.thread_warp_size)) return fail("-thread_warp_size must be a positive integer (got '" + value + "')");
+    } else if (key == "host") {
+      host_text = value;
+    } else {
+      return fail("unknown target option -" + key +
+                  " for cuda (known: -arch, -max_threads_per_block, -max_shared_memory_per_block, "
+                  "-thread_warp_size, -host)");
+    }
+  }
+  if (target.arch.empty() && ArchDetector()) target.arch = ArchDetector()();
+  if (target.arch.empty()) target.arch = "sm_90";
+  std::string host_error;
+  auto host = ParseTarget(host_text, &host_error);
+  if (!host) return fail("-host: " + host_error);
+  if (host->kind != "llvm") return fail("-host must be an llvm target (got '" + host_text + "')");
+  target.host = std::make_shared<const Target>(*host);
+  return target;
+}
+
 }  // namespace
+
+void SetCudaArchDetector(CudaArchDetector detector) { ArchDetector() = std::move(detector); }
 
 Target Target::Host() {
   std::string error;
@@ -83,10 +156,11 @@ std::optional<Target> ParseTarget(std::string_view text, std::string* error) {
       break;
     }
   }
+  if (words[0] == "cuda") return ParseCuda(words, target, error);
   if (words[0] != "llvm") {
     std::string known;
     for (const auto& [name, _] : Tags()) known += ", " + name;
-    return fail("unknown target kind '" + words[0] + "': expected 'llvm' or a tag (" +
+    return fail("unknown target kind '" + words[0] + "': expected 'llvm', 'cuda' or a tag (" +
                 known.substr(2) + ")");
   }
   std::string mcpu = "native";
@@ -145,6 +219,11 @@ std::optional<Target> ParseTarget(std::string_view text, std::string* error) {
 std::string Target::str() const {
   std::ostringstream os;
   os << kind;
+  if (is_cuda()) {
+    os << " -arch=" << arch << " -max_threads_per_block=" << max_threads_per_block
+       << " -max_shared_memory_per_block=" << max_shared_memory_per_block << " -thread_warp_size=" << thread_warp_size;
+    return os.str();
+  }
   if (!mcpu.empty()) os << " -mcpu=" << mcpu;
   if (!mattr.empty()) {
     os << " -mattr=";

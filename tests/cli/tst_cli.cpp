@@ -263,8 +263,11 @@ class Module:
     QTemporaryDir tmp;
     QString src = Write(tmp, "scale.py", kScale);
     Run target = Workbench({src, "--target", "cuda", "--run"});
-    QCOMPARE(target.code, 2);
-    QVERIFY2(target.err.contains("--target: unknown target kind 'cuda'"), qPrintable(target.err));
+    QCOMPARE(target.code, 1);
+    QVERIFY2(target.err.contains("target kind 'cuda' cannot be built"), qPrintable(target.err));
+    Run unknown = Workbench({src, "--target", "rocm", "--run"});
+    QCOMPARE(unknown.code, 2);
+    QVERIFY2(unknown.err.contains("--target: unknown target kind 'rocm'"), qPrintable(unknown.err));
     Run orphan = Workbench({src, "--profile"});
     QCOMPARE(orphan.code, 2);
     QVERIFY2(orphan.err.contains("--target, --inputs and --profile go with --run"), qPrintable(orphan.err));

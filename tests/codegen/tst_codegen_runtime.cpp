@@ -140,7 +140,7 @@ class TstCodegenRuntime : public QObject {
       QVERIFY2(e.find(fragment) != std::string::npos, (std::string(text) + " -> " + e).c_str());
     };
     expect_error("", "empty target");
-    expect_error("cuda", "unknown target kind 'cuda'");
+    expect_error("rocm", "unknown target kind 'rocm'");
     expect_error("llvm -mcpu=notacpu", "unknown -mcpu 'notacpu'");
     expect_error("llvm -mattr=avx2", "must start with '+' or '-'");
     expect_error("llvm -foo=1", "unknown target option -foo");
