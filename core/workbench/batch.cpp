@@ -11,9 +11,12 @@
 #include <sstream>
 
 #include "codegen/build.h"
+#include "codegen/build_cuda.h"
 #include "codegen/run_check.h"
 #include "codegen/target.h"
 #include "ir/structural_equal.h"
+#include "runtime/cuda/cuda_driver.h"
+#include "runtime/ndarray_device.h"
 #include "schedule/recipe.h"
 #include "script/tvmscript.h"
 #include "transform/instrument.h"
@@ -142,6 +145,9 @@ ir::IRModule StripGlobalSymbols(const ir::IRModule& module) {
 
 namespace {
 
+// `--target cuda --run` where there is no GPU: built, nothing ran.
+constexpr int kExitNoGpu = 3;
+
 constexpr const char* kUsage = R"usage(usage:
   workbench --batch FILE... --roundtrip [--json REPORT]
       parse, verify, print and re-parse each file; report per file
@@ -172,7 +178,13 @@ constexpr const char* kUsage = R"usage(usage:
       against the interpreter (tolerances per dtype) and, with --profile, time it (TVM's
       time evaluator: R samples, each the mean of N calls) with GFLOP/s; exit 1 on a
       mismatch or failure. DIR holds <name>.npy or <func>/<name>.npy inputs
-      (name: a parameter or buffer name; others are random)
+      (name: a parameter or buffer name; others are random). TARGET "cuda" (or
+      "cuda -arch=sm_90", "nvidia/h200") builds GPU kernels (CUDA C, NVRTC) and runs them on
+      cuda(0) with CUDA-event timing; where there is no GPU it builds, then exits 3
+      saying why nothing ran
+  workbench --batch FILE [--schedule RECIPE] [--pipeline ...] [--target TARGET] --emit cuda|ptx
+      build for a cuda TARGET (default "cuda") and print the generated CUDA C or PTX
+      (no GPU needed)
 )usage";
 
 struct Options {
@@ -223,8 +235,8 @@ bool ParseOptions(const std::vector<std::string>& args, Options* opts, std::ostr
     } else if (a == "--emit") {
       const std::string* v = value("--emit");
       if (!v) return false;
-      if (*v != "tvmscript") {
-        err << "workbench: --emit supports 'tvmscript' (got '" << *v << "')\n";
+      if (*v != "tvmscript" && *v != "cuda" && *v != "ptx") {
+        err << "workbench: --emit supports 'tvmscript', 'cuda' and 'ptx' (got '" << *v << "')\n";
         return false;
       }
       opts->emit = *v;
@@ -315,7 +327,13 @@ bool ParseOptions(const std::vector<std::string>& args, Options* opts, std::ostr
     err << "workbench: --dump-dir needs --pipeline\n";
     return false;
   }
-  if ((!opts->target.empty() || !opts->inputs.empty() || opts->profile) && !opts->run) {
+  // --emit cuda|ptx builds (for --target, default cuda) and prints the device code.
+  const bool emit_gpu = opts->emit == "cuda" || opts->emit == "ptx";
+  if (emit_gpu && (!opts->inputs.empty() || opts->profile)) {
+    err << "workbench: --inputs and --profile go with --run\n";
+    return false;
+  }
+  if ((!opts->target.empty() || !opts->inputs.empty() || opts->profile) && !opts->run && !emit_gpu) {
     err << "workbench: --target, --inputs and --profile go with --run\n";
     return false;
   }
@@ -323,7 +341,7 @@ bool ParseOptions(const std::vector<std::string>& args, Options* opts, std::ostr
     err << "workbench: --func needs --schedule\n";
     return false;
   }
-  if (!opts->schedule.empty() && !opts->pipeline.empty() && !opts->run) {
+  if (!opts->schedule.empty() && !opts->pipeline.empty() && !opts->run && !emit_gpu) {
     err << "workbench: --schedule and --pipeline are combined only with --run\n";
     return false;
   }
@@ -555,7 +573,8 @@ int RunBuild(const Options& opts, std::ostream& out, std::ostream& err) {
   script::ParseResult parsed;
   if (!ParseFileOrReport(opts.files[0], &parsed, opts.color, err)) return parsed.module.defined() ? 1 : 2;
   std::string target_error;
-  auto target = codegen::ParseTarget(opts.target.empty() ? "llvm" : opts.target, &target_error);
+  const bool emit_gpu = opts.emit == "cuda" || opts.emit == "ptx";
+  auto target = codegen::ParseTarget(opts.target.empty() ? (emit_gpu ? "cuda" : "llvm") : opts.target, &target_error);
   if (!target) {
     err << "workbench: --target: " << target_error << "\n";
     return 2;
@@ -582,7 +601,25 @@ int RunBuild(const Options& opts, std::ostream& out, std::ostream& err) {
     err << "workbench: build for " << target->str() << " failed\n";
     return 1;
   }
+  if (emit_gpu) {
+    std::string text = built.module->GetSource(opts.emit);
+    if (text.empty()) {
+      err << "workbench: the build for " << target->str() << " made no " << opts.emit << " (a cuda target makes it)\n";
+      return 1;
+    }
+    out << text << (text.back() == '\n' ? "" : "\n");
+    return 0;
+  }
   codegen::RunCheckOptions ropts;
+  if (target->is_cuda()) {
+    std::string why;
+    if (!runtime::cuda::CudaAvailable(&why)) {
+      err << "workbench: built for " << target->str() << " (" << codegen::CountCudaKernels(built.module)
+          << " kernel(s)), but there is no GPU to run on: no CUDA device: " << why << "\n";
+      return kExitNoGpu;
+    }
+    ropts.device = runtime::CUDA(0);
+  }
   ropts.inputs = opts.inputs;
   ropts.profile = opts.profile;
   ropts.timing.number = opts.number;
@@ -731,7 +768,7 @@ int RunBatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     return RunManifestCommand(opts, out, err);
   }
   if (opts.roundtrip) return RunRoundTrip(opts, out, err);
-  if (opts.run) return RunBuild(opts, out, err);
+  if (opts.run || opts.emit == "cuda" || opts.emit == "ptx") return RunBuild(opts, out, err);
   if (!opts.emit.empty()) return RunEmit(opts, out, err);
   return RunCompare(opts, out, err);
 }

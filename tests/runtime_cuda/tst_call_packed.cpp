@@ -136,6 +136,30 @@ class TstCallPacked : public QObject {
     QCOMPARE(a.GetDouble(0), 5.0);
   }
 
+  void hostFunctionsOfACudaBuildTakeCudaTensors() {
+    // MakePackedAPI checks the tensors' device against the function's target, as TVM does.
+    script::ParseResult parsed = script::Parse(R"(from tvm.script import ir as I
+from tvm.script import tirx as T
+
+@I.ir_module
+class Module:
+    @T.prim_func
+    def main(A: T.Buffer((4,), "float32")):
+        T.func_attr({"target": "cuda -arch=sm_90"})
+        T.call_packed("record", A.data, 1, T.float32(1.0), "x")
+)", "cuda_host.py");
+    QVERIFY2(parsed.ok(), RenderDiagnostics(parsed.diagnostics).c_str());
+    codegen::BuildResult built = codegen::Build(parsed.module, codegen::Target::Host());
+    QVERIFY2(built.ok(), RenderDiagnostics(built.diagnostics).c_str());
+    runtime::NDArray a = runtime::NDArray::Empty({4}, runtime::Float(32));
+    try {
+      built.module.get_function("main")(a);
+      QFAIL("a CPU tensor must be refused");
+    } catch (const runtime::Error& e) {
+      QCOMPARE(std::string(e.what()), std::string("main: argument 0 (A) must be on a CUDA device"));
+    }
+  }
+
   void anExportedLibraryWithoutEnvironmentSaysSo() {
     runtime::Module host = BuildHost();
     QTemporaryDir dir;
