@@ -799,6 +799,10 @@ Value Parser::CallOp(std::string_view script_name, const Args& args) {
       }
       break;
     case OpResultType::kInt32: dtype = DataType::Int(32); break;
+    case OpResultType::kUInt32: dtype = DataType::UInt(32); break;
+    case OpResultType::kValueArg:
+      if (call_args.size() >= 2) dtype = call_args[1]->dtype;
+      break;
     case OpResultType::kHandle: dtype = DataType::Handle(); break;
     case OpResultType::kVoid: dtype = DataType::Void(); break;
     default: break;

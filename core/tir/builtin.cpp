@@ -100,7 +100,17 @@ constexpr OpSpec kOps[] = {
     {"tvm_thread_allreduce", "tvm_thread_allreduce", -1, R::kHandle, false,
      "cross-thread reduction"},
     {"tvm_storage_sync", "tvm_storage_sync", -1, R::kInt32, false, "memory barrier"},
-    {"tvm_warp_shuffle", "tvm_warp_shuffle", 5, R::kSameAsFirstArg, false, "warp shuffle"},
+    // GPU warp shuffles, as TVM's (mask, value, lane|delta, width, warp_size): the value of
+    // another lane of the same warp segment of `width` lanes; out-of-segment sources give the
+    // thread's own value. Not pure: every lane of the warp takes part at once.
+    {"tvm_warp_shuffle", "tvm_warp_shuffle", 5, R::kValueArg, false,
+     "warp shuffle: the value of lane `lane` of this thread's warp segment"},
+    {"tvm_warp_shuffle_up", "tvm_warp_shuffle_up", 5, R::kValueArg, false,
+     "warp shuffle: the value of the lane `delta` below in the segment"},
+    {"tvm_warp_shuffle_down", "tvm_warp_shuffle_down", 5, R::kValueArg, false,
+     "warp shuffle: the value of the lane `delta` above in the segment"},
+    {"tvm_warp_activemask", "tvm_warp_activemask", 0, R::kUInt32, false,
+     "the mask of the warp's active lanes"},
     {"vectorhigh", "vectorhigh", 1, R::kExplicit, true, "upper half of a vector"},
     {"vectorlow", "vectorlow", 1, R::kExplicit, true, "lower half of a vector"},
     {"vectorcombine", "vectorcombine", 2, R::kExplicit, true, "concatenate two vectors"},

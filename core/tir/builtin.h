@@ -16,7 +16,9 @@ enum class OpResultType : uint8_t {
   kExplicit,        // the dtype is the op's first script argument: call_extern("int32", ...)
   kExplicitLast,    // tvm_struct_get(h, 0, 1, "handle")
   kSecondArg,       // if_then_else(c, a, b): dtype of a
+  kValueArg,        // tvm_warp_shuffle(mask, value, ...): dtype of the second argument alone
   kInt32,
+  kUInt32,
   kHandle,
   kVoid,
 };

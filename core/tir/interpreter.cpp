@@ -39,10 +39,11 @@ Storage* Machine::Allocate(const std::string& name, int64_t bytes, const Span& s
   if (bytes < 0 || bytes > kLimit) {
     Fail("allocation of " + name + " (" + std::to_string(bytes) + " bytes) is too large to interpret", span);
   }
+  Arena& arena = CurrentArena();
   std::unique_ptr<Storage> s;
-  if (!free_.empty()) {
-    s = std::move(free_.back());
-    free_.pop_back();
+  if (!arena.free.empty()) {
+    s = std::move(arena.free.back());
+    arena.free.pop_back();
   } else {
     s = std::make_unique<Storage>();
   }
@@ -50,8 +51,13 @@ Storage* Machine::Allocate(const std::string& name, int64_t bytes, const Span& s
   s->data = s->owned.get();
   s->bytes = bytes;
   s->name = name;
-  arena_.push_back(std::move(s));
-  return arena_.back().get();
+  arena.live.push_back(std::move(s));
+  return arena.live.back().get();
+}
+
+Arena*& Machine::ThreadArena() {
+  thread_local Arena* arena = nullptr;
+  return arena;
 }
 
 void Machine::BindBuffer(Frame& frame, const BufferInfo& info, const Value& handle,

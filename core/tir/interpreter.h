@@ -11,9 +11,13 @@
 // Speed is second but not ignored: the function is compiled once into a tree of closures with
 // every variable and buffer resolved to a slot, so no name or map lookup happens per element.
 //
-// Not modelled: synchronisation between threads (T.tvm_storage_sync is a no-op, so a kernel whose
-// threads exchange data through shared memory may not compute what the GPU would); external
-// calls (call_extern, call_packed, ...) stop the run with a diagnostic.
+// GPU functions run as on a GPU (interpreter_gpu.h): thread launches (blockIdx/threadIdx) run
+// for every block, one block after another, the threads of a block together, meeting at
+// T.tvm_storage_sync barriers and exchanging values through warp shuffles; shared-scope memory
+// is one allocation per block and races on it (a missing barrier) stop the run with a
+// diagnostic. A host function's T.call_packed of a device PrimFunc of the module (as
+// LowerDeviceKernelLaunch makes) launches it. Other external calls (call_extern, call_packed
+// of anything else, ...) stop the run with a diagnostic.
 #pragma once
 
 #include <cstdint>

@@ -6,6 +6,7 @@
 
 #include "tir/builtin.h"
 #include "tir/functor.h"
+#include "tir/interpreter_gpu.h"
 #include "tir/interpreter_machine.h"
 
 namespace wb::tir::interp {
@@ -174,9 +175,11 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
     DataType elem = op->buffer->dtype.element_of();
     const int buffer_lanes = op->buffer->dtype.lanes();
     if (access->scalar && buffer_lanes == 1) {
-      return [access, elem](Frame& f) {
+      const int64_t nbytes = ElementBytes(elem);
+      return [access, elem, nbytes](Frame& f) {
         Storage* storage = nullptr;
         const int64_t byte = access->ScalarAddress(f, &storage);
+        if (storage->shadow) [[unlikely]] CheckSharedAccess(storage, byte, nbytes, false, access->span);
         Value r(elem);
         r[0] = LoadScalar(elem, storage->data + byte);
         return r;
@@ -193,6 +196,7 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
       const int64_t scalar_bytes = ElementBytes(elem);
       for (int l = 0; l < lanes; ++l) {
         if (bytes[l] < 0) continue;  // masked off: the lane's value is unspecified (0 here)
+        if (storage->shadow) CheckSharedAccess(storage, bytes[l], scalar_bytes * buffer_lanes, false, access->span);
         for (int e = 0; e < buffer_lanes; ++e) {
           const int lane = l * buffer_lanes + e;
           if (access->predicate && pred.lanes() > 1 && !pred[lane].i) continue;
@@ -277,6 +281,60 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
          op->span);
   }
 
+  // T.call_packed("<kernel>", params..., launch values...) of a device PrimFunc of the module
+  // (calling_conv 2, as LowerDeviceKernelLaunch makes): runs the kernel, checking that the
+  // launch values agree with the extents its body launches. Null when the callee is not one.
+  ExprFn KernelLaunch(const CallNode* op) {
+    const std::string callee = op->args[0].as<StringImmNode>()->value;
+    const ir::IRModule& module = machine_->module();
+    ir::BaseFunc base = module.defined() ? module->Lookup(callee) : ir::BaseFunc();
+    auto* func = base.defined() ? base.as<PrimFuncNode>() : nullptr;
+    if (!func) return {};
+    const Object* cc = func->GetAttr("calling_conv");
+    int64_t conv = -1;
+    if (auto* i = dynamic_cast<const ir::IntObj*>(cc)) conv = i->value;
+    if (auto* i = dynamic_cast<const IntImmNode*>(cc)) conv = i->value;
+    if (conv != 2) return {};
+    Span span = op->span;
+    std::vector<int> axes;
+    if (auto* params = dynamic_cast<const ir::ArrayObj*>(func->GetAttr("tir.kernel_launch_params"))) {
+      for (const auto& item : params->items) {
+        auto* tag = item.as<ir::StringObj>();
+        std::string t = tag ? tag->value : "";
+        int axis = t == "tir.use_dyn_shared_memory" ? -2 : LaunchAxisOf(t);
+        if (axis == -1) Fail("kernel " + callee + " has an unknown launch parameter '" + t + "'", span);
+        axes.push_back(axis);
+      }
+    }
+    const size_t nparams = func->params.size();
+    if (op->args.size() - 1 != nparams + axes.size()) {
+      Fail("the launch of kernel " + callee + " passes " + std::to_string(op->args.size() - 1) +
+               " values; the kernel takes " + std::to_string(nparams) + " parameters and " +
+               std::to_string(axes.size()) + " launch values",
+           span);
+    }
+    std::vector<ExprFn> args;
+    for (size_t i = 1; i < op->args.size(); ++i) args.push_back(Expr(op->args[i]));
+    Machine* m = machine_;
+    return [args, axes, nparams, callee, m, span](Frame& f) {
+      std::vector<Value> values;
+      for (const auto& a : args) values.push_back(a(f));
+      LaunchOverride launch;
+      for (size_t i = 0; i < axes.size(); ++i) {
+        if (axes[i] < 0) continue;
+        launch.given[axes[i]] = true;
+        launch.extent[axes[i]] = values[nparams + i].AsInt();
+      }
+      struct Restore {
+        LaunchOverride* old;
+        ~Restore() { SetLaunchOverride(old); }
+      } restore{SetLaunchOverride(&launch)};
+      values.resize(nparams);
+      m->CallFunction(callee, std::move(values), span);
+      return Value::Int(DataType::Int(32), 0);
+    };
+  }
+
   ExprFn VisitExpr_(const CallNode* op) override {
     Span span = op->span;
     std::vector<ExprFn> args;
@@ -318,7 +376,39 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
         return Value::Handle(storage, bytes[0]);
       };
     }
-    if (name == "assume" || name == "prefetch" || name == "tvm_storage_sync" || name == "undef") {
+    if (name == "tvm_storage_sync") {
+      std::string scope = "shared";
+      if (!op->args.empty()) {
+        auto* str = op->args[0].as<StringImmNode>();
+        if (!str) Fail("T.tvm_storage_sync expects a scope string", span);
+        scope = str->value;
+      }
+      const void* site = op;
+      return [scope, site, span](Frame&) {
+        StorageSync(scope, site, span);
+        return Value::Int(DataType::Int(32), 0);
+      };
+    }
+    if (name == "tvm_warp_shuffle" || name == "tvm_warp_shuffle_up" ||
+        name == "tvm_warp_shuffle_down") {
+      if (op->args.size() != 5) Fail("T." + name + " takes (mask, value, lane, width, warp_size)", span);
+      ShuffleKind kind = name == "tvm_warp_shuffle"      ? ShuffleKind::kIndex
+                         : name == "tvm_warp_shuffle_up" ? ShuffleKind::kUp
+                                                         : ShuffleKind::kDown;
+      ExprFn value = Expr(op->args[1]), lane = Expr(op->args[2]), width = Expr(op->args[3]);
+      Expr(op->args[0]);  // the mask: every active lane takes part
+      return [kind, value, lane, width, span](Frame& f) {
+        Value v = value(f);
+        return WarpShuffle(kind, v, lane(f).AsInt(), width(f).AsInt(), span);
+      };
+    }
+    if (name == "tvm_warp_activemask") {
+      return [dtype](Frame&) { return Value::Int(dtype, WarpActiveMask()); };
+    }
+    if (name == "tvm_call_packed" && !op->args.empty() && op->args[0].as<StringImmNode>()) {
+      if (ExprFn launch = KernelLaunch(op)) return launch;
+    }
+    if (name == "assume" || name == "prefetch" || name == "undef") {
       // Hints and barriers: no effect on a sequential run.
       return [dtype](Frame&) { return Value::Int(dtype.is_void() ? DataType::Int(32) : dtype, 0); };
     }
@@ -366,8 +456,35 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
       return Flow::kNormal;
     };
   }
+  // A launch of a GPU axis (blockIdx/threadIdx): see interpreter_gpu.h.
+  StmtFn Launch(int axis, const std::string& tag, const Var& var, const PrimExpr& min,
+                const PrimExpr& extent, const wb::tir::Stmt& body, const Span& span) {
+    auto info = std::make_shared<LaunchInfo>();
+    info->axis = axis;
+    info->tag = tag;
+    info->var_slot = Slot(var.get());
+    info->var_dtype = var->dtype;
+    if (min.defined() && !IsConstInt(min, 0)) info->min = Expr(min);
+    info->extent = Expr(extent);
+    info->span = span;
+    if (IsThreadAxis(axis)) {
+      LaunchScan scan = ScanLaunchBody(body);
+      info->needs_team = scan.needs_team;
+      for (const auto& [a, e] : scan.thread_axes) {
+        if (a != axis) info->inner_thread_axes.emplace_back(a, Expr(e));
+      }
+    }
+    info->body = Stmt(body);
+    Machine* m = machine_;
+    return [info, m](Frame& f) { return RunLaunch(m, *info, f); };
+  }
+
   StmtFn VisitStmt_(const AttrStmtNode* op) override {
     auto* iv = op->node.as<IterVarNode>();
+    if (iv && op->attr_key == "thread_extent" && LaunchAxisOf(iv->thread_tag) >= 0) {
+      return Launch(LaunchAxisOf(iv->thread_tag), iv->thread_tag, iv->var, {}, op->value, op->body,
+                    op->span);
+    }
     if (iv && (op->attr_key == "thread_extent" || op->attr_key == "virtual_thread")) {
       // A thread launch: the body runs once per thread, threads one after another. A nested
       // launch of a variable already launched is the same thread, not a new loop.
@@ -411,10 +528,12 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
     const int buffer_lanes = op->buffer->dtype.lanes();
     Span span = op->span;
     if (access->scalar && buffer_lanes == 1 && op->value->dtype == elem) {
-      return [access, value, elem](Frame& f) {
+      const int64_t nbytes = ElementBytes(elem);
+      return [access, value, elem, nbytes](Frame& f) {
         Value v = value(f);
         Storage* storage = nullptr;
         const int64_t byte = access->ScalarAddress(f, &storage);
+        if (storage->shadow) [[unlikely]] CheckSharedAccess(storage, byte, nbytes, true, access->span);
         StoreScalar(elem, storage->data + byte, v[0]);
         return Flow::kNormal;
       };
@@ -439,6 +558,7 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
       const int64_t scalar_bytes = ElementBytes(elem);
       for (int l = 0; l < lanes; ++l) {
         if (bytes[l] < 0) continue;
+        if (storage->shadow) CheckSharedAccess(storage, bytes[l], scalar_bytes * buffer_lanes, true, span);
         for (int e = 0; e < buffer_lanes; ++e) {
           const int lane = l * buffer_lanes + e;
           if (access->predicate && pred.lanes() > 1 && !pred[lane].i) continue;
@@ -454,14 +574,27 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
     CheckSupported(buffer->dtype, span);
     BufferInfo* info = Info(buffer);
     Machine* m = machine_;
-    return [info, m, span](Frame& f) {
+    // Shared memory is one allocation per thread block (the first thread of a team to get
+    // here makes it), watched by the race check.
+    const bool shared = buffer->scope().rfind("shared", 0) == 0;
+    return [info, m, span, shared](Frame& f) {
       int64_t bytes = info->elem_bytes;
       for (const auto& s : info->shape) {
         int64_t d = s.eval(f).AsInt();
         if (d < 0) Fail("allocation of " + info->buffer->name + " with a negative extent", span);
         if (__builtin_mul_overflow(bytes, d, &bytes)) bytes = -1;  // reported as too large
       }
-      Storage* storage = m->Allocate(info->buffer->name, bytes, span);
+      Storage* storage = nullptr;
+      if (shared && InTeam()) {
+        if (bytes < 0 || bytes > (int64_t{1} << 30)) Fail("shared buffer " + info->buffer->name + " is too large", span);
+        storage = TeamSharedStorage(info, info->buffer->name, bytes, span);
+      } else {
+        storage = m->Allocate(info->buffer->name, bytes, span);
+        if (shared) {
+          storage->shadow = std::make_shared<RaceShadow>();
+          storage->shadow->bytes.resize(static_cast<size_t>(bytes));
+        }
+      }
       Value handle = Value::Handle(storage, 0);
       f.vars[info->data_slot] = handle;
       m->BindBuffer(f, *info, handle, span);
@@ -492,6 +625,12 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
     };
   }
   StmtFn VisitStmt_(const ForNode* op) override {
+    if (op->kind == ForKind::kThreadBinding && op->thread_binding.defined() &&
+        LaunchAxisOf(op->thread_binding->thread_tag) >= 0) {
+      if (op->step.defined() && !IsConstInt(op->step, 1)) Fail("a thread-bound loop with a step", op->span);
+      const std::string& tag = op->thread_binding->thread_tag;
+      return Launch(LaunchAxisOf(tag), tag, op->loop_var, op->min, op->extent, op->body, op->span);
+    }
     int slot = Slot(op->loop_var.get());
     DataType t = op->loop_var->dtype;
     ExprFn min = Expr(op->min), extent = Expr(op->extent);

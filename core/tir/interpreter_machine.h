@@ -63,11 +63,18 @@ struct CompiledFunc {
   StmtFn body;
 };
 
+// Allocations in scope (a stack) and released records reused by Allocate.
+struct Arena {
+  std::vector<std::unique_ptr<Storage>> live;
+  std::vector<std::unique_ptr<Storage>> free;
+};
+
 class Machine {
  public:
   Machine(ir::IRModule module, InterpretOptions options)
       : module_(std::move(module)), options_(options) {}
 
+  const ir::IRModule& module() const { return module_; }
   // Compiles once per function (cached).
   CompiledFunc* Compile(const PrimFunc& func, const std::string& name);
   InterpretResult RunTop(const PrimFunc& func, const std::string& name, std::vector<InterpArg> args);
@@ -75,20 +82,29 @@ class Machine {
   Value CallFunction(const std::string& name, std::vector<Value> args, const Span& span);
 
   Storage* Allocate(const std::string& name, int64_t bytes, const Span& span);
-  size_t ArenaMark() const { return arena_.size(); }
+  size_t ArenaMark() { return CurrentArena().live.size(); }
   // Frees the allocations made since `mark`. The Storage records themselves are kept for
   // reuse, never deleted during a run, so a stale pointer (only ill-formed IR keeps one past
   // its scope) still meets a bounds check instead of freed memory.
   void ArenaRelease(size_t mark) {
-    while (arena_.size() > mark) {
-      std::unique_ptr<Storage> s = std::move(arena_.back());
-      arena_.pop_back();
+    Arena& arena = CurrentArena();
+    while (arena.live.size() > mark) {
+      std::unique_ptr<Storage> s = std::move(arena.live.back());
+      arena.live.pop_back();
       s->owned.reset();
+      s->shadow.reset();
       s->data = nullptr;
       s->bytes = 0;
-      free_.push_back(std::move(s));
+      arena.free.push_back(std::move(s));
     }
   }
+  // The allocation stack of the running GPU thread (each thread of a team has its own, as
+  // their allocations' lifetimes interleave), or the machine's.
+  Arena& CurrentArena() {
+    Arena* a = ThreadArena();
+    return a ? *a : arena_;
+  }
+  static Arena*& ThreadArena();
   void Tick(const Span& span) {
     if (options_.max_iterations && ++iterations_ > options_.max_iterations) {
       Fail("stopped after " + std::to_string(options_.max_iterations) +
@@ -111,8 +127,7 @@ class Machine {
  private:
   ir::IRModule module_;
   InterpretOptions options_;
-  std::vector<std::unique_ptr<Storage>> arena_;
-  std::vector<std::unique_ptr<Storage>> free_;  // released records, reused by Allocate
+  Arena arena_;
   std::vector<std::unique_ptr<Storage>> arg_storage_;
   std::unordered_map<const PrimFuncNode*, std::unique_ptr<CompiledFunc>> compiled_;
   uint64_t iterations_ = 0;

@@ -12,12 +12,26 @@
 
 namespace wb::tir::interp {
 
+// Who last touched each byte of a shared-scope allocation, and in which barrier phase of which
+// thread block (team): the race check of interpreter_gpu.h.
+struct RaceShadow {
+  struct Entry {
+    uint64_t team = 0;  // 0: never touched by a team
+    uint32_t write_phase = 0;
+    uint32_t read_phase = 0;
+    int32_t writer = -1;
+    int32_t reader = -1;  // -2: more than one thread read it in read_phase
+  };
+  std::vector<Entry> bytes;
+};
+
 // A block of memory a buffer or handle points into: an NDArray's data or an allocation.
 struct Storage {
   uint8_t* data = nullptr;
   int64_t bytes = 0;
   std::string name;  // the buffer that created it, for messages
   std::unique_ptr<uint8_t[]> owned;
+  std::shared_ptr<RaceShadow> shadow;  // shared-scope memory only
 };
 
 // One lane: integers (wrapped to their width, sign- or zero-extended), bool (0/1) and handle
