@@ -1,5 +1,7 @@
 #include "codegen/build_cuda.h"
 
+#include <algorithm>
+
 #include "codegen/cuda/codegen_cuda.h"
 #include "runtime/cuda/cuda_device_api.h"
 #include "runtime/cuda/cuda_module.h"
@@ -50,6 +52,11 @@ ir::IRModule WithTarget(const ir::IRModule& module, const Target& target, bool o
 BuildResult BuildCuda(const ir::IRModule& module, const Target& target, const BuildOptions& options) {
   BuildResult result;
   std::string text = options.pipeline;
+  // A module that already holds kernels is already lowered and split (hand-written, or the
+  // output of an earlier pipeline run): lowering it again would split the host code anew.
+  if (text.empty() && std::any_of(module->functions.begin(), module->functions.end(), IsDeviceKernel)) {
+    text = kNoLowering;
+  }
   if (text.empty()) {
     if (!transform::PassRegistry::Global().FindPipeline(kCudaLoweringPipeline)) {
       result.diagnostics.Add(Diagnostic::Error(

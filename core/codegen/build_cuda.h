@@ -14,7 +14,8 @@ namespace wb::codegen {
 
 inline constexpr const char* kCudaLoweringPipeline = "tir_lowering_cuda";
 // BuildOptions::pipeline for a module that is already lowered and split (host functions that
-// call_packed their kernels, kernels with calling_conv 2): no passes before the split.
+// call_packed their kernels, kernels with calling_conv 2): no passes before the split. An empty
+// pipeline means this too when the module already holds a kernel.
 inline constexpr const char* kNoLowering = "none";
 
 // The result's module answers GetSource("cuda") (the CUDA C) and GetSource("ptx").

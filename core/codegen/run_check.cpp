@@ -127,9 +127,15 @@ bool MakeInputs(const PrimFunc& f, const std::string& name, const RunCheckOption
 std::vector<FunctionRunResult> RunAndCheck(const ir::IRModule& source, const runtime::Module& built,
                                            const RunCheckOptions& options) {
   std::vector<FunctionRunResult> results;
+  // GPU kernels (calling_conv 2) are no entry points: their host functions launch them (and the
+  // interpreter runs those launches as it runs the host function).
+  auto is_kernel = [](const ir::BaseFunc& func) {
+    const ir::Object* cc = func->GetAttr("calling_conv");
+    return cc && ir::IsInstance<ir::IntObj>(cc) && static_cast<const ir::IntObj*>(cc)->value == 2;
+  };
   for (size_t fi = 0; fi < source->functions.size(); ++fi) {
     auto f = source->functions[fi].as_ref<PrimFuncNode>();
-    if (!f.defined()) continue;
+    if (!f.defined() || is_kernel(source->functions[fi])) continue;
     FunctionRunResult r;
     r.name = f->global_symbol().empty() ? source->global_vars[fi]->name_hint : f->global_symbol();
     auto fail = [&](Status s, std::string message) {

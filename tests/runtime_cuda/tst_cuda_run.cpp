@@ -101,6 +101,11 @@ class TstCudaRun : public QObject {
     for (int i = 0; i < 1000; ++i) QCOMPARE(got.GetDouble(i), double(float(a.GetDouble(i) + b.GetDouble(i))));
   }
 
+  void aPreSplitModuleEqualsTheInterpreter() {
+    WB_REQUIRE_CUDA();
+    RunAndCompare(Parse(ReadTestFile("split_add.py"), "split_add.py"));
+  }
+
   void vectorAddEqualsTheInterpreter() {
     WB_REQUIRE_CUDA();
     RunAndCompare(Parse(ReadTestFile("vector_add.py"), "vector_add.py"));
