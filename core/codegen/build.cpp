@@ -1,5 +1,7 @@
 #include "codegen/build.h"
 
+#include "codegen/build_cuda.h"
+
 #include "tir/stmt.h"
 #include "transform/registry.h"
 #include "transform/tir/make_packed_api.h"
@@ -27,10 +29,9 @@ std::string DefaultLoweringPipeline() {
 
 BuildResult Build(const ir::IRModule& module, const Target& target, const BuildOptions& options) {
   BuildResult result;
+  if (target.is_cuda()) return BuildCuda(module, target, options);
   if (target.kind != "llvm") {
-    // The cuda kind parses (core/codegen/target.*), but building for it needs the CUDA runtime.
-    result.diagnostics.Add(Diagnostic::Error("Build: target kind '" + target.kind +
-                                             "' cannot be built and run by this build (LLVM CPU targets only)"));
+    result.diagnostics.Add(Diagnostic::Error("Build: target kind '" + target.kind + "' cannot be built"));
     return result;
   }
   std::string text = options.pipeline.empty() ? DefaultLoweringPipeline() : options.pipeline;

@@ -4,6 +4,8 @@
 #include <filesystem>
 
 #include "codegen/flop_count.h"
+#include "runtime/cuda/cuda_device_api.h"
+#include "runtime/cuda/cuda_time_evaluator.h"
 #include "runtime/ndarray.h"
 #include "tir/interpreter.h"
 #include "tir/stmt.h"
@@ -125,9 +127,15 @@ bool MakeInputs(const PrimFunc& f, const std::string& name, const RunCheckOption
 std::vector<FunctionRunResult> RunAndCheck(const ir::IRModule& source, const runtime::Module& built,
                                            const RunCheckOptions& options) {
   std::vector<FunctionRunResult> results;
+  // GPU kernels (calling_conv 2) are no entry points: their host functions launch them (and the
+  // interpreter runs those launches as it runs the host function).
+  auto is_kernel = [](const ir::BaseFunc& func) {
+    const ir::Object* cc = func->GetAttr("calling_conv");
+    return cc && ir::IsInstance<ir::IntObj>(cc) && static_cast<const ir::IntObj*>(cc)->value == 2;
+  };
   for (size_t fi = 0; fi < source->functions.size(); ++fi) {
     auto f = source->functions[fi].as_ref<PrimFuncNode>();
-    if (!f.defined()) continue;
+    if (!f.defined() || is_kernel(source->functions[fi])) continue;
     FunctionRunResult r;
     r.name = f->global_symbol().empty() ? source->global_vars[fi]->name_hint : f->global_symbol();
     auto fail = [&](Status s, std::string message) {
@@ -142,14 +150,25 @@ std::vector<FunctionRunResult> RunAndCheck(const ir::IRModule& source, const run
       continue;
     }
     r.flops = CountFlops(f, in.bindings);
+    const bool on_device = options.device.device_type != runtime::kDLCPU;
     std::vector<runtime::NDArray> reference;
+    std::vector<runtime::NDArray> device_arrays(f->params.size());
     std::vector<InterpArg> iargs;
     std::vector<runtime::PackedArg> args;
+    reference.reserve(f->params.size());
+    try {
+      for (size_t i = 0; i < f->params.size() && on_device; ++i) {
+        if (in.arrays[i].defined()) device_arrays[i] = in.arrays[i].CopyTo(options.device);
+      }
+    } catch (const runtime::Error& e) {
+      fail(Status::kError, e.what());
+      continue;
+    }
     for (size_t i = 0; i < f->params.size(); ++i) {
       if (in.arrays[i].defined()) {
         reference.push_back(in.arrays[i].Copy());
         iargs.emplace_back(reference.back());
-        args.emplace_back(in.arrays[i]);
+        args.emplace_back(on_device ? device_arrays[i] : in.arrays[i]);
       } else if (f->params[i]->dtype.is_floating_point()) {
         iargs.emplace_back(*in.scalars[i]);
         args.emplace_back(*in.scalars[i]);
@@ -165,6 +184,10 @@ std::vector<FunctionRunResult> RunAndCheck(const ir::IRModule& source, const run
     }
     try {
       fn.Call(args);
+      // The results come back for the comparison (the copy waits for the kernels).
+      for (size_t i = 0; i < f->params.size() && on_device; ++i) {
+        if (device_arrays[i].defined()) in.arrays[i].CopyFrom(device_arrays[i]);
+      }
     } catch (const runtime::Error& e) {
       fail(Status::kError, e.what());
       continue;
@@ -189,7 +212,9 @@ std::vector<FunctionRunResult> RunAndCheck(const ir::IRModule& source, const run
     }
     if (options.profile) {
       try {
-        r.samples_s = runtime::TimeEvaluate(fn, args, options.timing).samples_s;
+        r.samples_s = on_device && options.device.device_type == runtime::kDLCUDA
+                          ? runtime::cuda::TimeEvaluateCuda(fn, args, options.timing, options.device.device_id).samples_s
+                          : runtime::TimeEvaluate(fn, args, options.timing).samples_s;
       } catch (const runtime::Error& e) {
         fail(Status::kError, e.what());
         continue;

@@ -24,6 +24,9 @@ struct RunCheckOptions {
   bool check = true;  // compare with the interpreter
   bool profile = false;
   runtime::TimeEvaluatorOptions timing{.number = 10, .repeat = 3};
+  // Where the built functions take their tensors: cuda(0) for a GPU build (the inputs are
+  // copied there, the results back for the comparison, and the timing uses CUDA events).
+  runtime::DLDevice device{};
 };
 
 struct FunctionRunResult {

@@ -27,6 +27,14 @@ class ModuleNode {
     if (error) *error = "module '" + type_key() + "' cannot be exported";
     return false;
   }
+
+  // Modules this one imports (TVM's imports_): a GPU build's host module imports its device
+  // module, and the host code's call_packed finds the kernels there (runtime/backend_env.h).
+  void Import(std::shared_ptr<ModuleNode> other) { imports_.push_back(std::move(other)); }
+  const std::vector<std::shared_ptr<ModuleNode>>& imports() const { return imports_; }
+
+ private:
+  std::vector<std::shared_ptr<ModuleNode>> imports_;
 };
 
 class Module {

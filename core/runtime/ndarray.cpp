@@ -5,6 +5,8 @@
 #include <stdexcept>
 
 #include "runtime/half.h"
+#include "runtime/ndarray_device.h"
+#include "runtime/packed_func.h"
 
 namespace wb::runtime {
 
@@ -62,9 +64,6 @@ std::optional<DLDataType> DTypeFromString(std::string_view text) {
 }
 
 NDArray NDArray::Empty(std::vector<int64_t> shape, DLDataType dtype, DLDevice device) {
-  if (device.device_type != kDLCPU) {
-    throw std::invalid_argument("NDArray::Empty: only CPU arrays are supported here");
-  }
   int64_t count = 1;
   for (int64_t d : shape) {
     if (d < 0) throw std::invalid_argument("NDArray::Empty: negative dimension");
@@ -75,14 +74,21 @@ NDArray NDArray::Empty(std::vector<int64_t> shape, DLDataType dtype, DLDevice de
   // distinct, valid pointer.
   size_t alloc = (bytes + 63) / 64 * 64;
   if (alloc == 0) alloc = 64;
-  auto* raw = static_cast<uint8_t*>(std::aligned_alloc(64, alloc));
-  if (!raw) throw std::bad_alloc();
-  std::memset(raw, 0, alloc);
-
   NDArray a;
   a.container_ = std::make_shared<Container>();
   Container& c = *a.container_;
-  c.memory = std::shared_ptr<uint8_t>(raw, [](uint8_t* p) { std::free(p); });
+  uint8_t* raw = nullptr;
+  if (device.device_type == kDLCPU) {
+    raw = static_cast<uint8_t*>(std::aligned_alloc(64, alloc));
+    if (!raw) throw std::bad_alloc();
+    std::memset(raw, 0, alloc);
+    c.memory = std::shared_ptr<uint8_t>(raw, [](uint8_t* p) { std::free(p); });
+  } else {
+    DeviceAPI* api = DeviceAPI::Get(device);
+    raw = static_cast<uint8_t*>(api->AllocDataSpace(device.device_id, alloc));
+    int id = device.device_id;
+    c.memory = std::shared_ptr<uint8_t>(raw, [api, id](uint8_t* p) { api->FreeDataSpace(id, p); });
+  }
   c.memory_bytes = alloc;
   c.shape = std::move(shape);
   c.tensor.data = raw;
@@ -154,6 +160,10 @@ uint8_t* NDArray::ElementData() const {
 }
 
 uint8_t* NDArray::ElementAddress(int64_t flat_index) const {
+  if (!is_cpu()) {
+    throw Error("NDArray element access on " + DeviceName(device()) +
+                " memory: copy the array to the CPU first (CopyTo)");
+  }
   if (flat_index < 0 || flat_index >= NumElements()) {
     throw std::out_of_range("NDArray: flat index " + std::to_string(flat_index) +
                             " out of range for " + std::to_string(NumElements()) + " elements");
@@ -171,6 +181,7 @@ uint8_t* NDArray::ElementAddress(int64_t flat_index) const {
 }
 
 NDArray NDArray::Copy() const {
+  if (!is_cpu()) return CopyTo(device());
   NDArray out = Empty(shape(), dtype(), tensor().device);
   if (IsCompact()) {
     std::memcpy(out.ElementData(), ElementData(), CompactBytes());
@@ -182,6 +193,46 @@ NDArray NDArray::Copy() const {
   return out;
 }
 
+NDArray NDArray::CopyTo(DLDevice target) const {
+  NDArray out = Empty(shape(), dtype(), target);
+  out.CopyFrom(*this);
+  return out;
+}
+
+void NDArray::CopyFrom(const NDArray& other) const {
+  if (other.shape() != shape() || other.dtype() != dtype()) {
+    throw Error("NDArray::CopyFrom: shape or dtype differs");
+  }
+  if (is_cpu() && other.is_cpu()) {
+    if (other.IsCompact()) {
+      std::string error;
+      if (!const_cast<NDArray*>(this)->CopyFromBytes(other.ElementData(), other.CompactBytes(), &error)) {
+        throw Error(error);
+      }
+    } else {
+      const int64_t eb = dtype().ElementBytes();
+      for (int64_t i = 0; i < NumElements(); ++i) std::memcpy(ElementAddress(i), other.ElementAddress(i), eb);
+    }
+    return;
+  }
+  if (!IsCompact() || !other.IsCompact()) {
+    throw Error("NDArray::CopyFrom between " + DeviceName(other.device()) + " and " + DeviceName(device()) +
+                " needs compact arrays");
+  }
+  size_t bytes = CompactBytes();
+  if (bytes == 0) return;
+  if (other.is_cpu()) {
+    DeviceAPI::Get(device())->CopyHostToDevice(device().device_id, ElementData(), other.ElementData(), bytes);
+  } else if (is_cpu()) {
+    DeviceAPI::Get(other.device())->CopyDeviceToHost(other.device().device_id, ElementData(), other.ElementData(), bytes);
+  } else if (device().device_type == other.device().device_type && device().device_id == other.device().device_id) {
+    DeviceAPI::Get(device())->CopyDeviceToDevice(device().device_id, ElementData(), other.ElementData(), bytes);
+  } else {
+    // Between two devices: through the host (peer copies are not needed yet).
+    CopyFrom(other.CopyTo(DLDevice{}));
+  }
+}
+
 bool NDArray::CopyFromBytes(const void* data, size_t bytes, std::string* error) {
   if (bytes != CompactBytes()) {
     if (error) {
@@ -189,6 +240,19 @@ bool NDArray::CopyFromBytes(const void* data, size_t bytes, std::string* error) 
                std::to_string(CompactBytes());
     }
     return false;
+  }
+  if (!is_cpu()) {
+    if (!IsCompact()) {
+      if (error) *error = "CopyFromBytes: a " + DeviceName(device()) + " array must be compact";
+      return false;
+    }
+    try {
+      if (bytes) DeviceAPI::Get(device())->CopyHostToDevice(device().device_id, ElementData(), data, bytes);
+    } catch (const Error& e) {
+      if (error) *error = e.what();
+      return false;
+    }
+    return true;
   }
   if (IsCompact()) {
     std::memcpy(ElementData(), data, bytes);
@@ -208,6 +272,19 @@ bool NDArray::CopyToBytes(void* data, size_t bytes, std::string* error) const {
                std::to_string(CompactBytes());
     }
     return false;
+  }
+  if (!is_cpu()) {
+    if (!IsCompact()) {
+      if (error) *error = "CopyToBytes: a " + DeviceName(device()) + " array must be compact";
+      return false;
+    }
+    try {
+      if (bytes) DeviceAPI::Get(device())->CopyDeviceToHost(device().device_id, data, ElementData(), bytes);
+    } catch (const Error& e) {
+      if (error) *error = e.what();
+      return false;
+    }
+    return true;
   }
   if (IsCompact()) {
     std::memcpy(data, ElementData(), bytes);

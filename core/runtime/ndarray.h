@@ -69,13 +69,16 @@ struct DLTensor {
   uint64_t byte_offset = 0;
 };
 
-// A reference-counted tensor on the CPU. Copies share the data; Copy() duplicates it.
+// A reference-counted tensor on the CPU or a device (cuda(0): memory from the device API of
+// runtime/ndarray_device.h). Copies share the data; Copy() duplicates it. Element access
+// (GetDouble, ...) needs a CPU array: bring a device array over with CopyTo(CPU) first.
 // A default-constructed NDArray is null (defined() is false).
 class NDArray {
  public:
   NDArray() = default;
 
-  // Allocates a compact tensor, 64-byte aligned, zero-filled.
+  // Allocates a compact tensor, 64-byte aligned, zero-filled, on `device` (throws
+  // runtime::Error when the device cannot be used, e.g. "no CUDA device: ...").
   static NDArray Empty(std::vector<int64_t> shape, DLDataType dtype, DLDevice device = {});
   // A view of `base`'s memory with its own shape/strides/byte_offset (strides in elements;
   // empty: compact). The view keeps the base's memory alive.
@@ -92,6 +95,8 @@ class NDArray {
   // Strides in elements; empty when compact.
   const std::vector<int64_t>& strides() const { return container_->strides; }
   DLDataType dtype() const { return container_->tensor.dtype; }
+  DLDevice device() const { return container_->tensor.device; }
+  bool is_cpu() const { return device().device_type == kDLCPU; }
   int ndim() const { return container_->tensor.ndim; }
   int64_t NumElements() const;
   bool IsCompact() const;
@@ -100,8 +105,13 @@ class NDArray {
   // Number of references to the shared tensor (for tests of the sharing).
   long use_count() const { return container_.use_count(); }
 
-  // A compact deep copy.
+  // A compact deep copy on the same device.
   NDArray Copy() const;
+  // A compact copy on `device` (host <-> device, or within one); the array must be compact
+  // unless both sides are on the CPU.
+  NDArray CopyTo(DLDevice device) const;
+  // Copies `other`'s elements into this array (same shape and dtype; any devices).
+  void CopyFrom(const NDArray& other) const;
   // Copies `bytes` bytes of compact row-major data in or out. Fails (returns false, with the
   // reason in *error) when the byte count does not match.
   bool CopyFromBytes(const void* data, size_t bytes, std::string* error = nullptr);

@@ -12,9 +12,12 @@
 #include <sstream>
 
 #include "codegen/build.h"
+#include "codegen/build_cuda.h"
 #include "codegen/run_check.h"
 #include "codegen/target.h"
 #include "ir/structural_equal.h"
+#include "runtime/cuda/cuda_driver.h"
+#include "runtime/ndarray_device.h"
 #include "schedule/recipe.h"
 #include "script/tvmscript.h"
 #include "transform/instrument.h"
@@ -143,6 +146,9 @@ ir::IRModule StripGlobalSymbols(const ir::IRModule& module) {
 
 namespace {
 
+// `--target cuda --run` where there is no GPU: built, nothing ran.
+constexpr int kExitNoGpu = 3;
+
 constexpr const char* kUsage = R"usage(usage:
   workbench --batch FILE... --roundtrip [--json REPORT]
       parse, verify, print and re-parse each file; report per file
@@ -176,7 +182,13 @@ constexpr const char* kUsage = R"usage(usage:
       (name: a parameter or buffer name; others are random). A module with Relax
       functions is built through default_build_pipeline and the Relax VM, and each
       Relax function (or --func NAME) runs and is checked against the Relax interpreter;
-      symbolic dims get a size from an input file or 4 (printed)
+      symbolic dims get a size from an input file or 4 (printed).
+      TARGET "cuda" (or "cuda -arch=sm_90", "nvidia/h200") builds GPU kernels (CUDA C,
+      NVRTC) and runs them on cuda(0) with CUDA-event timing; where there is no GPU it
+      builds, then exits 3 saying why nothing ran
+  workbench --batch FILE [--schedule RECIPE] [--pipeline ...] [--target TARGET] --emit cuda|ptx
+      build for a cuda TARGET (default "cuda") and print the generated CUDA C or PTX
+      (no GPU needed)
 )usage";
 
 struct Options {
@@ -227,8 +239,8 @@ bool ParseOptions(const std::vector<std::string>& args, Options* opts, std::ostr
     } else if (a == "--emit") {
       const std::string* v = value("--emit");
       if (!v) return false;
-      if (*v != "tvmscript") {
-        err << "workbench: --emit supports 'tvmscript' (got '" << *v << "')\n";
+      if (*v != "tvmscript" && *v != "cuda" && *v != "ptx") {
+        err << "workbench: --emit supports 'tvmscript', 'cuda' and 'ptx' (got '" << *v << "')\n";
         return false;
       }
       opts->emit = *v;
@@ -319,7 +331,13 @@ bool ParseOptions(const std::vector<std::string>& args, Options* opts, std::ostr
     err << "workbench: --dump-dir needs --pipeline\n";
     return false;
   }
-  if ((!opts->target.empty() || !opts->inputs.empty() || opts->profile) && !opts->run) {
+  // --emit cuda|ptx builds (for --target, default cuda) and prints the device code.
+  const bool emit_gpu = opts->emit == "cuda" || opts->emit == "ptx";
+  if (emit_gpu && (!opts->inputs.empty() || opts->profile)) {
+    err << "workbench: --inputs and --profile go with --run\n";
+    return false;
+  }
+  if ((!opts->target.empty() || !opts->inputs.empty() || opts->profile) && !opts->run && !emit_gpu) {
     err << "workbench: --target, --inputs and --profile go with --run\n";
     return false;
   }
@@ -327,7 +345,7 @@ bool ParseOptions(const std::vector<std::string>& args, Options* opts, std::ostr
     err << "workbench: --func needs --schedule or --run\n";
     return false;
   }
-  if (!opts->schedule.empty() && !opts->pipeline.empty() && !opts->run) {
+  if (!opts->schedule.empty() && !opts->pipeline.empty() && !opts->run && !emit_gpu) {
     err << "workbench: --schedule and --pipeline are combined only with --run\n";
     return false;
   }
@@ -559,7 +577,8 @@ int RunBuild(const Options& opts, std::ostream& out, std::ostream& err) {
   script::ParseResult parsed;
   if (!ParseFileOrReport(opts.files[0], &parsed, opts.color, err)) return parsed.module.defined() ? 1 : 2;
   std::string target_error;
-  auto target = codegen::ParseTarget(opts.target.empty() ? "llvm" : opts.target, &target_error);
+  const bool emit_gpu = opts.emit == "cuda" || opts.emit == "ptx";
+  auto target = codegen::ParseTarget(opts.target.empty() ? (emit_gpu ? "cuda" : "llvm") : opts.target, &target_error);
   if (!target) {
     err << "workbench: --target: " << target_error << "\n";
     return 2;
@@ -592,7 +611,25 @@ int RunBuild(const Options& opts, std::ostream& out, std::ostream& err) {
     err << "workbench: build for " << target->str() << " failed\n";
     return 1;
   }
+  if (emit_gpu) {
+    std::string text = built.module->GetSource(opts.emit);
+    if (text.empty()) {
+      err << "workbench: the build for " << target->str() << " made no " << opts.emit << " (a cuda target makes it)\n";
+      return 1;
+    }
+    out << text << (text.back() == '\n' ? "" : "\n");
+    return 0;
+  }
   codegen::RunCheckOptions ropts;
+  if (target->is_cuda()) {
+    std::string why;
+    if (!runtime::cuda::CudaAvailable(&why)) {
+      err << "workbench: built for " << target->str() << " (" << codegen::CountCudaKernels(built.module)
+          << " kernel(s)), but there is no GPU to run on: no CUDA device: " << why << "\n";
+      return kExitNoGpu;
+    }
+    ropts.device = runtime::CUDA(0);
+  }
   ropts.inputs = opts.inputs;
   ropts.profile = opts.profile;
   ropts.timing.number = opts.number;
@@ -745,7 +782,7 @@ int RunBatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     return RunManifestCommand(opts, out, err);
   }
   if (opts.roundtrip) return RunRoundTrip(opts, out, err);
-  if (opts.run) return RunBuild(opts, out, err);
+  if (opts.run || opts.emit == "cuda" || opts.emit == "ptx") return RunBuild(opts, out, err);
   if (!opts.emit.empty()) return RunEmit(opts, out, err);
   return RunCompare(opts, out, err);
 }

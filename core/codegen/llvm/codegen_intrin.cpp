@@ -207,6 +207,7 @@ llvm::Value* CodeGenLLVM::EmitCall(const CallNode* op) {
     return phi;
   }
   if (name == "tvm_struct_get") return EmitStructGet(op);
+  if (name == "call_packed") return EmitCallPacked(op);
   if (name == "break_loop" || name == "continue_loop") {
     if (fs_.loops.empty()) throw CodegenError("T." + name + " outside a loop");
     const LoopTargets& loop = fs_.loops.back();

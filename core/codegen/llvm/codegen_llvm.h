@@ -70,6 +70,9 @@ class CodeGenLLVM : public tir::ExprFunctor<llvm::Value*(const ir::PrimExpr&)>,
   llvm::Value* EmitCall(const tir::CallNode* op);
   llvm::Value* EmitMath(const std::string& name, const tir::CallNode* op);
   llvm::Value* EmitStructGet(const tir::CallNode* op);
+  // T.call_packed("name", args...): a lookup through the module context, cached in a global,
+  // and a packed call (codegen_call_packed.cpp).
+  llvm::Value* EmitCallPacked(const tir::CallNode* op);
   llvm::Value* CallLibm(const std::string& base, std::vector<llvm::Value*> args, DataType t);
 
   // --- statements (codegen_stmt.cpp)

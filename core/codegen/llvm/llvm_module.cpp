@@ -24,6 +24,7 @@
 #include <mutex>
 
 #include "codegen/llvm/codegen_llvm.h"
+#include "runtime/backend_env.h"
 #include "runtime/c_backend_api.h"
 #include "tir/stmt.h"
 
@@ -99,7 +100,7 @@ std::string EmitFile(llvm::Module& m, llvm::TargetMachine* tm, llvm::CodeGenFile
   return std::string(buffer.begin(), buffer.end());
 }
 
-class LLVMModuleNode : public runtime::ModuleNode {
+class LLVMModuleNode : public runtime::ModuleNode, public std::enable_shared_from_this<LLVMModuleNode> {
  public:
   LLVMModuleNode(Target target, std::vector<std::string> names, std::string ll, std::string ll_opt,
                  std::string object)
@@ -119,15 +120,17 @@ class LLVMModuleNode : public runtime::ModuleNode {
     if (auto err = jit_->addObjectFile(std::move(buffer))) {
       throw CodegenError("JIT: " + llvm::toString(std::move(err)));
     }
-    std::string missing;
-    runtime::LinkBackendApi([&](const char* name) -> void* {
+    auto lookup = [&](const char* name) -> void* {
       auto addr = jit_->lookup(name);
       if (!addr) {
         llvm::consumeError(addr.takeError());
         return nullptr;
       }
       return addr->toPtr<void*>();
-    });
+    };
+    runtime::LinkBackendApi(lookup);
+    // call_packed looks functions up in this module and its imports.
+    runtime::LinkModuleEnv(lookup, &env_);
   }
 
   std::string type_key() const override { return "llvm"; }
@@ -139,7 +142,8 @@ class LLVMModuleNode : public runtime::ModuleNode {
       llvm::consumeError(addr.takeError());
       return {};
     }
-    return runtime::WrapPackedCFunc(addr->toPtr<WBPackedCFunc>(), jit_);
+    // The function keeps the module alive: its code, its imports and the ModuleEnv it uses.
+    return runtime::WrapPackedCFunc(addr->toPtr<WBPackedCFunc>(), shared_from_this());
   }
 
   std::vector<std::string> FunctionNames() const override { return names_; }
@@ -157,6 +161,10 @@ class LLVMModuleNode : public runtime::ModuleNode {
       if (!m) return "; cannot re-read the optimized IR: " + diag.getMessage().str();
       auto tm = MakeTargetMachine(target_);
       return EmitFile(*m, tm.get(), llvm::CodeGenFileType::AssemblyFile);
+    }
+    // The imported modules' views: a GPU build's "cuda" and "ptx".
+    for (const auto& imported : imports()) {
+      if (std::string text = imported->GetSource(format); !text.empty()) return text;
     }
     return {};
   }
@@ -197,6 +205,7 @@ class LLVMModuleNode : public runtime::ModuleNode {
   Target target_;
   std::vector<std::string> names_;
   std::string ll_, ll_opt_, object_;
+  runtime::ModuleEnv env_{this};
   std::shared_ptr<llvm::orc::LLJIT> jit_;
 };
 

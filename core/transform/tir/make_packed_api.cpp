@@ -155,8 +155,12 @@ class PackedApiBuilder {
     PrimExpr lanes_ok = equal(StructGet(handle, 0, kArrTypeLanes, DataType::Int(32)), I32(want.lanes));
     Assert(logical_and(logical_and(code_ok, bits_ok), lanes_ok),
            what + " must have dtype " + dt.ToString());
-    Assert(equal(StructGet(handle, 0, kArrDeviceType, DataType::Int(32)), I32(runtime::kDLCPU)),
-           what + " must be on the CPU");
+    // As TVM: the tensors live on the device of the function's target (a GPU build's host
+    // function takes cuda tensors and passes their data pointers to its kernels).
+    bool cuda = TargetKind() == "cuda";
+    Assert(equal(StructGet(handle, 0, kArrDeviceType, DataType::Int(32)),
+                 I32(cuda ? runtime::kDLCUDA : runtime::kDLCPU)),
+           what + (cuda ? " must be on a CUDA device" : " must be on the CPU"));
     Assert(equal(StructGet(handle, 0, kArrByteOffset, DataType::Int(64)), I64(0)),
            what + " must have byte_offset 0");
     Var shape_ptr = MakePointerVar(buffer->name + ".shape", DataType::Int(64), "global");
@@ -172,6 +176,14 @@ class PackedApiBuilder {
       Assert(equal(floormod(PtrToInt(buffer->data), I64(buffer->data_alignment)), I64(0)),
              what + " data must be " + std::to_string(buffer->data_alignment) + "-byte aligned");
     }
+  }
+
+  // The kind of the function's "target" attribute ("cuda -arch=sm_90" -> "cuda"); "" when absent.
+  std::string TargetKind() const {
+    const ir::Object* t = func_->GetAttr("target");
+    if (!t || !ir::IsInstance<ir::StringObj>(t)) return "";
+    const std::string& text = static_cast<const ir::StringObj*>(t)->value;
+    return text.substr(0, text.find(' '));
   }
 
   // A tensor may pass explicit strides only when they describe the layout the buffer declares.
