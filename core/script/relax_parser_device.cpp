@@ -49,9 +49,10 @@ std::pair<int64_t, int64_t> RelaxParser::DeviceArg(Node n) {
   Node type_node = is_device ? (args.pos.size() > 0 ? args.pos[0] : args.Kw("dev_type")) : Node{};
   size_t id_pos = is_device ? 1 : 0;
   Node id_node = args.pos.size() > id_pos ? args.pos[id_pos] : args.Kw("dev_id");
-  if (args.pos.size() > id_pos + 1)
+  if (args.pos.size() > id_pos + 1) {
     p_.Fail(args.pos[id_pos + 1],
             std::string(fn) + " takes at most " + std::to_string(id_pos + 1) + " arguments");
+  }
   for (const auto& [key, node] : args.kw) {
     if (key != "dev_id" && !(is_device && key == "dev_type")) {
       p_.Fail(node, std::string(fn) + " has no argument '" + std::string(key) + "'");

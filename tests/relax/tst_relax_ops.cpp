@@ -511,6 +511,24 @@ class TestRelaxOps : public QObject {
     }
   }
 
+  // to_vdevice retypes onto its destination; hint_on_device keeps the operand's type.
+  void deviceOps() {
+    ir::VDevice cuda = ir::MakeVDevice("cuda", 1);
+    CHECK_TYPE(Infer({T({I(2), I(3)})}, On("relax.to_vdevice", {{"dst_vdevice", cuda}})),
+               "R.Tensor((2, 3), \"float32\", vdevice=I.vdevice(\"cuda\", 1, \"global\"))");
+    CHECK_ERROR(Infer({T({I(2)})}, On("relax.to_vdevice")),
+                "to_vdevice: dst_vdevice must be one of the module's vdevices");
+    CHECK_ERROR(Infer({MakeShapeType({I(2)})}, On("relax.to_vdevice", {{"dst_vdevice", cuda}})),
+                "to_vdevice: the data must be a tensor, got R.Shape([2])");
+    TensorType on_cuda = WithVDevice(T({I(4)}), cuda);
+    CHECK_TYPE(Infer({on_cuda}, On("relax.hint_on_device", {{"dev_type", Int(1)}})),
+               "R.Tensor((4,), \"float32\", vdevice=I.vdevice(\"cuda\", 1, \"global\"))");
+    CHECK_TYPE(Infer({T({I(4)})}, On("relax.hint_on_device", {{"dev_type", Int(2)}})),
+               "R.Tensor((4,), \"float32\")");
+    CHECK_ERROR(Infer({T({I(4)})}, On("relax.hint_on_device", {{"dev_id", Int(-1)}})),
+                "hint_on_device: dev_id must be non-negative, got -1");
+  }
+
   void builtinAllocTensor() {
     tir::Var n = tir::MakeVar("n", kI64);
     auto alloc = [&](Expr shape, Expr scope) {
