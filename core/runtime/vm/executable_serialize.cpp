@@ -22,6 +22,11 @@ namespace wb::runtime::vm {
 
 namespace {
 
+// The enums' values are the format: reordering them needs a new kFormatVersion.
+static_assert(static_cast<int>(Value::Kind::kString) == 6 && static_cast<int>(Value::Kind::kStorage) == 8);
+static_assert(static_cast<int>(Instruction::Op::kIf) == 3 && static_cast<int>(InstrArg::Kind::kFuncIdx) == 3);
+static_assert(static_cast<int>(FuncEntry::Kind::kVMFunc) == 1);
+
 constexpr char kMagic[8] = {'W', 'B', 'V', 'M', 'E', 'X', 'E', '\0'};
 constexpr uint32_t kFormatVersion = 1;
 constexpr size_t kHeaderBytes = 8 + 4 + 8 + 8;
