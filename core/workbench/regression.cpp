@@ -158,9 +158,14 @@ CaseResult RunCase(const ManifestCase& c, bool update_goldens) {
   if (!built.input_error.empty()) return finish("error", built.input_error);
   for (auto& check : built.checks) result.checks.push_back(std::move(check));
   for (auto& path : built.updated) result.updated_goldens.push_back(std::move(path));
-  bool ok = true;
-  for (const auto& check : result.checks) ok &= check.passed;
-  return finish(ok ? "passed" : "failed", ok ? "" : "a check failed");
+  std::string failed;
+  for (const auto& check : result.checks) {
+    if (check.passed) continue;
+    // Golden checks are named by their file; the kind says enough in a one-line summary.
+    bool by_file = check.kind == "ir_golden";
+    failed += (failed.empty() ? "" : ", ") + check.kind + (by_file ? "" : " " + check.name);
+  }
+  return finish(failed.empty() ? "passed" : "failed", failed.empty() ? "" : "failed: " + failed);
 }
 
 namespace {

@@ -62,7 +62,7 @@ CheckResult JudgeTiming(const ManifestCase& c, const std::string& func, double m
     return check;
   }
   char ratio[64];
-  std::snprintf(ratio, sizeof(ratio), "%.2fx (allowed %.2fx)", *check.ratio, c.timing->max_slowdown);
+  std::snprintf(ratio, sizeof(ratio), "%.3fx (allowed %gx)", *check.ratio, c.timing->max_slowdown);
   check.passed = *check.ratio <= c.timing->max_slowdown;
   check.message = "median " + Millis(median_s) + ", baseline " + Millis(*check.baseline_s) + ": " + ratio;
   if (!check.passed) check.message = "slower than the baseline: " + check.message;

@@ -232,6 +232,10 @@ class TestManifest : public QObject {
     QCOMPARE(r.code, 0);
     QVERIFY(r.out.contains("beta") && !r.out.contains("alpha"));
     QVERIFY(r.out.contains("1 passed, 0 failed"));
+    // With a wildcard the pattern matches the whole name.
+    Run wild = Workbench({tmp.filePath("m.json"), "--filter", "?lph*"});
+    QVERIFY(wild.out.contains("alpha") && !wild.out.contains("beta"));
+    QVERIFY(Workbench({tmp.filePath("m.json"), "--filter", "lph*"}).out.contains("0 passed, 0 failed"));
   }
 
   void junitEscapesFailureText() {
