@@ -57,6 +57,10 @@ enum Column { kFunction, kMean, kMin, kStd, kGflops, kMaxError, kStatus, kColumn
 BuildPanel::BuildPanel(QWidget* parent) : QWidget(parent) {
   target_ = new QComboBox;
   target_->setObjectName("buildTarget");
+  // Target descriptions are long (a GPU tag spells out its limits and host): the box keeps a
+  // modest width and its popup shows them whole.
+  target_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  target_->setMinimumContentsLength(28);
   targets_ = workbench::BuildTargets();
   auto* model = qobject_cast<QStandardItemModel*>(target_->model());
   for (const auto& t : targets_) {
@@ -131,9 +135,15 @@ BuildPanel::BuildPanel(QWidget* parent) : QWidget(parent) {
   ir_opt_ = SourceView();
   asm_ = SourceView();
   views_ = new QTabWidget;
+  // Five code views: scroll their tabs rather than widen the panel (and the window) for them.
+  views_->setUsesScrollButtons(true);
   views_->addTab(ir_, tr("LLVM IR"));
   views_->addTab(ir_opt_, tr("Optimized IR"));
   views_->addTab(asm_, tr("Assembly"));
+  cuda_ = SourceView();
+  ptx_ = SourceView();
+  views_->addTab(cuda_, tr("CUDA"));
+  views_->addTab(ptx_, tr("PTX"));
 
   splitter_ = new QSplitter(Qt::Vertical);
   splitter_->setObjectName("buildSplitter");
@@ -366,6 +376,8 @@ void BuildPanel::ShowBuild(const workbench::BuildOutcome& build) {
       ir_->clear();
       ir_opt_->clear();
       asm_->clear();
+      cuda_->clear();
+      ptx_->clear();
       results_->setRowCount(0);
       ShowErrors(build.diagnostics);
       status_->setText(tr("Build failed: %1")
@@ -376,6 +388,8 @@ void BuildPanel::ShowBuild(const workbench::BuildOutcome& build) {
       ir_->setPlainText(Q(build.llvm_ir));
       ir_opt_->setPlainText(Q(build.llvm_ir_opt));
       asm_->setPlainText(Q(build.assembly));
+      cuda_->setPlainText(Q(build.cuda_source));
+      ptx_->setPlainText(Q(build.ptx));
       ShowErrors(build.diagnostics);
       status_->setText(tr("Built step %1 for %2 in %3 ms")
                            .arg(build.request.step)

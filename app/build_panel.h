@@ -74,6 +74,8 @@ class BuildPanel : public QWidget {
   QPlainTextEdit* irView() const { return ir_; }
   QPlainTextEdit* optimizedIrView() const { return ir_opt_; }
   QPlainTextEdit* assemblyView() const { return asm_; }
+  QPlainTextEdit* cudaView() const { return cuda_; }
+  QPlainTextEdit* ptxView() const { return ptx_; }
   QSplitter* splitter() const { return splitter_; }
 
  Q_SIGNALS:
@@ -130,6 +132,8 @@ class BuildPanel : public QWidget {
   QPlainTextEdit* ir_;
   QPlainTextEdit* ir_opt_;
   QPlainTextEdit* asm_;
+  QPlainTextEdit* cuda_;  // CUDA targets: the kernels' CUDA C and PTX
+  QPlainTextEdit* ptx_;
   QSplitter* splitter_;
 };
 

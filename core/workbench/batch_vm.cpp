@@ -299,6 +299,13 @@ int RunRelaxBuild(const ir::IRModule& module, const codegen::Target& target, con
     return 2;
   }
 
+  if (target.is_cuda()) {
+    // The VM's builtins allocate host memory and its kernels are called as CPU functions; a
+    // GPU VM (device allocation, kernels through the CUDA module) is not built yet.
+    err << "workbench: Relax functions run on the CPU only for now: the Relax VM has no CUDA "
+           "support yet (build with --target llvm, or run the PrimFuncs alone)\n";
+    return 1;
+  }
   codegen::VMBuildResult built = codegen::BuildVM(module, target);
   if (!built.ok()) {
     err << RenderDiagnostics(built.diagnostics, options.color);

@@ -1,7 +1,5 @@
 #include "workbench/build_session.h"
 
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -9,9 +7,11 @@
 #include <numeric>
 
 #include "codegen/build.h"
+#include "codegen/cuda/codegen_cuda.h"
 #include "codegen/run_check.h"
 #include "codegen/target.h"
 #include "ir/structural_equal.h"
+#include "runtime/cuda/cuda_driver.h"
 #include "tir/stmt.h"
 #include "workbench/schedule_session.h"
 
@@ -28,21 +28,27 @@ const char* OutcomeStateName(OutcomeState state) {
 
 // --- Targets -------------------------------------------------------------------------------------
 
+bool CudaCanBuild(std::string* why) {
+  // Building needs NVRTC only: a machine without a GPU still compiles kernels to PTX.
+  if (codegen::NvrtcAvailable()) return true;
+  *why = "this build has no CUDA support (NVRTC was not found when it was configured)";
+  return false;
+}
+
 bool CudaTargetUsable(std::string* why) {
   // The driver is what a machine without a GPU lacks; the toolkit alone cannot run a kernel.
-  void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
-  if (!driver) {
-    *why = "no NVIDIA driver found (libcuda.so.1 could not be loaded)";
-    return false;
-  }
-  dlclose(driver);
-  std::string error;
-  if (!codegen::ParseTarget("cuda", &error)) {
-    *why = "this build has no CUDA support";
-    return false;
-  }
-  return true;
+  return CudaCanBuild(why) && runtime::cuda::CudaAvailable(why);
 }
+
+namespace {
+
+// A CUDA target (the "cuda" kind or a GPU tag): built when NVRTC is here, run when a GPU is.
+void SetCudaAbilities(TargetOption* option) {
+  option->can_build = CudaCanBuild(&option->reason);
+  option->can_run = option->can_build && CudaTargetUsable(&option->reason);
+}
+
+}  // namespace
 
 std::vector<TargetOption> BuildTargets() {
   std::vector<TargetOption> out;
@@ -58,6 +64,11 @@ std::vector<TargetOption> BuildTargets() {
       continue;
     }
     option.description = target->str();
+    if (target->kind == "cuda") {
+      SetCudaAbilities(&option);
+      out.push_back(option);
+      continue;
+    }
     option.can_build = true;
     // Code for a CPU with features this one lacks builds (its IR and assembly are worth reading)
     // but would die of an illegal instruction here.
@@ -72,7 +83,7 @@ std::vector<TargetOption> BuildTargets() {
     out.push_back(option);
   }
   TargetOption cuda{"cuda", "cuda", "NVIDIA GPU (CUDA)", false, false, ""};
-  cuda.can_build = cuda.can_run = CudaTargetUsable(&cuda.reason);
+  SetCudaAbilities(&cuda);
   out.push_back(cuda);
   return out;
 }
@@ -108,7 +119,7 @@ BuildOutcome BuildModule(const BuildRequest& request, const CancellationToken& t
   report("target", 0);
   std::string kind = request.target.substr(0, request.target.find(' '));
   std::string why;
-  if (kind == "cuda" && !CudaTargetUsable(&why)) {
+  if (kind == "cuda" && !CudaCanBuild(&why)) {
     out.diagnostics.Error("cannot build for cuda: " + why);
     return out;
   }
@@ -141,6 +152,11 @@ BuildOutcome BuildModule(const BuildRequest& request, const CancellationToken& t
                                                         {"ll-opt", &out.llvm_ir_opt},
                                                         {"asm", &out.assembly}};
   double fraction = 0.7;
+  if (target->kind == "cuda") {
+    // The host side's LLVM views stay; the kernels' own are the CUDA C and its PTX.
+    out.cuda_source = built.module->GetSource("cuda");
+    out.ptx = built.module->GetSource("ptx");
+  }
   for (const auto& [format, text] : views) {
     if (cancelled()) return out;
     report(std::string("source view: ") + format, fraction);
@@ -250,6 +266,16 @@ RunOutcome RunBuilt(const BuildOutcome& build, const RunRequest& request,
     out.message = "the module has no PrimFunc to run";
     return out;
   }
+  // A CUDA build runs on cuda(0): RunAndCheck copies the inputs there and times with CUDA events.
+  runtime::DLDevice device{};
+  if (build.target.rfind("cuda", 0) == 0) {
+    std::string why;
+    if (!CudaTargetUsable(&why)) {
+      out.message = "cannot run on cuda: " + why + " (the kernels were built: see the CUDA and PTX views)";
+      return out;
+    }
+    device.device_type = runtime::kDLCUDA;
+  }
   double units = funcs.size() * (1.0 + (request.profile ? request.repeat : 0));
   double done = 0;
   auto cancel = [&](FunctionResult fr, const std::string& message) {
@@ -268,6 +294,7 @@ RunOutcome RunBuilt(const BuildOutcome& build, const RunRequest& request,
     options.inputs = request.inputs;
     options.seed = request.seed;
     options.check = request.check;
+    options.device = device;
     report((request.check ? "run and check " : "run ") + fr.name, done / units);
     codegen::FunctionRunResult r = RunOne(one, build.module, options);
     ++done;

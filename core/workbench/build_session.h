@@ -38,8 +38,9 @@ struct TargetOption {
 // The host CPU (`llvm`) first, then every target tag, then `cuda`.
 std::vector<TargetOption> BuildTargets();
 
-// Whether CUDA kernels can be built and run here; false with the reason in *why. The one place
-// that decides it, so that it can follow the CUDA runtime when that lands.
+// Whether CUDA kernels can be built here (NVRTC in this build) and also run (a GPU and its
+// driver, asked of the CUDA runtime); false with the reason in *why.
+bool CudaCanBuild(std::string* why);
 bool CudaTargetUsable(std::string* why);
 
 // --- Cancellation and progress -------------------------------------------------------------------
@@ -82,6 +83,8 @@ struct BuildOutcome {
   std::string llvm_ir;          // before LLVM's optimization
   std::string llvm_ir_opt;      // after it
   std::string assembly;
+  std::string cuda_source;      // CUDA targets: the kernels' CUDA C
+  std::string ptx;              // and the PTX NVRTC made of it
   double seconds = 0;           // lowering and code generation
   bool ok() const { return state == OutcomeState::kOk; }
 };

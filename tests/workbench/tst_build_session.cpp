@@ -1,7 +1,6 @@
 // Build and profile without any UI: the target list and why CUDA is not offered, a build with its
 // IR and assembly views, run + check + time on random and loaded inputs, the history across
 // schedule steps, failures that say why, and cancellation between stages and repeats.
-#include <dlfcn.h>
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -104,17 +103,53 @@ class TestBuildSession : public QObject {
     QVERIFY(host && host->can_build && host->can_run);
     const TargetOption* cuda = FindTarget(targets, "cuda");
     QVERIFY(cuda);
-    void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
-    if (!driver) {
-      QVERIFY(!cuda->can_build && !cuda->can_run);
-      QCOMPARE(cuda->reason, std::string("no NVIDIA driver found (libcuda.so.1 could not be loaded)"));
-    } else {
-      dlclose(driver);
-      QVERIFY(cuda->can_build || cuda->reason == "this build has no CUDA support");
-    }
+    // Building needs NVRTC; running also needs a GPU and its driver. A GPU tag of the target
+    // list has the same abilities as `cuda` itself.
+    std::string build_why, run_why;
+    const bool can_build = CudaCanBuild(&build_why);
+    const bool usable = CudaTargetUsable(&run_why);
+    QCOMPARE(cuda->can_build, can_build);
+    QCOMPARE(cuda->can_run, usable);
+    QVERIFY(!usable || can_build);
+    if (!can_build) QCOMPARE(cuda->reason, build_why);
+    else if (!usable) QCOMPARE(cuda->reason, run_why);
+    if (!usable) QVERIFY(!cuda->reason.empty());
+    const TargetOption* h200 = FindTarget(targets, "nvidia/h200");
+    QVERIFY(h200);
+    QCOMPARE(h200->can_build, cuda->can_build);
+    QCOMPARE(h200->can_run, cuda->can_run);
+  }
+
+  void cudaBuildShowsTheKernelsCudaAndPtx() {
     std::string why;
-    QCOMPARE(CudaTargetUsable(&why), cuda->can_build);
-    QCOMPARE(why, cuda->reason);
+    if (!CudaCanBuild(&why)) QSKIP(("no CUDA build here: " + why).c_str());
+    BuildRequest request;
+    request.module = Parse(kThreadBound);
+    request.target = "cuda -arch=sm_90";
+    BuildOutcome b = BuildModule(request);
+    QVERIFY2(b.ok(), Diags(b).c_str());
+    QVERIFY2(b.cuda_source.find("__global__") != std::string::npos, b.cuda_source.c_str());
+    QVERIFY2(b.cuda_source.find("threadIdx.x") != std::string::npos, b.cuda_source.c_str());
+    QVERIFY2(b.ptx.find(".entry") != std::string::npos, b.ptx.c_str());
+    QVERIFY2(b.ptx.find("sm_90") != std::string::npos, b.ptx.c_str());
+    // The host side (argument checks, the launch) is LLVM code.
+    QVERIFY(!b.llvm_ir.empty());
+
+    // Without a GPU the build stands and running it says why nothing ran.
+    if (!CudaTargetUsable(&why)) {
+      BuildSession session;
+      QVERIFY(session.Build(request).ok());
+      RunOutcome r = session.Run({});
+      QVERIFY(r.state == OutcomeState::kFailed);
+      QVERIFY(r.functions.empty());
+      QCOMPARE(r.message, "cannot run on cuda: " + why +
+                              " (the kernels were built: see the CUDA and PTX views)");
+    }
+
+    // Unbound blocks are an error naming the block, not a crash.
+    BuildOutcome unbound = BuildModule(RequestFromSchedule(Scheduled(), "cuda"));
+    QVERIFY(unbound.state == OutcomeState::kFailed);
+    QVERIFY2(Diags(unbound).find("is not bound to GPU threads") != std::string::npos, Diags(unbound).c_str());
   }
 
   void buildShowsIrOptimizedIrAndAssembly() {
@@ -271,7 +306,7 @@ class TestBuildSession : public QObject {
     QVERIFY2(Diags(t).find("target: ") != std::string::npos, Diags(t).c_str());
 
     std::string why;
-    if (!CudaTargetUsable(&why)) {
+    if (!CudaCanBuild(&why)) {
       BuildOutcome c = BuildModule(RequestFromSchedule(schedule, "cuda"));
       QVERIFY(c.state == OutcomeState::kFailed);
       QVERIFY2(Diags(c).find("cannot build for cuda: " + why) != std::string::npos, Diags(c).c_str());
