@@ -212,7 +212,7 @@ std::optional<Target> ParseTarget(std::string_view text, std::string* error) {
   for (const auto& [name, on] : features) {
     if (on) target.features.push_back("+" + name);
   }
-  if (target.num_cores == 0) target.num_cores = runtime::ThreadPool::Global().num_threads();
+  if (target.num_cores == 0) target.num_cores = runtime::ThreadPool::GlobalNumThreads();
   return target;
 }
 

@@ -1,5 +1,6 @@
 #include "runtime/thread_pool.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <string>
 
@@ -20,9 +21,19 @@ int ThreadPool::DefaultNumThreads() {
   return n == 0 ? 1 : static_cast<int>(n);
 }
 
+namespace {
+std::atomic<ThreadPool*> global_pool{nullptr};
+}  // namespace
+
 ThreadPool& ThreadPool::Global() {
   static ThreadPool pool(DefaultNumThreads());
+  global_pool.store(&pool, std::memory_order_release);
   return pool;
+}
+
+int ThreadPool::GlobalNumThreads() {
+  ThreadPool* pool = global_pool.load(std::memory_order_acquire);
+  return pool ? pool->num_threads() : DefaultNumThreads();
 }
 
 ThreadPool::ThreadPool(int num_threads) { Start(num_threads <= 0 ? DefaultNumThreads() : num_threads); }

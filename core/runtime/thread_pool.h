@@ -15,6 +15,10 @@ namespace wb::runtime {
 class ThreadPool {
  public:
   static ThreadPool& Global();
+  // The global pool's size without starting it: a process that forks (the regression runner's
+  // cases) must not start workers before the fork, or the child has a pool whose threads do
+  // not exist in it.
+  static int GlobalNumThreads();
   explicit ThreadPool(int num_threads);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;

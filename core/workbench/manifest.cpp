@@ -27,18 +27,6 @@ const std::set<std::string> kTimingFields = {"baseline", "max_slowdown", "number
 // A recipe value that calls the schedule (`sch.`) is recipe text; anything else is a file.
 bool IsInlineRecipe(const std::string& value) { return value.find("sch.") != std::string::npos; }
 
-// The target text to check when the manifest is read. ParseTarget asks the runtime's thread
-// pool for its size unless -num-cores is given, and starting the pool here, before the cases
-// fork, would leave every case a pool whose threads do not exist in its process (a parallel
-// kernel would then wait forever). The case parses the target itself when it builds.
-std::string TargetToValidate(std::string text) {
-  for (const auto& [tag, expansion] : codegen::TargetTags()) {
-    if (text == tag) text = expansion;
-  }
-  if (text.empty() || text.find("-num-cores=") != std::string::npos) return text;
-  return text + " -num-cores=1";
-}
-
 bool ReadFile(const std::string& path, std::string* text) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
@@ -175,7 +163,7 @@ class Loader {
     }
     if (String(c, "target", label, &base.target, false)) {
       std::string why;
-      if (!codegen::ParseTarget(TargetToValidate(base.target), &why)) {
+      if (!codegen::ParseTarget(base.target, &why)) {
         Error(label + ": field 'target': " + why);
       }
     }
