@@ -8,7 +8,6 @@
 // a CancellationToken shared with the worker is checked between stages and between repeats.
 #pragma once
 
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -18,6 +17,7 @@
 #include "ir/expr.h"
 #include "runtime/module.h"
 #include "support/diagnostic.h"
+#include "workbench/cancellation.h"
 
 namespace wb::workbench {
 
@@ -42,22 +42,6 @@ std::vector<TargetOption> BuildTargets();
 // driver, asked of the CUDA runtime); false with the reason in *why.
 bool CudaCanBuild(std::string* why);
 bool CudaTargetUsable(std::string* why);
-
-// --- Cancellation and progress -------------------------------------------------------------------
-
-// Copies share one flag: the UI keeps a copy to cancel, the worker checks its own.
-class CancellationToken {
- public:
-  CancellationToken() : flag_(std::make_shared<std::atomic<bool>>(false)) {}
-  void Cancel() const { flag_->store(true); }
-  bool cancelled() const { return flag_->load(); }
-
- private:
-  std::shared_ptr<std::atomic<bool>> flag_;
-};
-
-// Called on the worker's thread: what is being done, and the fraction of the job done (0..1).
-using ProgressFn = std::function<void(const std::string& stage, double fraction)>;
 
 enum class OutcomeState { kOk, kFailed, kCancelled };
 const char* OutcomeStateName(OutcomeState state);
