@@ -407,6 +407,7 @@ void BuildPanel::ShowRun(const workbench::RunOutcome& run) {
   }
   results_->setRowCount(0);
   int failures = 0;
+  int crashes = 0;
   for (const auto& f : run.functions) {
     int row = results_->rowCount();
     results_->insertRow(row);
@@ -433,18 +434,28 @@ void BuildPanel::ShowRun(const workbench::RunOutcome& run) {
       ++failures;
       item->setForeground(QColor("#c0392b"));
     }
+    // A crashed kernel ran in its own process (RunRequest::isolate): the row says which signal
+    // ended it, in bold so it is not read as a wrong result.
+    if (f.status == "crashed") {
+      ++crashes;
+      QFont bold = item->font();
+      bold.setBold(true);
+      item->setFont(bold);
+    }
   }
   QString what = run.profiled ? tr("Profiled") : tr("Ran");
   if (run.state == OutcomeState::kCancelled) {
     status_->setText(tr("Cancelled: %1").arg(run.functions.empty() ? QString()
                                                                     : Q(run.functions.back().message)));
   } else {
-    status_->setText(tr("%1 step %2 on %3: %4 function(s), %5 failed")
-                         .arg(what)
-                         .arg(run.step)
-                         .arg(Q(run.target))
-                         .arg(run.functions.size())
-                         .arg(failures));
+    QString text = tr("%1 step %2 on %3: %4 function(s), %5 failed")
+                       .arg(what)
+                       .arg(run.step)
+                       .arg(Q(run.target))
+                       .arg(run.functions.size())
+                       .arg(failures);
+    if (crashes > 0) text += tr(" (%1 crashed)").arg(crashes);
+    status_->setText(text);
   }
 }
 

@@ -1,5 +1,7 @@
 #include "runtime/thread_pool.h"
 
+#include <pthread.h>
+
 #include <atomic>
 #include <cstdlib>
 #include <string>
@@ -22,18 +24,43 @@ int ThreadPool::DefaultNumThreads() {
 }
 
 namespace {
+
+// The global pool lives on the heap and is never destroyed: a forked child (ChildProcess, the
+// manifest's cases) inherits the object but none of its workers, so the child drops it (see
+// ResetInChild) and makes its own on first use. Destroying the inherited one would join threads
+// that do not exist there; its mutexes may even be held by them.
 std::atomic<ThreadPool*> global_pool{nullptr};
+std::mutex global_mutex;
+// The size of the pool a child dropped, so the child's own pool has the parent's size.
+int inherited_threads = 0;
+
+void LockForFork() { global_mutex.lock(); }
+void UnlockAfterFork() { global_mutex.unlock(); }
+void ResetInChild() {
+  if (ThreadPool* pool = global_pool.load(std::memory_order_relaxed)) {
+    inherited_threads = pool->num_threads();
+    global_pool.store(nullptr, std::memory_order_relaxed);
+  }
+  global_mutex.unlock();
+}
+
 }  // namespace
 
 ThreadPool& ThreadPool::Global() {
-  static ThreadPool pool(DefaultNumThreads());
-  global_pool.store(&pool, std::memory_order_release);
-  return pool;
+  if (ThreadPool* pool = global_pool.load(std::memory_order_acquire)) return *pool;
+  static std::once_flag fork_handlers;
+  std::call_once(fork_handlers, [] { pthread_atfork(LockForFork, UnlockAfterFork, ResetInChild); });
+  std::lock_guard lock(global_mutex);
+  if (ThreadPool* pool = global_pool.load(std::memory_order_relaxed)) return *pool;
+  auto* pool = new ThreadPool(inherited_threads > 0 ? inherited_threads : DefaultNumThreads());
+  global_pool.store(pool, std::memory_order_release);
+  return *pool;
 }
 
 int ThreadPool::GlobalNumThreads() {
-  ThreadPool* pool = global_pool.load(std::memory_order_acquire);
-  return pool ? pool->num_threads() : DefaultNumThreads();
+  if (ThreadPool* pool = global_pool.load(std::memory_order_acquire)) return pool->num_threads();
+  std::lock_guard lock(global_mutex);
+  return inherited_threads > 0 ? inherited_threads : DefaultNumThreads();
 }
 
 ThreadPool::ThreadPool(int num_threads) { Start(num_threads <= 0 ? DefaultNumThreads() : num_threads); }

@@ -1,6 +1,7 @@
 // The thread pool that generated `parallel` loops run on (through WBBackendParallelLaunch). One
 // process-wide pool; its size defaults to the number of cores (or WB_NUM_THREADS) and can be
-// changed between launches.
+// changed between launches. A forked child gets a fresh global pool of the same size on first use
+// (a pthread_atfork handler drops the inherited one, whose threads do not exist in the child).
 #pragma once
 
 #include <condition_variable>
@@ -15,9 +16,7 @@ namespace wb::runtime {
 class ThreadPool {
  public:
   static ThreadPool& Global();
-  // The global pool's size without starting it: a process that forks (the regression runner's
-  // cases) must not start workers before the fork, or the child has a pool whose threads do
-  // not exist in it.
+  // The global pool's size without starting it (what a target's num_cores defaults to).
   static int GlobalNumThreads();
   explicit ThreadPool(int num_threads);
   ~ThreadPool();

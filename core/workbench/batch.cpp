@@ -19,6 +19,7 @@
 #include "runtime/cuda/cuda_driver.h"
 #include "runtime/ndarray_device.h"
 #include "schedule/recipe.h"
+#include "support/child_process.h"
 #include "script/tvmscript.h"
 #include "transform/instrument.h"
 #include "transform/registry.h"
@@ -572,6 +573,71 @@ int RunEmit(const Options& opts, std::ostream& out, std::ostream& err) {
   return 0;
 }
 
+// One function's run and check, as RunAndCheck reports it, or why its process ended without it:
+// `crash` names the signal ("SIGSEGV (invalid memory access, ...)") when the kernel crashed.
+struct IsolatedResult {
+  codegen::FunctionRunResult result;
+  std::string crash;
+};
+
+nlohmann::json RunResultToJson(const codegen::FunctionRunResult& r) {
+  nlohmann::json j = {{"name", r.name},       {"status", static_cast<int>(r.status)},
+                      {"message", r.message}, {"checked", r.checked},
+                      {"max_abs_error", r.max_abs_error}, {"samples_s", r.samples_s}};
+  if (r.flops) j["flops"] = *r.flops;
+  return j;
+}
+
+codegen::FunctionRunResult RunResultFromJson(const nlohmann::json& j) {
+  codegen::FunctionRunResult r;
+  r.name = j.value("name", "");
+  r.status = static_cast<codegen::FunctionRunResult::Status>(j.value("status", 2));
+  r.message = j.value("message", "");
+  r.checked = j.value("checked", false);
+  r.max_abs_error = j.value("max_abs_error", 0.0);
+  r.samples_s = j.value("samples_s", std::vector<double>{});
+  if (j.contains("flops") && j["flops"].is_number()) r.flops = j["flops"].get<double>();
+  return r;
+}
+
+// RunAndCheck one PrimFunc at a time, each in a child process (support/child_process.h).
+std::vector<IsolatedResult> RunEachInChild(const ir::IRModule& module, const runtime::Module& built,
+                                           const codegen::RunCheckOptions& options) {
+  std::vector<IsolatedResult> results;
+  for (size_t fi = 0; fi < module->functions.size(); ++fi) {
+    auto f = module->functions[fi].as_ref<tir::PrimFuncNode>();
+    if (!f.defined()) continue;
+    ir::IRModule one = ir::MakeIRModule({module->global_vars[fi]}, {module->functions[fi]}, module->attrs);
+    ChildOptions child_options;
+    // The child's own stderr (a kernel's prints) goes straight to ours.
+    child_options.capture_stderr = false;
+    ChildResult child = RunInChild(
+        [&](ChildChannel&) {
+          nlohmann::json list = nlohmann::json::array();
+          for (const auto& r : codegen::RunAndCheck(one, built, options)) list.push_back(RunResultToJson(r));
+          return list.dump();
+        },
+        child_options);
+    codegen::FunctionRunResult failed;
+    failed.name = f->global_symbol().empty() ? module->global_vars[fi]->name_hint : f->global_symbol();
+    failed.status = codegen::FunctionRunResult::Status::kError;
+    if (child.end == ChildEnd::kCrashed) {
+      results.push_back({failed, child.message});
+      continue;
+    }
+    nlohmann::json list = child.finished() ? nlohmann::json::parse(child.payload, nullptr, false)
+                                           : nlohmann::json();
+    if (!list.is_array()) {
+      failed.message = child.finished() ? "the run's result could not be read back from its process"
+                                        : child.message;
+      results.push_back({failed, ""});
+      continue;
+    }
+    for (const auto& j : list) results.push_back({RunResultFromJson(j), ""});
+  }
+  return results;
+}
+
 // --run: build for the target, run each PrimFunc, check it against the interpreter, time it.
 int RunBuild(const Options& opts, std::ostream& out, std::ostream& err) {
   script::ParseResult parsed;
@@ -634,16 +700,25 @@ int RunBuild(const Options& opts, std::ostream& out, std::ostream& err) {
   ropts.profile = opts.profile;
   ropts.timing.number = opts.number;
   ropts.timing.repeat = opts.repeat;
-  auto results = codegen::RunAndCheck(module, built.module, ropts);
+  // On the CPU each function runs in a child process: a kernel that crashes is reported as such
+  // and the others still run. A CUDA context does not survive a fork: GPU runs stay here.
+  std::vector<IsolatedResult> results;
+  if (target->is_cuda()) {
+    for (auto& r : codegen::RunAndCheck(module, built.module, ropts)) results.push_back({std::move(r), ""});
+  } else {
+    results = RunEachInChild(module, built.module, ropts);
+  }
   nlohmann::json report = nlohmann::json::array();
   int failures = 0;
   out << "target: " << target->str() << "\n";
-  for (const auto& r : results) {
-    bool ok = r.status == codegen::FunctionRunResult::Status::kOk;
+  for (const auto& [r, crash] : results) {
+    bool ok = r.status == codegen::FunctionRunResult::Status::kOk && crash.empty();
     failures += !ok;
     out << (ok ? "ok      " : "FAILED  ") << r.name;
     if (ok) out << (r.checked ? "  matches the interpreter" : "  ran");
+    else if (!crash.empty()) out << ": crashed: " << crash;
     else out << ": " << codegen::StatusName(r.status) << ": " << r.message;
+    if (!crash.empty()) err << "error: kernel '" << r.name << "' crashed: " << crash << "\n";
     if (!r.samples_s.empty()) {
       auto [lo, hi] = std::minmax_element(r.samples_s.begin(), r.samples_s.end());
       char line[160];
@@ -656,8 +731,11 @@ int RunBuild(const Options& opts, std::ostream& out, std::ostream& err) {
       }
     }
     out << "\n";
-    nlohmann::json entry = {{"name", r.name}, {"status", codegen::StatusName(r.status)}, {"checked", r.checked}};
-    if (!r.message.empty()) entry["message"] = r.message;
+    nlohmann::json entry = {{"name", r.name},
+                             {"status", crash.empty() ? codegen::StatusName(r.status) : "crashed"},
+                             {"checked", r.checked}};
+    if (!crash.empty()) entry["message"] = crash;
+    else if (!r.message.empty()) entry["message"] = r.message;
     if (!r.samples_s.empty()) {
       entry["samples_s"] = r.samples_s;
       entry["median_s"] = r.median_s();

@@ -16,6 +16,7 @@
 #include "relax/type.h"
 #include "runtime/time_evaluator.h"
 #include "runtime/vm/vm.h"
+#include "support/child_process.h"
 #include "tir/expr.h"
 #include "tir/functor.h"
 #include "tir/stmt.h"
@@ -151,7 +152,8 @@ runtime::NDArray FindNpy(const std::string& dir, const std::string& func, const 
 
 struct RelaxRun {
   std::string name;
-  enum class Status { kOk, kMismatch, kError } status = Status::kOk;
+  // kCrashed: the run's process died of a signal (the message names it).
+  enum class Status { kOk, kMismatch, kError, kCrashed } status = Status::kOk;
   std::string message;
   bool checked = false;
   std::map<std::string, int64_t> symbolic;  // the size picked for each symbolic var
@@ -173,6 +175,7 @@ const char* StatusName(RelaxRun::Status s) {
     case RelaxRun::Status::kOk: return "ok";
     case RelaxRun::Status::kMismatch: return "mismatch";
     case RelaxRun::Status::kError: return "error";
+    case RelaxRun::Status::kCrashed: return "crashed";
   }
   return "?";
 }
@@ -273,6 +276,43 @@ RelaxRun RunOne(const ir::IRModule& source, const relax::Function& func, const s
   return run;
 }
 
+// RunOne in a child process (support/child_process.h): a kernel the VM calls that crashes ends
+// the child, and the run says which signal; this process reports it and goes on.
+RelaxRun RunOneInChild(const ir::IRModule& source, const relax::Function& func, const std::string& name,
+                       const std::string& vm_name, const codegen::VMBuildResult& built,
+                       const std::map<std::string, tir::PrimFunc>& kernels, const VMRunOptions& options) {
+  ChildOptions child_options;
+  child_options.capture_stderr = false;  // a kernel's prints go straight to our stderr
+  ChildResult child = RunInChild(
+      [&](ChildChannel&) {
+        RelaxRun r = RunOne(source, func, name, vm_name, built, kernels, options);
+        nlohmann::json j = {{"status", static_cast<int>(r.status)}, {"message", r.message},
+                            {"checked", r.checked},                 {"symbolic", r.symbolic},
+                            {"samples_s", r.samples_s}};
+        if (r.flops) j["flops"] = *r.flops;
+        return j.dump();
+      },
+      child_options);
+  RelaxRun run;
+  run.name = name;
+  nlohmann::json j = child.finished() ? nlohmann::json::parse(child.payload, nullptr, false) : nlohmann::json();
+  if (child.end == ChildEnd::kCrashed) {
+    run.status = RelaxRun::Status::kCrashed;
+    run.message = child.message;
+  } else if (!j.is_object()) {
+    run.status = RelaxRun::Status::kError;
+    run.message = child.finished() ? "the run's result could not be read back from its process" : child.message;
+  } else {
+    run.status = static_cast<RelaxRun::Status>(j.value("status", 2));
+    run.message = j.value("message", "");
+    run.checked = j.value("checked", false);
+    run.symbolic = j.value("symbolic", std::map<std::string, int64_t>{});
+    run.samples_s = j.value("samples_s", std::vector<double>{});
+    if (j.contains("flops") && j["flops"].is_number()) run.flops = j["flops"].get<double>();
+  }
+  return run;
+}
+
 }  // namespace
 
 bool HasRelaxFunctions(const ir::IRModule& module) {
@@ -327,7 +367,11 @@ int RunRelaxBuild(const ir::IRModule& module, const codegen::Target& target, con
   for (const auto& [name, func] : funcs) {
     std::string symbol = func->global_symbol();
     std::string vm_name = built.exec->FindFunction(name) >= 0 || symbol.empty() ? name : symbol;
-    RelaxRun r = RunOne(module, func, name, vm_name, built, kernels, options);
+    // The VM runs on the CPU only, so always in a child: a crashing kernel is a result.
+    RelaxRun r = RunOneInChild(module, func, name, vm_name, built, kernels, options);
+    if (r.status == RelaxRun::Status::kCrashed) {
+      err << "error: Relax function '" << r.name << "' crashed: " << r.message << "\n";
+    }
     bool ok = r.status == RelaxRun::Status::kOk;
     failures += !ok;
     out << (ok ? "ok      " : "FAILED  ") << r.name << " (Relax VM)";

@@ -4,6 +4,9 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <cstdio>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <numeric>
 
 #include "codegen/build.h"
@@ -12,6 +15,7 @@
 #include "codegen/target.h"
 #include "ir/structural_equal.h"
 #include "runtime/cuda/cuda_driver.h"
+#include "support/child_process.h"
 #include "tir/stmt.h"
 #include "workbench/schedule_session.h"
 
@@ -228,6 +232,152 @@ codegen::FunctionRunResult RunOne(const ir::IRModule& one, const runtime::Module
   }
 }
 
+// What one function's run tells its caller as it goes, wherever it runs.
+struct FunctionHooks {
+  std::function<void(const std::string& stage)> stage;  // before each unit of work
+  std::function<bool()> cancelled;                      // asked between repeats
+  std::function<void(double seconds)> sample;           // each repeat's time per call
+};
+
+// Runs, checks and (when asked) times one function of a one-function module: the body of
+// RunBuilt, in this process or in a child.
+FunctionResult RunFunction(const ir::IRModule& one, const std::string& name,
+                           const runtime::Module& built, const RunRequest& request,
+                           runtime::DLDevice device, const FunctionHooks& hooks) {
+  FunctionResult fr;
+  fr.name = name;
+  codegen::RunCheckOptions options;
+  options.inputs = request.inputs;
+  options.seed = request.seed;
+  options.check = request.check;
+  options.device = device;
+  hooks.stage((request.check ? "run and check " : "run ") + fr.name);
+  codegen::FunctionRunResult r = RunOne(one, built, options);
+  if (!r.name.empty()) fr.name = r.name;
+  fr.status = codegen::StatusName(r.status);
+  fr.message = r.message;
+  fr.checked = r.checked;
+  fr.max_abs_error = r.max_abs_error;
+  fr.flops = r.flops;
+  // A mismatching kernel still runs, and how fast it is matters while fixing it.
+  if (!request.profile || r.status == codegen::FunctionRunResult::Status::kError) return fr;
+  options.check = false;
+  options.profile = true;
+  options.timing = {.number = request.number, .repeat = 1};
+  for (int k = 0; k < request.repeat; ++k) {
+    if (hooks.cancelled && hooks.cancelled()) {
+      fr.status = "cancelled";
+      fr.message = "cancelled after " + std::to_string(k) + " of " + std::to_string(request.repeat) +
+                   " repeats";
+      return fr;
+    }
+    hooks.stage("time " + fr.name + " (" + std::to_string(k + 1) + "/" +
+                std::to_string(request.repeat) + ")");
+    codegen::FunctionRunResult t = RunOne(one, built, options);
+    if (t.status == codegen::FunctionRunResult::Status::kError || t.samples_s.empty()) {
+      fr.status = "error";
+      fr.message = "timing: " + (t.message.empty() ? std::string("no measurement") : t.message);
+      fr.samples_s.clear();
+      return fr;
+    }
+    fr.samples_s.push_back(t.samples_s[0]);
+    if (hooks.sample) hooks.sample(t.samples_s[0]);
+  }
+  return fr;
+}
+
+nlohmann::json ResultToJson(const FunctionResult& f) {
+  nlohmann::json j = {{"name", f.name},         {"status", f.status},
+                      {"message", f.message},   {"checked", f.checked},
+                      {"max_abs_error", f.max_abs_error}, {"samples_s", f.samples_s}};
+  if (f.flops) j["flops"] = *f.flops;
+  return j;
+}
+
+bool ResultFromJson(const std::string& text, FunctionResult* f) {
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (!j.is_object()) return false;
+  f->name = j.value("name", f->name);
+  f->status = j.value("status", "error");
+  f->message = j.value("message", "");
+  f->checked = j.value("checked", false);
+  f->max_abs_error = j.value("max_abs_error", 0.0);
+  f->samples_s = j.value("samples_s", std::vector<double>{});
+  if (j.contains("flops") && j["flops"].is_number()) f->flops = j["flops"].get<double>();
+  return true;
+}
+
+// The last lines a crashed or failed child wrote to stderr, for its message.
+std::string StderrTail(const std::string& text) {
+  std::string tail = text;
+  while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
+  if (tail.size() > 400) tail = "..." + tail.substr(tail.size() - 400);
+  return tail.empty() ? "" : " (stderr: " + tail + ")";
+}
+
+// RunFunction in a child process: a kernel that crashes ends the child, not this process, and
+// a cancel kills the child at once, in the middle of a call if it must. Progress and each
+// repeat's time come back as they happen, so a cancel keeps the repeats already done.
+FunctionResult RunFunctionInChild(const ir::IRModule& one, const std::string& name,
+                                  const runtime::Module& built, const RunRequest& request,
+                                  const CancellationToken& token,
+                                  const std::function<void(const std::string&)>& stage) {
+  FunctionResult fr;
+  fr.name = name;
+  std::string last_stage;
+  int repeats_started = 0;
+  ChildOptions options;
+  options.cancelled = [&] { return token.cancelled(); };
+  options.on_progress = [&](const std::string& message) {
+    if (message.empty()) return;
+    std::string text = message.substr(1);
+    if (message[0] == 'S') {
+      last_stage = text;
+      repeats_started += text.rfind("time ", 0) == 0;
+      stage(text);
+    } else if (message[0] == 'T') {
+      fr.samples_s.push_back(std::strtod(text.c_str(), nullptr));
+    }
+  };
+  ChildResult child = RunInChild(
+      [&](ChildChannel& channel) {
+        FunctionHooks hooks;
+        hooks.stage = [&](const std::string& s) { channel.Progress("S" + s); };
+        hooks.sample = [&](double seconds) {
+          char text[40];
+          std::snprintf(text, sizeof(text), "T%.17g", seconds);
+          channel.Progress(text);
+        };
+        return ResultToJson(RunFunction(one, name, built, request, {}, hooks)).dump();
+      },
+      options);
+  switch (child.end) {
+    case ChildEnd::kFinished:
+      if (!ResultFromJson(child.payload, &fr)) {
+        fr.status = "error";
+        fr.message = "the run's result could not be read back from its process";
+      }
+      return fr;
+    case ChildEnd::kCancelled:
+      fr.status = "cancelled";
+      fr.message = repeats_started > 0 ? "cancelled during repeat " + std::to_string(repeats_started) +
+                                             " of " + std::to_string(request.repeat)
+                                       : "cancelled while it ran";
+      return fr;
+    case ChildEnd::kCrashed:
+      fr.status = "crashed";
+      fr.message = child.message + (last_stage.empty() ? "" : " during " + last_stage) +
+                   StderrTail(child.stderr_text);
+      fr.samples_s.clear();
+      return fr;
+    default:
+      fr.status = "error";
+      fr.message = child.message + StderrTail(child.stderr_text);
+      fr.samples_s.clear();
+      return fr;
+  }
+}
+
 }  // namespace
 
 RunOutcome RunBuilt(const BuildOutcome& build, const RunRequest& request,
@@ -276,61 +426,44 @@ RunOutcome RunBuilt(const BuildOutcome& build, const RunRequest& request,
     }
     device.device_type = runtime::kDLCUDA;
   }
-  double units = funcs.size() * (1.0 + (request.profile ? request.repeat : 0));
+  // A CUDA context does not survive a fork: GPU runs stay in this process.
+  const bool isolate = request.isolate && device.device_type == runtime::kDLCPU;
+  const int per_function = 1 + (request.profile ? request.repeat : 0);
+  const double units = funcs.size() * static_cast<double>(per_function);
   double done = 0;
-  auto cancel = [&](FunctionResult fr, const std::string& message) {
-    fr.status = "cancelled";
-    fr.message = message;
-    out.functions.push_back(std::move(fr));
-    out.state = OutcomeState::kCancelled;
-    return out;
-  };
-  for (size_t fi : funcs) {
-    FunctionResult fr;
-    fr.name = source->global_vars[fi]->name_hint;
-    if (token.cancelled()) return cancel(fr, "cancelled before it ran");
-    ir::IRModule one = ir::MakeIRModule({source->global_vars[fi]}, {source->functions[fi]}, source->attrs);
-    codegen::RunCheckOptions options;
-    options.inputs = request.inputs;
-    options.seed = request.seed;
-    options.check = request.check;
-    options.device = device;
-    report((request.check ? "run and check " : "run ") + fr.name, done / units);
-    codegen::FunctionRunResult r = RunOne(one, build.module, options);
+  auto stage = [&](const std::string& text) {
+    report(text, done / units);
     ++done;
-    if (!r.name.empty()) fr.name = r.name;
-    fr.status = codegen::StatusName(r.status);
-    fr.message = r.message;
-    fr.checked = r.checked;
-    fr.max_abs_error = r.max_abs_error;
-    fr.flops = r.flops;
-    // A mismatching kernel still runs, and how fast it is matters while fixing it.
-    if (request.profile && r.status != codegen::FunctionRunResult::Status::kError) {
-      options.check = false;
-      options.profile = true;
-      options.timing = {.number = request.number, .repeat = 1};
-      for (int k = 0; k < request.repeat; ++k) {
-        if (token.cancelled()) {
-          return cancel(fr, "cancelled after " + std::to_string(k) + " of " +
-                                std::to_string(request.repeat) + " repeats");
-        }
-        report("time " + fr.name + " (" + std::to_string(k + 1) + "/" +
-                   std::to_string(request.repeat) + ")",
-               done / units);
-        codegen::FunctionRunResult t = RunOne(one, build.module, options);
-        ++done;
-        if (t.status == codegen::FunctionRunResult::Status::kError || t.samples_s.empty()) {
-          fr.status = "error";
-          fr.message = "timing: " + (t.message.empty() ? std::string("no measurement") : t.message);
-          fr.samples_s.clear();
-          break;
-        }
-        fr.samples_s.push_back(t.samples_s[0]);
-      }
-    } else if (request.profile) {
-      done += request.repeat;
+  };
+  for (size_t n = 0; n < funcs.size(); ++n) {
+    size_t fi = funcs[n];
+    std::string name = source->global_vars[fi]->name_hint;
+    if (token.cancelled()) {
+      FunctionResult fr;
+      fr.name = name;
+      fr.status = "cancelled";
+      fr.message = "cancelled before it ran";
+      out.functions.push_back(std::move(fr));
+      out.state = OutcomeState::kCancelled;
+      return out;
     }
+    ir::IRModule one = ir::MakeIRModule({source->global_vars[fi]}, {source->functions[fi]}, source->attrs);
+    FunctionResult fr;
+    if (isolate) {
+      fr = RunFunctionInChild(one, name, build.module, request, token, stage);
+    } else {
+      FunctionHooks hooks;
+      hooks.stage = stage;
+      hooks.cancelled = [&] { return token.cancelled(); };
+      fr = RunFunction(one, name, build.module, request, device, hooks);
+    }
+    done = static_cast<double>((n + 1) * per_function);
+    const bool cancelled = fr.status == "cancelled";
     out.functions.push_back(std::move(fr));
+    if (cancelled) {
+      out.state = OutcomeState::kCancelled;
+      return out;
+    }
   }
   out.state = OutcomeState::kOk;
   report("done", 1);

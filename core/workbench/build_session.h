@@ -5,7 +5,8 @@
 //
 // The work itself (BuildModule, RunBuilt) is free functions on immutable inputs, so the GUI can
 // run them on a worker thread and hand the outcome back to the BuildSession on its own thread;
-// a CancellationToken shared with the worker is checked between stages and between repeats.
+// a CancellationToken shared with the worker is checked between stages and between repeats, and
+// on the CPU kernels run in a child process that a cancel kills (support/child_process.h).
 #pragma once
 
 #include <functional>
@@ -85,11 +86,16 @@ struct RunRequest {
   bool profile = false;
   int number = 10;     // calls per measurement
   int repeat = 3;      // measurements
+  // CPU targets: each function (run, check, profile) runs in a child process, so a kernel that
+  // crashes (an out-of-bounds index) is reported instead of ending this process, and a cancel
+  // kills the child at once, even in the middle of one long call. CUDA runs stay in this process
+  // whatever this says: a CUDA context does not survive a fork.
+  bool isolate = true;
 };
 
 struct FunctionResult {
   std::string name;
-  std::string status;  // "ok", "mismatch", "error", or "cancelled"
+  std::string status;  // "ok", "mismatch", "error", "crashed" (isolated runs), or "cancelled"
   std::string message;
   bool checked = false;
   double max_abs_error = 0;
@@ -114,7 +120,9 @@ struct RunOutcome {
 };
 
 // Runs every PrimFunc of a successful build: run and check each, then, when profiling, `repeat`
-// measurements of `number` calls each, checking `token` between every two of them.
+// measurements of `number` calls each. In this process `token` is checked between every two of
+// them; isolated (RunRequest::isolate), a cancel kills the function's child process at once and a
+// crash becomes that function's "crashed" result while the others still run.
 RunOutcome RunBuilt(const BuildOutcome& build, const RunRequest& request,
                     const CancellationToken& token = {}, const ProgressFn& progress = {});
 

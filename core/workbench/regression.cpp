@@ -1,8 +1,5 @@
 #include "workbench/regression.h"
 
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -18,6 +15,7 @@
 
 #include "schedule/recipe.h"
 #include "script/tvmscript.h"
+#include "support/child_process.h"
 #include "transform/instrument.h"
 #include "transform/registry.h"
 #include "workbench/regression_numeric.h"
@@ -227,52 +225,38 @@ bool MatchesFilter(const std::string& filter, const std::string& name) {
   return std::regex_match(name, std::regex(re));
 }
 
-struct Child {
-  pid_t pid = -1;
-  int fd = -1;
-  size_t index = 0;
-  Clock::time_point start;
-  std::string output;
-};
+// A case in a child process (support/child_process.h) that returns its result as JSON: a case
+// that crashes or hangs fails alone.
+std::unique_ptr<ChildProcess> Spawn(const ManifestCase& c, bool update) {
+  ChildOptions options;
+  options.timeout_s = c.timeout_s;
+  options.capture_stderr = false;  // what a case prints goes to the runner's stderr, as it did
+  return std::make_unique<ChildProcess>(
+      [&c, update](ChildChannel&) { return CaseToJson(RunCase(c, update), true).dump(); }, options);
+}
 
-// Starts a case in a forked process that writes its result as JSON to a pipe.
-bool Spawn(const ManifestCase& c, size_t index, bool update, Child* child) {
-  int fds[2];
-  if (pipe(fds) != 0) return false;
-  std::fflush(nullptr);
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
-    return false;
-  }
-  if (pid == 0) {
-    close(fds[0]);
-    std::string out;
-    try {
-      out = CaseToJson(RunCase(c, update), true).dump();
-    } catch (const std::exception& e) {
+// The case's result from how its process ended.
+CaseResult Collect(const ManifestCase& c, const ChildResult& child) {
+  switch (child.end) {
+    case ChildEnd::kFinished: {
+      json j = json::parse(child.payload, nullptr, false);
+      if (j.is_object()) return CaseFromJson(j);
+      return {c.name, "crashed", "the case ended without a result", child.seconds, {}, {}};
+    }
+    case ChildEnd::kThrew:
       // A throw is the case's failure (an input that cannot be read is reported as "error").
-      CaseResult r;
-      r.name = c.name;
-      r.status = "failed";
-      r.message = std::string("internal error: ") + e.what();
-      out = CaseToJson(r, true).dump();
-    }
-    size_t written = 0;
-    while (written < out.size()) {
-      ssize_t n = write(fds[1], out.data() + written, out.size() - written);
-      if (n <= 0) break;
-      written += static_cast<size_t>(n);
-    }
-    _exit(0);
+      return {c.name, "failed", "internal error: " + child.message, child.seconds, {}, {}};
+    case ChildEnd::kTimedOut:
+      return {c.name, "timeout", "did not finish within " + std::to_string(int(c.timeout_s)) + " s",
+              child.seconds, {}, {}};
+    case ChildEnd::kCrashed:
+      return {c.name, "crashed", "the case crashed: " + child.message, child.seconds, {}, {}};
+    case ChildEnd::kCannotStart:
+      return {c.name, "crashed", child.message, 0, {}, {}};
+    default:
+      return {c.name, "crashed", "the case ended without a result (" + child.message + ")",
+              child.seconds, {}, {}};
   }
-  close(fds[1]);
-  child->pid = pid;
-  child->fd = fds[0];
-  child->index = index;
-  child->start = Clock::now();
-  return true;
 }
 
 }  // namespace
@@ -300,65 +284,26 @@ RegressionReport RunManifest(const Manifest& manifest, const RegressionOptions& 
       note_done(i);
     }
   } else {
-    std::vector<Child> running;
+    std::vector<std::pair<std::unique_ptr<ChildProcess>, size_t>> running;
     size_t next = 0;
     int jobs = std::max(1, options.jobs);
     while (next < selected.size() || !running.empty()) {
       while (next < selected.size() && static_cast<int>(running.size()) < jobs) {
-        Child child;
-        if (!Spawn(*selected[next], next, options.update_goldens, &child)) {
-          report.cases[next] = {selected[next]->name, "crashed", "cannot start a process", 0, {}, {}};
-          note_done(next);
-        } else {
-          running.push_back(child);
-        }
+        running.emplace_back(Spawn(*selected[next], options.update_goldens), next);
         ++next;
       }
-      std::vector<pollfd> fds;
-      for (const auto& c : running) fds.push_back({c.fd, POLLIN, 0});
-      poll(fds.data(), fds.size(), 50);
+      std::vector<ChildProcess*> children;
+      for (auto& [child, index] : running) children.push_back(child.get());
+      ChildProcess::PumpAll(children, 50);
       for (size_t k = 0; k < running.size();) {
-        Child& c = running[k];
-        char buf[65536];
-        bool eof = false;
-        if (fds.size() > k && (fds[k].revents & (POLLIN | POLLHUP))) {
-          ssize_t n = read(c.fd, buf, sizeof(buf));
-          if (n > 0) c.output.append(buf, static_cast<size_t>(n));
-          else eof = true;
-        }
-        const ManifestCase& mc = *selected[c.index];
-        double elapsed = std::chrono::duration<double>(Clock::now() - c.start).count();
-        CaseResult& r = report.cases[c.index];
-        if (!eof && elapsed > mc.timeout_s) {
-          kill(c.pid, SIGKILL);
-          waitpid(c.pid, nullptr, 0);
-          close(c.fd);
-          r = {mc.name, "timeout", "did not finish within " + std::to_string(int(mc.timeout_s)) + " s",
-               elapsed, {}, {}};
-          note_done(c.index);
-          running.erase(running.begin() + k);
-          fds.erase(fds.begin() + k);
-          continue;
-        }
-        if (!eof) {
+        auto& [child, index] = running[k];
+        if (!child->done()) {
           ++k;
           continue;
         }
-        int status = 0;
-        waitpid(c.pid, &status, 0);
-        close(c.fd);
-        json j = json::parse(c.output, nullptr, false);
-        if (WIFSIGNALED(status)) {
-          r = {mc.name, "crashed", "the case crashed (signal " + std::to_string(WTERMSIG(status)) + ")",
-               elapsed, {}, {}};
-        } else if (j.is_discarded() || !j.is_object()) {
-          r = {mc.name, "crashed", "the case ended without a result", elapsed, {}, {}};
-        } else {
-          r = CaseFromJson(j);
-        }
-        note_done(c.index);
-        running.erase(running.begin() + k);
-        fds.erase(fds.begin() + k);
+        report.cases[index] = Collect(*selected[index], child->result());
+        note_done(index);
+        running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
       }
     }
   }

@@ -1,6 +1,6 @@
 // The Build & Profile panel, the themes and the persisted window state, driven through the real
 // widgets offscreen: build and profile an example on the CPU, profile again after a schedule
-// step (two chart points), a failing build, CUDA built but not run without a GPU, cancelling a long
+// step (two chart points), a failing build, a kernel that crashes (a row, not a dead window), CUDA built but not run without a GPU, cancelling a long
 // profile, the theme and the splitters surviving a restart, and the build shortcuts in the menus.
 #include <QAction>
 #include <QApplication>
@@ -25,6 +25,7 @@
 #include <QTest>
 
 #include "build_panel.h"
+#include "code_editor.h"
 #include "main_window.h"
 #include "profile_chart.h"
 #include "schedule_pane.h"
@@ -40,6 +41,23 @@ const char* kThreadBound = R"(# from tvm.script import tirx as T
 def main(A: T.Buffer((64,), "float32")):
     for i in T.thread_binding(64, thread="threadIdx.x"):
         A[i] = T.float32(1.0)
+)";
+
+// A kernel that writes far out of bounds, before a healthy one.
+const char* kCrashThenAdd = R"(# from tvm.script import ir as I
+# from tvm.script import tirx as T
+
+@I.ir_module
+class Module:
+    @T.prim_func
+    def crash(A: T.Buffer((64,), "float32")):
+        for i in range(16):
+            A[i * 100000000] = T.float32(1.0)
+
+    @T.prim_func
+    def add(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
+        for i in range(64):
+            B[i] = A[i] + T.float32(1.0)
 )";
 
 QString Cell(QTableWidget* table, int row, int column) {
@@ -159,6 +177,32 @@ class TestGuiBuild : public QObject {
     w.SetText("def broken(:\n", "broken.py");
     QVERIFY(!b->Build());
     QVERIFY(b->statusLabel()->text().contains("does not parse"));
+  }
+
+  void aCrashingKernelShowsACrashedRowAndTheWindowLivesOn() {
+    MainWindow w;
+    w.show();
+    w.SetText(kCrashThenAdd, "crash.py");
+    BuildPanel* b = w.build();
+    QVERIFY(b->SelectTarget("llvm"));
+    b->numberBox()->setValue(1);
+    b->repeatBox()->setValue(1);
+    QVERIFY2(ProfileAndWait(b), Why(b).constData());
+    QTableWidget* t = b->resultsTable();
+    QVERIFY2(t->rowCount() == 2, Why(b).constData());
+    int crash = Cell(t, 0, 0) == "crash" ? 0 : 1;
+    QCOMPARE(Cell(t, crash, 0), QString("crash"));
+    QVERIFY2(Cell(t, crash, 6).startsWith("crashed: SIGSEGV (invalid memory access"),
+             qPrintable(Cell(t, crash, 6)));
+    QCOMPARE(t->item(crash, 6)->foreground().color(), QColor("#c0392b"));
+    QVERIFY(Cell(t, 1 - crash, 6).startsWith("ok"));
+    QVERIFY2(b->statusLabel()->text().contains("1 failed (1 crashed)"), Why(b).constData());
+    // The window, its document and the panel carry on: the same text profiles again.
+    QVERIFY(w.isVisible());
+    QVERIFY(w.editor()->toPlainText().contains("def crash"));
+    QVERIFY(!b->busy() && b->profileButton()->isEnabled());
+    QVERIFY2(ProfileAndWait(b), Why(b).constData());
+    QCOMPARE(b->resultsTable()->rowCount(), 2);
   }
 
   void cudaBuildsButDoesNotRunWithoutAGpu() {

@@ -1,6 +1,7 @@
 // Build and profile without any UI: the target list and why CUDA is not offered, a build with its
 // IR and assembly views, run + check + time on random and loaded inputs, the history across
-// schedule steps, failures that say why, and cancellation between stages and repeats.
+// schedule steps, failures that say why, cancellation between stages and repeats, and kernels
+// run in a child process: a crash is a result, a cancel stops even one long call.
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -63,6 +64,32 @@ const char* kThreadBound = R"(# from tvm.script import tirx as T
 def main(A: T.Buffer((64,), "float32")):
     for i in T.thread_binding(64, thread="threadIdx.x"):
         A[i] = T.float32(1.0)
+)";
+
+// A kernel that writes far out of bounds, before a healthy one.
+const char* kCrashThenAdd = R"(# from tvm.script import ir as I
+# from tvm.script import tirx as T
+
+@I.ir_module
+class Module:
+    @T.prim_func
+    def crash(A: T.Buffer((64,), "float32")):
+        for i in range(16):
+            A[i * 100000000] = T.float32(1.0)
+
+    @T.prim_func
+    def add(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
+        for i in range(64):
+            B[i] = A[i] + T.float32(1.0)
+)";
+
+// One call that takes practically forever (float additions LLVM may not fold).
+const char* kSpin = R"(# from tvm.script import tirx as T
+
+@T.prim_func
+def main(A: T.Buffer((1,), "float32")):
+    for i, j, k in T.grid(100000, 100000, 100000):
+        A[0] = A[0] + T.float32(1.0)
 )";
 
 ir::IRModule Parse(const char* text) {
@@ -335,8 +362,10 @@ class TestBuildSession : public QObject {
     QVERIFY(session.build()->module.node() == first.node());
 
     // Cancel from the progress callback (as the UI thread would) once the second repeat starts.
+    // In this process (as CUDA runs are) the cancel lands between repeats.
     CancellationToken token;
     RunRequest run;
+    run.isolate = false;
     run.profile = true;
     run.number = 1;
     run.repeat = 5;
@@ -362,6 +391,81 @@ class TestBuildSession : public QObject {
                                    });
     QVERIFY(mid.state == OutcomeState::kCancelled);
     QVERIFY(mid.assembly.empty() && !mid.module.defined());
+  }
+
+  void aCrashingKernelIsACrashedResultAndTheOthersStillRun() {
+    BuildSession session;
+    BuildRequest request;
+    request.module = Parse(kCrashThenAdd);
+    QVERIFY2(session.Build(request).ok(), Diags(*session.build()).c_str());
+    RunRequest run;
+    run.profile = true;
+    run.number = 1;
+    run.repeat = 2;
+    RunOutcome r = session.Run(run);
+    // This process is alive to see it; the run itself completed.
+    QVERIFY(r.state == OutcomeState::kOk);
+    QCOMPARE(r.functions.size(), size_t(2));
+    const FunctionResult* crash = r.Find("crash");
+    QVERIFY(crash);
+    QCOMPARE(crash->status, std::string("crashed"));
+    QVERIFY2(crash->message.rfind("SIGSEGV (invalid memory access, e.g. an out-of-bounds index) "
+                                  "during run and check crash", 0) == 0,
+             crash->message.c_str());
+    QVERIFY(crash->samples_s.empty());
+    const FunctionResult* add = r.Find("add");
+    QVERIFY(add);
+    QCOMPARE(add->status, std::string("ok"));
+    QVERIFY(add->checked);
+    QCOMPARE(add->samples_s.size(), size_t(2));
+    // A profile with a crash is still a history point: the healthy function's times count.
+    QCOMPARE(session.history().size(), size_t(1));
+  }
+
+  void cancelStopsOneLongCallAtOnce() {
+    BuildSession session;
+    BuildRequest request;
+    request.module = Parse(kSpin);
+    QVERIFY2(session.Build(request).ok(), Diags(*session.build()).c_str());
+    CancellationToken token;
+    RunRequest run;
+    run.check = false;
+    run.profile = true;
+    run.number = 1;
+    run.repeat = 1;
+    // Cancelled as the one call starts: without the child to kill, this would not come back.
+    RunOutcome r = session.Run(run, token, [&](const std::string& stage, double) {
+      if (stage == "run main") token.Cancel();
+    });
+    QVERIFY(r.state == OutcomeState::kCancelled);
+    QCOMPARE(r.functions.size(), size_t(1));
+    QCOMPARE(r.functions[0].status, std::string("cancelled"));
+    QCOMPARE(r.functions[0].message, std::string("cancelled while it ran"));
+  }
+
+  void isolatedAndInProcessRunsAgree() {
+    ScheduleSession schedule = Scheduled();
+    BuildSession session;
+    QVERIFY(session.Build(RequestFromSchedule(schedule)).ok());
+    RunRequest run;
+    run.profile = true;
+    run.number = 2;
+    run.repeat = 2;
+    RunOutcome isolated = session.Run(run);
+    run.isolate = false;
+    RunOutcome here = session.Run(run);
+    QVERIFY(isolated.state == OutcomeState::kOk && here.state == OutcomeState::kOk);
+    QCOMPARE(isolated.functions.size(), here.functions.size());
+    for (size_t i = 0; i < here.functions.size(); ++i) {
+      const FunctionResult& a = isolated.functions[i];
+      const FunctionResult& b = here.functions[i];
+      QCOMPARE(a.name, b.name);
+      QCOMPARE(a.status, b.status);
+      QCOMPARE(a.checked, b.checked);
+      QCOMPARE(a.max_abs_error, b.max_abs_error);  // same seed, same inputs, same code
+      QCOMPARE(a.samples_s.size(), size_t(2));
+      QVERIFY(a.flops.has_value() == b.flops.has_value());
+    }
   }
 };
 
