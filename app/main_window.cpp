@@ -134,7 +134,9 @@ MainWindow::MainWindow() {
                   &MainWindow::FormatDocument);
   QMenu* passes = menuBar()->addMenu(tr("&Passes"));
   passes->addAction(tr("&Run pipeline"), QKeySequence(Qt::CTRL | Qt::Key_R), this,
-                    [this] { RunPipeline(passes_->pipelineText()); });
+                    [this] { StartPipeline(passes_->pipelineText()); });
+  passes->addAction(tr("&Cancel pipeline"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_Period),
+                    passes_, &PassExplorer::Cancel);
   QMenu* sched = menuBar()->addMenu(tr("&Schedule"));
   sched->addAction(tr("&Undo step"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_Z), this,
                    [this] { schedule_->undoButton()->click(); });
@@ -194,7 +196,10 @@ MainWindow::MainWindow() {
   connect(problems_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
     editor_->GoTo(item->data(Qt::UserRole).toInt(), item->data(Qt::UserRole + 1).toInt());
   });
-  connect(passes_, &PassExplorer::runRequested, this, &MainWindow::RunPipeline);
+  connect(passes_, &PassExplorer::runRequested, this, &MainWindow::StartPipeline);
+  connect(passes_, &PassExplorer::runFinished, this,
+          [this] { session_.AdoptRun(passes_->lastRun()); });
+  passes_->SetDocument(editor_->document());
 
   SetTheme(QSettings().value("view/theme").toString() == "dark" ? Theme::kDark : Theme::kLight);
   RestoreWindowState();
@@ -423,9 +428,16 @@ void MainWindow::ApplyAnalysis(workbench::Analysis analysis) {
 }
 
 void MainWindow::RunPipeline(const QString& pipeline) {
+  passes_->WaitForRun();
+  StartPipeline(pipeline);
+  passes_->WaitForRun();
+}
+
+bool MainWindow::StartPipeline(const QString& pipeline) {
+  if (passes_->running()) return passes_->StartRun(ir::IRModule(), pipeline);  // says why not
   AnalyzeNow();
-  const auto& run = session_.RunPipeline(pipeline.toStdString());
-  passes_->ShowRun(run);
+  const script::ParseResult& parse = session_.analysis().parse;
+  return passes_->StartRun(parse.ok() ? parse.module : ir::IRModule(), pipeline);
 }
 
 void MainWindow::FormatDocument() {

@@ -49,7 +49,10 @@ class MainWindow : public QMainWindow {
   void SetText(const QString& text, const QString& path);
   // Re-analyzes now, on this thread (tests and "run" use this to avoid waiting).
   void AnalyzeNow();
+  // Runs a pipeline and waits for it (main.cpp, tests); the UI's Run starts one instead.
   void RunPipeline(const QString& pipeline);
+  // Starts a pipeline off the UI thread (false, with the reason shown, while one is running).
+  bool StartPipeline(const QString& pipeline);
   void FormatDocument();
 
   // A workspace (JSON: the open file, the pipeline, the schedule recipe). Open returns false,

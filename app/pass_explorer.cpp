@@ -7,10 +7,14 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTextDocument>
+#include <QtConcurrent/QtConcurrent>
 
 #include "diff_view.h"
+#include "pipeline_editor.h"
 #include "script/tvmscript.h"
 #include "transform/registry.h"
 #include "workbench/changed_functions.h"
@@ -31,7 +35,18 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   pipeline_->setToolTip(
       tr("A named pipeline, or passes separated by commas, with keyword "
          "arguments: FuseOps(fuse_opt_level=2)"));
+  composer_ = new PipelineEditor;
   run_ = new QPushButton(tr("Run"));
+  run_->setToolTip(tr("Run the pipeline over the document, off the UI thread (Ctrl+R)"));
+  cancel_ = new QPushButton(tr("Cancel"));
+  cancel_->setEnabled(false);
+  cancel_->setToolTip(
+      tr("Stop the run before its next pass. A pass that has started cannot be interrupted: it "
+         "runs to its end first. The passes that finished stay listed."));
+  progress_ = new QProgressBar;
+  progress_->setRange(0, 100);
+  progress_->setTextVisible(true);
+  progress_->setVisible(false);
   hide_unchanged_ = new QCheckBox(tr("Hide unchanged"));
   changed_functions_only_ = new QCheckBox(tr("Changed functions only"));
   changed_functions_only_->setToolTip(tr("Show only the functions the selected pass rewrote"));
@@ -45,6 +60,7 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   top->addWidget(new QLabel(tr("Pipeline:")));
   top->addWidget(pipeline_, 1);
   top->addWidget(run_);
+  top->addWidget(cancel_);
   top->addWidget(hide_unchanged_);
   top->addWidget(changed_functions_only_);
 
@@ -55,11 +71,18 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   split->addWidget(passes_);
   split->addWidget(panes);
   split->setStretchFactor(1, 3);
+  auto* sides = new QSplitter(Qt::Horizontal);
+  sides->setObjectName("passesComposerSplitter");
+  sides->addWidget(composer_);
+  sides->addWidget(split);
+  sides->setStretchFactor(1, 3);
+  sides->setSizes({260, 780});
 
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(top);
+  layout->addWidget(progress_);
   layout->addWidget(status_);
-  layout->addWidget(split, 1);
+  layout->addWidget(sides, 1);
 
   connect(run_, &QPushButton::clicked, this,
           [this] { Q_EMIT runRequested(pipeline_->currentText()); });
@@ -69,11 +92,99 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   connect(hide_unchanged_, &QCheckBox::toggled, this, [this] { Populate(); });
   connect(changed_functions_only_, &QCheckBox::toggled, this,
           [this] { SelectPass(passes_->currentRow()); });
+  connect(cancel_, &QPushButton::clicked, this, &PassExplorer::Cancel);
+  // Two-way: the text box drives the composer, and the composer's edits write canonical text.
+  connect(pipeline_, &QComboBox::currentTextChanged, composer_,
+          [this](const QString& text) { composer_->SetText(text); });
+  connect(composer_, &PipelineEditor::textEdited, this, [this](const QString& text) {
+    if (pipeline_->currentText() != text) pipeline_->setCurrentText(text);
+  });
+  connect(&watcher_, &QFutureWatcher<transform::PipelineResult>::finished, this,
+          &PassExplorer::FinishRun);
   LinkScrolling(before_, after_);
+  composer_->SetText(pipeline_->currentText());
+}
+
+PassExplorer::~PassExplorer() {
+  // The worker reports progress to this widget; it must be done before the widget goes. It
+  // stops at the next pass boundary.
+  token_.Cancel();
+  watcher_.waitForFinished();
 }
 
 QString PassExplorer::pipelineText() const { return pipeline_->currentText(); }
 void PassExplorer::setPipelineText(const QString& text) { pipeline_->setCurrentText(text); }
+
+bool PassExplorer::StartRun(const ir::IRModule& module, const QString& pipeline) {
+  if (running_) {
+    status_->setText(tr("A pipeline is already running (%1); cancel it or wait for it before "
+                        "running another")
+                         .arg(progress_->format()));
+    status_->setStyleSheet(QStringLiteral("color: #b7950b"));
+    return false;
+  }
+  token_ = workbench::CancellationToken();
+  int generation = ++generation_;
+  run_text_ = document_ ? document_->toPlainText() : QString();
+  run_revision_ = document_ ? document_->revision() : 0;
+  workbench::ProgressFn progress = [this, generation](const std::string& stage, double fraction) {
+    QMetaObject::invokeMethod(
+        this,
+        [this, generation, text = QString::fromStdString(stage), fraction] {
+          if (generation != generation_ || !running_) return;
+          progress_->setValue(int(fraction * 100));
+          progress_->setFormat(text);
+        },
+        Qt::QueuedConnection);
+  };
+  progress_->setValue(0);
+  progress_->setFormat(tr("starting %1").arg(pipeline));
+  status_->setText(tr("Running %1...").arg(pipeline));
+  status_->setStyleSheet(QString());
+  SetRunning(true);
+  watcher_.setFuture(
+      QtConcurrent::run([module, text = pipeline.toStdString(), token = token_, progress] {
+        return workbench::RunPipelineOn(module, text, token, progress);
+      }));
+  return true;
+}
+
+void PassExplorer::Cancel() {
+  if (!running_) return;
+  token_.Cancel();
+  cancel_->setEnabled(false);
+  progress_->setFormat(tr("cancelling after the current pass: %1").arg(progress_->format()));
+}
+
+void PassExplorer::WaitForRun() {
+  if (!running_) return;
+  watcher_.waitForFinished();
+  FinishRun();
+}
+
+void PassExplorer::SetRunning(bool running) {
+  running_ = running;
+  run_->setEnabled(!running);
+  cancel_->setEnabled(running);
+  progress_->setVisible(running);
+}
+
+void PassExplorer::FinishRun() {
+  // WaitForRun may have shown this run already; the watcher's signal then comes late (and must
+  // not take the next run's place).
+  if (!running_ || !watcher_.isFinished()) return;
+  SetRunning(false);
+  last_run_ = watcher_.result();
+  ShowRun(last_run_);
+  if (document_ && document_->toPlainText() != run_text_) {
+    status_->setText(tr("Ran on revision %1 of the document, which has changed since (now "
+                        "revision %2): run again to see the current text.\n%3")
+                         .arg(run_revision_)
+                         .arg(document_->revision())
+                         .arg(status_->text()));
+  }
+  Q_EMIT runFinished();
+}
 
 void PassExplorer::ShowRun(const transform::PipelineResult& run) {
   snapshots_ = run.snapshots;
@@ -85,12 +196,21 @@ void PassExplorer::ShowRun(const transform::PipelineResult& run) {
     changed += s.changed();
     ms += s.milliseconds;
   }
-  status_->setText(messages.isEmpty() ? tr("%1 passes, %2 changed the module, %3 ms")
-                                            .arg(snapshots_.size())
-                                            .arg(changed)
-                                            .arg(ms, 0, 'f', 2)
-                                      : messages.join('\n'));
-  status_->setStyleSheet(messages.isEmpty() ? QString() : QStringLiteral("color: #c0392b"));
+  QString summary = tr("%1 passes, %2 changed the module, %3 ms")
+                        .arg(snapshots_.size())
+                        .arg(changed)
+                        .arg(ms, 0, 'f', 2);
+  if (run.cancelled) {
+    // Not a failure: the passes that finished are listed as usual.
+    summary = tr("Pipeline %1 (%2 changed the module, %3 ms)")
+                  .arg(QString::fromStdString(run.CancelledMessage()))
+                  .arg(changed)
+                  .arg(ms, 0, 'f', 2);
+  }
+  status_->setText(messages.isEmpty() ? summary : messages.join('\n'));
+  status_->setStyleSheet(!messages.isEmpty() ? QStringLiteral("color: #c0392b")
+                         : run.cancelled     ? QStringLiteral("color: #b7950b")
+                                             : QString());
   Populate();
 }
 

@@ -1,27 +1,51 @@
 // The pass pipeline panel: pipeline text (a named pipeline or a composed one), the passes of the
 // last run with their time and whether they changed the module, and the module before and after
 // the selected pass side by side, changed lines highlighted, scrolling kept in step, optionally
-// only the functions the pass changed.
+// only the functions the pass changed. Runs go to a worker thread, with the current pass in a
+// progress bar and a Cancel that stops the run between passes.
 #pragma once
 
+#include <QFutureWatcher>
 #include <QWidget>
 
 #include "transform/instrument.h"
+#include "workbench/cancellation.h"
 
 class QCheckBox;
 class QComboBox;
 class QLabel;
 class QListWidget;
 class QPlainTextEdit;
+class QProgressBar;
 class QPushButton;
+class QTextDocument;
 
 namespace wb::app {
+
+class PipelineEditor;
 
 class PassExplorer : public QWidget {
   Q_OBJECT
 
  public:
   explicit PassExplorer(QWidget* parent = nullptr);
+  // Cancels a run in flight and waits for it (a pass that has started finishes first).
+  ~PassExplorer() override;
+
+  // The document runs are made on: a result that comes back after it changed says which
+  // revision it ran on.
+  void SetDocument(QTextDocument* document) { document_ = document; }
+
+  // Starts `pipeline` over `module` (undefined when the document does not parse) on a worker
+  // thread; runFinished follows. Refused (false, with the reason in the status line) while a
+  // run is in flight.
+  bool StartRun(const ir::IRModule& module, const QString& pipeline);
+  // Stops the run in flight before its next pass.
+  void Cancel();
+  bool running() const { return running_; }
+  // Blocks until the run in flight is finished and shown (tests, batch-like callers).
+  void WaitForRun();
+  const transform::PipelineResult& lastRun() const { return last_run_; }
 
   QString pipelineText() const;
   void setPipelineText(const QString& text);
@@ -34,6 +58,10 @@ class PassExplorer : public QWidget {
   QPlainTextEdit* afterPane() const { return after_; }
   QLabel* statusLabel() const { return status_; }
   QPushButton* runButton() const { return run_; }
+  QPushButton* cancelButton() const { return cancel_; }
+  QProgressBar* progressBar() const { return progress_; }
+  PipelineEditor* composer() const { return composer_; }
+  QComboBox* pipelineBox() const { return pipeline_; }
   QCheckBox* hideUnchanged() const { return hide_unchanged_; }
   QCheckBox* changedFunctionsOnly() const { return changed_functions_only_; }
   // Lines highlighted as changed in each pane.
@@ -42,12 +70,19 @@ class PassExplorer : public QWidget {
 
  Q_SIGNALS:
   void runRequested(const QString& pipeline);
+  // A run started with StartRun has finished (done, failed or cancelled) and is shown.
+  void runFinished();
 
  private:
   void Populate();
+  void FinishRun();
+  void SetRunning(bool running);
 
   QComboBox* pipeline_;
+  PipelineEditor* composer_;
   QPushButton* run_;
+  QPushButton* cancel_;
+  QProgressBar* progress_;
   QCheckBox* hide_unchanged_;
   QCheckBox* changed_functions_only_;
   QListWidget* passes_;
@@ -57,6 +92,15 @@ class PassExplorer : public QWidget {
   std::vector<transform::PassSnapshot> snapshots_;
   int changed_before_ = 0;
   int changed_after_ = 0;
+
+  QTextDocument* document_ = nullptr;
+  QFutureWatcher<transform::PipelineResult> watcher_;
+  workbench::CancellationToken token_;
+  transform::PipelineResult last_run_;
+  bool running_ = false;
+  int generation_ = 0;  // which run progress reports belong to
+  QString run_text_;    // the document text and revision the run in flight was made on
+  int run_revision_ = 0;
 };
 
 }  // namespace wb::app

@@ -1,5 +1,7 @@
 #include "transform/instrument.h"
 
+#include <algorithm>
+
 #include "ir/structural_hash.h"
 #include "script/tvmscript.h"
 #include "tir/verifier.h"
@@ -39,6 +41,35 @@ void WellFormedInstrument::RunAfterPass(const ir::IRModule& module, const ir::Pa
   throw ir::PassError(std::move(error));
 }
 
+int CountPasses(const ir::Pass& pass, const ir::PassContext& context) {
+  if (!pass.is_sequential()) return context.PassEnabled(pass.info()) ? 1 : 0;
+  int n = 0;
+  for (const auto& member : pass.members()) n += CountPasses(member, context);
+  return n;
+}
+
+void ProgressInstrument::StopIfAsked() {
+  if (should_stop_ && should_stop_()) throw PipelineCancelled();
+}
+
+bool ProgressInstrument::ShouldRun(const ir::IRModule&, const ir::PassInfo& info) {
+  StopIfAsked();
+  // A required pass that a Sequential runs early may run again in its place: never report
+  // "pass 14 of 13".
+  if (started_ >= total_) total_ = started_ + 1;
+  if (on_pass_) on_pass_(started_, total_, info.name);
+  // Checked again so that a stop asked for from the callback takes effect before this pass.
+  StopIfAsked();
+  ++started_;
+  return true;
+}
+
+std::string PipelineResult::CancelledMessage() const {
+  if (!cancelled) return std::string();
+  return "cancelled after " + std::to_string(snapshots.size()) + " of " +
+         std::to_string(total_passes) + (total_passes == 1 ? " pass" : " passes");
+}
+
 PipelineResult RunPipeline(const ir::Pass& pass, const ir::IRModule& module,
                            const PipelineOptions& options) {
   PipelineResult result;
@@ -47,11 +78,21 @@ PipelineResult RunPipeline(const ir::Pass& pass, const ir::IRModule& module,
   ir::PassContext context;
   context.opt_level = options.opt_level;
   context.config = options.config;
+  result.total_passes = CountPasses(pass, context);
+  // First, so that a stop leaves no snapshot begun for a pass that never ran.
+  auto progress = std::make_shared<ProgressInstrument>(result.total_passes, options.on_pass,
+                                                       options.should_stop);
+  context.instruments.push_back(progress);
   context.instruments.push_back(snapshots);
   if (options.verify) context.instruments.push_back(std::make_shared<WellFormedInstrument>());
   try {
     ir::PassContext::Scope scope(context);
     result.module = pass.Run(module, context);
+  } catch (const PipelineCancelled&) {
+    result.cancelled = true;
+    result.total_passes = std::max(result.total_passes, progress->total());
+    const auto& snaps = snapshots->snapshots();
+    if (!snaps.empty()) result.module = snaps.back().after;
   } catch (const DiagnosticError& e) {
     Diagnostic d = e.diagnostic();
     const auto& snaps = snapshots->snapshots();

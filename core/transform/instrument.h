@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -50,17 +51,59 @@ class WellFormedInstrument : public ir::PassInstrument {
   void RunAfterPass(const ir::IRModule& module, const ir::PassInfo& info) override;
 };
 
+// The number of passes `pass` runs under `context`: the leaves of nested Sequentials that the
+// context enables (opt level, disabled and required passes). Progress reports count these.
+int CountPasses(const ir::Pass& pass, const ir::PassContext& context);
+
+// Reports "pass i of n" before each pass and stops the pipeline between passes once `should_stop`
+// says so (a pass itself runs to its end: nothing interrupts it). It acts in ShouldRun, before
+// any instrument sees the pass, so a stopped pipeline has no half-recorded snapshot.
+class ProgressInstrument : public ir::PassInstrument {
+ public:
+  using OnPass = std::function<void(int index, int total, const std::string& name)>;
+  ProgressInstrument(int total, OnPass on_pass, std::function<bool()> should_stop)
+      : total_(total), on_pass_(std::move(on_pass)), should_stop_(std::move(should_stop)) {}
+  std::string name() const override { return "Progress"; }
+  bool ShouldRun(const ir::IRModule& module, const ir::PassInfo& info) override;
+  // Passes that started (all of them finished unless one threw).
+  int started() const { return started_; }
+  int total() const { return total_; }
+
+ private:
+  void StopIfAsked();
+  int total_;
+  int started_ = 0;
+  OnPass on_pass_;
+  std::function<bool()> should_stop_;
+};
+
+// Thrown by ProgressInstrument to stop a pipeline; RunPipeline turns it into a cancelled result.
+class PipelineCancelled : public std::exception {
+ public:
+  const char* what() const noexcept override { return "the pipeline was cancelled"; }
+};
+
 struct PipelineResult {
   ir::IRModule module;  // the last module produced (the input when the first pass failed)
   std::vector<PassSnapshot> snapshots;
   DiagnosticList diagnostics;
+  // Stopped between passes on request: `snapshots` holds the passes that finished, `module` the
+  // last one's output. Not an error: diagnostics stay empty.
+  bool cancelled = false;
+  int total_passes = 0;  // the passes the pipeline would have run (CountPasses)
   bool ok() const { return !diagnostics.HasErrors(); }
+  // "cancelled after 3 of 12 passes"; empty when the run was not cancelled.
+  std::string CancelledMessage() const;
 };
 
 struct PipelineOptions {
   int opt_level = 2;
   bool verify = true;  // run WellFormedInstrument
   std::map<std::string, ir::ObjectRef> config;
+  // Called on the running thread before each pass (index from 0, total from CountPasses).
+  ProgressInstrument::OnPass on_pass;
+  // Checked before each pass (after on_pass); true stops the run there.
+  std::function<bool()> should_stop;
 };
 
 // Runs `pass` on `module` with snapshots (and verification), catching a failing pass and

@@ -322,6 +322,88 @@ std::optional<std::vector<PassSpec>> ParsePipeline(std::string_view text, Diagno
   return PipelineReader(text, diags, source).Read();
 }
 
+std::string ParamValueText(const ObjectRef& value) {
+  if (auto* b = value.as<ir::BoolObj>()) return b->value ? "True" : "False";
+  if (auto* i = value.as<ir::IntObj>()) return std::to_string(i->value);
+  if (auto* f = value.as<ir::FloatObj>()) {
+    // The shortest text that reads back to the same double; "2.0" rather than "2" so that it
+    // reads as a float wherever it is pasted.
+    char buffer[64];
+    auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), f->value);
+    std::string text(buffer, ec == std::errc() ? end : buffer);
+    if (text.find_first_of(".eEn") == std::string::npos) text += ".0";
+    return text;
+  }
+  if (auto* str = value.as<ir::StringObj>()) {
+    char quote = str->value.find('"') == std::string::npos ? '"' : '\'';
+    return quote + str->value + quote;
+  }
+  if (auto* arr = value.as<ir::ArrayObj>()) {
+    std::string out = "[";
+    for (size_t i = 0; i < arr->items.size(); ++i) {
+      if (i) out += ", ";
+      out += ParamValueText(arr->items[i]);
+    }
+    return out + "]";
+  }
+  return "?";
+}
+
+namespace {
+
+bool SameValue(const ObjectRef& a, const ObjectRef& b) {
+  if (a.same_as(b)) return true;
+  if (!a.defined() || !b.defined()) return false;
+  if (auto* x = a.as<ir::BoolObj>())
+    return b.as<ir::BoolObj>() && x->value == b.as<ir::BoolObj>()->value;
+  if (auto* x = a.as<ir::IntObj>()) {
+    if (auto* y = b.as<ir::IntObj>()) return x->value == y->value;
+    if (auto* y = b.as<ir::FloatObj>()) return double(x->value) == y->value;
+    return false;
+  }
+  if (auto* x = a.as<ir::FloatObj>()) {
+    if (auto* y = b.as<ir::FloatObj>()) return x->value == y->value;
+    if (auto* y = b.as<ir::IntObj>()) return x->value == double(y->value);
+    return false;
+  }
+  if (auto* x = a.as<ir::StringObj>())
+    return b.as<ir::StringObj>() && x->value == b.as<ir::StringObj>()->value;
+  if (auto* x = a.as<ir::ArrayObj>()) {
+    auto* y = b.as<ir::ArrayObj>();
+    if (!y || x->items.size() != y->items.size()) return false;
+    for (size_t i = 0; i < x->items.size(); ++i) {
+      if (!SameValue(x->items[i], y->items[i])) return false;
+    }
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool IsDefaultValue(const PassParam& param, const ObjectRef& value) {
+  return SameValue(param.default_value, value);
+}
+
+std::string PipelineText(const std::vector<PassSpec>& specs) {
+  std::string out;
+  for (const PassSpec& spec : specs) {
+    if (!out.empty()) out += ", ";
+    out += spec.name;
+    const PassEntry* entry = PassRegistry::Global().Find(spec.name);
+    if (!entry) continue;
+    std::string args;
+    for (const PassParam& param : entry->params) {
+      auto it = spec.args.values.find(param.name);
+      if (it == spec.args.values.end() || IsDefaultValue(param, it->second)) continue;
+      if (!args.empty()) args += ", ";
+      args += param.name + "=" + ParamValueText(it->second);
+    }
+    if (!args.empty()) out += "(" + args + ")";
+  }
+  return out;
+}
+
 std::optional<ir::Pass> BuildPipeline(std::string_view text, DiagnosticList& diags) {
   auto specs = ParsePipeline(text, diags);
   if (!specs) return std::nullopt;

@@ -72,6 +72,15 @@ struct PassSpec {
 // it is given). Returns nullopt when anything is wrong.
 std::optional<std::vector<PassSpec>> ParsePipeline(std::string_view text, DiagnosticList& diags,
                                                    const SourceFilePtr& source = nullptr);
+// The canonical text of `specs`: "A, B(k=1)", each pass with only the arguments that differ
+// from their defaults, in the order the pass declares them. ParsePipeline reads it back to the
+// same specs (a string holding both quote characters cannot be written and comes back cut).
+std::string PipelineText(const std::vector<PassSpec>& specs);
+// One argument value as pipeline text: 2, 0.5, True, "s", ["a", "b"].
+std::string ParamValueText(const ir::ObjectRef& value);
+// Whether a pass's argument holds its default value.
+bool IsDefaultValue(const PassParam& param, const ir::ObjectRef& value);
+
 // Parses and instantiates the passes, as one Sequential named "pipeline".
 std::optional<ir::Pass> BuildPipeline(std::string_view text, DiagnosticList& diags);
 

@@ -45,19 +45,36 @@ std::optional<std::string> RefuseTestingPasses(const std::string& pipeline_text)
   return std::nullopt;
 }
 
-const transform::PipelineResult& Session::RunPipeline(const std::string& pipeline_text) {
-  last_run_ = transform::PipelineResult();
+transform::PipelineResult RunPipelineOn(const ir::IRModule& module,
+                                        const std::string& pipeline_text,
+                                        const CancellationToken& token,
+                                        const ProgressFn& progress) {
+  transform::PipelineResult result;
+  result.module = module;
   if (auto refusal = RefuseTestingPasses(pipeline_text)) {
-    last_run_.diagnostics.Error(*refusal);
-    return last_run_;
+    result.diagnostics.Error(*refusal);
+    return result;
   }
-  if (!analysis_.parse.ok()) {
-    last_run_.diagnostics.Error("the document does not parse; fix its errors to run passes");
-    return last_run_;
+  if (!module.defined()) {
+    result.diagnostics.Error("the document does not parse; fix its errors to run passes");
+    return result;
   }
-  auto pass = transform::BuildPipeline(pipeline_text, last_run_.diagnostics);
-  if (!pass) return last_run_;
-  last_run_ = transform::RunPipeline(*pass, analysis_.parse.module);
+  auto pass = transform::BuildPipeline(pipeline_text, result.diagnostics);
+  if (!pass) return result;
+  transform::PipelineOptions options;
+  options.should_stop = [token] { return token.cancelled(); };
+  if (progress) {
+    options.on_pass = [progress](int index, int total, const std::string& name) {
+      progress("pass " + std::to_string(index + 1) + " of " + std::to_string(total) + ": " + name,
+               total > 0 ? double(index) / total : 0.0);
+    };
+  }
+  return transform::RunPipeline(*pass, module, options);
+}
+
+const transform::PipelineResult& Session::RunPipeline(const std::string& pipeline_text) {
+  last_run_ =
+      RunPipelineOn(analysis_.parse.ok() ? analysis_.parse.module : ir::IRModule(), pipeline_text);
   return last_run_;
 }
 

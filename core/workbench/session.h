@@ -9,6 +9,7 @@
 
 #include "script/tvmscript.h"
 #include "transform/instrument.h"
+#include "workbench/cancellation.h"
 
 namespace wb::workbench {
 
@@ -24,6 +25,16 @@ Analysis Analyze(std::string text, std::string path);
 // An error when `pipeline_text` names a Testing* pass (TestingAbort, TestingSleep): those crash
 // or hang on purpose for the batch runner's tests, and an interactive face must not run them.
 std::optional<std::string> RefuseTestingPasses(const std::string& pipeline_text);
+
+// Runs `pipeline_text` over `module` (undefined when the document does not parse), touching no
+// shared state, so a face can call it on a worker thread. Before each pass `progress` gets
+// "pass i of n: Name" and the fraction done; `token` stops the run between passes (the result
+// is then `cancelled`, with the snapshots of the passes that finished). Refuses Testing* passes.
+// Every failure comes back as diagnostics in the result.
+transform::PipelineResult RunPipelineOn(const ir::IRModule& module,
+                                        const std::string& pipeline_text,
+                                        const CancellationToken& token = {},
+                                        const ProgressFn& progress = nullptr);
 
 class Session {
  public:
@@ -47,6 +58,8 @@ class Session {
   // parse and failing passes all come back as diagnostics in the result.
   const transform::PipelineResult& RunPipeline(const std::string& pipeline_text);
   const transform::PipelineResult& last_run() const { return last_run_; }
+  // Installs a run computed elsewhere (RunPipelineOn on a worker thread) as the last run.
+  void AdoptRun(transform::PipelineResult run) { last_run_ = std::move(run); }
 
  private:
   std::string path_ = "<untitled>";
