@@ -109,6 +109,7 @@ CodeEditor::CodeEditor(QWidget* parent) : QPlainTextEdit(parent) {
     }
   });
   setViewportMargins(LineNumberAreaWidth(), 0, 0, 0);
+  SetUpLanguageFeatures();
 }
 
 int CodeEditor::LineNumberAreaWidth() const {
@@ -159,7 +160,13 @@ void CodeEditor::SetDiagnostics(const DiagnosticList& diagnostics) {
     sel.cursor.setPosition(std::max(end, begin + 1), QTextCursor::KeepAnchor);
     selections.push_back(sel);
   }
-  setExtraSelections(selections);
+  diagnostic_selections_ = selections;
+  UpdateExtraSelections();
+}
+
+void CodeEditor::UpdateExtraSelections() {
+  // Occurrences under the squiggles, so that an error stays visible on a highlighted name.
+  setExtraSelections(occurrence_selections_ + diagnostic_selections_);
 }
 
 void CodeEditor::GoTo(int line, int column) {
