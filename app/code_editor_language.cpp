@@ -437,9 +437,15 @@ void CodeEditor::keyPressEvent(QKeyEvent* event) {
         break;
     }
   }
+  if (event->key() == Qt::Key_Escape && !signature_label_.isEmpty()) {
+    QToolTip::hideText();
+    signature_label_.clear();
+    event->accept();
+    return;
+  }
   QPlainTextEdit::keyPressEvent(event);
   QString typed = event->text();
-  if (typed.isEmpty()) return;
+  if (typed.isEmpty() || event->key() == Qt::Key_Escape) return;
   QTextCursor cursor = textCursor();
   QString before = cursor.block().text().left(cursor.positionInBlock());
   if (typed == QLatin1String(".") && AfterNamespaceDot(before)) {
@@ -451,8 +457,11 @@ void CodeEditor::keyPressEvent(QKeyEvent* event) {
   } else if ((typed == QLatin1String("\"") || typed == QLatin1String("'")) &&
              before.count(typed[0]) % 2 == 1 && ShowSignatureHelp()) {
     TriggerCompletion();  // a dtype or a scope, inside a call
-  } else if (completer_->popup()->isVisible()) {
-    UpdateCompletionPrefix();
+  } else {
+    if (completer_->popup()->isVisible()) UpdateCompletionPrefix();
+    // The tooltip hides on any key: while typing the arguments of a call the signature stays,
+    // its active parameter following the cursor, until the call is closed.
+    if (!signature_label_.isEmpty()) ShowSignatureHelp();
   }
 }
 

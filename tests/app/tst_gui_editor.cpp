@@ -293,9 +293,25 @@ class TestGuiEditor : public QObject {
     QTest::keyClicks(editor, "x = T.grid(");
     QVERIFY2(editor->signatureLabel().startsWith("T.grid("), qPrintable(editor->signatureLabel()));
     QVERIFY(QToolTip::isVisible());
-    QTest::keyClicks(editor, "4)");
+    QTest::keyClicks(editor, "4");
+    // Still there while the arguments are typed.
+    QVERIFY(editor->signatureLabel().startsWith("T.grid("));
+    QVERIFY(QToolTip::isVisible());
+    QTest::keyClicks(editor, ")");
     QVERIFY(editor->signatureLabel().isEmpty());
     QVERIFY(!editor->ShowSignatureHelp());
+
+    // The active parameter follows the commas; a quote inside the call offers the dtypes.
+    QTest::keyClick(editor, Qt::Key_Return);
+    QTest::keyClicks(editor, "y = T.Buffer((4,), ");
+    QVERIFY2(editor->signatureLabel().startsWith("T.Buffer("), qPrintable(editor->signatureLabel()));
+    QCOMPARE(editor->signatureActiveParameter(), 1);
+    QTest::keyClicks(editor, "\"");
+    QTRY_VERIFY_WITH_TIMEOUT(editor->completer()->popup()->isVisible(), 10000);
+    QTest::keyClicks(editor, "float3");
+    QCOMPARE(editor->completer()->currentCompletion(), QString("float32"));
+    QTest::keyClick(editor->completer()->popup(), Qt::Key_Tab);
+    QCOMPARE(editor->textCursor().block().text().trimmed(), QString("y = T.Buffer((4,), \"float32"));
   }
 
   void everyActionIsHarmlessOnBrokenEmptyAndEndPositions() {
