@@ -169,7 +169,7 @@ void CodeEditor::SetDiagnostics(const DiagnosticList& diagnostics) {
 
 void CodeEditor::UpdateExtraSelections() {
   // Occurrences under the squiggles, so that an error stays visible on a highlighted name.
-  setExtraSelections(occurrence_selections_ + diagnostic_selections_);
+  setExtraSelections(occurrence_selections_ + diagnostic_selections_ + link_selections_);
 }
 
 void CodeEditor::GoTo(int line, int column) {

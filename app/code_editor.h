@@ -103,6 +103,8 @@ class CodeEditor : public QPlainTextEdit {
   void resizeEvent(QResizeEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
   void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void keyReleaseEvent(QKeyEvent* event) override;
   bool viewportEvent(QEvent* event) override;
 
  private:
@@ -120,6 +122,7 @@ class CodeEditor : public QPlainTextEdit {
   TVMScriptHighlighter* highlighter_;
   QList<QTextEdit::ExtraSelection> diagnostic_selections_;
   QList<QTextEdit::ExtraSelection> occurrence_selections_;
+  QList<QTextEdit::ExtraSelection> link_selections_;  // the name under the mouse with Ctrl held
 
   EditorAnalysis* analysis_ = nullptr;
   SymbolPicker* picker_ = nullptr;

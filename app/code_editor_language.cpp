@@ -30,6 +30,19 @@ using workbench::TextRange;
 
 bool IsIdentChar(QChar c) { return c.isLetterOrNumber() || c == QLatin1Char('_'); }
 
+// The identifier touching the cursor, selected (Qt's word under the cursor may be the `[` after
+// it); an empty selection when there is none.
+QTextCursor IdentifierAt(const QTextCursor& at) {
+  QString line = at.block().text();
+  int begin = at.positionInBlock(), end = begin;
+  while (begin > 0 && IsIdentChar(line[begin - 1])) --begin;
+  while (end < line.size() && IsIdentChar(line[end])) ++end;
+  QTextCursor word = at;
+  word.setPosition(at.block().position() + begin);
+  word.setPosition(at.block().position() + end, QTextCursor::KeepAnchor);
+  return word;
+}
+
 // The analyses degrade instead of failing; should one throw all the same, the editor goes on
 // without that answer rather than losing the user's text.
 template <typename T, typename F>
@@ -90,6 +103,7 @@ bool AfterNamespaceDot(const QString& line_before_cursor) {
 void CodeEditor::SetUpLanguageFeatures() {
   analysis_ = new EditorAnalysis(this);
   picker_ = new SymbolPicker(this);
+  viewport()->setMouseTracking(true);  // Ctrl+hover shows names as links
   connect(picker_, &SymbolPicker::chosen, this, &CodeEditor::SelectRange);
 
   auto action = [this](const QString& text, const QList<QKeySequence>& keys, auto slot) {
@@ -166,19 +180,13 @@ void CodeEditor::SelectRange(const TextRange& range) {
   setFocus();
 }
 
-QString CodeEditor::WordAtCursor() const {
-  QTextCursor cursor = textCursor();
-  cursor.select(QTextCursor::WordUnderCursor);
-  return cursor.selectedText();
-}
+QString CodeEditor::WordAtCursor() const { return IdentifierAt(textCursor()).selectedText(); }
 
 void CodeEditor::ShowSymbolPicker() {
   auto snapshot = analysis_->Current();
   std::vector<SymbolEntry> entries = FlattenSymbols(snapshot->symbols);
-  if (entries.empty()) {
-    Q_EMIT message(tr("No symbols to go to: the document defines no function that parses"));
-    return;
-  }
+  // Opened all the same: ":line" still works.
+  if (entries.empty()) Q_EMIT message(tr("No symbols to go to: no function of the document parses"));
   picker_->Open(std::move(entries));
 }
 
@@ -259,6 +267,38 @@ void CodeEditor::mousePressEvent(QMouseEvent* event) {
     return;
   }
   QPlainTextEdit::mousePressEvent(event);
+}
+
+void CodeEditor::mouseMoveEvent(QMouseEvent* event) {
+  QPlainTextEdit::mouseMoveEvent(event);
+  // With Ctrl held, a name that has a definition reads as a link (Ctrl+click follows it).
+  QList<QTextEdit::ExtraSelection> link;
+  if ((event->modifiers() & Qt::ControlModifier) && event->buttons() == Qt::NoButton && analysis_->upToDate()) {
+    QTextCursor at = cursorForPosition(event->position().toPoint());
+    auto doc = analysis_->latest()->doc;
+    TextPosition p = PositionOf(at);
+    auto found = Safely<std::vector<TextRange>>([&] { return workbench::FindDefinition(*doc, p); });
+    if (!found.empty()) {
+      QTextEdit::ExtraSelection sel;
+      sel.cursor = IdentifierAt(at);
+      sel.format.setFontUnderline(true);
+      sel.format.setForeground(palette().color(QPalette::Link));
+      link << sel;
+    }
+  }
+  if (link.isEmpty() && link_selections_.isEmpty()) return;
+  link_selections_ = link;
+  viewport()->setCursor(link.isEmpty() ? Qt::IBeamCursor : Qt::PointingHandCursor);
+  UpdateExtraSelections();
+}
+
+void CodeEditor::keyReleaseEvent(QKeyEvent* event) {
+  QPlainTextEdit::keyReleaseEvent(event);
+  if (event->key() == Qt::Key_Control && !link_selections_.isEmpty()) {
+    link_selections_.clear();
+    viewport()->setCursor(Qt::IBeamCursor);
+    UpdateExtraSelections();
+  }
 }
 
 void CodeEditor::OnCursorMoved() {

@@ -4,6 +4,7 @@
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLineEdit>
+#include <QRegularExpression>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -66,7 +67,7 @@ int FuzzyScore(const QString& pattern, const QString& text) {
 SymbolPicker::SymbolPicker(QWidget* parent) : QFrame(parent, Qt::Popup) {
   setFrameShape(QFrame::StyledPanel);
   filter_ = new QLineEdit;
-  filter_->setPlaceholderText(tr("Go to function, block or buffer..."));
+  filter_->setPlaceholderText(tr("Go to function, block or buffer (:line to go to a line)..."));
   filter_->setClearButtonEnabled(true);
   list_ = new QTreeWidget;
   list_->setColumnCount(4);
@@ -103,6 +104,20 @@ void SymbolPicker::Open(std::vector<SymbolEntry> entries) {
 
 void SymbolPicker::Refilter() {
   QString pattern = filter_->text().trimmed();
+  list_->clear();
+  // ":42" or ":42:7" goes to a line (and column), as in other editors' quick open.
+  static const QRegularExpression line_re(QStringLiteral("^:(\\d+)(?::(\\d+))?$"));
+  QRegularExpressionMatch line = line_re.match(pattern);
+  if (line.hasMatch()) {
+    uint32_t n = std::max(1u, line.captured(1).toUInt());
+    uint32_t column = line.captured(2).isEmpty() ? 1 : std::max(1u, line.captured(2).toUInt());
+    line_target_ = workbench::TextPosition{n - 1, column - 1};
+    auto* item = new QTreeWidgetItem({tr("Go to line %1").arg(n), tr("line")});
+    list_->addTopLevelItem(item);
+    list_->setCurrentItem(item);
+    return;
+  }
+  line_target_.reset();
   std::vector<std::pair<int, size_t>> ranked;
   for (size_t i = 0; i < entries_.size(); ++i) {
     int score = FuzzyScore(pattern, entries_[i].name);
@@ -111,7 +126,6 @@ void SymbolPicker::Refilter() {
   // Best first; document order among equals.
   std::stable_sort(ranked.begin(), ranked.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
-  list_->clear();
   for (const auto& [score, i] : ranked) {
     const SymbolEntry& e = entries_[i];
     auto* item = new QTreeWidgetItem({e.name, e.kind, e.container, e.detail});
@@ -126,6 +140,12 @@ void SymbolPicker::Refilter() {
 void SymbolPicker::Choose() {
   QTreeWidgetItem* item = list_->currentItem();
   if (!item) return;
+  if (line_target_) {
+    workbench::TextRange at{*line_target_, *line_target_};
+    hide();
+    Q_EMIT chosen(at);
+    return;
+  }
   size_t i = item->data(0, Qt::UserRole).toULongLong();
   if (i >= entries_.size()) return;
   workbench::TextRange selection = entries_[i].selection;

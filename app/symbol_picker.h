@@ -1,11 +1,12 @@
 // "Go to symbol": a popup over the editor listing the document's functions, blocks and buffers
 // (the outline of workbench::ComputeDocumentSymbols) with their kind and container, filtered
 // as you type (a fuzzy match: the letters in order, the best matches first). Enter or a click
-// chooses one; Escape closes.
+// chooses one; Escape closes. ":42" (or ":42:7") goes to a line instead.
 #pragma once
 
 #include <QFrame>
 #include <QString>
+#include <optional>
 #include <vector>
 
 #include "workbench/analysis.h"
@@ -54,6 +55,7 @@ class SymbolPicker : public QFrame {
   QLineEdit* filter_;
   QTreeWidget* list_;
   std::vector<SymbolEntry> entries_;
+  std::optional<workbench::TextPosition> line_target_;  // while the filter is ":line"
 };
 
 }  // namespace wb::app

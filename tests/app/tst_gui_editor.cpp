@@ -11,7 +11,9 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMouseEvent>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTest>
 #include <QTextBlock>
 #include <QToolTip>
@@ -107,6 +109,15 @@ class TestGuiEditor : public QObject {
     QTest::keyClick(picker->filter(), Qt::Key_Escape);
     QVERIFY(!picker->isVisible());
     QCOMPARE(editor->textCursor().blockNumber() + 1, 8);
+
+    // ":line:column" goes to a place (Ctrl+P, as in other editors' quick open).
+    QTest::keyClick(editor, Qt::Key_P, Qt::ControlModifier);
+    QTRY_VERIFY(picker->isVisible());
+    QTest::keyClicks(picker->filter(), ":12:13");
+    QCOMPARE(picker->list()->topLevelItemCount(), 1);
+    QTest::keyClick(picker->filter(), Qt::Key_Return);
+    QCOMPARE(editor->textCursor().blockNumber() + 1, 12);
+    QCOMPARE(editor->textCursor().positionInBlock(), 12);
   }
 
   void symbolPopupArrowKeysChooseAnotherRow() {
@@ -149,9 +160,22 @@ class TestGuiEditor : public QObject {
     QCOMPARE(editor->textCursor().selectedText(), QString("A"));
     QVERIFY(editor->textCursor().block().text().mid(editor->textCursor().positionInBlock()).startsWith(": T.Buffer"));
 
-    // Ctrl+click does the same.
+    // With Ctrl held the name under the mouse reads as a link; Ctrl+click follows it.
     PlaceCursor(editor, 18, "B[vk, vj]");
     QRect at = editor->cursorRect();
+    QMouseEvent move(QEvent::MouseMove, at.center(), editor->viewport()->mapToGlobal(at.center()), Qt::NoButton,
+                     Qt::NoButton, Qt::ControlModifier);
+    QCoreApplication::sendEvent(editor->viewport(), &move);
+    auto underlined = [&] {
+      QStringList out;
+      for (const auto& sel : editor->extraSelections()) {
+        if (sel.format.fontUnderline()) out << sel.cursor.selectedText();
+      }
+      return out;
+    };
+    QCOMPARE(underlined(), QStringList{"B"});
+    QTest::keyRelease(editor, Qt::Key_Control);
+    QCOMPARE(underlined(), QStringList{});
     editor->moveCursor(QTextCursor::StartOfBlock);  // the same line: nothing scrolls
     QTest::mouseClick(editor->viewport(), Qt::LeftButton, Qt::ControlModifier, at.center());
     QCOMPARE(editor->textCursor().blockNumber() + 1, 8);
@@ -164,6 +188,8 @@ class TestGuiEditor : public QObject {
     QVERIFY(!editor->GoToDefinition());
     QCOMPARE(editor->textCursor().position(), before);
     QCOMPARE(said.count(), 1);
+    QCOMPARE(said.at(0).at(0).toString(), QString("No definition of 'T' in this document"));
+    QCOMPARE(w.statusBar()->currentMessage(), said.at(0).at(0).toString());
   }
 
   void shiftF12ListsTheReferencesAndActivatingOneJumps() {
