@@ -5,6 +5,7 @@
 #include <QAction>
 #include <QCompleter>
 #include <QDockWidget>
+#include <QFile>
 #include <QHelpEvent>
 #include <QLabel>
 #include <QLineEdit>
@@ -247,6 +248,10 @@ class TestGuiEditor : public QObject {
     PlaceCursor(editor, 18, "A[vi, vk]");
     QString hover = editor->HoverMarkdownAt(editor->textCursor().position());
     QVERIFY2(hover.contains("256") && hover.contains("float32"), qPrintable(hover));
+    // Over an op: its signature and documentation.
+    PlaceCursor(editor, 11, "grid");
+    QString op = editor->HoverMarkdownAt(editor->textCursor().position());
+    QVERIFY2(op.contains("T.grid("), qPrintable(op));
     // Nothing to say over a comment.
     PlaceCursor(editor, 10, "root");
     QCOMPARE(editor->HoverMarkdownAt(editor->textCursor().position()), QString());
@@ -387,6 +392,33 @@ class TestGuiEditor : public QObject {
     PlaceCursor(editor, 5, "A[1]");
     QVERIFY(editor->GoToDefinition());
     QCOMPARE(editor->textCursor().blockNumber() + 1, 4);
+  }
+
+  // Every prefix of an example is a document that stops somewhere in the middle of a construct:
+  // every query at its end and at a few places inside answers something or nothing, and the
+  // text stays as it was.
+  void everyPrefixOfAnExampleIsHarmless() {
+    QFile f(":/examples/softmax.py");
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString full = QString::fromUtf8(f.readAll());
+    CodeEditor editor;
+    editor.resize(600, 400);
+    for (int n = 0; n <= full.size(); n += 5) {
+      const QString text = full.left(n);
+      editor.setPlainText(text);
+      editor.analysis()->Current();
+      for (int at : {n, n / 2, n / 3, std::max(0, n - 1)}) {
+        QTextCursor cursor(editor.document());
+        cursor.setPosition(std::min(at, static_cast<int>(text.size())));
+        editor.setTextCursor(cursor);
+        editor.GoToDefinition();
+        editor.FindReferences();
+        editor.HoverMarkdownAt(at);
+        editor.CompletionsAtCursor();
+        editor.ShowSignatureHelp();
+      }
+      QCOMPARE(editor.toPlainText(), text);
+    }
   }
 };
 
