@@ -109,6 +109,7 @@ CodeEditor::CodeEditor(QWidget* parent) : QPlainTextEdit(parent) {
     }
   });
   setViewportMargins(LineNumberAreaWidth(), 0, 0, 0);
+  SetUpLanguageFeatures();
 }
 
 int CodeEditor::LineNumberAreaWidth() const {
@@ -155,11 +156,20 @@ void CodeEditor::SetDiagnostics(const DiagnosticList& diagnostics) {
     sel.cursor = QTextCursor(document());
     int begin = to_char[std::min<size_t>(d.span.begin, text.size())];
     int end = to_char[std::min<size_t>(std::max(d.span.end, d.span.begin + 1), text.size())];
-    sel.cursor.setPosition(begin);
-    sel.cursor.setPosition(std::max(end, begin + 1), QTextCursor::KeepAnchor);
+    // At least one character wide, so that an error at the very end still shows, but never
+    // past the end (an empty document has no character to underline).
+    int last = document()->characterCount() - 1;
+    sel.cursor.setPosition(std::min(begin, last));
+    sel.cursor.setPosition(std::min(std::max(end, begin + 1), last), QTextCursor::KeepAnchor);
     selections.push_back(sel);
   }
-  setExtraSelections(selections);
+  diagnostic_selections_ = selections;
+  UpdateExtraSelections();
+}
+
+void CodeEditor::UpdateExtraSelections() {
+  // Occurrences under the squiggles, so that an error stays visible on a highlighted name.
+  setExtraSelections(occurrence_selections_ + diagnostic_selections_ + link_selections_);
 }
 
 void CodeEditor::GoTo(int line, int column) {

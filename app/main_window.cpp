@@ -24,6 +24,7 @@
 
 #include "build_panel.h"
 #include "code_editor.h"
+#include "go_menu.h"
 #include "ir/structural_equal.h"
 #include "pass_explorer.h"
 #include "schedule_pane.h"
@@ -132,6 +133,7 @@ MainWindow::MainWindow() {
   edit->addAction(tr("&Format (canonical TVMScript)"),
                   QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I), this,
                   &MainWindow::FormatDocument);
+  InstallGoMenu(this, editor_);
   QMenu* passes = menuBar()->addMenu(tr("&Passes"));
   passes->addAction(tr("&Run pipeline"), QKeySequence(Qt::CTRL | Qt::Key_R), this,
                     [this] { StartPipeline(passes_->pipelineText()); });
