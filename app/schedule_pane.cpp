@@ -1,7 +1,9 @@
 #include "schedule_pane.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
+#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -9,6 +11,7 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QTreeWidget>
 
@@ -17,27 +20,42 @@
 
 namespace wb::app {
 
+using schedule::RecipeParamKind;
+using workbench::ScheduleChoice;
+using workbench::ScheduleParam;
+using workbench::SchedulePrimitive;
 using workbench::ScheduleTreeNode;
 
 namespace {
 
-// The primitives of the argument panel, with what their argument line holds.
-struct PanelPrimitive {
-  const char* name;
-  const char* hint;  // placeholder of the argument line
-};
-constexpr PanelPrimitive kPrimitives[] = {
-    {"split", "factors, e.g. None, 32"},
-    {"fuse", "loops of the selection's nest, outer to inner, e.g. i, j"},
-    {"reorder", "loops of the selection's nest in the new order, e.g. k, i"},
-    {"parallel", "(no arguments)"},
-    {"vectorize", "(no arguments)"},
-    {"unroll", "(no arguments)"},
-    {"bind", "thread axis, e.g. threadIdx.x"},
-    {"any", "sch.<primitive>(...) using block, loop, l0, l1, ..."},
-};
+// The free-text primitive: a call written against the selection's names.
+constexpr const char* kAny = "any";
 
 QString Q(const std::string& s) { return QString::fromStdString(s); }
+
+// "compute_at" -> "Compute at".
+QString Title(const std::string& name) {
+  QString t = Q(name).replace('_', ' ');
+  if (!t.isEmpty()) t[0] = t[0].toUpper();
+  return t;
+}
+
+// Kinds whose choices are the only valid values (the others' combo boxes are editable).
+bool ClosedChoices(RecipeParamKind k) {
+  switch (k) {
+    case RecipeParamKind::kLoop:
+    case RecipeParamKind::kConsumerLoop:
+    case RecipeParamKind::kProducerLoop:
+    case RecipeParamKind::kBlock:
+    case RecipeParamKind::kReadBuffer:
+    case RecipeParamKind::kWriteBuffer:
+    case RecipeParamKind::kBuffer:
+    case RecipeParamKind::kThreadAxis:
+      return true;
+    default:
+      return false;
+  }
+}
 
 QString FirstMessage(const DiagnosticList& diags) {
   if (diags.empty()) return {};
@@ -75,14 +93,31 @@ SchedulePane::SchedulePane(QWidget* parent) : QWidget(parent) {
   tree_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
 
   primitive_ = new QComboBox;
-  for (const PanelPrimitive& p : kPrimitives) primitive_->addItem(QString::fromUtf8(p.name));
-  args_ = new QLineEdit;
+  for (const SchedulePrimitive& p : workbench::ScheduleCatalog()) {
+    primitive_->addItem(Q(p.name));
+    primitive_->setItemData(primitive_->count() - 1, Q(p.group + ": " + p.summary),
+                            Qt::ToolTipRole);
+  }
+  primitive_->addItem(kAny);
+  primitive_->setItemData(primitive_->count() - 1,
+                          tr("any schedule call, written against the selection's names"),
+                          Qt::ToolTipRole);
+  summary_ = new QLabel;
+  summary_->setWordWrap(true);
+  form_ = new QWidget;
+  form_layout_ = new QFormLayout(form_);
+  form_layout_->setContentsMargins(0, 0, 0, 0);
+  spare_ = new QLineEdit(this);
+  spare_->hide();
   apply_ = new QPushButton(tr("Apply"));
-  auto* panel = new QHBoxLayout;
-  panel->addWidget(new QLabel(tr("Primitive:")));
-  panel->addWidget(primitive_);
-  panel->addWidget(args_, 1);
-  panel->addWidget(apply_);
+  auto* chooser = new QHBoxLayout;
+  chooser->addWidget(new QLabel(tr("Primitive:")));
+  chooser->addWidget(primitive_);
+  chooser->addWidget(summary_, 1);
+  chooser->addWidget(apply_);
+  auto* panel = new QVBoxLayout;
+  panel->addLayout(chooser);
+  panel->addWidget(form_);
 
   message_ = new QLabel;
   message_->setWordWrap(true);
@@ -123,9 +158,9 @@ SchedulePane::SchedulePane(QWidget* parent) : QWidget(parent) {
     menu->exec(tree_->viewport()->mapToGlobal(pos));
     delete menu;
   });
-  connect(primitive_, &QComboBox::currentTextChanged, this, [this] { UpdateArgumentHint(); });
+  connect(primitive_, &QComboBox::currentTextChanged, this, [this] { RebuildForm(false); });
+  connect(tree_, &QTreeWidget::currentItemChanged, this, [this] { RebuildForm(true); });
   connect(apply_, &QPushButton::clicked, this, [this] { ApplyPanel(); });
-  connect(args_, &QLineEdit::returnPressed, this, [this] { ApplyPanel(); });
   connect(undo_, &QPushButton::clicked, this, [this] {
     if (session_.Undo()) Refresh();
   });
@@ -143,7 +178,6 @@ SchedulePane::SchedulePane(QWidget* parent) : QWidget(parent) {
     if (!path.isEmpty()) SaveRecipeFile(path);
   });
   connect(steps_, &QListWidget::currentRowChanged, this, [this](int row) { ShowStep(row); });
-  UpdateArgumentHint();
   Refresh();
 }
 
@@ -212,6 +246,8 @@ void SchedulePane::Refresh() {
   }
   tree_->expandAll();
   if (!selected.isEmpty()) SelectNode(selected);
+  // The choices (tree indices) belong to the old tree: start the form afresh.
+  RebuildForm(false);
   trace_->setPlainText(Q(session_.TraceText()));
   steps_->clear();
   for (const auto& step : session_.steps()) steps_->addItem(StepTitle(step.text));
@@ -245,10 +281,141 @@ void SchedulePane::ShowError(const QString& text) {
   message_->setStyleSheet(QStringLiteral("color: #c0392b"));
 }
 
-void SchedulePane::UpdateArgumentHint() {
-  int index = primitive_->currentIndex();
-  if (index < 0) return;
-  args_->setPlaceholderText(tr(kPrimitives[index].hint));
+void SchedulePane::RebuildForm(bool keep_values) {
+  // Values by parameter name, kept where the field survives the rebuild (a choice only while it
+  // is still offered).
+  std::map<std::string, std::string> keep;
+  QString primitive = primitive_->currentText();
+  if (keep_values && primitive == form_primitive_) keep = FormValues();
+  form_primitive_ = primitive;
+  while (form_layout_->rowCount() > 0) form_layout_->removeRow(0);
+  fields_.clear();
+  auto keep_text = [&](const std::string& name, const std::string& initial) {
+    auto it = keep.find(name);
+    return Q(it != keep.end() ? it->second : initial);
+  };
+  if (primitive == kAny) {
+    summary_->setText(tr("any schedule call, using block, loop, l0, l1, ... of the selection"));
+    auto* edit = new QLineEdit;
+    edit->setPlaceholderText(tr("sch.<primitive>(...) using block, loop, l0, l1, ..."));
+    edit->setToolTip(tr("A schedule call in TVM's syntax; the selection's block is `block`, its "
+                        "loops l0, l1, ... and the selected loop `loop`"));
+    edit->setText(keep_text("call", ""));
+    // Queued: applying rebuilds the form, which deletes this very line edit.
+    connect(edit, &QLineEdit::returnPressed, this, [this] { ApplyPanel(); },
+            Qt::QueuedConnection);
+    form_layout_->addRow(tr("call"), edit);
+    fields_.push_back({"call", edit});
+    return;
+  }
+  const SchedulePrimitive* prim = workbench::FindSchedulePrimitive(primitive.toStdString());
+  if (!prim) {
+    summary_->clear();
+    return;
+  }
+  summary_->setText(Q(prim->summary));
+  int node = SelectedNode();
+  for (const ScheduleParam& param : prim->params) {
+    std::vector<ScheduleChoice> choices = workbench::ParamChoices(*prim, param, nodes_, node);
+    std::string initial = workbench::InitialValue(param, choices);
+    QString tip = Q(param.doc) +
+                  (param.dflt.empty() ? tr(" (required)") : tr(" (default %1)").arg(Q(param.dflt)));
+    QWidget* widget = nullptr;
+    if (param.kind == RecipeParamKind::kBool) {
+      auto* box = new QCheckBox;
+      box->setChecked(keep_text(param.name, initial) == "True");
+      widget = box;
+    } else if (param.kind == RecipeParamKind::kInt) {
+      auto* spin = new QSpinBox;
+      spin->setRange(-(1 << 30), 1 << 30);
+      spin->setValue(keep_text(param.name, initial.empty() ? "0" : initial).toInt());
+      widget = spin;
+    } else if (!choices.empty() && param.kind != RecipeParamKind::kBlockList) {
+      auto* combo = new QComboBox;
+      combo->setEditable(!ClosedChoices(param.kind));
+      for (const ScheduleChoice& c : choices) combo->addItem(Q(c.label), Q(c.value));
+      QString value = keep_text(param.name, initial);
+      int at = combo->findData(value);
+      if (at >= 0) {
+        combo->setCurrentIndex(at);
+      } else if (combo->isEditable()) {
+        combo->setEditText(value);
+      }
+      widget = combo;
+    } else {
+      auto* edit = new QLineEdit;
+      edit->setPlaceholderText(Q(workbench::ExampleValue(param)));
+      edit->setText(keep_text(param.name, initial));
+      if (!choices.empty()) {
+        QStringList names;
+        for (const ScheduleChoice& c : choices) names << Q(c.label);
+        tip += tr("; one or more of: %1").arg(names.join(", "));
+      }
+      connect(edit, &QLineEdit::returnPressed, this, [this] { ApplyPanel(); },
+              Qt::QueuedConnection);
+      widget = edit;
+    }
+    widget->setToolTip(tip);
+    widget->setObjectName(Q(param.name));
+    form_layout_->addRow(Q(param.name), widget);
+    fields_.push_back({param.name, widget});
+  }
+}
+
+std::map<std::string, std::string> SchedulePane::FormValues() const {
+  std::map<std::string, std::string> out;
+  for (const Field& f : fields_) {
+    std::string value;
+    if (auto* box = qobject_cast<QCheckBox*>(f.widget)) {
+      value = box->isChecked() ? "True" : "False";
+    } else if (auto* spin = qobject_cast<QSpinBox*>(f.widget)) {
+      value = std::to_string(spin->value());
+    } else if (auto* combo = qobject_cast<QComboBox*>(f.widget)) {
+      // An edited text that is no offered label is taken as written.
+      int at = combo->findText(combo->currentText());
+      value = (at >= 0 ? combo->itemData(at).toString() : combo->currentText()).toStdString();
+    } else if (auto* edit = qobject_cast<QLineEdit*>(f.widget)) {
+      value = edit->text().toStdString();
+    }
+    out[f.name] = value;
+  }
+  return out;
+}
+
+QWidget* SchedulePane::argumentField(const QString& name) const {
+  for (const Field& f : fields_) {
+    if (Q(f.name) == name) return f.widget;
+  }
+  return nullptr;
+}
+
+QStringList SchedulePane::argumentNames() const {
+  QStringList out;
+  for (const Field& f : fields_) out << Q(f.name);
+  return out;
+}
+
+QLineEdit* SchedulePane::argumentsEdit() const {
+  for (const Field& f : fields_) {
+    if (auto* edit = qobject_cast<QLineEdit*>(f.widget)) return edit;
+  }
+  return spare_;
+}
+
+void SchedulePane::Choose(const QString& primitive,
+                          const std::map<std::string, std::string>& prefill) {
+  primitive_->setCurrentText(primitive);
+  RebuildForm(false);
+  if (fields_.empty()) {
+    ApplyPanel();
+    return;
+  }
+  for (const auto& [name, value] : prefill) {
+    QWidget* w = argumentField(Q(name));
+    if (auto* edit = qobject_cast<QLineEdit*>(w)) edit->setText(Q(value));
+  }
+  fields_.front().widget->setFocus();
+  if (auto* edit = qobject_cast<QLineEdit*>(fields_.front().widget)) edit->selectAll();
 }
 
 int SchedulePane::SelectedNode() const {
@@ -271,113 +438,82 @@ QMenu* SchedulePane::ContextMenu() {
   int node = SelectedNode();
   if (node < 0 || node >= static_cast<int>(nodes_.size())) return menu;
   const ScheduleTreeNode& n = nodes_[node];
-  // Chooses a primitive in the panel with a suggested argument; those without arguments apply.
-  auto choose = [this](const QString& primitive, const QString& args, bool apply_now) {
-    primitive_->setCurrentText(primitive);
-    args_->setText(args);
-    if (apply_now) {
-      ApplyPanel();
-    } else {
-      args_->setFocus();
-      args_->selectAll();
-    }
-  };
-  if (n.kind == ScheduleTreeNode::Kind::kLoop) {
-    QString name = Q(n.name);
-    menu->addAction(tr("Split %1...").arg(name), this, [=] { choose("split", "None, 32", false); });
-    // Fuse and reorder start from the loop and the next inner loop of its nest.
-    QString inner;
-    if (n.address_block >= 0) {
-      const std::vector<int>& nest = nodes_[n.address_block].loops;
-      auto it = std::find(nest.begin(), nest.end(), node);
-      if (it != nest.end() && it + 1 != nest.end()) inner = Q(nodes_[*(it + 1)].name);
-    }
-    if (!inner.isEmpty()) {
-      menu->addAction(tr("Fuse %1 with %2").arg(name, inner), this,
-                      [=] { choose("fuse", name + ", " + inner, false); });
-      menu->addAction(tr("Reorder %1 and %2...").arg(name, inner), this,
-                      [=] { choose("reorder", inner + ", " + name, false); });
-    }
-    menu->addSeparator();
-    menu->addAction(tr("Parallel"), this, [=] { choose("parallel", "", true); });
-    menu->addAction(tr("Vectorize"), this, [=] { choose("vectorize", "", true); });
-    menu->addAction(tr("Unroll"), this, [=] { choose("unroll", "", true); });
-    menu->addAction(tr("Bind to thread..."), this, [=] { choose("bind", "threadIdx.x", false); });
-    menu->addSeparator();
-    menu->addAction(tr("Any primitive..."), this,
-                    [=] { choose("any", "sch.unroll(loop=loop)", false); });
-  } else {
-    // A block's loop primitives act on its innermost loop, which becomes the selection.
-    if (!n.loops.empty()) {
-      QString inner = Q(nodes_[n.loops.back()].name);
-      auto on_inner = [=](const QString& primitive, const QString& args, bool apply_now) {
-        SelectNode(inner);
-        choose(primitive, args, apply_now);
-      };
-      menu->addAction(tr("Split innermost loop %1...").arg(inner), this,
-                      [=] { on_inner("split", "None, 32", false); });
-      menu->addAction(tr("Vectorize innermost loop %1").arg(inner), this,
-                      [=] { on_inner("vectorize", "", true); });
-      menu->addAction(tr("Unroll innermost loop %1").arg(inner), this,
-                      [=] { on_inner("unroll", "", true); });
-      menu->addSeparator();
-    }
-    menu->addAction(tr("Any primitive on block %1...").arg(Q(n.name)), this,
-                    [=] { choose("any", "sch.compute_inline(block=block)", false); });
+  QString name = Q(n.name);
+  bool loop = n.kind == ScheduleTreeNode::Kind::kLoop;
+  // The next inner loop of the selected loop's nest: fuse and reorder start from the pair.
+  QString inner;
+  if (loop && n.address_block >= 0) {
+    const std::vector<int>& nest = nodes_[n.address_block].loops;
+    auto it = std::find(nest.begin(), nest.end(), node);
+    if (it != nest.end() && it + 1 != nest.end()) inner = Q(nodes_[*(it + 1)].name);
   }
+  if (!loop && !n.loops.empty()) {
+    // A block's most common loop primitives act on its innermost loop, which becomes the
+    // selection.
+    QString innermost = Q(nodes_[n.loops.back()].name);
+    auto on_inner = [=, this](const QString& primitive,
+                        const std::map<std::string, std::string>& prefill) {
+      SelectNode(innermost);
+      Choose(primitive, prefill);
+    };
+    menu->addSection(tr("Innermost loop %1").arg(innermost));
+    menu->addAction(tr("Split innermost loop %1...").arg(innermost), this,
+                    [=] { on_inner("split", {{"factors", "None, 32"}}); });
+    menu->addAction(tr("Vectorize innermost loop %1").arg(innermost), this,
+                    [=] { on_inner("vectorize", {}); });
+    menu->addAction(tr("Unroll innermost loop %1").arg(innermost), this,
+                    [=] { on_inner("unroll", {}); });
+  }
+  std::string group;
+  for (const SchedulePrimitive* p : workbench::PrimitivesFor(nodes_, node)) {
+    if (p->group != group) {
+      group = p->group;
+      QString title = Q(group);
+      if (!title.isEmpty() && group != "GPU") title[0] = title[0].toUpper();
+      menu->addSection(title);
+    }
+    QString primitive = Q(p->name);
+    std::map<std::string, std::string> prefill;
+    QString label = Title(p->name) + (p->params.empty() ? QString() : QStringLiteral("..."));
+    if (p->name == "split") {
+      label = tr("Split %1...").arg(name);
+      prefill["factors"] = "None, 32";
+    } else if (p->name == "fuse" && !inner.isEmpty()) {
+      label = tr("Fuse %1 with %2").arg(name, inner);
+      prefill["loops"] = (name + ", " + inner).toStdString();
+    } else if (p->name == "reorder" && !inner.isEmpty()) {
+      label = tr("Reorder %1 and %2...").arg(name, inner);
+      prefill["loops"] = (inner + ", " + name).toStdString();
+    } else if (p->name == "bind") {
+      label = tr("Bind to a thread axis...");
+    }
+    QAction* action = menu->addAction(label, this, [=, this] { Choose(primitive, prefill); });
+    action->setToolTip(Q(p->summary));
+  }
+  menu->addSeparator();
+  menu->addAction(loop ? tr("Any primitive...") : tr("Any primitive on block %1...").arg(name),
+                  this, [=, this] {
+                    Choose(kAny, {{"call", loop ? "sch.unroll(loop=loop)"
+                                               : "sch.compute_inline(block=block)"}});
+                  });
+  menu->setToolTipsVisible(true);
   return menu;
-}
-
-std::optional<std::vector<int>> SchedulePane::LoopsNamed(const QString& text,
-                                                         QString* error) const {
-  int node = SelectedNode();
-  int block = node >= 0 && nodes_[node].kind == ScheduleTreeNode::Kind::kBlock ? node
-              : node >= 0 ? nodes_[node].address_block
-                          : -1;
-  if (block < 0) {
-    *error = tr("select a loop (or block) of the nest first");
-    return std::nullopt;
-  }
-  std::vector<int> out;
-  for (const QString& raw : text.split(',', Qt::SkipEmptyParts)) {
-    QString name = raw.trimmed();
-    int found = -1;
-    for (int l : nodes_[block].loops) {
-      if (Q(nodes_[l].name) == name) found = l;
-    }
-    if (found < 0) {
-      *error = tr("'%1' is not a loop around block '%2'").arg(name, Q(nodes_[block].name));
-      return std::nullopt;
-    }
-    out.push_back(found);
-  }
-  return out;
 }
 
 bool SchedulePane::ApplyPanel() {
   int node = SelectedNode();
   std::string func = session_.func_name();
-  std::string primitive = primitive_->currentText().toStdString();
-  QString args = args_->text().trimmed();
+  QString primitive = primitive_->currentText();
+  std::map<std::string, std::string> values = FormValues();
   std::string error;
   std::optional<std::string> step;
-  if (primitive == "split") {
-    auto factors = workbench::ParseFactors(args.toStdString(), &error);
-    if (factors) step = workbench::SplitStep(nodes_, node, *factors, func, &error);
-  } else if (primitive == "fuse" || primitive == "reorder") {
-    QString why;
-    auto loops = LoopsNamed(args, &why);
-    if (loops) {
-      step = workbench::MultiLoopStep(nodes_, *loops, primitive, func, &error);
-    } else {
-      error = why.toStdString();
-    }
-  } else if (primitive == "parallel" || primitive == "vectorize" || primitive == "unroll") {
-    step = workbench::LoopKindStep(nodes_, node, primitive, func, &error);
-  } else if (primitive == "bind") {
-    step = workbench::BindStep(nodes_, node, args.toStdString(), func, &error);
+  if (primitive == kAny) {
+    step = workbench::CustomStep(nodes_, node, values["call"], func, &error);
+  } else if (const SchedulePrimitive* prim =
+                 workbench::FindSchedulePrimitive(primitive.toStdString())) {
+    step = workbench::ComposeStep(*prim, nodes_, node, values, func, &error);
   } else {
-    step = workbench::CustomStep(nodes_, node, args.toStdString(), func, &error);
+    error = "no schedule primitive named '" + primitive.toStdString() + "'";
   }
   if (!step) {
     ShowError(QString::fromStdString(error));

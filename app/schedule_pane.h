@@ -1,15 +1,22 @@
-// The schedule pane: the block/loop tree of the selected PrimFunc, schedule primitives from a
-// context menu on a loop or block with an argument panel, the trace (TVM syntax, copyable,
-// loadable from a file), undo/redo, and the function before and after each step. Every step is
-// a recipe line handed to workbench::ScheduleSession, so a primitive the schedule learns works
-// here through the "any primitive" line with no new widget code.
+// The schedule pane: the block/loop tree of the selected PrimFunc, every schedule primitive of
+// workbench::ScheduleCatalog from a context menu on a loop or block (grouped as the catalog
+// groups them), an argument form generated from the primitive's parameter kinds (combo boxes for
+// loops, buffers, scopes and thread axes with the choices the selection allows, spin boxes for
+// integers, check boxes for flags, line edits for the rest; each field's doc as its tooltip),
+// the trace (TVM syntax, copyable, loadable from a file), undo/redo, and the function before and
+// after each step. Every step is recipe text handed to workbench::ScheduleSession; the free-text
+// "any" primitive takes a call written against the selection's names.
 #pragma once
 
 #include <QWidget>
+#include <map>
+#include <string>
 
+#include "workbench/schedule_catalog.h"
 #include "workbench/schedule_session.h"
 
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -36,8 +43,13 @@ class SchedulePane : public QWidget {
   bool SelectNode(const QString& name);
   // The context menu for the selected node (built fresh; the caller owns it).
   QMenu* ContextMenu();
-  // Applies the primitive and arguments currently in the argument panel to the selection.
+  // Applies the primitive and arguments currently in the argument form to the selection.
   bool ApplyPanel();
+  // The form's field for parameter `name` (a QComboBox, QSpinBox, QCheckBox or QLineEdit), or
+  // null; "call" is the "any" primitive's line.
+  QWidget* argumentField(const QString& name) const;
+  // The parameters the form asks for now, in order.
+  QStringList argumentNames() const;
   // Applies a whole step as written; returns false and shows the error when it fails.
   bool ApplyStep(const QString& text);
   bool LoadRecipeFile(const QString& path);
@@ -48,7 +60,9 @@ class SchedulePane : public QWidget {
   QTreeWidget* tree() const { return tree_; }
   QComboBox* functionBox() const { return func_; }
   QComboBox* primitiveBox() const { return primitive_; }
-  QLineEdit* argumentsEdit() const { return args_; }
+  // The form's first line edit (split's factors, fuse's loops, the "any" call), or a hidden
+  // spare one when the form has none.
+  QLineEdit* argumentsEdit() const;
   QPushButton* applyButton() const { return apply_; }
   QPushButton* undoButton() const { return undo_; }
   QPushButton* redoButton() const { return redo_; }
@@ -66,17 +80,30 @@ class SchedulePane : public QWidget {
   void Refresh();
   void ShowStep(int row);
   void ShowError(const QString& text);
-  void UpdateArgumentHint();
+  // Rebuilds the form for the chosen primitive and the current selection, keeping the values
+  // of fields that still exist (and, for choices, are still offered).
+  void RebuildForm(bool keep_values);
+  std::map<std::string, std::string> FormValues() const;
+  // Chooses `primitive` in the panel; applies it at once when it takes no arguments, else fills
+  // `prefill` into the form and focuses its first field.
+  void Choose(const QString& primitive, const std::map<std::string, std::string>& prefill);
   int SelectedNode() const;
-  // Tree indices of the loop names in `text` ("i, j") within the selection's loop nest.
-  std::optional<std::vector<int>> LoopsNamed(const QString& text, QString* error) const;
 
   workbench::ScheduleSession session_;
   std::vector<workbench::ScheduleTreeNode> nodes_;
   QComboBox* func_;
   QTreeWidget* tree_;
   QComboBox* primitive_;
-  QLineEdit* args_;
+  QLabel* summary_;
+  QWidget* form_;
+  QFormLayout* form_layout_;
+  struct Field {
+    std::string name;
+    QWidget* widget;
+  };
+  std::vector<Field> fields_;
+  QString form_primitive_;
+  QLineEdit* spare_;
   QPushButton* apply_;
   QPushButton* undo_;
   QPushButton* redo_;

@@ -264,6 +264,13 @@ std::map<std::string, RecipeMethod>& Registry() {
   return table;
 }
 
+// The methods' descriptions, by name (kept apart from RecipeMethod so that its aggregate
+// initialisers in the primitives' files stay as they are).
+std::map<std::string, RecipeDoc>& Docs() {
+  static std::map<std::string, RecipeDoc> table;
+  return table;
+}
+
 class Applier {
  public:
   explicit Applier(Schedule& sch) : sch_(sch) {}
@@ -361,7 +368,11 @@ RecipeMethodRegistrar reg_get_sblock(
                      std::optional<std::string> func;
                      if (args.Has("func_name")) func = args.String("func_name");
                      return {sch.GetSBlock(args.String("name"), func)};
-                   }});
+                   }},
+    {"lookup",
+     "the block named `name`",
+     {{"name", RecipeParamKind::kString, "the block's name", ""},
+      {"func_name", RecipeParamKind::kString, "the PrimFunc to look in", "None"}}});
 
 RecipeMethodRegistrar reg_get_loops("get_loops",
                                     {{"block"}, false, RecipeReturns::kList,
@@ -369,7 +380,10 @@ RecipeMethodRegistrar reg_get_loops("get_loops",
                                        std::vector<LoopRV> loops =
                                            sch.GetLoops(args.Block("block"));
                                        return Outputs(loops.begin(), loops.end());
-                                     }});
+                                     }},
+                                    {"lookup",
+                                     "the loops above the block, outer to inner",
+                                     {{"block", RecipeParamKind::kBlock, "the block", ""}}});
 
 RecipeMethodRegistrar reg_split(
     "split", {{"loop", "factors", "preserve_unit_iters", "disable_predication"}, false,
@@ -417,7 +431,16 @@ RecipeMethodRegistrar reg_split(
                     sch.Split(args.Loop("loop"), factors, args.Bool("preserve_unit_iters", true),
                               args.Bool("disable_predication", false));
                 return Outputs(loops.begin(), loops.end());
-              }});
+              }},
+    {"loop transformations",
+     "split the loop into nested loops of the given extents",
+     {{"loop", RecipeParamKind::kLoop, "the loop to split", ""},
+      {"factors", RecipeParamKind::kFactors,
+       "the new loops' extents, outer to inner; one None is inferred", ""},
+      {"preserve_unit_iters", RecipeParamKind::kBool, "keep iterators of extent 1 in bindings",
+       "True"},
+      {"disable_predication", RecipeParamKind::kBool,
+       "do not guard a non-dividing split with a predicate", "False"}}});
 
 std::vector<LoopRV> LoopVarargs(RecipeArgs& args) {
   std::vector<LoopRV> loops;
@@ -429,13 +452,23 @@ RecipeMethodRegistrar reg_fuse("fuse", {{"preserve_unit_iters"}, true, RecipeRet
                                         [](Schedule& sch, RecipeArgs& args) -> Outputs {
                                           return {sch.Fuse(LoopVarargs(args),
                                                            args.Bool("preserve_unit_iters", true))};
-                                        }});
+                                        }},
+                               {"loop transformations",
+                                "fuse consecutive loops of one nest into one loop",
+                                {{"loops", RecipeParamKind::kLoops,
+                                  "the loops to fuse, outer to inner", ""},
+                                 {"preserve_unit_iters", RecipeParamKind::kBool,
+                                  "keep iterators of extent 1 in bindings", "True"}}});
 
 RecipeMethodRegistrar reg_reorder("reorder", {{}, true, RecipeReturns::kNothing,
                                               [](Schedule& sch, RecipeArgs& args) -> Outputs {
                                                 sch.Reorder(LoopVarargs(args));
                                                 return {};
-                                              }});
+                                              }},
+                                  {"loop transformations",
+                                   "reorder loops of one nest",
+                                   {{"loops", RecipeParamKind::kLoops,
+                                     "the loops in their new order, outer to inner", ""}}});
 
 RecipeMethod LoopKindMethod(void (Schedule::*apply)(const LoopRV&)) {
   return {{"loop"}, false, RecipeReturns::kNothing,
@@ -444,27 +477,62 @@ RecipeMethod LoopKindMethod(void (Schedule::*apply)(const LoopRV&)) {
             return {};
           }};
 }
-RecipeMethodRegistrar reg_parallel("parallel", LoopKindMethod(&Schedule::Parallel));
-RecipeMethodRegistrar reg_vectorize("vectorize", LoopKindMethod(&Schedule::Vectorize));
-RecipeMethodRegistrar reg_unroll("unroll", LoopKindMethod(&Schedule::Unroll));
+RecipeDoc LoopKindDoc(const char* summary) {
+  return {"loop kinds", summary, {{"loop", RecipeParamKind::kLoop, "the loop", ""}}};
+}
+RecipeMethodRegistrar reg_parallel("parallel", LoopKindMethod(&Schedule::Parallel),
+                                   LoopKindDoc("run the loop's iterations in parallel threads"));
+RecipeMethodRegistrar reg_vectorize("vectorize", LoopKindMethod(&Schedule::Vectorize),
+                                    LoopKindDoc("turn the loop into vector operations"));
+RecipeMethodRegistrar reg_unroll("unroll", LoopKindMethod(&Schedule::Unroll),
+                                 LoopKindDoc("unroll the loop"));
 RecipeMethodRegistrar reg_bind("bind", {{"loop", "thread_axis"}, false, RecipeReturns::kNothing,
                                         [](Schedule& sch, RecipeArgs& args) -> Outputs {
                                           sch.Bind(args.Loop("loop"), args.String("thread_axis"));
                                           return {};
-                                        }});
+                                        }},
+                               {"GPU",
+                                "bind the loop to a GPU thread axis",
+                                {{"loop", RecipeParamKind::kLoop, "the loop", ""},
+                                 {"thread_axis", RecipeParamKind::kThreadAxis,
+                                  "the thread axis, e.g. threadIdx.x", ""}}});
 
 }  // namespace
 
-RecipeMethodRegistrar::RecipeMethodRegistrar(std::string name, RecipeMethod method) {
+RecipeMethodRegistrar::RecipeMethodRegistrar(std::string name, RecipeMethod method,
+                                             RecipeDoc doc) {
+  // The description names the method's parameters in order (the positional ones first for a
+  // varargs method), so a parameter added to one and not the other fails at startup.
+  std::vector<std::string> documented;
+  for (const RecipeParamDoc& p : doc.params) documented.push_back(p.name);
+  std::vector<std::string> expected = method.params;
+  if (method.varargs && !documented.empty()) expected.insert(expected.begin(), documented[0]);
+  if (documented != expected || doc.summary.empty() || doc.group.empty()) {
+    std::fprintf(stderr, "recipe method `%s`: its description does not match its parameters\n",
+                 name.c_str());
+    std::abort();
+  }
   if (!Registry().emplace(name, std::move(method)).second) {
     std::fprintf(stderr, "recipe method `%s` registered twice\n", name.c_str());
     std::abort();
   }
+  Docs().emplace(name, std::move(doc));
+}
+
+const RecipeDoc* FindRecipeDoc(const std::string& name) {
+  auto it = Docs().find(name);
+  return it == Docs().end() ? nullptr : &it->second;
 }
 
 const RecipeMethod* FindRecipeMethod(const std::string& name) {
   auto it = Registry().find(name);
   return it == Registry().end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> RecipeMethodNames() {
+  std::vector<std::string> out;
+  for (const auto& [name, method] : Registry()) out.push_back(name);
+  return out;
 }
 
 RecipeArgs::RecipeArgs(Schedule& sch, std::string method, std::map<std::string, RecipeValue> named,

@@ -14,7 +14,9 @@
 //                          [](Schedule& sch, RecipeArgs& args) -> std::vector<RecipeRV> {
 //                            sch.ComputeInline(args.Block("block"));
 //                            return {};
-//                          }});
+//                          }},
+//       {"compute location", "inline the block into its consumers",
+//        {{"block", RecipeParamKind::kBlock, "the block to inline", ""}}});
 //
 // RecipeArgs converts and checks arguments (a block may be given as a handle or by name, as in
 // TVM's Python API); a wrong argument is a RecipeError at that argument's span.
@@ -116,6 +118,49 @@ enum class RecipeReturns {
   kList,     // `l1, l2 = sch.get_loops(b0)`, `b1, = sch.get_producers(b0)`
 };
 
+// What a parameter takes, for tools that build calls rather than read them (the workbench's
+// argument form chooses its widget and its choices from this).
+enum class RecipeParamKind {
+  kLoop,         // a loop of the nest of the block the call is about
+  kConsumerLoop, // a loop of a nest of the block's consumers (compute_at's target)
+  kProducerLoop, // a loop of a nest of the block's producers (reverse_compute_at's target)
+  kLoops,        // several loops of one nest (fuse, reorder: the positional arguments)
+  kBlock,
+  kBlockOrLoop,
+  kBlockList,    // blocks, e.g. cache_read's consumer_blocks
+  kReadBuffer,   // an index into the block's reads
+  kWriteBuffer,  // an index into the block's writes
+  kBuffer,       // ("read" | "write", index) of the block
+  kInt,
+  kIntList,
+  kFloatList,
+  kFactors,      // split factors: integers and at most one None
+  kThreadAxis,   // "threadIdx.x", ...
+  kStorageScope, // "global", "shared", "local", ...
+  kAnnKey,
+  kAnnValue,     // an annotation value: number, string, boolean or list
+  kIndexMap,     // lambda text, e.g. `lambda i, j: (j, i)`
+  kBool,
+  kString,       // a name, e.g. get_sblock's
+};
+
+// One parameter as tools present it.
+struct RecipeParamDoc {
+  std::string name;  // as in RecipeMethod::params; for a varargs method, the first entry is
+                     // the positional arguments' (e.g. "loops")
+  RecipeParamKind kind;
+  std::string doc;   // one line
+  std::string dflt;  // Python text of the default; empty: required
+};
+
+// A method as tools present it: its group ("loop transformations", "compute location", ...),
+// a one-line summary, and every parameter.
+struct RecipeDoc {
+  std::string group;
+  std::string summary;
+  std::vector<RecipeParamDoc> params;
+};
+
 struct RecipeMethod {
   // Parameter names in Python order; positional arguments fill them in order.
   std::vector<std::string> params;
@@ -127,13 +172,18 @@ struct RecipeMethod {
   std::function<std::vector<RecipeRV>(Schedule&, RecipeArgs&)> apply;
 };
 
-// Registers `method` under `name` (a later registration of the same name is a programming error
-// and aborts at startup).
+// Registers `method` under `name` with its description (a later registration of the same name,
+// or a description whose parameters are not the method's, is a programming error and aborts at
+// startup: the description cannot drift from what the reader accepts).
 struct RecipeMethodRegistrar {
-  RecipeMethodRegistrar(std::string name, RecipeMethod method);
+  RecipeMethodRegistrar(std::string name, RecipeMethod method, RecipeDoc doc);
 };
 
 // The registered method, or null.
 const RecipeMethod* FindRecipeMethod(const std::string& name);
+// The description the method was registered with, or null.
+const RecipeDoc* FindRecipeDoc(const std::string& name);
+// Every registered method's name, sorted.
+std::vector<std::string> RecipeMethodNames();
 
 }  // namespace wb::schedule

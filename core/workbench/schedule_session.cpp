@@ -151,6 +151,8 @@ class TreeBuilder : public tir::StmtVisitor {
       n.iter_vars.push_back(std::move(text));
     }
     n.loops = frames_.back();
+    for (const tir::BufferRegion& r : op->reads) n.reads.push_back(r->buffer->name);
+    for (const tir::BufferRegion& r : op->writes) n.writes.push_back(r->buffer->name);
     int index = Push(std::move(n));
     // The loops since the enclosing block are what get_loops(block) returns; the first block
     // below a loop is how recipes reach it.

@@ -42,6 +42,10 @@ struct ScheduleTreeNode {
   std::vector<std::string> iter_vars;
   // Tree indices of the loops `sch.get_loops(block)` returns, outer to inner.
   std::vector<int> loops;
+  // The names of the buffers the block reads and writes, in T.reads/T.writes order (what a
+  // read_buffer_index / write_buffer_index counts).
+  std::vector<std::string> reads;
+  std::vector<std::string> writes;
 };
 
 // One applied step with the module before and after it.

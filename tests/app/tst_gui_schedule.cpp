@@ -10,6 +10,7 @@
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -68,6 +69,53 @@ class Module:
         for i in range(8):
             B[i] = A[i]
 )";
+
+// A matmul into an allocated C, then a relu into D: producer and consumer for compute_at.
+const char* kMatmulRelu = R"(# from tvm.script import ir as I
+# from tvm.script import tirx as T
+
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 16), "float32"), B: T.Buffer((16, 16), "float32"), D: T.Buffer((16, 16), "float32")):
+        C = T.sblock_alloc_buffer((16, 16))
+        for i, j, k in T.grid(16, 16, 16):
+            with T.sblock("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                T.reads(A[vi, vk], B[vk, vj])
+                T.writes(C[vi, vj])
+                with T.init():
+                    C[vi, vj] = T.float32(0.0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+        for i, j in T.grid(16, 16):
+            with T.sblock("D"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(C[vi, vj])
+                T.writes(D[vi, vj])
+                D[vi, vj] = T.max(C[vi, vj], T.float32(0.0))
+)";
+
+QStringList ActionTexts(QMenu* menu) {
+  QStringList out;
+  for (QAction* a : menu->actions()) {
+    if (!a->isSeparator()) out << a->text();
+  }
+  return out;
+}
+
+QStringList SectionTitles(QMenu* menu) {
+  QStringList out;
+  for (QAction* a : menu->actions()) {
+    if (a->isSeparator() && !a->text().isEmpty()) out << a->text();
+  }
+  return out;
+}
+
+QStringList ComboLabels(QComboBox* combo) {
+  QStringList out;
+  for (int i = 0; i < combo->count(); ++i) out << combo->itemText(i);
+  return out;
+}
 
 }  // namespace
 
@@ -181,6 +229,149 @@ class TestGuiSchedule : public QObject {
     s->argumentsEdit()->setText("sch.compute_nowhere(block=block)");
     QVERIFY(!s->ApplyPanel());
     QVERIFY2(s->messageLabel()->text().contains("compute_nowhere"),
+             qPrintable(s->messageLabel()->text()));
+    QCOMPARE(s->stepList()->count(), 1);
+  }
+
+  void theMenuOffersEveryPrimitiveThatApplies() {
+    MainWindow w;
+    w.SetText(kMatmulRelu, "mm_relu.py");
+    SchedulePane* s = w.schedule();
+    QVERIFY(s->SelectNode("C"));
+    std::unique_ptr<QMenu> on_block(s->ContextMenu());
+    QStringList block_actions = ActionTexts(on_block.get());
+    for (const char* a : {"Compute at...", "Compute inline", "Cache read...", "Cache write...",
+                          "Decompose reduction...", "Set scope...", "Storage align...",
+                          "Transform layout...", "Reindex...", "Pad einsum...", "Annotate...",
+                          "Add unit loop", "Any primitive on block C..."}) {
+      QVERIFY2(block_actions.contains(a), qPrintable(block_actions.join(" | ")));
+    }
+    QVERIFY(!block_actions.contains("Reverse compute at..."));  // C has no producer block
+    QStringList sections = SectionTitles(on_block.get());
+    QVERIFY2(sections.contains("Compute location") && sections.contains("Caching") &&
+                 sections.contains("Reduction") && sections.contains("Layout"),
+             qPrintable(sections.join(" | ")));
+    QVERIFY(s->SelectNode("k"));
+    std::unique_ptr<QMenu> on_loop(s->ContextMenu());
+    QStringList loop_actions = ActionTexts(on_loop.get());
+    for (const char* a : {"Split k...", "Parallel", "Vectorize", "Unroll", "Rfactor...",
+                          "Blockize...", "Bind to a thread axis...", "Annotate..."}) {
+      QVERIFY2(loop_actions.contains(a), qPrintable(loop_actions.join(" | ")));
+    }
+    QVERIFY(!loop_actions.contains("Compute at..."));
+    QVERIFY(SectionTitles(on_loop.get()).contains("GPU"));
+    // Each form field explains itself.
+    s->primitiveBox()->setCurrentText("storage_align");
+    QCOMPARE(s->argumentNames(), QStringList({"buffer_index", "axis", "factor", "offset"}));
+    QVERIFY(s->argumentField("factor")->toolTip().contains("alignment factor"));
+    QVERIFY(qobject_cast<QSpinBox*>(s->argumentField("axis")));
+  }
+
+  void computeAtFromTheMenuWithTheLoopPickedInTheForm() {
+    MainWindow w;
+    w.SetText(kMatmulRelu, "mm_relu.py");
+    SchedulePane* s = w.schedule();
+    QVERIFY(Trigger(s, "C", "Compute at"));
+    QCOMPARE(s->primitiveBox()->currentText(), QString("compute_at"));
+    auto* loop = qobject_cast<QComboBox*>(s->argumentField("loop"));
+    QVERIFY(loop);
+    QCOMPARE(ComboLabels(loop), QStringList({"i (16) of D", "j (16) of D"}));
+    QVERIFY(loop->toolTip().contains("consumer"));
+    loop->setCurrentIndex(1);
+    QVERIFY(qobject_cast<QCheckBox*>(s->argumentField("preserve_unit_loops")));
+    QTest::mouseClick(s->applyButton(), Qt::LeftButton);
+    QVERIFY2(s->traceView()->toPlainText().contains("sch.compute_at(block=b0, loop=l"),
+             qPrintable(s->messageLabel()->text() + "\n" + s->traceView()->toPlainText()));
+    QCOMPARE(s->stepList()->count(), 1);
+    // C is now computed under D's j: one nest i, j with both blocks.
+    QString after = s->afterPane()->toPlainText();
+    QVERIFY2(after.contains("for i, j in T.grid(16, 16):\n        for ax0 in range(16):"),
+             qPrintable(after));
+    QVERIFY(after.indexOf("T.sblock(\"C\")") < after.indexOf("T.sblock(\"D\")"));
+    QVERIFY(s->beforePane()->toPlainText().contains("T.grid(16, 16, 16)"));
+    // No loop is left to move C to: compute_at is no longer offered.
+    QVERIFY(s->SelectNode("C"));
+    std::unique_ptr<QMenu> menu(s->ContextMenu());
+    QVERIFY(!ActionTexts(menu.get()).contains("Compute at..."));
+  }
+
+  void cacheReadWithTheBufferChosen() {
+    MainWindow w;
+    w.SetText(kMatmulRelu, "mm_relu.py");
+    SchedulePane* s = w.schedule();
+    QVERIFY(Trigger(s, "C", "Cache read"));
+    auto* buffer = qobject_cast<QComboBox*>(s->argumentField("read_buffer_index"));
+    QVERIFY(buffer);
+    QCOMPARE(ComboLabels(buffer), QStringList({"A (read 0)", "B (read 1)"}));
+    buffer->setCurrentIndex(1);
+    auto* scope = qobject_cast<QComboBox*>(s->argumentField("storage_scope"));
+    QVERIFY(scope && scope->isEditable());
+    scope->setCurrentText("shared");
+    QVERIFY2(s->ApplyPanel(), qPrintable(s->messageLabel()->text()));
+    QVERIFY2(s->traceView()->toPlainText().contains(
+                 "sch.cache_read(block=b0, read_buffer_index=1, storage_scope=\"shared\")"),
+             qPrintable(s->traceView()->toPlainText()));
+    QString after = s->afterPane()->toPlainText();
+    QVERIFY2(after.contains("B_shared = T.sblock_alloc_buffer((16, 16), scope=\"shared\")"),
+             qPrintable(after));
+    QVERIFY(after.contains("T.sblock(\"B_shared\")"));
+    QVERIFY(TreeNames(s->tree()).contains("B_shared"));
+  }
+
+  void rfactorAndDecomposeReductionOnAReduction() {
+    MainWindow w;
+    w.SetText(kMatmulRelu, "mm_relu.py");
+    SchedulePane* s = w.schedule();
+    // rfactor over k: the form asks for the factor axis (default 0).
+    QVERIFY(Trigger(s, "k", "Rfactor"));
+    auto* axis = qobject_cast<QSpinBox*>(s->argumentField("factor_axis"));
+    QVERIFY(axis);
+    QCOMPARE(axis->value(), 0);
+    QVERIFY2(s->ApplyPanel(), qPrintable(s->messageLabel()->text()));
+    QVERIFY(s->traceView()->toPlainText().contains("sch.rfactor(loop=l"));
+    QVERIFY2(TreeNames(s->tree()).contains("C_rf"), qPrintable(TreeNames(s->tree()).join(",")));
+    QTest::mouseClick(s->undoButton(), Qt::LeftButton);
+    QCOMPARE(s->stepList()->count(), 0);
+    // decompose_reduction on C above its k loop, picked among C's loops.
+    QVERIFY(Trigger(s, "C", "Decompose reduction"));
+    auto* loop = qobject_cast<QComboBox*>(s->argumentField("loop"));
+    QVERIFY(loop);
+    QCOMPARE(ComboLabels(loop), QStringList({"i (16)", "j (16)", "k (16)"}));
+    loop->setCurrentIndex(2);
+    QVERIFY2(s->ApplyPanel(), qPrintable(s->messageLabel()->text()));
+    QVERIFY(s->traceView()->toPlainText().contains("sch.decompose_reduction(block=b0, loop=l3)"));
+    QStringList names = TreeNames(s->tree());
+    QVERIFY2(names.contains("C_init") && names.contains("C_update"), qPrintable(names.join(",")));
+    QVERIFY(!s->afterPane()->toPlainText().contains("T.init()"));
+  }
+
+  void aFailingFormPrimitiveShowsTheErrorAndChangesNothing() {
+    MainWindow w;
+    w.SetText(kMatmulRelu, "mm_relu.py");
+    SchedulePane* s = w.schedule();
+    QVERIFY(Trigger(s, "i", "Parallel"));
+    QCOMPARE(s->stepList()->count(), 1);
+    QString trace = s->traceView()->toPlainText();
+    QString after = s->afterPane()->toPlainText();
+    // set_scope on a block writing a function parameter: the schedule refuses it.
+    QVERIFY(Trigger(s, "D", "Set scope"));
+    auto* scope = qobject_cast<QComboBox*>(s->argumentField("storage_scope"));
+    QVERIFY(scope);
+    scope->setCurrentText("shared");
+    QVERIFY(!s->ApplyPanel());
+    QVERIFY2(s->messageLabel()->text().contains("ScheduleError"),
+             qPrintable(s->messageLabel()->text()));
+    QVERIFY(s->messageLabel()->styleSheet().contains("#c0392b"));
+    QCOMPARE(s->stepList()->count(), 1);
+    QCOMPARE(s->traceView()->toPlainText(), trace);
+    QCOMPARE(s->afterPane()->toPlainText(), after);
+    // A bad value in the form names its argument and changes nothing either.
+    QVERIFY(Trigger(s, "C", "Transform layout"));
+    auto* map = qobject_cast<QLineEdit*>(s->argumentField("index_map"));
+    QVERIFY(map);
+    map->setText("(j, i)");
+    QVERIFY(!s->ApplyPanel());
+    QVERIFY2(s->messageLabel()->text().contains("argument 'index_map'"),
              qPrintable(s->messageLabel()->text()));
     QCOMPARE(s->stepList()->count(), 1);
   }

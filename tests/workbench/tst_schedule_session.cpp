@@ -91,6 +91,10 @@ class TestScheduleSession : public QObject {
                  Q(tree[c].iter_vars[2]).contains("= k"),
              qPrintable(Q(tree[c].iter_vars[2])));
     QVERIFY(tree[i].span.defined());
+    // The block's accesses, in T.reads / T.writes order (what buffer indices count).
+    QCOMPARE(tree[c].reads, (std::vector<std::string>{"A", "B"}));
+    QCOMPARE(tree[c].writes, (std::vector<std::string>{"C"}));
+    QVERIFY(tree[i].reads.empty());
   }
 
   void splitAppliesAndRecordsTheTrace() {

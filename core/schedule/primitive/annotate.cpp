@@ -339,14 +339,24 @@ RecipeMethodRegistrar reg_annotate(
                    sch.Annotate(args.BlockOrLoop("block_or_loop"), args.String("ann_key"),
                                 AnnValue(args, args.Require("ann_val")));
                    return {};
-                 }});
+                 }},
+    {"annotations",
+     "attach a key/value annotation to a block or loop",
+     {{"block_or_loop", RecipeParamKind::kBlockOrLoop, "the block or loop", ""},
+      {"ann_key", RecipeParamKind::kAnnKey, "the annotation key", ""},
+      {"ann_val", RecipeParamKind::kAnnValue,
+       "the value: a number, a string, True/False or a list", ""}}});
 
 RecipeMethodRegistrar reg_unannotate(
     "unannotate", {{"block_or_loop", "ann_key"}, false, RecipeReturns::kNothing,
                    [](Schedule& sch, RecipeArgs& args) -> Outputs {
                      sch.Unannotate(args.BlockOrLoop("block_or_loop"), args.String("ann_key"));
                      return {};
-                   }});
+                   }},
+    {"annotations",
+     "remove an annotation from a block or loop",
+     {{"block_or_loop", RecipeParamKind::kBlockOrLoop, "the block or loop", ""},
+      {"ann_key", RecipeParamKind::kAnnKey, "the annotation key to remove", ""}}});
 
 RecipeMethodRegistrar reg_storage_align(
     "storage_align", {{"block", "buffer_index", "axis", "factor", "offset"}, false,
@@ -355,7 +365,15 @@ RecipeMethodRegistrar reg_storage_align(
                                          args.Int("axis"), args.Int("factor"),
                                          args.Int("offset"));
                         return {};
-                      }});
+                      }},
+    {"layout",
+     "pad a buffer axis's stride so that stride % factor == offset",
+     {{"block", RecipeParamKind::kBlock, "the block writing the buffer", ""},
+      {"buffer_index", RecipeParamKind::kWriteBuffer,
+       "the written buffer (allocated in the function)", ""},
+      {"axis", RecipeParamKind::kInt, "the buffer axis to align", ""},
+      {"factor", RecipeParamKind::kInt, "the alignment factor (positive)", ""},
+      {"offset", RecipeParamKind::kInt, "the required offset", ""}}});
 
 RecipeMethodRegistrar reg_set_scope(
     "set_scope", {{"block", "buffer_index", "storage_scope"}, false, RecipeReturns::kNothing,
@@ -363,13 +381,22 @@ RecipeMethodRegistrar reg_set_scope(
                     sch.SetScope(args.Block("block"), args.Int("buffer_index"),
                                  args.String("storage_scope"));
                     return {};
-                  }});
+                  }},
+    {"caching",
+     "move a buffer the block writes to another storage scope",
+     {{"block", RecipeParamKind::kBlock, "the block writing the buffer", ""},
+      {"buffer_index", RecipeParamKind::kWriteBuffer,
+       "the written buffer (allocated in the function)", ""},
+      {"storage_scope", RecipeParamKind::kStorageScope, "the new scope, e.g. shared", ""}}});
 
 RecipeMethodRegistrar reg_add_unit_loop(
     "add_unit_loop", {{"block_or_loop"}, false, RecipeReturns::kSingle,
                       [](Schedule& sch, RecipeArgs& args) -> Outputs {
                         return {sch.AddUnitLoop(args.BlockOrLoop("block_or_loop"))};
-                      }});
+                      }},
+    {"loop transformations",
+     "wrap the block or loop in a new loop of extent 1",
+     {{"block_or_loop", RecipeParamKind::kBlockOrLoop, "the block or loop to wrap", ""}}});
 
 }  // namespace
 }  // namespace wb::schedule

@@ -326,7 +326,12 @@ RecipeMethodRegistrar reg_blockize(
                    }
                    return {sch.Blockize(args.LoopOf(target),
                                         args.Bool("preserve_unit_iters", true))};
-                 }});
+                 }},
+    {"loop transformations",
+     "turn the loop's subtree into one outer block",
+     {{"target", RecipeParamKind::kLoop, "the loop whose subtree becomes a block", ""},
+      {"preserve_unit_iters", RecipeParamKind::kBool,
+       "keep iterators of extent 1 in bindings", "True"}}});
 
 }  // namespace
 }  // namespace wb::schedule

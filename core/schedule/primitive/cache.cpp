@@ -529,8 +529,25 @@ RecipeMethod CacheMethod(bool is_read) {
           }};
 }
 
-RecipeMethodRegistrar reg_cache_read("cache_read", CacheMethod(true));
-RecipeMethodRegistrar reg_cache_write("cache_write", CacheMethod(false));
+RecipeDoc CacheDoc(bool is_read) {
+  return {"caching",
+          is_read ? "read a buffer through a new cache stage in another scope"
+                  : "write a buffer through a new cache stage in another scope",
+          {{"block", RecipeParamKind::kBlock,
+            is_read ? "the block reading the buffer" : "the block writing the buffer", ""},
+           {is_read ? "read_buffer_index" : "write_buffer_index",
+            is_read ? RecipeParamKind::kReadBuffer : RecipeParamKind::kWriteBuffer,
+            is_read ? "the buffer to cache (one the block reads)"
+                    : "the buffer to cache (one the block writes)",
+            ""},
+           {"storage_scope", RecipeParamKind::kStorageScope, "the cache's scope, e.g. shared", ""},
+           {"consumer_blocks", RecipeParamKind::kBlockList,
+            is_read ? "only these readers use the cache (default: all)"
+                    : "only these readers read the cache (default: all)",
+            "None"}}};
+}
+RecipeMethodRegistrar reg_cache_read("cache_read", CacheMethod(true), CacheDoc(true));
+RecipeMethodRegistrar reg_cache_write("cache_write", CacheMethod(false), CacheDoc(false));
 
 
 }  // namespace

@@ -356,10 +356,16 @@ RecipeMethod InlineMethod(void (Schedule::*apply)(const SBlockRV&)) {
             return {};
           }};
 }
-RecipeMethodRegistrar reg_compute_inline("compute_inline",
-                                         InlineMethod(&Schedule::ComputeInline));
-RecipeMethodRegistrar reg_reverse_compute_inline("reverse_compute_inline",
-                                                 InlineMethod(&Schedule::ReverseComputeInline));
+RecipeMethodRegistrar reg_compute_inline(
+    "compute_inline", InlineMethod(&Schedule::ComputeInline),
+    {"compute location",
+     "inline the block into its consumers",
+     {{"block", RecipeParamKind::kBlock, "the block to inline", ""}}});
+RecipeMethodRegistrar reg_reverse_compute_inline(
+    "reverse_compute_inline", InlineMethod(&Schedule::ReverseComputeInline),
+    {"compute location",
+     "inline the block into its producer",
+     {{"block", RecipeParamKind::kBlock, "the block to inline", ""}}});
 
 }  // namespace
 

@@ -366,8 +366,22 @@ RecipeMethod ComputeAtMethod(bool reverse) {
             return {};
           }};
 }
-RecipeMethodRegistrar reg_compute_at("compute_at", ComputeAtMethod(false));
-RecipeMethodRegistrar reg_reverse_compute_at("reverse_compute_at", ComputeAtMethod(true));
+RecipeDoc ComputeAtDoc(bool reverse) {
+  return {"compute location",
+          reverse ? "move the block under a loop of its producers' nest"
+                  : "move the block under a loop of its consumers' nest",
+          {{"block", RecipeParamKind::kBlock, "the block to move", ""},
+           {"loop", reverse ? RecipeParamKind::kProducerLoop : RecipeParamKind::kConsumerLoop,
+            reverse ? "the producer's loop to move it under" : "the consumer's loop to move it under",
+            ""},
+           {"preserve_unit_loops", RecipeParamKind::kBool, "keep the new loops of extent 1",
+            "False"},
+           {"index", RecipeParamKind::kInt,
+            "where in the loop's body: -1 the last valid place, -2 the first", "-1"}}};
+}
+RecipeMethodRegistrar reg_compute_at("compute_at", ComputeAtMethod(false), ComputeAtDoc(false));
+RecipeMethodRegistrar reg_reverse_compute_at("reverse_compute_at", ComputeAtMethod(true),
+                                             ComputeAtDoc(true));
 
 }  // namespace
 

@@ -29,17 +29,27 @@ RecipeMethodRegistrar reg_children("get_child_blocks",
                                     [](Schedule& sch, RecipeArgs& args) {
                                       return ToRecipe(sch.GetChildBlocks(
                                           args.BlockOrLoop("block_or_loop")));
-                                    }});
+                                    }},
+                                   {"lookup",
+                                    "the blocks directly below a block or loop",
+                                    {{"block_or_loop", RecipeParamKind::kBlockOrLoop,
+                                      "the block or loop", ""}}});
 RecipeMethodRegistrar reg_producers("get_producers",
                                     {{"block"}, false, RecipeReturns::kList,
                                      [](Schedule& sch, RecipeArgs& args) {
                                        return ToRecipe(sch.GetProducers(args.Block("block")));
-                                     }});
+                                     }},
+                                    {"lookup",
+                                     "the blocks whose results the block reads",
+                                     {{"block", RecipeParamKind::kBlock, "the block", ""}}});
 RecipeMethodRegistrar reg_consumers("get_consumers",
                                     {{"block"}, false, RecipeReturns::kList,
                                      [](Schedule& sch, RecipeArgs& args) {
                                        return ToRecipe(sch.GetConsumers(args.Block("block")));
-                                     }});
+                                     }},
+                                    {"lookup",
+                                     "the blocks that read the block's results",
+                                     {{"block", RecipeParamKind::kBlock, "the block", ""}}});
 
 }  // namespace
 

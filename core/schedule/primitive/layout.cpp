@@ -507,7 +507,17 @@ RecipeMethodRegistrar reg_transform_layout(
        sch.TransformLayout(block, buffer, map, {},
                            args.Bool("assume_injective_transform", false));
        return {};
-     }});
+     }},
+    {"layout",
+     "change a buffer's layout by an index map",
+     {{"block", RecipeParamKind::kBlock, "a block accessing the buffer", ""},
+      {"buffer", RecipeParamKind::kBuffer, "the buffer, as the block reads or writes it", ""},
+      {"index_map", RecipeParamKind::kIndexMap,
+       "the new indices from the old, e.g. lambda i, j: (j, i)", ""},
+      {"pad_value", RecipeParamKind::kAnnValue, "the padding's value (not supported yet)",
+       "None"},
+      {"assume_injective_transform", RecipeParamKind::kBool,
+       "skip the check that the map introduces no padding", "False"}}});
 
 RecipeMethodRegistrar reg_pad_einsum(
     "pad_einsum", {{"block", "padding"}, false, RecipeReturns::kNothing,
@@ -520,7 +530,11 @@ RecipeMethodRegistrar reg_pad_einsum(
                      for (const RecipeValue& p : v.list) padding.push_back(args.IntOf(p, "padding"));
                      sch.PadEinsum(args.Block("block"), padding);
                      return {};
-                   }});
+                   }},
+    {"layout",
+     "pad an einsum block's iteration extents to multiples",
+     {{"block", RecipeParamKind::kBlock, "the einsum block", ""},
+      {"padding", RecipeParamKind::kIntList, "a multiple per block iterator", ""}}});
 
 }  // namespace
 }  // namespace wb::schedule

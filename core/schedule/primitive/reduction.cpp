@@ -499,14 +499,22 @@ RecipeMethodRegistrar reg_decompose_reduction(
                             [](Schedule& sch, RecipeArgs& args) -> Outputs {
                               return {sch.DecomposeReduction(args.Block("block"),
                                                              args.Loop("loop"))};
-                            }});
+                            }},
+    {"reduction",
+     "split a reduction block into its init and its update, the init above the loop",
+     {{"block", RecipeParamKind::kBlock, "the reduction block", ""},
+      {"loop", RecipeParamKind::kLoop, "the loop of its nest to put the init above", ""}}});
 
 RecipeMethodRegistrar reg_rfactor("rfactor", {{"loop", "factor_axis"}, false,
                                               RecipeReturns::kSingle,
                                               [](Schedule& sch, RecipeArgs& args) -> Outputs {
                                                 return {sch.RFactor(args.Loop("loop"),
                                                                     args.Int("factor_axis"))};
-                                              }});
+                                              }},
+    {"reduction",
+     "factor the reduction over the loop into a partial-result buffer",
+     {{"loop", RecipeParamKind::kLoop, "a reduction loop", ""},
+      {"factor_axis", RecipeParamKind::kInt, "where the new buffer axis goes", ""}}});
 
 }  // namespace
 }  // namespace wb::schedule

@@ -280,7 +280,11 @@ RecipeMethodRegistrar reg_reindex(
                   }
                   return {sch.ReIndex(block, args.StringOf(v.list[0], "buffer type"),
                                       static_cast<int>(args.IntOf(v.list[1], "buffer index")))};
-                }});
+                }},
+    {"layout",
+     "copy a buffer through a new block indexed by the block's iterators",
+     {{"block", RecipeParamKind::kBlock, "the block", ""},
+      {"buffer", RecipeParamKind::kBuffer, "the buffer, as the block reads or writes it", ""}}});
 
 }  // namespace
 

@@ -242,7 +242,14 @@ RecipeMethodRegistrar reg_sample_perfect_tile(
            sch.SamplePerfectTile(args.Loop("loop"), args.Int("n"),
                                  args.Int("max_innermost_factor", 16), decision);
        return std::vector<RecipeRV>(vs.begin(), vs.end());
-     }});
+     }},
+    {"sampling",
+     "sample factors that tile the loop perfectly",
+     {{"loop", RecipeParamKind::kLoop, "the loop", ""},
+      {"n", RecipeParamKind::kInt, "how many factors", ""},
+      {"max_innermost_factor", RecipeParamKind::kInt, "the innermost factor's bound", "16"},
+      {"decision", RecipeParamKind::kIntList, "the factors to take instead of sampling",
+       "None"}}});
 
 RecipeMethodRegistrar reg_sample_categorical(
     "sample_categorical",
@@ -265,7 +272,12 @@ RecipeMethodRegistrar reg_sample_categorical(
        std::optional<int64_t> decision;
        if (args.Has("decision")) decision = args.Int("decision");
        return {sch.SampleCategorical(candidates, probs, decision)};
-     }});
+     }},
+    {"sampling",
+     "sample one of the candidates",
+     {{"candidates", RecipeParamKind::kIntList, "the candidates", ""},
+      {"probs", RecipeParamKind::kFloatList, "their probabilities", ""},
+      {"decision", RecipeParamKind::kInt, "the index to take instead of sampling", "None"}}});
 
 }  // namespace
 }  // namespace wb::schedule
