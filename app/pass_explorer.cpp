@@ -76,7 +76,7 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   sides->addWidget(composer_);
   sides->addWidget(split);
   sides->setStretchFactor(1, 3);
-  sides->setSizes({260, 780});
+  sides->setSizes({230, 810});
 
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(top);

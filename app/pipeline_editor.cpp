@@ -65,8 +65,12 @@ PipelineEditor::PipelineEditor(QWidget* parent) : QWidget(parent) {
   add_ = new QPushButton(tr("Add"));
   add_->setToolTip(tr("Add the pass chosen below after the selected one"));
   remove_ = new QPushButton(tr("Remove"));
-  up_ = new QPushButton(tr("Up"));
-  down_ = new QPushButton(tr("Down"));
+  // Arrows keep the column narrow: the diff panes beside it need the width.
+  up_ = new QPushButton(QStringLiteral("\u2191"));
+  up_->setToolTip(tr("Move the selected pass up (or drag it)"));
+  down_ = new QPushButton(QStringLiteral("\u2193"));
+  down_->setToolTip(tr("Move the selected pass down (or drag it)"));
+  for (QPushButton* b : {up_, down_}) b->setMaximumWidth(36);
   expand_ = new QPushButton(tr("Expand"));
   expand_->setToolTip(tr("Replace the named pipeline by its passes, to edit them"));
   error_ = new QLabel;
@@ -403,7 +407,9 @@ void PipelineEditor::ShowArguments() {
     auto* line = new QHBoxLayout;
     line->addWidget(editor, 1);
     line->addWidget(reset);
-    auto* label = new QLabel(QString::fromStdString(p.name));
+    auto* label =
+        new QLabel(tr("%1 (default %2)").arg(QString::fromStdString(p.name), default_text));
+    label->setTextFormat(Qt::PlainText);
     label->setToolTip(editor->toolTip());
     args_form_->addRow(label, line);
     arg_widgets_[name] = {editor, reset};

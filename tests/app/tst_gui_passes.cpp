@@ -3,6 +3,7 @@
 // buttons and by a drag's row move, remove, expand a named pipeline) and read the text; run
 // pipelines off the UI thread and wait for them; cancel a run that is known to be in flight (a
 // pass registered here blocks on a semaphore this test controls); close a window mid-run.
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -280,6 +281,30 @@ class TestGuiPasses : public QObject {
     QTest::mouseClick(px->runButton(), Qt::LeftButton);
     QVERIFY(finished.wait(20000));
     QCOMPARE(px->passList()->count(), 4);
+  }
+
+  void thePassesMenuRunsAndCancels() {
+    MainWindow w;
+    QVERIFY(w.OpenFile(":/examples/matmul.py", true));
+    PassExplorer* px = w.passes();
+    QAction* run = nullptr;
+    QAction* cancel = nullptr;
+    for (QAction* a : w.findChildren<QAction*>()) {
+      if (a->text() == "&Run pipeline") run = a;
+      if (a->text() == "&Cancel pipeline") cancel = a;
+    }
+    QVERIFY(run && cancel);
+    QCOMPARE(run->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_R));
+    QCOMPARE(cancel->shortcut(), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_Period));
+    px->setPipelineText(kBlocking);
+    QSignalSpy finished(px, &PassExplorer::runFinished);
+    run->trigger();
+    QVERIFY(px->running());
+    QVERIFY(entered.tryAcquire(1, 20000));
+    cancel->trigger();
+    release.release();
+    QVERIFY(finished.wait(20000));
+    QVERIFY(px->statusLabel()->text().contains("cancelled after 2 of 4 passes"));
   }
 
   void aResultForEditedTextSaysWhichRevisionItRanOn() {
