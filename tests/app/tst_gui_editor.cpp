@@ -308,6 +308,15 @@ class TestGuiEditor : public QObject {
     QVERIFY2(model->index(a, 1).data().toString().contains("float32"), qPrintable(model->index(a, 1).data().toString()));
     QTest::keyClick(editor->completer()->popup(), Qt::Key_Escape);
     QVERIFY(!editor->completer()->popup()->isVisible());
+
+    // Asked for, then the cursor goes elsewhere before the analysis answers: no popup.
+    editor->moveCursor(QTextCursor::EndOfBlock);
+    QTest::keyClick(editor, Qt::Key_Return);
+    QTest::keyClicks(editor, "T.");
+    editor->moveCursor(QTextCursor::Start);
+    WaitForAnalysis(editor);
+    QTest::qWait(50);
+    QVERIFY(!editor->completer()->popup()->isVisible());
   }
 
   void signatureHelpInsideACall() {
