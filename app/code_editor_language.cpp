@@ -135,6 +135,8 @@ void CodeEditor::SetUpLanguageFeatures() {
   popup->setRootIsDecorated(false);
   popup->setUniformRowHeights(true);
   popup->setSelectionBehavior(QAbstractItemView::SelectRows);
+  popup->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // long signatures are elided
+  popup->setTextElideMode(Qt::ElideRight);
   completer_->setPopup(popup);
   completer_->setWidget(this);
   completer_->setCompletionMode(QCompleter::PopupCompletion);
