@@ -230,7 +230,12 @@ class TestGuiEditor : public QObject {
     for (const auto& s : sels) QCOMPARE(s.cursor.selectedText(), QString("vk"));
     // The breadcrumb names the function and block around the cursor.
     QCOMPARE(editor->breadcrumb(), QString("main › C"));
-    QCOMPARE(w.findChild<QLabel*>("breadcrumb")->text(), QString("main › C"));
+    auto* crumb = w.findChild<QLabel*>("breadcrumb");
+    QCOMPARE(crumb->text(), QString("main › C"));
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTRY_VERIFY2(crumb->width() >= crumb->sizeHint().width(),
+                 qPrintable(QStringLiteral("%1 < %2").arg(crumb->width()).arg(crumb->sizeHint().width())));
     // Moving to a keyword clears them.
     PlaceCursor(editor, 18, "C[vi");
     QVERIFY(editor->extraSelections().size() >= 3);  // C: definition, T.writes, init, update x2
