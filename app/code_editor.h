@@ -134,6 +134,7 @@ class CodeEditor : public QPlainTextEdit {
   QCompleter* completer_ = nullptr;
   QStandardItemModel* completion_model_ = nullptr;
   bool completion_pending_ = false;  // asked for, waiting for the snapshot of the current text
+  int completion_request_ = 0;       // where the cursor was when it was asked for
   int completion_start_ = 0;         // where the word being completed starts
   QString breadcrumb_;
   QString signature_label_;

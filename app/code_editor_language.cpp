@@ -135,6 +135,8 @@ void CodeEditor::SetUpLanguageFeatures() {
   popup->setRootIsDecorated(false);
   popup->setUniformRowHeights(true);
   popup->setSelectionBehavior(QAbstractItemView::SelectRows);
+  popup->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // long signatures are elided
+  popup->setTextElideMode(Qt::ElideRight);
   completer_->setPopup(popup);
   completer_->setWidget(this);
   completer_->setCompletionMode(QCompleter::PopupCompletion);
@@ -334,12 +336,20 @@ void CodeEditor::OnSnapshotReady() {
   OnCursorMoved();
   if (completion_pending_) {
     completion_pending_ = false;
-    ShowCompletions();
+    // Only where it was asked for, or further along the same word: a cursor that has moved
+    // elsewhere meanwhile no longer wants these items.
+    int at = textCursor().position();
+    QTextCursor typed(document());
+    typed.setPosition(std::min(completion_request_, document()->characterCount() - 1));
+    typed.setPosition(at, QTextCursor::KeepAnchor);
+    QString since = typed.selectedText();
+    if (at >= completion_request_ && std::all_of(since.begin(), since.end(), IsIdentChar)) ShowCompletions();
   }
 }
 
 void CodeEditor::TriggerCompletion() {
   completion_pending_ = true;
+  completion_request_ = textCursor().position();
   analysis_->SetText(toPlainText());
   if (analysis_->upToDate()) {
     completion_pending_ = false;

@@ -230,7 +230,12 @@ class TestGuiEditor : public QObject {
     for (const auto& s : sels) QCOMPARE(s.cursor.selectedText(), QString("vk"));
     // The breadcrumb names the function and block around the cursor.
     QCOMPARE(editor->breadcrumb(), QString("main › C"));
-    QCOMPARE(w.findChild<QLabel*>("breadcrumb")->text(), QString("main › C"));
+    auto* crumb = w.findChild<QLabel*>("breadcrumb");
+    QCOMPARE(crumb->text(), QString("main › C"));
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTRY_VERIFY2(crumb->width() >= crumb->sizeHint().width(),
+                 qPrintable(QStringLiteral("%1 < %2").arg(crumb->width()).arg(crumb->sizeHint().width())));
     // Moving to a keyword clears them.
     PlaceCursor(editor, 18, "C[vi");
     QVERIFY(editor->extraSelections().size() >= 3);  // C: definition, T.writes, init, update x2
@@ -307,6 +312,15 @@ class TestGuiEditor : public QObject {
     int a = labels.indexOf("A");
     QVERIFY2(model->index(a, 1).data().toString().contains("float32"), qPrintable(model->index(a, 1).data().toString()));
     QTest::keyClick(editor->completer()->popup(), Qt::Key_Escape);
+    QVERIFY(!editor->completer()->popup()->isVisible());
+
+    // Asked for, then the cursor goes elsewhere before the analysis answers: no popup.
+    editor->moveCursor(QTextCursor::EndOfBlock);
+    QTest::keyClick(editor, Qt::Key_Return);
+    QTest::keyClicks(editor, "T.");
+    editor->moveCursor(QTextCursor::Start);
+    WaitForAnalysis(editor);
+    QTest::qWait(50);
     QVERIFY(!editor->completer()->popup()->isVisible());
   }
 
