@@ -99,6 +99,7 @@ SchedulePane::SchedulePane(QWidget* parent) : QWidget(parent) {
                             Qt::ToolTipRole);
   }
   primitive_->addItem(kAny);
+  primitive_->setCurrentText(QStringLiteral("split"));  // the most common first step
   primitive_->setItemData(primitive_->count() - 1,
                           tr("any schedule call, written against the selection's names"),
                           Qt::ToolTipRole);

@@ -454,6 +454,39 @@ class TestScheduleCatalog : public QObject {
     QVERIFY(s.TraceText().empty());
   }
 
+  void theOracleSeesADifferentMeaning() {
+    // The meaning check above is not vacuous: another constant in the second stage differs.
+    std::string changed = kTwoStage;
+    size_t at = changed.find("T.float32(1.0)");
+    QVERIFY(at != std::string::npos);
+    changed.replace(at, 14, "T.float32(1.5)");
+    std::vector<FunctionCheck> checks = CheckEquivalence(Parse(kTwoStage), Parse(changed.c_str()));
+    QCOMPARE(checks.size(), size_t(1));
+    QCOMPARE(static_cast<int>(checks[0].outcome),
+             static_cast<int>(FunctionCheck::Outcome::kDifferent));
+  }
+
+  void cacheReadForSomeConsumersOnly() {
+    // consumer_blocks: block names from the form become a list of names in the call.
+    ScheduleSession s;
+    ir::IRModule original = Parse(kTwoStage);
+    QVERIFY(!s.Reset(original).HasErrors());
+    auto tree = s.Tree();
+    const SchedulePrimitive* cr = FindSchedulePrimitive("cache_read");
+    std::string error;
+    auto step = ComposeStep(*cr, tree, Node(tree, "C"),
+                            {{"read_buffer_index", "0"}, {"storage_scope", "local"},
+                             {"consumer_blocks", "C"}},
+                            "main", &error);
+    QVERIFY2(step, error.c_str());
+    QVERIFY2(step->find("consumer_blocks=[\"C\"])") != std::string::npos, step->c_str());
+    DiagnosticList diags = s.Apply(*step);
+    QVERIFY2(!diags.HasErrors(), diags.HasErrors() ? diags[0].message.c_str() : "");
+    QVERIFY(s.FuncText().find("B_local") != std::string::npos);
+    auto checks = CheckEquivalence(original, s.module());
+    QVERIFY(checks.size() == 1 && checks[0].outcome == FunctionCheck::Outcome::kEqual);
+  }
+
   void defaultsAreLeftOut() {
     ScheduleSession s;
     QVERIFY(!s.Reset(Parse(kMatmulRelu)).HasErrors());
