@@ -6,6 +6,8 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QTest>
 
 #include "code_editor.h"
@@ -18,6 +20,13 @@ class TestGui : public QObject {
   Q_OBJECT
 
  private Q_SLOTS:
+  void initTestCase() {
+    // The window saves its state and last workspace in QSettings: keep every run of this suite
+    // apart from the user's settings and from the previous run.
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings().clear();
+  }
+
   void opensTheBundledExampleWithoutProblems() {
     MainWindow w;
     QVERIFY(w.OpenFile(":/examples/matmul.py", true));

@@ -16,6 +16,8 @@
 #include <QSemaphore>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QTest>
 #include <QToolButton>
 #include <chrono>
@@ -82,6 +84,13 @@ class TestGuiPasses : public QObject {
   Q_OBJECT
 
  private Q_SLOTS:
+  void initTestCase() {
+    // The window saves its state and last workspace in QSettings: keep every run of this suite
+    // apart from the user's settings and from the previous run.
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings().clear();
+  }
+
   void composeAPipelineWithTheComposer() {
     MainWindow w;
     QVERIFY(w.OpenFile(":/examples/matmul.py", true));
