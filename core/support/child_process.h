@@ -16,6 +16,7 @@
 // parallel kernels work there. A CUDA context does not survive a fork: GPU work stays in-process.
 #pragma once
 
+#include <poll.h>
 #include <sys/types.h>
 
 #include <chrono>
@@ -25,6 +26,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace wb {
 
@@ -112,11 +114,14 @@ class ChildProcess {
   void Kill(ChildEnd why, std::string message);
   void Finish(int status);
   void CloseFds();
+  // Adds this child's descriptors to a poll set; returns how long that poll may wait.
+  int AddPollFds(std::vector<pollfd>* fds, int timeout_ms) const;
 
   ChildOptions options_;
   pid_t pid_ = -1;
   int message_fd_ = -1;
   int stderr_fd_ = -1;
+  int process_fd_ = -1;  // a pidfd: readable once the child has ended
   bool done_ = false;
   std::chrono::steady_clock::time_point start_;
   std::string frames_;  // bytes read, not yet parsed into whole frames

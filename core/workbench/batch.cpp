@@ -183,7 +183,9 @@ constexpr const char* kUsage = R"usage(usage:
       (name: a parameter or buffer name; others are random). A module with Relax
       functions is built through default_build_pipeline and the Relax VM, and each
       Relax function (or --func NAME) runs and is checked against the Relax interpreter;
-      symbolic dims get a size from an input file or 4 (printed).
+      symbolic dims get a size from an input file or 4 (printed). On the CPU each
+      function runs in its own process: a kernel that crashes is reported by signal
+      ("error: kernel 'main' crashed: SIGSEGV (...)"), the others still run, exit 1.
       TARGET "cuda" (or "cuda -arch=sm_90", "nvidia/h200") builds GPU kernels (CUDA C,
       NVRTC) and runs them on cuda(0) with CUDA-event timing; where there is no GPU it
       builds, then exits 3 saying why nothing ran

@@ -351,6 +351,8 @@ FunctionResult RunFunctionInChild(const ir::IRModule& one, const std::string& na
         return ResultToJson(RunFunction(one, name, built, request, {}, hooks)).dump();
       },
       options);
+  // What the kernel wrote to stderr is not lost: it reaches ours in one piece, after the run.
+  if (!child.stderr_text.empty()) std::fputs(child.stderr_text.c_str(), stderr);
   switch (child.end) {
     case ChildEnd::kFinished:
       if (!ResultFromJson(child.payload, &fr)) {

@@ -1,6 +1,6 @@
 // The Build & Profile panel, the themes and the persisted window state, driven through the real
 // widgets offscreen: build and profile an example on the CPU, profile again after a schedule
-// step (two chart points), a failing build, a kernel that crashes (a row, not a dead window), CUDA built but not run without a GPU, cancelling a long
+// step (two chart points), a failing build, a kernel that crashes (a row, not a dead window), cancelling one endless call, CUDA built but not run without a GPU, cancelling a long
 // profile, the theme and the splitters surviving a restart, and the build shortcuts in the menus.
 #include <QAction>
 #include <QApplication>
@@ -58,6 +58,15 @@ class Module:
     def add(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
         for i in range(64):
             B[i] = A[i] + T.float32(1.0)
+)";
+
+// One call that takes practically forever (float additions LLVM may not fold).
+const char* kSpin = R"(# from tvm.script import tirx as T
+
+@T.prim_func
+def main(A: T.Buffer((1,), "float32")):
+    for i, j, k in T.grid(100000, 100000, 100000):
+        A[0] = A[0] + T.float32(1.0)
 )";
 
 QString Cell(QTableWidget* table, int row, int column) {
@@ -262,6 +271,32 @@ class TestGuiBuild : public QObject {
     QVERIFY(Cell(b->resultsTable(), 0, 6).startsWith("cancelled"));
     QVERIFY(b->chart()->points().empty());
     QVERIFY(b->profileButton()->isEnabled() && !b->cancelButton()->isEnabled());
+  }
+
+  void cancelStopsOneLongCall() {
+    MainWindow w;
+    w.SetText(kSpin, "spin.py");
+    BuildPanel* b = w.build();
+    QVERIFY(b->SelectTarget("llvm"));
+    b->numberBox()->setValue(1);
+    b->repeatBox()->setValue(1);
+    QSignalSpy progressed(b, &BuildPanel::progressed);
+    QTest::mouseClick(b->runButton(), Qt::LeftButton);
+    QVERIFY(b->busy());
+    // Cancel once the one call has started: only killing its process ends it.
+    auto running = [&] {
+      for (const auto& args : progressed) {
+        if (args[0].toString().startsWith("run and check main")) return true;
+      }
+      return false;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(running(), 60000);
+    QTest::mouseClick(b->cancelButton(), Qt::LeftButton);
+    QVERIFY(b->WaitForJob(60000));
+    QVERIFY2(b->statusLabel()->text().startsWith("Cancelled"), Why(b).constData());
+    QCOMPARE(b->resultsTable()->rowCount(), 1);
+    QCOMPARE(Cell(b->resultsTable(), 0, 6), QString("cancelled: cancelled while it ran"));
+    QVERIFY(b->runButton()->isEnabled() && !b->cancelButton()->isEnabled());
   }
 
   void themeSwitchPersists() {

@@ -169,8 +169,7 @@ class TestChildProcess : public QObject {
     ChildProcess child(
         [](ChildChannel& channel) -> std::string {
           channel.Progress("spinning");
-          for (volatile unsigned long i = 0;; i += 1) {
-          }
+          for (unsigned long i = 0;; ++i) asm volatile("" : : "r"(i));
         },
         options);
     while (!child.Pump(20)) {
