@@ -32,6 +32,10 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   for (const auto* entry : transform::PassRegistry::Global().Passes()) {
     pipeline_->addItem(QString::fromStdString(entry->name));
   }
+  // Sized by a few words, not by the longest pipeline in the list: otherwise the Passes tab's
+  // minimum width squeezes the editor beside it.
+  pipeline_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  pipeline_->setMinimumContentsLength(16);
   pipeline_->setToolTip(
       tr("A named pipeline, or passes separated by commas, with keyword "
          "arguments: FuseOps(fuse_opt_level=2)"));

@@ -13,6 +13,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTreeWidget>
 
 #include "diff_view.h"
@@ -131,10 +132,17 @@ SchedulePane::SchedulePane(QWidget* parent) : QWidget(parent) {
   LinkScrolling(before_, after_);
 
   auto* left = new QSplitter(Qt::Vertical);
+  // The tree is what the pane is for: it keeps most of the column, and the steps and the trace
+  // share the rest as tabs (stacked, all three got too short to read beside the argument form).
+  auto* history = new QTabWidget;
+  history->setObjectName("scheduleHistoryTabs");
+  history->addTab(steps_, tr("Steps"));
+  history->addTab(trace_, tr("Trace"));
   left->addWidget(tree_);
-  left->addWidget(steps_);
-  left->addWidget(trace_);
+  left->addWidget(history);
   left->setStretchFactor(0, 3);
+  left->setStretchFactor(1, 2);
+  left->setSizes({300, 200});
   auto* diff = new QSplitter(Qt::Horizontal);
   diff->addWidget(before_);
   diff->addWidget(after_);
@@ -142,6 +150,7 @@ SchedulePane::SchedulePane(QWidget* parent) : QWidget(parent) {
   body->addWidget(left);
   body->addWidget(diff);
   body->setStretchFactor(1, 2);
+  body->setSizes({340, 560});
 
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(top);
