@@ -445,8 +445,9 @@ void BuildPanel::ShowRun(const workbench::RunOutcome& run) {
   }
   QString what = run.profiled ? tr("Profiled") : tr("Ran");
   if (run.state == OutcomeState::kCancelled) {
-    status_->setText(tr("Cancelled: %1").arg(run.functions.empty() ? QString()
-                                                                    : Q(run.functions.back().message)));
+    status_->setText(run.functions.empty()
+                         ? tr("Cancelled before any function ran")
+                         : tr("Cancelled: %1").arg(Q(run.functions.back().message)));
   } else {
     QString text = tr("%1 step %2 on %3: %4 function(s), %5 failed")
                        .arg(what)

@@ -13,7 +13,9 @@ EditorAnalysis::EditorAnalysis(QObject* parent) : QObject(parent) {
 
 EditorAnalysis::~EditorAnalysis() { watcher_.waitForFinished(); }
 
-bool EditorAnalysis::upToDate() const { return latest_ && latest_->doc->text() == text_; }
+// SetText bumps the version only when the text changes, and every snapshot carries the version it
+// was built from: comparing versions answers without comparing the whole text on every cursor move.
+bool EditorAnalysis::upToDate() const { return latest_ && latest_->doc->version() == version_; }
 
 void EditorAnalysis::SetText(const QString& text) {
   std::string utf8 = text.toStdString();

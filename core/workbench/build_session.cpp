@@ -49,7 +49,7 @@ namespace {
 // A CUDA target (the "cuda" kind or a GPU tag): built when NVRTC is here, run when a GPU is.
 void SetCudaAbilities(TargetOption* option) {
   option->can_build = CudaCanBuild(&option->reason);
-  option->can_run = option->can_build && CudaTargetUsable(&option->reason);
+  option->can_run = option->can_build && runtime::cuda::CudaAvailable(&option->reason);
 }
 
 }  // namespace
@@ -121,16 +121,16 @@ BuildOutcome BuildModule(const BuildRequest& request, const CancellationToken& t
   }
   if (cancelled()) return out;
   report("target", 0);
-  std::string kind = request.target.substr(0, request.target.find(' '));
-  std::string why;
-  if (kind == "cuda" && !CudaCanBuild(&why)) {
-    out.diagnostics.Error("cannot build for cuda: " + why);
-    return out;
-  }
   std::string error;
   auto target = codegen::ParseTarget(request.target, &error);
   if (!target) {
     out.diagnostics.Error("target: " + error);
+    return out;
+  }
+  // Asked of the parsed target, so a GPU tag (nvidia/h200) is checked like `cuda` itself.
+  std::string why;
+  if (target->kind == "cuda" && !CudaCanBuild(&why)) {
+    out.diagnostics.Error("cannot build for cuda: " + why);
     return out;
   }
   out.target = target->str();

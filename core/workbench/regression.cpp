@@ -252,7 +252,8 @@ CaseResult Collect(const ManifestCase& c, const ChildResult& child) {
     case ChildEnd::kCrashed:
       return {c.name, "crashed", "the case crashed: " + child.message, child.seconds, {}, {}};
     case ChildEnd::kCannotStart:
-      return {c.name, "crashed", child.message, 0, {}, {}};
+      // Not the case's fault: "error", which makes the run exit 2 (as before ChildProcess).
+      return {c.name, "error", "cannot start a process: " + child.message, 0, {}, {}};
     default:
       return {c.name, "crashed", "the case ended without a result (" + child.message + ")",
               child.seconds, {}, {}};

@@ -33,7 +33,6 @@ std::optional<SchedulePrimitive> FromDoc(const std::string& name, const schedule
   p.name = name;
   p.group = doc.group;
   p.summary = doc.summary;
-  p.varargs = m.varargs;
   RecipeParamKind first = doc.params[0].kind;
   if (m.varargs) {
     if (first != RecipeParamKind::kLoops) return std::nullopt;
@@ -55,15 +54,6 @@ std::optional<SchedulePrimitive> FromDoc(const std::string& name, const schedule
     p.params.push_back({d.name, d.kind, d.doc, d.dflt});
   }
   return p;
-}
-
-std::string Quote(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
 }
 
 std::string Trim(const std::string& s) {
@@ -130,11 +120,6 @@ int SelectionBlock(const std::vector<ScheduleTreeNode>& tree, int node) {
   return -1;
 }
 
-bool Reduces(const ScheduleTreeNode& block) {
-  return std::any_of(block.iter_vars.begin(), block.iter_vars.end(),
-                     [](const std::string& iv) { return iv.find(": reduce") != std::string::npos; });
-}
-
 bool Shares(const std::vector<std::string>& a, const std::vector<std::string>& b) {
   return std::any_of(a.begin(), a.end(),
                      [&](const std::string& x) { return std::find(b.begin(), b.end(), x) != b.end(); });
@@ -184,9 +169,10 @@ bool IsChoiceKind(RecipeParamKind k) {
 // `b<k>` with loops `b<k>_l<i>`.
 class Names {
  public:
+  // `selection_lines`: the selection's own lookup (LookupLines), binding block, l<i> and loop.
   Names(const std::vector<ScheduleTreeNode>& tree, int block, int selected_loop,
-        const std::string& func)
-      : tree_(tree), func_(func) {
+        const std::string& func, std::string selection_lines)
+      : tree_(tree), func_(func), selection_lines_(std::move(selection_lines)) {
     order_.push_back(block);
     selected_loop_ = selected_loop;
   }
@@ -203,21 +189,18 @@ class Names {
     return "b" + std::to_string(k) + "_l" + std::to_string(tree_[loop].loop_index);
   }
 
+  // The selection's lookup, then one for every other block a loop argument lives in.
   std::string Lines() const {
-    std::string out;
-    for (size_t k = 0; k < order_.size(); ++k) {
+    std::string out = selection_lines_;
+    for (size_t k = 1; k < order_.size(); ++k) {
       const ScheduleTreeNode& b = tree_[order_[k]];
-      std::string var = k == 0 ? "block" : "b" + std::to_string(k);
+      std::string var = "b" + std::to_string(k);
       out += var + " = sch.get_sblock(name=" + Quote(b.name) +
              (func_.empty() ? "" : ", func_name=" + Quote(func_)) + ")\n";
       if (b.loops.empty()) continue;
       for (size_t i = 0; i < b.loops.size(); ++i) {
         if (i) out += ", ";
-        if (k == 0) {
-          out += b.loops[i] == selected_loop_ ? "loop" : "l" + std::to_string(i);
-        } else {
-          out += var + "_l" + std::to_string(i);
-        }
+        out += var + "_l" + std::to_string(i);
       }
       if (b.loops.size() == 1) out += ",";
       out += " = sch.get_loops(block=" + var + ")\n";
@@ -228,6 +211,7 @@ class Names {
  private:
   const std::vector<ScheduleTreeNode>& tree_;
   std::string func_;
+  std::string selection_lines_;
   std::vector<int> order_;
   int selected_loop_ = -1;
 };
@@ -242,8 +226,8 @@ const std::vector<SchedulePrimitive>& ScheduleCatalog() {
   static const std::vector<SchedulePrimitive> catalog = [] {
     std::vector<SchedulePrimitive> out;
     for (const std::string& name : schedule::RecipeMethodNames()) {
+      // Every method has a description: its registrar refuses one without.
       const schedule::RecipeDoc* doc = schedule::FindRecipeDoc(name);
-      if (!doc) continue;
       if (auto p = FromDoc(name, *schedule::FindRecipeMethod(name), *doc)) {
         out.push_back(std::move(*p));
       }
@@ -291,7 +275,7 @@ std::vector<const SchedulePrimitive*> PrimitivesFor(const std::vector<ScheduleTr
         fits = true;
         break;
     }
-    if (fits && p.group == "reduction") fits = Reduces(tree[block]);
+    if (fits && p.group == "reduction") fits = tree[block].reduction;
     for (const ScheduleParam& param : p.params) {
       if (fits && param.dflt.empty() && IsChoiceKind(param.kind)) {
         fits = !ParamChoices(p, param, tree, node).empty();
@@ -420,12 +404,10 @@ std::optional<std::string> ComposeStep(const SchedulePrimitive& prim,
              sel.name + "' is a " + (loop ? "loop" : "block");
     return std::nullopt;
   }
+  std::optional<std::string> selection_lines = LookupLines(tree, node, func_name, error);
+  if (!selection_lines) return std::nullopt;
   int block = SelectionBlock(tree, node);
-  if (block < 0) {
-    *error = "loop '" + sel.name + "' encloses no block, so no schedule primitive can reach it";
-    return std::nullopt;
-  }
-  Names names(tree, block, loop ? node : -1, func_name);
+  Names names(tree, block, loop ? node : -1, func_name, std::move(*selection_lines));
   std::vector<std::string> positional;
   std::vector<std::string> keywords;
   if (!prim.target_param.empty()) {

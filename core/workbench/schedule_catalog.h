@@ -44,7 +44,6 @@ struct SchedulePrimitive {
   std::string target_param;
   // The parameters the form asks for, in the method's order.
   std::vector<ScheduleParam> params;
-  bool varargs = false;  // params[0] are positional (fuse, reorder)
 };
 
 // Every primitive a tree step can apply, grouped (loop transformations, loop kinds, compute

@@ -142,6 +142,7 @@ class TreeBuilder : public tir::StmtVisitor {
     realize_ = nullptr;
     for (size_t i = 0; i < op->iter_vars.size(); ++i) {
       const tir::IterVar& iv = op->iter_vars[i];
+      n.reduction = n.reduction || iv->iter_type == tir::IterVarType::kCommReduce;
       std::string text = iv->var->name_hint + ": " + IterKind(iv->iter_type) + " [" +
                          ExprText(iv->dom->min) + ", " +
                          ExprText(tir::add(iv->dom->min, iv->dom->extent)) + ")";
@@ -183,15 +184,6 @@ class TreeBuilder : public tir::StmtVisitor {
   const tir::SBlockRealizeNode* realize_ = nullptr;
 };
 
-std::string Quote(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
 // The block a node is reached through and, for a loop, its position in that block's loops.
 bool Address(const std::vector<ScheduleTreeNode>& tree, int node, int* block, int* loop_index,
              std::string* error) {
@@ -231,6 +223,15 @@ std::string Lookup(const std::vector<ScheduleTreeNode>& tree, int block, int sel
 }
 
 }  // namespace
+
+std::string Quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
 
 DiagnosticList ScheduleSession::Reset(ir::IRModule module, std::string func_name) {
   DiagnosticList diags;
@@ -465,19 +466,6 @@ std::optional<std::string> LoopKindStep(const std::vector<ScheduleTreeNode>& tre
   auto lookup = LookupLines(tree, loop, func_name, error);
   if (!lookup) return std::nullopt;
   return *lookup + "sch." + primitive + "(loop=loop)\n";
-}
-
-std::optional<std::string> BindStep(const std::vector<ScheduleTreeNode>& tree, int loop,
-                                    const std::string& thread_axis, const std::string& func_name,
-                                    std::string* error) {
-  if (loop < 0 || loop >= static_cast<int>(tree.size()) ||
-      tree[loop].kind != ScheduleTreeNode::Kind::kLoop) {
-    *error = "bind needs a loop";
-    return std::nullopt;
-  }
-  auto lookup = LookupLines(tree, loop, func_name, error);
-  if (!lookup) return std::nullopt;
-  return *lookup + "sch.bind(loop=loop, thread_axis=" + Quote(thread_axis) + ")\n";
 }
 
 std::optional<std::string> MultiLoopStep(const std::vector<ScheduleTreeNode>& tree,

@@ -40,6 +40,8 @@ struct ScheduleTreeNode {
 
   // Blocks: "vi: spatial [0, 256) = i" per iteration variable.
   std::vector<std::string> iter_vars;
+  // Blocks: whether an iteration variable is a reduction (rfactor, decompose_reduction apply).
+  bool reduction = false;
   // Tree indices of the loops `sch.get_loops(block)` returns, outer to inner.
   std::vector<int> loops;
   // The names of the buffers the block reads and writes, in T.reads/T.writes order (what a
@@ -113,6 +115,8 @@ class ScheduleSession {
 // (`l0`, `l1`, ..., the selected one named `loop`), then calls the primitive. An empty optional
 // comes back, with the reason in `error`, when the selection cannot be addressed.
 
+// A Python string literal of `s`, as recipe lines quote block and function names.
+std::string Quote(const std::string& s);
 // The lookup lines for a node (a loop or a block) of `tree`: binds `block`, `l<i>` and `loop`.
 std::optional<std::string> LookupLines(const std::vector<ScheduleTreeNode>& tree, int node,
                                        const std::string& func_name, std::string* error);
@@ -124,9 +128,6 @@ std::optional<std::string> SplitStep(const std::vector<ScheduleTreeNode>& tree, 
 std::optional<std::string> LoopKindStep(const std::vector<ScheduleTreeNode>& tree, int loop,
                                         const std::string& primitive, const std::string& func_name,
                                         std::string* error);
-std::optional<std::string> BindStep(const std::vector<ScheduleTreeNode>& tree, int loop,
-                                    const std::string& thread_axis, const std::string& func_name,
-                                    std::string* error);
 // `sch.fuse(...)` / `sch.reorder(...)` over loops (tree indices, in the order given) that one
 // block's get_loops returns.
 std::optional<std::string> MultiLoopStep(const std::vector<ScheduleTreeNode>& tree,

@@ -49,6 +49,15 @@ void WaitForAnalysis(CodeEditor* editor) {
   QTRY_VERIFY_WITH_TIMEOUT(editor->analysis()->upToDate(), 10000);
 }
 
+// Opens `path` in the shown, active window with the editor focused, as a user would have it.
+[[nodiscard]] bool OpenShown(MainWindow& w, const QString& path) {
+  if (!w.OpenFile(path, true)) return false;
+  w.show();
+  if (!QTest::qWaitForWindowActive(&w)) return false;
+  w.editor()->setFocus();
+  return true;
+}
+
 QAction* GoAction(MainWindow& w, const QString& text) {
   auto* go = w.menuBar()->findChild<QMenu*>("goMenu");
   if (!go) return nullptr;
@@ -85,11 +94,8 @@ class TestGuiEditor : public QObject {
 
   void symbolPopupFiltersAndJumps() {
     MainWindow w;
-    QVERIFY(w.OpenFile(":/examples/matmul.py", true));
-    w.show();
-    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QVERIFY(OpenShown(w, ":/examples/matmul.py"));
     CodeEditor* editor = w.editor();
-    editor->setFocus();
     QTest::keyClick(editor, Qt::Key_O, Qt::ControlModifier | Qt::ShiftModifier);
     auto* picker = editor->symbolPicker();
     QTRY_VERIFY(picker->isVisible());
@@ -159,11 +165,8 @@ class TestGuiEditor : public QObject {
 
   void f12OnABufferUseLandsOnItsDefinition() {
     MainWindow w;
-    QVERIFY(w.OpenFile(":/examples/matmul.py", true));
-    w.show();
-    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QVERIFY(OpenShown(w, ":/examples/matmul.py"));
     CodeEditor* editor = w.editor();
-    editor->setFocus();
     PlaceCursor(editor, 18, "A[vi, vk]");
     QTest::keyClick(editor, Qt::Key_F12);
     QCOMPARE(editor->textCursor().blockNumber() + 1, 8);
@@ -205,11 +208,8 @@ class TestGuiEditor : public QObject {
 
   void shiftF12ListsTheReferencesAndActivatingOneJumps() {
     MainWindow w;
-    QVERIFY(w.OpenFile(":/examples/matmul.py", true));
-    w.show();
-    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QVERIFY(OpenShown(w, ":/examples/matmul.py"));
     CodeEditor* editor = w.editor();
-    editor->setFocus();
     PlaceCursor(editor, 18, "A[vi, vk]");
     QTest::keyClick(editor, Qt::Key_F12, Qt::ShiftModifier);
     auto* refs = w.findChild<wb::app::ReferencesView*>();
@@ -283,11 +283,8 @@ class TestGuiEditor : public QObject {
 
   void completionAfterTDotOffersSblockAndInsertsIt() {
     MainWindow w;
-    QVERIFY(w.OpenFile(":/examples/matmul.py", true));
-    w.show();
-    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QVERIFY(OpenShown(w, ":/examples/matmul.py"));
     CodeEditor* editor = w.editor();
-    editor->setFocus();
     QTextBlock line11 = editor->document()->findBlockByNumber(10);
     QTextCursor cursor(line11);
     cursor.movePosition(QTextCursor::EndOfBlock);

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "ir/structural_equal.h"
 #include "schedule/recipe.h"
 #include "script/tvmscript.h"
 #include "workbench/equivalence.h"
@@ -287,7 +288,8 @@ class TestScheduleCatalog : public QObject {
              (step->c_str() + std::string("\n") + (diags.HasErrors() ? diags[0].message : ""))
                  .c_str());
     QVERIFY2(s.TraceText().find(c.expect) != std::string::npos, s.TraceText().c_str());
-    QVERIFY(!s.module().same_as(original));
+    // The step rewrote the function (a replayed module is always a new object, so compare structure).
+    QVERIFY2(!ir::StructuralEqual(s.steps().back().before, s.steps().back().after), step->c_str());
     std::vector<FunctionCheck> checks = CheckEquivalence(original, s.module());
     QCOMPARE(checks.size(), size_t(1));
     QVERIFY2(checks[0].outcome == FunctionCheck::Outcome::kEqual,
