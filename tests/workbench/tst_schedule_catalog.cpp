@@ -13,9 +13,14 @@
 #include "workbench/equivalence.h"
 #include "workbench/schedule_catalog.h"
 #include "workbench/schedule_session.h"
+#include "../schedule/schedule_test_util.h"
 
 using namespace wb;
 using namespace wb::workbench;
+
+// The two-stage program and the parser of the schedule suites (tests/schedule).
+using wb::schedule::testing::kTwoStage;
+using wb::schedule::testing::ParseModule;
 
 namespace {
 
@@ -39,26 +44,6 @@ class Module:
                 T.reads(C[vi, vj])
                 T.writes(D[vi, vj])
                 D[vi, vj] = T.max(C[vi, vj], T.float32(0.0))
-)";
-
-// Two elementwise stages through an allocated B.
-const char* kTwoStage = R"(@I.ir_module
-class Module:
-    @T.prim_func(s_tir=True)
-    def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
-        B = T.sblock_alloc_buffer((16, 16))
-        for i, j in T.grid(16, 16):
-            with T.sblock("B"):
-                vi, vj = T.axis.remap("SS", [i, j])
-                T.reads(A[vi, vj])
-                T.writes(B[vi, vj])
-                B[vi, vj] = A[vi, vj] * T.float32(2.0)
-        for i, j in T.grid(16, 16):
-            with T.sblock("C"):
-                vi, vj = T.axis.remap("SS", [i, j])
-                T.reads(B[vi, vj])
-                T.writes(C[vi, vj])
-                C[vi, vj] = B[vi, vj] + T.float32(1.0)
 )";
 
 // A row sum (a reduction with one spatial axis).
@@ -112,12 +97,6 @@ class Module:
                     Y[vn, vx] = T.float32(0.0)
                 Y[vn, vx] = Y[vn, vx] + P[vn, vx + vr] * W[vr]
 )";
-
-ir::IRModule Parse(const char* text) {
-  script::ParseResult r = script::Parse(text, "sample.py");
-  if (!r.ok()) qFatal("%s", RenderDiagnostics(r.diagnostics).c_str());
-  return r.module;
-}
 
 // The node named `name`; "D.j" is loop j of block D's nest.
 int Node(const std::vector<ScheduleTreeNode>& tree, const std::string& name) {
@@ -258,7 +237,7 @@ class TestScheduleCatalog : public QObject {
     Case c = Cases()[index];
     const SchedulePrimitive* prim = FindSchedulePrimitive(c.primitive);
     QVERIFY(prim);
-    ir::IRModule original = Parse(c.program);
+    ir::IRModule original = ParseModule(c.program);
     ScheduleSession s;
     QVERIFY(!s.Reset(original).HasErrors());
     if (!c.setup.empty()) {
@@ -304,7 +283,7 @@ class TestScheduleCatalog : public QObject {
 
   void computeAtChoicesAreTheConsumersLoops() {
     ScheduleSession s;
-    QVERIFY(!s.Reset(Parse(kMatmulRelu)).HasErrors());
+    QVERIFY(!s.Reset(ParseModule(kMatmulRelu)).HasErrors());
     auto tree = s.Tree();
     const SchedulePrimitive* ca = FindSchedulePrimitive("compute_at");
     const SchedulePrimitive* rca = FindSchedulePrimitive("reverse_compute_at");
@@ -334,7 +313,7 @@ class TestScheduleCatalog : public QObject {
 
   void cacheReadChoicesAreTheBlocksReads() {
     ScheduleSession s;
-    QVERIFY(!s.Reset(Parse(kMatmulRelu)).HasErrors());
+    QVERIFY(!s.Reset(ParseModule(kMatmulRelu)).HasErrors());
     auto tree = s.Tree();
     const SchedulePrimitive* cr = FindSchedulePrimitive("cache_read");
     const SchedulePrimitive* cw = FindSchedulePrimitive("cache_write");
@@ -356,7 +335,7 @@ class TestScheduleCatalog : public QObject {
 
   void bindChoicesAreThreadAxes() {
     ScheduleSession s;
-    QVERIFY(!s.Reset(Parse(kMatmulRelu)).HasErrors());
+    QVERIFY(!s.Reset(ParseModule(kMatmulRelu)).HasErrors());
     auto tree = s.Tree();
     const SchedulePrimitive* bind = FindSchedulePrimitive("bind");
     auto axes = Labels(ParamChoices(*bind, *Param(*bind, "thread_axis"), tree, Node(tree, "D.i")));
@@ -368,7 +347,7 @@ class TestScheduleCatalog : public QObject {
 
   void whatAppliesWhere() {
     ScheduleSession s;
-    QVERIFY(!s.Reset(Parse(kMatmulRelu)).HasErrors());
+    QVERIFY(!s.Reset(ParseModule(kMatmulRelu)).HasErrors());
     auto tree = s.Tree();
     auto names = [&](int node) {
       std::set<std::string> out;
@@ -393,7 +372,7 @@ class TestScheduleCatalog : public QObject {
 
   void badValuesNameTheArgument() {
     ScheduleSession s;
-    QVERIFY(!s.Reset(Parse(kMatmulRelu)).HasErrors());
+    QVERIFY(!s.Reset(ParseModule(kMatmulRelu)).HasErrors());
     auto tree = s.Tree();
     int c = Node(tree, "C"), cj = Node(tree, "C.j");
     auto fails = [&](const char* prim, int node, std::map<std::string, std::string> values,
@@ -443,7 +422,7 @@ class TestScheduleCatalog : public QObject {
   void aStepThatDoesNotApplyChangesNothing() {
     // Composed fine, refused by the schedule: the session keeps no step and shows the error.
     ScheduleSession s;
-    QVERIFY(!s.Reset(Parse(kMatmulRelu)).HasErrors());
+    QVERIFY(!s.Reset(ParseModule(kMatmulRelu)).HasErrors());
     auto tree = s.Tree();
     std::string error;
     auto step = ComposeStep(*FindSchedulePrimitive("parallel"), tree, Node(tree, "C.k"), {}, "main",
@@ -462,7 +441,7 @@ class TestScheduleCatalog : public QObject {
     size_t at = changed.find("T.float32(1.0)");
     QVERIFY(at != std::string::npos);
     changed.replace(at, 14, "T.float32(1.5)");
-    std::vector<FunctionCheck> checks = CheckEquivalence(Parse(kTwoStage), Parse(changed.c_str()));
+    std::vector<FunctionCheck> checks = CheckEquivalence(ParseModule(kTwoStage), ParseModule(changed.c_str()));
     QCOMPARE(checks.size(), size_t(1));
     QCOMPARE(static_cast<int>(checks[0].outcome),
              static_cast<int>(FunctionCheck::Outcome::kDifferent));
@@ -471,7 +450,7 @@ class TestScheduleCatalog : public QObject {
   void cacheReadForSomeConsumersOnly() {
     // consumer_blocks: block names from the form become a list of names in the call.
     ScheduleSession s;
-    ir::IRModule original = Parse(kTwoStage);
+    ir::IRModule original = ParseModule(kTwoStage);
     QVERIFY(!s.Reset(original).HasErrors());
     auto tree = s.Tree();
     const SchedulePrimitive* cr = FindSchedulePrimitive("cache_read");
@@ -491,7 +470,7 @@ class TestScheduleCatalog : public QObject {
 
   void defaultsAreLeftOut() {
     ScheduleSession s;
-    QVERIFY(!s.Reset(Parse(kMatmulRelu)).HasErrors());
+    QVERIFY(!s.Reset(ParseModule(kMatmulRelu)).HasErrors());
     auto tree = s.Tree();
     const SchedulePrimitive* split = FindSchedulePrimitive("split");
     std::string error;
