@@ -50,7 +50,7 @@ QString LastPrimitive(const std::string& trace) {
   return end == std::string::npos ? QString() : Q(trace.substr(at + 4, end - at - 4));
 }
 
-enum Column { kFunction, kMean, kMin, kStd, kGflops, kMaxError, kStatus, kColumns };
+enum Column { kFunction, kMedian, kMin, kStd, kGflops, kMaxError, kStatus, kColumns };
 
 }  // namespace
 
@@ -83,6 +83,15 @@ BuildPanel::BuildPanel(QWidget* parent) : QWidget(parent) {
   inputs_->setToolTip(tr("A directory of .npy files: DIR/<func>/<param>.npy or DIR/<param>.npy; "
                          "empty for random inputs"));
   choose_inputs_ = new QPushButton(tr("Choose..."));
+  reference_ = new QComboBox;
+  reference_->setObjectName("buildReference");
+  for (auto kind : {workbench::ReferenceKind::kAuto, workbench::ReferenceKind::kInterpreter,
+                    workbench::ReferenceKind::kCompiled, workbench::ReferenceKind::kNone}) {
+    reference_->addItem(Q(workbench::ReferenceName(kind)), static_cast<int>(kind));
+  }
+  reference_->setToolTip(tr("What checks the results: the interpreter, the module as written compiled with "
+                            "LLVM, auto (the interpreter up to %1 executed operations, compiled above) or none")
+                             .arg(workbench::kAutoInterpreterLimit, 0, 'g', 3));
   auto* random = new QPushButton(tr("Random"));
 
   build_ = new QPushButton(tr("Build"));
@@ -90,8 +99,9 @@ BuildPanel::BuildPanel(QWidget* parent) : QWidget(parent) {
   profile_ = new QPushButton(tr("Profile"));
   cancel_ = new QPushButton(tr("Cancel"));
   build_->setToolTip(tr("Lower and compile the scheduled module"));
-  run_->setToolTip(tr("Build if needed, run every PrimFunc and check it against the interpreter"));
-  profile_->setToolTip(tr("Run, check and time every PrimFunc (number x repeat)"));
+  run_->setToolTip(tr("Build if needed, run every PrimFunc (or Relax function, through the VM) and check it "
+                      "against the reference"));
+  profile_->setToolTip(tr("Run, check and time every function (number x repeat)"));
   progress_ = new QProgressBar;
   progress_->setRange(0, 100);
   progress_->setTextVisible(false);
@@ -114,6 +124,8 @@ BuildPanel::BuildPanel(QWidget* parent) : QWidget(parent) {
   settings->addWidget(inputs_, 1);
   settings->addWidget(choose_inputs_);
   settings->addWidget(random);
+  settings->addWidget(new QLabel(tr("Reference:")));
+  settings->addWidget(reference_);
   auto* buttons = new QHBoxLayout;
   for (QPushButton* b : {build_, run_, profile_, cancel_}) buttons->addWidget(b);
   buttons->addWidget(progress_, 1);
@@ -123,7 +135,7 @@ BuildPanel::BuildPanel(QWidget* parent) : QWidget(parent) {
   errors_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
   errors_->setVisible(false);
   results_ = new QTableWidget(0, kColumns);
-  results_->setHorizontalHeaderLabels({tr("Function"), tr("Mean (ms)"), tr("Min (ms)"), tr("Std (ms)"),
+  results_->setHorizontalHeaderLabels({tr("Function"), tr("Median (ms)"), tr("Min (ms)"), tr("Std (ms)"),
                                        tr("GFLOP/s"), tr("Max error"), tr("Status")});
   results_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   results_->horizontalHeader()->setStretchLastSection(true);
@@ -238,17 +250,28 @@ void BuildPanel::SetBusy(bool busy) {
 
 bool BuildPanel::Build() { return Start({.build = true, .run = std::nullopt}); }
 
+bool BuildPanel::SelectReference(workbench::ReferenceKind kind) {
+  int i = reference_->findData(static_cast<int>(kind));
+  if (i < 0) return false;
+  reference_->setCurrentIndex(i);
+  return true;
+}
+
+workbench::ReferenceKind BuildPanel::reference() const {
+  return static_cast<workbench::ReferenceKind>(reference_->currentData().toInt());
+}
+
 bool BuildPanel::Run() {
   workbench::RunRequest request;
   request.inputs = inputs_->text().trimmed().toStdString();
-  request.check = true;
+  request.reference = reference();
   return Start({.build = false, .run = request});
 }
 
 bool BuildPanel::Profile() {
   workbench::RunRequest request;
   request.inputs = inputs_->text().trimmed().toStdString();
-  request.check = true;
+  request.reference = reference();
   request.profile = true;
   request.number = number_->value();
   request.repeat = repeat_->value();
@@ -270,11 +293,17 @@ bool BuildPanel::Start(Job job) {
     status_->setText(blocked_reason_);
     return false;
   }
-  if (!schedule_ || !schedule_->module().defined()) {
+  workbench::BuildRequest request;
+  if (schedule_ && schedule_->module().defined()) {
+    request = workbench::RequestFromSchedule(*schedule_, TargetText());
+  } else if (document_module_.defined()) {
+    request.module = document_module_;
+    request.original = document_module_;
+    request.target = TargetText();
+  } else {
     status_->setText(tr("Nothing to build: the document does not parse"));
     return false;
   }
-  workbench::BuildRequest request = workbench::RequestFromSchedule(*schedule_, TargetText());
   // Reuse the current build when it is of this very module and target.
   std::optional<workbench::BuildOutcome> current;
   if (!job.build && session_.IsCurrent(request)) current = *session_.build();
@@ -419,24 +448,32 @@ void BuildPanel::ShowRun(const workbench::RunOutcome& run) {
     };
     set(kFunction, Q(f.name));
     bool timed = !f.samples_s.empty();
-    set(kMean, timed ? Ms(f.mean_s()) : QString());
+    set(kMedian, timed ? Ms(f.median_s()) : QString());
     set(kMin, timed ? Ms(f.min_s()) : QString());
     set(kStd, timed ? Ms(f.std_s()) : QString());
     auto gflops = f.gflops_per_s();
     set(kGflops, gflops ? QString::number(*gflops, 'f', 2) : QString());
-    set(kMaxError, f.checked ? QString::number(f.max_abs_error, 'g', 3) : QString());
-    QString status = Q(f.status);
-    if (f.status == "ok") status = f.checked ? tr("ok (matches the interpreter)") : tr("ok");
+    QTableWidgetItem* error = set(kMaxError, f.checked() ? QString::number(f.max_abs_error, 'g', 3) : QString());
+    if (!f.worst.empty()) error->setToolTip(tr("worst element: %1").arg(Q(f.worst)));
+    QString status = Q(workbench::RunStatusName(f.status));
+    if (f.ok()) {
+      status = !f.checked() ? tr("ok")
+               : f.reference == "compiled" ? tr("ok (matches the compiled reference)")
+                                           : tr("ok (matches the %1)").arg(Q(f.reference));
+    } else if (f.checked()) {
+      status += tr(" (against the %1 reference)").arg(Q(f.reference));
+    }
+    if (f.relax) status += tr(" [Relax VM]");
     if (!f.message.empty()) status += ": " + Q(f.message);
     QTableWidgetItem* item = set(kStatus, status);
     item->setToolTip(status);
-    if (f.status != "ok") {
+    if (!f.ok()) {
       ++failures;
       item->setForeground(QColor("#c0392b"));
     }
     // A crashed kernel ran in its own process (RunRequest::isolate): the row says which signal
     // ended it, in bold so it is not read as a wrong result.
-    if (f.status == "crashed") {
+    if (f.status == workbench::RunStatus::kCrashed) {
       ++crashes;
       QFont bold = item->font();
       bold.setBold(true);
@@ -478,7 +515,7 @@ void BuildPanel::UpdateChart() {
     ChartPoint p;
     p.label = tr("%1: %2").arg(point.step).arg(LastPrimitive(point.trace));
     p.tooltip = Q(point.trace);
-    p.time_ms = f->mean_s() * 1e3;
+    p.time_ms = f->median_s() * 1e3;
     p.gflops = f->gflops_per_s();
     points.push_back(p);
   }

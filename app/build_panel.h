@@ -1,6 +1,7 @@
 // The Build & Profile panel: choose a target (those this machine cannot use greyed, with the
-// reason), build the scheduled module, run it on random or loaded inputs and check it against the
-// interpreter, time it (number x repeat); a results table, a chart of time and GFLOP/s across
+// reason), build the scheduled module, run its PrimFuncs (or its Relax functions, through the VM)
+// on random or loaded inputs and check them against the chosen reference, time them (number x
+// repeat; the median is the figure shown); a results table, a chart of time and GFLOP/s across
 // schedule steps, and the build's LLVM IR, optimized IR and assembly. The work is
 // workbench::BuildModule / RunBuilt on a worker thread with a progress bar and Cancel; outcomes
 // come back to a workbench::BuildSession on the UI thread.
@@ -38,6 +39,9 @@ class BuildPanel : public QWidget {
 
   // Where the module to build comes from (the schedule pane's session).
   void SetSchedule(const workbench::ScheduleSession* schedule) { schedule_ = schedule; }
+  // The document's module: what is built when the schedule holds none (a module of Relax
+  // functions, with no PrimFunc to schedule).
+  void SetDocumentModule(ir::IRModule module) { document_module_ = std::move(module); }
   // Why nothing may be built now (the document does not parse); empty when it may.
   void SetBlockedReason(const QString& reason) { blocked_reason_ = reason; }
 
@@ -54,9 +58,13 @@ class BuildPanel : public QWidget {
   void SetInputsDirectory(const QString& dir);
   // Selects a target by name ("llvm", "avx2", "cuda"); false when there is none or it is greyed.
   bool SelectTarget(const QString& name);
+  // What checks the results (run_check.h); auto at first.
+  bool SelectReference(workbench::ReferenceKind kind);
+  workbench::ReferenceKind reference() const;
 
   const workbench::BuildSession& session() const { return session_; }
   QComboBox* targetBox() const { return target_; }
+  QComboBox* referenceBox() const { return reference_; }
   QLabel* targetStatus() const { return target_status_; }
   QSpinBox* numberBox() const { return number_; }
   QSpinBox* repeatBox() const { return repeat_; }
@@ -106,6 +114,7 @@ class BuildPanel : public QWidget {
   std::string TargetText() const;
 
   const workbench::ScheduleSession* schedule_ = nullptr;
+  ir::IRModule document_module_;
   QString blocked_reason_;
   workbench::BuildSession session_;
   workbench::CancellationToken token_;
@@ -119,6 +128,7 @@ class BuildPanel : public QWidget {
   QSpinBox* repeat_;
   QLineEdit* inputs_;
   QPushButton* choose_inputs_;
+  QComboBox* reference_;
   QPushButton* build_;
   QPushButton* run_;
   QPushButton* profile_;

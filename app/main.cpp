@@ -1,11 +1,14 @@
-// The `workbench` executable. `--batch` runs the headless core and never creates a Qt
-// application (so it needs no display); otherwise the desktop application opens FILE, or the
-// bundled matmul example (or a workspace .json, or what was open last).
+// The `workbench` executable. `--batch` runs the headless core (core/driver, with its own option
+// parser) and never creates a Qt application, so it needs no display; otherwise the desktop
+// application opens FILE, or the bundled matmul example (or a workspace .json, or what was open
+// last). The GUI's options are parsed by QCommandLineParser after QApplication, so Qt's own
+// (`-platform offscreen`, `-style`, ...) work too.
 //
 // `--screenshot PNG` grabs the window once it is up and exits (how the README's pictures are
 // made, under xvfb-run): `--tab passes|schedule` picks the right-hand tab, and
 // `--profile-every-step` first profiles each schedule step so the build panel has its chart.
 #include <QApplication>
+#include <QCommandLineParser>
 #include <QTabWidget>
 #include <QTimer>
 #include <iostream>
@@ -13,9 +16,9 @@
 #include <vector>
 
 #include "build_panel.h"
+#include "driver/driver.h"
 #include "main_window.h"
 #include "pass_explorer.h"
-#include "workbench/batch.h"
 
 namespace {
 
@@ -26,37 +29,42 @@ struct GuiOptions {
   bool profile_every_step = false;
 };
 
-// False (with the reason on stderr) on an unknown option or a missing value.
-bool ParseGuiOptions(const std::vector<std::string>& args, GuiOptions* options) {
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&](QString* out) {
-      if (i + 1 >= args.size()) {
-        std::cerr << "workbench: " << a << " needs a value\n";
-        return false;
-      }
-      *out = QString::fromStdString(args[++i]);
-      return true;
-    };
-    if (a == "--screenshot") {
-      if (!value(&options->screenshot)) return false;
-    } else if (a == "--tab") {
-      if (!value(&options->tab)) return false;
-      if (options->tab != "passes" && options->tab != "schedule") {
-        std::cerr << "workbench: --tab takes 'passes' or 'schedule'\n";
-        return false;
-      }
-    } else if (a == "--profile-every-step") {
-      options->profile_every_step = true;
-    } else if (a.rfind("--", 0) == 0 || !options->file.isEmpty()) {
-      std::cerr << "workbench: unexpected argument '" << a
-                << "' (usage: workbench [FILE|WORKSPACE.json] [--screenshot PNG [--tab passes|schedule]"
-                   " [--profile-every-step]], or workbench --batch ...)\n";
-      return false;
-    } else {
-      options->file = QString::fromStdString(a);
-    }
+const QCommandLineOption kScreenshot("screenshot", "Save a picture of the window to PNG, then exit.", "PNG");
+const QCommandLineOption kTab("tab", "The right-hand tab to show: passes or schedule.", "TAB");
+const QCommandLineOption kProfileEveryStep("profile-every-step",
+                                           "Profile each schedule step first (for --screenshot).");
+
+void SetUp(QCommandLineParser* parser) {
+  parser->setApplicationDescription(
+      "The workbench: edit TVMScript, run pass pipelines, schedule TensorIR, build, run and profile.\n"
+      "Headless: workbench --batch --help");
+  parser->addHelpOption();
+  parser->addVersionOption();
+  parser->addPositionalArgument("file", "A TVMScript file or a workspace .json to open.", "[FILE|WORKSPACE.json]");
+  parser->addOption(kScreenshot);
+  parser->addOption(kTab);
+  parser->addOption(kProfileEveryStep);
+}
+
+// False (with the reason on stderr) on an unknown option or a bad value.
+bool ParseGuiOptions(QCommandLineParser& parser, const QStringList& arguments, GuiOptions* options) {
+  if (!parser.parse(arguments)) {
+    std::cerr << "workbench: " << parser.errorText().toStdString() << "\n" << parser.helpText().toStdString();
+    return false;
   }
+  options->screenshot = parser.value(kScreenshot);
+  options->tab = parser.value(kTab);
+  options->profile_every_step = parser.isSet(kProfileEveryStep);
+  if (parser.isSet(kTab) && options->tab != "passes" && options->tab != "schedule") {
+    std::cerr << "workbench: --tab takes 'passes' or 'schedule'\n";
+    return false;
+  }
+  const QStringList files = parser.positionalArguments();
+  if (files.size() > 1) {
+    std::cerr << "workbench: unexpected argument '" << files[1].toStdString() << "' (one FILE at most)\n";
+    return false;
+  }
+  if (!files.isEmpty()) options->file = files[0];
   return true;
 }
 
@@ -85,13 +93,24 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && args[0] == "--batch") {
     args.erase(args.begin());
-    return wb::workbench::RunBatch(args, std::cout, std::cerr);
+    return wb::driver::RunBatch(args, std::cout, std::cerr);
   }
-  GuiOptions options;
-  if (!ParseGuiOptions(args, &options)) return 2;
+  QCoreApplication::setOrganizationName("workbench");
+  QCoreApplication::setApplicationName("workbench");
+  QCoreApplication::setApplicationVersion(QString::fromStdString(wb::driver::VersionText()).section(' ', 1));
+  // Help and version need no display: answered before a QApplication would open one.
+  if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h" || args[0] == "--version" || args[0] == "-v")) {
+    QCommandLineParser parser;
+    SetUp(&parser);
+    if (args[0] == "--version" || args[0] == "-v") std::cout << wb::driver::VersionText() << "\n";
+    else std::cout << parser.helpText().toStdString();
+    return 0;
+  }
   QApplication app(argc, argv);
-  QApplication::setOrganizationName("workbench");
-  QApplication::setApplicationName("workbench");
+  QCommandLineParser parser;
+  SetUp(&parser);
+  GuiOptions options;
+  if (!ParseGuiOptions(parser, QApplication::arguments(), &options)) return 2;
   wb::app::MainWindow window;
   // No argument: what was open last time (file, pipeline, schedule), else the bundled example.
   if (!options.file.isEmpty()) {

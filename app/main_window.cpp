@@ -418,6 +418,7 @@ void MainWindow::ApplyAnalysis(workbench::Analysis analysis) {
   build_->SetBlockedReason(session_.analysis().parse.ok()
                                ? QString()
                                : tr("Nothing to build: the document does not parse (see the problems)"));
+  build_->SetDocumentModule(session_.analysis().parse.ok() ? session_.analysis().parse.module : ir::IRModule());
   // The schedule follows the document while it parses; the recipe is replayed onto each new
   // version (the pane says so when it no longer applies).
   if (session_.analysis().parse.ok() && session_.text() != scheduled_text_) {

@@ -44,7 +44,9 @@ namespace {
 
 class FlopCounter : public StmtExprVisitor {
  public:
-  explicit FlopCounter(const VarBindings& bindings) : bindings_(bindings) {}
+  // count_all: every expression node and store of any dtype (CountOperations), not only
+  // floating-point arithmetic.
+  FlopCounter(const VarBindings& bindings, bool count_all) : bindings_(bindings), count_all_(count_all) {}
 
   using StmtExprVisitor::VisitExpr_;
   using StmtExprVisitor::VisitStmt_;
@@ -63,6 +65,15 @@ class FlopCounter : public StmtExprVisitor {
     scale_ = saved;
   }
 
+  void VisitExpr(const PrimExpr& e) override {
+    if (count_all_ && e.defined()) flops += scale_;
+    StmtExprVisitor::VisitExpr(e);
+  }
+  void VisitStmt(const Stmt& s) override {
+    if (count_all_ && s.as<BufferStoreNode>()) flops += scale_;
+    StmtExprVisitor::VisitStmt(s);
+  }
+
   void VisitExpr_(const AddNode* op) override { Count(op); StmtExprVisitor::VisitExpr_(op); }
   void VisitExpr_(const SubNode* op) override { Count(op); StmtExprVisitor::VisitExpr_(op); }
   void VisitExpr_(const MulNode* op) override { Count(op); StmtExprVisitor::VisitExpr_(op); }
@@ -76,17 +87,25 @@ class FlopCounter : public StmtExprVisitor {
 
  private:
   void Count(const PrimExprNode* op) {
-    if (op->dtype.is_floating_point()) flops += scale_ * op->dtype.lanes();
+    if (!count_all_ && op->dtype.is_floating_point()) flops += scale_ * op->dtype.lanes();
   }
 
   const VarBindings& bindings_;
+  bool count_all_;
   double scale_ = 1;
 };
 
 }  // namespace
 
 std::optional<double> CountFlops(const PrimFunc& func, const VarBindings& bindings) {
-  FlopCounter counter(bindings);
+  FlopCounter counter(bindings, false);
+  counter(func->body);
+  if (!counter.known) return std::nullopt;
+  return counter.flops;
+}
+
+std::optional<double> CountOperations(const PrimFunc& func, const VarBindings& bindings) {
+  FlopCounter counter(bindings, true);
   counter(func->body);
   if (!counter.known) return std::nullopt;
   return counter.flops;

@@ -760,8 +760,11 @@ RelaxInterpretResult InterpretRelax(const ir::IRModule& module, const std::strin
 
 namespace {
 
+// `fill_seed`: the seed of a tensor parameter's contents (runtime::InputSeed); nested values
+// draw theirs from `rng`.
 std::optional<Value> RandomValue(const Type& type, const std::string& what, Frame& frame,
-                                 std::mt19937_64& rng, int64_t extent, std::string* why) {
+                                 std::mt19937_64& rng, int64_t extent, std::string* why,
+                                 std::optional<uint64_t> fill_seed = std::nullopt) {
   auto dims_of = [&](const std::vector<PrimExpr>& dims) -> std::optional<std::vector<int64_t>> {
     for (const auto& d : dims) {
       if (auto* v = d.as<tir::VarNode>()) frame.dims.emplace(v, extent);
@@ -785,7 +788,7 @@ std::optional<Value> RandomValue(const Type& type, const std::string& what, Fram
     auto dims = dims_of(*t->shape);
     if (!dims) return std::nullopt;
     runtime::NDArray a = runtime::NDArray::Empty(*dims, tir::ToRuntimeDType(t->dtype));
-    runtime::FillRandom(a, rng());
+    runtime::FillRandom(a, fill_seed ? *fill_seed : rng());
     return Value::Tensor(a);
   }
   if (auto* s = type.as<ShapeTypeNode>()) {
@@ -828,9 +831,10 @@ std::optional<std::vector<Value>> RandomArguments(const Function& func, uint64_t
   Frame frame;
   std::vector<Value> args;
   std::string reason;
-  for (const Var& p : func->params) {
+  for (size_t i = 0; i < func->params.size(); ++i) {
+    const Var& p = func->params[i];
     auto v = RandomValue(p->struct_info, "parameter '" + p->name_hint + "'", frame, rng,
-                         symbolic_extent, &reason);
+                         symbolic_extent, &reason, runtime::InputSeed(seed, i));
     if (!v) {
       if (why) *why = reason;
       return std::nullopt;

@@ -88,7 +88,8 @@ RelaxInterpretResult InterpretRelax(const ir::IRModule& module, const std::strin
 
 // Seeded random arguments for `func`'s parameters: tensors of their declared shapes (each
 // symbolic dim named by a bare var gets `symbolic_extent`, compound dims are computed from those)
-// filled as runtime::FillRandom does, shapes with those dims, scalars small random values.
+// filled as runtime::FillRandom does (parameter i with runtime::InputSeed(seed, i)), shapes
+// with those dims, scalars small random values.
 // nullopt, with the reason in *why, when a parameter has no static shape or dtype or is not data
 // (a function, an object).
 std::optional<std::vector<Value>> RandomArguments(const Function& func, uint64_t seed,

@@ -148,6 +148,10 @@ struct RandomFillOptions {
 };
 void FillRandom(const NDArray& array, const RandomFillOptions& options = {});
 void FillRandom(const NDArray& array, uint64_t seed);
+// The fill seed of argument `index` of a run seeded with `seed`: every input maker (the
+// workbench's runs and checks, relax::RandomArguments) uses it, so one seed gives the same
+// tensors everywhere.
+inline uint64_t InputSeed(uint64_t seed, size_t index) { return seed * 1000 + index; }
 
 // Element-wise comparison: |actual - expected| <= atol + rtol * |expected| for every element.
 // NaNs compare equal to NaNs; infinities must match exactly.
@@ -157,6 +161,7 @@ struct CompareResult {
   double max_rel_error = 0;
   int64_t mismatches = 0;
   int64_t first_mismatch = -1;  // flat index
+  int64_t worst = -1;           // flat index of the largest absolute error (-1: none differs)
   std::string message;          // empty when ok; otherwise what differs, where and by how much
 };
 struct Tolerance {

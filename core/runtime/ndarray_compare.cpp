@@ -56,6 +56,7 @@ CompareResult Compare(const NDArray& actual, const NDArray& expected, Tolerance 
       double diff = std::fabs(a - e);
       bad = ai != ei && diff > tol.atol + tol.rtol * std::fabs(e);
       if (ai != ei) {
+        if (diff > r.max_abs_error || r.worst < 0) r.worst = i;
         r.max_abs_error = std::max(r.max_abs_error, diff);
         if (e != 0) r.max_rel_error = std::max(r.max_rel_error, diff / std::fabs(e));
       }
@@ -68,12 +69,15 @@ CompareResult Compare(const NDArray& actual, const NDArray& expected, Tolerance 
         bad = a != e;
       } else {
         double diff = std::fabs(a - e);
+        if (diff > r.max_abs_error) r.worst = i;
         r.max_abs_error = std::max(r.max_abs_error, diff);
         if (e != 0) r.max_rel_error = std::max(r.max_rel_error, diff / std::fabs(e));
         bad = diff > tol.atol + tol.rtol * std::fabs(e);
       }
     }
     if (bad) {
+      // A NaN or infinity mismatch has no finite error: it is the worst element when no other is.
+      if (r.worst < 0) r.worst = i;
       if (r.mismatches == 0) {
         r.first_mismatch = i;
         first_a = a;

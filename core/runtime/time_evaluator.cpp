@@ -45,6 +45,7 @@ TimeEvaluatorResult TimeEvaluate(const PackedFunc& fn, const std::vector<PackedA
     if (r > 0 && options.cooldown_interval_ms > 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(options.cooldown_interval_ms));
     }
+    if (options.preproc) options.preproc();
     double elapsed_ms = 0;
     // As TVM: redo the measurement with a larger `number` until it lasts min_repeat_ms.
     for (;;) {
@@ -59,6 +60,7 @@ TimeEvaluatorResult TimeEvaluate(const PackedFunc& fn, const std::vector<PackedA
       number = std::max(golden, needed);
     }
     result.samples_s.push_back(elapsed_ms / 1e3 / number);
+    if (options.on_sample && !options.on_sample(result.samples_s.back())) break;
   }
   result.final_number = number;
   return result;

@@ -1,7 +1,8 @@
 // Build and profile, without any UI: which targets this machine offers (and why one is not
-// offered), building the scheduled module for one, running its PrimFuncs on random or loaded
-// inputs, checking them against the reference interpreter, timing them (number x repeat), and a
-// history of profiles keyed by schedule step, which the GUI charts.
+// offered), building the scheduled module for one, running its PrimFuncs (or its Relax functions
+// through the VM) on random or loaded inputs, checking them against a reference, timing them
+// (number x repeat) through the one run-and-check mechanism (run_check.h), and a history of
+// profiles keyed by schedule step, which the GUI charts.
 //
 // The work itself (BuildModule, RunBuilt) is free functions on immutable inputs, so the GUI can
 // run them on a worker thread and hand the outcome back to the BuildSession on its own thread;
@@ -19,6 +20,7 @@
 #include "runtime/module.h"
 #include "support/diagnostic.h"
 #include "workbench/cancellation.h"
+#include "workbench/run_check.h"
 
 namespace wb::workbench {
 
@@ -51,6 +53,7 @@ const char* OutcomeStateName(OutcomeState state);
 
 struct BuildRequest {
   ir::IRModule module;          // the module as scheduled
+  ir::IRModule original;        // as written (what the reference runs); null: `module`
   std::string target = "llvm";  // target text or tag
   int step = 0;                 // how many schedule steps `module` has had
   std::string trace;            // those steps' trace, as TVM prints it
@@ -63,7 +66,8 @@ struct BuildOutcome {
   OutcomeState state = OutcomeState::kFailed;
   BuildRequest request;
   std::string target;           // canonical text of the target built for
-  runtime::Module module;       // defined when state is kOk
+  runtime::Module module;       // the kernels; defined when state is kOk
+  std::shared_ptr<const CompiledModule> compiled;  // what RunBuilt runs
   DiagnosticList diagnostics;   // why it failed (spans where the failure has one)
   std::string llvm_ir;          // before LLVM's optimization
   std::string llvm_ir_opt;      // after it
@@ -79,33 +83,17 @@ BuildOutcome BuildModule(const BuildRequest& request, const CancellationToken& t
 
 // --- Run, check, time ----------------------------------------------------------------------------
 
+// What the panel asks of a run; RunBuilt turns it into a RunCheckRequest (run_check.h).
 struct RunRequest {
   std::string inputs;  // empty: seeded random inputs; else a directory of .npy files
   uint64_t seed = 0;
-  bool check = true;   // compare with the interpreter
+  ReferenceKind reference = ReferenceKind::kAuto;
   bool profile = false;
   int number = 10;     // calls per measurement
   int repeat = 3;      // measurements
-  // CPU targets: each function (run, check, profile) runs in a child process, so a kernel that
-  // crashes (an out-of-bounds index) is reported instead of ending this process, and a cancel
-  // kills the child at once, even in the middle of one long call. CUDA runs stay in this process
-  // whatever this says: a CUDA context does not survive a fork.
+  // CPU targets: each function runs in a child process, so a kernel that crashes is reported
+  // instead of ending this process, and a cancel kills the child at once (run_check.h).
   bool isolate = true;
-};
-
-struct FunctionResult {
-  std::string name;
-  std::string status;  // "ok", "mismatch", "error", "crashed" (isolated runs), or "cancelled"
-  std::string message;
-  bool checked = false;
-  double max_abs_error = 0;
-  std::vector<double> samples_s;  // seconds per call, one per repeat
-  std::optional<double> flops;    // of one call, when countable
-  double mean_s() const;
-  double min_s() const;
-  double std_s() const;  // population standard deviation of the samples
-  // flops / mean time; nullopt without samples or a FLOP count.
-  std::optional<double> gflops_per_s() const;
 };
 
 struct RunOutcome {
@@ -119,10 +107,9 @@ struct RunOutcome {
   const FunctionResult* Find(const std::string& name) const;
 };
 
-// Runs every PrimFunc of a successful build: run and check each, then, when profiling, `repeat`
-// measurements of `number` calls each. In this process `token` is checked between every two of
-// them; isolated (RunRequest::isolate), a cancel kills the function's child process at once and a
-// crash becomes that function's "crashed" result while the others still run.
+// Runs the entry points of a successful build (its PrimFuncs, or its Relax functions through the
+// VM), checked against the request's reference on the module as written (BuildRequest::original).
+// Cancelling: see RunCompiled.
 RunOutcome RunBuilt(const BuildOutcome& build, const RunRequest& request,
                     const CancellationToken& token = {}, const ProgressFn& progress = {});
 

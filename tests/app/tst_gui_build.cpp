@@ -69,6 +69,21 @@ def main(A: T.Buffer((1,), "float32")):
         A[0] = A[0] + T.float32(1.0)
 )";
 
+// A Relax function: nothing to schedule, run through the Relax VM.
+const char* kRelax = R"(# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4, 8), dtype="float32"), w: R.Tensor((8, 3), dtype="float32")) -> R.Tensor((4, 3), dtype="float32"):
+        with R.dataflow():
+            lv = R.matmul(x, w)
+            gv = R.add(lv, lv)
+            R.output(gv)
+        return gv
+)";
+
 QString Cell(QTableWidget* table, int row, int column) {
   QTableWidgetItem* item = table->item(row, column);
   return item ? item->text() : QString();
@@ -140,6 +155,33 @@ class TestGuiBuild : public QObject {
     QCOMPARE(points[1].label, QString("1: split"));
     QVERIFY(points[1].tooltip.contains("sch.split"));
     QVERIFY(points[1].gflops.has_value());
+  }
+
+  void aRelaxFunctionRunsAndProfilesThroughTheVM() {
+    MainWindow w;
+    w.show();
+    w.SetText(kRelax, "relax.py");
+    BuildPanel* b = w.build();
+    QVERIFY(b->SelectTarget("llvm"));
+    b->numberBox()->setValue(1);
+    b->repeatBox()->setValue(2);
+    QCOMPARE(b->referenceBox()->currentText(), QString("auto"));
+    QVERIFY2(ProfileAndWait(b), Why(b).constData());
+    QTableWidget* t = b->resultsTable();
+    QVERIFY2(t->rowCount() == 1, Why(b).constData());
+    QCOMPARE(Cell(t, 0, 0), QString("main"));
+    QVERIFY2(Cell(t, 0, 6) == "ok (matches the interpreter) [Relax VM]", qPrintable(Cell(t, 0, 6)));
+    QVERIFY2(Cell(t, 0, 1).toDouble() > 0, qPrintable(Cell(t, 0, 1)));
+    QVERIFY(!Cell(t, 0, 4).isEmpty());  // GFLOP/s: the VM's kernels are counted
+    // The compiled reference, chosen in the box.
+    QVERIFY(b->SelectReference(wb::workbench::ReferenceKind::kCompiled));
+    QVERIFY2(ProfileAndWait(b), Why(b).constData());
+    QVERIFY2(Cell(t, 0, 6) == "ok (matches the compiled reference) [Relax VM]", qPrintable(Cell(t, 0, 6)));
+    // No reference: it only runs.
+    QVERIFY(b->SelectReference(wb::workbench::ReferenceKind::kNone));
+    QVERIFY2(ProfileAndWait(b), Why(b).constData());
+    QVERIFY2(Cell(t, 0, 6) == "ok [Relax VM]", qPrintable(Cell(t, 0, 6)));
+    QVERIFY2(b->statusLabel()->text().contains("0 failed"), Why(b).constData());
   }
 
   void profileEveryStepChartsEachStep() {

@@ -92,7 +92,7 @@ class TestCliCrash : public QObject {
     QJsonObject main, add;
     for (const auto& f : functions) (f.toObject()["name"] == "main" ? main : add) = f.toObject();
     QCOMPARE(main["status"].toString(), QString("crashed"));
-    QCOMPARE(main["message"].toString(), QString(kSegv));
+    QVERIFY2(main["message"].toString().startsWith(kSegv), qPrintable(main["message"].toString()));
     QCOMPARE(add["name"].toString(), QString("add"));
     QCOMPARE(add["status"].toString(), QString("ok"));
   }

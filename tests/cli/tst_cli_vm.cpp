@@ -178,7 +178,7 @@ class Module:
 )");
     Run r = Workbench({src, "--run"});
     QCOMPARE(r.code, 1);
-    QVERIFY2(r.out.contains("FAILED  main (Relax VM): error: the VM failed: no builtin or kernel named 'my_extern'"),
+    QVERIFY2(r.out.contains("FAILED  main (Relax VM): failed: the VM failed: no builtin or kernel named 'my_extern'"),
              qPrintable(r.out));
     QVERIFY2(r.out.contains("0 passed, 1 failed"), qPrintable(r.out));
   }

@@ -13,7 +13,7 @@
 #include "ir/structural_equal.h"
 #include "ir/structural_hash.h"
 #include "script/tvmscript.h"
-#include "workbench/batch.h"
+#include "driver/roundtrip.h"
 
 namespace {
 
@@ -74,10 +74,10 @@ class TestRoundTrip : public QObject {
     QFETCH(int, index);
     auto corpus = LoadCorpus();
     const CorpusFile& file = corpus[index];
-    wb::workbench::RoundTripResult r = wb::workbench::RoundTrip(file.path, file.text);
+    wb::driver::RoundTripResult r = wb::driver::RoundTrip(file.path, file.text);
     std::string failure;
-    if (r.status != wb::workbench::RoundTripResult::Status::kOk) {
-      failure = std::string(wb::workbench::StatusName(r.status)) + " " + r.detail + "\n" +
+    if (r.status != wb::driver::RoundTripResult::Status::kOk) {
+      failure = std::string(wb::driver::StatusName(r.status)) + " " + r.detail + "\n" +
                 wb::RenderDiagnostics(r.diagnostics);
     } else if (file.canonical && r.printed != file.text) {
       std::istringstream a(file.text), b(r.printed);

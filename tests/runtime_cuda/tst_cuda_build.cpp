@@ -10,13 +10,13 @@
 
 #include "codegen/build_cuda.h"
 #include "codegen/cuda/codegen_cuda.h"
-#include "codegen/run_check.h"
 #include "cuda_test_util.h"
 #include "runtime/ndarray_device.h"
 #include "script/tvmscript.h"
 #include "tir/interpreter.h"
 #include "transform/registry.h"
-#include "workbench/batch.h"
+#include "driver/driver.h"
+#include "workbench/run_check.h"
 
 using namespace wb;
 using namespace wb::testing;
@@ -135,15 +135,13 @@ class TstCudaBuild : public QObject {
     if (runtime::cuda::CudaAvailable(&why)) QSKIP("a CUDA device is present");
     if (!codegen::NvrtcAvailable()) QSKIP("no NVRTC in this build (CUDA toolkit not found)");
     // Already split: Build takes it as lowered (no pipeline needed).
-    codegen::BuildResult r = codegen::Build(SplitAdd(), Cuda());
-    QVERIFY2(r.ok(), RenderDiagnostics(r.diagnostics).c_str());
-    codegen::RunCheckOptions options;
-    options.device = runtime::CUDA(0);
-    auto results = codegen::RunAndCheck(SplitAdd(), r.module, options);
-    QCOMPARE(results.size(), size_t{1});  // the kernel is no entry point
-    QCOMPARE(results[0].name, std::string("add"));
-    QCOMPARE(results[0].status, codegen::FunctionRunResult::Status::kError);
-    QCOMPARE(results[0].message, "no CUDA device: " + why);
+    workbench::CompiledModule compiled = workbench::Compile(SplitAdd(), Cuda());
+    QVERIFY2(compiled.ok(), RenderDiagnostics(compiled.diagnostics).c_str());
+    workbench::RunCheckRequest request;
+    request.module = SplitAdd();
+    workbench::RunCheckResult result = workbench::RunCompiled(compiled, request);
+    QVERIFY(result.functions.empty());
+    QCOMPARE(result.message, "no CUDA device: " + why);
   }
 
   void batchBuildsThenSaysThereIsNoGpu() {
@@ -151,7 +149,7 @@ class TstCudaBuild : public QObject {
     if (runtime::cuda::CudaAvailable(&why)) QSKIP("a CUDA device is present");
     if (!codegen::NvrtcAvailable()) QSKIP("no NVRTC in this build (CUDA toolkit not found)");
     std::ostringstream out, err;
-    int rc = workbench::RunBatch({DataPath("split_add.py"), "--target", "cuda", "--run", "--profile"}, out, err);
+    int rc = driver::RunBatch({DataPath("split_add.py"), "--target", "cuda", "--run", "--profile"}, out, err);
     QVERIFY2(rc == 3, err.str().c_str());
     QCOMPARE(err.str(), "workbench: built for " + Cuda().str() +
                             " (1 kernel(s)), but there is no GPU to run on: no CUDA device: " + why + "\n");
@@ -160,15 +158,15 @@ class TstCudaBuild : public QObject {
   void batchEmitsCudaAndPtx() {
     if (!codegen::NvrtcAvailable()) QSKIP("no NVRTC in this build (CUDA toolkit not found)");
     std::ostringstream out, err;
-    QCOMPARE(workbench::RunBatch({DataPath("split_add.py"), "--emit", "cuda"}, out, err), 0);
+    QCOMPARE(driver::RunBatch({DataPath("split_add.py"), "--emit", "cuda"}, out, err), 0);
     QVERIFY2(out.str().find("__global__ void __launch_bounds__(256) add_kernel(") != std::string::npos, out.str().c_str());
     std::ostringstream ptx, err2;
-    QCOMPARE(workbench::RunBatch({DataPath("split_add.py"), "--target", "cuda -arch=sm_80", "--emit", "ptx"}, ptx, err2), 0);
+    QCOMPARE(driver::RunBatch({DataPath("split_add.py"), "--target", "cuda -arch=sm_80", "--emit", "ptx"}, ptx, err2), 0);
     QVERIFY2(ptx.str().find(".target sm_80") != std::string::npos, ptx.str().substr(0, 400).c_str());
     QVERIFY(ptx.str().find(".entry add_kernel(") != std::string::npos);
     // A CPU target has no device code to show.
     std::ostringstream none, err3;
-    QCOMPARE(workbench::RunBatch({DataPath("split_add.py"), "--target", "llvm", "--emit", "ptx"}, none, err3), 1);
+    QCOMPARE(driver::RunBatch({DataPath("split_add.py"), "--target", "llvm", "--emit", "ptx"}, none, err3), 1);
   }
 };
 

@@ -6,12 +6,12 @@
 #include <QTest>
 
 #include "codegen/build_cuda.h"
-#include "codegen/run_check.h"
 #include "cuda_test_util.h"
 #include "runtime/cuda/cuda_device_api.h"
 #include "runtime/ndarray_device.h"
 #include "script/tvmscript.h"
 #include "tir/interpreter.h"
+#include "workbench/run_check.h"
 
 using namespace wb;
 using namespace wb::testing;
@@ -33,15 +33,19 @@ codegen::Target Cuda() {
 
 // Builds `module` for cuda and checks every PrimFunc against the interpreter on the GPU.
 void RunAndCompare(const ir::IRModule& module) {
-  codegen::BuildResult r = codegen::Build(module, Cuda());
-  QVERIFY2(r.ok(), RenderDiagnostics(r.diagnostics).c_str());
-  codegen::RunCheckOptions options;
-  options.device = runtime::CUDA(0);
-  options.profile = true;
-  options.timing = {.number = 3, .repeat = 2};
-  for (const auto& f : codegen::RunAndCheck(module, r.module, options)) {
-    QVERIFY2(f.status == codegen::FunctionRunResult::Status::kOk, (f.name + ": " + f.message).c_str());
-    QVERIFY(f.checked);
+  workbench::RunCheckRequest request;
+  request.module = module;
+  request.target = Cuda().str();
+  // The module is bound to GPU threads: only the interpreter runs it elsewhere.
+  request.reference = workbench::ReferenceKind::kInterpreter;
+  request.profile = true;
+  request.timing = {.number = 3, .repeat = 2};
+  workbench::RunCheckResult result = workbench::RunAndCheck(request);
+  QVERIFY2(result.message.empty(), result.message.c_str());
+  QVERIFY(!result.functions.empty());
+  for (const auto& f : result.functions) {
+    QVERIFY2(f.ok(), (f.name + ": " + f.message).c_str());
+    QVERIFY(f.checked());
     QCOMPARE(f.samples_s.size(), size_t{2});
   }
 }

@@ -210,15 +210,15 @@ class TestBuildSession : public QObject {
     QCOMPARE(r.functions.size(), size_t(2));
     const FunctionResult* main = r.Find("main");
     QVERIFY(main);
-    QVERIFY2(main->status == "ok", main->message.c_str());
-    QVERIFY(main->checked);
+    QVERIFY2(main->ok(), main->message.c_str());
+    QVERIFY(main->checked());
     QVERIFY(main->max_abs_error < 1e-3);
     QCOMPARE(main->samples_s.size(), size_t(3));
     QVERIFY(main->min_s() > 0 && main->min_s() <= main->mean_s());
     QVERIFY(main->std_s() >= 0);
     QCOMPARE(main->flops.value_or(-1), 2.0 * 32 * 32 * 32);
     QVERIFY(main->gflops_per_s().value_or(0) > 0);
-    QVERIFY(r.Find("add") && r.Find("add")->status == "ok");
+    QVERIFY(r.Find("add") && r.Find("add")->ok());
     QCOMPARE(session.history().size(), size_t(1));
     QCOMPARE(session.history()[0].step, 0);
 
@@ -264,7 +264,7 @@ class TestBuildSession : public QObject {
     const ProfilePoint& second = session.history()[1];
     QCOMPARE(second.step, 1);
     QVERIFY2(second.trace.find("sch.split") != std::string::npos, second.trace.c_str());
-    QVERIFY(second.Find("main")->status == "ok");
+    QVERIFY(second.Find("main")->ok());
     QCOMPARE(second.Find("main")->samples_s.size(), size_t(2));
     // Profiling the same step again replaces its point.
     QCOMPARE(profile(), std::string());
@@ -284,7 +284,7 @@ class TestBuildSession : public QObject {
     QVERIFY2(session.Build(request).ok(), Diags(*session.build()).c_str());
     RunOutcome random = session.Run({});
     QCOMPARE(random.functions.size(), size_t(1));
-    QCOMPARE(random.functions[0].status, std::string("error"));
+    QVERIFY(random.functions[0].status == RunStatus::kFailed);
     QVERIFY2(random.functions[0].message.find("symbolic") != std::string::npos,
              random.functions[0].message.c_str());
 
@@ -305,8 +305,8 @@ class TestBuildSession : public QObject {
     loaded.number = 1;
     loaded.repeat = 1;
     RunOutcome r = session.Run(loaded);
-    QVERIFY2(r.functions[0].status == "ok", r.functions[0].message.c_str());
-    QVERIFY(r.functions[0].checked);
+    QVERIFY2(r.functions[0].ok(), r.functions[0].message.c_str());
+    QVERIFY(r.functions[0].checked());
     // Two FLOPs (a multiply and an add) per element of the loaded 5 x 8 array.
     QCOMPARE(r.functions[0].flops.value_or(-1), 2.0 * 5 * 8);
   }
@@ -375,7 +375,7 @@ class TestBuildSession : public QObject {
     QVERIFY(r.state == OutcomeState::kCancelled);
     // The functions before it are complete; nothing after it ran.
     QCOMPARE(r.functions.back().name, std::string("main"));
-    QCOMPARE(r.functions.back().status, std::string("cancelled"));
+    QVERIFY(r.functions.back().status == RunStatus::kCancelled);
     QCOMPARE(r.functions.back().message, std::string("cancelled after 2 of 5 repeats"));
     QCOMPARE(r.functions.back().samples_s.size(), size_t(2));
     for (size_t i = 0; i + 1 < r.functions.size(); ++i) {
@@ -408,15 +408,16 @@ class TestBuildSession : public QObject {
     QCOMPARE(r.functions.size(), size_t(2));
     const FunctionResult* crash = r.Find("crash");
     QVERIFY(crash);
-    QCOMPARE(crash->status, std::string("crashed"));
+    QVERIFY(crash->status == RunStatus::kCrashed);
+    QCOMPARE(crash->signal, 11);
     QVERIFY2(crash->message.rfind("SIGSEGV (invalid memory access, e.g. an out-of-bounds index) "
                                   "during run and check crash", 0) == 0,
              crash->message.c_str());
     QVERIFY(crash->samples_s.empty());
     const FunctionResult* add = r.Find("add");
     QVERIFY(add);
-    QCOMPARE(add->status, std::string("ok"));
-    QVERIFY(add->checked);
+    QVERIFY(add->ok());
+    QVERIFY(add->checked());
     QCOMPARE(add->samples_s.size(), size_t(2));
     // A profile with a crash is still a history point: the healthy function's times count.
     QCOMPARE(session.history().size(), size_t(1));
@@ -429,7 +430,7 @@ class TestBuildSession : public QObject {
     QVERIFY2(session.Build(request).ok(), Diags(*session.build()).c_str());
     CancellationToken token;
     RunRequest run;
-    run.check = false;
+    run.reference = ReferenceKind::kNone;
     run.profile = true;
     run.number = 1;
     run.repeat = 1;
@@ -439,7 +440,7 @@ class TestBuildSession : public QObject {
     });
     QVERIFY(r.state == OutcomeState::kCancelled);
     QCOMPARE(r.functions.size(), size_t(1));
-    QCOMPARE(r.functions[0].status, std::string("cancelled"));
+    QVERIFY(r.functions[0].status == RunStatus::kCancelled);
     QCOMPARE(r.functions[0].message, std::string("cancelled while it ran"));
   }
 
@@ -460,8 +461,8 @@ class TestBuildSession : public QObject {
       const FunctionResult& a = isolated.functions[i];
       const FunctionResult& b = here.functions[i];
       QCOMPARE(a.name, b.name);
-      QCOMPARE(a.status, b.status);
-      QCOMPARE(a.checked, b.checked);
+      QVERIFY(a.status == b.status);
+      QCOMPARE(a.reference, b.reference);
       QCOMPARE(a.max_abs_error, b.max_abs_error);  // same seed, same inputs, same code
       QCOMPARE(a.samples_s.size(), size_t(2));
       QVERIFY(a.flops.has_value() == b.flops.has_value());

@@ -12,7 +12,7 @@
 
 #include "support/diagnostic.h"
 
-namespace wb::workbench {
+namespace wb::driver {
 
 // A schedule recipe (TVM's trace syntax) applied to one PrimFunc before the pipeline.
 struct ManifestSchedule {
@@ -23,14 +23,16 @@ struct ManifestSchedule {
 
 // Build for the target, run every function on the same inputs, compare with a reference.
 struct NumericCheck {
-  // "interpreter" (the reference interpreters on the module as read, before schedules and
-  // passes), or an absolute directory of saved outputs: DIR/<func>/<output>.npy.
-  std::string reference = "interpreter";
+  // A reference kind of workbench/run_check.h ("auto", "interpreter", "compiled", "none"), run on
+  // the module as read, before schedules and passes; or an absolute directory of saved outputs:
+  // DIR/<func>/<output>.npy.
+  std::string reference = "auto";
   std::string inputs = "random";  // "random" (seeded) or an absolute directory of .npy inputs
   uint64_t seed = 0;
   std::optional<double> rtol;  // unset: runtime::DefaultTolerance of the output's dtype
   std::optional<double> atol;
-  bool reference_is_interpreter() const { return reference == "interpreter"; }
+  // True when `reference` names a directory of saved outputs, not a reference kind.
+  bool reference_is_directory() const;
 };
 
 // Time every function (TVM's time evaluator) and compare with a baseline file
@@ -70,4 +72,4 @@ struct Manifest {
 // case named N gives cases "N/<file stem>".
 std::optional<Manifest> LoadManifest(const std::string& path, DiagnosticList& diags);
 
-}  // namespace wb::workbench
+}  // namespace wb::driver

@@ -1,4 +1,4 @@
-#include "workbench/regression_timing.h"
+#include "driver/regression_timing.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-namespace wb::workbench {
+namespace wb::driver {
 
 namespace {
 
@@ -106,4 +106,4 @@ std::vector<std::string> UpdateBaselines(const std::vector<const ManifestCase*>&
   return lines;
 }
 
-}  // namespace wb::workbench
+}  // namespace wb::driver

@@ -1,16 +1,15 @@
-// The headless face of the workbench: `workbench --batch ...` for CI and scripting. Everything
-// here is shared with the GUI and the LSP server through the same core calls; this file only
-// turns command-line requests into them and reports the results.
+// `workbench --batch FILE... --roundtrip`: parse, verify, print, re-parse, compare, re-print,
+// the check that the printer and the parser agree on every file.
 #pragma once
 
 #include <iosfwd>
 #include <string>
 #include <vector>
 
-#include "ir/expr.h"
+#include "ir/structural_equal.h"
 #include "support/diagnostic.h"
 
-namespace wb::workbench {
+namespace wb::driver {
 
 // The outcome of parse -> verify -> print -> re-parse -> compare -> re-print for one file.
 struct RoundTripResult {
@@ -30,15 +29,10 @@ struct RoundTripResult {
 };
 
 const char* StatusName(RoundTripResult::Status status);
+
+// "first mismatch at <path> (other side: <path>)": where two modules stop being equal.
+std::string MismatchDetail(const ir::StructuralMismatch& mismatch);
 RoundTripResult RoundTrip(const std::string& path, const std::string& text);
 RoundTripResult RoundTripFile(const std::string& path);
 
-// Removes `global_symbol` from every function and, when the module holds a single function,
-// renames it to "main": what TVM's assert_structural_equal_ignore_global_symbol compares.
-ir::IRModule StripGlobalSymbols(const ir::IRModule& module);
-
-// Runs `workbench --batch ARGS...` (args exclude "--batch"). Exit code: 0 success, 1 a check
-// failed, 2 bad usage or unreadable input.
-int RunBatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
-
-}  // namespace wb::workbench
+}  // namespace wb::driver

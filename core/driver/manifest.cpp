@@ -1,4 +1,4 @@
-#include "workbench/manifest.h"
+#include "driver/manifest.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -10,11 +10,14 @@
 
 #include "codegen/target.h"
 #include "transform/registry.h"
+#include "workbench/run_check.h"
 
-namespace wb::workbench {
+namespace wb::driver {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+
+bool NumericCheck::reference_is_directory() const { return !workbench::ParseReference(reference); }
 
 namespace {
 
@@ -234,7 +237,7 @@ class Loader {
       for (auto& [pass, path] : one.pass_goldens) path = expand(path);
       if (one.numeric) {
         NumericCheck& n = *one.numeric;
-        if (!n.reference_is_interpreter()) n.reference = expand(n.reference);
+        if (n.reference_is_directory()) n.reference = expand(n.reference);
         if (n.inputs != "random") {
           n.inputs = expand(n.inputs);
           if (!fs::is_directory(n.inputs)) {
@@ -317,7 +320,7 @@ class Loader {
       if (!value.contains(field)) continue;
       if (!value[field].is_string() || value[field].get<std::string>().empty()) {
         Error(label + ": field '" + prefix + field + "' must be " +
-              (std::string(field) == "reference" ? "\"interpreter\" or a directory of .npy outputs"
+              (std::string(field) == "reference" ? "\"auto\", \"interpreter\", \"compiled\", \"none\" or a directory of .npy outputs"
                                                  : "\"random\" or a directory of .npy inputs"));
         continue;
       }
@@ -390,4 +393,4 @@ std::optional<Manifest> LoadManifest(const std::string& path, DiagnosticList& di
   return Loader(path, diags).Load();
 }
 
-}  // namespace wb::workbench
+}  // namespace wb::driver

@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "workbench/manifest.h"
+#include "driver/manifest.h"
 
-namespace wb::workbench {
+namespace wb::driver {
 
 struct CheckResult {
   CheckResult() = default;
@@ -73,4 +73,4 @@ std::string ReportJson(const RegressionReport& report);
 std::string ReportJUnit(const RegressionReport& report);
 std::string SummaryTable(const RegressionReport& report);
 
-}  // namespace wb::workbench
+}  // namespace wb::driver

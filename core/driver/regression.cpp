@@ -1,4 +1,4 @@
-#include "workbench/regression.h"
+#include "driver/regression.h"
 
 #include <unistd.h>
 
@@ -18,11 +18,11 @@
 #include "support/child_process.h"
 #include "transform/instrument.h"
 #include "transform/registry.h"
-#include "workbench/regression_numeric.h"
-#include "workbench/regression_timing.h"
+#include "driver/regression_numeric.h"
+#include "driver/regression_timing.h"
 #include "workbench/text_diff.h"
 
-namespace wb::workbench {
+namespace wb::driver {
 
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
@@ -81,7 +81,7 @@ CheckResult CheckGolden(const std::string& kind, const std::string& name, const 
     return check;
   }
   check.message = "printed IR differs from '" + golden_path + "'";
-  check.diff = UnifiedDiff(Trimmed(expected) + "\n", Trimmed(actual) + "\n", golden_path, "actual");
+  check.diff = workbench::UnifiedDiff(Trimmed(expected) + "\n", Trimmed(actual) + "\n", golden_path, "actual");
   return check;
 }
 
@@ -417,4 +417,4 @@ std::string SummaryTable(const RegressionReport& report) {
   return t.str();
 }
 
-}  // namespace wb::workbench
+}  // namespace wb::driver

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "workbench/manifest.h"
-#include "workbench/regression.h"
+#include "driver/manifest.h"
+#include "driver/regression.h"
 
-namespace wb::workbench {
+namespace wb::driver {
 
 // The timing check of one function of case `c`, measured at `median_s` seconds per call. A
 // function without a baseline entry fails, naming the case, the function and the file. With
@@ -22,4 +22,4 @@ CheckResult JudgeTiming(const ManifestCase& c, const std::string& func, double m
 std::vector<std::string> UpdateBaselines(const std::vector<const ManifestCase*>& cases,
                                          const std::vector<CaseResult>& results);
 
-}  // namespace wb::workbench
+}  // namespace wb::driver

@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "ir/expr.h"
-#include "workbench/manifest.h"
-#include "workbench/regression.h"
+#include "driver/manifest.h"
+#include "driver/regression.h"
 
-namespace wb::workbench {
+namespace wb::driver {
 
 struct BuiltChecks {
   std::vector<CheckResult> checks;  // "build", "numeric", "timing"
@@ -26,4 +26,4 @@ struct BuiltChecks {
 BuiltChecks RunBuiltChecks(const ManifestCase& c, const ir::IRModule& source,
                            const ir::IRModule& transformed, bool update);
 
-}  // namespace wb::workbench
+}  // namespace wb::driver

@@ -1,0 +1,201 @@
+// The batch command line: every option declared once with its help (CLI11 generates
+// `--batch --help` from these), numbers validated as numbers, then the combinations checked and
+// the one command they ask for run.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <ostream>
+
+#include "driver/commands.h"
+#include "driver/driver.h"
+
+namespace wb::driver {
+
+namespace {
+
+constexpr const char* kCommands = R"text(commands (exactly one; FILE is TVMScript):
+  FILE... --roundtrip           parse, verify, print and re-parse each file
+  FILE --emit tvmscript         print the canonical TVMScript (a formatter)
+  FILE --pipeline "PassA, PassB(arg=1)" [--dump-dir DIR] [--check | --check-each]
+                                run a pass pipeline and print the result
+  FILE --schedule RECIPE [--func NAME] [--check | --check-each]
+                                apply a schedule recipe (TVM's trace syntax) and print the result
+  FILE --compare OTHER          structural equality (exit 1 when not equal)
+  FILE [--schedule R] [--pipeline P] --run [--profile] [--reference KIND]
+                                build for --target, run every PrimFunc (or Relax function, through
+                                the Relax VM), check it against the reference and time it
+  FILE [--schedule R] [--pipeline P] --emit cuda|ptx
+                                build for a cuda target and print the device code (no GPU needed)
+  MANIFEST.json [-j N]          run the regression cases of a manifest
+  --list-passes                 the registered passes and named pipelines
+--check runs the module before and after on seeded random inputs (the reference interpreters);
+--check-each does so for every pass snapshot or schedule step and names the first that changes
+the numbers. Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input, 3 built
+for a GPU where there is none.
+)text";
+
+// The combinations the options allow; false with the reason on `err`.
+bool Validate(BatchOptions* opts, std::ostream& err) {
+  if (opts->list_passes) return true;
+  if (opts->IsManifest() && !opts->roundtrip && opts->emit.empty() && opts->compare.empty() &&
+      opts->pipeline.empty()) {
+    return true;
+  }
+  if (!opts->dump_dir.empty() && opts->pipeline.empty()) {
+    err << "workbench: --dump-dir needs --pipeline\n";
+    return false;
+  }
+  if (opts->check_each && opts->pipeline.empty() && opts->schedule.empty()) {
+    err << "workbench: --check-each needs --pipeline or --schedule\n";
+    return false;
+  }
+  if (opts->check && opts->check_each) {
+    err << "workbench: choose one of --check and --check-each\n";
+    return false;
+  }
+  const bool emit_gpu = opts->EmitsDeviceCode();
+  if (emit_gpu && (!opts->inputs.empty() || opts->profile)) {
+    err << "workbench: --inputs and --profile go with --run\n";
+    return false;
+  }
+  if ((!opts->target.empty() || !opts->inputs.empty() || opts->profile) && !opts->run && !emit_gpu) {
+    err << "workbench: --target, --inputs and --profile go with --run\n";
+    return false;
+  }
+  if (!opts->func.empty() && opts->schedule.empty() && !opts->run) {
+    err << "workbench: --func needs --schedule or --run\n";
+    return false;
+  }
+  if (!opts->schedule.empty() && !opts->pipeline.empty() && !opts->run && !emit_gpu) {
+    err << "workbench: --schedule and --pipeline are combined only with --run\n";
+    return false;
+  }
+  if ((!opts->pipeline.empty() || !opts->schedule.empty()) && opts->emit.empty() && !opts->roundtrip &&
+      opts->compare.empty() && !opts->run) {
+    opts->emit = "tvmscript";
+  }
+  if (!opts->schedule.empty() && (opts->roundtrip || !opts->compare.empty())) {
+    err << "workbench: --schedule goes with --emit or --run\n";
+    return false;
+  }
+  if (!opts->pipeline.empty() && (opts->roundtrip || !opts->compare.empty())) {
+    err << "workbench: --pipeline goes with --emit or --run\n";
+    return false;
+  }
+  int modes = opts->roundtrip + !opts->emit.empty() + !opts->compare.empty() + opts->run;
+  if (modes != 1) {
+    err << "workbench: choose exactly one of --roundtrip, --emit, --compare, --run\n";
+    return false;
+  }
+  if (opts->files.empty()) {
+    err << "workbench: no input files\n";
+    return false;
+  }
+  if ((!opts->emit.empty() || !opts->compare.empty() || opts->run) && opts->files.size() != 1) {
+    err << "workbench: --emit, --compare and --run take exactly one FILE\n";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool BatchOptions::IsManifest() const {
+  return files.size() == 1 && files[0].size() > 5 && files[0].compare(files[0].size() - 5, 5, ".json") == 0;
+}
+
+std::string VersionText() {
+  return std::string("workbench ") + WB_VERSION;
+}
+
+int RunBatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  BatchOptions opts;
+  std::string reference = "auto";
+  CLI::App app{"The workbench without a window: check, transform, build, run and time TVMScript modules.",
+               "workbench --batch"};
+  app.get_formatter()->label("Usage", "usage");
+  app.get_formatter()->column_width(34);
+  app.footer(kCommands);
+  app.set_version_flag("--version", VersionText());
+  app.add_option("files", opts.files, "TVMScript files, or one manifest (.json)");
+  app.add_flag("--roundtrip", opts.roundtrip, "parse, print and re-parse each FILE");
+  app.add_option("--emit", opts.emit, "print the module (tvmscript) or a cuda build's device code")
+      ->check(CLI::IsMember({"tvmscript", "cuda", "ptx"}));
+  app.add_option("--compare", opts.compare, "the module to compare FILE with")->type_name("OTHER");
+  app.add_flag("--ignore-global-symbol", opts.ignore_global_symbol,
+               "--compare single-function modules without their global_symbol");
+  app.add_option("--pipeline", opts.pipeline, "pass pipeline text, or a named pipeline")->type_name("TEXT");
+  app.add_option("--dump-dir", opts.dump_dir, "write every pass's module before and after, and passes.json")
+      ->type_name("DIR");
+  app.add_option("--schedule", opts.schedule, "schedule recipe file")->type_name("RECIPE");
+  app.add_option("--func", opts.func, "the PrimFunc the recipe schedules; with --run, the Relax function to run")
+      ->type_name("NAME");
+  app.add_flag("--check", opts.check, "check the whole result against the input on seeded inputs");
+  app.add_flag("--check-each", opts.check_each,
+               "check every pass or schedule step against the one before; name the first that changes "
+               "the numbers");
+  app.add_flag("--list-passes", opts.list_passes, "list the registered passes and pipelines");
+  app.add_flag("--run", opts.run, "build, run and check every function");
+  app.add_option("--target", opts.target, "target text or tag (default llvm: this CPU)")->type_name("TARGET");
+  app.add_option("--inputs", opts.inputs, "'random' (seeded) or a directory of <name>.npy / <func>/<name>.npy")
+      ->type_name("DIR");
+  app.add_option("--seed", opts.seed, "the seed of random inputs")->check(CLI::NonNegativeNumber);
+  app.add_option("--reference", reference,
+                 "what checks the outputs: auto (the interpreter for small work, else compiled), "
+                 "interpreter, compiled (the module as written, built with LLVM) or none")
+      ->check(CLI::IsMember({"auto", "interpreter", "compiled", "none"}))
+      ->capture_default_str();
+  app.add_flag("--profile", opts.profile, "time every function (TVM's time evaluator)");
+  app.add_option("--number", opts.timing.number, "calls per sample")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--repeat", opts.timing.repeat, "samples")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--min-repeat-ms", opts.timing.min_repeat_ms, "grow --number until a sample lasts this long")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--cooldown-ms", opts.timing.cooldown_ms, "sleep between samples")->check(CLI::NonNegativeNumber);
+  app.add_flag("--flush-cache", opts.timing.flush_cache, "flush the CPU caches before each sample");
+  app.add_option("--json", opts.json_path, "write a JSON report")->type_name("REPORT");
+  app.add_option("-j,--jobs", opts.jobs, "manifest cases run at once")->check(CLI::PositiveNumber);
+  app.add_option("--filter", opts.filter, "manifest cases whose name contains TEXT or matches it (* ?)")
+      ->type_name("TEXT");
+  app.add_flag("--update-goldens", opts.update_goldens, "rewrite the manifest's goldens and baselines");
+  app.add_option("--junit", opts.junit_path, "write a JUnit XML report")->type_name("REPORT.xml");
+  app.add_flag("--color", opts.color, "color the diagnostics");
+
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return 0;
+  } catch (const CLI::CallForVersion& e) {
+    out << e.what() << "\n";
+    return 0;
+  } catch (const CLI::ExtrasError&) {
+    std::vector<std::string> extras = app.remaining();
+    auto option = std::find_if(extras.begin(), extras.end(),
+                               [](const std::string& a) { return a.size() > 1 && a[0] == '-'; });
+    if (option != extras.end()) err << "workbench: unknown option '" << *option << "'\n";
+    else err << "workbench: unexpected argument '" << (extras.empty() ? "" : extras[0]) << "'\n";
+    err << app.help();
+    return 2;
+  } catch (const CLI::ParseError& e) {
+    err << "workbench: " << e.what() << "\n" << app.help();
+    return 2;
+  }
+  opts.reference = *workbench::ParseReference(reference);
+  if (!Validate(&opts, err)) {
+    err << app.help();
+    return 2;
+  }
+  if (opts.list_passes) return RunListPassesCommand(out);
+  if (opts.IsManifest() && !opts.roundtrip && opts.emit.empty() && opts.compare.empty()) {
+    return RunManifestCommand(opts, out, err);
+  }
+  if (opts.roundtrip) return RunRoundTripCommand(opts, out, err);
+  if (opts.run) return RunRunCommand(opts, out, err);
+  if (opts.EmitsDeviceCode()) return RunEmitCommand(opts, out, err);
+  if (!opts.schedule.empty()) return RunScheduleCommand(opts, out, err);
+  if (!opts.pipeline.empty()) return RunPipelineCommand(opts, out, err);
+  if (!opts.emit.empty()) return RunEmitCommand(opts, out, err);
+  return RunCompareCommand(opts, out, err);
+}
+
+}  // namespace wb::driver

@@ -1,0 +1,161 @@
+// `workbench --batch FILE [--schedule R] [--pipeline P] --run [--profile]`: build the module for
+// the target, run every entry point (its PrimFuncs, or its Relax functions through the VM), check
+// each against the reference and time it, through the one mechanism (workbench/run_check.h).
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "codegen/build_cuda.h"
+#include "codegen/target.h"
+#include "driver/commands.h"
+#include "driver/module_input.h"
+#include "relax/expr.h"
+#include "runtime/cuda/cuda_driver.h"
+#include "workbench/run_check.h"
+
+namespace wb::driver {
+
+namespace {
+
+using workbench::FunctionResult;
+using workbench::RunStatus;
+
+// `--target cuda --run` where there is no GPU: built, nothing ran.
+constexpr int kExitNoGpu = 3;
+
+std::string ReferenceText(const std::string& reference) {
+  return reference == "compiled" ? "the compiled reference" : "the " + reference;
+}
+
+// One line per function: what happened, which reference checked it, and the times.
+void PrintResult(const FunctionResult& r, std::ostream& out, std::ostream& err) {
+  out << (r.ok() ? "ok      " : "FAILED  ") << r.name << (r.relax ? " (Relax VM)" : "");
+  if (!r.symbolic.empty()) {
+    out << "  [";
+    bool first = true;
+    for (const auto& [var, size] : r.symbolic) {
+      out << (first ? "" : ", ") << var << " = " << size;
+      first = false;
+    }
+    out << "]";
+  }
+  if (r.ok()) {
+    out << (r.checked() ? "  matches " + ReferenceText(r.reference) : std::string("  ran"));
+    if (!r.message.empty()) out << " (" << r.message << ")";
+  } else {
+    out << ": " << workbench::RunStatusName(r.status) << ": " << r.message;
+    if (r.status == RunStatus::kMismatch) out << " (checked against " << ReferenceText(r.reference) << ")";
+  }
+  if (r.status == RunStatus::kCrashed) {
+    err << "error: " << (r.relax ? "Relax function '" : "kernel '") << r.name << "' crashed: " << r.message << "\n";
+  }
+  if (!r.samples_s.empty()) {
+    char line[200];
+    std::snprintf(line, sizeof(line), "  median %.4f ms (mean %.4f, min %.4f, max %.4f, std %.4f; %zu x %d calls)",
+                  r.median_s() * 1e3, r.mean_s() * 1e3, r.min_s() * 1e3, r.max_s() * 1e3, r.std_s() * 1e3,
+                  r.samples_s.size(), r.number);
+    out << line;
+    if (auto g = r.gflops_per_s()) {
+      std::snprintf(line, sizeof(line), "  %.2f GFLOP/s", *g);
+      out << line;
+    }
+  }
+  out << "\n";
+}
+
+}  // namespace
+
+int RunRunCommand(const BatchOptions& opts, std::ostream& out, std::ostream& err) {
+  script::ParseResult parsed;
+  if (!ParseFileOrReport(opts.files[0], &parsed, opts.color, err)) return ParseFailureCode(parsed);
+  std::string target_error;
+  auto target = codegen::ParseTarget(opts.target.empty() ? "llvm" : opts.target, &target_error);
+  if (!target) {
+    err << "workbench: --target: " << target_error << "\n";
+    return 2;
+  }
+  workbench::RunCheckRequest request;
+  request.reference_module = parsed.module;
+  request.module = parsed.module;
+  if (!opts.schedule.empty()) {
+    if (int rc = ApplyScheduleOption(opts, &request.module, err)) return rc;
+  }
+  if (!opts.pipeline.empty()) {
+    transform::PipelineResult result;
+    if (int rc = ApplyPipelineOption(opts, &request.module, &result, err)) return rc;
+  }
+  const bool relax = workbench::HasRelaxFunctions(request.module);
+  // --func picks the Relax function to run; with --schedule it names the scheduled PrimFunc.
+  if (relax && opts.schedule.empty() && !opts.func.empty()) {
+    std::string all;
+    bool found = false;
+    for (size_t i = 0; i < request.module->size(); ++i) {
+      if (!request.module->functions[i].as<relax::FunctionNode>()) continue;
+      const std::string& name = request.module->global_vars[i]->name_hint;
+      all += (all.empty() ? "" : ", ") + name;
+      found |= name == opts.func;
+    }
+    if (!found) {
+      err << "workbench: --func: no Relax function '" << opts.func << "' (the module has: " << all << ")\n";
+      return 2;
+    }
+    request.functions = {opts.func};
+  }
+  workbench::CompiledModule compiled = workbench::Compile(request.module, *target);
+  if (!compiled.ok()) {
+    err << RenderDiagnostics(compiled.diagnostics, opts.color);
+    if (relax) err << "workbench: build of the Relax module for " << target->str() << " failed\n";
+    else err << "workbench: build for " << target->str() << " failed\n";
+    return 1;
+  }
+  if (target->is_cuda()) {
+    std::string why;
+    if (!runtime::cuda::CudaAvailable(&why)) {
+      err << "workbench: built for " << target->str() << " (" << codegen::CountCudaKernels(compiled.kernels)
+          << " kernel(s)), but there is no GPU to run on: no CUDA device: " << why << "\n";
+      return kExitNoGpu;
+    }
+  }
+  request.inputs = opts.inputs;
+  request.seed = opts.seed;
+  request.reference = opts.reference;
+  request.profile = opts.profile;
+  request.timing = opts.timing;
+  workbench::RunCheckResult result = workbench::RunCompiled(compiled, request);
+  if (!result.message.empty()) {
+    err << "workbench: " << result.message << "\n";
+    return 2;
+  }
+  out << "target: " << target->str() << "\n";
+  out << "reference: " << workbench::ReferenceName(opts.reference);
+  if (opts.reference == workbench::ReferenceKind::kAuto) {
+    out << " (the interpreter up to " << workbench::kAutoInterpreterLimit
+        << " executed operations, the module as written compiled with LLVM above)";
+  }
+  out << "\n";
+  nlohmann::json report = nlohmann::json::array();
+  int failures = 0;
+  for (const auto& r : result.functions) {
+    failures += !r.ok();
+    PrintResult(r, out, err);
+    report.push_back(workbench::ToJson(r));
+  }
+  out << result.functions.size() - failures << " passed, " << failures << " failed\n";
+  if (!opts.json_path.empty()) {
+    std::ofstream json(opts.json_path);
+    if (!json) {
+      err << "workbench: cannot write '" << opts.json_path << "'\n";
+      return 2;
+    }
+    json << nlohmann::json{{"target", target->str()},
+                           {"reference", workbench::ReferenceName(opts.reference)},
+                           {"functions", report}}
+                .dump(2)
+         << "\n";
+  }
+  return failures ? 1 : 0;
+}
+
+}  // namespace wb::driver

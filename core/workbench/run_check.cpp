@@ -1,0 +1,991 @@
+#include "workbench/run_check.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <set>
+#include <sstream>
+
+#include "codegen/build.h"
+#include "codegen/flop_count.h"
+#include "codegen/vm_codegen.h"
+#include "relax/expr.h"
+#include "runtime/cuda/cuda_driver.h"
+#include "runtime/cuda/cuda_time_evaluator.h"
+#include "runtime/time_evaluator.h"
+#include "runtime/vm/vm.h"
+#include "support/child_process.h"
+#include "tir/functor.h"
+#include "tir/interpreter.h"
+#include "tir/stmt.h"
+#include "transform/relax/legalize_ops.h"
+#include "workbench/run_inputs.h"
+
+namespace wb::workbench {
+
+namespace vm = runtime::vm;
+using Named = std::vector<std::pair<std::string, runtime::NDArray>>;
+
+// --- Names ---------------------------------------------------------------------------------------
+
+const char* RunStatusName(RunStatus status) {
+  switch (status) {
+    case RunStatus::kOk: return "ok";
+    case RunStatus::kMismatch: return "mismatch";
+    case RunStatus::kFailed: return "failed";
+    case RunStatus::kCrashed: return "crashed";
+    case RunStatus::kTimedOut: return "timed-out";
+    case RunStatus::kCancelled: return "cancelled";
+  }
+  return "unknown";
+}
+
+std::optional<RunStatus> ParseRunStatus(const std::string& name) {
+  for (RunStatus s : {RunStatus::kOk, RunStatus::kMismatch, RunStatus::kFailed, RunStatus::kCrashed,
+                      RunStatus::kTimedOut, RunStatus::kCancelled}) {
+    if (name == RunStatusName(s)) return s;
+  }
+  return std::nullopt;
+}
+
+const char* ReferenceName(ReferenceKind kind) {
+  switch (kind) {
+    case ReferenceKind::kAuto: return "auto";
+    case ReferenceKind::kInterpreter: return "interpreter";
+    case ReferenceKind::kCompiled: return "compiled";
+    case ReferenceKind::kNone: return "none";
+  }
+  return "unknown";
+}
+
+std::optional<ReferenceKind> ParseReference(const std::string& text) {
+  for (ReferenceKind k : {ReferenceKind::kAuto, ReferenceKind::kInterpreter, ReferenceKind::kCompiled,
+                          ReferenceKind::kNone}) {
+    if (text == ReferenceName(k)) return k;
+  }
+  return std::nullopt;
+}
+
+// --- Results -------------------------------------------------------------------------------------
+
+double FunctionResult::median_s() const {
+  if (samples_s.empty()) return 0;
+  std::vector<double> s = samples_s;
+  std::sort(s.begin(), s.end());
+  size_t n = s.size();
+  return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+double FunctionResult::mean_s() const {
+  if (samples_s.empty()) return 0;
+  return std::accumulate(samples_s.begin(), samples_s.end(), 0.0) / samples_s.size();
+}
+
+double FunctionResult::min_s() const {
+  return samples_s.empty() ? 0 : *std::min_element(samples_s.begin(), samples_s.end());
+}
+
+double FunctionResult::max_s() const {
+  return samples_s.empty() ? 0 : *std::max_element(samples_s.begin(), samples_s.end());
+}
+
+double FunctionResult::std_s() const {
+  if (samples_s.empty()) return 0;
+  double mean = mean_s(), sum = 0;
+  for (double s : samples_s) sum += (s - mean) * (s - mean);
+  return std::sqrt(sum / samples_s.size());
+}
+
+std::optional<double> FunctionResult::gflops_per_s() const {
+  if (!flops || samples_s.empty() || median_s() <= 0) return std::nullopt;
+  return *flops / median_s() / 1e9;
+}
+
+bool RunCheckResult::ok() const {
+  if (functions.empty() || cancelled) return false;
+  return std::all_of(functions.begin(), functions.end(), [](const FunctionResult& f) { return f.ok(); });
+}
+
+const FunctionResult* RunCheckResult::Find(const std::string& name) const {
+  for (const auto& f : functions) {
+    if (f.name == name) return &f;
+  }
+  return nullptr;
+}
+
+// --- The codec -----------------------------------------------------------------------------------
+
+namespace {
+
+constexpr char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+std::string Base64(const std::string& bytes) {
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  for (size_t i = 0; i < bytes.size(); i += 3) {
+    uint32_t v = static_cast<uint8_t>(bytes[i]) << 16;
+    if (i + 1 < bytes.size()) v |= static_cast<uint8_t>(bytes[i + 1]) << 8;
+    if (i + 2 < bytes.size()) v |= static_cast<uint8_t>(bytes[i + 2]);
+    out += kBase64[(v >> 18) & 63];
+    out += kBase64[(v >> 12) & 63];
+    out += i + 1 < bytes.size() ? kBase64[(v >> 6) & 63] : '=';
+    out += i + 2 < bytes.size() ? kBase64[v & 63] : '=';
+  }
+  return out;
+}
+
+std::string FromBase64(const std::string& text) {
+  std::string out;
+  uint32_t v = 0;
+  int bits = 0;
+  for (char c : text) {
+    const char* p = std::strchr(kBase64, c);
+    if (c == '=' || !p || !*p) continue;
+    v = (v << 6) | static_cast<uint32_t>(p - kBase64);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out += static_cast<char>((v >> bits) & 0xff);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json ToJson(const FunctionResult& r) {
+  nlohmann::json j = {{"name", r.name},
+                      {"kind", r.relax ? "relax" : "prim_func"},
+                      {"status", RunStatusName(r.status)},
+                      {"checked", r.checked()}};
+  if (!r.message.empty()) j["message"] = r.message;
+  if (r.signal) j["signal"] = r.signal;
+  if (r.checked()) {
+    j["reference"] = r.reference;
+    j["max_abs_error"] = r.max_abs_error;
+    j["max_rel_error"] = r.max_rel_error;
+    if (!r.worst.empty()) j["worst"] = r.worst;
+  }
+  if (!r.symbolic.empty()) j["symbolic"] = r.symbolic;
+  if (!r.samples_s.empty()) {
+    j["samples_s"] = r.samples_s;
+    j["number"] = r.number;
+    j["repeat"] = r.samples_s.size();
+    j["median_s"] = r.median_s();
+    j["mean_s"] = r.mean_s();
+    j["min_s"] = r.min_s();
+    j["std_s"] = r.std_s();
+  }
+  if (r.flops) j["flops"] = *r.flops;
+  if (auto g = r.gflops_per_s()) j["gflops_per_s"] = *g;
+  if (r.operations) j["operations"] = *r.operations;
+  if (!r.outputs.empty()) {
+    nlohmann::json outputs = nlohmann::json::object();
+    for (const auto& [name, a] : r.outputs) outputs[name] = Base64(runtime::SerializeNpy(a));
+    j["outputs_npy_base64"] = outputs;
+  }
+  return j;
+}
+
+FunctionResult FunctionResultFromJson(const nlohmann::json& j) {
+  FunctionResult r;
+  if (!j.is_object()) {
+    r.status = RunStatus::kFailed;
+    r.message = "the run's result could not be read back from its process";
+    return r;
+  }
+  r.name = j.value("name", "");
+  r.relax = j.value("kind", "") == "relax";
+  r.status = ParseRunStatus(j.value("status", "")).value_or(RunStatus::kFailed);
+  r.message = j.value("message", "");
+  r.signal = j.value("signal", 0);
+  r.reference = j.value("reference", "");
+  r.max_abs_error = j.value("max_abs_error", 0.0);
+  r.max_rel_error = j.value("max_rel_error", 0.0);
+  r.worst = j.value("worst", "");
+  r.symbolic = j.value("symbolic", std::map<std::string, int64_t>{});
+  r.samples_s = j.value("samples_s", std::vector<double>{});
+  r.number = j.value("number", 0);
+  if (j.contains("flops") && j["flops"].is_number()) r.flops = j["flops"].get<double>();
+  if (j.contains("operations") && j["operations"].is_number()) r.operations = j["operations"].get<double>();
+  if (j.contains("outputs_npy_base64") && j["outputs_npy_base64"].is_object()) {
+    for (const auto& [name, text] : j["outputs_npy_base64"].items()) {
+      std::string why;
+      runtime::NDArray a = runtime::ParseNpy(FromBase64(text.get<std::string>()), &why);
+      if (a.defined()) r.outputs.push_back({name, a});
+    }
+  }
+  return r;
+}
+
+// --- Building ------------------------------------------------------------------------------------
+
+bool HasRelaxFunctions(const ir::IRModule& module) {
+  for (const auto& f : module->functions) {
+    if (f.as<relax::FunctionNode>()) return true;
+  }
+  return false;
+}
+
+CompiledModule Compile(const ir::IRModule& module, const codegen::Target& target) {
+  CompiledModule out;
+  out.target = target;
+  out.source = module;
+  if (HasRelaxFunctions(module)) {
+    if (target.is_cuda()) {
+      // The VM's builtins allocate host memory and its kernels are called as CPU functions; a
+      // GPU VM (device allocation, kernels through the CUDA module) is not built yet.
+      out.diagnostics.Error(
+          "Relax functions run on the CPU only for now: the Relax VM has no CUDA support yet (build "
+          "with --target llvm, or run the PrimFuncs alone)");
+      return out;
+    }
+    codegen::VMBuildResult built = codegen::BuildVM(module, target);
+    out.diagnostics = built.diagnostics;
+    if (!built.ok()) return out;
+    out.exec = built.exec;
+    out.kernels = built.kernels;
+    out.lowered = built.lowered;
+    return out;
+  }
+  codegen::BuildResult built = codegen::Build(module, target);
+  out.diagnostics = built.diagnostics;
+  out.kernels = built.module;
+  out.lowered = built.lowered;
+  return out;
+}
+
+// --- Comparing -----------------------------------------------------------------------------------
+
+namespace {
+
+// `name[i, j]` for a flat row-major index.
+std::string ElementName(const std::string& name, const std::vector<int64_t>& shape, int64_t flat) {
+  std::vector<int64_t> index(shape.size());
+  for (size_t k = shape.size(); k-- > 0;) {
+    index[k] = shape[k] ? flat % shape[k] : 0;
+    flat = shape[k] ? flat / shape[k] : 0;
+  }
+  std::string s = name + "[";
+  for (size_t k = 0; k < index.size(); ++k) s += (k ? ", " : "") + std::to_string(index[k]);
+  return s + "]";
+}
+
+std::string Number(double v) {
+  std::ostringstream os;
+  os.precision(6);
+  os << v;
+  return os.str();
+}
+
+std::string ShapeText(const runtime::NDArray& a) {
+  std::string s = "(";
+  for (size_t k = 0; k < a.shape().size(); ++k) s += (k ? ", " : "") + std::to_string(a.shape()[k]);
+  return s + ") " + runtime::DTypeToString(a.dtype());
+}
+
+}  // namespace
+
+void CompareOutputs(const Named& actual, const Named& expected, std::optional<double> rtol,
+                    std::optional<double> atol, FunctionResult* result) {
+  std::string problems;
+  if (actual.size() != expected.size()) {
+    problems = "the run gave " + std::to_string(actual.size()) + " tensors, the reference " +
+               std::to_string(expected.size());
+  }
+  for (size_t o = 0; o < actual.size() && o < expected.size(); ++o) {
+    const auto& [name, a] = actual[o];
+    const runtime::NDArray& e = expected[o].second;
+    if (a.shape() != e.shape() || a.dtype() != e.dtype()) {
+      problems += std::string(problems.empty() ? "" : "; ") + name + " is " + ShapeText(a) +
+                  ", the reference " + ShapeText(e);
+      continue;
+    }
+    runtime::Tolerance tol = runtime::DefaultTolerance(e.dtype());
+    if (rtol) tol.rtol = *rtol;
+    if (atol) tol.atol = *atol;
+    runtime::CompareResult c = runtime::Compare(a, e, tol);
+    if (c.worst >= 0 && (result->worst.empty() || c.max_abs_error > result->max_abs_error)) {
+      result->worst = ElementName(name, a.shape(), c.worst);
+    }
+    result->max_abs_error = std::max(result->max_abs_error, c.max_abs_error);
+    result->max_rel_error = std::max(result->max_rel_error, c.max_rel_error);
+    if (c.ok) continue;
+    const bool integral = !e.dtype().is_float();
+    auto value = [&](const runtime::NDArray& t) {
+      return integral ? std::to_string(t.GetInt(c.worst)) : Number(t.GetDouble(c.worst));
+    };
+    problems += std::string(problems.empty() ? "" : "; ") + std::to_string(c.mismatches) + " of " +
+                std::to_string(a.NumElements()) + " elements of " + name + " differ (worst " +
+                ElementName(name, a.shape(), c.worst) + ": got " + value(a) + ", expected " + value(e) +
+                "; max abs error " + Number(c.max_abs_error) + ", rtol " + Number(tol.rtol) + ", atol " +
+                Number(tol.atol) + ")";
+  }
+  if (!problems.empty() && result->status == RunStatus::kOk) {
+    result->status = RunStatus::kMismatch;
+    result->message = problems;
+  }
+}
+
+// --- The VM's values -----------------------------------------------------------------------------
+
+vm::Value ToVM(const relax::Value& v) {
+  switch (v.kind) {
+    case relax::Value::Kind::kTensor: return vm::Value::Tensor(v.tensor.Copy());
+    case relax::Value::Kind::kShape: return vm::Value::Shape(v.shape);
+    case relax::Value::Kind::kPrim:
+      return v.dtype.is_floating_point() ? vm::Value::Float(v.float_value) : vm::Value::Int(v.int_value);
+    case relax::Value::Kind::kString: return vm::Value::String(v.string_value);
+    case relax::Value::Kind::kTuple: {
+      std::vector<vm::Value> fields;
+      for (const auto& f : v.fields) fields.push_back(ToVM(f));
+      return vm::Value::Tuple(std::move(fields));
+    }
+    default: throw vm::VMError("the VM takes no argument of kind " + v.Describe());
+  }
+}
+
+relax::Value FromVM(const vm::Value& v, const relax::Value& like) {
+  switch (v.kind) {
+    case vm::Value::Kind::kTensor: return relax::Value::Tensor(v.tensor);
+    case vm::Value::Kind::kShape: return relax::Value::ShapeOf(v.shape);
+    case vm::Value::Kind::kInt: return relax::Value::Int(like.dtype, v.int_value);
+    case vm::Value::Kind::kFloat: return relax::Value::Float(like.dtype, v.float_value);
+    case vm::Value::Kind::kString: return relax::Value::String(v.string_value);
+    case vm::Value::Kind::kTuple: {
+      std::vector<relax::Value> fields;
+      for (size_t i = 0; i < v.fields.size(); ++i) {
+        fields.push_back(FromVM(v.fields[i], i < like.fields.size() ? like.fields[i] : relax::Value()));
+      }
+      return relax::Value::TupleOf(std::move(fields));
+    }
+    default: return relax::Value::TupleOf({});  // a comparison reports the kind mismatch
+  }
+}
+
+namespace {
+
+// The tensors of a result, named `output` or `output_0`, `output_1_0`... for tuples.
+void Flatten(const relax::Value& v, const std::string& name, Named* out) {
+  if (v.kind == relax::Value::Kind::kTensor) out->push_back({name, v.tensor});
+  for (size_t i = 0; i < v.fields.size(); ++i) Flatten(v.fields[i], name + "_" + std::to_string(i), out);
+}
+
+// --- Counting the work of a VM call --------------------------------------------------------------
+
+// Wraps the kernels so that every call adds the FLOPs and operations of its PrimFunc, with the
+// symbolic dims of its buffers bound from the tensors it really gets: the work of one VM call,
+// symbolic or not.
+class WorkCountingModule : public runtime::ModuleNode {
+ public:
+  WorkCountingModule(runtime::Module inner, std::map<std::string, tir::PrimFunc> funcs)
+      : inner_(std::move(inner)), funcs_(std::move(funcs)) {}
+
+  std::string type_key() const override { return "work-count"; }
+  std::vector<std::string> FunctionNames() const override { return inner_->FunctionNames(); }
+  runtime::PackedFunc GetFunction(const std::string& name) override {
+    runtime::PackedFunc real = inner_.get_function(name);
+    if (!real.defined()) return {};
+    auto it = funcs_.find(name);
+    tir::PrimFunc func = it == funcs_.end() ? tir::PrimFunc() : it->second;
+    return runtime::PackedFunc([this, real, func](const std::vector<runtime::PackedArg>& args, runtime::PackedRet* ret) {
+      Count(func, args);
+      *ret = real.Call(args);
+    });
+  }
+
+  std::optional<double> flops() const { return flops_known_ ? std::optional<double>(flops_) : std::nullopt; }
+  std::optional<double> operations() const { return ops_known_ ? std::optional<double>(ops_) : std::nullopt; }
+
+ private:
+  void Count(const tir::PrimFunc& func, const std::vector<runtime::PackedArg>& args) {
+    if (!func.defined()) {
+      flops_known_ = ops_known_ = false;
+      return;
+    }
+    codegen::VarBindings bindings;
+    for (size_t i = 0; i < func->params.size() && i < args.size(); ++i) {
+      const runtime::PackedArg& a = args[i];
+      const tir::Buffer b = i < func->buffer_map.size() ? func->buffer_map[i] : tir::Buffer();
+      if (b.defined() && a.code() == kWBDLTensorHandle) {
+        auto* t = static_cast<const runtime::DLTensor*>(a.value().v_handle);
+        for (size_t d = 0; d < b->shape.size() && static_cast<int32_t>(d) < t->ndim; ++d) {
+          if (auto* var = b->shape[d].as<tir::VarNode>()) bindings[var] = t->shape[d];
+        }
+      } else if (!b.defined() && a.code() == kWBArgInt) {
+        bindings[func->params[i].get()] = a.value().v_int64;
+      }
+    }
+    if (auto f = codegen::CountFlops(func, bindings)) flops_ += *f;
+    else flops_known_ = false;
+    if (auto o = codegen::CountOperations(func, bindings)) ops_ += *o;
+    else ops_known_ = false;
+  }
+
+  runtime::Module inner_;
+  std::map<std::string, tir::PrimFunc> funcs_;
+  double flops_ = 0, ops_ = 0;
+  bool flops_known_ = true, ops_known_ = true;
+};
+
+// The kernels of a VM build by the symbol the VM calls them with.
+std::map<std::string, tir::PrimFunc> KernelsBySymbol(const ir::IRModule& lowered) {
+  std::map<std::string, tir::PrimFunc> kernels;
+  if (!lowered.defined()) return kernels;
+  for (size_t i = 0; i < lowered->size(); ++i) {
+    auto p = lowered->functions[i].as_ref<tir::PrimFuncNode>();
+    if (!p.defined()) continue;
+    std::string symbol = p->global_symbol();
+    kernels[symbol.empty() ? lowered->global_vars[i]->name_hint : symbol] = p;
+  }
+  return kernels;
+}
+
+// --- One function --------------------------------------------------------------------------------
+
+// What one function's run tells its caller as it goes, wherever it runs.
+struct Hooks {
+  std::function<void(const std::string& stage)> stage;
+  std::function<bool()> cancelled;             // asked between samples; null in a child
+  std::function<void(double seconds)> sample;  // each sample's time per call
+};
+
+// The module as written, built for the host CPU with LLVM, made when a function first needs it.
+class CompiledReference {
+ public:
+  explicit CompiledReference(ir::IRModule module) : module_(std::move(module)) {}
+  const CompiledModule* Get(std::string* error) {
+    if (!built_) {
+      built_ = std::make_shared<CompiledModule>(Compile(module_, codegen::Target::Host()));
+    }
+    if (!built_->ok()) {
+      *error = "the compiled reference could not be built: " +
+               (built_->diagnostics.empty() ? std::string("no reason given") : RenderDiagnostics(built_->diagnostics));
+      return nullptr;
+    }
+    return built_.get();
+  }
+  bool built() const { return built_ != nullptr; }
+
+ private:
+  ir::IRModule module_;
+  std::shared_ptr<CompiledModule> built_;
+};
+
+struct RunContext {
+  const CompiledModule& compiled;
+  const RunCheckRequest& request;
+  ir::IRModule reference_module;
+  runtime::DLDevice device;
+  CompiledReference* compiled_reference;
+};
+
+// The reference a function's check uses: `auto` by the work it executes.
+ReferenceKind Resolve(ReferenceKind asked, std::optional<double> operations) {
+  if (asked != ReferenceKind::kAuto) return asked;
+  return operations && *operations <= kAutoInterpreterLimit ? ReferenceKind::kInterpreter
+                                                            : ReferenceKind::kCompiled;
+}
+
+// A buffer larger than the last-level cache, streamed through before each sample.
+void FlushCaches() {
+  static std::vector<uint8_t> buffer(256u << 20);
+  static uint8_t value = 0;
+  ++value;
+  for (size_t i = 0; i < buffer.size(); i += 64) buffer[i] = value;
+}
+
+// Times `fn` as the request says, one sample at a time through the hooks; false (with `r`'s status
+// set) when it failed or was cancelled.
+bool Time(const RunContext& ctx, const runtime::PackedFunc& fn, const std::vector<runtime::PackedArg>& args,
+          const Hooks& hooks, FunctionResult* r) {
+  const TimingOptions& t = ctx.request.timing;
+  runtime::TimeEvaluatorOptions options;
+  options.number = t.number;
+  options.repeat = t.repeat;
+  options.min_repeat_ms = t.min_repeat_ms;
+  options.cooldown_interval_ms = t.cooldown_ms;
+  if (t.flush_cache) options.preproc = FlushCaches;
+  int k = 0;
+  bool stopped = false;
+  options.on_sample = [&](double seconds) {
+    ++k;
+    if (hooks.sample) hooks.sample(seconds);
+    if (k < t.repeat) {
+      if (hooks.cancelled && hooks.cancelled()) {
+        stopped = true;
+        return false;
+      }
+      hooks.stage("time " + r->name + " (" + std::to_string(k + 1) + "/" + std::to_string(t.repeat) + ")");
+    }
+    return true;
+  };
+  hooks.stage("time " + r->name + " (1/" + std::to_string(t.repeat) + ")");
+  try {
+    runtime::TimeEvaluatorResult timed =
+        ctx.device.device_type == runtime::kDLCUDA
+            ? runtime::cuda::TimeEvaluateCuda(fn, args, options, ctx.device.device_id)
+            : runtime::TimeEvaluate(fn, args, options);
+    r->samples_s = timed.samples_s;
+    r->number = timed.final_number;
+  } catch (const std::exception& e) {
+    r->status = RunStatus::kFailed;
+    r->message = std::string("timing failed: ") + e.what();
+    r->samples_s.clear();
+    return false;
+  }
+  if (stopped) {
+    r->status = RunStatus::kCancelled;
+    r->message = "cancelled after " + std::to_string(k) + " of " + std::to_string(t.repeat) + " repeats";
+    return false;
+  }
+  return true;
+}
+
+// The buffers a PrimFunc stores into, by name: its outputs.
+std::set<std::string> WrittenBuffers(const tir::PrimFunc& f) {
+  std::set<std::string> names;
+  tir::PostOrderVisit(f->body, [&](const ir::Object* node) {
+    if (auto* store = dynamic_cast<const tir::BufferStoreNode*>(node)) names.insert(store->buffer->name);
+  });
+  return names;
+}
+
+FunctionResult RunPrimFunc(const RunContext& ctx, const std::string& name, const tir::PrimFunc& f,
+                           const Hooks& hooks) {
+  FunctionResult r;
+  r.name = name;
+  auto fail = [&](std::string message) {
+    r.status = RunStatus::kFailed;
+    r.message = std::move(message);
+    return r;
+  };
+  // The function as written: what the reference runs and what names the outputs.
+  ir::BaseFunc written = ctx.reference_module->Lookup(name);
+  tir::PrimFunc ref = written.defined() ? written.as_ref<tir::PrimFuncNode>() : tir::PrimFunc();
+  ir::IRModule ref_module = ref.defined() ? ctx.reference_module : ctx.request.module;
+  if (!ref.defined()) ref = f;
+  PrimFuncInputs in;
+  std::string error;
+  InputSpec spec{ctx.request.inputs, ctx.request.seed, ctx.request.symbolic_extent};
+  if (!MakePrimFuncInputs(f, name, spec, &in, &error)) return fail(error);
+  r.flops = codegen::CountFlops(f, in.bindings);
+  r.operations = codegen::CountOperations(ref, in.bindings);
+  const ReferenceKind reference = Resolve(ctx.request.reference, r.operations);
+  hooks.stage((reference == ReferenceKind::kNone ? "run " : "run and check ") + name);
+  PrimFuncInputs expected = in.Copy();
+  const bool on_device = ctx.device.device_type != runtime::kDLCPU;
+  std::vector<runtime::NDArray> device_arrays(f->params.size());
+  std::vector<runtime::PackedArg> args;
+  try {
+    for (size_t i = 0; i < f->params.size(); ++i) {
+      if (in.arrays[i].defined()) {
+        if (on_device) device_arrays[i] = in.arrays[i].CopyTo(ctx.device);
+        args.emplace_back(on_device ? device_arrays[i] : in.arrays[i]);
+      } else if (f->params[i]->dtype.is_floating_point()) {
+        args.emplace_back(*in.scalars[i]);
+      } else {
+        args.emplace_back(static_cast<int64_t>(*in.scalars[i]));
+      }
+    }
+  } catch (const runtime::Error& e) {
+    return fail(e.what());
+  }
+  std::string symbol = f->global_symbol().empty() ? name : f->global_symbol();
+  runtime::PackedFunc fn = ctx.compiled.kernels.get_function(symbol);
+  if (!fn.defined()) return fail("the built module has no function '" + symbol + "'");
+  try {
+    fn.Call(args);
+    // The results come back for the comparison (the copy waits for the kernels).
+    for (size_t i = 0; i < f->params.size() && on_device; ++i) {
+      if (device_arrays[i].defined()) in.arrays[i].CopyFrom(device_arrays[i]);
+    }
+  } catch (const std::exception& e) {
+    return fail(e.what());
+  }
+  Named actual, wanted;
+  std::set<std::string> written_names = WrittenBuffers(ref);
+  for (size_t i = 0; i < f->params.size(); ++i) {
+    if (!in.arrays[i].defined()) continue;
+    actual.push_back({in.names[i], in.arrays[i]});
+    wanted.push_back({in.names[i], expected.arrays[i]});
+    bool in_ref = i < ref->buffer_map.size() && ref->buffer_map[i].defined();
+    if (ctx.request.keep_outputs && written_names.count(in_ref ? ref->buffer_map[i]->name : in.names[i])) {
+      r.outputs.push_back({in.names[i], in.arrays[i].Copy()});
+    }
+  }
+  if (reference == ReferenceKind::kInterpreter) {
+    tir::InterpretResult ir = tir::InterpretModule(ref_module, name, expected.InterpArgs(ref));
+    if (!ir.ok()) return fail("the interpreter failed: " + RenderDiagnostics(ir.diagnostics));
+  } else if (reference == ReferenceKind::kCompiled) {
+    const CompiledModule* built = ctx.compiled_reference->Get(&error);
+    if (!built) return fail(error);
+    std::string ref_symbol = ref->global_symbol().empty() ? name : ref->global_symbol();
+    runtime::PackedFunc ref_fn = built->kernels.defined() ? built->kernels.get_function(ref_symbol) : runtime::PackedFunc();
+    if (!ref_fn.defined()) return fail("the compiled reference has no function '" + ref_symbol + "'");
+    std::vector<runtime::PackedArg> ref_args;
+    for (size_t i = 0; i < f->params.size(); ++i) {
+      if (expected.arrays[i].defined()) ref_args.emplace_back(expected.arrays[i]);
+      else if (f->params[i]->dtype.is_floating_point()) ref_args.emplace_back(*expected.scalars[i]);
+      else ref_args.emplace_back(static_cast<int64_t>(*expected.scalars[i]));
+    }
+    try {
+      ref_fn.Call(ref_args);
+    } catch (const std::exception& e) {
+      return fail(std::string("the compiled reference failed: ") + e.what());
+    }
+  }
+  if (reference != ReferenceKind::kNone) {
+    r.reference = ReferenceName(reference);
+    CompareOutputs(actual, wanted, ctx.request.rtol, ctx.request.atol, &r);
+  }
+  // A mismatching kernel still runs, and how fast it is matters while fixing it.
+  if (ctx.request.profile) Time(ctx, fn, args, hooks, &r);
+  return r;
+}
+
+FunctionResult RunRelaxFunction(const RunContext& ctx, const std::string& name, const relax::Function& func,
+                                const Hooks& hooks) {
+  FunctionResult r;
+  r.name = name;
+  r.relax = true;
+  auto fail = [&](std::string message) {
+    r.status = RunStatus::kFailed;
+    r.message = std::move(message);
+    return r;
+  };
+  auto ref = ctx.reference_module->Lookup(name).as_ref<relax::FunctionNode>();
+  ir::IRModule ref_module = ref.defined() ? ctx.reference_module : ctx.request.module;
+  if (!ref.defined()) ref = func;
+  RelaxInputs in;
+  std::string error;
+  InputSpec spec{ctx.request.inputs, ctx.request.seed, ctx.request.symbolic_extent};
+  if (!MakeRelaxInputs(ref, name, spec, &in, &error)) return fail(error);
+  r.symbolic = in.symbolic;
+  std::vector<vm::Value> vm_args;
+  try {
+    for (const auto& a : in.args) vm_args.push_back(ToVM(a));
+  } catch (const vm::VMError& e) {
+    return fail(e.what());
+  }
+  const vm::Executable& exec = *ctx.compiled.exec;
+  std::string symbol = func->global_symbol();
+  std::string vm_name = exec.FindFunction(name) >= 0 || symbol.empty() ? name : symbol;
+  hooks.stage((ctx.request.reference == ReferenceKind::kNone ? "run " : "run and check ") + name);
+  // The checked run counts the work through the wrapped kernels; the timed runs call them directly.
+  auto counting = std::make_shared<WorkCountingModule>(ctx.compiled.kernels, KernelsBySymbol(ctx.compiled.lowered));
+  vm::Value actual;
+  try {
+    vm::VirtualMachine machine(ctx.compiled.exec,
+                               ctx.compiled.kernels.defined() ? runtime::Module(counting) : runtime::Module());
+    actual = machine.Invoke(vm_name, vm_args);
+  } catch (const std::exception& e) {
+    return fail(std::string("the VM failed: ") + e.what());
+  }
+  r.flops = ctx.compiled.kernels.defined() ? counting->flops() : std::optional<double>(0);
+  r.operations = ctx.compiled.kernels.defined() ? counting->operations() : std::optional<double>(0);
+  const ReferenceKind reference = Resolve(ctx.request.reference, r.operations);
+  relax::Value expected;
+  if (reference == ReferenceKind::kInterpreter) {
+    relax::RelaxInterpretOptions options;
+    options.legalize = transform::LegalizeCall;
+    relax::RelaxInterpretResult ir = relax::InterpretRelax(ref_module, name, in.args, options);
+    if (!ir.ok()) return fail("the interpreter failed: " + RenderDiagnostics(ir.diagnostics));
+    expected = ir.value;
+  } else if (reference == ReferenceKind::kCompiled) {
+    const CompiledModule* built = ctx.compiled_reference->Get(&error);
+    if (!built) return fail(error);
+    if (!built->exec) return fail("the compiled reference has no Relax function '" + name + "'");
+    std::string ref_symbol = ref->global_symbol();
+    std::string ref_name = built->exec->FindFunction(name) >= 0 || ref_symbol.empty() ? name : ref_symbol;
+    try {
+      std::vector<vm::Value> ref_args;
+      for (const auto& a : in.args) ref_args.push_back(ToVM(a));
+      vm::VirtualMachine machine(built->exec, built->kernels);
+      expected = FromVM(machine.Invoke(ref_name, ref_args), relax::Value());
+    } catch (const std::exception& e) {
+      return fail(std::string("the compiled reference failed: ") + e.what());
+    }
+  }
+  relax::Value got = FromVM(actual, expected);
+  Named actual_tensors;
+  Flatten(got, "output", &actual_tensors);
+  if (ctx.request.keep_outputs) {
+    for (const auto& [n, t] : actual_tensors) r.outputs.push_back({n, t});
+  }
+  if (reference != ReferenceKind::kNone) {
+    r.reference = ReferenceName(reference);
+    Named expected_tensors;
+    Flatten(expected, "output", &expected_tensors);
+    // Shapes and scalars of the result are compared as values; tensors with the shared comparator.
+    relax::ValueComparison structure = relax::CompareValues(got, expected);
+    CompareOutputs(actual_tensors, expected_tensors, ctx.request.rtol, ctx.request.atol, &r);
+    if (!structure.ok && r.status == RunStatus::kOk) {
+      r.status = RunStatus::kMismatch;
+      r.message = structure.message;
+    }
+  }
+  if (ctx.request.profile) {
+    auto machine = std::make_shared<vm::VirtualMachine>(ctx.compiled.exec, ctx.compiled.kernels);
+    runtime::PackedFunc call([machine, vm_name, vm_args](const std::vector<runtime::PackedArg>&, runtime::PackedRet*) {
+      try {
+        machine->Invoke(vm_name, vm_args);
+      } catch (const vm::VMError& e) {
+        throw runtime::Error(e.what());
+      }
+    });
+    Time(ctx, call, {}, hooks, &r);
+  }
+  return r;
+}
+
+FunctionResult RunFunction(const RunContext& ctx, size_t index, const Hooks& hooks) {
+  const ir::IRModule& module = ctx.request.module;
+  std::string name = module->global_vars[index]->name_hint;
+  try {
+    if (auto f = module->functions[index].as_ref<tir::PrimFuncNode>(); f.defined()) {
+      return RunPrimFunc(ctx, name, f, hooks);
+    }
+    return RunRelaxFunction(ctx, name, module->functions[index].as_ref<relax::FunctionNode>(), hooks);
+  } catch (const std::exception& e) {
+    FunctionResult r;
+    r.name = name;
+    r.status = RunStatus::kFailed;
+    r.message = e.what();
+    return r;
+  }
+}
+
+// The last lines a crashed or failed child wrote to stderr, for its message.
+std::string StderrTail(const std::string& text) {
+  std::string tail = text;
+  while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
+  if (tail.size() > 400) tail = "..." + tail.substr(tail.size() - 400);
+  return tail.empty() ? "" : " (stderr: " + tail + ")";
+}
+
+// RunFunction in a child process: a kernel that crashes ends the child, not this process, and a
+// cancel or the timeout kills the child at once, in the middle of a call if it must. Stages and
+// each sample come back as they happen, so a cancel keeps the samples already taken.
+FunctionResult RunFunctionInChild(const RunContext& ctx, size_t index, const CancellationToken& token,
+                                  const std::function<void(const std::string&)>& stage) {
+  FunctionResult partial;
+  partial.name = ctx.request.module->global_vars[index]->name_hint;
+  partial.relax = ctx.request.module->functions[index].as<relax::FunctionNode>() != nullptr;
+  std::string last_stage;
+  int samples_started = 0;
+  ChildOptions options;
+  options.cancelled = [&] { return token.cancelled(); };
+  options.timeout_s = ctx.request.timeout_s;
+  options.on_progress = [&](const std::string& message) {
+    if (message.empty()) return;
+    std::string text = message.substr(1);
+    if (message[0] == 'S') {
+      last_stage = text;
+      samples_started += text.rfind("time ", 0) == 0;
+      stage(text);
+    } else if (message[0] == 'T') {
+      partial.samples_s.push_back(std::strtod(text.c_str(), nullptr));
+    }
+  };
+  ChildResult child = RunInChild(
+      [&](ChildChannel& channel) {
+        Hooks hooks;
+        hooks.stage = [&](const std::string& s) { channel.Progress("S" + s); };
+        hooks.sample = [&](double seconds) {
+          char text[40];
+          std::snprintf(text, sizeof(text), "T%.17g", seconds);
+          channel.Progress(text);
+        };
+        return ToJson(RunFunction(ctx, index, hooks)).dump();
+      },
+      options);
+  // What the kernel wrote to stderr is not lost: it reaches ours in one piece, after the run.
+  if (!child.stderr_text.empty()) std::fputs(child.stderr_text.c_str(), stderr);
+  FunctionResult r = partial;
+  switch (child.end) {
+    case ChildEnd::kFinished:
+      return FunctionResultFromJson(nlohmann::json::parse(child.payload, nullptr, false));
+    case ChildEnd::kCancelled:
+      r.status = RunStatus::kCancelled;
+      r.message = samples_started > 0 ? "cancelled during repeat " + std::to_string(samples_started) + " of " +
+                                            std::to_string(ctx.request.timing.repeat)
+                                      : "cancelled while it ran";
+      return r;
+    case ChildEnd::kCrashed:
+      r.status = RunStatus::kCrashed;
+      r.signal = child.signal;
+      r.message = child.message + (last_stage.empty() ? "" : " during " + last_stage) +
+                  StderrTail(child.stderr_text);
+      r.samples_s.clear();
+      return r;
+    case ChildEnd::kTimedOut:
+      r.status = RunStatus::kTimedOut;
+      r.message = child.message + (last_stage.empty() ? "" : " during " + last_stage);
+      r.samples_s.clear();
+      return r;
+    default:
+      r.status = RunStatus::kFailed;
+      r.message = child.message + StderrTail(child.stderr_text);
+      r.samples_s.clear();
+      return r;
+  }
+}
+
+bool IsGpuKernel(const ir::BaseFunc& func) {
+  const ir::Object* cc = func->GetAttr("calling_conv");
+  return cc && ir::IsInstance<ir::IntObj>(cc) && static_cast<const ir::IntObj*>(cc)->value == 2;
+}
+
+// The functions to run, by index into the module: the asked ones, or every entry point.
+std::vector<size_t> Entries(const RunCheckRequest& request, std::string* error) {
+  const ir::IRModule& module = request.module;
+  const bool relax = HasRelaxFunctions(module);
+  std::vector<size_t> out;
+  std::string all;
+  for (size_t i = 0; i < module->size(); ++i) {
+    const ir::BaseFunc& f = module->functions[i];
+    bool is_relax = f.as<relax::FunctionNode>() != nullptr;
+    bool is_prim = f.as<tir::PrimFuncNode>() != nullptr && !IsGpuKernel(f);
+    if (!is_relax && !is_prim) continue;
+    const std::string& name = module->global_vars[i]->name_hint;
+    if (!request.functions.empty()) {
+      all += (all.empty() ? "" : ", ") + name;
+      if (std::find(request.functions.begin(), request.functions.end(), name) != request.functions.end()) {
+        out.push_back(i);
+      }
+      continue;
+    }
+    // A module with Relax functions runs them (its PrimFuncs are checked through their callers);
+    // only the functions callable from outside.
+    if (relax && (!is_relax || f->global_symbol().empty())) continue;
+    out.push_back(i);
+  }
+  for (const auto& asked : request.functions) {
+    if (!module->Lookup(asked).defined()) {
+      *error = "no function '" + asked + "' (the module has: " + all + ")";
+      return {};
+    }
+  }
+  if (out.empty() && error->empty()) *error = "the module has no function to run";
+  return out;
+}
+
+}  // namespace
+
+RunCheckResult RunCompiled(const CompiledModule& compiled, const RunCheckRequest& request,
+                           const CancellationToken& token, const ProgressFn& progress) {
+  RunCheckResult out;
+  out.target = compiled.target.str();
+  auto report = [&](const std::string& stage, double fraction) {
+    if (progress) progress(stage, fraction);
+  };
+  if (!compiled.ok()) {
+    out.message = "nothing to run: the build failed";
+    out.diagnostics = compiled.diagnostics;
+    return out;
+  }
+  if (request.profile && (request.timing.number < 1 || request.timing.repeat < 1)) {
+    out.message = "number and repeat must be at least 1";
+    return out;
+  }
+  // A mistyped directory must not look like a run on the user's data.
+  std::error_code ec;
+  if (!request.inputs.empty() && request.inputs != "random" && !std::filesystem::is_directory(request.inputs, ec)) {
+    out.message = "the input directory " + request.inputs + " does not exist";
+    return out;
+  }
+  std::vector<size_t> entries = Entries(request, &out.message);
+  if (entries.empty()) return out;
+  runtime::DLDevice device{};
+  if (compiled.target.is_cuda()) {
+    std::string why;
+    if (!runtime::cuda::CudaAvailable(&why)) {
+      out.message = "no CUDA device: " + why;
+      return out;
+    }
+    device.device_type = runtime::kDLCUDA;
+  }
+  ir::IRModule reference_module = request.reference_module.defined() ? request.reference_module : request.module;
+  CompiledReference compiled_reference(reference_module);
+  RunContext ctx{compiled, request, reference_module, device, &compiled_reference};
+  // A CUDA context does not survive a fork: GPU runs stay in this process.
+  const bool isolate = request.isolate && device.device_type == runtime::kDLCPU;
+  // Built here, once, before the children fork: each one would build it again.
+  if (isolate && request.reference == ReferenceKind::kCompiled) {
+    std::string ignored;
+    compiled_reference.Get(&ignored);
+  }
+  const int per_function = 1 + (request.profile ? request.timing.repeat : 0);
+  const double units = entries.size() * static_cast<double>(per_function);
+  double done = 0;
+  auto stage = [&](const std::string& text) {
+    report(text, std::min(done / units, 1.0));
+    ++done;
+  };
+  for (size_t n = 0; n < entries.size(); ++n) {
+    size_t index = entries[n];
+    if (token.cancelled()) {
+      FunctionResult fr;
+      fr.name = request.module->global_vars[index]->name_hint;
+      fr.status = RunStatus::kCancelled;
+      fr.message = "cancelled before it ran";
+      out.functions.push_back(std::move(fr));
+      out.cancelled = true;
+      return out;
+    }
+    FunctionResult fr;
+    if (isolate) {
+      fr = RunFunctionInChild(ctx, index, token, stage);
+    } else {
+      Hooks hooks;
+      hooks.stage = stage;
+      hooks.cancelled = [&] { return token.cancelled(); };
+      fr = RunFunction(ctx, index, hooks);
+    }
+    done = static_cast<double>((n + 1) * per_function);
+    const bool cancelled = fr.status == RunStatus::kCancelled;
+    out.functions.push_back(std::move(fr));
+    if (cancelled) {
+      out.cancelled = true;
+      return out;
+    }
+  }
+  report("done", 1);
+  return out;
+}
+
+RunCheckResult RunAndCheck(const RunCheckRequest& request, const CancellationToken& token,
+                           const ProgressFn& progress) {
+  RunCheckResult out;
+  if (!request.module.defined()) {
+    out.message = "nothing to run: no module";
+    return out;
+  }
+  std::string error;
+  auto target = codegen::ParseTarget(request.target, &error);
+  if (!target) {
+    out.message = "target: " + error;
+    return out;
+  }
+  out.target = target->str();
+  if (progress) progress("build for " + target->str(), 0);
+  CompiledModule compiled = Compile(request.module, *target);
+  if (!compiled.ok()) {
+    out.message = "build for " + target->str() + " failed";
+    out.diagnostics = compiled.diagnostics;
+    return out;
+  }
+  if (token.cancelled()) {
+    out.cancelled = true;
+    return out;
+  }
+  return RunCompiled(compiled, request, token, progress);
+}
+
+}  // namespace wb::workbench
