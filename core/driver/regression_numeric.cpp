@@ -6,6 +6,8 @@
 
 #include "codegen/target.h"
 #include "driver/regression_timing.h"
+#include "relax/expr.h"
+#include "tir/stmt.h"
 #include "workbench/run_check.h"
 
 namespace wb::driver {
@@ -108,6 +110,19 @@ BuiltChecks RunBuiltChecks(const ManifestCase& c, const ir::IRModule& source, co
   if (c.timing) request.timing = {.number = c.timing->number, .repeat = c.timing->repeat};
   // The case already runs in a process of its own.
   request.isolate = false;
+  // With Relax functions: those, and the PrimFuncs of the module as read on their own (kernels
+  // the pipeline generated are checked through their callers).
+  if (workbench::HasRelaxFunctions(transformed)) {
+    for (size_t i = 0; i < transformed->size(); ++i) {
+      const ir::BaseFunc& f = transformed->functions[i];
+      const std::string& name = transformed->global_vars[i]->name_hint;
+      bool relax = f.as<relax::FunctionNode>() != nullptr;
+      bool prim = f.as<tir::PrimFuncNode>() != nullptr;
+      if ((relax && !f->global_symbol().empty()) || (prim && source->Lookup(name).defined())) {
+        request.functions.push_back(name);
+      }
+    }
+  }
   workbench::CompiledModule compiled = workbench::Compile(transformed, *target);
   if (!compiled.ok()) {
     out.checks.push_back({"build", workbench::HasRelaxFunctions(transformed) ? "Relax VM" : "PrimFuncs", false,

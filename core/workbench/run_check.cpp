@@ -312,6 +312,9 @@ void CompareOutputs(const Named& actual, const Named& expected, std::optional<do
     runtime::CompareResult c = runtime::Compare(a, e, tol);
     if (c.worst >= 0 && (result->worst.empty() || c.max_abs_error > result->max_abs_error)) {
       result->worst = ElementName(name, a.shape(), c.worst);
+    } else if (result->worst.empty() && a.NumElements() > 0) {
+      // Every element equal: the first is as bad as any.
+      result->worst = ElementName(name, a.shape(), 0);
     }
     result->max_abs_error = std::max(result->max_abs_error, c.max_abs_error);
     result->max_rel_error = std::max(result->max_rel_error, c.max_rel_error);
@@ -608,17 +611,20 @@ FunctionResult RunPrimFunc(const RunContext& ctx, const std::string& name, const
   } catch (const std::exception& e) {
     return fail(e.what());
   }
-  Named actual, wanted;
+  // Every buffer is compared (a kernel that writes into an input is wrong too), the outputs
+  // first, so that they name the worst element when all are equal.
+  Named actual, wanted, actual_inputs, wanted_inputs;
   std::set<std::string> written_names = WrittenBuffers(ref);
   for (size_t i = 0; i < f->params.size(); ++i) {
     if (!in.arrays[i].defined()) continue;
-    actual.push_back({in.names[i], in.arrays[i]});
-    wanted.push_back({in.names[i], expected.arrays[i]});
     bool in_ref = i < ref->buffer_map.size() && ref->buffer_map[i].defined();
-    if (ctx.request.keep_outputs && written_names.count(in_ref ? ref->buffer_map[i]->name : in.names[i])) {
-      r.outputs.push_back({in.names[i], in.arrays[i].Copy()});
-    }
+    bool output = written_names.count(in_ref ? ref->buffer_map[i]->name : in.names[i]) > 0;
+    (output ? actual : actual_inputs).push_back({in.names[i], in.arrays[i]});
+    (output ? wanted : wanted_inputs).push_back({in.names[i], expected.arrays[i]});
+    if (ctx.request.keep_outputs && output) r.outputs.push_back({in.names[i], in.arrays[i].Copy()});
   }
+  actual.insert(actual.end(), actual_inputs.begin(), actual_inputs.end());
+  wanted.insert(wanted.end(), wanted_inputs.begin(), wanted_inputs.end());
   if (reference == ReferenceKind::kInterpreter) {
     tir::InterpretResult ir = tir::InterpretModule(ref_module, name, expected.InterpArgs(ref));
     if (!ir.ok()) return fail("the interpreter failed: " + RenderDiagnostics(ir.diagnostics));

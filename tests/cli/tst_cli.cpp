@@ -24,6 +24,15 @@ Run Workbench(const QStringList& args) {
           QString::fromUtf8(p.readAllStandardError())};
 }
 
+// The binary without --batch: the GUI's command line.
+Run Gui(const QStringList& args) {
+  QProcess p;
+  p.start(QStringLiteral(WB_WORKBENCH_BIN), args);
+  p.waitForFinished(120000);
+  return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+          QString::fromUtf8(p.readAllStandardError())};
+}
+
 QString Write(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
   QString path = dir.filePath(name);
   QFile f(path);
@@ -236,6 +245,72 @@ class Module:
     Run r = Workbench({a, "--compare", b, "--ignore-global-symbol"});
     QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
   }
+  void helpAndVersion() {
+    Run help = Workbench({"--help"});
+    QVERIFY2(help.code == 0, qPrintable(help.err));
+    QVERIFY2(help.out.startsWith("The workbench without a window"), qPrintable(help.out));
+    QVERIFY(help.out.contains("usage: workbench --batch"));
+    for (const char* option : {"--reference", "--check-each", "--number", "--flush-cache", "--jobs", "--list-passes"}) {
+      QVERIFY2(help.out.contains(option), option);
+    }
+    Run version = Workbench({"--version"});
+    QCOMPARE(version.code, 0);
+    QVERIFY2(version.out.startsWith("workbench 0."), qPrintable(version.out));
+    // The GUI's own, answered without a display.
+    Run gui_help = Gui({"--help"});
+    QVERIFY2(gui_help.code == 0, qPrintable(gui_help.err));
+    QVERIFY(gui_help.out.contains("--screenshot") && gui_help.out.contains("workbench --batch --help"));
+    Run gui_version = Gui({"--version"});
+    QCOMPARE(gui_version.code, 0);
+    QCOMPARE(gui_version.out, version.out);
+  }
+
+  void numbersAreValidated() {
+    QTemporaryDir tmp;
+    QString src = Write(tmp, "scale.py", kScale);
+    for (const QStringList& bad : {QStringList{"--number", "5x"}, QStringList{"--repeat", "0"},
+                                   QStringList{"--number", "-3"}}) {
+      Run r = Workbench(QStringList{src, "--run", "--profile"} + bad);
+      QVERIFY2(r.code == 2, qPrintable(bad.join(' ')));
+      QVERIFY2(r.err.contains("--" + bad[0].mid(2)), qPrintable(r.err));
+    }
+    Run reference = Workbench({src, "--run", "--reference", "oracle"});
+    QCOMPARE(reference.code, 2);
+    QVERIFY2(reference.err.contains("--reference"), qPrintable(reference.err));
+  }
+
+  void guiTakesQtOptions() {
+    QTemporaryDir tmp;
+    QString src = Write(tmp, "scale.py", kScale);
+    QString png = tmp.filePath("shot.png");
+    Run r = Gui({"-platform", "offscreen", src, "--screenshot", png});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(QFile::exists(png));
+    Run unknown = Gui({"-platform", "offscreen", "--frobnicate"});
+    QCOMPARE(unknown.code, 2);
+    QVERIFY2(unknown.err.contains("frobnicate"), qPrintable(unknown.err));
+  }
+
+  void theReferenceIsChosenAndReported() {
+    QTemporaryDir tmp;
+    QString src = Write(tmp, "scale.py", kScale);
+    QString json = tmp.filePath("run.json");
+    Run r = Workbench({src, "--run", "--reference", "compiled", "--json", json});
+    QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+    QVERIFY2(r.out.contains("reference: compiled\n"), qPrintable(r.out));
+    QVERIFY2(r.out.contains("ok      scale  matches the compiled reference"), qPrintable(r.out));
+    QFile f(json);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QJsonObject report = QJsonDocument::fromJson(f.readAll()).object();
+    QCOMPARE(report["reference"].toString(), QString("compiled"));
+    QCOMPARE(report["functions"].toArray()[0].toObject()["reference"].toString(), QString("compiled"));
+    Run none = Workbench({src, "--run", "--reference", "none"});
+    QVERIFY2(none.out.contains("ok      scale  ran"), qPrintable(none.out));
+    Run automatic = Workbench({src, "--run"});
+    QVERIFY2(automatic.out.contains("reference: auto (the interpreter up to"), qPrintable(automatic.out));
+    QVERIFY2(automatic.out.contains("matches the interpreter"), qPrintable(automatic.out));
+  }
+
   void runBuildsChecksAndProfiles() {
     QTemporaryDir tmp;
     QString src = Write(tmp, "scale.py", kScale);

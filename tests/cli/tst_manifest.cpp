@@ -113,7 +113,7 @@ class TestManifest : public QObject {
     QTest::newRow("numeric field") << QByteArray(R"json({"cases": [{"name": "a", "input": "k.py", "checks": {"numeric": {"tolerance": 1}}}]})json")
         << "case 'a': unknown field 'checks.numeric.tolerance'";
     QTest::newRow("numeric reference") << QByteArray(R"json({"cases": [{"name": "a", "input": "k.py", "checks": {"numeric": {"reference": 1}}}]})json")
-        << "case 'a': field 'checks.numeric.reference' must be \"interpreter\" or a directory of .npy outputs";
+        << "case 'a': field 'checks.numeric.reference' must be \"auto\", \"interpreter\", \"compiled\", \"none\" or a directory of .npy outputs";
     QTest::newRow("numeric inputs type") << QByteArray(R"json({"cases": [{"name": "a", "input": "k.py", "checks": {"numeric": {"inputs": ""}}}]})json")
         << "case 'a': field 'checks.numeric.inputs' must be \"random\" or a directory of .npy inputs";
     QTest::newRow("numeric inputs dir") << QByteArray(R"json({"cases": [{"name": "a", "input": "k.py", "checks": {"numeric": {"inputs": "nodir"}}}]})json")
