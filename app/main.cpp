@@ -121,6 +121,8 @@ int main(int argc, char** argv) {
              !window.OpenFile(QStringLiteral(":/examples/matmul.py"))) {
     return 2;
   }
+  // Unsaved work that a previous run left behind (it crashed or was killed) is offered back.
+  if (options.screenshot.isEmpty()) window.OfferRecovery();
   // Open on something to look at: the default pipeline over the document.
   window.RunPipeline(window.passes()->pipelineText());
   if (options.tab == "schedule") window.tabs()->setCurrentIndex(1);

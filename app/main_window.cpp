@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QCloseEvent>
 #include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
@@ -13,6 +14,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSaveFile>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -20,10 +22,13 @@
 #include <QStyleFactory>
 #include <QTabWidget>
 #include <QTemporaryFile>
+#include <QTextBlock>
+#include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrent>
 
 #include "build_panel.h"
 #include "code_editor.h"
+#include "find_bar.h"
 #include "go_menu.h"
 #include "ir/structural_equal.h"
 #include "pass_explorer.h"
@@ -67,8 +72,8 @@ QPalette ThemePalette(MainWindow::Theme theme, QStyle* style) {
 }  // namespace
 
 MainWindow::MainWindow() {
-  setWindowTitle(tr("TVM Workbench"));
   editor_ = new CodeEditor;
+  find_bar_ = new FindBar(editor_);
   problems_ = new QListWidget;
   passes_ = new PassExplorer;
   schedule_ = new SchedulePane;
@@ -76,8 +81,14 @@ MainWindow::MainWindow() {
   tabs_->addTab(passes_, tr("Passes"));
   tabs_->addTab(schedule_, tr("Schedule"));
 
+  auto* editor_pane = new QWidget;
+  auto* editor_layout = new QVBoxLayout(editor_pane);
+  editor_layout->setContentsMargins(0, 0, 0, 0);
+  editor_layout->setSpacing(0);
+  editor_layout->addWidget(editor_);
+  editor_layout->addWidget(find_bar_);
   auto* left = new QSplitter(Qt::Vertical);
-  left->addWidget(editor_);
+  left->addWidget(editor_pane);
   left->addWidget(problems_);
   left->setStretchFactor(0, 4);
   left->setObjectName("editorSplitter");
@@ -112,15 +123,20 @@ MainWindow::MainWindow() {
   connect(build_, &BuildPanel::jobFinished, this, &MainWindow::OnBuildJobFinished);
 
   QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(tr("&New"), QKeySequence::New, this, [this] {
+    if (MaybeSave()) NewDocument();
+  });
   file->addAction(tr("&Open..."), QKeySequence::Open, this, &MainWindow::Open);
   recent_menu_ = file->addMenu(tr("Open &Recent"));
   connect(recent_menu_, &QMenu::aboutToShow, this, &MainWindow::RebuildRecentMenu);
   file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::Save);
+  file->addAction(tr("Save &As..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this,
+                  &MainWindow::SaveAs);
   file->addSeparator();
   file->addAction(tr("Open &Workspace..."), this, [this] {
     QString path = QFileDialog::getOpenFileName(this, tr("Open workspace"), QString(),
                                                 tr("Workspaces (*.json);;All files (*)"));
-    if (!path.isEmpty()) OpenWorkspace(path);
+    if (!path.isEmpty() && MaybeSave()) OpenWorkspace(path);
   });
   file->addAction(tr("Save Workspace &As..."), this, [this] {
     QString path = QFileDialog::getSaveFileName(this, tr("Save workspace"), QString(),
@@ -130,6 +146,13 @@ MainWindow::MainWindow() {
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
   QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  edit->addAction(tr("&Find..."), QKeySequence(Qt::CTRL | Qt::Key_F), find_bar_, &FindBar::ShowFind);
+  edit->addAction(tr("&Replace..."), QKeySequence(Qt::CTRL | Qt::Key_H), find_bar_,
+                  &FindBar::ShowReplace);
+  edit->addAction(tr("Find &Next"), QKeySequence(Qt::Key_F3), find_bar_, &FindBar::FindNext);
+  edit->addAction(tr("Find &Previous"), QKeySequence(Qt::SHIFT | Qt::Key_F3), find_bar_,
+                  &FindBar::FindPrevious);
+  edit->addSeparator();
   edit->addAction(tr("&Format (canonical TVMScript)"),
                   QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I), this,
                   &MainWindow::FormatDocument);
@@ -198,6 +221,21 @@ MainWindow::MainWindow() {
   connect(problems_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
     editor_->GoTo(item->data(Qt::UserRole).toInt(), item->data(Qt::UserRole + 1).toInt());
   });
+  connect(editor_->document(), &QTextDocument::modificationChanged, this, [this](bool modified) {
+    setWindowModified(modified);
+    // Back to the saved text (undone to it, or saved): there is nothing left to recover.
+    if (!modified) {
+      autosave_.stop();
+      recovery_.Remove();
+    }
+  });
+  autosave_.setSingleShot(true);
+  autosave_.setInterval(kAutosaveDelayMs);
+  connect(&autosave_, &QTimer::timeout, this, &MainWindow::Autosave);
+  connect(editor_->document(), &QTextDocument::contentsChanged, this, [this] {
+    if (editor_->document()->isModified()) autosave_.start();
+  });
+  UpdateTitle();
   connect(passes_, &PassExplorer::runRequested, this, &MainWindow::StartPipeline);
   connect(passes_, &PassExplorer::runFinished, this,
           [this] { session_.AdoptRun(passes_->lastRun()); });
@@ -269,6 +307,14 @@ void MainWindow::OnBuildJobFinished() {
 }
 
 MainWindow::~MainWindow() {
+  // A window that goes with unsaved changes it did not ask about (the application was told to
+  // quit without closing it) keeps its recovery copy for the next start; Autosave brings the
+  // copy up to date first.
+  if (documentModified()) {
+    Autosave();
+  } else {
+    recovery_.Remove();
+  }
   SaveWindowState();
   QSettings settings;
   if (!path_.isEmpty()) {
@@ -312,7 +358,9 @@ void MainWindow::RebuildRecentMenu() {
   QStringList recent = recentFiles();
   if (recent.isEmpty()) recent_menu_->addAction(tr("(none yet)"))->setEnabled(false);
   for (const QString& path : recent) {
-    recent_menu_->addAction(path, this, [this, path] { OpenFile(path); });
+    recent_menu_->addAction(path, this, [this, path] {
+      if (MaybeSave()) OpenFile(path);
+    });
   }
 }
 
@@ -372,9 +420,129 @@ bool MainWindow::RestoreLastWorkspace() {
 
 void MainWindow::SetText(const QString& text, const QString& path) {
   path_ = path;
-  setWindowTitle(tr("TVM Workbench — %1").arg(path));
+  recovery_.SetDocument(path);
   editor_->setPlainText(text);
+  editor_->document()->setModified(false);
+  autosave_.stop();
+  UpdateTitle();
   AnalyzeNow();
+}
+
+void MainWindow::UpdateTitle() {
+  // [*] is where Qt shows the modified mark (setWindowModified).
+  setWindowTitle(tr("TVM Workbench — %1[*]").arg(path_.isEmpty() ? tr("untitled") : path_));
+  setWindowModified(documentModified());
+}
+
+bool MainWindow::documentModified() const { return editor_->document()->isModified(); }
+
+bool MainWindow::MaybeSave() {
+  if (!documentModified()) return true;
+  QMessageBox box(QMessageBox::Warning, tr("Unsaved changes"),
+                  tr("%1 has unsaved changes.")
+                      .arg(path_.isEmpty() ? tr("The untitled document") : QFileInfo(path_).fileName()),
+                  QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+  box.setObjectName("savePrompt");
+  box.setInformativeText(tr("Save them before going on?"));
+  box.setDefaultButton(QMessageBox::Save);
+  box.setEscapeButton(QMessageBox::Cancel);
+  switch (box.exec()) {
+    case QMessageBox::Save:
+      return Save();
+    case QMessageBox::Discard:
+      // The user let the changes go: the recovery copy goes with them.
+      autosave_.stop();
+      recovery_.Remove();
+      return true;
+    default:
+      return false;
+  }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!MaybeSave()) {
+    event->ignore();
+    return;
+  }
+  // Discarded: the window goes without its changes, and without a recovery copy of them.
+  editor_->document()->setModified(false);
+  event->accept();
+}
+
+void MainWindow::NewDocument() {
+  SetText(QString(), QString());
+  statusBar()->showMessage(tr("new document"));
+}
+
+void MainWindow::Autosave() {
+  autosave_.stop();
+  if (!documentModified()) return;
+  if (!recovery_.Write(editor_->toPlainText())) {
+    statusBar()->showMessage(tr("Cannot write the recovery copy %1").arg(recovery_.file()));
+  }
+}
+
+QString MainWindow::DescribeRecovery(const RecoveryFile& recovered) const {
+  const QStringList lines = recovered.text.split('\n');
+  const qsizetype count = recovered.text.count('\n') + (recovered.text.endsWith('\n') ? 0 : 1);
+  QString size = count == 1 ? tr("1 line") : tr("%1 lines").arg(count);
+  if (recovered.document.isEmpty()) return tr("An untitled document of %1.").arg(size);
+  QFile f(recovered.document);
+  if (!f.open(QIODevice::ReadOnly)) {
+    return tr("%1; the file %2 no longer exists or cannot be read.").arg(size, recovered.document);
+  }
+  const QStringList saved = QString::fromUtf8(f.readAll()).split('\n');
+  // The changed lines lie between the longest common head and tail of the two versions.
+  qsizetype head = 0;
+  while (head < lines.size() && head < saved.size() && lines[head] == saved[head]) ++head;
+  qsizetype tail = 0;
+  while (tail < lines.size() - head && tail < saved.size() - head &&
+         lines[lines.size() - 1 - tail] == saved[saved.size() - 1 - tail]) {
+    ++tail;
+  }
+  if (head == lines.size() && head == saved.size()) {
+    return tr("%1, the same as the saved file.").arg(size);
+  }
+  qsizetype first = head + 1, last = std::max(head + 1, lines.size() - tail);
+  QString where = first == last ? tr("line %1 differs").arg(first)
+                                : tr("lines %1-%2 differ").arg(first).arg(last);
+  return tr("%1; %2 from the saved file (the recovered text is under Show Details).").arg(size, where);
+}
+
+bool MainWindow::OfferRecovery() {
+  for (const RecoveryFile& r : recovery_.Pending()) {
+    QMessageBox box(this);
+    box.setObjectName("recoveryPrompt");
+    box.setIcon(QMessageBox::Warning);
+    box.setWindowTitle(tr("Recover unsaved changes"));
+    box.setText(tr("The workbench did not close normally. Unsaved changes to %1, copied at %2, "
+                   "can be recovered.")
+                    .arg(r.document.isEmpty() ? tr("an untitled document") : r.document,
+                         r.written.toLocalTime().toString("yyyy-MM-dd hh:mm:ss")));
+    box.setInformativeText(DescribeRecovery(r));
+    box.setDetailedText(r.text);
+    QPushButton* recover = box.addButton(tr("&Recover"), QMessageBox::AcceptRole);
+    QPushButton* discard = box.addButton(tr("&Discard"), QMessageBox::DestructiveRole);
+    QPushButton* later = box.addButton(tr("&Keep for later"), QMessageBox::RejectRole);
+    box.setDefaultButton(recover);
+    box.setEscapeButton(later);
+    box.exec();
+    if (box.clickedButton() == discard) {
+      Recovery::Discard(r);
+      continue;
+    }
+    if (box.clickedButton() != recover || !MaybeSave()) continue;
+    SetText(r.text, r.document);
+    // The copy is this process's now: written again with its pid, so a second workbench
+    // started meanwhile does not offer it, and removed when the document is saved.
+    recovery_.Adopt(r);
+    editor_->document()->setModified(true);
+    Autosave();
+    statusBar()->showMessage(tr("recovered unsaved changes to %1")
+                                 .arg(r.document.isEmpty() ? tr("an untitled document") : r.document));
+    return true;
+  }
+  return false;
 }
 
 bool MainWindow::analysisPending() const { return debounce_.isActive() || watcher_.isRunning(); }
@@ -451,30 +619,78 @@ void MainWindow::FormatDocument() {
     statusBar()->showMessage(QString::fromStdString(diags[0].message));
     return;
   }
-  editor_->setPlainText(QString::fromStdString(*text));
+  // One edit that replaces only what changed (the longest common head and tail stay), so that
+  // undo takes the whole format back in one step and a cursor outside the change stays put.
+  const QString before = editor_->toPlainText();
+  const QString after = QString::fromStdString(*text);
+  if (before == after) {
+    statusBar()->showMessage(tr("already canonical"));
+    return;
+  }
+  qsizetype head = 0;
+  while (head < before.size() && head < after.size() && before[head] == after[head]) ++head;
+  qsizetype tail = 0;
+  while (tail < before.size() - head && tail < after.size() - head &&
+         before[before.size() - 1 - tail] == after[after.size() - 1 - tail]) {
+    ++tail;
+  }
+  QTextCursor cursor = editor_->textCursor();
+  const int position = cursor.position();
+  const int line = cursor.blockNumber();
+  const int column = cursor.positionInBlock();
+  QTextCursor edit(editor_->document());
+  edit.beginEditBlock();
+  edit.setPosition(static_cast<int>(head));
+  edit.setPosition(static_cast<int>(before.size() - tail), QTextCursor::KeepAnchor);
+  edit.insertText(after.mid(head, after.size() - head - tail));
+  edit.endEditBlock();
+  // A cursor inside the rewritten part keeps its line and column (as near as the line allows).
+  if (position > head && position < before.size() - tail) {
+    QTextBlock block = editor_->document()->findBlockByNumber(
+        std::min(line, editor_->document()->blockCount() - 1));
+    QTextCursor placed(block);
+    placed.setPosition(block.position() + std::min(column, block.length() - 1));
+    editor_->setTextCursor(placed);
+  }
   AnalyzeNow();
 }
 
 void MainWindow::Open() {
   QString path = QFileDialog::getOpenFileName(this, tr("Open TVMScript"), QString(),
                                               tr("TVMScript (*.py);;All files (*)"));
-  if (!path.isEmpty()) OpenFile(path);
+  if (!path.isEmpty() && MaybeSave()) OpenFile(path);
 }
 
-void MainWindow::Save() {
-  QString path = path_;
-  if (path.isEmpty() || path.startsWith(':')) {
-    path = QFileDialog::getSaveFileName(this, tr("Save TVMScript"), QString(), tr("*.py"));
-    if (path.isEmpty()) return;
+bool MainWindow::Save() {
+  // A bundled example is read-only: saving it means choosing a file of one's own.
+  if (path_.isEmpty() || path_.startsWith(':')) return SaveAs();
+  return SaveTo(path_);
+}
+
+bool MainWindow::SaveAs() {
+  QString start = path_.startsWith(':') ? QFileInfo(path_).fileName() : path_;
+  QString path = QFileDialog::getSaveFileName(this, tr("Save TVMScript"), start,
+                                              tr("TVMScript (*.py);;All files (*)"));
+  return !path.isEmpty() && SaveTo(path);
+}
+
+bool MainWindow::SaveTo(const QString& path) {
+  // Written to a temporary file and renamed over the old one: a failure half way (a full
+  // disk) leaves the user's file as it was.
+  QSaveFile f(path);
+  if (!f.open(QIODevice::WriteOnly) || f.write(editor_->toPlainText().toUtf8()) < 0 || !f.commit()) {
+    QMessageBox::warning(this, tr("Save"), tr("Cannot write %1: %2").arg(path, f.errorString()));
+    return false;
   }
-  QFile f(path);
-  if (!f.open(QIODevice::WriteOnly)) {
-    QMessageBox::warning(this, tr("Save"), tr("Cannot write %1").arg(path));
-    return;
+  if (path != path_) {
+    path_ = path;
+    recovery_.SetDocument(path);  // the old name's copy goes
+    AddRecentFile(path);
   }
-  f.write(editor_->toPlainText().toUtf8());
-  path_ = path;
+  editor_->document()->setModified(false);  // and with it the recovery copy
+  UpdateTitle();
   statusBar()->showMessage(tr("saved %1").arg(path));
+  return true;
 }
 
 }  // namespace wb::app

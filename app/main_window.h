@@ -2,12 +2,18 @@
 // pipeline explorer and the schedule pane in tabs on the right, the Build & Profile panel in a
 // dock. Parsing and verification run off the UI thread as you type; builds and profiles too.
 // The theme, the window's geometry, its docks and its splitters persist in QSettings.
+//
+// The document is never lost: the title marks unsaved changes ([*]), anything that would
+// replace or close a modified document asks to save, discard or cancel first, and the unsaved
+// text is copied to a recovery file a few seconds after each change (recovery.h), offered back
+// by the next start if this one ends without closing its window.
 #pragma once
 
 #include <QFutureWatcher>
 #include <QMainWindow>
 #include <QTimer>
 
+#include "recovery.h"
 #include "workbench/session.h"
 
 class QDockWidget;
@@ -20,6 +26,7 @@ namespace wb::app {
 
 class BuildPanel;
 class CodeEditor;
+class FindBar;
 class PassExplorer;
 class SchedulePane;
 
@@ -44,9 +51,38 @@ class MainWindow : public QMainWindow {
   void ProfileEveryStep();
   bool profilingEveryStep() const { return profile_every_step_; }
 
-  // Loads a file (false, with a message box unless `quiet`, when it cannot be read).
+  // Loads a file (false, with a message box unless `quiet`, when it cannot be read). It is
+  // read as text and parsed, never run. Replaces the document without asking: the menu's
+  // actions ask first (MaybeSave).
   bool OpenFile(const QString& path, bool quiet = false);
+  // The document from now on: `text`, unmodified, saved to `path` ("" for an untitled one).
   void SetText(const QString& text, const QString& path);
+  const QString& documentPath() const { return path_; }
+  bool documentModified() const;
+
+  // Before the document is replaced or closed: when it has unsaved changes, asks whether to
+  // save them, discard them or cancel. True when the document may go (saved, discarded or
+  // unmodified), false when the user cancelled or the save failed.
+  bool MaybeSave();
+  // An empty untitled document (after MaybeSave).
+  void NewDocument();
+  // Saves to the document's path, or asks for one (Save As) when it has none; false when not
+  // saved. SaveTo writes to `path` and makes it the document's path.
+  bool Save();
+  bool SaveAs();
+  bool SaveTo(const QString& path);
+  // Offers, one at a time (newest first), the unsaved documents that a workbench which ended
+  // without closing its window left behind, with what would be restored. Recover loads the
+  // chosen one (as a modified document: nothing is written over the user's file until they
+  // save); Discard removes the copy; Keep for later leaves it for the next start. True when a
+  // document was recovered.
+  bool OfferRecovery();
+  Recovery& recovery() { return recovery_; }
+  // Writes the recovery copy of a modified document now (the timer does it
+  // kAutosaveDelayMs after the last change).
+  void Autosave();
+  // How long after the last change the recovery copy is written.
+  static constexpr int kAutosaveDelayMs = 2000;
   // Re-analyzes now, on this thread (tests and "run" use this to avoid waiting).
   void AnalyzeNow();
   // Runs a pipeline and waits for it (main.cpp, tests); the UI's Run starts one instead.
@@ -65,6 +101,7 @@ class MainWindow : public QMainWindow {
   QMenu* recentMenu() const { return recent_menu_; }
 
   CodeEditor* editor() const { return editor_; }
+  FindBar* findBar() const { return find_bar_; }
   SchedulePane* schedule() const { return schedule_; }
   QTabWidget* tabs() const { return tabs_; }
   QListWidget* problems() const { return problems_; }
@@ -81,13 +118,18 @@ class MainWindow : public QMainWindow {
  Q_SIGNALS:
   void analysisFinished();
 
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
  private:
   void ScheduleAnalysis();
   void RestoreWindowState();
   void OnBuildJobFinished();
   void ApplyAnalysis(workbench::Analysis analysis);
   void Open();
-  void Save();
+  void UpdateTitle();
+  // The recovery prompt's account of what would be restored, against the file on disk.
+  QString DescribeRecovery(const RecoveryFile& recovered) const;
   void AddRecentFile(const QString& path);
   void RebuildRecentMenu();
   std::string WorkspaceJson(const QString& path) const;
@@ -95,6 +137,9 @@ class MainWindow : public QMainWindow {
   workbench::Session session_;
   QString path_;
   CodeEditor* editor_;
+  FindBar* find_bar_;
+  Recovery recovery_;
+  QTimer autosave_;
   QListWidget* problems_;
   PassExplorer* passes_;
   SchedulePane* schedule_;

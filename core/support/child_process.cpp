@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,8 +12,11 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <new>
+#include <string>
 #include <vector>
 
 namespace wb {
@@ -23,6 +27,7 @@ namespace {
 constexpr char kFrameProgress = 'P';
 constexpr char kFrameResult = 'R';
 constexpr char kFrameThrew = 'E';
+constexpr char kFrameOutOfMemory = 'M';
 constexpr size_t kFrameHeader = 1 + sizeof(uint64_t);
 constexpr size_t kStderrKeep = 64 * 1024;
 
@@ -48,10 +53,37 @@ bool WriteFrame(int fd, char type, std::string_view bytes) {
   return WriteAll(fd, header, sizeof(header)) && WriteAll(fd, bytes.data(), bytes.size());
 }
 
+// The process's mapped size in bytes (the first field of /proc/self/statm, in pages); 0 when it
+// cannot be read. Plain system calls: the caller is a fork of a process that may have threads.
+size_t MappedBytes() {
+  int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  char buf[128];
+  ssize_t n = read(fd, buf, sizeof(buf) - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  buf[n] = 0;
+  return std::strtoull(buf, nullptr, 10) * static_cast<size_t>(sysconf(_SC_PAGESIZE));
+}
+
+// Caps the address space at what is mapped now plus `extra` bytes (never above a hard limit
+// already in place).
+void LimitMemory(size_t extra) {
+  rlimit limit{};
+  if (extra == 0 || getrlimit(RLIMIT_AS, &limit) != 0) return;
+  rlim_t cap = static_cast<rlim_t>(MappedBytes() + extra);
+  if (limit.rlim_max != RLIM_INFINITY && cap > limit.rlim_max) cap = limit.rlim_max;
+  limit.rlim_cur = cap;
+  setrlimit(RLIMIT_AS, &limit);
+}
+
+std::string MiB(size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
 // What runs in the child: the crash signals get their default action back (a test runner or
 // LLVM may have installed handlers that print and continue, or that re-raise elsewhere), so a
 // crash ends the child with the signal the parent then names.
-[[noreturn]] void ChildMain(const ChildBody& body, int message_fd, int stderr_fd) {
+[[noreturn]] void ChildMain(const ChildBody& body, const ChildOptions& options, int message_fd,
+                            int stderr_fd) {
   for (int sig : {SIGSEGV, SIGFPE, SIGBUS, SIGILL, SIGABRT, SIGTRAP, SIGSYS, SIGPIPE}) {
     signal(sig, SIG_DFL);
   }
@@ -62,11 +94,19 @@ bool WriteFrame(int fd, char type, std::string_view bytes) {
     dup2(stderr_fd, STDERR_FILENO);
     close(stderr_fd);
   }
+  LimitMemory(options.memory_limit_bytes);
   ChildChannel channel(message_fd);
   int code = 0;
   try {
     std::string payload = body(channel);
     WriteFrame(message_fd, kFrameResult, payload);
+  } catch (const std::bad_alloc& e) {
+    std::string what = "out of memory: an allocation failed (" + std::string(e.what()) + ")";
+    if (options.memory_limit_bytes) {
+      what += " past the limit of " + MiB(options.memory_limit_bytes) + " beyond the parent's size";
+    }
+    WriteFrame(message_fd, kFrameOutOfMemory, what);
+    code = kExitThrew;
   } catch (const std::exception& e) {
     WriteFrame(message_fd, kFrameThrew, e.what());
     code = kExitThrew;
@@ -118,6 +158,7 @@ const char* ChildEndName(ChildEnd end) {
     case ChildEnd::kExited: return "exited";
     case ChildEnd::kCancelled: return "cancelled";
     case ChildEnd::kTimedOut: return "timed out";
+    case ChildEnd::kOutOfMemory: return "out of memory";
     case ChildEnd::kCannotStart: return "cannot start";
   }
   return "unknown";
@@ -187,7 +228,7 @@ void ChildProcess::Start(ChildBody body) {
   if (pid == 0) {
     close(message_pipe[0]);
     if (stderr_pipe[0] >= 0) close(stderr_pipe[0]);
-    ChildMain(body, message_pipe[1], stderr_pipe[1]);
+    ChildMain(body, options_, message_pipe[1], stderr_pipe[1]);
   }
   close(message_pipe[1]);
   if (stderr_pipe[1] >= 0) close(stderr_pipe[1]);
@@ -227,6 +268,8 @@ void ChildProcess::ParseFrames() {
       payload_ = std::move(bytes);
     } else if (type == kFrameThrew) {
       thrown_ = std::move(bytes);
+    } else if (type == kFrameOutOfMemory) {
+      out_of_memory_ = std::move(bytes);
     }
   }
   frames_.erase(0, at);
@@ -314,6 +357,9 @@ void ChildProcess::Finish(int status) {
   } else if (thrown_) {
     result_.end = ChildEnd::kThrew;
     result_.message = std::move(*thrown_);
+  } else if (out_of_memory_) {
+    result_.end = ChildEnd::kOutOfMemory;
+    result_.message = std::move(*out_of_memory_);
   } else {
     result_.end = ChildEnd::kExited;
     result_.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -340,6 +386,13 @@ size_t ChildProcess::PumpAll(std::span<ChildProcess* const> children, int timeou
   size_t ended = 0;
   for (ChildProcess* c : children) ended += c->Pump(0);
   return ended;
+}
+
+size_t DefaultChildMemoryLimit() {
+  long pages = sysconf(_SC_PHYS_PAGES);
+  long page = sysconf(_SC_PAGESIZE);
+  size_t half = pages > 0 && page > 0 ? static_cast<size_t>(pages) * static_cast<size_t>(page) / 2 : 0;
+  return std::max<size_t>(half, size_t{1} << 30);
 }
 
 ChildResult RunInChild(ChildBody body, ChildOptions options) {

@@ -14,6 +14,11 @@
 // runs only the callable and leaves with _exit, so no atexit handler or static destructor of
 // the parent runs twice. The global thread pool resets itself in a child (pthread_atfork), so
 // parallel kernels work there. A CUDA context does not survive a fork: GPU work stays in-process.
+//
+// Every child has limits by default, so that a kernel that never returns or allocates without
+// bound is a clear failure (kTimedOut, kOutOfMemory) and not a frozen machine: a timeout, and a
+// cap on the memory it may map beyond what it inherited (RLIMIT_AS, counted from the parent's
+// size at the fork, so a large parent such as the GUI is not penalised).
 #pragma once
 
 #include <poll.h>
@@ -38,6 +43,7 @@ enum class ChildEnd {
   kExited,       // exited by itself without a result (exit(), or _exit with a code)
   kCancelled,    // the parent's cancel check said so and the child was killed
   kTimedOut,     // ran past the timeout and was killed
+  kOutOfMemory,  // an allocation failed (std::bad_alloc reached the top): `message` gives the limit
   kCannotStart,  // no pipe or no fork: `message` says why
 };
 const char* ChildEndName(ChildEnd end);
@@ -70,11 +76,24 @@ class ChildChannel {
 
 using ChildBody = std::function<std::string(ChildChannel& channel)>;
 
+// The default timeout of a child: long enough for any kernel the workbench profiles, short
+// enough that one that never returns ends with a message.
+inline constexpr double kDefaultChildTimeoutS = 600;
+// The default memory limit of a child: half the machine's physical memory (at least 1 GiB), so
+// a runaway allocation fails before the machine swaps or its out-of-memory killer picks a
+// victim (possibly the GUI holding the user's text).
+size_t DefaultChildMemoryLimit();
+
 struct ChildOptions {
   // Polled by the parent between reads: true kills the child (kCancelled).
   std::function<bool()> cancelled;
   // Seconds from the start; 0: no limit.
-  double timeout_s = 0;
+  double timeout_s = kDefaultChildTimeoutS;
+  // Bytes the child may map beyond what it inherited at the fork (its address space, so
+  // reserved but untouched memory counts too); 0: no limit. Past it allocations fail: a
+  // std::bad_alloc that reaches the top ends the child as kOutOfMemory. Under AddressSanitizer
+  // a failed allocation aborts instead (ASan's allocator reports it: kCrashed, SIGABRT).
+  size_t memory_limit_bytes = DefaultChildMemoryLimit();
   // Called on the parent's thread, in order, for every message the child sent.
   std::function<void(const std::string& message)> on_progress;
   // Send the child's stderr to the result instead of the parent's stderr.
@@ -127,6 +146,7 @@ class ChildProcess {
   std::string frames_;  // bytes read, not yet parsed into whole frames
   std::optional<std::string> payload_;
   std::optional<std::string> thrown_;
+  std::optional<std::string> out_of_memory_;
   ChildResult result_;
 };
 

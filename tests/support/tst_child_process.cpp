@@ -1,17 +1,22 @@
 // ChildProcess: work in a forked child whose crash, throw, hang or exit the parent survives and
-// reports exactly; progress and a large payload through the pipe; cancel and timeout; several
-// children at once; the global thread pool usable in a child after the parent started it.
+// reports exactly; progress and a large payload through the pipe; cancel and timeout; the
+// memory limit (an allocation without bound ends as out of memory, counted from the parent's
+// size) and the limits every child has by default; several children at once; the global thread
+// pool usable in a child after the parent started it.
 #include <QTest>
 
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
+#include <new>
 #include <set>
 #include <stdexcept>
 #include <thread>
@@ -186,6 +191,79 @@ class TestChildProcess : public QObject {
     }, options);
     QCOMPARE(r.end, ChildEnd::kTimedOut);
     QVERIFY(r.message.find("did not finish within 0.2 s") != std::string::npos);
+  }
+
+  void anAllocationWithoutBoundEndsAsOutOfMemory() {
+#if defined(__SANITIZE_ADDRESS__)
+    QSKIP("AddressSanitizer's allocator aborts on a failed allocation instead of throwing");
+#endif
+    constexpr size_t kChunk = size_t{32} << 20;
+    ChildOptions options = WithSafetyTimeout();
+    options.memory_limit_bytes = size_t{256} << 20;
+    int chunks = 0;
+    options.on_progress = [&](const std::string&) { ++chunks; };
+    ChildResult r = RunInChild(
+        [&](ChildChannel& channel) -> std::string {
+          std::vector<std::unique_ptr<char[]>> kept;
+          for (;;) {
+            kept.emplace_back(new char[kChunk]);
+            kept.back()[0] = 1;
+            channel.Progress("+");
+          }
+        },
+        options);
+    QCOMPARE(r.end, ChildEnd::kOutOfMemory);
+    QVERIFY2(r.message.find("out of memory") != std::string::npos, r.message.c_str());
+    QVERIFY2(r.message.find("256 MiB") != std::string::npos, r.message.c_str());
+    // The limit stopped it, not the machine: near the 256 MiB it was allowed (a little more when
+    // the child unmapped some of what it inherited), far from what the machine has.
+    QVERIFY2(chunks < 16, qPrintable(QString::number(chunks)));
+  }
+
+  void theMemoryLimitCountsFromTheParentsSize() {
+    // A parent that has 1 GiB mapped (reserved, untouched: it costs nothing) ...
+    constexpr size_t kParent = size_t{1} << 30;
+    void* reserved = mmap(nullptr, kParent, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    QVERIFY(reserved != MAP_FAILED);
+    ChildOptions options = WithSafetyTimeout();
+    options.memory_limit_bytes = size_t{256} << 20;
+    // ... still gives its child 256 MiB of its own.
+    ChildResult r = RunInChild(
+        [](ChildChannel&) {
+          std::unique_ptr<char[]> block(new char[size_t{128} << 20]);
+          block[0] = 1;
+          return std::string("allocated");
+        },
+        options);
+    munmap(reserved, kParent);
+    QCOMPARE(r.end, ChildEnd::kFinished);
+    QCOMPARE(r.payload, std::string("allocated"));
+  }
+
+  void aBadAllocWithoutALimitIsStillOutOfMemory() {
+    ChildOptions options = WithSafetyTimeout();
+    options.memory_limit_bytes = 0;
+    ChildResult r = RunInChild([](ChildChannel&) -> std::string { throw std::bad_alloc(); }, options);
+    QCOMPARE(r.end, ChildEnd::kOutOfMemory);
+    QVERIFY2(r.message.rfind("out of memory: an allocation failed", 0) == 0, r.message.c_str());
+    QVERIFY(r.message.find("limit") == std::string::npos);
+    QCOMPARE(std::string(wb::ChildEndName(r.end)), std::string("out of memory"));
+  }
+
+  void everyChildHasLimitsByDefault() {
+    ChildOptions options;
+    QCOMPARE(options.timeout_s, wb::kDefaultChildTimeoutS);
+    QVERIFY(options.timeout_s > 0);
+    QCOMPARE(options.memory_limit_bytes, wb::DefaultChildMemoryLimit());
+    QVERIFY(options.memory_limit_bytes >= size_t{1} << 30);
+    // The limit is really in place in a child started with the defaults.
+    ChildResult r = RunInChild([](ChildChannel&) {
+      rlimit limit{};
+      getrlimit(RLIMIT_AS, &limit);
+      return std::string(limit.rlim_cur == RLIM_INFINITY ? "none" : "limited");
+    });
+    QCOMPARE(r.end, ChildEnd::kFinished);
+    QCOMPARE(r.payload, std::string("limited"));
   }
 
   void severalChildrenAtOnce() {
