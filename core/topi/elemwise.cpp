@@ -40,6 +40,38 @@ const char* UnaryKindName(UnaryKind kind) {
       return "abs";
     case UnaryKind::kErf:
       return "erf";
+    case UnaryKind::kFloor:
+      return "floor";
+    case UnaryKind::kCeil:
+      return "ceil";
+    case UnaryKind::kTrunc:
+      return "trunc";
+    case UnaryKind::kSin:
+      return "sin";
+    case UnaryKind::kCos:
+      return "cos";
+    case UnaryKind::kTan:
+      return "tan";
+    case UnaryKind::kSinh:
+      return "sinh";
+    case UnaryKind::kCosh:
+      return "cosh";
+    case UnaryKind::kAsin:
+      return "asin";
+    case UnaryKind::kAcos:
+      return "acos";
+    case UnaryKind::kAtan:
+      return "atan";
+    case UnaryKind::kAsinh:
+      return "asinh";
+    case UnaryKind::kAcosh:
+      return "acosh";
+    case UnaryKind::kAtanh:
+      return "atanh";
+    case UnaryKind::kSquare:
+      return "square";
+    case UnaryKind::kSign:
+      return "sign";
   }
   return "?";
 }
@@ -62,6 +94,41 @@ PrimExpr ApplyUnary(UnaryKind kind, const PrimExpr& x) {
       return Intrin("sigmoid", {x});
     case UnaryKind::kErf:
       return Intrin("erf", {x});
+    case UnaryKind::kFloor:
+      return x->dtype.is_floating_point() ? Intrin("floor", {x}) : x;
+    case UnaryKind::kCeil:
+      return x->dtype.is_floating_point() ? Intrin("ceil", {x}) : x;
+    case UnaryKind::kTrunc:
+      return x->dtype.is_floating_point() ? Intrin("trunc", {x}) : x;
+    case UnaryKind::kSin:
+      return Intrin("sin", {x});
+    case UnaryKind::kCos:
+      return Intrin("cos", {x});
+    case UnaryKind::kTan:
+      return Intrin("tan", {x});
+    case UnaryKind::kSinh:
+      return Intrin("sinh", {x});
+    case UnaryKind::kCosh:
+      return Intrin("cosh", {x});
+    case UnaryKind::kAsin:
+      return Intrin("asin", {x});
+    case UnaryKind::kAcos:
+      return Intrin("acos", {x});
+    case UnaryKind::kAtan:
+      return Intrin("atan", {x});
+    case UnaryKind::kAsinh:
+      return Intrin("asinh", {x});
+    case UnaryKind::kAcosh:
+      return Intrin("acosh", {x});
+    case UnaryKind::kAtanh:
+      return Intrin("atanh", {x});
+    case UnaryKind::kSquare:
+      return tir::mul(x, x);
+    case UnaryKind::kSign: {
+      PrimExpr zero = Const(x->dtype, 0);
+      return tir::MakeSelect(tir::greater(x, zero), Const(x->dtype, 1),
+                             tir::MakeSelect(tir::less(x, zero), Const(x->dtype, -1), zero));
+    }
     case UnaryKind::kAbs:
       // TVM's abs: fabs on floats, a select on signed ints, the value itself on unsigned.
       if (x->dtype.is_floating_point()) return Intrin("fabs", {x});

@@ -11,7 +11,12 @@
 
 namespace wb::topi {
 
-enum class UnaryKind { kNegative, kExp, kLog, kSqrt, kRsqrt, kTanh, kSigmoid, kAbs, kErf };
+// kFloor, kCeil and kTrunc are the identity on integers; kSign gives -1, 0 or 1 in x's dtype.
+enum class UnaryKind {
+  kNegative, kExp, kLog, kSqrt, kRsqrt, kTanh, kSigmoid, kAbs, kErf,
+  kFloor, kCeil, kTrunc, kSin, kCos, kTan, kSinh, kCosh, kAsin, kAcos, kAtan,
+  kAsinh, kAcosh, kAtanh, kSquare, kSign,
+};
 const char* UnaryKindName(UnaryKind kind);
 PrimExpr ApplyUnary(UnaryKind kind, const PrimExpr& x);
 

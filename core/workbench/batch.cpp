@@ -15,6 +15,7 @@
 #include "codegen/build_cuda.h"
 #include "codegen/run_check.h"
 #include "codegen/target.h"
+#include "frontend/load_module.h"
 #include "ir/structural_equal.h"
 #include "runtime/cuda/cuda_driver.h"
 #include "runtime/ndarray_device.h"
@@ -420,14 +421,14 @@ int RunRoundTrip(const Options& opts, std::ostream& out, std::ostream& err) {
   return failures ? 1 : 0;
 }
 
+// TVMScript or an ONNX model (by extension), through the loader every face shares.
 bool ParseFileOrReport(const std::string& path, script::ParseResult* parsed, bool color,
                        std::ostream& err) {
-  std::string text;
-  if (!ReadFile(path, &text)) {
+  if (!std::ifstream(path, std::ios::binary)) {
     err << "workbench: cannot read file '" << path << "'\n";
     return false;
   }
-  *parsed = script::Parse(text, path);
+  *parsed = frontend::LoadModule(path);
   err << RenderDiagnostics(parsed->diagnostics, color);
   return parsed->ok();
 }
