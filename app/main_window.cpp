@@ -24,6 +24,7 @@
 
 #include "build_panel.h"
 #include "code_editor.h"
+#include "frontend/load_module.h"
 #include "go_menu.h"
 #include "ir/structural_equal.h"
 #include "pass_explorer.h"
@@ -282,6 +283,20 @@ MainWindow::~MainWindow() {
 }
 
 bool MainWindow::OpenFile(const QString& path, bool quiet) {
+  if (frontend::IsONNXPath(path.toStdString())) {
+    // An ONNX model opens as a new, unsaved TVMScript document: the imported module, printed.
+    script::ParseResult imported = frontend::LoadModule(path.toStdString());
+    if (!imported.ok()) {
+      if (!quiet) {
+        QMessageBox::warning(this, tr("Import ONNX model"),
+                             QString::fromStdString(RenderDiagnostics(imported.diagnostics)));
+      }
+      return false;
+    }
+    SetText(QString::fromStdString(script::PrintModule(imported.module)), QString());
+    AddRecentFile(path);
+    return true;
+  }
   QFile f(path);
   if (!f.open(QIODevice::ReadOnly)) {
     if (!quiet) QMessageBox::warning(this, tr("Open"), tr("Cannot read %1").arg(path));
@@ -456,7 +471,7 @@ void MainWindow::FormatDocument() {
 
 void MainWindow::Open() {
   QString path = QFileDialog::getOpenFileName(this, tr("Open TVMScript"), QString(),
-                                              tr("TVMScript (*.py);;All files (*)"));
+                                              tr("TVMScript (*.py);;ONNX models (*.onnx);;All files (*)"));
   if (!path.isEmpty()) OpenFile(path);
 }
 

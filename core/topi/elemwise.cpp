@@ -72,6 +72,8 @@ const char* UnaryKindName(UnaryKind kind) {
       return "square";
     case UnaryKind::kSign:
       return "sign";
+    case UnaryKind::kLogicalNot:
+      return "logical_not";
   }
   return "?";
 }
@@ -124,6 +126,8 @@ PrimExpr ApplyUnary(UnaryKind kind, const PrimExpr& x) {
       return Intrin("atanh", {x});
     case UnaryKind::kSquare:
       return tir::mul(x, x);
+    case UnaryKind::kLogicalNot:
+      return tir::logical_not(x);
     case UnaryKind::kSign: {
       PrimExpr zero = Const(x->dtype, 0);
       return tir::MakeSelect(tir::greater(x, zero), Const(x->dtype, 1),
@@ -197,5 +201,21 @@ Tensor gelu(const Tensor& x) {
 }
 
 Tensor silu(const Tensor& x) { return multiply(x, unary(UnaryKind::kSigmoid, x)); }
+
+Tensor leaky_relu(const Tensor& x, double alpha) {
+  DataType t = x.dtype();
+  return Map(x, [&](const PrimExpr& v) {
+    return tir::MakeSelect(tir::greater(v, Const(t, 0)), v, tir::mul(v, Const(t, alpha)));
+  });
+}
+
+Tensor softplus(const Tensor& x, double beta, double threshold) {
+  DataType t = x.dtype();
+  return Map(x, [&](const PrimExpr& v) {
+    PrimExpr bx = tir::mul(v, Const(t, beta));
+    PrimExpr soft = tir::div(Intrin("log", {tir::add(Const(t, 1), Intrin("exp", {bx}))}), Const(t, beta));
+    return tir::MakeSelect(tir::greater(bx, Const(t, threshold)), v, soft);
+  });
+}
 
 }  // namespace wb::topi

@@ -381,6 +381,178 @@ def pool_softmax():
          [(k, F32, list(v.shape)) for k, v in expected.items()], {"x": x}, expected, opset=11)
 
 
+def activations():
+    x = rand(3, 5) * 3
+    slope = rand(5)
+    nodes = [
+        helper.make_node("LeakyRelu", ["x"], ["leaky"], alpha=0.1),
+        helper.make_node("Softplus", ["x"], ["softplus"]),
+        helper.make_node("Elu", ["x"], ["elu"], alpha=0.7),
+        helper.make_node("Selu", ["x"], ["selu"]),
+        helper.make_node("HardSigmoid", ["x"], ["hsig"], alpha=0.3, beta=0.4),
+        helper.make_node("HardSwish", ["x"], ["hswish"]),
+        helper.make_node("Softsign", ["x"], ["softsign"]),
+        helper.make_node("ThresholdedRelu", ["x"], ["trelu"], alpha=0.5),
+        helper.make_node("PRelu", ["x", "slope"], ["prelu"]),
+    ]
+    sp = np.log1p(np.exp(x))
+    a, g = 1.67326319217681884765625, 1.05070102214813232421875
+    expected = {"leaky": np.where(x > 0, x, 0.1 * x), "softplus": sp,
+                "elu": np.where(x > 0, x, 0.7 * (np.exp(x) - 1)),
+                "selu": g * np.where(x > 0, x, a * (np.exp(x) - 1)),
+                "hsig": np.clip(0.3 * x + 0.4, 0, 1), "hswish": x * np.clip(x / 6 + 0.5, 0, 1),
+                "softsign": x / (1 + np.abs(x)), "trelu": np.where(x > 0.5, x, 0),
+                "prelu": np.where(x < 0, slope * x, x)}
+    expected = {k: v.astype(np.float32) for k, v in expected.items()}
+    save("activations", nodes, [("x", F32, [3, 5]), ("slope", F32, [5])],
+         [(k, F32, [3, 5]) for k in expected], {"x": x, "slope": slope}, expected)
+
+
+def rounding_trig():
+    x = rand(2, 5) * 2
+    u = np.clip(rand(2, 5) * 0.5, -0.9, 0.9)
+    ops = {"Floor": np.floor, "Ceil": np.ceil, "Sign": np.sign, "Sin": np.sin, "Cos": np.cos,
+           "Tan": np.tan, "Sinh": np.sinh, "Cosh": np.cosh, "Atan": np.arctan, "Asinh": np.arcsinh}
+    unit = {"Asin": np.arcsin, "Acos": np.arccos, "Atanh": np.arctanh}
+    nodes = [helper.make_node(op, ["x"], [op.lower()]) for op in ops]
+    nodes += [helper.make_node(op, ["u"], [op.lower()]) for op in unit]
+    nodes.append(helper.make_node("Acosh", ["big"], ["acosh"]))
+    big = np.abs(x) + 1
+    expected = {op.lower(): f(x) for op, f in ops.items()}
+    expected.update({op.lower(): f(u) for op, f in unit.items()})
+    expected["acosh"] = np.arccosh(big)
+    expected = {k: v.astype(np.float32) for k, v in expected.items()}
+    save("rounding_trig", nodes, [("x", F32, [2, 5]), ("u", F32, [2, 5]), ("big", F32, [2, 5])],
+         [(k, F32, [2, 5]) for k in expected], {"x": x, "u": u, "big": big}, expected)
+
+
+def logical_mod():
+    p, q = rng.integers(0, 2, (2, 4)).astype(bool), rng.integers(0, 2, (4,)).astype(bool)
+    a = rng.integers(-9, 9, (2, 4)).astype(np.int64)
+    b = np.array([3, -4, 5, -2], np.int64)
+    fa, fb = rand(2, 4) * 5, np.array([1.5, -2.0, 2.5, -0.7], np.float32)
+    nodes = [
+        helper.make_node("And", ["p", "q"], ["and"]),
+        helper.make_node("Or", ["p", "q"], ["or"]),
+        helper.make_node("Xor", ["p", "q"], ["xor"]),
+        helper.make_node("Not", ["p"], ["not"]),
+        helper.make_node("Mod", ["a", "b"], ["mod"]),
+        helper.make_node("Mod", ["fa", "fb"], ["fmod"], fmod=1),
+    ]
+    expected = {"and": p & q, "or": p | q, "xor": p ^ q, "not": ~p, "mod": np.mod(a, b),
+                "fmod": np.fmod(fa, fb)}
+    types = {"and": TensorProto.BOOL, "or": TensorProto.BOOL, "xor": TensorProto.BOOL,
+             "not": TensorProto.BOOL, "mod": I64, "fmod": F32}
+    save("logical_mod", nodes, [("p", TensorProto.BOOL, [2, 4]), ("q", TensorProto.BOOL, [4]),
+                                ("a", I64, [2, 4]), ("b", I64, [4]), ("fa", F32, [2, 4]),
+                                ("fb", F32, [4])],
+         [(k, types[k], [2, 4]) for k in expected], {"p": p, "q": q, "a": a, "b": b, "fa": fa, "fb": fb},
+         expected)
+
+
+def pad_tile_gemm():
+    x = rand(2, 3)
+    a, bt, c = rand(4, 2), rand(5, 4), rand(5)
+    nodes = [
+        helper.make_node("Pad", ["x", "pads", "cval"], ["pad"]),
+        helper.make_node("Tile", ["x", "reps"], ["tile"]),
+        helper.make_node("Gemm", ["a", "bt", "c"], ["gemm"], alpha=0.5, beta=2.0, transA=1, transB=1),
+    ]
+    expected = {"pad": np.pad(x, ((1, 0), (0, 2)), constant_values=1.5), "tile": np.tile(x, (2, 3)),
+                "gemm": 0.5 * (a.T @ bt.T) + 2.0 * c}
+    save("pad_tile_gemm", nodes, [("x", F32, [2, 3]), ("a", F32, [4, 2]), ("bt", F32, [5, 4]), ("c", F32, [5])],
+         [(k, F32, list(v.shape)) for k, v in expected.items()], {"x": x, "a": a, "bt": bt, "c": c}, expected,
+         [init("pads", np.array([1, 0, 0, 2], np.int64)), init("cval", np.float32(1.5)),
+          init("reps", np.array([2, 3], np.int64))], opset=13)
+
+
+def conv_attrs():
+    """Grouped, dilated, strided convolution without bias; average pooling without the pads in
+    the divisor."""
+    x = rand(1, 4, 9, 9)
+    w = rand(6, 2, 3, 3)
+    nodes = [
+        helper.make_node("Conv", ["x", "w"], ["conv"], group=2, dilations=[2, 2], strides=[2, 1], pads=[1, 2, 0, 1]),
+        helper.make_node("AveragePool", ["x"], ["avg"], kernel_shape=[3, 2], pads=[1, 1, 1, 0], strides=[2, 2]),
+    ]
+    # The grouped, dilated conv by the definition.
+    xp = np.pad(x, ((0, 0), (0, 0), (1, 0), (2, 1)))
+    oh = (xp.shape[2] - (2 * 2 + 1)) // 2 + 1
+    ow = (xp.shape[3] - (2 * 2 + 1)) // 1 + 1
+    conv = np.zeros((1, 6, oh, ow), np.float32)
+    for o in range(6):
+        g = o // 3
+        for i in range(oh):
+            for j in range(ow):
+                patch = xp[0, g * 2:(g + 1) * 2, i * 2:i * 2 + 5:2, j:j + 5:2]
+                conv[0, o, i, j] = (patch * w[o]).sum()
+    xa = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 0)), constant_values=np.nan)
+    ah, aw = (xa.shape[2] - 3) // 2 + 1, (xa.shape[3] - 2) // 2 + 1
+    avg = np.zeros((1, 4, ah, aw), np.float32)
+    for i in range(ah):
+        for j in range(aw):
+            avg[:, :, i, j] = np.nanmean(xa[:, :, i * 2:i * 2 + 3, j * 2:j * 2 + 2], axis=(2, 3))
+    save("conv_attrs", nodes, [("x", F32, [1, 4, 9, 9])],
+         [("conv", F32, list(conv.shape)), ("avg", F32, list(avg.shape))], {"x": x},
+         {"conv": conv, "avg": avg}, [init("w", w)], opset=13)
+
+
+def reduce_norm_quant():
+    x = rand(2, 3, 4)
+    img = rand(2, 3, 4, 5)
+    scale, bias = rand(3), rand(3)
+    q = rng.integers(-100, 100, (2, 3)).astype(np.int8)
+    qs, qz = np.array([0.5, 0.25, 2.0], np.float32), np.array([1, -2, 3], np.int8)
+    nodes = [
+        helper.make_node("ReduceProd", ["x"], ["prod"], axes=[1], keepdims=0),
+        helper.make_node("ReduceSumSquare", ["x"], ["sumsq"], axes=[-1]),
+        helper.make_node("ReduceL1", ["x"], ["l1"], axes=[0, 2], keepdims=0),
+        helper.make_node("ReduceL2", ["x"], ["l2"], axes=[2]),
+        helper.make_node("ReduceLogSumExp", ["big"], ["lse"], axes=[1], keepdims=0),
+        helper.make_node("ReduceLogSum", ["absx"], ["logsum"], axes=[0]),
+        helper.make_node("InstanceNormalization", ["img", "scale", "bias"], ["inorm"], epsilon=1e-3),
+        helper.make_node("DequantizeLinear", ["q", "qs", "qz"], ["deq"], axis=1),
+    ]
+    big = x * 40
+    absx = np.abs(x) + 0.1
+    mu = img.mean(axis=(2, 3), keepdims=True)
+    var = ((img - mu) ** 2).mean(axis=(2, 3), keepdims=True)
+    inorm = (img - mu) / np.sqrt(var + 1e-3) * scale.reshape(1, 3, 1, 1) + bias.reshape(1, 3, 1, 1)
+    m = big.max(axis=1)
+    expected = {"prod": x.prod(axis=1), "sumsq": (x * x).sum(axis=-1, keepdims=True),
+                "l1": np.abs(x).sum(axis=(0, 2)), "l2": np.sqrt((x * x).sum(axis=2, keepdims=True)),
+                "lse": np.log(np.exp(big - m[:, None, :]).sum(axis=1)) + m,
+                "logsum": np.log(absx.sum(axis=0, keepdims=True)), "inorm": inorm,
+                "deq": (q.astype(np.float32) - qz.astype(np.float32)) * qs}
+    expected = {k: v.astype(np.float32) for k, v in expected.items()}
+    save("reduce_norm_quant", nodes,
+         [("x", F32, [2, 3, 4]), ("big", F32, [2, 3, 4]), ("absx", F32, [2, 3, 4]),
+          ("img", F32, [2, 3, 4, 5]), ("q", TensorProto.INT8, [2, 3])],
+         [(k, F32, list(v.shape)) for k, v in expected.items()],
+         {"x": x, "big": big, "absx": absx, "img": img, "q": q}, expected,
+         [init("scale", scale), init("bias", bias), init("qs", qs), init("qz", qz)], opset=13)
+
+
+def gather_scan():
+    x = rand(3, 4)
+    ge_idx = np.array([[0, -1, 2, 1], [2, 0, 0, 1]], np.int64)
+    nd_idx = np.array([[0, 1], [2, -1], [1, 0]], np.int64)
+    nodes = [
+        helper.make_node("GatherElements", ["x", "ge_idx"], ["ge"], axis=0),
+        helper.make_node("GatherND", ["x", "nd_idx"], ["nd"]),
+        helper.make_node("CumSum", ["x", "axis1"], ["cs"]),
+        helper.make_node("CumSum", ["x", "axis0"], ["csx"], exclusive=1),
+    ]
+    ge = np.take_along_axis(x, np.where(ge_idx < 0, ge_idx + 3, ge_idx), axis=0)
+    nd = np.array([x[0, 1], x[2, 3], x[1, 0]], np.float32)
+    cs = np.cumsum(x, axis=1)
+    csx = np.concatenate([np.zeros((1, 4), np.float32), np.cumsum(x, axis=0)[:-1]], axis=0)
+    expected = {"ge": ge, "nd": nd, "cs": cs.astype(np.float32), "csx": csx.astype(np.float32)}
+    save("gather_scan", nodes, [("x", F32, [3, 4]), ("ge_idx", I64, [2, 4]), ("nd_idx", I64, [3, 2])],
+         [(k, F32, list(v.shape)) for k, v in expected.items()], {"x": x, "ge_idx": ge_idx, "nd_idx": nd_idx},
+         expected, [init("axis1", np.int64(1)), init("axis0", np.int64(0))], opset=13)
+
+
 # --- error cases ------------------------------------------------------------------------------
 
 def errors():
@@ -417,6 +589,13 @@ def main():
     manipulate()
     shape_arith()
     pool_softmax()
+    activations()
+    rounding_trig()
+    logical_mod()
+    pad_tile_gemm()
+    conv_attrs()
+    reduce_norm_quant()
+    gather_scan()
     errors()
 
 

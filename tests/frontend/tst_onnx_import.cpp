@@ -115,6 +115,14 @@ class TestONNXImport : public QObject {
     row("manipulate", {"t", "sq", "cat", "g", "sl", "s0", "s1", "fl", "ex"});
     row("shape_arith", {"y"});
     row("pool_softmax", {"avg", "max", "gmax", "sm", "lsm"});
+    row("activations", {"leaky", "softplus", "elu", "selu", "hsig", "hswish", "softsign", "trelu", "prelu"});
+    row("rounding_trig", {"floor", "ceil", "sign", "sin", "cos", "tan", "sinh", "cosh", "atan", "asinh",
+                          "asin", "acos", "atanh", "acosh"});
+    row("logical_mod", {"and", "or", "xor", "not", "mod", "fmod"});
+    row("pad_tile_gemm", {"pad", "tile", "gemm"});
+    row("conv_attrs", {"conv", "avg"});
+    row("gather_scan", {"ge", "nd", "cs", "csx"});
+    row("reduce_norm_quant", {"prod", "sumsq", "l1", "l2", "lse", "logsum", "inorm", "deq"});
   }
   void model() {
     QFETCH(QString, name);

@@ -197,6 +197,42 @@ std::vector<Operand> ConvertReciprocal(NodeContext& ctx) {
   return {Value(Expr(ctx.Op("relax.divide", {ScalarConstant(ctx.DType(0), 1.0), ctx.Expr(0)})))};
 }
 
+// The activations ONNX defines by formula, written with the Relax ops of the formula.
+struct Activation {
+  NodeContext& ctx;
+  Expr x;
+  DataType dtype;
+  Expr C(double v) const { return ScalarConstant(dtype, v); }
+  Expr Op(const char* name, std::vector<Expr> args) const { return ctx.Op(name, std::move(args)); }
+  // alpha * (exp(x) - 1) where x <= 0, x elsewhere.
+  Expr Elu(double alpha) const {
+    Expr neg = Op("relax.multiply", {C(alpha), Op("relax.subtract", {Op("relax.exp", {x}), C(1)})});
+    return Op("relax.where", {Op("relax.greater", {x, C(0)}), x, neg});
+  }
+  Expr HardSigmoid(double alpha, double beta) const {
+    Expr lin = Op("relax.add", {Op("relax.multiply", {x, C(alpha)}), C(beta)});
+    auto bound = [&](double v) { return relax::MakePrimValue(tir::MakeFloatImm(dtype, v)); };
+    return ctx.Op("relax.clip", {lin, bound(0), bound(1)});
+  }
+};
+
+Converter Activate(std::function<Expr(const Activation&)> f) {
+  return [f](NodeContext& ctx) -> std::vector<Operand> {
+    Activation a{ctx, ctx.Expr(0), ctx.DType(0)};
+    if (!a.dtype.is_floating_point()) ctx.Fail("the input must be a floating-point tensor");
+    return {Value(f(a))};
+  };
+}
+
+std::vector<Operand> ConvertLogical(NodeContext& ctx, const char* relax_name) {
+  for (size_t i = 0; i < ctx.NumInputs(); ++i) {
+    if (!ctx.DType(i).is_bool()) ctx.Fail("the operands must be bool tensors");
+  }
+  std::vector<Expr> args;
+  for (size_t i = 0; i < ctx.NumInputs(); ++i) args.push_back(ctx.Expr(i));
+  return {Value(Expr(ctx.Op(relax_name, args)))};
+}
+
 }  // namespace
 
 void RegisterElementwise(ConverterTable& t) {
@@ -232,6 +268,47 @@ void RegisterElementwise(ConverterTable& t) {
     t[name] = Unary(("relax." + lower).c_str());
   }
   t["Reciprocal"] = ConvertReciprocal;
+  t["Mod"] = [](NodeContext& ctx) {
+    // fmod=0 is Python's %, the divisor's sign; fmod=1 C's fmod, the dividend's sign.
+    bool fmod = ctx.AttrInt("fmod", 0) != 0;
+    if (!fmod && ctx.DType(0).is_floating_point()) ctx.Fail("fmod=0 on floating-point inputs is not allowed by ONNX");
+    return ConvertBinary(ctx, {fmod ? "relax.mod" : "relax.floor_mod", nullptr, false});
+  };
+  t["And"] = [](NodeContext& ctx) { return ConvertLogical(ctx, "relax.logical_and"); };
+  t["Or"] = [](NodeContext& ctx) { return ConvertLogical(ctx, "relax.logical_or"); };
+  t["Xor"] = [](NodeContext& ctx) { return ConvertLogical(ctx, "relax.logical_xor"); };
+  t["Not"] = [](NodeContext& ctx) { return ConvertLogical(ctx, "relax.logical_not"); };
+  t["LeakyRelu"] = [](NodeContext& ctx) -> std::vector<Operand> {
+    return {Value(Expr(ctx.Op("relax.nn.leakyrelu", {ctx.Expr(0)}, {{"alpha", ir::MakeFloat(ctx.AttrFloat("alpha", 0.01f))}})))};
+  };
+  t["Softplus"] = [](NodeContext& ctx) -> std::vector<Operand> {
+    return {Value(Expr(ctx.Op("relax.nn.softplus", {ctx.Expr(0)})))};
+  };
+  t["Gelu"] = [](NodeContext& ctx) -> std::vector<Operand> {
+    if (ctx.AttrString("approximate", "none") != "none") ctx.Fail("approximate='tanh' is not supported");
+    return {Value(Expr(ctx.Op("relax.nn.gelu", {ctx.Expr(0)})))};
+  };
+  t["Elu"] = Activate([](const Activation& a) { return a.Elu(a.ctx.AttrFloat("alpha", 1.0f)); });
+  t["Selu"] = Activate([](const Activation& a) {
+    double alpha = a.ctx.AttrFloat("alpha", 1.67326319217681884765625f);
+    double gamma = a.ctx.AttrFloat("gamma", 1.05070102214813232421875f);
+    return a.Op("relax.multiply", {a.C(gamma), a.Elu(alpha)});
+  });
+  t["HardSigmoid"] = Activate([](const Activation& a) {
+    return a.HardSigmoid(a.ctx.AttrFloat("alpha", 0.2f), a.ctx.AttrFloat("beta", 0.5f));
+  });
+  t["HardSwish"] = Activate([](const Activation& a) { return a.Op("relax.multiply", {a.x, a.HardSigmoid(1.0 / 6, 0.5)}); });
+  t["Softsign"] = Activate([](const Activation& a) {
+    return a.Op("relax.divide", {a.x, a.Op("relax.add", {a.C(1), a.Op("relax.abs", {a.x})})});
+  });
+  t["ThresholdedRelu"] = Activate([](const Activation& a) {
+    Expr keep = a.Op("relax.greater", {a.x, a.C(a.ctx.AttrFloat("alpha", 1.0f))});
+    return a.Op("relax.where", {keep, a.x, a.C(0)});
+  });
+  t["PRelu"] = Activate([](const Activation& a) {
+    Expr scaled = a.Op("relax.multiply", {a.x, a.ctx.Expr(1)});
+    return a.Op("relax.where", {a.Op("relax.less", {a.x, a.C(0)}), scaled, a.x});
+  });
   t["Clip"] = ConvertClip;
   t["Where"] = ConvertWhere;
   t["Cast"] = ConvertCast;

@@ -177,6 +177,50 @@ Converter SoftmaxLike(const char* relax_name) {
   };
 }
 
+// The shape that puts a per-channel vector on `axis` of a rank-`rank` tensor: (1, C, 1, 1).
+Expr AlongAxis(NodeContext& ctx, const Expr& v, const PrimExpr& channels, int64_t axis, int64_t rank) {
+  std::vector<PrimExpr> dims(rank, I64(1));
+  dims[axis] = channels;
+  return ctx.Op("relax.reshape", {v, ShapeOf(dims)});
+}
+
+// InstanceNormalization by its formula: each (sample, channel) normalized over the spatial axes,
+// then scaled and shifted per channel.
+std::vector<Operand> ConvertInstanceNorm(NodeContext& ctx) {
+  int64_t rank = ctx.Rank(0);
+  if (rank < 3) ctx.Fail("the input must have spatial axes");
+  std::vector<int64_t> axes;
+  for (int64_t k = 2; k < rank; ++k) axes.push_back(k);
+  ir::AttrMap reduce{{"axis", relax::IntArray(axes)}, {"keepdims", ir::MakeBool(true)}};
+  DataType dtype = ctx.DType(0);
+  Expr x = ctx.Expr(0);
+  Expr centered = ctx.Op("relax.subtract", {x, ctx.Op("relax.mean", {x}, reduce)});
+  Expr var = ctx.Op("relax.mean", {ctx.Op("relax.multiply", {centered, centered})}, reduce);
+  Expr eps = ScalarConstant(dtype, ctx.AttrFloat("epsilon", 1e-5f));
+  Expr y = ctx.Op("relax.divide", {centered, ctx.Op("relax.sqrt", {ctx.Op("relax.add", {var, eps})})});
+  PrimExpr channels = ctx.Shape(0)[1];
+  y = ctx.Op("relax.multiply", {y, AlongAxis(ctx, ctx.Expr(1), channels, 1, rank)});
+  return {Value(Expr(ctx.Op("relax.add", {y, AlongAxis(ctx, ctx.Expr(2), channels, 1, rank)})))};
+}
+
+// DequantizeLinear: (x - zero_point) * scale, per tensor or per `axis`.
+std::vector<Operand> ConvertDequantize(NodeContext& ctx) {
+  int64_t rank = ctx.Rank(0);
+  DataType out = ctx.DType(1);
+  ir::AttrMap to_float{{"dtype", relax::DTypeAttr(out)}};
+  Expr x = ctx.Op("relax.astype", {ctx.Expr(0)}, to_float);
+  Expr scale = ctx.Expr(1);
+  Expr zero = ctx.HasInput(2) ? Expr(ctx.Op("relax.astype", {ctx.Expr(2)}, to_float)) : Expr();
+  if (ctx.Rank(1) == 1 && rank > 1) {
+    int64_t axis = NormalizeAxis(ctx.AttrInt("axis", 1), rank, ctx);
+    PrimExpr n = ctx.Shape(1)[0];
+    scale = AlongAxis(ctx, scale, n, axis, rank);
+    if (zero.defined()) zero = AlongAxis(ctx, zero, n, axis, rank);
+  }
+  if (zero.defined()) x = ctx.Op("relax.subtract", {x, zero});
+  return {Value(Expr(ctx.Op("relax.multiply", {x, scale})))};
+}
+
 }  // namespace
 
 void RegisterNN(ConverterTable& t) {
@@ -189,6 +233,8 @@ void RegisterNN(ConverterTable& t) {
   t["GlobalMaxPool"] = GlobalPool("relax.max");
   t["BatchNormalization"] = ConvertBatchNorm;
   t["LayerNormalization"] = ConvertLayerNorm;
+  t["InstanceNormalization"] = ConvertInstanceNorm;
+  t["DequantizeLinear"] = ConvertDequantize;
   t["Softmax"] = SoftmaxLike("relax.nn.softmax");
   t["LogSoftmax"] = SoftmaxLike("relax.nn.log_softmax");
 }

@@ -418,6 +418,56 @@ std::vector<Operand> ConvertRange(NodeContext& ctx) {
   return {Value(Expr(MakeConstantOf(dtype, {n}, values)))};
 }
 
+std::vector<Operand> ConvertPad(NodeContext& ctx) {
+  int64_t rank = ctx.Rank(0);
+  std::vector<int64_t> pads = ctx.ConstInts(1, "pads");
+  std::vector<int64_t> axes;
+  if (ctx.HasInput(3)) {
+    axes = ctx.ConstInts(3, "axes");
+    for (auto& a : axes) a = NormalizeAxis(a, rank, ctx);
+  } else {
+    for (int64_t k = 0; k < rank; ++k) axes.push_back(k);
+  }
+  if (pads.size() != 2 * axes.size()) ctx.Fail("pads must have 2 values per padded axis");
+  // ONNX lists all begins, then all ends; relax.nn.pad interleaves (before, after) per axis.
+  std::vector<int64_t> width(2 * rank, 0);
+  for (size_t k = 0; k < axes.size(); ++k) {
+    width[2 * axes[k]] = pads[k];
+    width[2 * axes[k] + 1] = pads[k + axes.size()];
+  }
+  for (int64_t w : width) {
+    if (w < 0) ctx.Fail("negative pads (cropping) are not supported");
+  }
+  double value = 0;
+  if (ctx.HasInput(2)) {
+    std::optional<double> v = ctx.ConstScalar(2);
+    if (!v) ctx.Fail("constant_value must be a constant");
+    value = *v;
+  }
+  std::string mode = ctx.AttrString("mode", "constant");
+  if (mode != "constant" && mode != "edge" && mode != "reflect") ctx.Fail("mode '" + mode + "' is not supported");
+  return {Value(Expr(ctx.Op("relax.nn.pad", {ctx.Expr(0)},
+                            {{"pad_width", relax::IntArray(width)},
+                             {"pad_value", ir::MakeFloat(value)},
+                             {"pad_mode", ir::MakeString(mode)}})))};
+}
+
+std::vector<Operand> ConvertTile(NodeContext& ctx) {
+  std::vector<int64_t> repeats = ctx.ConstInts(1, "repeats");
+  if (static_cast<int64_t>(repeats.size()) != ctx.Rank(0)) ctx.Fail("repeats must have one value per axis");
+  return {Value(Expr(ctx.Op("relax.tile", {ctx.Expr(0)}, {{"repeats", relax::IntArray(repeats)}})))};
+}
+
+std::vector<Operand> ConvertGatherElements(NodeContext& ctx) {
+  int64_t axis = NormalizeAxis(ctx.AttrInt("axis", 0), ctx.Rank(0), ctx);
+  return {Value(Expr(ctx.Op("relax.gather_elements", {ctx.Expr(0), ctx.Expr(1)}, {{"axis", ir::MakeInt(axis)}})))};
+}
+
+std::vector<Operand> ConvertGatherND(NodeContext& ctx) {
+  if (ctx.AttrInt("batch_dims", 0) != 0) ctx.Fail("batch_dims other than 0 are not supported");
+  return {Value(Expr(ctx.Op("relax.gather_nd", {ctx.Expr(0), ctx.Expr(1)})))};
+}
+
 }  // namespace
 
 void RegisterShape(ConverterTable& t) {
@@ -436,6 +486,10 @@ void RegisterShape(ConverterTable& t) {
   t["ConstantOfShape"] = ConvertConstantOfShape;
   t["Constant"] = ConvertConstant;
   t["Range"] = ConvertRange;
+  t["Pad"] = ConvertPad;
+  t["Tile"] = ConvertTile;
+  t["GatherElements"] = ConvertGatherElements;
+  t["GatherND"] = ConvertGatherND;
 }
 
 }  // namespace wb::frontend::onnx

@@ -87,6 +87,7 @@ const OpRegistrar kOps[] = {
     OpRegistrar(Unary("atanh", true)),
     OpRegistrar(Unary("square", false)),
     OpRegistrar(Unary("sign", false)),
+    OpRegistrar(Unary("logical_not", false)),
     OpRegistrar(Clip()),
     OpRegistrar(Astype()),
 };
