@@ -29,6 +29,7 @@
 #include "build_panel.h"
 #include "code_editor.h"
 #include "find_bar.h"
+#include "frontend/load_module.h"
 #include "go_menu.h"
 #include "ir/structural_equal.h"
 #include "pass_explorer.h"
@@ -328,6 +329,22 @@ MainWindow::~MainWindow() {
 }
 
 bool MainWindow::OpenFile(const QString& path, bool quiet) {
+  if (frontend::IsONNXPath(path.toStdString())) {
+    // An ONNX model opens as a new, unsaved TVMScript document: the imported module, printed.
+    script::ParseResult imported = frontend::LoadModule(path.toStdString());
+    if (!imported.ok()) {
+      if (!quiet) {
+        QMessageBox::warning(this, tr("Import ONNX model"),
+                             QString::fromStdString(RenderDiagnostics(imported.diagnostics)));
+      }
+      return false;
+    }
+    SetText(QString::fromStdString(script::PrintModule(imported.module)), QString());
+    editor_->document()->setModified(true);  // never written anywhere yet: quitting must ask
+    UpdateTitle();
+    AddRecentFile(path);
+    return true;
+  }
   QFile f(path);
   if (!f.open(QIODevice::ReadOnly)) {
     if (!quiet) QMessageBox::warning(this, tr("Open"), tr("Cannot read %1").arg(path));
@@ -657,7 +674,7 @@ void MainWindow::FormatDocument() {
 
 void MainWindow::Open() {
   QString path = QFileDialog::getOpenFileName(this, tr("Open TVMScript"), QString(),
-                                              tr("TVMScript (*.py);;All files (*)"));
+                                              tr("TVMScript (*.py);;ONNX models (*.onnx);;All files (*)"));
   if (!path.isEmpty() && MaybeSave()) OpenFile(path);
 }
 

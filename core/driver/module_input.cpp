@@ -5,6 +5,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "frontend/load_module.h"
 #include "schedule/recipe.h"
 #include "transform/registry.h"
 #include "transform/relax/semantic_check.h"
@@ -32,13 +33,13 @@ bool WriteText(const std::filesystem::path& path, const std::string& text, std::
   return true;
 }
 
+// TVMScript or an ONNX model (by extension), through the loader every face shares.
 bool ParseFileOrReport(const std::string& path, script::ParseResult* parsed, bool color, std::ostream& err) {
-  std::string text;
-  if (!ReadFile(path, &text)) {
+  if (!std::ifstream(path, std::ios::binary)) {
     err << "workbench: cannot read file '" << path << "'\n";
     return false;
   }
-  *parsed = script::Parse(text, path);
+  *parsed = frontend::LoadModule(path);
   err << RenderDiagnostics(parsed->diagnostics, color);
   return parsed->ok();
 }

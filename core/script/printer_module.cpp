@@ -9,6 +9,7 @@
 #include "ir/global_info.h"
 #include "relax/expr.h"
 #include "script/printer_tir.h"
+#include "script/relax_metadata.h"
 #include "script/relax_printer.h"
 #include "script/tvmscript.h"
 #include "tir/op.h"
@@ -276,7 +277,7 @@ std::string Finish(const Header& header, const PrintOptions& options, std::strin
   std::string out = options.header ? HeaderText(header) + code : code;
   if (!header.constants.empty()) {
     // Relax constants that have no inline form travel as metadata, as TVM's show_meta=True.
-    out = "metadata = tvm.ir.load_json(\"\"\"" + ConstantsMetadataJSON(header.constants) +
+    out = "metadata = tvm.ir.load_json(\"\"\"" + script::ConstantsMetadataJSON(header.constants) +
           "\"\"\")\n\n" + out;
   }
   TrimEnd(&out);

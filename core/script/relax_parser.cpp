@@ -3,10 +3,10 @@
 // nested functions and return. Expressions and types: relax_parser_expr.cpp.
 #include "script/relax_parser.h"
 
-#include <nlohmann/json.hpp>
 
 #include "ir/structural_equal.h"
 #include "relax/type.h"
+#include "script/relax_metadata.h"
 #include "script/relax_printer.h"
 #include "tir/op.h"
 
@@ -99,18 +99,10 @@ bool ParseRelaxMetadata(Parser& p, Node left, Node right) {
   if (args.size() != 1 || p.Kind(args[0]) != K::kString) {
     p.Fail(right, "tvm.ir.load_json expects one string");
   }
-  // The printer's format (ConstantsMetadataJSON): constants by dtype, shape and hex bytes.
   std::vector<ir::ObjectRef> constants;
   try {
-    nlohmann::json meta = nlohmann::json::parse(p.StringLiteral(args[0]));
-    for (const auto& c : meta.at("relax.expr.Constant")) {
-      auto dtype = DTypeFromName(c.at("dtype").get<std::string>());
-      if (!dtype) throw std::invalid_argument("unknown dtype " + c.at("dtype").get<std::string>());
-      std::string hex = c.at("data").get<std::string>(), bytes;
-      if (hex.size() % 2) throw std::invalid_argument("odd number of hex digits");
-      for (size_t i = 0; i < hex.size(); i += 2) bytes += char(std::stoi(hex.substr(i, 2), nullptr, 16));
-      constants.push_back(MakeConstant(*dtype, c.at("shape").get<std::vector<int64_t>>(), bytes,
-                                       p.SpanOf(args[0])));
+    for (auto& c : ParseConstantsMetadata(p.StringLiteral(args[0]), p.SpanOf(args[0]))) {
+      constants.push_back(c);
     }
   } catch (const std::exception& e) {
     p.Fail(args[0], std::string("invalid metadata: ") + e.what());

@@ -7,7 +7,6 @@
 #include <cstring>
 #include <stdexcept>
 
-#include <nlohmann/json.hpp>
 
 #include "ir/structural_equal.h"
 #include "relax/op/registry.h"
@@ -81,22 +80,6 @@ bool IsOp(const ir::ObjectRef& op, const char* name) {
 enum { kAdd = 10, kMul = 11, kAtom = 20 };
 
 }  // namespace
-
-std::string ConstantsMetadataJSON(const std::vector<ir::ObjectRef>& constants) {
-  static const char* kHex = "0123456789abcdef";
-  nlohmann::json list = nlohmann::json::array();
-  for (const auto& obj : constants) {
-    auto* c = obj.as<ConstantNode>();
-    if (!c) continue;
-    std::string hex;
-    for (unsigned char b : c->data) {
-      hex += kHex[b >> 4];
-      hex += kHex[b & 15];
-    }
-    list.push_back({{"dtype", c->dtype.ToString()}, {"shape", c->shape}, {"data", hex}});
-  }
-  return nlohmann::json{{"relax.expr.Constant", list}}.dump();
-}
 
 std::vector<std::string> HeaderLines(const ScriptUsage& usage) {
   std::vector<std::string> lines;

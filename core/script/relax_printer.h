@@ -30,10 +30,6 @@ struct ScriptUsage {
 // line.
 std::vector<std::string> HeaderLines(const ScriptUsage& usage);
 
-// The metadata dict `{"relax.expr.Constant": [{"dtype": ..., "shape": [...], "data": hex}]}`
-// that the printed `metadata = tvm.ir.load_json("""...""")` header holds.
-std::string ConstantsMetadataJSON(const std::vector<ir::ObjectRef>& constants);
-
 // Prints Relax functions of one module (null for standalone functions).
 class RelaxPrinter {
  public:

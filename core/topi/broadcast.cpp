@@ -80,6 +80,16 @@ const char* BinaryKindName(BinaryKind kind) {
       return "greater";
     case BinaryKind::kGreaterEqual:
       return "greater_equal";
+    case BinaryKind::kFloorMod:
+      return "floor_mod";
+    case BinaryKind::kMod:
+      return "mod";
+    case BinaryKind::kLogicalAnd:
+      return "logical_and";
+    case BinaryKind::kLogicalOr:
+      return "logical_or";
+    case BinaryKind::kLogicalXor:
+      return "logical_xor";
   }
   return "?";
 }
@@ -116,6 +126,18 @@ PrimExpr ApplyBinary(BinaryKind kind, const PrimExpr& a, const PrimExpr& b) {
       return tir::greater(a, b);
     case BinaryKind::kGreaterEqual:
       return tir::greater_equal(a, b);
+    case BinaryKind::kFloorMod:
+      if (a->dtype.is_floating_point()) return tir::sub(a, tir::mul(Intrin("floor", {tir::div(a, b)}), b));
+      return tir::floormod(a, b);
+    case BinaryKind::kMod:
+      if (a->dtype.is_floating_point()) return Intrin("fmod", {a, b});
+      return tir::truncmod(a, b);
+    case BinaryKind::kLogicalAnd:
+      return tir::logical_and(a, b);
+    case BinaryKind::kLogicalOr:
+      return tir::logical_or(a, b);
+    case BinaryKind::kLogicalXor:
+      return tir::not_equal(a, b);
   }
   throw std::logic_error("topi: unknown binary op");
 }

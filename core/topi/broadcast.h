@@ -42,6 +42,11 @@ enum class BinaryKind {
   kLessEqual,
   kGreater,
   kGreaterEqual,
+  kFloorMod,  // the remainder with the divisor's sign (Python's %)
+  kMod,       // the remainder with the dividend's sign (C's fmod / truncmod)
+  kLogicalAnd,
+  kLogicalOr,
+  kLogicalXor,
 };
 // "add", "subtract", ... (the Relax op's name without "relax.").
 const char* BinaryKindName(BinaryKind kind);

@@ -40,6 +40,40 @@ const char* UnaryKindName(UnaryKind kind) {
       return "abs";
     case UnaryKind::kErf:
       return "erf";
+    case UnaryKind::kFloor:
+      return "floor";
+    case UnaryKind::kCeil:
+      return "ceil";
+    case UnaryKind::kTrunc:
+      return "trunc";
+    case UnaryKind::kSin:
+      return "sin";
+    case UnaryKind::kCos:
+      return "cos";
+    case UnaryKind::kTan:
+      return "tan";
+    case UnaryKind::kSinh:
+      return "sinh";
+    case UnaryKind::kCosh:
+      return "cosh";
+    case UnaryKind::kAsin:
+      return "asin";
+    case UnaryKind::kAcos:
+      return "acos";
+    case UnaryKind::kAtan:
+      return "atan";
+    case UnaryKind::kAsinh:
+      return "asinh";
+    case UnaryKind::kAcosh:
+      return "acosh";
+    case UnaryKind::kAtanh:
+      return "atanh";
+    case UnaryKind::kSquare:
+      return "square";
+    case UnaryKind::kSign:
+      return "sign";
+    case UnaryKind::kLogicalNot:
+      return "logical_not";
   }
   return "?";
 }
@@ -62,6 +96,43 @@ PrimExpr ApplyUnary(UnaryKind kind, const PrimExpr& x) {
       return Intrin("sigmoid", {x});
     case UnaryKind::kErf:
       return Intrin("erf", {x});
+    case UnaryKind::kFloor:
+      return x->dtype.is_floating_point() ? Intrin("floor", {x}) : x;
+    case UnaryKind::kCeil:
+      return x->dtype.is_floating_point() ? Intrin("ceil", {x}) : x;
+    case UnaryKind::kTrunc:
+      return x->dtype.is_floating_point() ? Intrin("trunc", {x}) : x;
+    case UnaryKind::kSin:
+      return Intrin("sin", {x});
+    case UnaryKind::kCos:
+      return Intrin("cos", {x});
+    case UnaryKind::kTan:
+      return Intrin("tan", {x});
+    case UnaryKind::kSinh:
+      return Intrin("sinh", {x});
+    case UnaryKind::kCosh:
+      return Intrin("cosh", {x});
+    case UnaryKind::kAsin:
+      return Intrin("asin", {x});
+    case UnaryKind::kAcos:
+      return Intrin("acos", {x});
+    case UnaryKind::kAtan:
+      return Intrin("atan", {x});
+    case UnaryKind::kAsinh:
+      return Intrin("asinh", {x});
+    case UnaryKind::kAcosh:
+      return Intrin("acosh", {x});
+    case UnaryKind::kAtanh:
+      return Intrin("atanh", {x});
+    case UnaryKind::kSquare:
+      return tir::mul(x, x);
+    case UnaryKind::kLogicalNot:
+      return tir::logical_not(x);
+    case UnaryKind::kSign: {
+      PrimExpr zero = Const(x->dtype, 0);
+      return tir::MakeSelect(tir::greater(x, zero), Const(x->dtype, 1),
+                             tir::MakeSelect(tir::less(x, zero), Const(x->dtype, -1), zero));
+    }
     case UnaryKind::kAbs:
       // TVM's abs: fabs on floats, a select on signed ints, the value itself on unsigned.
       if (x->dtype.is_floating_point()) return Intrin("fabs", {x});
@@ -130,5 +201,21 @@ Tensor gelu(const Tensor& x) {
 }
 
 Tensor silu(const Tensor& x) { return multiply(x, unary(UnaryKind::kSigmoid, x)); }
+
+Tensor leaky_relu(const Tensor& x, double alpha) {
+  DataType t = x.dtype();
+  return Map(x, [&](const PrimExpr& v) {
+    return tir::MakeSelect(tir::greater(v, Const(t, 0)), v, tir::mul(v, Const(t, alpha)));
+  });
+}
+
+Tensor softplus(const Tensor& x, double beta, double threshold) {
+  DataType t = x.dtype();
+  return Map(x, [&](const PrimExpr& v) {
+    PrimExpr bx = tir::mul(v, Const(t, beta));
+    PrimExpr soft = tir::div(Intrin("log", {tir::add(Const(t, 1), Intrin("exp", {bx}))}), Const(t, beta));
+    return tir::MakeSelect(tir::greater(bx, Const(t, threshold)), v, soft);
+  });
+}
 
 }  // namespace wb::topi

@@ -11,7 +11,12 @@
 
 namespace wb::topi {
 
-enum class UnaryKind { kNegative, kExp, kLog, kSqrt, kRsqrt, kTanh, kSigmoid, kAbs, kErf };
+// kFloor, kCeil and kTrunc are the identity on integers; kSign gives -1, 0 or 1 in x's dtype.
+enum class UnaryKind {
+  kNegative, kExp, kLog, kSqrt, kRsqrt, kTanh, kSigmoid, kAbs, kErf,
+  kFloor, kCeil, kTrunc, kSin, kCos, kTan, kSinh, kCosh, kAsin, kAcos, kAtan,
+  kAsinh, kAcosh, kAtanh, kSquare, kSign, kLogicalNot,
+};
 const char* UnaryKindName(UnaryKind kind);
 PrimExpr ApplyUnary(UnaryKind kind, const PrimExpr& x);
 
@@ -31,5 +36,9 @@ Tensor relu(const Tensor& x);
 Tensor gelu(const Tensor& x);
 // x * sigmoid(x).
 Tensor silu(const Tensor& x);
+// x where x > 0, alpha * x elsewhere (TVM's topi.nn.leaky_relu).
+Tensor leaky_relu(const Tensor& x, double alpha);
+// log(1 + exp(beta * x)) / beta, and x itself where beta * x > threshold (TVM's topi.nn.softplus).
+Tensor softplus(const Tensor& x, double beta, double threshold);
 
 }  // namespace wb::topi

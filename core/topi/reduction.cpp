@@ -136,4 +136,20 @@ Tensor argmax(const Tensor& x, std::optional<int64_t> axis, bool keepdims) {
       kTagCommReduceIdx);
 }
 
+Tensor cumsum(const Tensor& x, int64_t axis, ir::DataType dtype, bool exclusive) {
+  int64_t a = NormalizeAxis(axis, x.ndim(), "cumsum");
+  ir::DataType t = dtype.is_void() ? x.dtype() : dtype;
+  te::IterVar k = te::reduce_axis(x.shape()[a], "k");
+  return te::compute(
+      x.shape(),
+      [&](const std::vector<tir::Var>& i) {
+        std::vector<PrimExpr> idx(i.begin(), i.end());
+        idx[a] = k->var;
+        // The prefix as a select in the summand: create_prim_func takes no reduction condition.
+        PrimExpr in_prefix = exclusive ? tir::less(k->var, i[a]) : tir::less_equal(k->var, i[a]);
+        return te::sum(tir::MakeSelect(in_prefix, tir::cast(t, x(idx)), tir::make_const(t, 0.0)), {k});
+      },
+      "T_cumsum", kTagCommReduce, {}, te::AxisNames("ax", x.ndim()));
+}
+
 }  // namespace wb::topi

@@ -27,6 +27,11 @@ Tensor mean(const Tensor& x, const std::optional<std::vector<int64_t>>& axes, bo
 // tensor).
 Tensor argmax(const Tensor& x, std::optional<int64_t> axis, bool keepdims);
 
+// The running sum along `axis` (inclusive, or exclusive of the element itself), in `dtype`
+// (Void: x's). One stage "T_cumsum" summing select(k <= i, x, 0) over the axis; quadratic in
+// the axis length.
+Tensor cumsum(const Tensor& x, int64_t axis, ir::DataType dtype, bool exclusive);
+
 // The sorted, de-duplicated, non-negative axes of a reduction over `ndim` dims.
 std::vector<int64_t> ReduceAxes(const std::optional<std::vector<int64_t>>& axes, size_t ndim,
                                 const char* op);

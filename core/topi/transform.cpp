@@ -91,6 +91,24 @@ Tensor expand_dims(const Tensor& x, const std::vector<int64_t>& axes_in) {
       "expand_dims", "", {}, te::AxisNames("i", out_ndim));
 }
 
+Tensor tile(const Tensor& x, const std::vector<int64_t>& repeats) {
+  size_t ndim = std::max(x.ndim(), repeats.size());
+  size_t xoff = ndim - x.ndim(), roff = ndim - repeats.size();
+  std::vector<PrimExpr> shape;
+  for (size_t d = 0; d < ndim; ++d) {
+    PrimExpr dim = d >= xoff ? x.shape()[d - xoff] : Index(1);
+    shape.push_back(tir::mul(dim, Index(d >= roff ? repeats[d - roff] : 1)));
+  }
+  return te::compute(
+      shape,
+      [&](const std::vector<Var>& i) {
+        std::vector<PrimExpr> idx;
+        for (size_t d = xoff; d < ndim; ++d) idx.push_back(tir::floormod(i[d], x.shape()[d - xoff]));
+        return x(idx);
+      },
+      "T_tile", kTagInjective, {}, te::AxisNames("ax", ndim));
+}
+
 Tensor squeeze(const Tensor& x, const std::optional<std::vector<int64_t>>& axes) {
   std::vector<bool> drop(x.ndim(), false);
   if (axes) {
@@ -281,6 +299,50 @@ Tensor take(const Tensor& x, const Tensor& indices, std::optional<int64_t> axis)
         return x(idx);
       },
       "T_take", kTagInjective);
+}
+
+namespace {
+
+// An index read from an index tensor, as int64, counted from the end when negative.
+PrimExpr WrapIndex(const PrimExpr& index, const PrimExpr& extent) {
+  PrimExpr i = tir::cast(ir::DataType::Int(64), index);
+  return tir::MakeSelect(tir::less(i, Index(0)), tir::add(i, extent), i);
+}
+
+}  // namespace
+
+Tensor gather_elements(const Tensor& x, const Tensor& indices, int64_t axis) {
+  int64_t a = NormalizeAxis(axis, x.ndim(), "gather_elements");
+  return te::compute(
+      indices.shape(),
+      [&](const std::vector<Var>& i) {
+        std::vector<PrimExpr> idx(i.begin(), i.end());
+        idx[a] = WrapIndex(indices(std::vector<PrimExpr>(i.begin(), i.end())), x.shape()[a]);
+        return x(idx);
+      },
+      "T_gather_elements", kTagInjective, {}, te::AxisNames("ax", indices.ndim()));
+}
+
+Tensor gather_nd(const Tensor& x, const Tensor& indices) {
+  const int64_t* k = tir::AsConstInt(indices.shape().back());
+  if (!k || *k > static_cast<int64_t>(x.ndim())) throw std::invalid_argument("gather_nd: bad index depth");
+  std::vector<PrimExpr> shape(indices.shape().begin(), indices.shape().end() - 1);
+  for (size_t d = *k; d < x.ndim(); ++d) shape.push_back(x.shape()[d]);
+  size_t outer = indices.ndim() - 1;
+  return te::compute(
+      shape,
+      [&](const std::vector<Var>& i) {
+        std::vector<PrimExpr> at(i.begin(), i.begin() + outer);
+        std::vector<PrimExpr> idx;
+        for (int64_t d = 0; d < *k; ++d) {
+          std::vector<PrimExpr> where = at;
+          where.push_back(Index(d));
+          idx.push_back(WrapIndex(indices(where), x.shape()[d]));
+        }
+        for (size_t d = outer; d < i.size(); ++d) idx.push_back(i[d]);
+        return x(idx);
+      },
+      "T_gather_nd", kTagInjective, {}, te::AxisNames("ax", shape.size()));
 }
 
 }  // namespace wb::topi

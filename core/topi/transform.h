@@ -36,6 +36,14 @@ Tensor strided_slice(const Tensor& x, const std::vector<int64_t>& axes,
 // Elements of x at `indices` along `axis` (nullopt: of the flattened x); indices are not
 // clamped (TVM's mode "fast").
 Tensor take(const Tensor& x, const Tensor& indices, std::optional<int64_t> axis);
+// out[i] = x[i with the axis coordinate replaced by indices[i]] (ONNX GatherElements); the
+// output has the indices' shape; negative indices count from the end ("T_gather_elements").
+Tensor gather_elements(const Tensor& x, const Tensor& indices, int64_t axis);
+// ONNX GatherND with batch_dims 0: the last axis of `indices` holds coordinates into x's first
+// axes; the output is indices.shape[:-1] + x.shape[K:] ("T_gather_nd").
+Tensor gather_nd(const Tensor& x, const Tensor& indices);
+// numpy's tile: `repeats` copies along each axis, ranks aligned from the right ("T_tile").
+Tensor tile(const Tensor& x, const std::vector<int64_t>& repeats);
 
 // The length of numpy's slice begin:end:stride of a dim of `extent`.
 int64_t SliceLength(int64_t extent, int64_t begin, int64_t end, int64_t stride, int64_t* start);

@@ -143,7 +143,8 @@ class TestRelaxOps : public QObject {
     tir::Var n = tir::MakeVar("n", kI64);
     tir::Var m = tir::MakeVar("m", kI64);
     const char* ops[] = {"relax.add",          "relax.subtract", "relax.multiply", "relax.divide",
-                         "relax.floor_divide", "relax.power",    "relax.maximum",  "relax.minimum"};
+                         "relax.floor_divide", "relax.power",    "relax.maximum",  "relax.minimum",
+                         "relax.floor_mod",    "relax.mod"};
     for (const char* op : ops) {
       CHECK_TYPE(Infer({T({n, I(1), I(4)}), T({I(3), I(1)})}, On(op)),
                  "R.Tensor((n, 3, 4), \"float32\")");
@@ -152,6 +153,10 @@ class TestRelaxOps : public QObject {
                               "relax.less_equal", "relax.greater",   "relax.greater_equal"};
     for (const char* op : compares) {
       CHECK_TYPE(Infer({T({n, I(4)}), T({n, I(4)})}, On(op)), "R.Tensor((n, 4), \"bool\")");
+    }
+    for (const char* op : {"relax.logical_and", "relax.logical_or", "relax.logical_xor"}) {
+      CHECK_TYPE(Infer({T({n, I(4)}, DataType::Bool()), T({I(4)}, DataType::Bool())}, On(op)),
+                 "R.Tensor((n, 4), \"bool\")");
     }
     // The same symbolic dim broadcasts; different ones leave only the rank known.
     CHECK_TYPE(Infer({T({n}), T({n})}, On("relax.add")), "R.Tensor((n,), \"float32\")");
@@ -174,10 +179,20 @@ class TestRelaxOps : public QObject {
 
   void unary() {
     tir::Var n = tir::MakeVar("n", kI64);
-    for (const char* op : {"relax.negative", "relax.exp", "relax.log", "relax.sqrt", "relax.rsqrt",
-                           "relax.tanh", "relax.sigmoid", "relax.abs"}) {
+    for (const char* op : {"relax.negative", "relax.exp",  "relax.log",   "relax.sqrt",  "relax.rsqrt",
+                           "relax.tanh",     "relax.sigmoid", "relax.abs", "relax.erf",   "relax.floor",
+                           "relax.ceil",     "relax.trunc", "relax.sin",   "relax.cos",   "relax.tan",
+                           "relax.sinh",     "relax.cosh",  "relax.asin",  "relax.acos",  "relax.atan",
+                           "relax.asinh",    "relax.acosh", "relax.atanh", "relax.square", "relax.sign"}) {
       CHECK_TYPE(Infer({T({n, I(8)})}, On(op)), "R.Tensor((n, 8), \"float32\")");
     }
+    // Rounding, sign and square take integers too; the trigonometry does not.
+    for (const char* op : {"relax.floor", "relax.sign", "relax.square"}) {
+      CHECK_TYPE(Infer({T({I(2)}, kI64)}, On(op)), "R.Tensor((2,), \"int64\")");
+    }
+    CHECK_ERROR(Infer({T({I(2)}, kI64)}, On("relax.sin")),
+                "sin: the operand must have a floating-point dtype, got int64");
+    CHECK_TYPE(Infer({T({n}, DataType::Bool())}, On("relax.logical_not")), "R.Tensor((n,), \"bool\")");
     CHECK_ERROR(Infer({T({I(2)}, kI64)}, On("relax.exp")),
                 "exp: the operand must have a floating-point dtype, got int64");
     CHECK_TYPE(Infer({T({I(2)}, kI64)}, On("relax.abs")), "R.Tensor((2,), \"int64\")");
@@ -199,6 +214,15 @@ class TestRelaxOps : public QObject {
     }
     CHECK_ERROR(Infer({T({n, I(10)})}, On("relax.nn.softmax", {{"axis", Int(2)}})),
                 "nn.softmax: axis 2 is out of range for a tensor of rank 2");
+    CHECK_TYPE(Infer({T({n, I(10)})}, On("relax.nn.leakyrelu", {{"alpha", ir::MakeFloat(0.2)}})),
+               "R.Tensor((n, 10), \"float32\")");
+    CHECK_TYPE(Infer({T({n, I(10)})}, On("relax.nn.softplus")), "R.Tensor((n, 10), \"float32\")");
+    CHECK_TYPE(Infer({T({n, I(10)})}, On("relax.nn.pad", {{"pad_width", IntArray({1, 2, 0, 3})}})),
+               "R.Tensor((n + 3, 13), \"float32\")");
+    CHECK_ERROR(Infer({T({n, I(10)})}, On("relax.nn.pad", {{"pad_width", IntArray({1, 2})}})),
+                "nn.pad: pad_width must have 2 values per axis (4), got 2");
+    CHECK_ERROR(Infer({T({n})}, On("relax.nn.pad", {{"pad_width", IntArray({1, 1})}, {"pad_mode", ir::MakeString("wrap")}})),
+                "nn.pad: pad_mode must be constant, edge or reflect, got wrap");
     CHECK_TYPE(Infer({T({n, I(10)})}, On("relax.nn.dropout")),
                "R.Tuple(R.Tensor((n, 10), \"float32\"), R.Tensor((n, 10), \"float32\"))");
   }
@@ -317,6 +341,20 @@ class TestRelaxOps : public QObject {
 
   void manipulation() {
     tir::Var n = tir::MakeVar("n", kI64);
+    CHECK_TYPE(Infer({T({n, I(3)})}, On("relax.tile", {{"repeats", IntArray({2, 1})}})),
+               "R.Tensor((n * 2, 3), \"float32\")");
+    CHECK_TYPE(Infer({T({n, I(3)})}, On("relax.tile", {{"repeats", IntArray({4, 1, 2})}})),
+               "R.Tensor((4, n, 6), \"float32\")");
+    CHECK_ERROR(Infer({T({n})}, On("relax.tile", {{"repeats", IntArray({-1})}})),
+                "tile: repeats must not be negative");
+    CHECK_TYPE(Infer({T({n, I(3)}), T({I(2), I(3)}, kI64)}, On("relax.gather_elements", {{"axis", Int(-2)}})),
+               "R.Tensor((2, 3), \"float32\")");
+    CHECK_ERROR(Infer({T({n, I(3)}), T({I(2)}, kI64)}, On("relax.gather_elements")),
+                "gather_elements: the indices must have the data's rank 2, got 1");
+    CHECK_TYPE(Infer({T({n, I(3), I(4)}), T({I(5), I(2)}, kI64)}, On("relax.gather_nd")),
+               "R.Tensor((5, 4), \"float32\")");
+    CHECK_ERROR(Infer({T({n, I(3)}), T({I(5), I(3)}, kI64)}, On("relax.gather_nd")),
+                "gather_nd: the indices' last dimension 3 must be in [1, 2]");
     CHECK_TYPE(Infer({T({n, I(2), I(3)})}, On("relax.permute_dims")),
                "R.Tensor((3, 2, n), \"float32\")");
     CHECK_TYPE(
@@ -386,7 +424,7 @@ class TestRelaxOps : public QObject {
 
   void reductions() {
     tir::Var n = tir::MakeVar("n", kI64);
-    for (const char* op : {"relax.sum", "relax.mean", "relax.max", "relax.min"}) {
+    for (const char* op : {"relax.sum", "relax.mean", "relax.max", "relax.min", "relax.prod"}) {
       CHECK_TYPE(Infer({T({n, I(3), I(4)})}, On(op, {{"axis", IntArray({1})}})),
                  "R.Tensor((n, 4), \"float32\")");
       CHECK_TYPE(Infer({T({n, I(3), I(4)})},
@@ -401,6 +439,8 @@ class TestRelaxOps : public QObject {
     CHECK_TYPE(Infer({T({n, I(3)})},
                      On("relax.argmax", {{"axis", Int(0)}, {"keepdims", ir::MakeBool(true)}})),
                "R.Tensor((1, 3), \"int64\")");
+    CHECK_TYPE(Infer({T({n, I(3)})}, On("relax.cumsum", {{"axis", Int(1)}})), "R.Tensor((n, 3), \"float32\")");
+    CHECK_TYPE(Infer({T({n, I(3)}, kI64)}, On("relax.cumsum")), "R.Tensor((n * 3,), \"int64\")");
     CHECK_ERROR(Infer({T({n, I(3)})}, On("relax.mean", {{"axis", IntArray({0, -2})}})),
                 "mean: axis -2 appears more than once");
   }

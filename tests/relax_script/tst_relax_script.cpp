@@ -4,6 +4,7 @@
 // the parser survives truncated and mutated Relax input.
 #include <QDir>
 #include <QTest>
+#include <cstring>
 
 #include <fstream>
 #include <map>
@@ -255,6 +256,54 @@ class Module:
     QVERIFY(back->shape == c->shape);
     QVERIFY(back->data == c->data);
     QCOMPARE(wb::script::Print(parsed), printed);
+  }
+
+  // The metadata section as TVM prints it: tvm-ffi's JSON graph, where each constant also lists
+  // its `span` and `ty` (skipped here: the type comes from the tensor) and the tensor is TVM's
+  // binary format in base64.
+  void parsesTVMsMetadataGraph() {
+    REQUIRE_OPS();
+    const char* tvm_text = R"(metadata = tvm.ir.load_json("""{
+  "root_index": 7,
+  "nodes": [
+    {"type": "ffi.String", "data": "relax.expr.Constant"},
+    {"type": "None"},
+    {"type": "ffi.Shape", "data": [2]},
+    {"type": "relax.TensorType", "data": {"shape": 1, "dtype": 1, "vdevice": 1, "ndim": 1}},
+    {"type": "ffi.Tensor", "data": "P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAQAAAAIgAQACAAAAAAAAAAgAAAAAAAAAAADAPwAAAMA="},
+    {"type": "relax.expr.Constant", "data": {"span": 1, "ty": 3, "data": 4}},
+    {"type": "ffi.Array", "data": [5]},
+    {"type": "ffi.Map", "data": [0, 6]}
+  ],
+  "metadata": {"tvm_version": "0.26.dev0"}
+}""")
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2,), dtype="float32")) -> R.Tensor((2,), dtype="float32"):
+        y: R.Tensor((2,), dtype="float32") = R.add(x, metadata["relax.expr.Constant"][0])
+        return y)";
+    auto parsed = wb::script::Parse(tvm_text, "tvm_metadata.py");
+    QVERIFY2(parsed.ok(), Diagnostics(parsed.diagnostics).c_str());
+    using namespace wb::relax;  // NOLINT(google-build-using-namespace)
+    auto main = parsed.module->Lookup("main").as_ref<FunctionNode>();
+    auto* seq = main->body.as<SeqExprNode>();
+    auto* binding = static_cast<const VarBindingNode*>(seq->blocks[0]->bindings[0].get());
+    auto* c = binding->value.as<CallNode>()->args[1].as<ConstantNode>();
+    QVERIFY(c && c->dtype == wb::ir::DataType::Float(32) && c->shape == std::vector<int64_t>{2});
+    float values[2];
+    std::memcpy(values, c->data.data(), 8);
+    QCOMPARE(values[0], 1.5f);
+    QCOMPARE(values[1], -2.0f);
+    // A tensor that is not TVM's format is an error at the metadata string.
+    std::string bad = tvm_text;
+    bad.replace(bad.find("P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAQAAAAIgAQACAAAAAAAAAAgAAAAAAAAAAADAPwAAAMA="), 76,
+                "AQAAAAAAAAAAAAAAAAAAAA==");
+    auto broken = wb::script::Parse(bad, "bad.py");
+    QVERIFY(!broken.ok());
+    QVERIFY2(Diagnostics(broken.diagnostics).find("invalid metadata: constant 0: the tensor does not start with TVM's tensor magic") != std::string::npos,
+             Diagnostics(broken.diagnostics).c_str());
   }
 
   // The parser answers (IR or diagnostics) on every prefix and on random mutations of Relax

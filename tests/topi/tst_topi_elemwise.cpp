@@ -52,6 +52,16 @@ double Ref(topi::BinaryKind k, double a, double b) {
       return a > b;
     case K::kGreaterEqual:
       return a >= b;
+    case K::kFloorMod:
+      return a - std::floor(a / b) * b;
+    case K::kMod:
+      return std::fmod(a, b);
+    case K::kLogicalAnd:
+      return (a != 0) && (b != 0);
+    case K::kLogicalOr:
+      return (a != 0) || (b != 0);
+    case K::kLogicalXor:
+      return (a != 0) != (b != 0);
   }
   return 0;
 }
@@ -73,7 +83,7 @@ class TestTopiElemwise : public QObject {
     using K = topi::BinaryKind;
     for (K k : {K::kAdd, K::kSubtract, K::kMultiply, K::kDivide, K::kFloorDivide, K::kPower,
                 K::kMaximum, K::kMinimum, K::kEqual, K::kNotEqual, K::kLess, K::kLessEqual,
-                K::kGreater, K::kGreaterEqual}) {
+                K::kGreater, K::kGreaterEqual, K::kFloorMod, K::kMod}) {
       // Power of negative bases gives NaN: keep its inputs positive.
       double lo = k == K::kPower ? 0.1 : -1;
       te::Tensor a = te::placeholder(Shape({1, 2, 3}), kF32, "a");

@@ -62,6 +62,9 @@ const OpRegistrar kOps[] = {
     OpRegistrar(Binary("equal", true)),         OpRegistrar(Binary("not_equal", true)),
     OpRegistrar(Binary("less", true)),          OpRegistrar(Binary("less_equal", true)),
     OpRegistrar(Binary("greater", true)),       OpRegistrar(Binary("greater_equal", true)),
+    OpRegistrar(Binary("floor_mod", false)),    OpRegistrar(Binary("mod", false)),
+    OpRegistrar(Binary("logical_and", false)),  OpRegistrar(Binary("logical_or", false)),
+    OpRegistrar(Binary("logical_xor", false)),
 };
 
 }  // namespace

@@ -432,6 +432,91 @@ OpInfo BroadcastTo() {
   return Define(std::move(def));
 }
 
+// tile: the input repeated `repeats` times along each axis, numpy's rank rule (the shorter of
+// the input's rank and repeats' length is padded with leading 1s).
+OpInfo Tile() {
+  OpDef def;
+  def.name = "relax.tile";
+  def.args = {"data"};
+  def.pattern = OpPatternKind::kInjective;
+  def.attrs_type_key = "relax.attrs.TileAttrs";
+  def.attrs = {IntsAttr("repeats", {})};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the input");
+    std::vector<int64_t> repeats = AttrInts(call, "repeats");
+    for (int64_t r : repeats) {
+      if (r < 0) throw TypeError("repeats must not be negative");
+    }
+    if (x->IsUnknownNdim()) return MakeTensorType(x->dtype, kUnknownNDim);
+    int64_t ndim = std::max<int64_t>(x->ndim, static_cast<int64_t>(repeats.size()));
+    if (!x->shape) return MakeTensorType(x->dtype, ndim);
+    std::vector<PrimExpr> dims(ndim);
+    for (int64_t i = 0; i < ndim; ++i) {
+      int64_t xi = i - (ndim - x->ndim), ri = i - (ndim - static_cast<int64_t>(repeats.size()));
+      PrimExpr d = xi >= 0 ? (*x->shape)[xi] : Int64(1);
+      dims[i] = Mul(d, Int64(ri >= 0 ? repeats[ri] : 1));
+    }
+    return WithVDevice(MakeTensorType(dims, x->dtype), x->vdevice);
+  };
+  return Define(std::move(def));
+}
+
+const TensorTypeNode* IndicesArg(const std::vector<Type>& types, size_t i) {
+  const TensorTypeNode* t = TensorArg(types, i, "the indices");
+  if (!t->IsUnknownDtype() && !t->dtype.is_integer()) {
+    throw TypeError("the indices must have an integer dtype, got " + t->dtype.ToString());
+  }
+  return t;
+}
+
+OpInfo GatherElements() {
+  OpDef def;
+  def.name = "relax.gather_elements";
+  def.args = {"data", "indices"};
+  def.pattern = OpPatternKind::kInjective;
+  def.attrs_type_key = "relax.attrs.GatherElementsAttrs";
+  def.attrs = {IntAttr("axis", 0)};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the data");
+    const TensorTypeNode* indices = IndicesArg(types, 1);
+    if (!x->IsUnknownNdim()) {
+      NormalizeAxis(AttrInt(call, "axis"), x->ndim);
+      if (!indices->IsUnknownNdim() && indices->ndim != x->ndim) {
+        throw TypeError("the indices must have the data's rank " + std::to_string(x->ndim) + ", got " +
+                        std::to_string(indices->ndim));
+      }
+    }
+    return WithVDevice(TensorOf(indices->shape, x->dtype, indices->ndim), x->vdevice);
+  };
+  return Define(std::move(def));
+}
+
+OpInfo GatherND() {
+  OpDef def;
+  def.name = "relax.gather_nd";
+  def.args = {"data", "indices"};
+  def.pattern = OpPatternKind::kInjective;
+  def.attrs_type_key = "relax.attrs.GatherNDAttrs";
+  def.attrs = {IntAttr("batch_dims", 0)};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the data");
+    const TensorTypeNode* indices = IndicesArg(types, 1);
+    int64_t batch = AttrInt(call, "batch_dims");
+    if (batch != 0) throw TypeError("batch_dims other than 0 are not supported");
+    if (!x->shape || !indices->shape || indices->shape->empty()) return MakeTensorType(x->dtype, kUnknownNDim);
+    auto depth = AsConstInt(indices->shape->back());
+    if (!depth) return MakeTensorType(x->dtype, kUnknownNDim);
+    if (*depth < 1 || *depth > x->ndim) {
+      throw TypeError("the indices' last dimension " + std::to_string(*depth) + " must be in [1, " +
+                      std::to_string(x->ndim) + "]");
+    }
+    std::vector<PrimExpr> dims(indices->shape->begin(), indices->shape->end() - 1);
+    dims.insert(dims.end(), x->shape->begin() + *depth, x->shape->end());
+    return WithVDevice(MakeTensorType(dims, x->dtype), x->vdevice);
+  };
+  return Define(std::move(def));
+}
+
 OpInfo LayoutTransform() {
   OpDef def;
   def.name = "relax.layout_transform";
@@ -506,7 +591,8 @@ const OpRegistrar kOps[] = {
     OpRegistrar(Reshape()),     OpRegistrar(PermuteDims()),     OpRegistrar(ExpandDims()),
     OpRegistrar(Squeeze()),     OpRegistrar(Flatten()),         OpRegistrar(Concat()),
     OpRegistrar(Split()),       OpRegistrar(StridedSlice()),    OpRegistrar(Take()),
-    OpRegistrar(BroadcastTo()), OpRegistrar(LayoutTransform()), OpRegistrar(Where()),
+    OpRegistrar(BroadcastTo()), OpRegistrar(LayoutTransform()), OpRegistrar(Tile()),
+    OpRegistrar(GatherElements()), OpRegistrar(GatherND()), OpRegistrar(Where()),
 };
 
 }  // namespace

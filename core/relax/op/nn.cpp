@@ -27,6 +27,50 @@ OpInfo Activation(const char* name, bool float_only) {
   return Define(std::move(def));
 }
 
+// An activation with float attributes (leakyrelu's alpha, softplus's beta and threshold).
+OpInfo ActivationWithAttrs(const char* name, const char* attrs_type_key, std::vector<AttrField> attrs) {
+  OpDef def;
+  def.name = std::string("relax.nn.") + name;
+  def.args = {"data"};
+  def.pattern = OpPatternKind::kElemWise;
+  def.attrs_type_key = attrs_type_key;
+  def.attrs = std::move(attrs);
+  def.infer = [](const Call&, const std::vector<Type>& types) { return FloatSameAsInput(types); };
+  return Define(std::move(def));
+}
+
+// nn.pad: pad_width holds (before, after) per axis; the modes are TVM's, of which the
+// legalization handles "constant".
+OpInfo Pad() {
+  OpDef def;
+  def.name = "relax.nn.pad";
+  def.args = {"data"};
+  def.pattern = OpPatternKind::kInjective;
+  def.attrs_type_key = "relax.attrs.PadAttrs";
+  def.attrs = {IntsAttr("pad_width", {}), FloatAttr("pad_value", 0.0), StringAttr("pad_mode", "constant")};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the data");
+    std::vector<int64_t> width = AttrInts(call, "pad_width");
+    std::string mode = AttrString(call, "pad_mode");
+    if (mode != "constant" && mode != "edge" && mode != "reflect") {
+      throw TypeError("pad_mode must be constant, edge or reflect, got " + mode);
+    }
+    if (x->IsUnknownNdim()) return GetRef(x);
+    if (width.size() != static_cast<size_t>(2 * x->ndim)) {
+      throw TypeError("pad_width must have 2 values per axis (" + std::to_string(2 * x->ndim) + "), got " +
+                      std::to_string(width.size()));
+    }
+    for (int64_t w : width) {
+      if (w < 0) throw TypeError("pad_width must not be negative");
+    }
+    if (!x->shape) return GetRef(x);
+    std::vector<PrimExpr> dims = *x->shape;
+    for (size_t i = 0; i < dims.size(); ++i) dims[i] = Add(dims[i], Int64(width[2 * i] + width[2 * i + 1]));
+    return WithVDevice(MakeTensorType(dims, x->dtype), x->vdevice);
+  };
+  return Define(std::move(def));
+}
+
 OpInfo Softmax(const char* name) {
   OpDef def;
   def.name = std::string("relax.nn.") + name;
@@ -332,6 +376,10 @@ const OpRegistrar kOps[] = {
     OpRegistrar(Activation("relu", false)),
     OpRegistrar(Activation("gelu", true)),
     OpRegistrar(Activation("silu", true)),
+    OpRegistrar(ActivationWithAttrs("leakyrelu", "relax.attrs.LeakyReluAttrs", {FloatAttr("alpha", 0.01)})),
+    OpRegistrar(ActivationWithAttrs("softplus", "relax.attrs.SoftplusAttrs",
+                                    {FloatAttr("beta", 1.0), FloatAttr("threshold", 20.0)})),
+    OpRegistrar(Pad()),
     OpRegistrar(Softmax("softmax")),
     OpRegistrar(Softmax("log_softmax")),
     OpRegistrar(Conv2D()),

@@ -61,9 +61,33 @@ OpInfo Argmax() {
   return Define(std::move(def));
 }
 
+// cumsum: the running sum along `axis` (None: of the flattened input), in `dtype` when given.
+OpInfo Cumsum() {
+  OpDef def;
+  def.name = "relax.cumsum";
+  def.args = {"data"};
+  def.pattern = OpPatternKind::kOpaque;
+  def.attrs_type_key = "relax.attrs.ScanopAttrs";
+  def.attrs = {OptionalIntAttr("axis"), DTypeField("dtype"), BoolAttr("exclusive", false)};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the data");
+    DataType dtype = AttrDataType(call, "dtype");
+    if (dtype.is_void()) dtype = x->dtype;
+    if (AttrIsNone(call, "axis")) {
+      if (!x->shape) return MakeTensorType(dtype, 1);
+      return WithVDevice(MakeTensorType({Product(*x->shape)}, dtype), x->vdevice);
+    }
+    if (!x->IsUnknownNdim()) NormalizeAxis(AttrInt(call, "axis"), x->ndim);
+    return WithVDevice(TensorOf(x->shape, dtype, x->ndim), x->vdevice);
+  };
+  return Define(std::move(def));
+}
+
 const OpRegistrar kOps[] = {
+    OpRegistrar(Cumsum()),
     OpRegistrar(Statistical("sum")), OpRegistrar(Statistical("mean")),
     OpRegistrar(Statistical("max")), OpRegistrar(Statistical("min")),
+    OpRegistrar(Statistical("prod")),
     OpRegistrar(Argmax()),
 };
 

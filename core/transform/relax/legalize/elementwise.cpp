@@ -46,15 +46,18 @@ void RegisterBinary(LegalizeTable& table) {
   using K = topi::BinaryKind;
   for (K k : {K::kAdd, K::kSubtract, K::kMultiply, K::kDivide, K::kFloorDivide, K::kPower,
               K::kMaximum, K::kMinimum, K::kEqual, K::kNotEqual, K::kLess, K::kLessEqual,
-              K::kGreater, K::kGreaterEqual}) {
+              K::kGreater, K::kGreaterEqual, K::kFloorMod, K::kMod, K::kLogicalAnd, K::kLogicalOr,
+              K::kLogicalXor}) {
     table[std::string("relax.") + topi::BinaryKindName(k)] = Binary(k);
   }
 }
 
 void RegisterUnary(LegalizeTable& table) {
   using K = topi::UnaryKind;
-  for (K k :
-       {K::kNegative, K::kExp, K::kLog, K::kSqrt, K::kRsqrt, K::kTanh, K::kSigmoid, K::kAbs}) {
+  for (K k : {K::kNegative, K::kExp,   K::kLog,   K::kSqrt,  K::kRsqrt, K::kTanh,   K::kSigmoid,
+              K::kAbs,      K::kErf,   K::kFloor, K::kCeil,  K::kTrunc, K::kSin,    K::kCos,
+              K::kTan,      K::kSinh,  K::kCosh,  K::kAsin,  K::kAcos,  K::kAtan,   K::kAsinh,
+              K::kAcosh,    K::kAtanh, K::kSquare, K::kSign,  K::kLogicalNot}) {
     table[std::string("relax.") + topi::UnaryKindName(k)] = Unary(k);
   }
   table["relax.clip"] = [](BlockBuilder& bb, const Call& call) -> Expr {

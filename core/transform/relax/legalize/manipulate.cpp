@@ -120,6 +120,23 @@ void RegisterManipulate(LegalizeTable& table) {
     return Guard(
         [&] { return te.Emit(topi::broadcast_to(x, te.Dims(*out->shape)), "broadcast_to"); });
   };
+  table["relax.gather_elements"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    te::Tensor indices = te.Tensor(call, 1);
+    return Guard([&] { return te.Emit(topi::gather_elements(x, indices, AttrInt(call, "axis")), "gather_elements"); });
+  };
+  table["relax.gather_nd"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    te::Tensor indices = te.Tensor(call, 1);
+    return Guard([&] { return te.Emit(topi::gather_nd(x, indices), "gather_nd"); });
+  };
+  table["relax.tile"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    return Guard([&] { return te.Emit(topi::tile(x, relax::AttrInts(call, "repeats")), "tile"); });
+  };
 }
 
 }  // namespace wb::transform::legalize

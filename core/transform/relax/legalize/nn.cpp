@@ -55,6 +55,29 @@ void RegisterNN(LegalizeTable& table) {
   table["relax.nn.relu"] = Activation(&topi::relu, "relu");
   table["relax.nn.gelu"] = Activation(&topi::gelu, "gelu");
   table["relax.nn.silu"] = Activation(&topi::silu, "silu");
+  table["relax.nn.leakyrelu"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    return te.Emit(topi::leaky_relu(te.Tensor(call, 0), AttrFloat(call, "alpha")), "leaky_relu");
+  };
+  table["relax.nn.softplus"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    return te.Emit(topi::softplus(te.Tensor(call, 0), AttrFloat(call, "beta"), AttrFloat(call, "threshold")),
+                   "softplus");
+  };
+  table["relax.nn.pad"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    if (AttrString(call, "pad_mode") != "constant") {
+      throw LegalizeError("pad_mode " + AttrString(call, "pad_mode") + " is not supported (only constant)");
+    }
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    std::vector<int64_t> width = AttrInts(call, "pad_width"), before, after;
+    for (size_t i = 0; i + 1 < width.size(); i += 2) {
+      before.push_back(width[i]);
+      after.push_back(width[i + 1]);
+    }
+    return te.Emit(topi::pad(x, before, after, tir::make_const(x.dtype(), AttrFloat(call, "pad_value")), "PadInput"),
+                   "pad");
+  };
   table["relax.nn.softmax"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     TECall te(bb);
     return te.Emit(topi::softmax(te.Tensor(call, 0), AttrInt(call, "axis")), "softmax");

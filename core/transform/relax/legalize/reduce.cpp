@@ -49,6 +49,15 @@ void RegisterReduce(LegalizeTable& table) {
   table["relax.sum"] = Statistical(topi::ReduceKind::kSum, "sum");
   table["relax.max"] = Statistical(topi::ReduceKind::kMax, "max");
   table["relax.min"] = Statistical(topi::ReduceKind::kMin, "min");
+  table["relax.cumsum"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    if (relax::AttrIsNone(call, "axis")) throw LegalizeError("cumsum without an axis is not supported; reshape first");
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    return te.Emit(topi::cumsum(x, relax::AttrInt(call, "axis"), relax::AttrDataType(call, "dtype"),
+                                relax::AttrBool(call, "exclusive")),
+                   "cumsum");
+  };
+  table["relax.prod"] = Statistical(topi::ReduceKind::kProd, "prod");
   table["relax.mean"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     TECall te(bb);
     te::Tensor x = te.Tensor(call, 0);

@@ -1,0 +1,36 @@
+#include "frontend/load_module.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "frontend/onnx/onnx_frontend.h"
+
+namespace wb::frontend {
+
+bool IsONNXPath(const std::string& path) {
+  if (path.size() < 5) return false;
+  std::string ext = path.substr(path.size() - 5);
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  return ext == ".onnx";
+}
+
+script::ParseResult LoadModule(const std::string& path) {
+  script::ParseResult result;
+  if (IsONNXPath(path)) {
+    onnx::ImportResult imported = onnx::FromONNXFile(path);
+    result.module = imported.module;
+    result.diagnostics = std::move(imported.diagnostics);
+    return result;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    result.diagnostics.Error("cannot read file '" + path + "'");
+    return result;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return script::Parse(text.str(), path);
+}
+
+}  // namespace wb::frontend

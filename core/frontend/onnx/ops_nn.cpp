@@ -1,0 +1,242 @@
+// Neural-network ONNX ops: Gemm and MatMul, 2-D Conv, pooling, the normalizations and the
+// softmax family, mapped onto relax.matmul, relax.nn.* and relax.mean / relax.max as TVM's ONNX
+// frontend maps them.
+#include "frontend/onnx/importer.h"
+#include "tir/op.h"
+
+namespace wb::frontend::onnx {
+namespace {
+
+using relax::Expr;
+
+PrimExpr I64(int64_t v) { return tir::MakeIntImm(DataType::Int(64), v); }
+
+Expr ShapeOf(const std::vector<PrimExpr>& dims) { return relax::MakeShapeExpr(dims); }
+
+std::vector<Operand> ConvertGemm(NodeContext& ctx) {
+  Expr a = ctx.Expr(0), b = ctx.Expr(1);
+  if (ctx.Rank(0) != 2 || ctx.Rank(1) != 2) ctx.Fail("A and B must be matrices");
+  if (ctx.AttrInt("transA", 0)) a = ctx.Op("relax.permute_dims", {a}, {{"axes", relax::IntArray({1, 0})}});
+  if (ctx.AttrInt("transB", 0)) b = ctx.Op("relax.permute_dims", {b}, {{"axes", relax::IntArray({1, 0})}});
+  DataType dtype = ctx.DType(0);
+  Expr y = ctx.Op("relax.matmul", {a, b});
+  double alpha = ctx.AttrFloat("alpha", 1.0f);
+  double beta = ctx.AttrFloat("beta", 1.0f);
+  if (alpha != 1.0) y = ctx.Op("relax.multiply", {y, ScalarConstant(dtype, alpha)});
+  if (ctx.HasInput(2)) {
+    Expr c = ctx.Expr(2);
+    if (beta != 1.0) c = ctx.Op("relax.multiply", {c, ScalarConstant(dtype, beta)});
+    y = ctx.Op("relax.add", {y, c});
+  }
+  return {Value(y)};
+}
+
+std::vector<Operand> ConvertMatMul(NodeContext& ctx) {
+  return {Value(Expr(ctx.Op("relax.matmul", {ctx.Expr(0), ctx.Expr(1)})))};
+}
+
+// The spatial attributes of Conv and the pools, with auto_pad resolved on static shapes.
+struct Window {
+  std::vector<int64_t> kernel, strides, dilations, pads;  // pads: begins then ends
+};
+
+Window ReadWindow(NodeContext& ctx, const std::vector<int64_t>& kernel) {
+  size_t n = kernel.size();
+  Window w;
+  w.kernel = kernel;
+  w.strides = ctx.AttrInts("strides", std::vector<int64_t>(n, 1));
+  w.dilations = ctx.AttrInts("dilations", std::vector<int64_t>(n, 1));
+  w.pads = ctx.AttrInts("pads", std::vector<int64_t>(2 * n, 0));
+  if (w.strides.size() != n || w.dilations.size() != n || w.pads.size() != 2 * n) {
+    ctx.Fail("strides, dilations and pads must have one value per spatial axis (pads two)");
+  }
+  std::string auto_pad = ctx.AttrString("auto_pad", "NOTSET");
+  if (auto_pad == "NOTSET") return w;
+  if (auto_pad == "VALID") {
+    std::fill(w.pads.begin(), w.pads.end(), 0);
+    return w;
+  }
+  if (auto_pad != "SAME_UPPER" && auto_pad != "SAME_LOWER") ctx.Fail("unknown auto_pad '" + auto_pad + "'");
+  std::vector<PrimExpr> shape = ctx.Shape(0);
+  for (size_t k = 0; k < n; ++k) {
+    const int64_t* in = tir::AsConstInt(shape[shape.size() - n + k]);
+    if (!in) ctx.Fail("auto_pad " + auto_pad + " needs static spatial dims");
+    int64_t out = (*in + w.strides[k] - 1) / w.strides[k];
+    int64_t total = std::max<int64_t>(0, (out - 1) * w.strides[k] + (kernel[k] - 1) * w.dilations[k] + 1 - *in);
+    int64_t small = total / 2, large = total - small;
+    w.pads[k] = auto_pad == "SAME_UPPER" ? small : large;
+    w.pads[k + n] = auto_pad == "SAME_UPPER" ? large : small;
+  }
+  return w;
+}
+
+std::vector<Operand> ConvertConv(NodeContext& ctx) {
+  if (ctx.Rank(0) != 4 || ctx.Rank(1) != 4) {
+    ctx.Fail("only 2-D convolution (4-D data and weight) is supported, got rank " + std::to_string(ctx.Rank(0)));
+  }
+  std::vector<PrimExpr> wshape = ctx.Shape(1);
+  std::vector<int64_t> kernel;
+  for (size_t k = 2; k < 4; ++k) {
+    const int64_t* d = tir::AsConstInt(wshape[k]);
+    if (!d) ctx.Fail("the kernel's spatial dims must be static");
+    kernel.push_back(*d);
+  }
+  Window w = ReadWindow(ctx, ctx.AttrInts("kernel_shape", kernel));
+  Expr y = ctx.Op("relax.nn.conv2d", {ctx.Expr(0), ctx.Expr(1)},
+                  {{"strides", relax::IntArray(w.strides)},
+                   {"padding", relax::IntArray(w.pads)},
+                   {"dilation", relax::IntArray(w.dilations)},
+                   {"groups", ir::MakeInt(ctx.AttrInt("group", 1))}});
+  if (ctx.HasInput(2)) {
+    Expr bias = ctx.Op("relax.reshape", {ctx.Expr(2), ShapeOf({I64(1), ctx.Shape(2)[0], I64(1), I64(1)})});
+    y = ctx.Op("relax.add", {y, bias});
+  }
+  return {Value(y)};
+}
+
+Converter Pool(const char* relax_name, bool average) {
+  std::string name = relax_name;
+  return [name, average](NodeContext& ctx) -> std::vector<Operand> {
+    if (ctx.Rank(0) != 4) ctx.Fail("only 2-D pooling (4-D data) is supported");
+    if (ctx.node().output_size() > 1 && !ctx.node().output(1).empty()) ctx.Fail("the Indices output is not supported");
+    std::vector<int64_t> kernel = ctx.AttrInts("kernel_shape", {});
+    if (kernel.size() != 2) ctx.Fail("kernel_shape must have 2 values");
+    if (ctx.AttrInt("storage_order", 0) != 0) ctx.Fail("storage_order 1 is not supported");
+    Window w = ReadWindow(ctx, kernel);
+    ir::AttrMap attrs{{"pool_size", relax::IntArray(w.kernel)},
+                      {"strides", relax::IntArray(w.strides)},
+                      {"dilation", relax::IntArray(w.dilations)},
+                      {"padding", relax::IntArray(w.pads)},
+                      {"ceil_mode", ir::MakeBool(ctx.AttrInt("ceil_mode", 0) != 0)}};
+    if (average) attrs["count_include_pad"] = ir::MakeBool(ctx.AttrInt("count_include_pad", 0) != 0);
+    return {Value(Expr(ctx.Op(name, {ctx.Expr(0)}, attrs)))};
+  };
+}
+
+Converter GlobalPool(const char* relax_name) {
+  std::string name = relax_name;
+  return [name](NodeContext& ctx) -> std::vector<Operand> {
+    int64_t rank = ctx.Rank(0);
+    if (rank < 3) ctx.Fail("the data must have spatial axes");
+    std::vector<int64_t> axes;
+    for (int64_t k = 2; k < rank; ++k) axes.push_back(k);
+    return {Value(Expr(ctx.Op(name, {ctx.Expr(0)}, {{"axis", relax::IntArray(axes)}, {"keepdims", ir::MakeBool(true)}})))};
+  };
+}
+
+std::vector<Operand> ConvertBatchNorm(NodeContext& ctx) {
+  if (ctx.AttrInt("training_mode", 0) != 0) ctx.Fail("training_mode 1 is not supported");
+  for (int k = 1; k < ctx.node().output_size(); ++k) {
+    if (!ctx.node().output(k).empty()) ctx.Fail("the running mean and variance outputs are not supported");
+  }
+  Expr bn = ctx.Op("relax.nn.batch_norm",
+                   {ctx.Expr(0), ctx.Expr(1), ctx.Expr(2), ctx.Expr(3), ctx.Expr(4)},
+                   {{"axis", ir::MakeInt(1)},
+                    {"epsilon", ir::MakeFloat(ctx.AttrFloat("epsilon", 1e-5f))},
+                    {"momentum", ir::MakeFloat(ctx.AttrFloat("momentum", 0.9f))},
+                    {"training", ir::MakeBool(false)}});
+  return {Value(Expr(ctx.Emit(relax::MakeTupleGetItem(bn, 0))))};
+}
+
+std::vector<Operand> ConvertLayerNorm(NodeContext& ctx) {
+  for (int k = 1; k < ctx.node().output_size(); ++k) {
+    if (!ctx.node().output(k).empty()) ctx.Fail("the Mean and InvStdDev outputs are not supported");
+  }
+  int64_t rank = ctx.Rank(0);
+  int64_t axis = NormalizeAxis(ctx.AttrInt("axis", -1), rank, ctx);
+  std::vector<int64_t> axes;
+  for (int64_t k = axis; k < rank; ++k) axes.push_back(k);
+  Expr beta;
+  if (ctx.HasInput(2)) {
+    beta = ctx.Expr(2);
+  } else {
+    beta = ctx.Op("relax.zeros", {ShapeOf(ctx.Shape(1))}, {{"dtype", relax::DTypeAttr(ctx.DType(1))}});
+  }
+  return {Value(Expr(ctx.Op("relax.nn.layer_norm", {ctx.Expr(0), ctx.Expr(1), beta},
+                            {{"axes", relax::IntArray(axes)},
+                             {"epsilon", ir::MakeFloat(ctx.AttrFloat("epsilon", 1e-5f))}})))};
+}
+
+// Softmax and LogSoftmax. Before opset 13 they coerce the input to 2-D at `axis` (default 1)
+// and normalize the trailing block; from 13 they normalize along `axis` (default -1).
+Converter SoftmaxLike(const char* relax_name) {
+  std::string name = relax_name;
+  return [name](NodeContext& ctx) -> std::vector<Operand> {
+    int64_t rank = ctx.Rank(0);
+    bool coerced = ctx.opset() < 13;
+    int64_t axis = NormalizeAxis(ctx.AttrInt("axis", coerced ? 1 : -1), rank, ctx);
+    if (!coerced || axis == rank - 1) {
+      return {Value(Expr(ctx.Op(name, {ctx.Expr(0)}, {{"axis", ir::MakeInt(axis)}})))};
+    }
+    std::vector<PrimExpr> shape = ctx.Shape(0);
+    PrimExpr outer = I64(1), inner = I64(1);
+    for (int64_t k = 0; k < rank; ++k) (k < axis ? outer : inner) = tir::mul(k < axis ? outer : inner, shape[k]);
+    Expr flat = ctx.Op("relax.reshape", {ctx.Expr(0), ShapeOf({outer, inner})});
+    Expr y = ctx.Op(name, {flat}, {{"axis", ir::MakeInt(1)}});
+    return {Value(Expr(ctx.Op("relax.reshape", {y, ShapeOf(shape)})))};
+  };
+}
+
+// The shape that puts a per-channel vector on `axis` of a rank-`rank` tensor: (1, C, 1, 1).
+Expr AlongAxis(NodeContext& ctx, const Expr& v, const PrimExpr& channels, int64_t axis, int64_t rank) {
+  std::vector<PrimExpr> dims(rank, I64(1));
+  dims[axis] = channels;
+  return ctx.Op("relax.reshape", {v, ShapeOf(dims)});
+}
+
+// InstanceNormalization by its formula: each (sample, channel) normalized over the spatial axes,
+// then scaled and shifted per channel.
+std::vector<Operand> ConvertInstanceNorm(NodeContext& ctx) {
+  int64_t rank = ctx.Rank(0);
+  if (rank < 3) ctx.Fail("the input must have spatial axes");
+  std::vector<int64_t> axes;
+  for (int64_t k = 2; k < rank; ++k) axes.push_back(k);
+  ir::AttrMap reduce{{"axis", relax::IntArray(axes)}, {"keepdims", ir::MakeBool(true)}};
+  DataType dtype = ctx.DType(0);
+  Expr x = ctx.Expr(0);
+  Expr centered = ctx.Op("relax.subtract", {x, ctx.Op("relax.mean", {x}, reduce)});
+  Expr var = ctx.Op("relax.mean", {ctx.Op("relax.multiply", {centered, centered})}, reduce);
+  Expr eps = ScalarConstant(dtype, ctx.AttrFloat("epsilon", 1e-5f));
+  Expr y = ctx.Op("relax.divide", {centered, ctx.Op("relax.sqrt", {ctx.Op("relax.add", {var, eps})})});
+  PrimExpr channels = ctx.Shape(0)[1];
+  y = ctx.Op("relax.multiply", {y, AlongAxis(ctx, ctx.Expr(1), channels, 1, rank)});
+  return {Value(Expr(ctx.Op("relax.add", {y, AlongAxis(ctx, ctx.Expr(2), channels, 1, rank)})))};
+}
+
+// DequantizeLinear: (x - zero_point) * scale, per tensor or per `axis`.
+std::vector<Operand> ConvertDequantize(NodeContext& ctx) {
+  int64_t rank = ctx.Rank(0);
+  DataType out = ctx.DType(1);
+  ir::AttrMap to_float{{"dtype", relax::DTypeAttr(out)}};
+  Expr x = ctx.Op("relax.astype", {ctx.Expr(0)}, to_float);
+  Expr scale = ctx.Expr(1);
+  Expr zero = ctx.HasInput(2) ? Expr(ctx.Op("relax.astype", {ctx.Expr(2)}, to_float)) : Expr();
+  if (ctx.Rank(1) == 1 && rank > 1) {
+    int64_t axis = NormalizeAxis(ctx.AttrInt("axis", 1), rank, ctx);
+    PrimExpr n = ctx.Shape(1)[0];
+    scale = AlongAxis(ctx, scale, n, axis, rank);
+    if (zero.defined()) zero = AlongAxis(ctx, zero, n, axis, rank);
+  }
+  if (zero.defined()) x = ctx.Op("relax.subtract", {x, zero});
+  return {Value(Expr(ctx.Op("relax.multiply", {x, scale})))};
+}
+
+}  // namespace
+
+void RegisterNN(ConverterTable& t) {
+  t["Gemm"] = ConvertGemm;
+  t["MatMul"] = ConvertMatMul;
+  t["Conv"] = ConvertConv;
+  t["MaxPool"] = Pool("relax.nn.max_pool2d", false);
+  t["AveragePool"] = Pool("relax.nn.avg_pool2d", true);
+  t["GlobalAveragePool"] = GlobalPool("relax.mean");
+  t["GlobalMaxPool"] = GlobalPool("relax.max");
+  t["BatchNormalization"] = ConvertBatchNorm;
+  t["LayerNormalization"] = ConvertLayerNorm;
+  t["InstanceNormalization"] = ConvertInstanceNorm;
+  t["DequantizeLinear"] = ConvertDequantize;
+  t["Softmax"] = SoftmaxLike("relax.nn.softmax");
+  t["LogSoftmax"] = SoftmaxLike("relax.nn.log_softmax");
+}
+
+}  // namespace wb::frontend::onnx

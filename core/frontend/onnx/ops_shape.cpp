@@ -1,0 +1,495 @@
+// Shape and layout ONNX ops: Shape, Size, Reshape, Flatten, Transpose, Squeeze, Unsqueeze,
+// Concat, Gather, Slice, Split, Expand, ConstantOfShape, Constant and Range. Values known at
+// import time (integer constants and shapes, elements possibly symbolic) are rearranged here, so
+// the shape arithmetic that exporters emit folds into the static or symbolic shape that a
+// Reshape or Expand finally takes.
+#include <algorithm>
+#include <cmath>
+
+#include "frontend/onnx/importer.h"
+#include "tir/op.h"
+
+namespace wb::frontend::onnx {
+
+namespace {
+
+using relax::Expr;
+
+PrimExpr I64(int64_t v) { return tir::MakeIntImm(DataType::Int(64), v); }
+
+int64_t Count(const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+KnownInts Vector(std::vector<PrimExpr> values) {
+  KnownInts k;
+  k.dtype = DataType::Int(64);
+  k.shape = {static_cast<int64_t>(values.size())};
+  k.values = std::move(values);
+  return k;
+}
+
+// Axes from the attribute (before `input_opset`) or the optional input `index`.
+std::optional<std::vector<int64_t>> AxesOf(NodeContext& ctx, int64_t input_opset, size_t index) {
+  if (ctx.opset() < input_opset) return ctx.AttrIntsIfAny("axes");
+  if (!ctx.HasInput(index)) return std::nullopt;
+  return ctx.ConstInts(index, "axes");
+}
+
+std::vector<Operand> ConvertShape(NodeContext& ctx) {
+  std::vector<PrimExpr> shape = ctx.Shape(0);
+  int64_t rank = static_cast<int64_t>(shape.size());
+  auto clamp = [&](int64_t v) { return std::clamp<int64_t>(v < 0 ? v + rank : v, 0, rank); };
+  int64_t start = clamp(ctx.AttrInt("start", 0));
+  int64_t end = clamp(ctx.AttrInt("end", rank));
+  std::vector<PrimExpr> dims;
+  for (int64_t k = start; k < end; ++k) dims.push_back(shape[k]);
+  return {Value(Vector(std::move(dims)))};
+}
+
+std::vector<Operand> ConvertSize(NodeContext& ctx) {
+  PrimExpr n = I64(1);
+  for (const auto& d : ctx.Shape(0)) n = tir::mul(n, d);
+  KnownInts k{DataType::Int(64), {}, {n}};
+  return {Value(std::move(k))};
+}
+
+// A dim as a constant times symbolic vars (`n * 3`: 3 and [n]); false when it is no product.
+struct Monomial {
+  int64_t constant = 1;
+  std::vector<const tir::VarNode*> vars;
+};
+bool Factor(const PrimExpr& e, Monomial* m) {
+  if (const int64_t* c = tir::AsConstInt(e)) {
+    m->constant *= *c;
+    return true;
+  }
+  if (auto* v = e.as<tir::VarNode>()) {
+    m->vars.push_back(v);
+    return true;
+  }
+  if (auto* mul = e.as<tir::MulNode>()) return Factor(mul->a, m) && Factor(mul->b, m);
+  return false;
+}
+
+// The dim a -1 stands for: the input's element count over the other target dims, when both are
+// products that cancel (n * 12 over n * 3 is 4); null otherwise (the reshape then solves it).
+PrimExpr SolveMinusOne(const std::vector<PrimExpr>& in, const std::vector<PrimExpr>& target, size_t hole) {
+  Monomial total, known;
+  for (const auto& d : in) {
+    if (!Factor(d, &total)) return {};
+  }
+  for (size_t i = 0; i < target.size(); ++i) {
+    if (i != hole && !Factor(target[i], &known)) return {};
+  }
+  if (known.constant == 0 || total.constant % known.constant != 0) return {};
+  for (const auto* v : known.vars) {
+    auto it = std::find(total.vars.begin(), total.vars.end(), v);
+    if (it == total.vars.end()) return {};
+    total.vars.erase(it);
+  }
+  // Vars first, the constant last: `n * 4`, as exporters' shapes and TVM's printer write it.
+  PrimExpr out;
+  for (const auto* v : total.vars) out = out.defined() ? tir::mul(out, GetRef(v)) : PrimExpr(GetRef(v));
+  int64_t constant = total.constant / known.constant;
+  if (!out.defined()) return I64(constant);
+  return constant == 1 ? out : tir::mul(out, I64(constant));
+}
+
+// The target shape of Reshape: 0 copies the input's dim (unless allowzero), -1 is solved where
+// the element counts cancel and otherwise stays for the reshape to infer.
+std::vector<PrimExpr> ReshapeTarget(NodeContext& ctx, const std::vector<PrimExpr>& in) {
+  const KnownInts* k = ctx.Known(1);
+  if (!k) ctx.Fail("the shape (input '" + ctx.node().input(1) + "') must be known at import time");
+  bool allowzero = ctx.AttrInt("allowzero", 0) != 0;
+  std::vector<PrimExpr> out = k->values;
+  for (size_t i = 0; i < out.size(); ++i) {
+    const int64_t* c = tir::AsConstInt(out[i]);
+    if (c && *c == 0 && !allowzero) {
+      if (i >= in.size()) ctx.Fail("shape entry " + std::to_string(i) + " is 0 but the input has rank " + std::to_string(in.size()));
+      out[i] = in[i];
+    }
+  }
+  for (size_t i = 0; i < out.size(); ++i) {
+    const int64_t* c = tir::AsConstInt(out[i]);
+    if (c && *c == -1) {
+      if (PrimExpr solved = SolveMinusOne(in, out, i); solved.defined()) out[i] = solved;
+      break;
+    }
+  }
+  return out;
+}
+
+std::vector<Operand> ConvertReshape(NodeContext& ctx) {
+  std::vector<PrimExpr> in = ctx.Shape(0);
+  std::vector<PrimExpr> target = ReshapeTarget(ctx, in);
+  if (const KnownInts* k = ctx.Known(0)) {
+    // A known value reshaped: the elements stay, the shape is solved here.
+    std::vector<int64_t> shape;
+    int64_t infer = -1, known = 1;
+    for (size_t i = 0; i < target.size(); ++i) {
+      const int64_t* c = tir::AsConstInt(target[i]);
+      if (!c) ctx.Fail("reshaping a known value to a symbolic shape");
+      if (*c == -1) infer = static_cast<int64_t>(i);
+      shape.push_back(*c);
+      if (*c != -1) known *= *c;
+    }
+    int64_t total = static_cast<int64_t>(k->values.size());
+    if (infer >= 0 && known != 0) shape[infer] = total / known;
+    if (Count(shape) != total) ctx.Fail("cannot reshape " + std::to_string(total) + " elements to the given shape");
+    KnownInts out = *k;
+    out.shape = shape;
+    return {Value(std::move(out))};
+  }
+  return {Value(Expr(ctx.Op("relax.reshape", {ctx.Expr(0), relax::MakeShapeExpr(target)})))};
+}
+
+std::vector<Operand> ConvertFlatten(NodeContext& ctx) {
+  std::vector<PrimExpr> shape = ctx.Shape(0);
+  int64_t rank = static_cast<int64_t>(shape.size());
+  int64_t axis = ctx.AttrInt("axis", 1);
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis > rank) ctx.Fail("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+  PrimExpr outer = I64(1), inner = I64(1);
+  for (int64_t k = 0; k < rank; ++k) {
+    if (k < axis) {
+      outer = tir::mul(outer, shape[k]);
+    } else {
+      inner = tir::mul(inner, shape[k]);
+    }
+  }
+  return {Value(Expr(ctx.Op("relax.reshape", {ctx.Expr(0), relax::MakeShapeExpr({outer, inner})})))};
+}
+
+std::vector<Operand> ConvertTranspose(NodeContext& ctx) {
+  int64_t rank = ctx.Rank(0);
+  std::vector<int64_t> perm;
+  for (int64_t k = rank - 1; k >= 0; --k) perm.push_back(k);
+  perm = ctx.AttrInts("perm", perm);
+  return {Value(Expr(ctx.Op("relax.permute_dims", {ctx.Expr(0)}, {{"axes", relax::IntArray(perm)}})))};
+}
+
+std::vector<Operand> ConvertUnsqueeze(NodeContext& ctx) {
+  std::optional<std::vector<int64_t>> axes = AxesOf(ctx, 13, 1);
+  if (!axes) ctx.Fail("axes are required");
+  int64_t out_rank = ctx.Rank(0) + static_cast<int64_t>(axes->size());
+  for (auto& a : *axes) a = NormalizeAxis(a, out_rank, ctx);
+  std::sort(axes->begin(), axes->end());
+  if (const KnownInts* k = ctx.Known(0)) {
+    KnownInts out = *k;
+    for (int64_t a : *axes) out.shape.insert(out.shape.begin() + a, 1);
+    return {Value(std::move(out))};
+  }
+  return {Value(Expr(ctx.Op("relax.expand_dims", {ctx.Expr(0)}, {{"axis", relax::IntArray(*axes)}})))};
+}
+
+std::vector<Operand> ConvertSqueeze(NodeContext& ctx) {
+  std::optional<std::vector<int64_t>> axes = AxesOf(ctx, 13, 1);
+  int64_t rank = ctx.Rank(0);
+  if (axes) {
+    for (auto& a : *axes) a = NormalizeAxis(a, rank, ctx);
+  }
+  if (const KnownInts* k = ctx.Known(0)) {
+    KnownInts out = *k;
+    out.shape.clear();
+    for (int64_t d = 0; d < rank; ++d) {
+      bool drop = axes ? std::count(axes->begin(), axes->end(), d) > 0 : k->shape[d] == 1;
+      if (!drop) out.shape.push_back(k->shape[d]);
+    }
+    return {Value(std::move(out))};
+  }
+  ir::AttrMap attrs;
+  if (axes) attrs["axis"] = relax::IntArray(*axes);
+  return {Value(Expr(ctx.Op("relax.squeeze", {ctx.Expr(0)}, attrs)))};
+}
+
+// Concatenation of known values along `axis`.
+KnownInts ConcatKnown(const std::vector<const KnownInts*>& parts, int64_t axis) {
+  KnownInts out = *parts[0];
+  int64_t outer = 1;
+  for (int64_t d = 0; d < axis; ++d) outer *= out.shape[d];
+  out.shape[axis] = 0;
+  out.values.clear();
+  for (const auto* p : parts) out.shape[axis] += p->shape[axis];
+  for (int64_t o = 0; o < outer; ++o) {
+    for (const auto* p : parts) {
+      int64_t block = static_cast<int64_t>(p->values.size()) / std::max<int64_t>(outer, 1);
+      for (int64_t i = 0; i < block; ++i) out.values.push_back(p->values[o * block + i]);
+    }
+  }
+  return out;
+}
+
+std::vector<Operand> ConvertConcat(NodeContext& ctx) {
+  size_t n = ctx.NumInputs();
+  int64_t rank = ctx.Rank(0);
+  int64_t axis = NormalizeAxis(ctx.AttrInt("axis", 0), rank, ctx);
+  std::vector<const KnownInts*> known;
+  for (size_t i = 0; i < n; ++i) {
+    if (const KnownInts* k = ctx.Known(i)) known.push_back(k);
+  }
+  if (known.size() == n) return {Value(ConcatKnown(known, axis))};
+  std::vector<Expr> parts;
+  for (size_t i = 0; i < n; ++i) parts.push_back(ctx.Expr(i));
+  return {Value(Expr(ctx.Op("relax.concat", {relax::MakeTuple(parts)}, {{"axis", ir::MakeInt(axis)}})))};
+}
+
+std::vector<Operand> ConvertGather(NodeContext& ctx) {
+  int64_t rank = ctx.Rank(0);
+  int64_t axis = NormalizeAxis(ctx.AttrInt("axis", 0), rank, ctx);
+  std::vector<PrimExpr> shape = ctx.Shape(0);
+  const KnownInts* data = ctx.Known(0);
+  const KnownInts* indices = ctx.Known(1);
+  const int64_t* extent = tir::AsConstInt(shape[axis]);
+  if (data && indices) {
+    std::vector<int64_t> idx = indices->Constants("the indices");
+    KnownInts out;
+    out.dtype = data->dtype;
+    int64_t outer = 1, inner = 1;
+    for (int64_t d = 0; d < axis; ++d) outer *= data->shape[d];
+    for (int64_t d = axis + 1; d < rank; ++d) inner *= data->shape[d];
+    out.shape.assign(data->shape.begin(), data->shape.begin() + axis);
+    out.shape.insert(out.shape.end(), indices->shape.begin(), indices->shape.end());
+    out.shape.insert(out.shape.end(), data->shape.begin() + axis + 1, data->shape.end());
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t i : idx) {
+        if (i < -*extent || i >= *extent) ctx.Fail("index " + std::to_string(i) + " is out of range for dim " + std::to_string(*extent));
+        if (i < 0) i += *extent;
+        for (int64_t r = 0; r < inner; ++r) out.values.push_back(data->values[(o * *extent + i) * inner + r]);
+      }
+    }
+    return {Value(std::move(out))};
+  }
+  Expr idx = ctx.Expr(1);
+  if (indices && extent) {
+    // Constant negative indices count from the end: make them positive for take.
+    std::vector<int64_t> values = indices->Constants("the indices");
+    bool negative = false;
+    for (auto& v : values) {
+      if (v < 0) {
+        v += *extent;
+        negative = true;
+      }
+    }
+    if (negative) {
+      idx = MakeConstantOf(indices->dtype, indices->shape, std::vector<double>(values.begin(), values.end()));
+    }
+  }
+  return {Value(Expr(ctx.Op("relax.take", {ctx.Expr(0), idx}, {{"axis", ir::MakeInt(axis)}})))};
+}
+
+std::vector<Operand> ConvertSlice(NodeContext& ctx) {
+  std::vector<int64_t> starts = ctx.ConstInts(1, "starts");
+  std::vector<int64_t> ends = ctx.ConstInts(2, "ends");
+  int64_t rank = ctx.Rank(0);
+  std::vector<int64_t> axes;
+  if (ctx.HasInput(3)) {
+    axes = ctx.ConstInts(3, "axes");
+  } else {
+    for (size_t k = 0; k < starts.size(); ++k) axes.push_back(static_cast<int64_t>(k));
+  }
+  std::vector<int64_t> steps(starts.size(), 1);
+  if (ctx.HasInput(4)) steps = ctx.ConstInts(4, "steps");
+  if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size()) {
+    ctx.Fail("starts, ends, axes and steps must have the same length");
+  }
+  std::vector<PrimExpr> shape = ctx.Shape(0);
+  for (size_t k = 0; k < axes.size(); ++k) {
+    axes[k] = NormalizeAxis(axes[k], rank, ctx);
+    if (steps[k] == 0) ctx.Fail("a step is 0");
+    // Ends past the dim (INT64_MAX is how exporters write "to the end") are clamped here where
+    // the dim is static, so the slice's length is static too.
+    if (const int64_t* extent = tir::AsConstInt(shape[axes[k]])) {
+      auto clamp = [&](int64_t v) {
+        if (v < 0) v += *extent;
+        int64_t lo = steps[k] > 0 ? 0 : -1, hi = steps[k] > 0 ? *extent : *extent - 1;
+        return std::clamp(v, lo, hi);
+      };
+      starts[k] = clamp(starts[k]);
+      ends[k] = clamp(ends[k]);
+    }
+  }
+  if (const KnownInts* k = ctx.Known(0); k && rank == 1) {
+    KnownInts out = *k;
+    out.values.clear();
+    for (int64_t i = starts[0]; steps[0] > 0 ? i < ends[0] : i > ends[0]; i += steps[0]) {
+      out.values.push_back(k->values[i]);
+    }
+    out.shape = {static_cast<int64_t>(out.values.size())};
+    return {Value(std::move(out))};
+  }
+  return {Value(Expr(ctx.Op("relax.strided_slice",
+                            {ctx.Expr(0), PrimTuple(axes), PrimTuple(starts), PrimTuple(ends), PrimTuple(steps)})))};
+}
+
+std::vector<Operand> ConvertSplit(NodeContext& ctx) {
+  int64_t rank = ctx.Rank(0);
+  int64_t axis = NormalizeAxis(ctx.AttrInt("axis", 0), rank, ctx);
+  std::optional<std::vector<int64_t>> sizes;
+  if (ctx.opset() < 13) {
+    sizes = ctx.AttrIntsIfAny("split");
+  } else if (ctx.HasInput(1)) {
+    sizes = ctx.ConstInts(1, "split");
+  }
+  int64_t outputs = ctx.node().output_size();
+  ObjectRef sections;
+  if (sizes) {
+    std::vector<int64_t> indices;
+    int64_t at = 0;
+    for (size_t k = 0; k + 1 < sizes->size(); ++k) indices.push_back(at += (*sizes)[k]);
+    sections = relax::IntArray(indices);
+  } else {
+    sections = ir::MakeInt(ctx.AttrInt("num_outputs", outputs));
+  }
+  Expr parts = ctx.Op("relax.split", {ctx.Expr(0)}, {{"indices_or_sections", sections}, {"axis", ir::MakeInt(axis)}});
+  std::vector<Operand> result;
+  for (int64_t k = 0; k < outputs; ++k) result.push_back(Value(Expr(ctx.Emit(relax::MakeTupleGetItem(parts, k)))));
+  return result;
+}
+
+std::vector<Operand> ConvertExpand(NodeContext& ctx) {
+  const KnownInts* k = ctx.Known(1);
+  if (!k) ctx.Fail("the shape (input '" + ctx.node().input(1) + "') must be known at import time");
+  std::vector<PrimExpr> in = ctx.Shape(0);
+  std::vector<PrimExpr> target = k->values;
+  // Bidirectional broadcasting: a 1 in the target keeps the input's dim.
+  size_t n = std::max(in.size(), target.size());
+  std::vector<PrimExpr> out(n);
+  for (size_t d = 0; d < n; ++d) {
+    PrimExpr a = d < n - in.size() ? I64(1) : in[d - (n - in.size())];
+    PrimExpr b = d < n - target.size() ? I64(1) : target[d - (n - target.size())];
+    const int64_t* cb = tir::AsConstInt(b);
+    out[d] = cb && *cb == 1 ? a : b;
+  }
+  return {Value(Expr(ctx.Op("relax.broadcast_to", {ctx.Expr(0), relax::MakeShapeExpr(out)})))};
+}
+
+// The `value` tensor attribute of Constant / ConstantOfShape.
+relax::Constant TensorAttr(NodeContext& ctx, const char* name) {
+  const ::onnx::AttributeProto* a = ctx.Attr(name);
+  if (!a || !a->has_t()) return {};
+  try {
+    return ConstantOfTensor(a->t(), ctx.model_path());
+  } catch (const ImportError& e) {
+    ctx.Fail(std::string("attribute '") + name + "': " + e.what());
+  }
+}
+
+std::vector<Operand> ConvertConstantOfShape(NodeContext& ctx) {
+  relax::Constant value = TensorAttr(ctx, "value");
+  DataType dtype = value.defined() ? value->dtype : DataType::Float(32);
+  double fill = value.defined() ? ConstantValues(*value)[0] : 0.0;
+  const KnownInts* k = ctx.Known(0);
+  if (!k) ctx.Fail("the shape (input '" + ctx.node().input(0) + "') must be known at import time");
+  if (k->AllConstant()) {
+    std::vector<int64_t> shape = k->Constants("the shape");
+    return {Value(Expr(MakeConstantOf(dtype, shape, std::vector<double>(Count(shape), fill))))};
+  }
+  return {Value(Expr(ctx.Op("relax.full", {relax::MakeShapeExpr(k->values), ScalarConstant(dtype, fill)},
+                            {{"dtype", relax::DTypeAttr(dtype)}})))};
+}
+
+std::vector<Operand> ConvertConstant(NodeContext& ctx) {
+  if (relax::Constant c = TensorAttr(ctx, "value"); c.defined()) return {Value(Expr(c))};
+  if (const auto* a = ctx.Attr("value_float")) return {Value(Expr(ScalarConstant(DataType::Float(32), a->f())))};
+  if (const auto* a = ctx.Attr("value_int")) return {Value(Expr(ScalarConstant(DataType::Int(64), static_cast<double>(a->i()))))};
+  if (const auto* a = ctx.Attr("value_floats")) {
+    std::vector<double> v(a->floats().begin(), a->floats().end());
+    return {Value(Expr(MakeConstantOf(DataType::Float(32), {static_cast<int64_t>(v.size())}, v)))};
+  }
+  if (const auto* a = ctx.Attr("value_ints")) {
+    std::vector<double> v;
+    for (int64_t x : a->ints()) v.push_back(static_cast<double>(x));
+    return {Value(Expr(MakeConstantOf(DataType::Int(64), {static_cast<int64_t>(v.size())}, v)))};
+  }
+  ctx.Fail("no supported value attribute (value, value_float(s), value_int(s))");
+}
+
+std::vector<Operand> ConvertRange(NodeContext& ctx) {
+  DataType dtype = ctx.DType(0);
+  std::optional<double> start = ctx.ConstScalar(0), limit = ctx.ConstScalar(1), delta = ctx.ConstScalar(2);
+  if (!start || !limit || !delta) ctx.Fail("start, limit and delta must be constants");
+  if (*delta == 0) ctx.Fail("delta is 0");
+  int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((*limit - *start) / *delta)));
+  std::vector<double> values;
+  for (int64_t i = 0; i < n; ++i) values.push_back(*start + static_cast<double>(i) * *delta);
+  return {Value(Expr(MakeConstantOf(dtype, {n}, values)))};
+}
+
+std::vector<Operand> ConvertPad(NodeContext& ctx) {
+  int64_t rank = ctx.Rank(0);
+  std::vector<int64_t> pads = ctx.ConstInts(1, "pads");
+  std::vector<int64_t> axes;
+  if (ctx.HasInput(3)) {
+    axes = ctx.ConstInts(3, "axes");
+    for (auto& a : axes) a = NormalizeAxis(a, rank, ctx);
+  } else {
+    for (int64_t k = 0; k < rank; ++k) axes.push_back(k);
+  }
+  if (pads.size() != 2 * axes.size()) ctx.Fail("pads must have 2 values per padded axis");
+  // ONNX lists all begins, then all ends; relax.nn.pad interleaves (before, after) per axis.
+  std::vector<int64_t> width(2 * rank, 0);
+  for (size_t k = 0; k < axes.size(); ++k) {
+    width[2 * axes[k]] = pads[k];
+    width[2 * axes[k] + 1] = pads[k + axes.size()];
+  }
+  for (int64_t w : width) {
+    if (w < 0) ctx.Fail("negative pads (cropping) are not supported");
+  }
+  double value = 0;
+  if (ctx.HasInput(2)) {
+    std::optional<double> v = ctx.ConstScalar(2);
+    if (!v) ctx.Fail("constant_value must be a constant");
+    value = *v;
+  }
+  std::string mode = ctx.AttrString("mode", "constant");
+  if (mode != "constant" && mode != "edge" && mode != "reflect") ctx.Fail("mode '" + mode + "' is not supported");
+  return {Value(Expr(ctx.Op("relax.nn.pad", {ctx.Expr(0)},
+                            {{"pad_width", relax::IntArray(width)},
+                             {"pad_value", ir::MakeFloat(value)},
+                             {"pad_mode", ir::MakeString(mode)}})))};
+}
+
+std::vector<Operand> ConvertTile(NodeContext& ctx) {
+  std::vector<int64_t> repeats = ctx.ConstInts(1, "repeats");
+  if (static_cast<int64_t>(repeats.size()) != ctx.Rank(0)) ctx.Fail("repeats must have one value per axis");
+  return {Value(Expr(ctx.Op("relax.tile", {ctx.Expr(0)}, {{"repeats", relax::IntArray(repeats)}})))};
+}
+
+std::vector<Operand> ConvertGatherElements(NodeContext& ctx) {
+  int64_t axis = NormalizeAxis(ctx.AttrInt("axis", 0), ctx.Rank(0), ctx);
+  return {Value(Expr(ctx.Op("relax.gather_elements", {ctx.Expr(0), ctx.Expr(1)}, {{"axis", ir::MakeInt(axis)}})))};
+}
+
+std::vector<Operand> ConvertGatherND(NodeContext& ctx) {
+  if (ctx.AttrInt("batch_dims", 0) != 0) ctx.Fail("batch_dims other than 0 are not supported");
+  return {Value(Expr(ctx.Op("relax.gather_nd", {ctx.Expr(0), ctx.Expr(1)})))};
+}
+
+}  // namespace
+
+void RegisterShape(ConverterTable& t) {
+  t["Shape"] = ConvertShape;
+  t["Size"] = ConvertSize;
+  t["Reshape"] = ConvertReshape;
+  t["Flatten"] = ConvertFlatten;
+  t["Transpose"] = ConvertTranspose;
+  t["Unsqueeze"] = ConvertUnsqueeze;
+  t["Squeeze"] = ConvertSqueeze;
+  t["Concat"] = ConvertConcat;
+  t["Gather"] = ConvertGather;
+  t["Slice"] = ConvertSlice;
+  t["Split"] = ConvertSplit;
+  t["Expand"] = ConvertExpand;
+  t["ConstantOfShape"] = ConvertConstantOfShape;
+  t["Constant"] = ConvertConstant;
+  t["Range"] = ConvertRange;
+  t["Pad"] = ConvertPad;
+  t["Tile"] = ConvertTile;
+  t["GatherElements"] = ConvertGatherElements;
+  t["GatherND"] = ConvertGatherND;
+}
+
+}  // namespace wb::frontend::onnx

@@ -1,0 +1,603 @@
+#!/usr/bin/python3
+"""Builds the ONNX models that tst_onnx_import reads, with their inputs and numpy's outputs.
+
+Run with Debian's Python (python3-onnx, python3-numpy): /usr/bin/python3 gen_onnx_models.py
+It writes data/<case>.onnx, data/<case>/<graph input>.npy (so `workbench --batch
+data/<case>.onnx --run --inputs data/<case>` reads them) and data/<case>/expected/<output>.npy.
+The files are committed, so the tests need neither onnx nor numpy.
+"""
+import math
+import os
+import shutil
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(HERE, "data")
+rng = np.random.default_rng(19)
+
+F32 = TensorProto.FLOAT
+I64 = TensorProto.INT64
+
+
+def rand(*shape):
+    return rng.standard_normal(shape).astype(np.float32)
+
+
+def init(name, array):
+    return numpy_helper.from_array(np.asarray(array), name)
+
+
+def const_node(name, array):
+    return helper.make_node("Constant", [], [name], value=numpy_helper.from_array(np.asarray(array), name + "_v"))
+
+
+def save(case, nodes, inputs, outputs, feeds, expected, initializers=(), opset=17):
+    """inputs: [(name, elem_type, shape)], outputs likewise; feeds / expected: name -> array."""
+    graph = helper.make_graph(
+        nodes, case,
+        [helper.make_tensor_value_info(n, t, s) for n, t, s in inputs],
+        [helper.make_tensor_value_info(n, t, s) for n, t, s in outputs],
+        initializer=list(initializers))
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
+                              producer_name="gen_onnx_models")
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    onnx.save(model, os.path.join(DATA, case + ".onnx"))
+    folder = os.path.join(DATA, case)
+    os.makedirs(os.path.join(folder, "expected"), exist_ok=True)
+    for name, array in feeds.items():
+        np.save(os.path.join(folder, name + ".npy"), array)
+    for name, array in expected.items():
+        np.save(os.path.join(folder, "expected", name + ".npy"), array)
+
+
+def softmax(x, axis=-1):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+erf = np.vectorize(math.erf, otypes=[np.float32])
+
+
+# --- whole models -----------------------------------------------------------------------------
+
+def mlp(case="mlp", batch=2, symbolic=False):
+    x = rand(batch, 16)
+    w1, b1 = rand(32, 16), rand(32)
+    w2, b2 = rand(32, 10), rand(10)
+    nodes = [
+        helper.make_node("Gemm", ["x", "w1", "b1"], ["h"], transB=1, name="fc1"),
+        helper.make_node("Relu", ["h"], ["a"], name="relu"),
+        helper.make_node("MatMul", ["a", "w2"], ["m"], name="fc2"),
+        helper.make_node("Add", ["m", "b2"], ["y"], name="bias2"),
+    ]
+    y = np.maximum(x @ w1.T + b1, 0) @ w2 + b2
+    dim = "batch" if symbolic else batch
+    save(case, nodes, [("x", F32, [dim, 16])], [("y", F32, [dim, 10])], {"x": x}, {"y": y},
+         [init("w1", w1), init("b1", b1), init("w2", w2), init("b2", b2)], opset=13)
+
+
+def cnn():
+    x = rand(1, 3, 8, 8)
+    w1, b1 = rand(4, 3, 3, 3), rand(4)
+    scale, bias = rand(4), rand(4)
+    mean, var = rand(4), np.abs(rand(4)) + 0.5
+    w2 = rand(6, 4, 3, 3)
+    fc, fcb = rand(6, 5), rand(5)
+    nodes = [
+        helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1], kernel_shape=[3, 3]),
+        helper.make_node("BatchNormalization", ["c1", "scale", "bias", "mean", "var"], ["bn"], epsilon=1e-5),
+        helper.make_node("Relu", ["bn"], ["r1"]),
+        helper.make_node("MaxPool", ["r1"], ["p1"], kernel_shape=[2, 2], strides=[2, 2]),
+        helper.make_node("Conv", ["p1", "w2"], ["c2"], auto_pad="SAME_UPPER", strides=[2, 2]),
+        helper.make_node("GlobalAveragePool", ["c2"], ["g"]),
+        helper.make_node("Flatten", ["g"], ["f"]),
+        helper.make_node("Gemm", ["f", "fc", "fcb"], ["logits"]),
+        helper.make_node("Softmax", ["logits"], ["y"], axis=-1),
+    ]
+    c1 = conv2d(x, w1, pads=(1, 1, 1, 1)) + b1.reshape(1, -1, 1, 1)
+    bn = (c1 - mean.reshape(1, -1, 1, 1)) / np.sqrt(var.reshape(1, -1, 1, 1) + 1e-5)
+    bn = bn * scale.reshape(1, -1, 1, 1) + bias.reshape(1, -1, 1, 1)
+    r1 = np.maximum(bn, 0)
+    p1 = r1.reshape(1, 4, 4, 2, 4, 2).max(axis=(3, 5))
+    c2 = conv2d(p1, w2, pads=(1, 1, 1, 1), stride=2)  # SAME_UPPER on 4x4, stride 2, k 3: 1 each side
+    g = c2.mean(axis=(2, 3))
+    y = softmax(g @ fc + fcb)
+    save("cnn", nodes, [("x", F32, [1, 3, 8, 8])], [("y", F32, [1, 5])], {"x": x}, {"y": y},
+         [init("w1", w1), init("b1", b1), init("scale", scale), init("bias", bias),
+          init("mean", mean), init("var", var), init("w2", w2), init("fc", fc), init("fcb", fcb)], opset=13)
+
+
+def conv2d(x, w, pads=(0, 0, 0, 0), stride=1, groups=1):
+    n, c, h, wd = x.shape
+    o, ci, kh, kw = w.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])))
+    oh = (h + pads[0] + pads[2] - kh) // stride + 1
+    ow = (wd + pads[1] + pads[3] - kw) // stride + 1
+    out = np.zeros((n, o, oh, ow), np.float32)
+    per = o // groups
+    for oc in range(o):
+        g = oc // per
+        for i in range(oh):
+            for j in range(ow):
+                patch = xp[:, g * ci:(g + 1) * ci, i * stride:i * stride + kh, j * stride:j * stride + kw]
+                out[:, oc, i, j] = (patch * w[oc]).sum(axis=(1, 2, 3))
+    return out
+
+
+def layer_norm(x, gamma, beta, eps=1e-5):
+    mu = x.mean(axis=-1, keepdims=True)
+    var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mu) / np.sqrt(var + eps) * gamma + beta
+
+
+def transformer():
+    """One encoder block as torch exports it: the attention's head split through Shape / Gather /
+    Concat / Reshape on a symbolic sequence length, the first layer norm decomposed, the second
+    LayerNormalization, GELU through Erf."""
+    s, d, h = 4, 8, 2
+    dh = d // h
+    x = rand(1, s, d)
+    wq, wk, wv, wo = rand(d, d), rand(d, d), rand(d, d), rand(d, d)
+    bq, bk, bv, bo = rand(d), rand(d), rand(d), rand(d)
+    g1, be1, g2, be2 = rand(d), rand(d), rand(d), rand(d)
+    w1, b1, w2, b2 = rand(d, 16), rand(16), rand(16, d), rand(d)
+    nodes = []
+
+    def n(op, ins, outs, **kw):
+        nodes.append(helper.make_node(op, ins, outs, **kw))
+
+    # Decomposed layer norm.
+    n("ReduceMean", ["x"], ["mu"], axes=[-1])
+    n("Sub", ["x", "mu"], ["xc"])
+    nodes.append(const_node("two", np.float32(2.0)))
+    n("Pow", ["xc", "two"], ["sq"])
+    n("ReduceMean", ["sq"], ["var"], axes=[-1])
+    nodes.append(const_node("eps", np.float32(1e-5)))
+    n("Add", ["var", "eps"], ["ve"])
+    n("Sqrt", ["ve"], ["sd"])
+    n("Div", ["xc", "sd"], ["xn"])
+    n("Mul", ["xn", "g1"], ["xg"])
+    n("Add", ["xg", "be1"], ["ln1"])
+    # Q, K, V and the head split: (1, s, d) -> (1, s, h, dh) -> (1, h, s, dh).
+    n("Shape", ["ln1"], ["shp"])
+    nodes.append(const_node("i0", np.int64(0)))
+    nodes.append(const_node("i1", np.int64(1)))
+    n("Gather", ["shp", "i0"], ["bsz"], axis=0)
+    n("Gather", ["shp", "i1"], ["seq"], axis=0)
+    nodes.append(const_node("axes0", np.array([0], np.int64)))
+    n("Unsqueeze", ["bsz", "axes0"], ["bsz1"])
+    n("Unsqueeze", ["seq", "axes0"], ["seq1"])
+    nodes.append(const_node("heads", np.array([h, dh], np.int64)))
+    n("Concat", ["bsz1", "seq1", "heads"], ["split_shape"], axis=0)
+    nodes.append(const_node("merged", np.array([d], np.int64)))
+    n("Concat", ["bsz1", "seq1", "merged"], ["merge_shape"], axis=0)
+    for name, w, b in (("q", "wq", "bq"), ("k", "wk", "bk"), ("v", "wv", "bv")):
+        n("MatMul", ["ln1", w], [name + "_m"])
+        n("Add", [name + "_m", b], [name + "_b"])
+        n("Reshape", [name + "_b", "split_shape"], [name + "_r"])
+        perm = [0, 2, 3, 1] if name == "k" else [0, 2, 1, 3]
+        n("Transpose", [name + "_r"], [name + "_t"], perm=perm)
+    n("MatMul", ["q_t", "k_t"], ["scores"])
+    nodes.append(const_node("scale", np.float32(math.sqrt(dh))))
+    n("Div", ["scores", "scale"], ["scaled"])
+    n("Softmax", ["scaled"], ["attn"], axis=-1)
+    n("MatMul", ["attn", "v_t"], ["ctx"])
+    n("Transpose", ["ctx"], ["ctx_t"], perm=[0, 2, 1, 3])
+    n("Reshape", ["ctx_t", "merge_shape"], ["ctx_m"])
+    n("MatMul", ["ctx_m", "wo"], ["o_m"])
+    n("Add", ["o_m", "bo"], ["o"])
+    n("Add", ["x", "o"], ["res1"])
+    n("LayerNormalization", ["res1", "g2", "be2"], ["ln2"], axis=-1, epsilon=1e-5)
+    # Feed-forward with GELU as x * 0.5 * (1 + erf(x / sqrt(2))).
+    n("MatMul", ["ln2", "w1"], ["f1m"])
+    n("Add", ["f1m", "b1"], ["f1"])
+    nodes.append(const_node("sqrt2", np.float32(math.sqrt(2.0))))
+    nodes.append(const_node("one", np.float32(1.0)))
+    nodes.append(const_node("half", np.float32(0.5)))
+    n("Div", ["f1", "sqrt2"], ["gd"])
+    n("Erf", ["gd"], ["ge"])
+    n("Add", ["ge", "one"], ["gp"])
+    n("Mul", ["f1", "gp"], ["gm"])
+    n("Mul", ["gm", "half"], ["gelu"])
+    n("MatMul", ["gelu", "w2"], ["f2m"])
+    n("Add", ["f2m", "b2"], ["f2"])
+    n("Add", ["res1", "f2"], ["y"])
+
+    ln1 = layer_norm(x, g1, be1)
+    q = (ln1 @ wq + bq).reshape(1, s, h, dh).transpose(0, 2, 1, 3)
+    k = (ln1 @ wk + bk).reshape(1, s, h, dh).transpose(0, 2, 3, 1)
+    v = (ln1 @ wv + bv).reshape(1, s, h, dh).transpose(0, 2, 1, 3)
+    attn = softmax(q @ k / np.float32(math.sqrt(dh)))
+    ctx = (attn @ v).transpose(0, 2, 1, 3).reshape(1, s, d)
+    res1 = x + ctx @ wo + bo
+    ln2 = layer_norm(res1, g2, be2)
+    f1 = ln2 @ w1 + b1
+    gelu = f1 * 0.5 * (1 + erf(f1 / np.float32(math.sqrt(2.0))))
+    y = res1 + gelu @ w2 + b2
+    inits = [init(k_, v_) for k_, v_ in dict(wq=wq, wk=wk, wv=wv, wo=wo, bq=bq, bk=bk, bv=bv, bo=bo,
+                                             g1=g1, be1=be1, g2=g2, be2=be2, w1=w1, b1=b1, w2=w2,
+                                             b2=b2).items()]
+    save("transformer", nodes, [("x", F32, [1, "seq", d])], [("y", F32, [1, "seq", d])],
+         {"x": x}, {"y": y.astype(np.float32)}, inits, opset=17)
+
+
+# --- op families ------------------------------------------------------------------------------
+
+def binary_broadcast():
+    a, b = rand(3, 1, 5), rand(4, 1)
+    c = np.abs(rand(4, 5)) + 0.5
+    nodes = [
+        helper.make_node("Add", ["a", "b"], ["add"]),
+        helper.make_node("Sub", ["a", "b"], ["sub"]),
+        helper.make_node("Mul", ["a", "b"], ["mul"]),
+        helper.make_node("Div", ["a", "c"], ["div"]),
+        helper.make_node("Pow", ["c", "b"], ["pow"]),
+        helper.make_node("Max", ["a", "b", "c"], ["max"]),
+        helper.make_node("Min", ["a", "c"], ["min"]),
+        helper.make_node("Greater", ["a", "b"], ["gt"]),
+    ]
+    expected = {"add": a + b, "sub": a - b, "mul": a * b, "div": a / c, "pow": c ** b,
+                "max": np.maximum(np.maximum(a, b), c), "min": np.minimum(a, c), "gt": a > b}
+    outs = [(k, TensorProto.BOOL if k == "gt" else F32, list(v.shape)) for k, v in expected.items()]
+    save("binary_broadcast", nodes, [("a", F32, [3, 1, 5]), ("b", F32, [4, 1]), ("c", F32, [4, 5])],
+         outs, {"a": a, "b": b, "c": c}, expected)
+
+
+def unary():
+    x = rand(2, 6)
+    p = np.abs(x) + 0.1
+    nodes = [
+        helper.make_node("Sqrt", ["p"], ["sqrt"]),
+        helper.make_node("Exp", ["x"], ["exp"]),
+        helper.make_node("Log", ["p"], ["log"]),
+        helper.make_node("Tanh", ["x"], ["tanh"]),
+        helper.make_node("Sigmoid", ["x"], ["sigmoid"]),
+        helper.make_node("Abs", ["x"], ["abs"]),
+        helper.make_node("Neg", ["x"], ["neg"]),
+        helper.make_node("Erf", ["x"], ["erf"]),
+        helper.make_node("Reciprocal", ["p"], ["recip"]),
+        helper.make_node("Clip", ["x", "lo", "hi"], ["clip"]),
+    ]
+    expected = {"sqrt": np.sqrt(p), "exp": np.exp(x), "log": np.log(p), "tanh": np.tanh(x),
+                "sigmoid": 1 / (1 + np.exp(-x)), "abs": np.abs(x), "neg": -x, "erf": erf(x),
+                "recip": 1 / p, "clip": np.clip(x, -0.5, 0.5)}
+    save("unary", nodes, [("x", F32, [2, 6]), ("p", F32, [2, 6])],
+         [(k, F32, [2, 6]) for k in expected], {"x": x, "p": p}, expected,
+         [init("lo", np.float32(-0.5)), init("hi", np.float32(0.5))])
+
+
+def where_cast():
+    x, y = rand(3, 4), rand(4)
+    ids = rng.integers(0, 3, (3, 4)).astype(np.int64)
+    nodes = [
+        helper.make_node("Equal", ["ids", "zero"], ["is0"]),
+        helper.make_node("Where", ["is0", "x", "y"], ["w"]),
+        helper.make_node("Cast", ["ids"], ["idf"], to=F32),
+        helper.make_node("Mul", ["w", "idf"], ["out"]),
+    ]
+    expected = {"out": np.where(ids == 0, x, y) * ids.astype(np.float32)}
+    save("where_cast", nodes, [("x", F32, [3, 4]), ("y", F32, [4]), ("ids", I64, [3, 4])],
+         [("out", F32, [3, 4])], {"x": x, "y": y, "ids": ids}, expected, [init("zero", np.int64(0))])
+
+
+def reduce():
+    x = rand(2, 3, 4)
+    nodes = [
+        helper.make_node("ReduceMean", ["x"], ["mean"], axes=[-1], keepdims=0),
+        helper.make_node("ReduceSum", ["x", "axes"], ["sum"], keepdims=1),
+        helper.make_node("ReduceMax", ["x"], ["max"], axes=[0, 2]),
+        helper.make_node("ReduceMin", ["x"], ["min"], keepdims=0),
+        helper.make_node("ArgMax", ["x"], ["argmax"], axis=-2, keepdims=0),
+    ]
+    expected = {"mean": x.mean(axis=-1), "sum": x.sum(axis=1, keepdims=True),
+                "max": x.max(axis=(0, 2), keepdims=True), "min": np.array(x.min(), np.float32),
+                "argmax": x.argmax(axis=-2).astype(np.int64)}
+    outs = [(k, I64 if k == "argmax" else F32, list(v.shape)) for k, v in expected.items()]
+    save("reduce", nodes, [("x", F32, [2, 3, 4])], outs, {"x": x}, expected,
+         [init("axes", np.array([1], np.int64))], opset=13)
+
+
+def manipulate():
+    x = rand(2, 3, 4)
+    nodes = [
+        helper.make_node("Transpose", ["x"], ["t"], perm=[2, 0, 1]),
+        helper.make_node("Unsqueeze", ["x", "ax_m1"], ["u"]),
+        helper.make_node("Squeeze", ["u", "ax_m1"], ["sq"]),
+        helper.make_node("Concat", ["x", "sq"], ["cat"], axis=-1),
+        helper.make_node("Gather", ["x", "idx"], ["g"], axis=1),
+        helper.make_node("Slice", ["x", "starts", "ends", "axes", "steps"], ["sl"]),
+        helper.make_node("Split", ["x", "split"], ["s0", "s1"], axis=2),
+        helper.make_node("Flatten", ["x"], ["fl"], axis=2),
+        helper.make_node("Expand", ["b", "eshape"], ["ex"]),
+    ]
+    b = rand(3, 1)
+    expected = {"t": x.transpose(2, 0, 1), "sq": x, "cat": np.concatenate([x, x], axis=-1),
+                "g": x[:, [2, 0]], "sl": x[:, 1:, ::2], "s0": x[:, :, :1], "s1": x[:, :, 1:],
+                "fl": x.reshape(6, 4), "ex": np.broadcast_to(b, (2, 3, 4))}
+    inits = [init("ax_m1", np.array([-1], np.int64)), init("idx", np.array([-1, 0], np.int64)),
+             init("starts", np.array([1, 0], np.int64)),
+             init("ends", np.array([np.iinfo(np.int64).max, 4], np.int64)),
+             init("axes", np.array([1, -1], np.int64)), init("steps", np.array([1, 2], np.int64)),
+             init("split", np.array([1, 3], np.int64)), init("eshape", np.array([2, 1, 4], np.int64))]
+    save("manipulate", nodes, [("x", F32, [2, 3, 4]), ("b", F32, [3, 1])],
+         [(k, F32, list(v.shape)) for k, v in expected.items()], {"x": x, "b": b}, expected, inits,
+         opset=13)
+
+
+def shape_arith():
+    """Shape arithmetic on a symbolic batch: Shape / Gather / Mul / Concat / Reshape fold to
+    R.shape([n * 3, 4]); ConstantOfShape and Range fold to constants."""
+    x = rand(2, 3, 4)
+    nodes = [
+        helper.make_node("Shape", ["x"], ["shp"]),
+        helper.make_node("Gather", ["shp", "i0"], ["n"], axis=0),
+        helper.make_node("Gather", ["shp", "i1"], ["c"], axis=0),
+        helper.make_node("Mul", ["n", "c"], ["nc"]),
+        helper.make_node("Unsqueeze", ["nc", "ax0"], ["nc1"]),
+        helper.make_node("Concat", ["nc1", "m1"], ["target"], axis=0),
+        helper.make_node("Reshape", ["x", "target"], ["r"]),
+        helper.make_node("Shape", ["x"], ["tail"], start=-1),
+        helper.make_node("ConstantOfShape", ["tail"], ["ones"], value=numpy_helper.from_array(np.array([1.5], np.float32))),
+        helper.make_node("Range", ["r0", "r4", "r1"], ["rng"]),
+        helper.make_node("Cast", ["rng"], ["rngf"], to=F32),
+        helper.make_node("Add", ["ones", "rngf"], ["bias"]),
+        helper.make_node("Add", ["r", "bias"], ["y"]),
+    ]
+    expected = {"y": x.reshape(-1, 4) + (1.5 + np.arange(4, dtype=np.float32))}
+    inits = [init("i0", np.int64(0)), init("i1", np.int64(1)), init("ax0", np.array([0], np.int64)),
+             init("m1", np.array([-1], np.int64)), init("r0", np.int64(0)), init("r4", np.int64(4)),
+             init("r1", np.int64(1))]
+    save("shape_arith", nodes, [("x", F32, ["n", 3, 4])], [("y", F32, ["n3", 4])], {"x": x}, expected,
+         inits, opset=15)
+
+
+def pool_softmax():
+    x = rand(1, 2, 5, 5)
+    nodes = [
+        helper.make_node("AveragePool", ["x"], ["avg"], kernel_shape=[3, 3], pads=[1, 1, 1, 1],
+                         count_include_pad=1),
+        helper.make_node("MaxPool", ["x"], ["max"], kernel_shape=[2, 2], strides=[2, 2], ceil_mode=1),
+        helper.make_node("GlobalMaxPool", ["x"], ["gmax"]),
+        helper.make_node("Softmax", ["x"], ["sm"], axis=1),
+        helper.make_node("LogSoftmax", ["x"], ["lsm"], axis=-1),
+    ]
+    xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    avg = np.zeros_like(x)
+    for i in range(5):
+        for j in range(5):
+            avg[:, :, i, j] = xp[:, :, i:i + 3, j:j + 3].mean(axis=(2, 3))
+    xm = np.pad(x, ((0, 0), (0, 0), (0, 1), (0, 1)), constant_values=-np.inf)
+    mx = xm.reshape(1, 2, 3, 2, 3, 2).max(axis=(3, 5))
+    # Opset 11's Softmax flattens at axis 1: the normalization runs over the whole C*H*W block.
+    flat = x.reshape(1, -1)
+    sm = softmax(flat).reshape(x.shape)
+    lsm = np.log(softmax(x, axis=-1))
+    expected = {"avg": avg, "max": mx, "gmax": x.max(axis=(2, 3), keepdims=True), "sm": sm, "lsm": lsm}
+    save("pool_softmax", nodes, [("x", F32, [1, 2, 5, 5])],
+         [(k, F32, list(v.shape)) for k, v in expected.items()], {"x": x}, expected, opset=11)
+
+
+def activations():
+    x = rand(3, 5) * 3
+    slope = rand(5)
+    nodes = [
+        helper.make_node("LeakyRelu", ["x"], ["leaky"], alpha=0.1),
+        helper.make_node("Softplus", ["x"], ["softplus"]),
+        helper.make_node("Elu", ["x"], ["elu"], alpha=0.7),
+        helper.make_node("Selu", ["x"], ["selu"]),
+        helper.make_node("HardSigmoid", ["x"], ["hsig"], alpha=0.3, beta=0.4),
+        helper.make_node("HardSwish", ["x"], ["hswish"]),
+        helper.make_node("Softsign", ["x"], ["softsign"]),
+        helper.make_node("ThresholdedRelu", ["x"], ["trelu"], alpha=0.5),
+        helper.make_node("PRelu", ["x", "slope"], ["prelu"]),
+    ]
+    sp = np.log1p(np.exp(x))
+    a, g = 1.67326319217681884765625, 1.05070102214813232421875
+    expected = {"leaky": np.where(x > 0, x, 0.1 * x), "softplus": sp,
+                "elu": np.where(x > 0, x, 0.7 * (np.exp(x) - 1)),
+                "selu": g * np.where(x > 0, x, a * (np.exp(x) - 1)),
+                "hsig": np.clip(0.3 * x + 0.4, 0, 1), "hswish": x * np.clip(x / 6 + 0.5, 0, 1),
+                "softsign": x / (1 + np.abs(x)), "trelu": np.where(x > 0.5, x, 0),
+                "prelu": np.where(x < 0, slope * x, x)}
+    expected = {k: v.astype(np.float32) for k, v in expected.items()}
+    save("activations", nodes, [("x", F32, [3, 5]), ("slope", F32, [5])],
+         [(k, F32, [3, 5]) for k in expected], {"x": x, "slope": slope}, expected)
+
+
+def rounding_trig():
+    x = rand(2, 5) * 2
+    u = np.clip(rand(2, 5) * 0.5, -0.9, 0.9)
+    ops = {"Floor": np.floor, "Ceil": np.ceil, "Sign": np.sign, "Sin": np.sin, "Cos": np.cos,
+           "Tan": np.tan, "Sinh": np.sinh, "Cosh": np.cosh, "Atan": np.arctan, "Asinh": np.arcsinh}
+    unit = {"Asin": np.arcsin, "Acos": np.arccos, "Atanh": np.arctanh}
+    nodes = [helper.make_node(op, ["x"], [op.lower()]) for op in ops]
+    nodes += [helper.make_node(op, ["u"], [op.lower()]) for op in unit]
+    nodes.append(helper.make_node("Acosh", ["big"], ["acosh"]))
+    big = np.abs(x) + 1
+    expected = {op.lower(): f(x) for op, f in ops.items()}
+    expected.update({op.lower(): f(u) for op, f in unit.items()})
+    expected["acosh"] = np.arccosh(big)
+    expected = {k: v.astype(np.float32) for k, v in expected.items()}
+    save("rounding_trig", nodes, [("x", F32, [2, 5]), ("u", F32, [2, 5]), ("big", F32, [2, 5])],
+         [(k, F32, [2, 5]) for k in expected], {"x": x, "u": u, "big": big}, expected)
+
+
+def logical_mod():
+    p, q = rng.integers(0, 2, (2, 4)).astype(bool), rng.integers(0, 2, (4,)).astype(bool)
+    a = rng.integers(-9, 9, (2, 4)).astype(np.int64)
+    b = np.array([3, -4, 5, -2], np.int64)
+    fa, fb = rand(2, 4) * 5, np.array([1.5, -2.0, 2.5, -0.7], np.float32)
+    nodes = [
+        helper.make_node("And", ["p", "q"], ["and"]),
+        helper.make_node("Or", ["p", "q"], ["or"]),
+        helper.make_node("Xor", ["p", "q"], ["xor"]),
+        helper.make_node("Not", ["p"], ["not"]),
+        helper.make_node("Mod", ["a", "b"], ["mod"]),
+        helper.make_node("Mod", ["fa", "fb"], ["fmod"], fmod=1),
+    ]
+    expected = {"and": p & q, "or": p | q, "xor": p ^ q, "not": ~p, "mod": np.mod(a, b),
+                "fmod": np.fmod(fa, fb)}
+    types = {"and": TensorProto.BOOL, "or": TensorProto.BOOL, "xor": TensorProto.BOOL,
+             "not": TensorProto.BOOL, "mod": I64, "fmod": F32}
+    save("logical_mod", nodes, [("p", TensorProto.BOOL, [2, 4]), ("q", TensorProto.BOOL, [4]),
+                                ("a", I64, [2, 4]), ("b", I64, [4]), ("fa", F32, [2, 4]),
+                                ("fb", F32, [4])],
+         [(k, types[k], [2, 4]) for k in expected], {"p": p, "q": q, "a": a, "b": b, "fa": fa, "fb": fb},
+         expected)
+
+
+def pad_tile_gemm():
+    x = rand(2, 3)
+    a, bt, c = rand(4, 2), rand(5, 4), rand(5)
+    nodes = [
+        helper.make_node("Pad", ["x", "pads", "cval"], ["pad"]),
+        helper.make_node("Tile", ["x", "reps"], ["tile"]),
+        helper.make_node("Gemm", ["a", "bt", "c"], ["gemm"], alpha=0.5, beta=2.0, transA=1, transB=1),
+    ]
+    expected = {"pad": np.pad(x, ((1, 0), (0, 2)), constant_values=1.5), "tile": np.tile(x, (2, 3)),
+                "gemm": 0.5 * (a.T @ bt.T) + 2.0 * c}
+    save("pad_tile_gemm", nodes, [("x", F32, [2, 3]), ("a", F32, [4, 2]), ("bt", F32, [5, 4]), ("c", F32, [5])],
+         [(k, F32, list(v.shape)) for k, v in expected.items()], {"x": x, "a": a, "bt": bt, "c": c}, expected,
+         [init("pads", np.array([1, 0, 0, 2], np.int64)), init("cval", np.float32(1.5)),
+          init("reps", np.array([2, 3], np.int64))], opset=13)
+
+
+def conv_attrs():
+    """Grouped, dilated, strided convolution without bias; average pooling without the pads in
+    the divisor."""
+    x = rand(1, 4, 9, 9)
+    w = rand(6, 2, 3, 3)
+    nodes = [
+        helper.make_node("Conv", ["x", "w"], ["conv"], group=2, dilations=[2, 2], strides=[2, 1], pads=[1, 2, 0, 1]),
+        helper.make_node("AveragePool", ["x"], ["avg"], kernel_shape=[3, 2], pads=[1, 1, 1, 0], strides=[2, 2]),
+    ]
+    # The grouped, dilated conv by the definition.
+    xp = np.pad(x, ((0, 0), (0, 0), (1, 0), (2, 1)))
+    oh = (xp.shape[2] - (2 * 2 + 1)) // 2 + 1
+    ow = (xp.shape[3] - (2 * 2 + 1)) // 1 + 1
+    conv = np.zeros((1, 6, oh, ow), np.float32)
+    for o in range(6):
+        g = o // 3
+        for i in range(oh):
+            for j in range(ow):
+                patch = xp[0, g * 2:(g + 1) * 2, i * 2:i * 2 + 5:2, j:j + 5:2]
+                conv[0, o, i, j] = (patch * w[o]).sum()
+    xa = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 0)), constant_values=np.nan)
+    ah, aw = (xa.shape[2] - 3) // 2 + 1, (xa.shape[3] - 2) // 2 + 1
+    avg = np.zeros((1, 4, ah, aw), np.float32)
+    for i in range(ah):
+        for j in range(aw):
+            avg[:, :, i, j] = np.nanmean(xa[:, :, i * 2:i * 2 + 3, j * 2:j * 2 + 2], axis=(2, 3))
+    save("conv_attrs", nodes, [("x", F32, [1, 4, 9, 9])],
+         [("conv", F32, list(conv.shape)), ("avg", F32, list(avg.shape))], {"x": x},
+         {"conv": conv, "avg": avg}, [init("w", w)], opset=13)
+
+
+def reduce_norm_quant():
+    x = rand(2, 3, 4)
+    img = rand(2, 3, 4, 5)
+    scale, bias = rand(3), rand(3)
+    q = rng.integers(-100, 100, (2, 3)).astype(np.int8)
+    qs, qz = np.array([0.5, 0.25, 2.0], np.float32), np.array([1, -2, 3], np.int8)
+    nodes = [
+        helper.make_node("ReduceProd", ["x"], ["prod"], axes=[1], keepdims=0),
+        helper.make_node("ReduceSumSquare", ["x"], ["sumsq"], axes=[-1]),
+        helper.make_node("ReduceL1", ["x"], ["l1"], axes=[0, 2], keepdims=0),
+        helper.make_node("ReduceL2", ["x"], ["l2"], axes=[2]),
+        helper.make_node("ReduceLogSumExp", ["big"], ["lse"], axes=[1], keepdims=0),
+        helper.make_node("ReduceLogSum", ["absx"], ["logsum"], axes=[0]),
+        helper.make_node("InstanceNormalization", ["img", "scale", "bias"], ["inorm"], epsilon=1e-3),
+        helper.make_node("DequantizeLinear", ["q", "qs", "qz"], ["deq"], axis=1),
+    ]
+    big = x * 40
+    absx = np.abs(x) + 0.1
+    mu = img.mean(axis=(2, 3), keepdims=True)
+    var = ((img - mu) ** 2).mean(axis=(2, 3), keepdims=True)
+    inorm = (img - mu) / np.sqrt(var + 1e-3) * scale.reshape(1, 3, 1, 1) + bias.reshape(1, 3, 1, 1)
+    m = big.max(axis=1)
+    expected = {"prod": x.prod(axis=1), "sumsq": (x * x).sum(axis=-1, keepdims=True),
+                "l1": np.abs(x).sum(axis=(0, 2)), "l2": np.sqrt((x * x).sum(axis=2, keepdims=True)),
+                "lse": np.log(np.exp(big - m[:, None, :]).sum(axis=1)) + m,
+                "logsum": np.log(absx.sum(axis=0, keepdims=True)), "inorm": inorm,
+                "deq": (q.astype(np.float32) - qz.astype(np.float32)) * qs}
+    expected = {k: v.astype(np.float32) for k, v in expected.items()}
+    save("reduce_norm_quant", nodes,
+         [("x", F32, [2, 3, 4]), ("big", F32, [2, 3, 4]), ("absx", F32, [2, 3, 4]),
+          ("img", F32, [2, 3, 4, 5]), ("q", TensorProto.INT8, [2, 3])],
+         [(k, F32, list(v.shape)) for k, v in expected.items()],
+         {"x": x, "big": big, "absx": absx, "img": img, "q": q}, expected,
+         [init("scale", scale), init("bias", bias), init("qs", qs), init("qz", qz)], opset=13)
+
+
+def gather_scan():
+    x = rand(3, 4)
+    ge_idx = np.array([[0, -1, 2, 1], [2, 0, 0, 1]], np.int64)
+    nd_idx = np.array([[0, 1], [2, -1], [1, 0]], np.int64)
+    nodes = [
+        helper.make_node("GatherElements", ["x", "ge_idx"], ["ge"], axis=0),
+        helper.make_node("GatherND", ["x", "nd_idx"], ["nd"]),
+        helper.make_node("CumSum", ["x", "axis1"], ["cs"]),
+        helper.make_node("CumSum", ["x", "axis0"], ["csx"], exclusive=1),
+    ]
+    ge = np.take_along_axis(x, np.where(ge_idx < 0, ge_idx + 3, ge_idx), axis=0)
+    nd = np.array([x[0, 1], x[2, 3], x[1, 0]], np.float32)
+    cs = np.cumsum(x, axis=1)
+    csx = np.concatenate([np.zeros((1, 4), np.float32), np.cumsum(x, axis=0)[:-1]], axis=0)
+    expected = {"ge": ge, "nd": nd, "cs": cs.astype(np.float32), "csx": csx.astype(np.float32)}
+    save("gather_scan", nodes, [("x", F32, [3, 4]), ("ge_idx", I64, [2, 4]), ("nd_idx", I64, [3, 2])],
+         [(k, F32, list(v.shape)) for k, v in expected.items()], {"x": x, "ge_idx": ge_idx, "nd_idx": nd_idx},
+         expected, [init("axis1", np.int64(1)), init("axis0", np.int64(0))], opset=13)
+
+
+# --- error cases ------------------------------------------------------------------------------
+
+def errors():
+    nodes = [
+        helper.make_node("Relu", ["x"], ["a"], name="ok"),
+        helper.make_node("Hardmax", ["a"], ["b"], name="hm"),
+        helper.make_node("Relu", ["b"], ["c"]),
+        helper.make_node("Celu", ["c"], ["y"], name="celu"),
+    ]
+    save("unsupported_ops", nodes, [("x", F32, [2, 2])], [("y", F32, [2, 2])], {}, {})
+    save("old_opset", [helper.make_node("Relu", ["x"], ["y"])], [("x", F32, [2])], [("y", F32, [2])],
+         {}, {}, opset=9)
+    save("dynamic_reshape", [helper.make_node("Reshape", ["x", "target"], ["y"], name="reshape")],
+         [("x", F32, [2, 3]), ("target", I64, [2])], [("y", F32, [3, 2])], {}, {})
+    good = open(os.path.join(DATA, "mlp.onnx"), "rb").read()
+    with open(os.path.join(DATA, "truncated.onnx"), "wb") as f:
+        f.write(good[:len(good) // 2])
+    for folder in ("unsupported_ops", "old_opset", "dynamic_reshape"):
+        shutil.rmtree(os.path.join(DATA, folder))
+
+
+def main():
+    if os.path.isdir(DATA):
+        shutil.rmtree(DATA)
+    os.makedirs(DATA)
+    mlp()
+    mlp("mlp_dynamic", batch=3, symbolic=True)
+    cnn()
+    transformer()
+    binary_broadcast()
+    unary()
+    where_cast()
+    reduce()
+    manipulate()
+    shape_arith()
+    pool_softmax()
+    activations()
+    rounding_trig()
+    logical_mod()
+    pad_tile_gemm()
+    conv_attrs()
+    reduce_norm_quant()
+    gather_scan()
+    errors()
+
+
+if __name__ == "__main__":
+    main()
