@@ -89,6 +89,10 @@ end
 
 local function configure(opts)
   M.options = vim.tbl_deep_extend('force', vim.deepcopy(defaults), opts or {})
+  -- Absolute, so that a path relative to Neovim's directory still works when the client starts
+  -- the server in the project's root (as nvim-lspconfig does).
+  local found = vim.fn.exepath(M.options.cmd[1])
+  if found ~= '' then M.options.cmd[1] = found end
   warned_missing = false
 end
 
