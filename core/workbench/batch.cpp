@@ -26,6 +26,7 @@
 #include "transform/relax/semantic_check.h"
 #include "workbench/equivalence.h"
 #include "workbench/manifest.h"
+#include "workbench/manifest_shard.h"
 #include "workbench/session.h"
 #include "workbench/regression.h"
 
@@ -168,10 +169,14 @@ constexpr const char* kUsage = R"usage(usage:
       RECIPE:line:col: error: ...
   workbench --batch --list-passes
       the registered passes and named pipelines
-  workbench --batch MANIFEST.json [-j N] [--filter TEXT] [--update-goldens]
+  workbench --batch MANIFEST.json [-j N] [--filter TEXT] [--update-goldens] [--shard K/N]
                     [--json REPORT] [--junit REPORT.xml]
       run the regression cases of a manifest (see resources/manifest.schema.json);
-      exit 0 all passed, 1 a check failed, 2 the manifest or an input could not be read
+      exit 0 all passed, 1 a check failed, 2 the manifest or an input could not be read;
+      --shard K/N runs the K-th of N shards (chosen by a hash of each case's name)
+  workbench --batch --merge-reports SHARD.json... [--json REPORT] [--junit REPORT.xml]
+      merge the --json reports of all N shards of one manifest run into one report (refused
+      for reports of different manifests, workbench versions or filters); exit as the run
   workbench --batch FILE --compare OTHER [--ignore-global-symbol]
       check that two modules are structurally equal (exit 1 when not)
   workbench --batch FILE [--schedule RECIPE] [--pipeline ...] [--target TARGET] --run [--inputs DIR|random]
@@ -213,6 +218,8 @@ struct Options {
   std::string junit_path;
   std::string filter;
   bool update_goldens = false;
+  std::string shard;  // K/N
+  bool merge_reports = false;
   // Build and run.
   bool run = false;
   std::string target;
@@ -277,6 +284,12 @@ bool ParseOptions(const std::vector<std::string>& args, Options* opts, std::ostr
       const std::string* v = value("--junit");
       if (!v) return false;
       opts->junit_path = *v;
+    } else if (a == "--shard") {
+      const std::string* v = value("--shard");
+      if (!v) return false;
+      opts->shard = *v;
+    } else if (a == "--merge-reports") {
+      opts->merge_reports = true;
     } else if (a == "--filter") {
       const std::string* v = value("--filter");
       if (!v) return false;
@@ -325,7 +338,7 @@ bool ParseOptions(const std::vector<std::string>& args, Options* opts, std::ostr
       opts->files.push_back(a);
     }
   }
-  if (opts->list_passes) return true;
+  if (opts->list_passes || opts->merge_reports) return true;
   if (IsManifest(opts->files) && !opts->roundtrip && opts->emit.empty() && opts->compare.empty() &&
       opts->pipeline.empty()) {
     return true;
@@ -765,11 +778,23 @@ int RunManifestCommand(const Options& opts, std::ostream& out, std::ostream& err
     for (const auto& d : diags) err << opts.files[0] << ": error: " << d.message << "\n";
     return 2;
   }
+  std::optional<Shard> shard;
+  std::string why;
+  if (!opts.shard.empty() && !(shard = ParseShard(opts.shard, &why))) {
+    err << "workbench: " << why << "\n";
+    return 2;
+  }
+  if (shard && opts.update_goldens) {
+    err << "workbench: --update-goldens rewrites baseline files that every shard reads: run it "
+           "without --shard\n";
+    return 2;
+  }
   RegressionOptions ropts;
   ropts.jobs = opts.jobs;
   ropts.filter = opts.filter;
   ropts.update_goldens = opts.update_goldens;
-  RegressionReport report = RunManifest(*manifest, ropts, err);
+  RegressionReport report =
+      RunManifest(shard ? SelectShard(*manifest, *shard) : *manifest, ropts, err);
   for (const auto& c : report.cases) {
     for (const auto& check : c.checks) {
       if (check.passed) continue;
@@ -789,12 +814,33 @@ int RunManifestCommand(const Options& opts, std::ostream& out, std::ostream& err
     f << text;
     return true;
   };
-  if (!opts.json_path.empty() && !write(opts.json_path, ReportJson(report))) return 2;
+  std::string json = StampReport(ReportJson(report), *manifest, shard, opts.filter);
+  if (!opts.json_path.empty() && !write(opts.json_path, json)) return 2;
   if (!opts.junit_path.empty() && !write(opts.junit_path, ReportJUnit(report))) return 2;
   for (const auto& c : report.cases) {
     if (c.status == "error") return 2;  // an input could not be read
   }
   return report.failed() ? 1 : 0;
+}
+
+int MergeReportsCommand(const Options& opts, std::ostream& out, std::ostream& err) {
+  std::string why;
+  auto merged = MergeReports(opts.files, &why);
+  if (!merged) {
+    err << "workbench: --merge-reports: " << why << "\n";
+    return 2;
+  }
+  out << SummaryTable(merged->report);
+  for (const auto& [path, text] : {std::pair{opts.json_path, merged->json},
+                                   std::pair{opts.junit_path, ReportJUnit(merged->report)}}) {
+    if (path.empty()) continue;
+    std::ofstream f(path, std::ios::binary);
+    if (!(f << text)) {
+      err << "workbench: cannot write '" << path << "'\n";
+      return 2;
+    }
+  }
+  return merged->ExitCode();
 }
 
 int ListPasses(std::ostream& out) {
@@ -858,6 +904,7 @@ int RunBatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     return 2;
   }
   if (opts.list_passes) return ListPasses(out);
+  if (opts.merge_reports) return MergeReportsCommand(opts, out, err);
   if (IsManifest(opts.files) && !opts.roundtrip && opts.emit.empty() && opts.compare.empty()) {
     return RunManifestCommand(opts, out, err);
   }
