@@ -56,7 +56,12 @@ async function startClient(): Promise<LanguageClient | undefined> {
     debug: { command: server, transport: TransportKind.stdio },
   };
   const clientOptions: LanguageClientOptions = {
-    documentSelector: [{ language: LANGUAGE_ID }],
+    // Files and unsaved buffers; not the commands' result tabs (a module between two passes
+    // need not verify, and its diagnostics would only be noise).
+    documentSelector: [
+      { language: LANGUAGE_ID, scheme: 'file' },
+      { language: LANGUAGE_ID, scheme: 'untitled' },
+    ],
     initializationOptions: initializationOptions(config().get<number>('diagnosticsDelayMs', 150)),
     outputChannel: output,
   };
