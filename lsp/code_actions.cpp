@@ -96,7 +96,7 @@ json Server::OnCodeAction(const json& params) {
                      {"data", {{"recipe", a.recipe}, {"funcName", a.func_name}}}});
     }
   }
-  if (Wanted(params, "source.workbench")) {
+  if (Wanted(params, "source.workbench.pass")) {
     for (const PassChoice& choice : PassChoices()) {
       json action = {
           {"title", PassTitle(choice)},

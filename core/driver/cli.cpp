@@ -7,6 +7,7 @@
 
 #include "driver/commands.h"
 #include "driver/driver.h"
+#include "driver/version.h"
 
 namespace wb::driver {
 
@@ -25,7 +26,11 @@ constexpr const char* kCommands = R"text(commands (exactly one; FILE is TVMScrip
                                 the Relax VM), check it against the reference and time it
   FILE [--schedule R] [--pipeline P] --emit cuda|ptx
                                 build for a cuda target and print the device code (no GPU needed)
-  MANIFEST.json [-j N]          run the regression cases of a manifest
+  MANIFEST.json [-j N] [--shard K/N]
+                                run the regression cases of a manifest (or the K-th of N shards,
+                                chosen by a hash of each case's name)
+  --merge-reports SHARD.json... merge the --json reports of all N shards of one manifest run
+                                (refused for different manifests, versions or filters)
   --list-passes                 the registered passes and named pipelines
 --check runs the module before and after on seeded random inputs (the reference interpreters);
 --check-each does so for every pass snapshot or schedule step and names the first that changes
@@ -36,6 +41,17 @@ for a GPU where there is none.
 // The combinations the options allow; false with the reason on `err`.
 bool Validate(BatchOptions* opts, std::ostream& err) {
   if (opts->list_passes) return true;
+  if (opts->merge_reports) {
+    if (opts->files.empty()) {
+      err << "workbench: --merge-reports needs the shards' JSON reports\n";
+      return false;
+    }
+    return true;
+  }
+  if (!opts->shard.empty() && !opts->IsManifest()) {
+    err << "workbench: --shard goes with a manifest\n";
+    return false;
+  }
   if (opts->IsManifest() && !opts->roundtrip && opts->emit.empty() && opts->compare.empty() &&
       opts->pipeline.empty()) {
     return true;
@@ -104,7 +120,7 @@ bool BatchOptions::IsManifest() const {
 }
 
 std::string VersionText() {
-  return std::string("workbench ") + WB_VERSION;
+  return "workbench " + WorkbenchVersion();
 }
 
 int RunBatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -156,6 +172,8 @@ int RunBatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
   app.add_option("--filter", opts.filter, "manifest cases whose name contains TEXT or matches it (* ?)")
       ->type_name("TEXT");
   app.add_flag("--update-goldens", opts.update_goldens, "rewrite the manifest's goldens and baselines");
+  app.add_option("--shard", opts.shard, "run the K-th of N shards of the manifest's cases")->type_name("K/N");
+  app.add_flag("--merge-reports", opts.merge_reports, "merge the FILEs, shards' --json reports, into one report");
   app.add_option("--junit", opts.junit_path, "write a JUnit XML report")->type_name("REPORT.xml");
   app.add_flag("--color", opts.color, "color the diagnostics");
 
@@ -186,6 +204,7 @@ int RunBatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     return 2;
   }
   if (opts.list_passes) return RunListPassesCommand(out);
+  if (opts.merge_reports) return RunMergeReportsCommand(opts, out, err);
   if (opts.IsManifest() && !opts.roundtrip && opts.emit.empty() && opts.compare.empty()) {
     return RunManifestCommand(opts, out, err);
   }

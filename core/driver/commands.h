@@ -18,6 +18,8 @@ int RunScheduleCommand(const BatchOptions& opts, std::ostream& out, std::ostream
 // --run: build, run, check against the reference, time.
 int RunRunCommand(const BatchOptions& opts, std::ostream& out, std::ostream& err);
 int RunManifestCommand(const BatchOptions& opts, std::ostream& out, std::ostream& err);
+// --merge-reports: the shards' JSON reports of one manifest run merged into one.
+int RunMergeReportsCommand(const BatchOptions& opts, std::ostream& out, std::ostream& err);
 int RunListPassesCommand(std::ostream& out);
 
 }  // namespace wb::driver

@@ -29,6 +29,8 @@ struct BatchOptions {
   std::string junit_path;
   std::string filter;
   bool update_goldens = false;
+  std::string shard;  // "K/N"
+  bool merge_reports = false;
   // Build and run.
   bool run = false;
   std::string target;

@@ -320,6 +320,17 @@ std::string ReportJson(const RegressionReport& report) {
          "\n";
 }
 
+std::optional<RegressionReport> ParseReportJson(const std::string& text) {
+  json j = json::parse(text, nullptr, false);
+  if (!j.is_object() || !j.contains("cases") || !j["cases"].is_array()) return std::nullopt;
+  RegressionReport report;
+  for (const auto& c : j["cases"]) {
+    if (!c.is_object()) return std::nullopt;
+    report.cases.push_back(CaseFromJson(c));
+  }
+  return report;
+}
+
 namespace {
 
 std::string XmlEscape(const std::string& s) {

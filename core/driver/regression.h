@@ -70,6 +70,8 @@ RegressionReport RunManifest(const Manifest& manifest, const RegressionOptions& 
                              std::ostream& progress);
 
 std::string ReportJson(const RegressionReport& report);
+// The cases of a report ReportJson wrote (a shard's, for merging); nullopt when `text` is not one.
+std::optional<RegressionReport> ParseReportJson(const std::string& text);
 std::string ReportJUnit(const RegressionReport& report);
 std::string SummaryTable(const RegressionReport& report);
 

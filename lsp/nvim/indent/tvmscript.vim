@@ -1,0 +1,2 @@
+" TVMScript is Python: Python's indentation.
+runtime! indent/python.vim
