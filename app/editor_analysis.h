@@ -11,15 +11,15 @@
 #include <string>
 #include <vector>
 
-#include "workbench/analysis.h"
+#include "lang/analysis.h"
 
 namespace wb::app {
 
 struct EditorSnapshot {
   // Parsed and indexed before it is published, so that queries on it never write to it (a
   // Document computes its parse and index lazily, and is not safe to fill from two threads).
-  std::shared_ptr<const workbench::Document> doc;
-  std::vector<workbench::DocumentSymbol> symbols;
+  std::shared_ptr<const lang::Document> doc;
+  std::vector<lang::DocumentSymbol> symbols;
 };
 
 class EditorAnalysis : public QObject {
@@ -49,8 +49,8 @@ class EditorAnalysis : public QObject {
   void Publish(std::shared_ptr<const EditorSnapshot> snapshot);
   // The next document: the latest one changed to the latest text, so that it keeps its last
   // version that parsed (navigation keeps working while the current text does not parse).
-  workbench::Document NextDocument() const;
-  static std::shared_ptr<const EditorSnapshot> Build(workbench::Document doc);
+  lang::Document NextDocument() const;
+  static std::shared_ptr<const EditorSnapshot> Build(lang::Document doc);
 
   std::string text_;
   int64_t version_ = 0;

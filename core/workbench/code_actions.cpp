@@ -19,7 +19,7 @@ std::string PrintLike(const script::ParseResult& parsed, const ir::IRModule& mod
   return script::Print(shaped);
 }
 
-bool ParsesCleanly(const Document& doc, RewriteResult* result) {
+bool ParsesCleanly(const lang::Document& doc, RewriteResult* result) {
   const script::ParseResult& parsed = doc.Parsed();
   if (parsed.ok()) return true;
   result->error = "the document does not parse; fix its errors first";
@@ -65,7 +65,7 @@ std::vector<PassChoice> PassChoices() {
   return out;
 }
 
-RewriteResult ApplyPipeline(const Document& doc, const std::string& pipeline) {
+RewriteResult ApplyPipeline(const lang::Document& doc, const std::string& pipeline) {
   RewriteResult result;
   if (!ParsesCleanly(doc, &result)) return result;
   if (auto refusal = RefuseTestingPasses(pipeline)) {
@@ -87,7 +87,7 @@ RewriteResult ApplyPipeline(const Document& doc, const std::string& pipeline) {
   return result;
 }
 
-RewriteResult ApplySchedule(const Document& doc, const std::string& recipe,
+RewriteResult ApplySchedule(const lang::Document& doc, const std::string& recipe,
                             const std::string& func_name) {
   RewriteResult result;
   if (!ParsesCleanly(doc, &result)) return result;
@@ -107,7 +107,7 @@ RewriteResult ApplySchedule(const Document& doc, const std::string& recipe,
   return result;
 }
 
-std::vector<ScheduleAction> ComputeScheduleActions(const Document& doc, TextPosition position) {
+std::vector<ScheduleAction> ComputeScheduleActions(const lang::Document& doc, lang::TextPosition position) {
   std::vector<ScheduleAction> out;
   const script::ParseResult& parsed = doc.Parsed();
   if (!parsed.ok()) return out;

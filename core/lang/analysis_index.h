@@ -15,10 +15,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "lang/document.h"
 #include "tir/stmt.h"
-#include "workbench/document.h"
 
-namespace wb::workbench {
+namespace wb::lang {
 
 enum class SymbolRole { kFunction, kParam, kBuffer, kShapeVar, kLoopVar, kIterVar, kLocalVar, kBlock };
 
@@ -74,4 +74,4 @@ struct Token {
 };
 std::vector<Token> Tokenize(std::string_view text);
 
-}  // namespace wb::workbench
+}  // namespace wb::lang

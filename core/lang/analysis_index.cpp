@@ -1,11 +1,11 @@
-#include "workbench/analysis_index.h"
+#include "lang/analysis_index.h"
 
 #include <algorithm>
 #include <unordered_set>
 
 #include "tir/functor.h"
 
-namespace wb::workbench {
+namespace wb::lang {
 
 namespace {
 
@@ -364,4 +364,4 @@ std::vector<int> SymbolIndex::VisibleAt(uint32_t offset) const {
   return out;
 }
 
-}  // namespace wb::workbench
+}  // namespace wb::lang
