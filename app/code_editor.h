@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "highlight.h"
 #include "lang/analysis.h"
 #include "support/diagnostic.h"
 
@@ -22,7 +23,8 @@ namespace wb::app {
 class EditorAnalysis;
 class SymbolPicker;
 
-// Paints the capture ranges of the whole document (computed once per text) block by block.
+// Paints the capture ranges of the whole document (computed once per text) block by block. The
+// document's syntax tree is kept and reparsed incrementally on each change.
 class TVMScriptHighlighter : public QSyntaxHighlighter {
  public:
   explicit TVMScriptHighlighter(QTextDocument* document);
@@ -38,6 +40,7 @@ class TVMScriptHighlighter : public QSyntaxHighlighter {
     int end;
     QTextCharFormat format;
   };
+  SyntaxTree tree_;
   std::vector<Range> ranges_;
 };
 
