@@ -5,7 +5,6 @@
 #include "transform/instrument.h"
 #include "transform/registry.h"
 #include "workbench/schedule_session.h"
-#include "workbench/session.h"
 
 namespace wb::workbench {
 
@@ -58,8 +57,6 @@ std::vector<PassChoice> PassChoices() {
   std::vector<PassChoice> out;
   for (const std::string& name : transform::PassRegistry::Global().Pipelines()) out.push_back({name, true});
   for (const transform::PassEntry* entry : transform::PassRegistry::Global().Passes()) {
-    // TestingAbort and friends exist to crash or hang on purpose: never offered to a user.
-    if (entry->name.rfind("Testing", 0) == 0) continue;
     out.push_back({entry->name, false});
   }
   return out;
@@ -68,10 +65,6 @@ std::vector<PassChoice> PassChoices() {
 RewriteResult ApplyPipeline(const lang::Document& doc, const std::string& pipeline) {
   RewriteResult result;
   if (!ParsesCleanly(doc, &result)) return result;
-  if (auto refusal = RefuseTestingPasses(pipeline)) {
-    result.error = *refusal;
-    return result;
-  }
   DiagnosticList diags;
   auto pass = transform::BuildPipeline(pipeline, diags);
   if (!pass) {

@@ -22,8 +22,7 @@ struct RewriteResult {
   std::string trace;  // the schedule trace that produced `text`
 };
 
-// The pipelines and passes of the PassRegistry a code action may run, pipelines first (the
-// Testing* passes, which fail on purpose, left out).
+// The pipelines and passes of the PassRegistry a code action may run, pipelines first.
 struct PassChoice {
   std::string name;
   bool is_pipeline = false;
