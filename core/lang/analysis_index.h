@@ -65,8 +65,9 @@ class SymbolIndex {
   std::unordered_map<std::string, std::vector<int>> by_name_;
 };
 
-// A Python-like identifier token of the text (comments skipped; `quoted` for the contents of a
-// string literal that is itself an identifier, e.g. "n").
+// An identifier of the text as core/script's lexer finds it (keywords included, comments and
+// numbers not; `quoted` for the contents of a string literal that is itself an identifier,
+// e.g. "n").
 struct Token {
   uint32_t begin = 0, end = 0;
   bool quoted = false;
