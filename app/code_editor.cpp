@@ -3,8 +3,6 @@
 #include <QPainter>
 #include <QTextBlock>
 
-#include "workbench/highlight.h"
-
 namespace wb::app {
 
 namespace {
@@ -70,10 +68,11 @@ TVMScriptHighlighter::TVMScriptHighlighter(QTextDocument* document)
     : QSyntaxHighlighter(document) {}
 
 void TVMScriptHighlighter::Refresh() {
-  std::string text = document()->toPlainText().toStdString();
+  tree_.Update(document()->toPlainText().toStdString());
+  const std::string& text = tree_.text();
   std::vector<int> to_char = ByteToCharTable(text);
   ranges_.clear();
-  for (const auto& r : workbench::Highlight(text)) {
+  for (const auto& r : tree_.Highlight()) {
     ranges_.push_back({to_char[std::min<size_t>(r.begin, text.size())],
                        to_char[std::min<size_t>(r.end, text.size())], FormatFor(r.capture)});
   }

@@ -10,8 +10,9 @@
 #include <memory>
 #include <vector>
 
+#include "highlight.h"
+#include "lang/analysis.h"
 #include "support/diagnostic.h"
-#include "workbench/analysis.h"
 
 class QAction;
 class QCompleter;
@@ -22,7 +23,8 @@ namespace wb::app {
 class EditorAnalysis;
 class SymbolPicker;
 
-// Paints the capture ranges of the whole document (computed once per text) block by block.
+// Paints the capture ranges of the whole document (computed once per text) block by block. The
+// document's syntax tree is kept and reparsed incrementally on each change.
 class TVMScriptHighlighter : public QSyntaxHighlighter {
  public:
   explicit TVMScriptHighlighter(QTextDocument* document);
@@ -38,6 +40,7 @@ class TVMScriptHighlighter : public QSyntaxHighlighter {
     int end;
     QTextCharFormat format;
   };
+  SyntaxTree tree_;
   std::vector<Range> ranges_;
 };
 
@@ -64,10 +67,10 @@ class CodeEditor : public QPlainTextEdit {
   QAction* signatureHelpAction() const { return signature_help_; }
   QList<QAction*> languageActions() const;
 
-  workbench::TextPosition PositionOf(const QTextCursor& cursor) const;
-  QTextCursor CursorAt(workbench::TextPosition position) const;
+  lang::TextPosition PositionOf(const QTextCursor& cursor) const;
+  QTextCursor CursorAt(lang::TextPosition position) const;
   // Selects `range` (a name, usually), shows it and focuses the editor.
-  void SelectRange(const workbench::TextRange& range);
+  void SelectRange(const lang::TextRange& range);
 
   // Opens the symbol popup over the outline of the current text.
   void ShowSymbolPicker();
@@ -83,7 +86,7 @@ class CodeEditor : public QPlainTextEdit {
   // text is ready) and shows them in the popup; typing filters, Enter or Tab inserts.
   void TriggerCompletion();
   // The items ComputeCompletion offers at the cursor, on the current text (computed now).
-  std::vector<workbench::CompletionItem> CompletionsAtCursor();
+  std::vector<lang::CompletionItem> CompletionsAtCursor();
   QCompleter* completer() const { return completer_; }
   // The signature of the call around the cursor (as a tooltip); false when not inside a call.
   bool ShowSignatureHelp();
@@ -96,7 +99,7 @@ class CodeEditor : public QPlainTextEdit {
  Q_SIGNALS:
   // Something the user asked for has no answer ("no definition for 'x'").
   void message(const QString& text);
-  void referencesFound(const QString& name, const std::vector<wb::workbench::Highlight>& places);
+  void referencesFound(const QString& name, const std::vector<wb::lang::Highlight>& places);
   void breadcrumbChanged(const QString& text);
 
  protected:

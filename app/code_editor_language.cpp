@@ -1,4 +1,4 @@
-// The language half of CodeEditor: everything the analysis of workbench/analysis.h (the LSP
+// The language half of CodeEditor: everything the analysis of lang/analysis.h (the LSP
 // server's) answers, asked of an EditorAnalysis snapshot so that parsing never blocks typing.
 // Automatic features (occurrence highlights, the breadcrumb, hover, completion after `T.`) use
 // the snapshot only once it is of the current text; explicit commands (F12, Shift+F12, the
@@ -25,8 +25,8 @@ namespace wb::app {
 
 namespace {
 
-using workbench::TextPosition;
-using workbench::TextRange;
+using lang::TextPosition;
+using lang::TextRange;
 
 bool IsIdentChar(QChar c) { return c.isLetterOrNumber() || c == QLatin1Char('_'); }
 
@@ -68,11 +68,11 @@ bool Contains(const TextRange& range, const TextPosition& p) {
 }
 
 // The functions and blocks (outermost first) whose range holds `p`.
-void Breadcrumb(const std::vector<workbench::DocumentSymbol>& symbols, const TextPosition& p,
+void Breadcrumb(const std::vector<lang::DocumentSymbol>& symbols, const TextPosition& p,
                 QStringList* out) {
   for (const auto& s : symbols) {
     if (!Contains(s.range, p)) continue;
-    if (s.kind == workbench::SymbolKind::kFunction || s.kind == workbench::SymbolKind::kBlock) {
+    if (s.kind == lang::SymbolKind::kFunction || s.kind == lang::SymbolKind::kBlock) {
       *out << QString::fromStdString(s.name);
     }
     Breadcrumb(s.children, p, out);
@@ -80,14 +80,14 @@ void Breadcrumb(const std::vector<workbench::DocumentSymbol>& symbols, const Tex
   }
 }
 
-QString CompletionKindName(workbench::CompletionKind kind) {
+QString CompletionKindName(lang::CompletionKind kind) {
   switch (kind) {
-    case workbench::CompletionKind::kFunction: return QStringLiteral("function");
-    case workbench::CompletionKind::kKeyword: return QStringLiteral("keyword");
-    case workbench::CompletionKind::kVariable: return QStringLiteral("variable");
-    case workbench::CompletionKind::kBuffer: return QStringLiteral("buffer");
-    case workbench::CompletionKind::kConstant: return QStringLiteral("constant");
-    case workbench::CompletionKind::kModule: return QStringLiteral("namespace");
+    case lang::CompletionKind::kFunction: return QStringLiteral("function");
+    case lang::CompletionKind::kKeyword: return QStringLiteral("keyword");
+    case lang::CompletionKind::kVariable: return QStringLiteral("variable");
+    case lang::CompletionKind::kBuffer: return QStringLiteral("buffer");
+    case lang::CompletionKind::kConstant: return QStringLiteral("constant");
+    case lang::CompletionKind::kModule: return QStringLiteral("namespace");
   }
   return {};
 }
@@ -195,7 +195,7 @@ void CodeEditor::ShowSymbolPicker() {
 bool CodeEditor::GoToDefinition() {
   auto snapshot = analysis_->Current();
   TextPosition at = PositionOf(textCursor());
-  auto found = Safely<std::vector<TextRange>>([&] { return workbench::FindDefinition(*snapshot->doc, at); });
+  auto found = Safely<std::vector<TextRange>>([&] { return lang::FindDefinition(*snapshot->doc, at); });
   if (found.empty()) {
     QString word = WordAtCursor();
     Q_EMIT message(word.isEmpty() ? tr("No name at the cursor")
@@ -209,8 +209,8 @@ bool CodeEditor::GoToDefinition() {
 bool CodeEditor::FindReferences() {
   auto snapshot = analysis_->Current();
   TextPosition at = PositionOf(textCursor());
-  auto places = Safely<std::vector<workbench::Highlight>>(
-      [&] { return workbench::ComputeHighlights(*snapshot->doc, at); });
+  auto places = Safely<std::vector<lang::Highlight>>(
+      [&] { return lang::ComputeHighlights(*snapshot->doc, at); });
   if (places.empty()) {
     QString word = WordAtCursor();
     Q_EMIT message(word.isEmpty() ? tr("No name at the cursor")
@@ -237,7 +237,7 @@ QString CodeEditor::HoverMarkdownAt(int position) const {
     cursor.setPosition(position);
     TextPosition at = PositionOf(cursor);
     auto doc = analysis_->latest()->doc;
-    auto hover = Safely<std::optional<workbench::HoverInfo>>([&] { return workbench::ComputeHover(*doc, at); });
+    auto hover = Safely<std::optional<lang::HoverInfo>>([&] { return lang::ComputeHover(*doc, at); });
     if (hover && !hover->markdown.empty()) parts << QString::fromStdString(hover->markdown);
   }
   return parts.join(QStringLiteral("\n\n---\n\n"));
@@ -279,7 +279,7 @@ void CodeEditor::mouseMoveEvent(QMouseEvent* event) {
     QTextCursor at = cursorForPosition(event->position().toPoint());
     auto doc = analysis_->latest()->doc;
     TextPosition p = PositionOf(at);
-    auto found = Safely<std::vector<TextRange>>([&] { return workbench::FindDefinition(*doc, p); });
+    auto found = Safely<std::vector<TextRange>>([&] { return lang::FindDefinition(*doc, p); });
     if (!found.empty()) {
       QTextEdit::ExtraSelection sel;
       sel.cursor = IdentifierAt(at);
@@ -309,8 +309,8 @@ void CodeEditor::OnCursorMoved() {
   if (analysis_->upToDate()) {
     auto snapshot = analysis_->latest();
     TextPosition at = PositionOf(textCursor());
-    auto places = Safely<std::vector<workbench::Highlight>>(
-        [&] { return workbench::ComputeHighlights(*snapshot->doc, at); });
+    auto places = Safely<std::vector<lang::Highlight>>(
+        [&] { return lang::ComputeHighlights(*snapshot->doc, at); });
     for (const auto& place : places) {
       QTextEdit::ExtraSelection sel;
       sel.format.setBackground(place.is_definition ? QColor(230, 160, 40, 90) : QColor(128, 128, 128, 70));
@@ -357,15 +357,15 @@ void CodeEditor::TriggerCompletion() {
   }
 }
 
-std::vector<workbench::CompletionItem> CodeEditor::CompletionsAtCursor() {
+std::vector<lang::CompletionItem> CodeEditor::CompletionsAtCursor() {
   auto snapshot = analysis_->Current();
   TextPosition at = PositionOf(textCursor());
-  return Safely<std::vector<workbench::CompletionItem>>(
-      [&] { return workbench::ComputeCompletion(*snapshot->doc, at); });
+  return Safely<std::vector<lang::CompletionItem>>(
+      [&] { return lang::ComputeCompletion(*snapshot->doc, at); });
 }
 
 void CodeEditor::ShowCompletions() {
-  std::vector<workbench::CompletionItem> items = CompletionsAtCursor();
+  std::vector<lang::CompletionItem> items = CompletionsAtCursor();
   // Alphabetical, so that the shortest of a family comes first (`sblock` before
   // `sblock_alloc_buffer`) and the completer can search the model by halves.
   std::stable_sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
@@ -441,9 +441,9 @@ void CodeEditor::InsertCompletion(const QString& label) {
 bool CodeEditor::ShowSignatureHelp() {
   // Signature help scans the text and never parses: a throwaway document of the current text
   // answers at once, even while the snapshot lags a keystroke behind.
-  workbench::Document doc("editor.py", toPlainText().toStdString(), 0);
+  lang::Document doc("editor.py", toPlainText().toStdString(), 0);
   TextPosition at = PositionOf(textCursor());
-  auto help = Safely<std::optional<workbench::SignatureHelp>>([&] { return workbench::ComputeSignatureHelp(doc, at); });
+  auto help = Safely<std::optional<lang::SignatureHelp>>([&] { return lang::ComputeSignatureHelp(doc, at); });
   if (!help) {
     if (!signature_label_.isEmpty()) QToolTip::hideText();
     signature_label_.clear();

@@ -2,7 +2,7 @@
 
 #include <QtConcurrent/QtConcurrent>
 
-#include "workbench/analysis_index.h"
+#include "lang/analysis_index.h"
 
 namespace wb::app {
 
@@ -25,20 +25,20 @@ void EditorAnalysis::SetText(const QString& text) {
   if (!in_flight_) Start();
 }
 
-workbench::Document EditorAnalysis::NextDocument() const {
-  if (!latest_) return workbench::Document("editor.py", text_, version_);
-  workbench::Document next = *latest_->doc;
+lang::Document EditorAnalysis::NextDocument() const {
+  if (!latest_) return lang::Document("editor.py", text_, version_);
+  lang::Document next = *latest_->doc;
   next.ApplyChange(std::nullopt, text_, version_);
   return next;
 }
 
-std::shared_ptr<const EditorSnapshot> EditorAnalysis::Build(workbench::Document doc) {
+std::shared_ptr<const EditorSnapshot> EditorAnalysis::Build(lang::Document doc) {
   auto snapshot = std::make_shared<EditorSnapshot>();
-  auto owned = std::make_shared<workbench::Document>(std::move(doc));
+  auto owned = std::make_shared<lang::Document>(std::move(doc));
   try {
     owned->Parsed();
-    workbench::SymbolIndex::Of(*owned);
-    snapshot->symbols = workbench::ComputeDocumentSymbols(*owned);
+    lang::SymbolIndex::Of(*owned);
+    snapshot->symbols = lang::ComputeDocumentSymbols(*owned);
   } catch (const std::exception&) {
     // The analyses answer from whatever parsed; a failure here only leaves the outline empty.
   }

@@ -1,4 +1,4 @@
-// The language analysis of the editor's text (workbench/analysis.h, the same answers the LSP
+// The language analysis of the editor's text (lang/analysis.h, the same answers the LSP
 // server gives) kept as a parsed and indexed snapshot, rebuilt off the UI thread after each edit.
 // Hover, highlights, navigation and completion are then look-ups in a snapshot, cheap enough
 // for the UI thread; only parsing and indexing, the slow part, runs in the background.
@@ -11,15 +11,15 @@
 #include <string>
 #include <vector>
 
-#include "workbench/analysis.h"
+#include "lang/analysis.h"
 
 namespace wb::app {
 
 struct EditorSnapshot {
   // Parsed and indexed before it is published, so that queries on it never write to it (a
   // Document computes its parse and index lazily, and is not safe to fill from two threads).
-  std::shared_ptr<const workbench::Document> doc;
-  std::vector<workbench::DocumentSymbol> symbols;
+  std::shared_ptr<const lang::Document> doc;
+  std::vector<lang::DocumentSymbol> symbols;
 };
 
 class EditorAnalysis : public QObject {
@@ -49,8 +49,8 @@ class EditorAnalysis : public QObject {
   void Publish(std::shared_ptr<const EditorSnapshot> snapshot);
   // The next document: the latest one changed to the latest text, so that it keeps its last
   // version that parsed (navigation keeps working while the current text does not parse).
-  workbench::Document NextDocument() const;
-  static std::shared_ptr<const EditorSnapshot> Build(workbench::Document doc);
+  lang::Document NextDocument() const;
+  static std::shared_ptr<const EditorSnapshot> Build(lang::Document doc);
 
   std::string text_;
   int64_t version_ = 0;

@@ -29,7 +29,7 @@ QMenu* InstallGoMenu(QMainWindow* window, CodeEditor* editor) {
   if (auto* build = window->findChild<QDockWidget*>("buildDock")) window->tabifyDockWidget(build, dock);
   dock->hide();
   QObject::connect(editor, &CodeEditor::referencesFound, references,
-                   [editor, references, dock](const QString& name, const std::vector<workbench::Highlight>& places) {
+                   [editor, references, dock](const QString& name, const std::vector<lang::Highlight>& places) {
                      references->Show(name, places, editor->document());
                      dock->setWindowTitle(QObject::tr("References to '%1' (%2)").arg(name).arg(places.size()));
                      dock->show();

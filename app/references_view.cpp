@@ -13,7 +13,7 @@ ReferencesView::ReferencesView(QWidget* parent) : QListWidget(parent) {
   });
 }
 
-void ReferencesView::Show(const QString& name, const std::vector<workbench::Highlight>& places,
+void ReferencesView::Show(const QString& name, const std::vector<lang::Highlight>& places,
                           const QTextDocument* doc) {
   clear();
   name_ = name;

@@ -5,7 +5,7 @@
 #include <QListWidget>
 #include <vector>
 
-#include "workbench/analysis.h"
+#include "lang/analysis.h"
 
 class QTextDocument;
 
@@ -18,16 +18,16 @@ class ReferencesView : public QListWidget {
   explicit ReferencesView(QWidget* parent = nullptr);
 
   // Lists `places` (the definition first, as ComputeHighlights orders them) in `doc`'s text.
-  void Show(const QString& name, const std::vector<workbench::Highlight>& places,
+  void Show(const QString& name, const std::vector<lang::Highlight>& places,
             const QTextDocument* doc);
   const QString& symbolName() const { return name_; }
 
  Q_SIGNALS:
-  void placeActivated(const wb::workbench::TextRange& range);
+  void placeActivated(const wb::lang::TextRange& range);
 
  private:
   QString name_;
-  std::vector<workbench::TextRange> ranges_;
+  std::vector<lang::TextRange> ranges_;
 };
 
 }  // namespace wb::app

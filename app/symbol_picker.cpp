@@ -13,23 +13,23 @@ namespace wb::app {
 
 namespace {
 
-QString KindName(workbench::SymbolKind kind) {
+QString KindName(lang::SymbolKind kind) {
   switch (kind) {
-    case workbench::SymbolKind::kModule: return QStringLiteral("module");
-    case workbench::SymbolKind::kFunction: return QStringLiteral("function");
-    case workbench::SymbolKind::kBlock: return QStringLiteral("block");
-    case workbench::SymbolKind::kBuffer: return QStringLiteral("buffer");
-    case workbench::SymbolKind::kVariable: return QStringLiteral("variable");
+    case lang::SymbolKind::kModule: return QStringLiteral("module");
+    case lang::SymbolKind::kFunction: return QStringLiteral("function");
+    case lang::SymbolKind::kBlock: return QStringLiteral("block");
+    case lang::SymbolKind::kBuffer: return QStringLiteral("buffer");
+    case lang::SymbolKind::kVariable: return QStringLiteral("variable");
   }
   return {};
 }
 
-void Flatten(const std::vector<workbench::DocumentSymbol>& symbols, const QString& container,
+void Flatten(const std::vector<lang::DocumentSymbol>& symbols, const QString& container,
              std::vector<SymbolEntry>* out) {
   for (const auto& s : symbols) {
     QString name = QString::fromStdString(s.name);
     QString inner = container;
-    if (s.kind != workbench::SymbolKind::kModule) {
+    if (s.kind != lang::SymbolKind::kModule) {
       out->push_back({name, KindName(s.kind), container, QString::fromStdString(s.detail),
                       s.selection_range});
       inner = container.isEmpty() ? name : container + QStringLiteral(" › ") + name;
@@ -40,7 +40,7 @@ void Flatten(const std::vector<workbench::DocumentSymbol>& symbols, const QStrin
 
 }  // namespace
 
-std::vector<SymbolEntry> FlattenSymbols(const std::vector<workbench::DocumentSymbol>& symbols) {
+std::vector<SymbolEntry> FlattenSymbols(const std::vector<lang::DocumentSymbol>& symbols) {
   std::vector<SymbolEntry> out;
   Flatten(symbols, QString(), &out);
   return out;
@@ -111,7 +111,7 @@ void SymbolPicker::Refilter() {
   if (line.hasMatch()) {
     uint32_t n = std::max(1u, line.captured(1).toUInt());
     uint32_t column = line.captured(2).isEmpty() ? 1 : std::max(1u, line.captured(2).toUInt());
-    line_target_ = workbench::TextPosition{n - 1, column - 1};
+    line_target_ = lang::TextPosition{n - 1, column - 1};
     auto* item = new QTreeWidgetItem({tr("Go to line %1").arg(n), tr("line")});
     list_->addTopLevelItem(item);
     list_->setCurrentItem(item);
@@ -141,14 +141,14 @@ void SymbolPicker::Choose() {
   QTreeWidgetItem* item = list_->currentItem();
   if (!item) return;
   if (line_target_) {
-    workbench::TextRange at{*line_target_, *line_target_};
+    lang::TextRange at{*line_target_, *line_target_};
     hide();
     Q_EMIT chosen(at);
     return;
   }
   size_t i = item->data(0, Qt::UserRole).toULongLong();
   if (i >= entries_.size()) return;
-  workbench::TextRange selection = entries_[i].selection;
+  lang::TextRange selection = entries_[i].selection;
   hide();
   Q_EMIT chosen(selection);
 }

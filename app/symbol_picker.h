@@ -1,5 +1,5 @@
 // "Go to symbol": a popup over the editor listing the document's functions, blocks and buffers
-// (the outline of workbench::ComputeDocumentSymbols) with their kind and container, filtered
+// (the outline of lang::ComputeDocumentSymbols) with their kind and container, filtered
 // as you type (a fuzzy match: the letters in order, the best matches first). Enter or a click
 // chooses one; Escape closes. ":42" (or ":42:7") goes to a line instead.
 #pragma once
@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "workbench/analysis.h"
+#include "lang/analysis.h"
 
 class QLineEdit;
 class QTreeWidget;
@@ -21,11 +21,11 @@ struct SymbolEntry {
   QString kind;       // "function", "block", "buffer"...
   QString container;  // "main › C": where it is defined
   QString detail;
-  workbench::TextRange selection;  // its name
+  lang::TextRange selection;  // its name
 };
 
 // The outline flattened in document order (the module itself left out: it is not a place).
-std::vector<SymbolEntry> FlattenSymbols(const std::vector<workbench::DocumentSymbol>& symbols);
+std::vector<SymbolEntry> FlattenSymbols(const std::vector<lang::DocumentSymbol>& symbols);
 
 // How well `pattern` matches `text`: -1 when its characters do not all occur in order
 // (case-insensitive); otherwise higher for a prefix, then a substring, then a tighter spread.
@@ -43,7 +43,7 @@ class SymbolPicker : public QFrame {
   QTreeWidget* list() const { return list_; }
 
  Q_SIGNALS:
-  void chosen(const wb::workbench::TextRange& selection);
+  void chosen(const wb::lang::TextRange& selection);
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
@@ -55,7 +55,7 @@ class SymbolPicker : public QFrame {
   QLineEdit* filter_;
   QTreeWidget* list_;
   std::vector<SymbolEntry> entries_;
-  std::optional<workbench::TextPosition> line_target_;  // while the filter is ":line"
+  std::optional<lang::TextPosition> line_target_;  // while the filter is ":line"
 };
 
 }  // namespace wb::app

@@ -18,6 +18,7 @@
 
 namespace wb::lsp {
 
+using namespace lang;
 using namespace workbench;
 
 namespace {

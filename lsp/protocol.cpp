@@ -2,7 +2,7 @@
 
 namespace wb::lsp {
 
-using namespace workbench;
+using namespace lang;
 
 TextPosition ToPosition(const json& position) {
   int64_t line = position.at("line").get<int64_t>();

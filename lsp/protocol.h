@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "workbench/analysis.h"
+#include "lang/analysis.h"
 
 namespace wb::lsp {
 
@@ -21,22 +21,22 @@ inline std::string UriOf(const json& params) { return params.at("textDocument").
 
 // Reads `{line, character}`; throws nlohmann::json exceptions on a wrong shape (the server
 // answers those with InvalidParams).
-workbench::TextPosition ToPosition(const json& position);
-workbench::TextRange ToRange(const json& range);
+lang::TextPosition ToPosition(const json& position);
+lang::TextRange ToRange(const json& range);
 
-json ToJson(workbench::TextPosition position);
-json ToJson(const workbench::TextRange& range);
-json ToJson(const std::string& uri, const workbench::DocumentDiagnostic& diagnostic);
-json ToJson(const workbench::DocumentSymbol& symbol);
-json ToJson(const workbench::HoverInfo& hover);
-json ToJson(const workbench::CompletionItem& item);
-json ToJson(const workbench::FoldingRange& range);
-json ToJson(const workbench::Highlight& highlight);
-json ToJson(const workbench::SignatureHelp& help);
-json ToJson(const std::string& uri, const workbench::WorkspaceSymbol& symbol);
+json ToJson(lang::TextPosition position);
+json ToJson(const lang::TextRange& range);
+json ToJson(const std::string& uri, const lang::DocumentDiagnostic& diagnostic);
+json ToJson(const lang::DocumentSymbol& symbol);
+json ToJson(const lang::HoverInfo& hover);
+json ToJson(const lang::CompletionItem& item);
+json ToJson(const lang::FoldingRange& range);
+json ToJson(const lang::Highlight& highlight);
+json ToJson(const lang::SignatureHelp& help);
+json ToJson(const std::string& uri, const lang::WorkspaceSymbol& symbol);
 // The `data` array of a SemanticTokens result (relative encoding).
-json SemanticTokensData(const std::vector<workbench::SemanticToken>& tokens);
-int LspSymbolKind(workbench::SymbolKind kind);
-json Locations(const std::string& uri, const std::vector<workbench::TextRange>& ranges);
+json SemanticTokensData(const std::vector<lang::SemanticToken>& tokens);
+int LspSymbolKind(lang::SymbolKind kind);
+json Locations(const std::string& uri, const std::vector<lang::TextRange>& ranges);
 
 }  // namespace wb::lsp

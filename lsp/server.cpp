@@ -2,12 +2,12 @@
 
 #include <thread>
 
+#include "lang/analysis.h"
 #include "protocol.h"
-#include "workbench/analysis.h"
 
 namespace wb::lsp {
 
-using namespace workbench;
+using namespace lang;
 using Clock = std::chrono::steady_clock;
 
 namespace {

@@ -1,5 +1,5 @@
 // The LSP server: registers one handler per method, each translating protocol to a call on
-// core/workbench (as mlir-lsp-server's LSPServer does over MLIRServer). It owns the open
+// core/lang and core/workbench (as mlir-lsp-server's LSPServer does over MLIRServer). It owns the open
 // documents, the message loop, cancellation and the debouncing of diagnostics.
 //
 // Threads: a reader thread frames and parses messages and records `$/cancelRequest`s as they
@@ -17,9 +17,9 @@
 #include <set>
 #include <string>
 
+#include "lang/document.h"
 #include "protocol.h"
 #include "transport.h"
-#include "workbench/document.h"
 
 namespace wb::lsp {
 
@@ -55,20 +55,20 @@ class Server {
   bool Handle(const json& message);
   void HandleRequest(const json& id, const std::string& method, const json& params);
   void PublishDueDiagnostics(bool all);
-  void Publish(const workbench::Document& doc);
+  void Publish(const lang::Document& doc);
   void Schedule(const std::string& uri, std::chrono::milliseconds delay);
 
   json OnInitialize(const json& params);
   void OnDidOpen(const json& params);
   void OnDidChange(const json& params);
   void OnDidClose(const json& params);
-  workbench::Document& DocumentOf(const json& params);
+  lang::Document& DocumentOf(const json& params);
 
   Transport& transport_;
   ServerOptions options_;
   std::map<std::string, Handler> requests_;
   std::map<std::string, NotificationHandler> notifications_;
-  std::map<std::string, std::unique_ptr<workbench::Document>> documents_;
+  std::map<std::string, std::unique_ptr<lang::Document>> documents_;
   bool initialized_ = false;
   // Whether the client resolves a code action's edit lazily (`codeAction/resolve`), so that
   // pass actions need not run every pass whenever the cursor moves.

@@ -110,9 +110,8 @@ void Machine::BindBuffer(Frame& frame, const BufferInfo& info, const Value& hand
   b.bound = true;
 }
 
-BufferBinding& Machine::Resolve(Frame& frame, const BufferInfo& info, const Span& span) {
+BufferBinding& Machine::BindFromData(Frame& frame, const BufferInfo& info, const Span& span) {
   BufferBinding& b = frame.buffers[info.slot];
-  if (b.bound) return b;
   const Value& handle = frame.vars[info.data_slot];
   if (!handle.defined() || handle.kind() != Kind::kHandle || !handle.storage()) {
     Fail("buffer " + info.buffer->name + " is used where it is not allocated or declared", span);

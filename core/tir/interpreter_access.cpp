@@ -89,8 +89,17 @@ int64_t Access::ScalarAddress(Frame& frame, Storage** storage) const {
     big.resize(n);
     idx = big.data();
   }
-  Value v;
-  for (size_t k = 0; k < n; ++k) idx[k] = IndexValue(frame, k, &v);
+  for (size_t k = 0; k < n; ++k) idx[k] = scalar_indices[k](frame).i;
+  // The checks of ElementByte for the common case (one index per dimension, in bounds), which
+  // ElementByte itself then reports when they fail.
+  bool ok = n == b.shape.size();
+  int64_t offset = 0;
+  for (size_t k = 0; ok && k < n; ++k) {
+    ok = idx[k] >= 0 && idx[k] < b.shape[k];
+    offset += idx[k] * b.strides[k];
+  }
+  const int64_t byte = b.base + offset * info->elem_bytes;
+  if (ok && byte >= 0 && byte + info->elem_bytes <= b.storage->bytes) return byte;
   return ElementByte(b, idx, n, 0, 1);
 }
 

@@ -23,17 +23,45 @@ const Scalar& Lane(const Value& v, int i) {
   return v[i];
 }
 
+// An iter var type the fast binding may set directly: what Cast accepts as a target without
+// failing (a supported scalar that is not a handle).
+bool FastIterType(DataType t) {
+  if (!t.is_scalar() || t.is_handle() || t.is_void()) return false;
+  try {
+    CheckSupported(t, {});
+  } catch (const InterpError&) {
+    return false;
+  }
+  return true;
+}
+
+// Whether running `s` may allocate memory that no SeqStmt or block inside `s` releases: then
+// the sequence or block around it must release it (AllocBuffer scopes over the rest of its
+// sequence). Sequences and blocks whose statements cannot allocate skip that bookkeeping.
+bool AllocatesUnscoped(const tir::Stmt& s) {
+  if (!s.defined()) return false;
+  if (s.as<AllocBufferNode>()) return true;
+  if (auto* loop = s.as<ForNode>()) return AllocatesUnscoped(loop->body);
+  if (auto* loop = s.as<WhileNode>()) return AllocatesUnscoped(loop->body);
+  if (auto* attr = s.as<AttrStmtNode>()) return AllocatesUnscoped(attr->body);
+  if (auto* branch = s.as<IfThenElseNode>()) {
+    return AllocatesUnscoped(branch->then_case) || AllocatesUnscoped(branch->else_case);
+  }
+  return false;  // SeqStmt and blocks release their own; other statements do not allocate
+}
+
 std::string OpShortName(const ir::OpNode* op) {
   const std::string& n = op->name;
   return n.rfind("tirx.", 0) == 0 ? n.substr(5) : n;
 }
 
 class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
-                 public StmtFunctor<StmtFn(const Stmt&)> {
+                 public StmtFunctor<StmtFn(const Stmt&)>,
+                 public ExprCompiler {
  public:
   Compiler(Machine* machine, CompiledFunc* out) : machine_(machine), out_(out) {}
 
-  int Slot(const VarNode* var) {
+  int Slot(const VarNode* var) override {
     auto [it, inserted] = var_slots_.try_emplace(var, static_cast<int>(var_slots_.size()));
     return it->second;
   }
@@ -69,7 +97,16 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
 
   // What cannot be interpreted (an external call, an unsupported dtype, ill-typed IR) fails
   // when it is reached, not when it is compiled: a path never taken must not stop the run.
-  ExprFn Expr(const PrimExpr& e) {
+  ExprFn Expr(const PrimExpr& e) override {
+    // Scalars go through the fast path where it applies (interpreter_scalar.cpp), wrapped back
+    // into a Value for the general closures around them.
+    if (auto fast = CompileScalar(*this, e)) {
+      return [op = std::move(*fast)](Frame& f) {
+        Value v;
+        v.SetScalar(op.dtype, op.kind, op(f));
+        return v;
+      };
+    }
     try {
       return ExprFunctor::VisitExpr(e);
     } catch (const InterpError& error) {
@@ -156,7 +193,8 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
   }
 
   std::shared_ptr<Access> MakeAccess(const Buffer& buffer, const std::vector<PrimExpr>& indices,
-                                     const PrimExpr& predicate, const Span& span, const char* verb) {
+                                     const PrimExpr& predicate, const Span& span,
+                                     const char* verb) override {
     CheckSupported(buffer->dtype, span);
     auto a = std::make_shared<Access>();
     a->info = Info(buffer);
@@ -167,6 +205,26 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
     a->verb = verb;
     a->scalar = !predicate.defined();
     for (const auto& i : indices) a->scalar &= i->dtype.lanes() == 1;
+    if (a->scalar) {
+      for (size_t k = 0; k < indices.size(); ++k) {
+        std::optional<Operand> fast = CompileScalar(*this, indices[k]);
+        if (fast && fast->kind != Kind::kFloat) {
+          a->scalar_indices.push_back(std::move(*fast));
+          continue;
+        }
+        // The general closure, checked as Access::IndexValue checks it.
+        Operand general;
+        general.dtype = DataType::Int(64);
+        general.fn = [g = a->indices[k], k, name = buffer->name, span](Frame& f) {
+          Value v = g(f);
+          if (v.kind() == Kind::kFloat || v.kind() == Kind::kHandle) {
+            Fail("index " + std::to_string(k) + " of " + name + " is not an integer", span);
+          }
+          return v[0];
+        };
+        a->scalar_indices.push_back(std::move(general));
+      }
+    }
     return a;
   }
 
@@ -368,6 +426,12 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
 
   StmtFn VisitStmt_(const BindNode* op) override {
     int slot = Slot(op->var.get());
+    if (auto fast = CompileScalar(*this, op->value)) {
+      return [slot, value = std::move(*fast)](Frame& f) {
+        f.vars[slot].SetScalar(value.dtype, value.kind, value(f));
+        return Flow::kNormal;
+      };
+    }
     ExprFn value = Expr(op->value);
     return [slot, value](Frame& f) {
       f.vars[slot] = value(f);
@@ -429,13 +493,13 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
     return Stmt(op->body);
   }
   StmtFn VisitStmt_(const AssertStmtNode* op) override {
-    ExprFn cond = Expr(op->condition);
+    Operand cond = CompileBool(*this, op->condition);
     std::string message;
     for (const auto& p : op->message_parts) message += p->value;
     std::string kind = op->error_kind.defined() ? op->error_kind->value : "RuntimeError";
     Span span = op->span;
     return [cond, message, kind, span](Frame& f) {
-      if (!cond(f).AsBool()) Fail("assertion failed (" + kind + "): " + message, span);
+      if (!cond.AsBool(f)) Fail("assertion failed (" + kind + "): " + message, span);
       return Flow::kNormal;
     };
   }
@@ -447,6 +511,16 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
     Span span = op->span;
     if (access->scalar && buffer_lanes == 1 && op->value->dtype == elem) {
       const int64_t nbytes = ElementBytes(elem);
+      if (auto fast = CompileScalar(*this, op->value); fast && fast->dtype == elem) {
+        return [access, value = std::move(*fast), elem, nbytes](Frame& f) {
+          const Scalar v = value(f);
+          Storage* storage = nullptr;
+          const int64_t byte = access->ScalarAddress(f, &storage);
+          if (storage->shadow) [[unlikely]] CheckSharedAccess(storage, byte, nbytes, true, access->span);
+          StoreScalar(elem, storage->data + byte, v);
+          return Flow::kNormal;
+        };
+      }
       return [access, value, elem, nbytes](Frame& f) {
         Value v = value(f);
         Storage* storage = nullptr;
@@ -551,19 +625,23 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
     }
     int slot = Slot(op->loop_var.get());
     DataType t = op->loop_var->dtype;
-    ExprFn min = Expr(op->min), extent = Expr(op->extent);
-    ExprFn step = op->step.defined() ? Expr(op->step) : ExprFn();
+    Operand min = CompileInt(*this, op->min), extent = CompileInt(*this, op->extent);
+    std::optional<Operand> step;
+    if (op->step.defined()) step = CompileInt(*this, op->step);
     StmtFn body = Stmt(op->body);
     Machine* m = machine_;
     Span span = op->span;
-    return [slot, t, min, extent, step, body, m, span](Frame& f) {
-      const int64_t lo = min(f).AsInt();
-      const int64_t n = extent(f).AsInt();
-      const int64_t s = step ? step(f).AsInt() : 1;
+    const Kind kind = KindOf(t);
+    return [slot, t, kind, min, extent, step, body, m, span](Frame& f) {
+      const int64_t lo = min.AsInt(f);
+      const int64_t n = extent.AsInt(f);
+      const int64_t s = step ? step->AsInt(f) : 1;
       if (s <= 0) Fail("loop step must be positive, got " + std::to_string(s), span);
       for (int64_t v = lo; v < lo + n; v += s) {
         m->Tick(span);
-        f.vars[slot] = Value::Int(t, v);
+        // As Value::Int(t, v), without building a Value.
+        f.vars[slot].SetScalar(t, kind, kind == Kind::kFloat ? Normalize(t, Scalar{.f = static_cast<double>(v)})
+                                                       : Normalize(t, Scalar{.i = v}));
         Flow flow = body(f);
         if (flow == Flow::kBreak) break;
         if (flow == Flow::kReturn) return flow;
@@ -572,12 +650,12 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
     };
   }
   StmtFn VisitStmt_(const WhileNode* op) override {
-    ExprFn cond = Expr(op->condition);
+    Operand cond = CompileBool(*this, op->condition);
     StmtFn body = Stmt(op->body);
     Machine* m = machine_;
     Span span = op->span;
     return [cond, body, m, span](Frame& f) {
-      while (cond(f).AsBool()) {
+      while (cond.AsBool(f)) {
         m->Tick(span);
         Flow flow = body(f);
         if (flow == Flow::kBreak) break;
@@ -587,17 +665,30 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
     };
   }
   StmtFn VisitStmt_(const IfThenElseNode* op) override {
-    ExprFn cond = Expr(op->condition);
+    Operand cond = CompileBool(*this, op->condition);
     StmtFn then_case = Stmt(op->then_case);
     StmtFn else_case = Stmt(op->else_case);
     return [cond, then_case, else_case](Frame& f) {
-      return cond(f).AsBool() ? then_case(f) : else_case(f);
+      return cond.AsBool(f) ? then_case(f) : else_case(f);
     };
   }
   StmtFn VisitStmt_(const SeqStmtNode* op) override {
     std::vector<StmtFn> seq;
-    for (const auto& s : op->seq) seq.push_back(Stmt(s));
+    bool allocates = false;
+    for (const auto& s : op->seq) {
+      seq.push_back(Stmt(s));
+      allocates |= AllocatesUnscoped(s);
+    }
     Machine* m = machine_;
+    if (!allocates) {
+      return [seq](Frame& f) {
+        for (const auto& s : seq) {
+          const Flow flow = s(f);
+          if (flow != Flow::kNormal) return flow;
+        }
+        return Flow::kNormal;
+      };
+    }
     return [seq, m](Frame& f) {
       // Allocations made in this sequence end with it (AllocBuffer scopes over the rest of
       // its sequence), so loops do not accumulate memory.
@@ -639,7 +730,7 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
   }
 
   StmtFn BlockBody(const SBlockNode* block, const Span& span, std::vector<int> reduce_slots,
-                   std::vector<ExprFn> reduce_mins) {
+                   std::vector<Operand> reduce_mins) {
     std::vector<std::function<void(Frame&)>> allocs;
     for (const auto& b : block->alloc_buffers) allocs.push_back(Allocator(b, span));
     struct Match {
@@ -676,8 +767,9 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
     StmtFn body = Stmt(block->body);
     Machine* machine = machine_;
     std::string name = block->name_hint;
-    return [allocs, matches, init, body, machine, reduce_slots, reduce_mins, span, name](Frame& f) {
-      size_t mark = machine->ArenaMark();
+    const bool allocates = !allocs.empty() || AllocatesUnscoped(block->init) || AllocatesUnscoped(block->body);
+    return [allocs, matches, init, body, machine, reduce_slots, reduce_mins, span, name, allocates](Frame& f) {
+      const size_t mark = allocates ? machine->ArenaMark() : 0;
       for (const auto& a : allocs) a(f);
       for (const auto& m : matches) {
         std::vector<int64_t> bytes;
@@ -710,29 +802,29 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
       if (init) {
         bool first = true;
         for (size_t i = 0; i < reduce_slots.size() && first; ++i) {
-          first = f.vars[reduce_slots[i]].AsInt() == reduce_mins[i](f).AsInt();
+          first = f.vars[reduce_slots[i]].AsInt() == reduce_mins[i].AsInt(f);
         }
         if (first) {
           Flow flow = init(f);
           if (flow != Flow::kNormal) {
-            machine->ArenaRelease(mark);
+            if (allocates) machine->ArenaRelease(mark);
             return flow;
           }
         }
       }
       Flow flow = body(f);
-      machine->ArenaRelease(mark);
+      if (allocates) machine->ArenaRelease(mark);
       return flow;
     };
   }
 
   StmtFn VisitStmt_(const SBlockNode* op) override {
     std::vector<int> reduce_slots;
-    std::vector<ExprFn> reduce_mins;
+    std::vector<Operand> reduce_mins;
     for (const auto& iv : op->iter_vars) {
       if (iv->iter_type == IterVarType::kCommReduce) {
         reduce_slots.push_back(Slot(iv->var.get()));
-        reduce_mins.push_back(Expr(iv->dom->min));
+        reduce_mins.push_back(CompileInt(*this, iv->dom->min));
       }
     }
     return BlockBody(op, op->span, reduce_slots, reduce_mins);
@@ -746,28 +838,47 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
                " values",
            op->span);
     }
-    std::vector<int> slots;
-    std::vector<DataType> types;
-    std::vector<ExprFn> values;
+    // Each iter var takes its value cast to its type: through the fast path (CastLane, as Cast
+    // does per lane) where the value is a fast scalar, else through Cast.
+    struct IterBind {
+      int slot;
+      DataType type;
+      Kind kind;
+      std::optional<Operand> fast;
+      ExprFn general;
+    };
+    std::vector<IterBind> binds;
     std::vector<int> reduce_slots;
-    std::vector<ExprFn> reduce_mins;
+    std::vector<Operand> reduce_mins;
     for (size_t i = 0; i < block->iter_vars.size(); ++i) {
       const IterVar& iv = block->iter_vars[i];
-      slots.push_back(Slot(iv->var.get()));
-      types.push_back(iv->var->dtype);
-      values.push_back(Expr(op->iter_values[i]));
+      IterBind bind{Slot(iv->var.get()), iv->var->dtype, KindOf(iv->var->dtype),
+                    CompileScalar(*this, op->iter_values[i]), {}};
+      if (!bind.fast || !FastIterType(bind.type)) {
+        bind.fast.reset();
+        bind.general = Expr(op->iter_values[i]);
+      }
+      binds.push_back(std::move(bind));
       if (iv->iter_type == IterVarType::kCommReduce) {
-        reduce_slots.push_back(slots.back());
-        reduce_mins.push_back(Expr(iv->dom->min));
+        reduce_slots.push_back(binds.back().slot);
+        reduce_mins.push_back(CompileInt(*this, iv->dom->min));
       }
     }
-    ExprFn predicate = op->predicate.defined() ? Expr(op->predicate) : ExprFn();
+    std::optional<Operand> predicate;
+    if (op->predicate.defined()) predicate = CompileBool(*this, op->predicate);
     StmtFn run = BlockBody(block, block->span.defined() ? block->span : op->span, reduce_slots,
                            reduce_mins);
-    return [slots, types, values, predicate, run](Frame& f) {
+    return [binds, predicate, run](Frame& f) {
       // Iter values are bound before the predicate, which may use the block's own vars.
-      for (size_t i = 0; i < slots.size(); ++i) f.vars[slots[i]] = Cast(types[i], values[i](f), {});
-      if (predicate && !predicate(f).AsBool()) return Flow::kNormal;
+      for (const IterBind& b : binds) {
+        if (b.fast) {
+          const Scalar s = (*b.fast)(f);
+          f.vars[b.slot].SetScalar(b.type, b.kind, b.fast->dtype == b.type ? s : CastLane(b.type, b.fast->dtype, s));
+        } else {
+          f.vars[b.slot] = Cast(b.type, b.general(f), {});
+        }
+      }
+      if (predicate && !predicate->AsBool(f)) return Flow::kNormal;
       return run(f);
     };
   }

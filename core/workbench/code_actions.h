@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "workbench/analysis.h"
+#include "lang/analysis.h"
 
 namespace wb::workbench {
 
@@ -22,8 +22,7 @@ struct RewriteResult {
   std::string trace;  // the schedule trace that produced `text`
 };
 
-// The pipelines and passes of the PassRegistry a code action may run, pipelines first (the
-// Testing* passes, which fail on purpose, left out).
+// The pipelines and passes of the PassRegistry a code action may run, pipelines first.
 struct PassChoice {
   std::string name;
   bool is_pipeline = false;
@@ -32,11 +31,11 @@ std::vector<PassChoice> PassChoices();
 
 // Runs `pipeline` (a registered pipeline's name, a pass, or pass list text) over the document.
 // Fails when the document does not parse, the pipeline text is wrong or a pass fails.
-RewriteResult ApplyPipeline(const Document& doc, const std::string& pipeline);
+RewriteResult ApplyPipeline(const lang::Document& doc, const std::string& pipeline);
 
 // Replays `recipe` onto the PrimFunc `func_name` of the document (empty: "main", else the only
 // PrimFunc). A recipe error or a primitive that does not apply comes back as the error.
-RewriteResult ApplySchedule(const Document& doc, const std::string& recipe,
+RewriteResult ApplySchedule(const lang::Document& doc, const std::string& recipe,
                             const std::string& func_name = "");
 
 // One schedule primitive applicable at a position: its title, the recipe step, and the
@@ -49,6 +48,6 @@ struct ScheduleAction {
 };
 // Split, fuse, reorder, parallel, vectorize and unroll at the loop under the cursor (or the
 // innermost loop of the block under it), each offered only when it applies.
-std::vector<ScheduleAction> ComputeScheduleActions(const Document& doc, TextPosition position);
+std::vector<ScheduleAction> ComputeScheduleActions(const lang::Document& doc, lang::TextPosition position);
 
 }  // namespace wb::workbench

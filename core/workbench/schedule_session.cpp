@@ -5,11 +5,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "lang/analysis_describe.h"
 #include "schedule/recipe.h"
 #include "script/tvmscript.h"
 #include "tir/functor.h"
 #include "tir/op.h"
-#include "workbench/analysis_describe.h"
 
 namespace wb::workbench {
 
@@ -115,8 +115,8 @@ class TreeBuilder : public tir::StmtVisitor {
     n.kind = ScheduleTreeNode::Kind::kLoop;
     n.name = op->loop_var->name_hint;
     n.span = op->span;
-    n.min = ExprText(op->min);
-    n.extent = ExprText(op->extent);
+    n.min = lang::ExprText(op->min);
+    n.extent = lang::ExprText(op->extent);
     if (auto imm = op->extent.as<tir::IntImmNode>()) n.extent_value = imm->value;
     n.kind_name = tir::ForKindName(op->kind);
     if (op->thread_binding.defined()) n.thread = op->thread_binding->thread_tag;
@@ -144,10 +144,10 @@ class TreeBuilder : public tir::StmtVisitor {
       const tir::IterVar& iv = op->iter_vars[i];
       n.reduction = n.reduction || iv->iter_type == tir::IterVarType::kCommReduce;
       std::string text = iv->var->name_hint + ": " + IterKind(iv->iter_type) + " [" +
-                         ExprText(iv->dom->min) + ", " +
-                         ExprText(tir::add(iv->dom->min, iv->dom->extent)) + ")";
+                         lang::ExprText(iv->dom->min) + ", " +
+                         lang::ExprText(tir::add(iv->dom->min, iv->dom->extent)) + ")";
       if (realize && i < realize->iter_values.size()) {
-        text += " = " + ExprText(realize->iter_values[i]);
+        text += " = " + lang::ExprText(realize->iter_values[i]);
       }
       n.iter_vars.push_back(std::move(text));
     }

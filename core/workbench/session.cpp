@@ -32,29 +32,12 @@ std::optional<std::string> Session::Formatted(DiagnosticList& diags) const {
   return script::Print(analysis_.parse);
 }
 
-std::optional<std::string> RefuseTestingPasses(const std::string& pipeline_text) {
-  DiagnosticList ignored;  // a malformed pipeline is reported by whoever builds it
-  auto specs = transform::ParsePipeline(pipeline_text, ignored);
-  if (!specs) return std::nullopt;
-  for (const transform::PassSpec& spec : *specs) {
-    if (spec.name.rfind("Testing", 0) == 0) {
-      return "pass '" + spec.name + "' exists only to test failure handling in batch runs; it is "
-             "not run here";
-    }
-  }
-  return std::nullopt;
-}
-
 transform::PipelineResult RunPipelineOn(const ir::IRModule& module,
                                         const std::string& pipeline_text,
                                         const CancellationToken& token,
                                         const ProgressFn& progress) {
   transform::PipelineResult result;
   result.module = module;
-  if (auto refusal = RefuseTestingPasses(pipeline_text)) {
-    result.diagnostics.Error(*refusal);
-    return result;
-  }
   if (!module.defined()) {
     result.diagnostics.Error("the document does not parse; fix its errors to run passes");
     return result;

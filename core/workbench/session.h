@@ -22,15 +22,11 @@ struct Analysis {
 };
 Analysis Analyze(std::string text, std::string path);
 
-// An error when `pipeline_text` names a Testing* pass (TestingAbort, TestingSleep): those crash
-// or hang on purpose for the batch runner's tests, and an interactive face must not run them.
-std::optional<std::string> RefuseTestingPasses(const std::string& pipeline_text);
-
 // Runs `pipeline_text` over `module` (undefined when the document does not parse), touching no
 // shared state, so a face can call it on a worker thread. Before each pass `progress` gets
 // "pass i of n: Name" and the fraction done; `token` stops the run between passes (the result
-// is then `cancelled`, with the snapshots of the passes that finished). Refuses Testing* passes.
-// Every failure comes back as diagnostics in the result.
+// is then `cancelled`, with the snapshots of the passes that finished). Every failure comes back
+// as diagnostics in the result.
 transform::PipelineResult RunPipelineOn(const ir::IRModule& module,
                                         const std::string& pipeline_text,
                                         const CancellationToken& token = {},

@@ -54,8 +54,7 @@ wb::transform::PassRegistrar block_registrar(
            0, "GuiTestBlock");
      }});
 
-// A pass with a float argument (the registry's only other one is TestingSleep's, which the
-// composer does not offer).
+// A pass with a float argument (no shipped pass has one).
 wb::transform::PassRegistrar float_registrar(
     {"GuiTestFloat",
      "for the GUI tests: a float argument, the module unchanged",
@@ -100,7 +99,8 @@ class TestGuiPasses : public QObject {
     QCOMPARE(c->list()->count(), 1);
     c->list()->setCurrentRow(0);
 
-    // The catalog is searchable, with each pass's doc as its tooltip; Testing* is not offered.
+    // The catalog is searchable, with each pass's doc as its tooltip; the passes that fail on
+    // purpose for the batch runner's tests are not in the program.
     c->filter()->setText("threadsync");
     int visible = 0;
     for (int i = 0; i < c->catalog()->count(); ++i) {

@@ -195,10 +195,11 @@ class TestLspWorkbench : public QObject {
                       {{"textDocument", TextDoc("file:///m.py")}, {"pipeline", "Nope"}});
     QVERIFY(!bad["result"]["ok"].get<bool>());
     QVERIFY(bad["result"]["error"].get<std::string>().find("Nope") != std::string::npos);
-    // The passes that crash on purpose for the batch runner's tests are refused, not run.
+    // The passes that crash on purpose for the batch runner's tests are not in the server.
     json abort = c.Call("workbench/passSnapshots",
                         {{"textDocument", TextDoc("file:///m.py")}, {"pipeline", "TestingAbort"}});
     QVERIFY2(abort.contains("result") && !abort["result"]["ok"].get<bool>(), abort.dump().c_str());
+    QVERIFY(abort["result"]["error"].get<std::string>().find("unknown pass") != std::string::npos);
     QVERIFY(c.running());
     QCOMPARE(c.ShutdownAndExit(), 0);
   }

@@ -1,7 +1,8 @@
-#include "workbench/highlight.h"
+#include "highlight.h"
 
 #include <tree_sitter/api.h>
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <regex>
@@ -9,13 +10,12 @@
 
 extern "C" const TSLanguage* tree_sitter_python(void);
 
-namespace wb::workbench {
+namespace wb::app {
 
 namespace {
 
 struct Compiled {
   TSQuery* query = nullptr;
-  std::unordered_map<std::string, std::regex> regexes;
 };
 
 const Compiled& HighlightQuery() {
@@ -54,7 +54,8 @@ bool PredicatesHold(const TSQuery* q, const TSQueryMatch& m, std::string_view te
   static std::unordered_map<std::string, std::regex> regexes;
   for (uint32_t i = 0; i < count;) {
     std::vector<TSQueryPredicateStep> args;
-    for (; i < count && steps[i].type != TSQueryPredicateStepTypeDone; ++i) args.push_back(steps[i]);
+    for (; i < count && steps[i].type != TSQueryPredicateStepTypeDone; ++i)
+      args.push_back(steps[i]);
     ++i;
     if (args.size() != 3 || args[0].type != TSQueryPredicateStepTypeString ||
         args[1].type != TSQueryPredicateStepTypeCapture) {
@@ -84,24 +85,65 @@ bool PredicatesHold(const TSQuery* q, const TSQueryMatch& m, std::string_view te
   return true;
 }
 
+// Where `byte` lies in `text` as tree-sitter counts it: a row and a byte column.
+TSPoint PointAt(std::string_view text, uint32_t byte) {
+  TSPoint p{0, 0};
+  for (uint32_t i = 0; i < byte; ++i) {
+    if (text[i] == '\n') {
+      ++p.row;
+      p.column = 0;
+    } else {
+      ++p.column;
+    }
+  }
+  return p;
+}
+
 }  // namespace
 
-std::vector<HighlightRange> Highlight(std::string_view text) {
+SyntaxTree::SyntaxTree()
+    : parser_(ts_parser_new(), ts_parser_delete), tree_(nullptr, ts_tree_delete) {
+  ts_parser_set_language(parser_.get(), tree_sitter_python());
+}
+
+SyntaxTree::~SyntaxTree() = default;
+
+void SyntaxTree::Update(std::string text) {
+  TSTree* old = tree_.get();
+  if (old) {
+    const size_t limit = std::min(text_.size(), text.size());
+    size_t prefix = 0;
+    while (prefix < limit && text_[prefix] == text[prefix]) ++prefix;
+    size_t suffix = 0;
+    while (suffix < limit - prefix &&
+           text_[text_.size() - 1 - suffix] == text[text.size() - 1 - suffix]) {
+      ++suffix;
+    }
+    if (prefix == text_.size() && prefix == text.size()) return;  // unchanged
+    TSInputEdit edit;
+    edit.start_byte = static_cast<uint32_t>(prefix);
+    edit.old_end_byte = static_cast<uint32_t>(text_.size() - suffix);
+    edit.new_end_byte = static_cast<uint32_t>(text.size() - suffix);
+    edit.start_point = PointAt(text_, edit.start_byte);
+    edit.old_end_point = PointAt(text_, edit.old_end_byte);
+    edit.new_end_point = PointAt(text, edit.new_end_byte);
+    ts_tree_edit(old, &edit);
+  }
+  text_ = std::move(text);
+  tree_.reset(ts_parser_parse_string(parser_.get(), old, text_.data(),
+                                     static_cast<uint32_t>(text_.size())));
+}
+
+std::vector<HighlightRange> SyntaxTree::Highlight() const {
   std::vector<HighlightRange> out;
   const Compiled& compiled = HighlightQuery();
-  if (!compiled.query) return out;
-  std::unique_ptr<TSParser, void (*)(TSParser*)> parser(ts_parser_new(), ts_parser_delete);
-  ts_parser_set_language(parser.get(), tree_sitter_python());
-  std::unique_ptr<TSTree, void (*)(TSTree*)> tree(
-      ts_parser_parse_string(parser.get(), nullptr, text.data(), static_cast<uint32_t>(text.size())),
-      ts_tree_delete);
-  if (!tree) return out;
+  if (!compiled.query || !tree_) return out;
   std::unique_ptr<TSQueryCursor, void (*)(TSQueryCursor*)> cursor(ts_query_cursor_new(),
                                                                   ts_query_cursor_delete);
-  ts_query_cursor_exec(cursor.get(), compiled.query, ts_tree_root_node(tree.get()));
+  ts_query_cursor_exec(cursor.get(), compiled.query, ts_tree_root_node(tree_.get()));
   TSQueryMatch match;
   while (ts_query_cursor_next_match(cursor.get(), &match)) {
-    if (!PredicatesHold(compiled.query, match, text)) continue;
+    if (!PredicatesHold(compiled.query, match, text_)) continue;
     for (uint16_t i = 0; i < match.capture_count; ++i) {
       uint32_t len = 0;
       const char* name =
@@ -114,4 +156,10 @@ std::vector<HighlightRange> Highlight(std::string_view text) {
   return out;
 }
 
-}  // namespace wb::workbench
+std::vector<HighlightRange> Highlight(std::string_view text) {
+  SyntaxTree tree;
+  tree.Update(std::string(text));
+  return tree.Highlight();
+}
+
+}  // namespace wb::app

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "lang/document.h"
 #include "support/diagnostic.h"
-#include "workbench/document.h"
 
-namespace wb::workbench {
+namespace wb::lang {
 
 // --- Diagnostics -------------------------------------------------------------------------------
 
@@ -146,4 +146,4 @@ struct FoldingRange {
 // every run of two or more comment lines.
 std::vector<FoldingRange> ComputeFoldingRanges(const Document& doc);
 
-}  // namespace wb::workbench
+}  // namespace wb::lang

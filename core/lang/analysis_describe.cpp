@@ -1,10 +1,10 @@
-#include "workbench/analysis_describe.h"
+#include "lang/analysis_describe.h"
 
 #include <sstream>
 
 #include "tir/builtin.h"
 
-namespace wb::workbench {
+namespace wb::lang {
 
 namespace {
 
@@ -115,4 +115,4 @@ std::string SignatureText(const std::string& name, const tir::PrimFuncNode* func
   return out + ")";
 }
 
-}  // namespace wb::workbench
+}  // namespace wb::lang

@@ -1,12 +1,12 @@
 // Hover: what the name under the cursor is, in the terms a TensorIR user thinks in.
+#include "lang/analysis.h"
+#include "lang/analysis_describe.h"
+#include "lang/analysis_index.h"
+#include "lang/analysis_namespace.h"
+#include "lang/analysis_stale.h"
 #include "tir/builtin.h"
-#include "workbench/analysis.h"
-#include "workbench/analysis_describe.h"
-#include "workbench/analysis_index.h"
-#include "workbench/analysis_namespace.h"
-#include "workbench/analysis_stale.h"
 
-namespace wb::workbench {
+namespace wb::lang {
 
 namespace {
 
@@ -141,4 +141,4 @@ std::optional<HoverInfo> ComputeHover(const Document& doc, TextPosition position
   return hover;
 }
 
-}  // namespace wb::workbench
+}  // namespace wb::lang

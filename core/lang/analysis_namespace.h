@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace wb::workbench {
+namespace wb::lang {
 
 enum class MemberKind { kConstruct, kOp, kDType };
 
@@ -35,4 +35,4 @@ const NamespaceMember* FindMember(std::string_view ns, std::string_view name);
 const std::vector<std::string>& DTypeNames();
 const std::vector<std::string>& ScopeNames();
 
-}  // namespace wb::workbench
+}  // namespace wb::lang

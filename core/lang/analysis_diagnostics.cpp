@@ -1,9 +1,9 @@
 // Diagnostics of a document: the parser's, then the well-formedness verifier's on a module that
 // parsed cleanly (on a partial module it would report the holes the parser already explained).
+#include "lang/analysis.h"
 #include "tir/verifier.h"
-#include "workbench/analysis.h"
 
-namespace wb::workbench {
+namespace wb::lang {
 
 namespace {
 
@@ -28,4 +28,4 @@ std::vector<DocumentDiagnostic> ComputeDiagnostics(const Document& doc) {
   return out;
 }
 
-}  // namespace wb::workbench
+}  // namespace wb::lang

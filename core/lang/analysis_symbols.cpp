@@ -1,10 +1,10 @@
 // The outline of a document: module > functions > blocks (nested as in the source) > buffers.
+#include "lang/analysis.h"
+#include "lang/analysis_describe.h"
+#include "lang/analysis_index.h"
 #include "tir/functor.h"
-#include "workbench/analysis.h"
-#include "workbench/analysis_describe.h"
-#include "workbench/analysis_index.h"
 
-namespace wb::workbench {
+namespace wb::lang {
 
 namespace {
 
@@ -118,4 +118,4 @@ std::vector<DocumentSymbol> ComputeDocumentSymbols(const Document& doc) {
   return {std::move(module)};
 }
 
-}  // namespace wb::workbench
+}  // namespace wb::lang

@@ -1,5 +1,6 @@
 // Passes that fail on purpose, for testing how pipelines and the batch runner contain failures
-// (a case that crashes or hangs must be reported and must not stop the run). Their names say so.
+// (a case that crashes or hangs must be reported and must not stop the run). Registered only in
+// the test programs that link tests/testing (see its CMakeLists.txt), never in a shipped one.
 #include <chrono>
 #include <cstdlib>
 #include <thread>

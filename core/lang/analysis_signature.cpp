@@ -1,9 +1,9 @@
 // Signature help: the call around the cursor, found by scanning the text backwards (so it works
 // while the call is half typed), looked up in the T./R./I./sch. namespaces.
-#include "workbench/analysis.h"
-#include "workbench/analysis_namespace.h"
+#include "lang/analysis.h"
+#include "lang/analysis_namespace.h"
 
-namespace wb::workbench {
+namespace wb::lang {
 
 namespace {
 
@@ -123,4 +123,4 @@ std::optional<SignatureHelp> ComputeSignatureHelp(const Document& doc, TextPosit
   return help;
 }
 
-}  // namespace wb::workbench
+}  // namespace wb::lang

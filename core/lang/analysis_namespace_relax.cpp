@@ -1,9 +1,9 @@
 // The `R.`, `I.` and `sch.` namespaces for completion and signature help. Relax ops come from the
 // op registry, so an op another module registers appears here with no change.
+#include "lang/analysis_namespace.h"
 #include "relax/op/registry.h"
-#include "workbench/analysis_namespace.h"
 
-namespace wb::workbench {
+namespace wb::lang {
 
 namespace {
 
@@ -148,4 +148,4 @@ const NamespaceMember* FindMember(std::string_view ns, std::string_view name) {
   return nullptr;
 }
 
-}  // namespace wb::workbench
+}  // namespace wb::lang

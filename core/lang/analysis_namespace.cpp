@@ -1,8 +1,8 @@
-#include "workbench/analysis_namespace.h"
+#include "lang/analysis_namespace.h"
 
 #include "tir/builtin.h"
 
-namespace wb::workbench {
+namespace wb::lang {
 
 namespace {
 
@@ -125,4 +125,4 @@ const std::vector<std::string>& ScopeNames() {
   return names;
 }
 
-}  // namespace wb::workbench
+}  // namespace wb::lang

@@ -1,8 +1,8 @@
-#include "workbench/document.h"
+#include "lang/document.h"
 
 #include <algorithm>
 
-namespace wb::workbench {
+namespace wb::lang {
 
 namespace {
 
@@ -93,4 +93,4 @@ const script::ParseResult& Document::Parsed() const {
   return *parsed_;
 }
 
-}  // namespace wb::workbench
+}  // namespace wb::lang

@@ -15,10 +15,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "lang/document.h"
 #include "tir/stmt.h"
-#include "workbench/document.h"
 
-namespace wb::workbench {
+namespace wb::lang {
 
 enum class SymbolRole { kFunction, kParam, kBuffer, kShapeVar, kLoopVar, kIterVar, kLocalVar, kBlock };
 
@@ -65,8 +65,9 @@ class SymbolIndex {
   std::unordered_map<std::string, std::vector<int>> by_name_;
 };
 
-// A Python-like identifier token of the text (comments skipped; `quoted` for the contents of a
-// string literal that is itself an identifier, e.g. "n").
+// An identifier of the text as core/script's lexer finds it (keywords included, comments and
+// numbers not; `quoted` for the contents of a string literal that is itself an identifier,
+// e.g. "n").
 struct Token {
   uint32_t begin = 0, end = 0;
   bool quoted = false;
@@ -74,4 +75,4 @@ struct Token {
 };
 std::vector<Token> Tokenize(std::string_view text);
 
-}  // namespace wb::workbench
+}  // namespace wb::lang

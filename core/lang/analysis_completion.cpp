@@ -2,12 +2,12 @@
 // works while the line being typed does not parse) and the names the last parse defines.
 #include <algorithm>
 
-#include "workbench/analysis.h"
-#include "workbench/analysis_describe.h"
-#include "workbench/analysis_index.h"
-#include "workbench/analysis_namespace.h"
+#include "lang/analysis.h"
+#include "lang/analysis_describe.h"
+#include "lang/analysis_index.h"
+#include "lang/analysis_namespace.h"
 
-namespace wb::workbench {
+namespace wb::lang {
 
 namespace {
 
@@ -139,4 +139,4 @@ std::vector<CompletionItem> ComputeCompletion(const Document& doc, TextPosition 
   return out;
 }
 
-}  // namespace wb::workbench
+}  // namespace wb::lang

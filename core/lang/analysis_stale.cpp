@@ -1,8 +1,8 @@
-#include "workbench/analysis_stale.h"
+#include "lang/analysis_stale.h"
 
 #include <algorithm>
 
-namespace wb::workbench {
+namespace wb::lang {
 
 std::optional<StaleView> StaleView::For(const Document& doc) {
   if (doc.Parsed().ok() || !doc.last_good()) return std::nullopt;
@@ -41,4 +41,4 @@ std::optional<TextRange> StaleView::ToNew(const TextRange& range) const {
   return doc_->RangeOf(*begin, *end + (end_offset > 0 ? 1 : 0));
 }
 
-}  // namespace wb::workbench
+}  // namespace wb::lang

@@ -1,11 +1,12 @@
-#include "workbench/analysis_index.h"
+#include "lang/analysis_index.h"
 
 #include <algorithm>
 #include <unordered_set>
 
+#include "script/parser_lexer.h"
 #include "tir/functor.h"
 
-namespace wb::workbench {
+namespace wb::lang {
 
 namespace {
 
@@ -198,46 +199,28 @@ std::unordered_set<std::string> ClassNames(std::string_view text, const std::vec
 }  // namespace
 
 std::vector<Token> Tokenize(std::string_view text) {
+  // The parser's own lexer, so that what counts as a name, a string or a comment is decided
+  // once for the parse and the editor features alike (its errors are the parser's to report).
+  std::vector<script::detail::Token> lexed;
+  std::vector<script::detail::LexError> errors;
+  script::detail::Lex(text, lexed, errors);
   std::vector<Token> tokens;
-  size_t i = 0;
-  const size_t n = text.size();
-  auto after_dot = [&](size_t begin) {
-    size_t j = begin;
-    while (j > 0 && (text[j - 1] == ' ' || text[j - 1] == '\t')) --j;
-    return j > 0 && text[j - 1] == '.';
-  };
-  while (i < n) {
-    char c = text[i];
-    if (c == '#') {
-      while (i < n && text[i] != '\n') ++i;
-    } else if (c == '"' || c == '\'') {
-      // Triple-quoted strings (docstrings) are skipped whole.
-      bool triple = i + 2 < n && text[i + 1] == c && text[i + 2] == c;
-      size_t start = i + (triple ? 3 : 1);
-      size_t j = start;
-      while (j < n) {
-        if (text[j] == '\\') {
-          j += 2;
-          continue;
-        }
-        if (triple ? (j + 2 < n && text[j] == c && text[j + 1] == c && text[j + 2] == c) : text[j] == c) break;
-        if (!triple && text[j] == '\n') break;
-        ++j;
-      }
-      size_t stop = std::min(j, n);
-      if (!triple && IsIdentifier(text.substr(start, stop - start))) {
-        tokens.push_back({static_cast<uint32_t>(start), static_cast<uint32_t>(stop), true, false});
-      }
-      i = std::min(n, stop + (triple ? 3 : 1));
-    } else if (IsIdentStart(c)) {
-      size_t j = i;
-      while (j < n && IsIdentChar(text[j])) ++j;
-      tokens.push_back({static_cast<uint32_t>(i), static_cast<uint32_t>(j), false, after_dot(i)});
-      i = j;
-    } else if (std::isdigit(static_cast<unsigned char>(c))) {
-      while (i < n && (IsIdentChar(text[i]) || text[i] == '.')) ++i;
-    } else {
-      ++i;
+  for (size_t i = 0; i < lexed.size(); ++i) {
+    const script::detail::Token& t = lexed[i];
+    if (t.type == script::detail::Tok::kName) {
+      const bool after_dot = i > 0 && lexed[i - 1].type == script::detail::Tok::kOp &&
+                             lexed[i - 1].op == script::detail::Op::kDot;
+      tokens.push_back({t.begin, t.end, false, after_dot});
+    } else if (t.type == script::detail::Tok::kString) {
+      // A one-line string whose contents are an identifier ("n", "C"): a shape var or block
+      // name spelled as a string. Prefixed and triple-quoted strings (docstrings) never are.
+      std::string_view literal = text.substr(t.begin, t.end - t.begin);
+      if (literal.size() < 2 || (literal[0] != '"' && literal[0] != '\'')) continue;
+      const char quote = literal[0];
+      if (literal.size() >= 3 && literal[1] == quote && literal[2] == quote) continue;
+      const uint32_t begin = t.begin + 1;
+      const uint32_t end = literal.back() == quote ? t.end - 1 : t.end;
+      if (begin < end && IsIdentifier(text.substr(begin, end - begin))) tokens.push_back({begin, end, true, false});
     }
   }
   return tokens;
@@ -364,4 +347,4 @@ std::vector<int> SymbolIndex::VisibleAt(uint32_t offset) const {
   return out;
 }
 
-}  // namespace wb::workbench
+}  // namespace wb::lang

@@ -2,9 +2,9 @@
 #include <algorithm>
 #include <cctype>
 
-#include "workbench/analysis.h"
+#include "lang/analysis.h"
 
-namespace wb::workbench {
+namespace wb::lang {
 
 namespace {
 
@@ -30,4 +30,4 @@ std::vector<WorkspaceSymbol> ComputeWorkspaceSymbols(const Document& doc, const 
   return out;
 }
 
-}  // namespace wb::workbench
+}  // namespace wb::lang

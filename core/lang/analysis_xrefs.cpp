@@ -1,10 +1,10 @@
 // Go to definition, find references and document highlights: look-ups in the symbol index (of
 // the last version that parsed, when the current text does not and knows nothing there).
-#include "workbench/analysis.h"
-#include "workbench/analysis_index.h"
-#include "workbench/analysis_stale.h"
+#include "lang/analysis.h"
+#include "lang/analysis_index.h"
+#include "lang/analysis_stale.h"
 
-namespace wb::workbench {
+namespace wb::lang {
 
 namespace {
 
@@ -62,4 +62,4 @@ std::vector<Highlight> ComputeHighlights(const Document& doc, TextPosition posit
   return OccurrencesWithFallback(doc, position);
 }
 
-}  // namespace wb::workbench
+}  // namespace wb::lang

@@ -14,7 +14,7 @@
 #include "script/tvmscript.h"
 #include "support/span.h"
 
-namespace wb::workbench {
+namespace wb::lang {
 
 // A position as LSP defines it: 0-based line and UTF-16 code unit offset in that line.
 struct TextPosition {
@@ -72,4 +72,4 @@ class Document {
   mutable std::shared_ptr<const Document> last_good_;
 };
 
-}  // namespace wb::workbench
+}  // namespace wb::lang

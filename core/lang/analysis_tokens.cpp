@@ -2,10 +2,10 @@
 // block...), which a grammar-based highlighter cannot tell apart, plus the script namespaces.
 #include <algorithm>
 
-#include "workbench/analysis.h"
-#include "workbench/analysis_index.h"
+#include "lang/analysis.h"
+#include "lang/analysis_index.h"
 
-namespace wb::workbench {
+namespace wb::lang {
 
 namespace {
 
@@ -92,4 +92,4 @@ std::vector<SemanticToken> ComputeSemanticTokens(const Document& doc) {
   return out;
 }
 
-}  // namespace wb::workbench
+}  // namespace wb::lang

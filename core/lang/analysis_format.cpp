@@ -1,7 +1,7 @@
 // Formatting through the canonical printer, and indentation-based folding ranges.
-#include "workbench/analysis.h"
+#include "lang/analysis.h"
 
-namespace wb::workbench {
+namespace wb::lang {
 
 FormatResult FormatDocument(const Document& doc) {
   const script::ParseResult& parsed = doc.Parsed();
@@ -65,4 +65,4 @@ std::vector<FoldingRange> ComputeFoldingRanges(const Document& doc) {
   return out;
 }
 
-}  // namespace wb::workbench
+}  // namespace wb::lang

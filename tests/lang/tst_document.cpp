@@ -2,13 +2,13 @@
 // edits, clamping, and the symbol index's resolution of names to definitions.
 #include <QTest>
 
-#include "workbench/analysis.h"
-#include "workbench/analysis_index.h"
-#include "workbench/document.h"
+#include "lang/analysis.h"
+#include "lang/analysis_index.h"
+#include "lang/document.h"
 
-using wb::workbench::Document;
-using wb::workbench::TextPosition;
-using wb::workbench::TextRange;
+using wb::lang::Document;
+using wb::lang::TextPosition;
+using wb::lang::TextRange;
 
 class TestDocument : public QObject {
   Q_OBJECT
@@ -48,7 +48,7 @@ class TestDocument : public QObject {
     QVERIFY(doc.Parsed().ok());
     doc.ApplyChange(TextRange{{2, 11}, {2, 23}}, "zz", 2);
     QVERIFY(!doc.Parsed().ok());
-    QCOMPARE(wb::workbench::ComputeDiagnostics(doc).size(), size_t(1));
+    QCOMPARE(wb::lang::ComputeDiagnostics(doc).size(), size_t(1));
   }
 
   void innermostDefinitionWins() {
@@ -66,10 +66,10 @@ def f(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
 )";
     Document doc("file:///a.py", text, 1);
     QVERIFY(doc.Parsed().ok());
-    wb::workbench::SymbolIndex index(doc);
+    wb::lang::SymbolIndex index(doc);
     std::string s = text;
     auto occurrence = [&](const std::string& needle, int shift) {
-      const wb::workbench::Occurrence* o = index.At(static_cast<uint32_t>(s.find(needle) + shift));
+      const wb::lang::Occurrence* o = index.At(static_cast<uint32_t>(s.find(needle) + shift));
       return o ? o->symbol : -1;
     };
     int first = occurrence("A[vi] =", 2), second = occurrence("B[vi] =", 2);
@@ -81,7 +81,7 @@ def f(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
     QCOMPARE(occurrence("axis", 0), -1);
     int block = occurrence("\"a\"", 1);
     QVERIFY(block >= 0);
-    QCOMPARE(int(index.symbols()[block].role), int(wb::workbench::SymbolRole::kBlock));
+    QCOMPARE(int(index.symbols()[block].role), int(wb::lang::SymbolRole::kBlock));
   }
 };
 

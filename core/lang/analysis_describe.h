@@ -7,7 +7,7 @@
 
 #include "tir/stmt.h"
 
-namespace wb::workbench {
+namespace wb::lang {
 
 std::string ExprText(const ir::PrimExpr& expr);
 // `T.Buffer((256, 256), "float32")`, with `scope="shared"` when not global.
@@ -16,4 +16,4 @@ std::string RegionText(const tir::BufferRegion& region);
 // `def main(A: T.Buffer(...), n: T.int32)`.
 std::string SignatureText(const std::string& name, const tir::PrimFuncNode* func);
 
-}  // namespace wb::workbench
+}  // namespace wb::lang

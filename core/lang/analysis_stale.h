@@ -6,9 +6,9 @@
 
 #include <optional>
 
-#include "workbench/document.h"
+#include "lang/document.h"
 
-namespace wb::workbench {
+namespace wb::lang {
 
 class StaleView {
  public:
@@ -29,4 +29,4 @@ class StaleView {
   uint32_t suffix_ = 0;  // bytes equal at the end, not overlapping the prefix
 };
 
-}  // namespace wb::workbench
+}  // namespace wb::lang
