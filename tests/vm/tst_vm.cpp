@@ -13,6 +13,7 @@
 #include "script/tvmscript.h"
 #include "tir/interpreter.h"
 #include "transform/relax/legalize_ops.h"
+#include "workbench/run_check.h"
 
 using namespace wb;
 namespace vm = wb::runtime::vm;
@@ -97,32 +98,6 @@ ir::IRModule Parse(const char* text) {
   return parsed.module;
 }
 
-vm::Value ToVM(const relax::Value& v) {
-  switch (v.kind) {
-    case relax::Value::Kind::kTensor: return vm::Value::Tensor(v.tensor.Copy());
-    case relax::Value::Kind::kShape: return vm::Value::Shape(v.shape);
-    case relax::Value::Kind::kTuple: {
-      std::vector<vm::Value> fields;
-      for (const auto& f : v.fields) fields.push_back(ToVM(f));
-      return vm::Value::Tuple(std::move(fields));
-    }
-    default: throw std::runtime_error("no VM value for " + v.Describe());
-  }
-}
-
-relax::Value FromVM(const vm::Value& v) {
-  switch (v.kind) {
-    case vm::Value::Kind::kTensor: return relax::Value::Tensor(v.tensor);
-    case vm::Value::Kind::kShape: return relax::Value::ShapeOf(v.shape);
-    case vm::Value::Kind::kTuple: {
-      std::vector<relax::Value> fields;
-      for (const auto& f : v.fields) fields.push_back(FromVM(f));
-      return relax::Value::TupleOf(std::move(fields));
-    }
-    default: throw std::runtime_error("no Relax value for " + v.Describe());
-  }
-}
-
 struct Built {
   codegen::VMBuildResult result;
   std::unique_ptr<vm::VirtualMachine> machine;
@@ -157,7 +132,7 @@ std::string CompareWithInterpreter(const ir::IRModule& module, vm::VirtualMachin
   auto args = relax::RandomArguments(main, seed, symbolic_extent, &why);
   if (!args) return "no random arguments: " + why;
   std::vector<vm::Value> vm_args;
-  for (const auto& a : *args) vm_args.push_back(ToVM(a));
+  for (const auto& a : *args) vm_args.push_back(workbench::ToVM(a));
   relax::RelaxInterpretResult expected = Interpret(module, *args);
   if (!expected.ok()) return "the interpreter failed: " + expected.diagnostics.begin()->message;
   vm::Value actual;
@@ -166,7 +141,7 @@ std::string CompareWithInterpreter(const ir::IRModule& module, vm::VirtualMachin
   } catch (const vm::VMError& e) {
     return std::string("the VM failed: ") + e.what();
   }
-  relax::ValueComparison cmp = relax::CompareValues(FromVM(actual), expected.value);
+  relax::ValueComparison cmp = relax::CompareValues(workbench::FromVM(actual, expected.value), expected.value);
   return cmp.ok ? "" : cmp.message;
 }
 
@@ -413,7 +388,7 @@ class Module:
       vm::Value actual = (*b.machine)["main"](cond, x);
       QCOMPARE(actual.kind, vm::Value::Kind::kTuple);
       QCOMPARE(actual.fields.size(), size_t{2});
-      relax::ValueComparison cmp = relax::CompareValues(FromVM(actual), expected.value);
+      relax::ValueComparison cmp = relax::CompareValues(workbench::FromVM(actual, expected.value), expected.value);
       QVERIFY2(cmp.ok, cmp.message.c_str());
       // The branch taken shows in the first field: 2x or x*x - x.
       double x0 = x.GetDouble(0);
