@@ -1,0 +1,6 @@
+b0 = sch.get_sblock(name="C")
+l1, l2, l3 = sch.get_loops(block=b0)
+l4, l5 = sch.split(loop=l2, factors=[None, 8])
+b6 = sch.blockize(target=l5, preserve_unit_iters=True)
+sch.storage_align(block=b0, buffer_index=0, axis=0, factor=16, offset=1)
+sch.set_scope(block=b0, buffer_index=0, storage_scope="shared")

@@ -1,0 +1,7 @@
+b0 = sch.get_sblock(name="C", func_name="main")
+b1 = sch.cache_read(block=b0, read_buffer_index=0, storage_scope="local")
+b2 = sch.cache_write(block=b0, write_buffer_index=0, storage_scope="local")
+l3, l4, l5 = sch.get_loops(block=b0)
+l6, l7 = sch.split(loop=l3, factors=[None, 16])
+sch.compute_at(block=b1, loop=l6, preserve_unit_loops=False, index=-1)
+sch.reverse_compute_at(block=b2, loop=l6, preserve_unit_loops=True, index=-1)

@@ -1,0 +1,6 @@
+b0 = sch.get_sblock(name="C")
+l1, l2, l3 = sch.get_loops(block=b0)
+sch.reorder(l3, l2)
+l4 = sch.fuse(l1, l3, preserve_unit_iters=True)
+b5 = sch.decompose_reduction(block=b0, loop=l4)
+sch.annotate(block_or_loop=l4, ann_key="pragma_unroll", ann_val=4)

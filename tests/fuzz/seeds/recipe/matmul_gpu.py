@@ -1,0 +1,7 @@
+b0 = sch.get_sblock(name="C")
+l1, l2, l3 = sch.get_loops(block=b0)
+l4, l5 = sch.split(loop=l1, factors=[None, 32])
+sch.bind(loop=l4, thread_axis="blockIdx.x")
+sch.bind(loop=l5, thread_axis="threadIdx.x")
+b6 = sch.reindex(block=b0, buffer_type="write", buffer_index=0)
+sch.transform_layout(block=b0, buffer=("write", 0), index_map=lambda i, j: (j, i))

@@ -1,0 +1,5 @@
+b0 = sch.get_sblock(name="C")
+l1, l2, l3 = sch.get_loops(block=b0)
+l4, l5 = sch.split(loop=l3, factors=[4, None])
+b6 = sch.rfactor(loop=l4, factor_axis=0)
+sch.unroll(loop=l5)
