@@ -119,12 +119,14 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
   std::vector<LoopRV> js = tile->vectors > 1
                                ? sch.Split(j, {std::nullopt, tile->vectors, tile->lanes})
                                : sch.Split(j, {std::nullopt, tile->lanes});
-  std::vector<LoopRV> order = {is[0], js[0], k, is[1]};
+  // Column tiles outside row tiles: consecutive tiles (and each thread's chunk of them) reuse
+  // one K x cols panel of B from the L2 cache while the rows of A stream by.
+  std::vector<LoopRV> order = {js[0], is[0], k, is[1]};
   order.insert(order.end(), js.begin() + 1, js.end());
   sch.Reorder(order);
   std::vector<LoopRV> outer(loops.begin(), loops.begin() + static_cast<long>(pattern->i_iter));
-  outer.push_back(is[0]);
   outer.push_back(js[0]);
+  outer.push_back(is[0]);
   // Fused, the tile loops are one parallel loop; a symbolic one (rows `n`) stays apart, since a
   // fused symbolic loop would drive several iterators at once, which the affine analysis cannot
   // prove, and the rows alone are parallel.
