@@ -80,6 +80,9 @@ SchedulePane::SchedulePane(QWidget* parent) : QWidget(parent) {
   redo_ = new QPushButton(tr("Redo"));
   load_ = new QPushButton(tr("Load recipe..."));
   save_ = new QPushButton(tr("Save recipe..."));
+  default_ = new QPushButton(tr("Default schedule"));
+  default_->setToolTip(tr("Start from the schedule the default build gives this function for this "
+                          "machine (core/dlight's rules); its steps can be edited like any other"));
   auto* top = new QHBoxLayout;
   top->addWidget(new QLabel(tr("PrimFunc:")));
   top->addWidget(func_, 1);
@@ -87,6 +90,7 @@ SchedulePane::SchedulePane(QWidget* parent) : QWidget(parent) {
   top->addWidget(redo_);
   top->addWidget(load_);
   top->addWidget(save_);
+  top->addWidget(default_);
 
   tree_ = new QTreeWidget;
   tree_->setHeaderLabels({tr("Loop / block"), tr("Kind"), tr("Extent"), tr("Bindings")});
@@ -187,6 +191,7 @@ SchedulePane::SchedulePane(QWidget* parent) : QWidget(parent) {
                                                 tr("Recipes (*.py *.recipe)"));
     if (!path.isEmpty()) SaveRecipeFile(path);
   });
+  connect(default_, &QPushButton::clicked, this, [this] { LoadDefaultSchedule(); });
   connect(steps_, &QListWidget::currentRowChanged, this, [this](int row) { ShowStep(row); });
   Refresh();
 }
@@ -554,6 +559,16 @@ bool SchedulePane::LoadRecipeFile(const QString& path) {
 
 bool SchedulePane::LoadRecipeText(const QString& text) {
   DiagnosticList diags = session_.LoadRecipe(text.toStdString());
+  if (diags.HasErrors()) {
+    ShowError(FirstMessage(diags));
+    return false;
+  }
+  Refresh();
+  return true;
+}
+
+bool SchedulePane::LoadDefaultSchedule() {
+  DiagnosticList diags = session_.LoadDefaultSchedule(codegen::Target::Host());
   if (diags.HasErrors()) {
     ShowError(FirstMessage(diags));
     return false;

@@ -54,6 +54,8 @@ class SchedulePane : public QWidget {
   bool ApplyStep(const QString& text);
   bool LoadRecipeFile(const QString& path);
   bool LoadRecipeText(const QString& text);
+  // Replaces the steps by the function's default schedule for the host (core/dlight).
+  bool LoadDefaultSchedule();
   bool SaveRecipeFile(const QString& path);
   void SelectFunction(const QString& name);
 
@@ -66,6 +68,7 @@ class SchedulePane : public QWidget {
   QPushButton* applyButton() const { return apply_; }
   QPushButton* undoButton() const { return undo_; }
   QPushButton* redoButton() const { return redo_; }
+  QPushButton* defaultScheduleButton() const { return default_; }
   QPlainTextEdit* traceView() const { return trace_; }
   QListWidget* stepList() const { return steps_; }
   QPlainTextEdit* beforePane() const { return before_; }
@@ -109,6 +112,7 @@ class SchedulePane : public QWidget {
   QPushButton* redo_;
   QPushButton* load_;
   QPushButton* save_;
+  QPushButton* default_;
   QPlainTextEdit* trace_;
   QListWidget* steps_;
   QPlainTextEdit* before_;

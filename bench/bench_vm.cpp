@@ -1,7 +1,9 @@
 // The Relax VM end to end against what a user would write by hand (PERFORMANCE.md):
 //   1. an MLP (784 -> 256 relu -> 10, float32) at batch 64 and 1 through the VM (the default
-//      build pipeline, and with FuseOps/FuseTIR), against the same model written with OpenBLAS
-//      cblas_sgemm plus bias/relu loops; ours and the reference alternate in the same run;
+//      build pipeline, and with FuseOps/FuseTIR; both with the default schedules of core/dlight),
+//      against the same model written with OpenBLAS cblas_sgemm plus bias/relu loops, on 1 and 2
+//      threads (ours: the runtime's pool; OpenBLAS: its own); ours and the reference alternate
+//      in the same run;
 //   2. compile time of that MLP from TVMScript text to a loaded, runnable VM, split by stage
 //      (parse, Relax pipeline, kernel build, VM codegen, first call), and the export/load of the
 //      `.so`.
@@ -143,10 +145,9 @@ const float* F(const NDArray& a) { return reinterpret_cast<const float*>(a.Eleme
 
 int main(int argc, char** argv) {
   int rounds = argc > 1 ? std::atoi(argv[1]) : 7;
-  // Our kernels are single-threaded as legalized (no schedule): compare with one BLAS thread.
   openblas_set_num_threads(1);
   runtime::ThreadPool::Global().SetNumThreads(1);
-  std::printf("host: %s, OpenBLAS 1 thread, pool 1 thread, %d rounds\n", codegen::Target::Host().str().c_str(), rounds);
+  std::printf("host: %s, %d rounds\n", codegen::Target::Host().str().c_str(), rounds);
 
   NDArray w0 = NDArray::Empty({kIn, kHidden}, runtime::Float(32)), b0 = NDArray::Empty({kHidden}, runtime::Float(32));
   NDArray w1 = NDArray::Empty({kHidden, kOut}, runtime::Float(32)), b1 = NDArray::Empty({kOut}, runtime::Float(32));
@@ -198,6 +199,9 @@ int main(int argc, char** argv) {
   }
 
   // --- run time against OpenBLAS, interleaved
+  for (int threads : {1, 2}) {
+  openblas_set_num_threads(threads);
+  runtime::ThreadPool::Global().SetNumThreads(threads);
   for (bool fuse : {false, true}) {
     Compiled c = Compile(text, fuse, args1);
     vm::VirtualMachine machine(c.built.exec, c.built.kernels);
@@ -222,12 +226,13 @@ int main(int argc, char** argv) {
       }
       Stats sa = Summarize(a), sb = Summarize(b);
       double flops = 2.0 * n * (double(kIn) * kHidden + double(kHidden) * kOut);
-      std::printf("MLP batch %-3d (%-8s) VM %9.3f ms (%.3f-%.3f) %6.2f GFLOP/s | OpenBLAS %8.3f ms (%.3f-%.3f) %6.2f GFLOP/s | "
+      std::printf("%dT MLP batch %-3d (%-8s) VM %9.3f ms (%.3f-%.3f) %6.2f GFLOP/s | OpenBLAS %8.3f ms (%.3f-%.3f) %6.2f GFLOP/s | "
                   "VM/OpenBLAS time %.2fx | result %s\n",
-                  n, fuse ? "fused" : "default", sa.median * 1e3, sa.min * 1e3, sa.max * 1e3, flops / sa.median * 1e-9,
+                  threads, n, fuse ? "fused" : "default", sa.median * 1e3, sa.min * 1e3, sa.max * 1e3, flops / sa.median * 1e-9,
                   sb.median * 1e3, sb.min * 1e3, sb.max * 1e3, flops / sb.median * 1e-9, sa.median / sb.median,
                   check.ok ? "equal within 1e-4" : check.message.c_str());
     }
+  }
   }
   return 0;
 }

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -63,6 +64,38 @@ std::map<std::string, bool> CpuFeatures(const std::string& cpu, bool is_host) {
   llvm::X86::getFeaturesForCPU(cpu, list, /*NeedPlus=*/false);
   for (auto f : list) features[f.str()] = true;
   return features;
+}
+
+// The size of the host's cache of `level` ("Data" or "Unified" type) from sysfs, or 0 when the
+// system does not say.
+int64_t HostCacheBytes(int level) {
+  for (int index = 0; index < 8; ++index) {
+    std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+    std::ifstream level_file(dir + "level"), type_file(dir + "type"), size_file(dir + "size");
+    int found_level = 0;
+    std::string type, size;
+    if (!(level_file >> found_level) || !(type_file >> type) || !(size_file >> size)) continue;
+    if (found_level != level || type == "Instruction") continue;
+    char* end = nullptr;
+    int64_t n = std::strtoll(size.c_str(), &end, 10);
+    if (*end == 'K') n <<= 10;
+    if (*end == 'M') n <<= 20;
+    return n;
+  }
+  return 0;
+}
+
+// Caches from the host when the CPU is the host's, else what CPUs with this vector ISA commonly have
+// (AVX-512 server cores: 2 MiB L2; others 512 KiB).
+void SetCaches(Target* target, bool is_host_cpu) {
+  bool wide = target->HasFeature("avx512f");
+  target->l1d_cache_bytes = 32 << 10;
+  target->l2_cache_bytes = wide ? (2 << 20) : (512 << 10);
+  target->l3_cache_bytes = 32 << 20;
+  if (!is_host_cpu) return;
+  if (int64_t n = HostCacheBytes(1)) target->l1d_cache_bytes = n;
+  if (int64_t n = HostCacheBytes(2)) target->l2_cache_bytes = n;
+  if (int64_t n = HostCacheBytes(3)) target->l3_cache_bytes = n;
 }
 
 CudaArchDetector& ArchDetector() {
@@ -213,6 +246,8 @@ std::optional<Target> ParseTarget(std::string_view text, std::string* error) {
     if (on) target.features.push_back("+" + name);
   }
   if (target.num_cores == 0) target.num_cores = runtime::ThreadPool::GlobalNumThreads();
+  // The host's CPU named explicitly (as Target::str() writes the host) is the host too.
+  SetCaches(&target, (is_host_cpu || mcpu == llvm::sys::getHostCPUName()) && target.mtriple == host_triple);
   return target;
 }
 
@@ -242,6 +277,12 @@ int Target::MaxVectorBits() const {
   if (HasFeature("avx512f")) return 512;
   if (HasFeature("avx")) return 256;
   return 128;
+}
+
+int Target::NumVectorRegisters() const {
+  if (HasFeature("avx512f")) return 32;
+  if (llvm::Triple(mtriple).isAArch64()) return 32;
+  return 16;
 }
 
 }  // namespace wb::codegen

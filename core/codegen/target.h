@@ -1,13 +1,15 @@
 // The compilation target, TVM style: `llvm -mcpu=native` (the default: this host's CPU and its
 // features), `llvm -mcpu=skylake-avx512 -mattr=+avx512f,-avx512bw`, `llvm -mtriple=...`, or a
 // tag name that stands for one of those ("host", "avx2", "avx512"). Passes query it for the
-// vector width and the core count; the LLVM codegen builds its TargetMachine from it.
+// vector width, the register file, the caches and the core count (the default schedules of
+// core/dlight choose their tiles from them); the LLVM codegen builds its TargetMachine from it.
 // NVIDIA GPUs: `cuda -arch=sm_90 -max_threads_per_block=1024 -max_shared_memory_per_block=49152
 // -thread_warp_size=32 -host=llvm`, or a tag ("nvidia/h200", ...). A bare `cuda` takes the
 // architecture the registered detector reports (the CUDA runtime registers one that asks the
 // present GPU), else sm_90.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -26,6 +28,11 @@ struct Target {
   std::string tag;                   // the tag it was made from, if any
   int num_cores = 0;                 // the runtime thread pool's size at parse time
   int opt_level = 3;                 // -opt-level=N (LLVM's O0..O3)
+  // The memory hierarchy, in bytes per core (L3: the whole cache): read from the host for
+  // `-mcpu=native`, else typical figures for the CPU's vector ISA.
+  int64_t l1d_cache_bytes = 0;
+  int64_t l2_cache_bytes = 0;
+  int64_t l3_cache_bytes = 0;
 
   // kind "cuda" (TVM's attribute names).
   std::string arch;                      // -arch=sm_90
@@ -42,6 +49,8 @@ struct Target {
   bool HasFeature(std::string_view feature) const;  // "avx512f" (no sign)
   // The widest SIMD register the target has, in bits (128, 256 or 512).
   int MaxVectorBits() const;
+  // SIMD registers the ISA names (32 zmm with AVX-512, 16 xmm/ymm otherwise on x86-64).
+  int NumVectorRegisters() const;
 };
 
 // Parses target text. On failure returns nullopt with a message naming the bad option.

@@ -397,9 +397,20 @@ std::shared_ptr<Executable> VMCodeGen(const ir::IRModule& lowered) {
 std::string VMRelaxPipeline(const VMBuildOptions& options) {
   if (!options.relax_pipeline.empty()) return options.relax_pipeline;
   std::string rest = "ToNonDataflow, RemovePurityChecking, CallTIRRewrite, StaticPlanBlockMemory";
-  if (options.fuse) return "LegalizeOps, AnnotateTIROpPattern, FuseOps, FuseTIR, " + rest;
+  if (options.fuse) {
+    return "LegalizeOps, AnnotateTIROpPattern, FuseOps, FuseTIR, " +
+           std::string(options.default_schedule ? "ApplyDefaultSchedule, " : "") + rest;
+  }
   const std::string* named = transform::PassRegistry::Global().FindPipeline("default_build_pipeline");
   return named ? *named : "LegalizeOps, " + rest;
+}
+
+ir::PassContext VMPassContext(const Target& target, const VMBuildOptions& options) {
+  ir::PassContext context = ir::PassContext::Current();
+  ir::AttrMap dlight = {{"target", ir::MakeString(target.str())}};
+  context.config["ApplyDefaultSchedule"] = ir::MakeMap(dlight);
+  if (!options.default_schedule) context.disabled_passes.push_back("ApplyDefaultSchedule");
+  return context;
 }
 
 VMBuildResult BuildVM(const ir::IRModule& module, const Target& target, const VMBuildOptions& options) {
@@ -407,7 +418,7 @@ VMBuildResult BuildVM(const ir::IRModule& module, const Target& target, const VM
   try {
     auto pipeline = transform::BuildPipeline(VMRelaxPipeline(options), result.diagnostics);
     if (!pipeline) return result;
-    ir::IRModule lowered = (*pipeline)(module);
+    ir::IRModule lowered = pipeline->Run(module, VMPassContext(target, options));
     result.lowered = lowered;
     // The kernels alone go to the TIR build.
     std::vector<ir::GlobalVar> vars;

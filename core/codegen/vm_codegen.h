@@ -17,6 +17,7 @@
 
 #include "codegen/target.h"
 #include "ir/expr.h"
+#include "ir/transform.h"
 #include "runtime/module.h"
 #include "runtime/vm/executable.h"
 #include "support/diagnostic.h"
@@ -32,6 +33,9 @@ struct VMBuildOptions {
   std::string relax_pipeline;
   // Fuse operators first (AnnotateTIROpPattern, FuseOps, FuseTIR after LegalizeOps).
   bool fuse = false;
+  // Schedule the kernels by core/dlight's default rules for the target (the pipeline's
+  // ApplyDefaultSchedule); false leaves them as legalized, to see the unscheduled code.
+  bool default_schedule = true;
 };
 
 struct VMBuildResult {
@@ -44,6 +48,9 @@ struct VMBuildResult {
 
 // The relax pipeline text BuildVM runs for these options.
 std::string VMRelaxPipeline(const VMBuildOptions& options);
+// The pass context BuildVM runs that pipeline in: the current one, with the target for
+// ApplyDefaultSchedule and, when `options.default_schedule` is off, that pass disabled.
+ir::PassContext VMPassContext(const Target& target, const VMBuildOptions& options);
 
 VMBuildResult BuildVM(const ir::IRModule& module, const Target& target, const VMBuildOptions& options = {});
 

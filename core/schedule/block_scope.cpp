@@ -8,6 +8,7 @@
 #include "schedule/region.h"
 #include "tir/functor.h"
 #include "tir/op.h"
+#include "tir/substitute.h"
 
 namespace wb::schedule {
 
@@ -213,25 +214,153 @@ int ReductionBlockViolation(const PrimFunc& func, const BlockScope& scope,
   return indexed ? 5 : 0;
 }
 
+namespace {
+
+bool MentionsVar(const PrimExpr& e, const VarNode* var) {
+  bool found = false;
+  PostOrderVisit(e, [&](const Object* n) { found |= n == var; });
+  return found;
+}
+
+// `value` as `var * c + rest` (or `rest + var * c`, `var * c`, `var`): rest (zero when absent), or
+// null when `var` is not the leading term alone.
+PrimExpr WithoutLeadingTerm(const PrimExpr& value, const VarNode* var, int64_t* scale) {
+  auto term_scale = [&](const PrimExpr& e) -> std::optional<int64_t> {
+    if (e.get() == var) return 1;
+    if (auto* mul = e.as<MulNode>()) {
+      if (mul->a.get() == var) {
+        if (const int64_t* c = AsConstInt(mul->b)) return *c;
+      }
+    }
+    return std::nullopt;
+  };
+  if (auto c = term_scale(value)) {
+    *scale = *c;
+    return make_const(value->dtype, int64_t(0));
+  }
+  if (auto* add = value.as<AddNode>()) {
+    if (auto c = term_scale(add->a); c && !MentionsVar(add->b, var)) {
+      *scale = *c;
+      return add->b;
+    }
+    if (auto c = term_scale(add->b); c && !MentionsVar(add->a, var)) {
+      *scale = *c;
+      return add->a;
+    }
+  }
+  return PrimExpr();
+}
+
+void Conjuncts(const PrimExpr& e, std::vector<PrimExpr>* out) {
+  if (auto* a = e.as<AndNode>()) {
+    Conjuncts(a->a, out);
+    Conjuncts(a->b, out);
+  } else if (e.defined()) {
+    out->push_back(e);
+  }
+}
+
+}  // namespace
+
+arith::IterMapResult DetectLoopIterMap(std::vector<PrimExpr> values,
+                                       const std::vector<std::pair<Var, Range>>& loops,
+                                       const PrimExpr& given_predicate, arith::IterMapLevel level) {
+  arith::IterMapResult failed;
+  failed.errors.push_back("a loop does not start at 0, or a loop of symbolic extent is not the "
+                          "leading term of one binding alone");
+  std::vector<std::pair<Var, Range>> iters;
+  std::vector<PrimExpr> conjuncts;
+  Conjuncts(given_predicate, &conjuncts);
+  for (const auto& [loop_var, range] : loops) {
+    const int64_t* mn = AsConstInt(range->min);
+    if (!mn || *mn != 0) return failed;
+    if (AsConstInt(range->extent)) {
+      iters.emplace_back(loop_var, range);
+      continue;
+    }
+    // A loop of symbolic extent (the integer analysis wants constant extents) is affine when it
+    // is the leading term of one binding alone (`i`, or `io * 6 + ii` after a split of a
+    // symbolic loop) and the predicate bounds only that binding (`io * 6 + ii < n`, which keeps
+    // a prefix of it): the binding is then checked with the loop standing in at a constant
+    // extent, which decides the same structure.
+    const VarNode* var = loop_var.get();
+    size_t uses = 0, at = 0;
+    for (size_t k = 0; k < values.size(); ++k) {
+      if (MentionsVar(values[k], var)) {
+        ++uses;
+        at = k;
+      }
+    }
+    if (uses > 1) return failed;
+    if (uses == 0) continue;
+    int64_t scale = 1;
+    if (!WithoutLeadingTerm(values[at], var, &scale).defined() || scale <= 0) return failed;
+    std::vector<PrimExpr> kept;
+    for (const PrimExpr& c : conjuncts) {
+      if (!MentionsVar(c, var)) {
+        kept.push_back(c);
+        continue;
+      }
+      auto* lt = c.as<LTNode>();
+      if (!lt || !lt->a.same_as(values[at]) || MentionsVar(lt->b, var)) return failed;
+    }
+    conjuncts = std::move(kept);
+    Var stand_in = MakeVar(loop_var->name_hint, loop_var->dtype);
+    values[at] = Substitute(values[at], {{var, stand_in}});
+    iters.emplace_back(stand_in, ir::MakeRange(make_const(loop_var->dtype, int64_t(0)),
+                                               make_const(loop_var->dtype, int64_t(2))));
+  }
+  PrimExpr predicate;
+  for (const PrimExpr& c : conjuncts) predicate = predicate.defined() ? logical_and(predicate, c) : c;
+  if (!predicate.defined() && given_predicate.defined()) predicate = make_const(DataType::Bool(), int64_t(1));
+  arith::Analyzer analyzer;
+  return arith::DetectIterMap(values, iters, predicate, level, &analyzer);
+}
+
 bool IsAffineBinding(const PrimFunc& func, const SBlockNode* block) {
   const SBlockRealizeNode* realize = RealizeOf(func, block);
   if (!realize) return block->iter_vars.empty();
   if (!ParentBlock(func, block).defined()) return block->iter_vars.empty();
-  std::vector<std::pair<Var, Range>> iters;
+  std::vector<std::pair<Var, Range>> loops;
   for (const For& loop : LoopsUnderScope(func, block)) {
-    const int64_t* mn = AsConstInt(loop->min);
-    if (!mn || *mn != 0 || !AsConstInt(loop->extent)) return false;
-    iters.emplace_back(loop->loop_var, ir::MakeRange(loop->min, loop->extent));
+    loops.emplace_back(loop->loop_var, ir::MakeRange(loop->min, loop->extent));
   }
-  arith::Analyzer analyzer;
-  arith::IterMapResult res = arith::DetectIterMap(realize->iter_values, iters, realize->predicate,
-                                                  arith::IterMapLevel::kSurjective, &analyzer);
+  arith::IterMapResult res = DetectLoopIterMap(realize->iter_values, loops, realize->predicate,
+                                               arith::IterMapLevel::kSurjective);
+
   if (!res.ok()) return false;
   for (const arith::IterSumExpr& sum : res.indices) {
     if (!sum.args.empty() && sum.args[0].scale != 1) return false;
   }
   return true;
 }
+
+namespace {
+
+// floordiv(x, c) * c as x - floormod(x, c): a split of a symbolic loop produces a region ending
+// at floordiv(n + c - 1, c) * c - 1, which covers n - 1 by the floormod's bound.
+class FloorDivTimesDivisor : public ExprMutator {
+ public:
+  using ExprMutator::VisitExpr_;
+  PrimExpr VisitExpr_(const MulNode* op) override {
+    PrimExpr a = VisitExpr(op->a), b = VisitExpr(op->b);
+    if (auto* div = a.as<FloorDivNode>()) {
+      const int64_t* c = AsConstInt(b);
+      const int64_t* d = AsConstInt(div->b);
+      if (c && d && *c == *d && *c > 0) return sub(div->a, floormod(div->a, div->b));
+    }
+    return mul(a, b);
+  }
+};
+
+bool ProveLessEqual(const PrimExpr& a, const PrimExpr& b, arith::Analyzer* analyzer) {
+  if (analyzer->CanProve(less_equal(a, b))) return true;
+  FloorDivTimesDivisor rewrite;
+  PrimExpr diff = analyzer->Simplify(rewrite(sub(b, a)));
+  return analyzer->CanProveGreaterEqual(diff, 0);
+}
+
+}  // namespace
 
 bool HasRegionCover(const PrimFunc& func, const BlockScope& scope, const SBlockNode* consumer,
                     const BufferNode* buffer) {
@@ -274,7 +403,7 @@ bool HasRegionCover(const PrimFunc& func, const BlockScope& scope, const SBlockN
     for (size_t d = 0; d < consumed.size() && d < lo.size(); ++d) {
       PrimExpr clo = consumed[d]->min;
       PrimExpr chi = add(clo, sub(consumed[d]->extent, make_const(clo->dtype, int64_t(1))));
-      if (!analyzer.CanProve(less_equal(lo[d], clo)) || !analyzer.CanProve(less_equal(chi, hi[d]))) {
+      if (!ProveLessEqual(lo[d], clo, &analyzer) || !ProveLessEqual(chi, hi[d], &analyzer)) {
         return false;
       }
     }

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "arith/iter_affine_map.h"
 #include "schedule/schedule.h"
 #include "tir/stmt.h"
 
@@ -84,6 +85,12 @@ int ReductionBlockViolation(const tir::PrimFunc& func, const BlockScope& scope,
 // TVM's affine flag: the block's bindings are an affine (surjective) map of the loops between it
 // and its scope root, under its predicate. The root block: only without iter vars.
 bool IsAffineBinding(const tir::PrimFunc& func, const tir::SBlockNode* block);
+// arith::DetectIterMap over the loops (min 0) driving `values`, where a loop of symbolic extent
+// takes part when it is the leading term of one binding alone and the predicate bounds only that
+// binding (a split of a symbolic loop); other symbolic loops make the detection fail.
+arith::IterMapResult DetectLoopIterMap(std::vector<ir::PrimExpr> values,
+                                       const std::vector<std::pair<tir::Var, ir::Range>>& loops,
+                                       const ir::PrimExpr& predicate, arith::IterMapLevel level);
 // TVM's region_cover flag of a child `consumer` of `scope`: for every buffer it reads that
 // children of the scope write, the producers' written regions cover the region it reads, both
 // taken at the lowest common ancestor of the consumer and each producer. (TVM relaxes the

@@ -7,6 +7,7 @@
 #include "arith/iter_affine_map.h"
 #include "schedule/binding_simplify.h"
 #include "schedule/ir_path.h"
+#include "schedule/block_scope.h"
 #include "schedule/schedule.h"
 #include "tir/functor.h"
 
@@ -79,13 +80,16 @@ void Schedule::Reorder(const std::vector<LoopRV>& loop_rvs) {
         return;
       }
     }
-    arith::Analyzer analyzer;
-    std::vector<std::pair<Var, ir::Range>> iters;
+    // Loops of symbolic extent take part as DetectLoopIterMap allows; failing that, as constants.
+    std::vector<std::pair<Var, ir::Range>> iters, constant_iters;
     for (const auto& r : ranges) {
       const int64_t* mn = AsConstInt(r.second->min);
-      if (mn && *mn == 0 && AsConstInt(r.second->extent)) iters.push_back(r);
+      if (mn && *mn == 0) iters.push_back(r);
+      if (mn && *mn == 0 && AsConstInt(r.second->extent)) constant_iters.push_back(r);
     }
-    if (!arith::DetectIterMap(realize->iter_values, iters, realize->predicate,
+    arith::Analyzer analyzer;
+    if (!DetectLoopIterMap(realize->iter_values, iters, realize->predicate, arith::IterMapLevel::kNoCheck).ok() &&
+        !arith::DetectIterMap(realize->iter_values, constant_iters, realize->predicate,
                               arith::IterMapLevel::kNoCheck, &analyzer)
              .ok()) {
       failure =

@@ -17,10 +17,12 @@ struct PipelineRegistrar {
         "fuse ops and their PrimFuncs (complete: every pass of TVM's list)");
     registry.RegisterPipeline(
         "default_build_pipeline",
-        "LegalizeOps, ToNonDataflow, RemovePurityChecking, CallTIRRewrite, StaticPlanBlockMemory, "
-        "AttachGlobalSymbol",
-        "TVM's default_build_pipeline with the passes that exist here: LegalizeOps, ToNonDataflow, "
-        "RemovePurityChecking, CallTIRRewrite, StaticPlanBlockMemory, AttachGlobalSymbol. Missing "
+        "LegalizeOps, ApplyDefaultSchedule, ToNonDataflow, RemovePurityChecking, CallTIRRewrite, "
+        "StaticPlanBlockMemory, AttachGlobalSymbol",
+        "TVM's default_build_pipeline with the passes that exist here: LegalizeOps, "
+        "ApplyDefaultSchedule (the CPU default schedules of core/dlight; TVM's CPU pipeline "
+        "applies dlight too), ToNonDataflow, RemovePurityChecking, CallTIRRewrite, "
+        "StaticPlanBlockMemory, AttachGlobalSymbol. Missing "
         "here (not implemented): DispatchSampling, DispatchSortScan, RewriteDataflowReshape, "
         "RewriteCUDAGraph, LowerAllocTensor, KillAfterLastUse, LowerRuntimeBuiltin, "
         "ComputePrimValue, VMShapeLower (the VM codegen lowers shapes and builtins itself)");

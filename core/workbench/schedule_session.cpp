@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "dlight/cpu/rules.h"
 #include "lang/analysis_describe.h"
 #include "schedule/recipe.h"
 #include "script/tvmscript.h"
@@ -400,6 +401,25 @@ DiagnosticList ScheduleSession::LoadRecipeFile(const std::string& path) {
   std::stringstream buffer;
   buffer << in.rdbuf();
   return LoadRecipe(buffer.str(), path);
+}
+
+DiagnosticList ScheduleSession::LoadDefaultSchedule(const codegen::Target& target) {
+  DiagnosticList diags;
+  if (!active()) {
+    diags.Error("there is no PrimFunc to schedule");
+    return diags;
+  }
+  auto func = ir::Downcast<tir::PrimFuncNode>(original_->Lookup(func_name_));
+  if (dlight::IsScheduled(func)) {
+    diags.Error("'" + func_name_ + "' already carries a schedule: the default schedule applies to unscheduled functions");
+    return diags;
+  }
+  std::optional<dlight::AppliedRule> applied = dlight::ApplyRules(func, target, dlight::cpu::DefaultRules());
+  if (!applied || applied->schedule.trace().instructions().empty()) {
+    diags.Error("no default schedule rule schedules '" + func_name_ + "' for " + target.str());
+    return diags;
+  }
+  return LoadRecipe(dlight::RecipeFor(*applied, func_name_), "<default schedule: " + applied->rule + ">");
 }
 
 DiagnosticList ScheduleSession::SaveRecipeFile(const std::string& path) const {

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "codegen/target.h"
 #include "ir/expr.h"
 #include "support/diagnostic.h"
 
@@ -93,6 +94,10 @@ class ScheduleSession {
   // nothing changes.
   DiagnosticList LoadRecipe(std::string_view text, const std::string& path = "<recipe>");
   DiagnosticList LoadRecipeFile(const std::string& path);
+  // Replaces every step by the default schedule core/dlight chooses for the function on
+  // `target` (one step per statement, editable like any other). An error when the function
+  // already carries a schedule or no rule schedules anything.
+  DiagnosticList LoadDefaultSchedule(const codegen::Target& target);
   DiagnosticList SaveRecipeFile(const std::string& path) const;
 
   // The loops and blocks of the scheduled PrimFunc.

@@ -48,9 +48,10 @@ class Module:
     runtime::Module built = BuildOk(mod);
     QCOMPARE(built->FunctionNames().size(), size_t{2});
     CHECK_SAME(mod, built, "add", {TensorSpec{{37, 5}}, TensorSpec{{37, 5}}, TensorSpec{{37, 5}}});
-    // Float sums in the same order: the result is identical, not just close.
+    // Float sums in the same order, each multiply-add contracted into one FMA (one rounding
+    // fewer than the interpreter's): equal within the float32 tolerance.
     std::string diff = CompareWithInterpreter(mod, built, "matmul",
-                                              {TensorSpec{{16, 8}}, TensorSpec{{8, 12}}, TensorSpec{{16, 12}}}, 3, 0);
+                                              {TensorSpec{{16, 8}}, TensorSpec{{8, 12}}, TensorSpec{{16, 12}}}, 3);
     QVERIFY2(diff.empty(), diff.c_str());
   }
 

@@ -64,10 +64,10 @@ class TestPipelines : public QObject {
     const std::string* build = registry.FindPipeline("default_build_pipeline");
     QVERIFY(build);
     QCOMPARE(*build,
-             std::string("LegalizeOps, ToNonDataflow, RemovePurityChecking, CallTIRRewrite, "
-                         "StaticPlanBlockMemory, AttachGlobalSymbol"));
+             std::string("LegalizeOps, ApplyDefaultSchedule, ToNonDataflow, RemovePurityChecking, "
+                         "CallTIRRewrite, StaticPlanBlockMemory, AttachGlobalSymbol"));
     // Every pass of ours that the pipelines name is registered under that name.
-    for (const char* name : {"FoldConstant", "ToNonDataflow", "RemovePurityChecking", "CallTIRRewrite",
+    for (const char* name : {"FoldConstant", "ApplyDefaultSchedule", "ToNonDataflow", "RemovePurityChecking", "CallTIRRewrite",
                              "StaticPlanBlockMemory", "AttachGlobalSymbol"}) {
       QVERIFY2(registry.Find(name), name);
     }

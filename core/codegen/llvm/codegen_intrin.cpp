@@ -3,6 +3,7 @@
 // and the runtime-structure accessor tvm_struct_get that MakePackedAPI's prologue uses.
 #include <llvm/IR/Intrinsics.h>
 
+#include <limits>
 #include <map>
 
 #include "codegen/llvm/codegen_llvm.h"
@@ -67,6 +68,37 @@ llvm::Value* CodeGenLLVM::CallLibm(const std::string& base, std::vector<llvm::Va
   return result;
 }
 
+llvm::Value* CodeGenLLVM::VectorExpF32(llvm::Value* x, DataType t) {
+  // Cephes' expf: exp(x) = 2^n * exp(r) with n = round(x / ln 2) and r = x - n ln 2 (ln 2 in
+  // two parts, so r is exact), exp(r) by a degree-6 polynomial on |r| <= ln(2)/2; within 2 ulp
+  // of the correctly rounded result. 2^n is built in the exponent bits, in two factors so that
+  // n = 128 (results near FLT_MAX) stays representable.
+  llvm::Type* vt = LLVMType(t);
+  llvm::Type* it = LLVMType(DataType::Int(32, t.lanes()));
+  auto c = [&](double v) { return llvm::ConstantFP::get(vt, v); };
+  auto ci = [&](int64_t v) { return llvm::ConstantInt::get(it, static_cast<uint64_t>(v), true); };
+  const double hi = 88.72283905206835, lo = -87.33654475055310;
+  llvm::Value* clamped = builder_.CreateMinNum(builder_.CreateMaxNum(x, c(lo)), c(hi));
+  llvm::Value* n = builder_.CreateUnaryIntrinsic(
+      llvm::Intrinsic::floor, builder_.CreateFAdd(builder_.CreateFMul(clamped, c(1.44269504088896341)), c(0.5)));
+  llvm::Value* r = builder_.CreateFSub(clamped, builder_.CreateFMul(n, c(0.693359375)));
+  r = builder_.CreateFSub(r, builder_.CreateFMul(n, c(-2.12194440e-4)));
+  llvm::Value* y = c(1.9875691500e-4);
+  for (double k : {1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1}) {
+    y = builder_.CreateFAdd(builder_.CreateFMul(y, r), c(k));
+  }
+  y = builder_.CreateFAdd(builder_.CreateFAdd(builder_.CreateFMul(y, builder_.CreateFMul(r, r)), r), c(1.0));
+  llvm::Value* ni = builder_.CreateFPToSI(n, it);
+  llvm::Value* half = builder_.CreateAShr(ni, ci(1));
+  auto pow2 = [&](llvm::Value* e) {
+    return builder_.CreateBitCast(builder_.CreateShl(builder_.CreateAdd(e, ci(127)), ci(23)), vt);
+  };
+  llvm::Value* result = builder_.CreateFMul(builder_.CreateFMul(y, pow2(half)), pow2(builder_.CreateSub(ni, half)));
+  result = builder_.CreateSelect(builder_.CreateFCmpOLT(x, c(lo)), c(0.0), result);
+  result = builder_.CreateSelect(builder_.CreateFCmpOGT(x, c(hi)), c(std::numeric_limits<double>::infinity()), result);
+  return builder_.CreateSelect(builder_.CreateFCmpUNO(x, x), x, result);
+}
+
 llvm::Value* CodeGenLLVM::EmitMath(const std::string& name, const CallNode* op) {
   bool known = LLVMMathIntrinsics().count(name) || LibmFunctions().count(name) ||
                name == "rsqrt" || name == "sigmoid" || name == "ldexp";
@@ -80,7 +112,9 @@ llvm::Value* CodeGenLLVM::EmitMath(const std::string& name, const CallNode* op) 
   DataType ct = IsNarrowFloat(t) ? DataType::Float(32, t.lanes()) : t;
   llvm::Value* result = nullptr;
   const auto& intrinsics = LLVMMathIntrinsics();
-  if (auto it = intrinsics.find(name); it != intrinsics.end()) {
+  if (name == "exp" && ct.lanes() > 1 && ct.bits() == 32) {
+    result = VectorExpF32(args[0], ct);
+  } else if (auto it = intrinsics.find(name); it != intrinsics.end()) {
     result = builder_.CreateIntrinsic(it->second, {LLVMType(ct)}, args);
   } else if (auto jt = LibmFunctions().find(name); jt != LibmFunctions().end()) {
     result = CallLibm(jt->second, args, ct);

@@ -74,6 +74,8 @@ class CodeGenLLVM : public tir::ExprFunctor<llvm::Value*(const ir::PrimExpr&)>,
   // and a packed call (codegen_call_packed.cpp).
   llvm::Value* EmitCallPacked(const tir::CallNode* op);
   llvm::Value* CallLibm(const std::string& base, std::vector<llvm::Value*> args, DataType t);
+  // exp of a float32 vector computed in its lanes (LLVM would call expf lane by lane).
+  llvm::Value* VectorExpF32(llvm::Value* x, DataType t);
 
   // --- statements (codegen_stmt.cpp)
 #define WB_DECL(Name) void VisitStmt_(const tir::Name##Node* op) override;

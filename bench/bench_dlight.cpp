@@ -1,0 +1,263 @@
+// Default-scheduled kernels (core/dlight's CPU rules, as default_build_pipeline applies them)
+// against the references users would pick instead (PERFORMANCE.md), on 1 and 2 threads:
+//   1. sgemm 1024 (R.matmul legalized) against OpenBLAS cblas_sgemm;
+//   2. softmax over 4096x4096 rows (R.nn.softmax legalized) against a hand-vectorized loop
+//      compiled -O3 -march=native (softmax_reference.cpp);
+//   3. vector add of 64M floats (R.add legalized) against a plain loop;
+// and what the default schedule costs at compile time per kernel (choosing and applying the
+// rule; the LLVM build with and without it). Ours and the reference alternate in the same run;
+// each line prints both medians, the min-max spreads and the ratio. Usage: bench_dlight [ROUNDS]
+#include <cblas.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "codegen/build.h"
+#include "dlight/cpu/rules.h"
+#include "runtime/ndarray.h"
+#include "runtime/thread_pool.h"
+#include "runtime/time_evaluator.h"
+#include "script/tvmscript.h"
+#include "softmax_reference.h"
+#include "transform/registry.h"
+
+using namespace wb;
+using runtime::NDArray;
+
+namespace {
+
+double Ms(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+// The one kernel `relax` legalizes to.
+tir::PrimFunc Legalized(const std::string& relax) {
+  script::ParseResult parsed = script::Parse(relax, "bench.py");
+  if (!parsed.ok()) {
+    std::fprintf(stderr, "%s", RenderDiagnostics(parsed.diagnostics).c_str());
+    std::exit(1);
+  }
+  DiagnosticList diags;
+  ir::IRModule lowered = (*transform::BuildPipeline("LegalizeOps", diags))(parsed.module);
+  for (size_t i = 0; i < lowered->size(); ++i) {
+    if (auto f = lowered->functions[i].as_ref<tir::PrimFuncNode>(); f.defined()) return f;
+  }
+  std::fprintf(stderr, "no kernel\n");
+  std::exit(1);
+}
+
+struct Kernel {
+  runtime::PackedFunc func;
+  std::string rule;
+  double schedule_ms = 0;  // choosing and applying the rule
+  double build_ms = 0;     // TIR lowering + LLVM + JIT of the scheduled kernel
+  double plain_build_ms = 0;
+};
+
+Kernel Build(const std::string& relax) {
+  using clock = std::chrono::steady_clock;
+  tir::PrimFunc func = Legalized(relax);
+  codegen::Target host = codegen::Target::Host();
+  Kernel k;
+  auto t0 = clock::now();
+  std::optional<dlight::AppliedRule> applied =
+      dlight::ApplyRules(func, host, dlight::cpu::DefaultRules());
+  auto t1 = clock::now();
+  codegen::BuildResult built = codegen::Build(applied->schedule.mod(), host);
+  auto t2 = clock::now();
+  codegen::BuildResult plain = codegen::Build(dlight::SingleFunctionModule(func), host);
+  auto t3 = clock::now();
+  if (!built.ok() || !plain.ok()) {
+    std::fprintf(stderr, "%s",
+                 RenderDiagnostics(built.ok() ? plain.diagnostics : built.diagnostics).c_str());
+    std::exit(1);
+  }
+  k.func = built.module.get_function("main");
+  k.rule = applied->rule;
+  k.schedule_ms = Ms(t0, t1);
+  k.build_ms = Ms(t1, t2);
+  k.plain_build_ms = Ms(t2, t3);
+  if (const char* dir = std::getenv("WB_BENCH_ASM")) {
+    std::string path = std::string(dir) + "/" + k.rule + "_" +
+                       std::to_string(reinterpret_cast<uintptr_t>(&k) % 1000) + ".ll";
+    if (FILE* f = std::fopen(path.c_str(), "w")) {
+      std::string source = built.module->GetSource("ll-opt");
+      std::fwrite(source.data(), 1, source.size(), f);
+      std::fclose(f);
+    }
+  }
+  return k;
+}
+
+struct Stats {
+  double median = 0, min = 0, max = 0;
+};
+
+Stats Summarize(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return {v[v.size() / 2], v.front(), v.back()};
+}
+
+void Compare(const std::string& title, const runtime::PackedFunc& ours,
+             const std::vector<runtime::PackedArg>& args, const runtime::PackedFunc& reference,
+             int rounds, int number, double work, const char* unit) {
+  std::vector<double> a, b;
+  runtime::TimeEvaluatorOptions opt{.number = number, .repeat = 1};
+  for (int r = 0; r < rounds; ++r) {
+    a.push_back(runtime::TimeEvaluate(ours, args, opt).samples_s[0]);
+    b.push_back(runtime::TimeEvaluate(reference, {}, opt).samples_s[0]);
+  }
+  Stats sa = Summarize(a), sb = Summarize(b);
+  std::printf(
+      "%-30s ours %8.3f ms (%.3f-%.3f) %7.1f %s | ref %8.3f ms (%.3f-%.3f) %7.1f %s | ours/ref "
+      "speed %.2f\n",
+      title.c_str(), sa.median * 1e3, sa.min * 1e3, sa.max * 1e3, work / sa.median, unit,
+      sb.median * 1e3, sb.min * 1e3, sb.max * 1e3, work / sb.median, unit, sb.median / sa.median);
+}
+
+void PrintCompile(const char* name, const Kernel& k) {
+  std::printf(
+      "%-12s rule %-9s default schedule %.2f ms | LLVM build scheduled %.1f ms, unscheduled %.1f "
+      "ms\n",
+      name, k.rule.c_str(), k.schedule_ms, k.build_ms, k.plain_build_ms);
+}
+
+const char* kMatmul = R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((1024, 1024), dtype="float32"), w: R.Tensor((1024, 1024), dtype="float32")):
+        with R.dataflow():
+            gv = R.matmul(x, w)
+            R.output(gv)
+        return gv
+)";
+
+const char* kSoftmax = R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4096, 4096), dtype="float32")):
+        with R.dataflow():
+            gv = R.nn.softmax(x, axis=-1)
+            R.output(gv)
+        return gv
+)";
+
+const char* kAdd = R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((67108864,), dtype="float32"), y: R.Tensor((67108864,), dtype="float32")):
+        with R.dataflow():
+            gv = R.add(x, y)
+            R.output(gv)
+        return gv
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int rounds = argc > 1 ? std::atoi(argv[1]) : 7;
+  auto& pool = runtime::ThreadPool::Global();
+  codegen::Target host = codegen::Target::Host();
+  std::printf(
+      "host: %s, %d-bit vectors, %d vector registers, L1d %lld KiB, L2 %lld KiB, L3 %lld MiB\n",
+      host.str().c_str(), host.MaxVectorBits(), host.NumVectorRegisters(),
+      static_cast<long long>(host.l1d_cache_bytes >> 10),
+      static_cast<long long>(host.l2_cache_bytes >> 10),
+      static_cast<long long>(host.l3_cache_bytes >> 20));
+  Kernel matmul = Build(kMatmul), softmax = Build(kSoftmax), add = Build(kAdd);
+  PrintCompile("sgemm 1024", matmul);
+  PrintCompile("softmax", softmax);
+  PrintCompile("add 64M", add);
+
+  // --- sgemm 1024
+  constexpr int kN = 1024;
+  NDArray a = NDArray::Empty({kN, kN}, runtime::Float(32)),
+          b = NDArray::Empty({kN, kN}, runtime::Float(32));
+  NDArray c = NDArray::Empty({kN, kN}, runtime::Float(32)),
+          ref = NDArray::Empty({kN, kN}, runtime::Float(32));
+  runtime::FillRandom(a, 1);
+  runtime::FillRandom(b, 2);
+  auto* pa = reinterpret_cast<float*>(a.ElementData());
+  auto* pb = reinterpret_cast<float*>(b.ElementData());
+  auto* pr = reinterpret_cast<float*>(ref.ElementData());
+  runtime::PackedFunc sgemm([&](const std::vector<runtime::PackedArg>&, runtime::PackedRet*) {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, kN, kN, kN, 1.0f, pa, kN, pb, kN, 0.0f,
+                pr, kN);
+  });
+  matmul.func(a, b, c);
+  sgemm.Call({});
+  runtime::CompareResult check = runtime::Compare(c, ref, {1e-4, 1e-4});
+  std::printf("sgemm result vs OpenBLAS: %s\n",
+              check.ok ? "equal within 1e-4" : check.message.c_str());
+  for (int threads : {1, 2}) {
+    pool.SetNumThreads(threads);
+    openblas_set_num_threads(threads);
+    Compare("sgemm 1024, " + std::to_string(threads) + "T (GFLOP/s)", matmul.func, {a, b, c}, sgemm,
+            rounds, 3, 2.0 * kN * kN * kN / 1e9, "GF/s");
+  }
+
+  // --- softmax 4096 x 4096
+  constexpr int64_t kRows = 4096, kCols = 4096;
+  NDArray sx = NDArray::Empty({kRows, kCols}, runtime::Float(32)),
+          sy = NDArray::Empty({kRows, kCols}, runtime::Float(32));
+  NDArray sr = NDArray::Empty({kRows, kCols}, runtime::Float(32));
+  runtime::FillRandom(sx, runtime::RandomFillOptions{3, -4.0, 4.0});
+  const float* psx = reinterpret_cast<const float*>(sx.ElementData());
+  float* psr = reinterpret_cast<float*>(sr.ElementData());
+  int threads_now = 1;
+  runtime::PackedFunc softmax_ref([&](const std::vector<runtime::PackedArg>&, runtime::PackedRet*) {
+    pool.Launch(threads_now, [&](int t) {
+      int64_t chunk = kRows / threads_now;
+      SoftmaxRowsReference(psx, psr, t * chunk, (t + 1) * chunk, kCols);
+      return 0;
+    });
+  });
+  softmax.func(sx, sy);
+  softmax_ref.Call({});
+  check = runtime::Compare(sy, sr, {1e-5, 1e-6});
+  std::printf("softmax result vs reference: %s\n",
+              check.ok ? "equal within 1e-5" : check.message.c_str());
+  for (int threads : {1, 2}) {
+    pool.SetNumThreads(threads);
+    threads_now = threads;
+    Compare("softmax 4096^2, " + std::to_string(threads) + "T (GB/s)", softmax.func, {sx, sy},
+            softmax_ref, rounds, 1, 2.0 * 4 * kRows * kCols / 1e9, "GB/s");
+  }
+
+  // --- vector add 64M
+  constexpr int64_t kAddN = 64LL * 1024 * 1024;
+  NDArray x = NDArray::Empty({kAddN}, runtime::Float(32)),
+          y = NDArray::Empty({kAddN}, runtime::Float(32));
+  NDArray z = NDArray::Empty({kAddN}, runtime::Float(32)),
+          w = NDArray::Empty({kAddN}, runtime::Float(32));
+  runtime::FillRandom(x, 4);
+  runtime::FillRandom(y, 5);
+  const float* px = reinterpret_cast<const float*>(x.ElementData());
+  const float* py = reinterpret_cast<const float*>(y.ElementData());
+  float* pw = reinterpret_cast<float*>(w.ElementData());
+  runtime::PackedFunc plain([&](const std::vector<runtime::PackedArg>&, runtime::PackedRet*) {
+    pool.Launch(threads_now, [&](int t) {
+      int64_t chunk = kAddN / threads_now;
+      for (int64_t i = t * chunk; i < (t + 1) * chunk; ++i) pw[i] = px[i] + py[i];
+      return 0;
+    });
+  });
+  add.func(x, y, z);
+  plain.Call({});
+  std::printf("add result vs plain loop: %s\n",
+              runtime::Compare(z, w, {0, 0}).ok ? "identical" : "DIFFERENT");
+  for (int threads : {1, 2}) {
+    pool.SetNumThreads(threads);
+    threads_now = threads;
+    Compare("add 64M, " + std::to_string(threads) + "T (GB/s)", add.func, {x, y, z}, plain, rounds,
+            1, 3.0 * 4 * kAddN / 1e9, "GB/s");
+  }
+  return 0;
+}

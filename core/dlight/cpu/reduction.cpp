@@ -1,0 +1,115 @@
+// Reduction: functions of row-wise reductions and the elementwise stages around them (softmax,
+// log_softmax, layer_norm, rms_norm, sum/mean/max over the last axis), where every reduction has
+// the same leading data-parallel iterators (the rows) and its reduction iterators innermost.
+//
+// Each row is computed by one task: the rows of the last block are fused and parallel, every
+// other block is computed at that loop (compute_at), so a row's stages run back to back while
+// the row is in cache and its intermediates shrink to one row. A reduction whose extent is a
+// multiple of the vector width (and at least two vectors) is factored over a vector-width split
+// (rfactor): the lanes accumulate in a vector, reassociating the sum (or max) as the schedule
+// says, and the lanes are combined once per row. Elementwise stages get the spatial loop
+// schedule inside the row.
+#include <algorithm>
+
+#include "dlight/cpu/rules.h"
+#include "dlight/cpu/spatial.h"
+
+namespace wb::dlight::cpu {
+
+namespace {
+
+using schedule::LoopRV;
+using schedule::SBlockRV;
+
+size_t DataParCount(const BlockInfo& b) {
+  return static_cast<size_t>(std::count_if(
+      b.block->iter_vars.begin(), b.block->iter_vars.end(),
+      [](const tir::IterVar& iv) { return iv->iter_type == tir::IterVarType::kDataPar; }));
+}
+
+// The block's loops below `outer`.
+std::vector<LoopRV> LoopsBelow(schedule::Schedule& sch, const SBlockRV& block,
+                               const LoopRV& outer) {
+  std::vector<LoopRV> loops = sch.GetLoops(block);
+  const tir::ForNode* target = sch.Get(outer).get();
+  for (size_t k = 0; k < loops.size(); ++k) {
+    if (sch.Get(loops[k]).get() == target)
+      return {loops.begin() + static_cast<long>(k) + 1, loops.end()};
+  }
+  throw std::invalid_argument("block is not under the row loop");
+}
+
+std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen::Target& target) {
+  schedule::Schedule sch(SingleFunctionModule(func));
+  std::vector<BlockInfo> blocks = GetBlockInfos(sch);
+  if (blocks.empty()) return std::nullopt;
+  std::optional<size_t> rows_rank;
+  for (const BlockInfo& b : blocks) {
+    if (!b.simple_nest) return std::nullopt;
+    if (b.IsSpatial()) continue;
+    if (!b.IsReduction() || !b.ReductionInnermost() || MatchMatmul(b.block)) return std::nullopt;
+    size_t p = DataParCount(b);
+    if (p == 0 || (rows_rank && *rows_rank != p)) return std::nullopt;
+    rows_rank = p;
+  }
+  if (!rows_rank) return std::nullopt;
+  for (const BlockInfo& b : blocks) {
+    if (b.block->iter_vars.size() < *rows_rank) return std::nullopt;
+  }
+  CpuParams params = CpuParamsOf(target);
+  std::optional<int64_t> work = LoopElements(sch, blocks.back().loops);
+
+  // Vector partial results for the reductions that have whole vectors to reduce.
+  std::vector<std::pair<SBlockRV, ir::DataType>> rfactored;
+  for (const BlockInfo& b : blocks) {
+    if (b.IsSpatial() || b.block->iter_vars.size() != *rows_rank + 1) continue;
+    ir::DataType dtype = b.block->writes[0]->buffer->dtype;
+    int64_t lanes = params.Lanes(dtype);
+    std::optional<int64_t> extent = ConstExtent(sch.Get(b.loops.back())->extent);
+    if (lanes < 2 || !extent || *extent % lanes != 0 || *extent < 2 * lanes) continue;
+    std::vector<LoopRV> split = sch.Split(b.loops.back(), {std::nullopt, lanes});
+    rfactored.emplace_back(sch.RFactor(split[1], 0), dtype);
+  }
+
+  std::vector<BlockInfo> now = GetBlockInfos(sch);
+  const BlockInfo& last = now.back();
+  std::vector<LoopRV> row_loops(last.loops.begin(),
+                                last.loops.begin() + static_cast<long>(*rows_rank));
+  LoopRV rows = row_loops.size() == 1 ? row_loops[0] : sch.Fuse(row_loops);
+  for (size_t k = now.size() - 1; k-- > 0;) sch.ComputeAt(now[k].rv, rows);
+
+  for (const BlockInfo& b : now) {
+    if (!b.IsSpatial()) continue;
+    ScheduleSpatialLoops(sch, LoopsBelow(sch, b.rv, rows), b.WidestDType(), params,
+                         /*parallel=*/false);
+  }
+  std::vector<std::pair<SBlockRV, LoopRV>> decompose;
+  for (const auto& [rf, dtype] : rfactored) {
+    // The rfactor block's iterators: the lanes (data-parallel, first), the rows, the rest of the
+    // reduction. The lanes go innermost and are vectorized, the init out of the reduction.
+    std::optional<BlockInfo> info;
+    for (BlockInfo& b : GetBlockInfos(sch)) {
+      if (b.name == sch.Get(rf)->name_hint) info = b;
+    }
+    if (!info) continue;
+    size_t reduce_iter = info->block->iter_vars.size() - 1;
+    std::optional<LoopRV> lanes = info->LoopOf(sch, 0), reduce = info->LoopOf(sch, reduce_iter);
+    if (!lanes || !reduce ||
+        info->block->iter_vars[reduce_iter]->iter_type != tir::IterVarType::kCommReduce)
+      continue;
+    sch.Reorder({*reduce, *lanes});
+    sch.Vectorize(*lanes);
+    decompose.emplace_back(rf, *reduce);
+  }
+  if (!work || *work >= kMinParallelElements) sch.Parallel(rows);
+  // Last (loop kinds need whole reductions): the inits out of the lane loops; each init's lane
+  // loop is a copy of the vectorized one.
+  for (const auto& [rf, loop] : decompose) sch.DecomposeReduction(rf, loop);
+  return sch;
+}
+
+}  // namespace
+
+ScheduleRule Reduction() { return {"Reduction", Apply}; }
+
+}  // namespace wb::dlight::cpu

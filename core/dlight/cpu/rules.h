@@ -1,0 +1,29 @@
+// The CPU rules (TVM: dlight.cpu), and the list the default build applies, in order. Each rule
+// reads the target's vector width, register file and caches (CpuParamsOf), never a fixed ISA.
+#pragma once
+
+#include <vector>
+
+#include "dlight/schedule_rule.h"
+
+namespace wb::dlight::cpu {
+
+// A reduction block computing C[.., i, j] += A[.., i, k] * B[.., k, j] (matmul, batch matmul,
+// a dense layer after permute_dims), with the elementwise blocks after it (bias, relu, gelu,
+// add, cast) computed at its register tile. matmul.cpp says how the tile is chosen.
+ScheduleRule Matmul();
+// Row-wise reductions with their elementwise parts (softmax, log_softmax, layer_norm, rms_norm,
+// sum/mean/max over the last axes): parallel over rows, each row's stages computed together,
+// vector partial results (reduction.cpp).
+ScheduleRule Reduction();
+// Functions of data-parallel blocks only (elementwise, broadcast, transpose, layout changes):
+// the producers inlined into the outputs, parallel outer loops, vectorized inner loops.
+ScheduleRule Injective();
+// Always applies: each block on its own, data-parallel loops as Injective schedules them, a
+// reduction parallel over its data-parallel loops.
+ScheduleRule Fallback();
+
+// Matmul, Reduction, Injective, Fallback.
+std::vector<ScheduleRule> DefaultRules();
+
+}  // namespace wb::dlight::cpu

@@ -1,0 +1,55 @@
+#include "transform/tir/apply_default_schedule.h"
+
+#include "codegen/target.h"
+#include "dlight/cpu/rules.h"
+#include "tir/transform.h"
+#include "transform/registry.h"
+
+namespace wb::transform {
+
+namespace {
+
+codegen::Target ResolveTarget(const std::string& text, const ir::PassContext& context) {
+  std::string chosen = text;
+  if (chosen.empty()) {
+    if (auto* s = dynamic_cast<const ir::StringObj*>(
+            context.GetConfig("ApplyDefaultSchedule", "target"))) {
+      chosen = s->value;
+    }
+  }
+  if (chosen.empty()) return codegen::Target::Host();
+  std::string error;
+  std::optional<codegen::Target> target = codegen::ParseTarget(chosen, &error);
+  if (!target)
+    throw ir::PassError(
+        Diagnostic::Error("ApplyDefaultSchedule: target '" + chosen + "': " + error));
+  return *target;
+}
+
+}  // namespace
+
+ir::Pass ApplyDefaultSchedule(std::string target_text) {
+  return tir::CreatePrimFuncPass(
+      [target_text](tir::PrimFunc f, const ir::IRModule&, const ir::PassContext& context) {
+        if (dlight::IsScheduled(f)) return f;
+        codegen::Target target = ResolveTarget(target_text, context);
+        if (target.kind != "llvm") return f;
+        std::optional<dlight::AppliedRule> applied =
+            dlight::ApplyRules(f, target, dlight::cpu::DefaultRules());
+        if (!applied || applied->schedule.trace().instructions().empty()) return f;
+        tir::PrimFunc scheduled = applied->schedule.Func();
+        scheduled.CopyOnWrite()->attrs["tir.is_scheduled"] = ir::MakeBool(true);
+        return scheduled;
+      },
+      0, "ApplyDefaultSchedule");
+}
+
+static PassRegistrar registrar(
+    {"ApplyDefaultSchedule",
+     "schedules every PrimFunc without a schedule by the first CPU rule of "
+     "core/dlight that applies (Matmul, Injective, Fallback)",
+     {{"target", ParamType::kString, ir::MakeString(""),
+       "the target text (empty: the pass context's, else the host)"}},
+     [](const PassArgs& args) { return ApplyDefaultSchedule(args.String("target")); }});
+
+}  // namespace wb::transform

@@ -1,0 +1,333 @@
+// The default CPU schedules (core/dlight) on the kernels the Relax op set legalizes to, for an
+// AVX2 and an AVX-512 target description and the host: every kernel's schedule replays from its
+// trace, keeps the kernel's meaning in the interpreter on random inputs, and, for the host, runs
+// compiled to the interpreter's results; shapes include 1, primes, non-multiples of the vector
+// width and symbolic dims. The pass ApplyDefaultSchedule is checked in the pipeline.
+#include <QTest>
+#include <cctype>
+#include <functional>
+#include <set>
+#include <tuple>
+
+#include "codegen/vm_codegen.h"
+#include "dlight_test_util.h"
+#include "transform/tir/apply_default_schedule.h"
+#include "workbench/schedule_session.h"
+
+using namespace wb;
+using namespace wb::dlight::testing;
+
+namespace {
+
+std::string Dims(const std::vector<std::string>& dims) {
+  std::string s = "(";
+  for (size_t i = 0; i < dims.size(); ++i)
+    s += (i ? ", " : "") + (std::isdigit(dims[i][0]) ? dims[i] : "\"" + dims[i] + "\"");
+  return s + (dims.size() == 1 ? ",)" : ")");
+}
+
+// A Relax main over `params` (name -> dims) whose body binds `lines` in a dataflow block and
+// returns gv.
+std::string Program(const std::vector<std::pair<std::string, std::vector<std::string>>>& params,
+                    const std::vector<std::string>& lines) {
+  std::string s = "@I.ir_module\nclass Module:\n    @R.function\n    def main(";
+  std::set<std::string> symbolic;
+  for (size_t i = 0; i < params.size(); ++i) {
+    s += (i ? ", " : "") + params[i].first + ": R.Tensor(" + Dims(params[i].second) +
+         ", dtype=\"float32\")";
+    for (const auto& d : params[i].second) {
+      if (!std::isdigit(d[0])) symbolic.insert(d);
+    }
+  }
+  s += "):\n";
+  for (const auto& v : symbolic) s += "        " + v + " = T.int64()\n";
+  s += "        with R.dataflow():\n";
+  for (const auto& l : lines) s += "            " + l + "\n";
+  s += "            R.output(gv)\n        return gv\n";
+  return s;
+}
+
+const std::vector<std::string> kTargets = {"avx2", "avx512", "host"};
+
+int Lanes(const std::string& target) { return TargetOf(target).MaxVectorBits() / 32; }
+
+// Checks every kernel of `relax` for every target; returns the rules chosen per target, joined
+// by "," (for the kernel named `kernel`, else for every kernel, joined by "+").
+std::string CheckAll(const std::string& relax, bool fuse, const std::string& kernel = "",
+                     int64_t symbolic = 7) {
+  std::string rules;
+  for (const std::string& t : kTargets) {
+    codegen::Target target = t == "host" ? codegen::Target::Host() : TargetOf(t);
+    auto kernels = Kernels(relax, fuse);
+    if (kernels.empty()) qFatal("no kernels in\n%s", relax.c_str());
+    std::string chosen;
+    for (const auto& [name, func] : kernels) {
+      std::string rule = CheckKernel(name, func, target, t == "host", symbolic);
+      if (rule.empty()) return "(failed on " + t + ")";
+      if (kernel.empty() || name == kernel) chosen += (chosen.empty() ? "" : "+") + rule;
+    }
+    rules += (rules.empty() ? "" : ",") + chosen;
+  }
+  return rules;
+}
+
+// The rule expected on each of kTargets, given what it needs of each target's lanes.
+std::string Expected(const std::function<std::string(int lanes)>& rule) {
+  std::string s;
+  for (const auto& t : kTargets) s += (s.empty() ? "" : ",") + rule(Lanes(t));
+  return s;
+}
+
+}  // namespace
+
+class TestDlight : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void targetDescribesTheHost() {
+    codegen::Target host = codegen::Target::Host();
+    QVERIFY(host.MaxVectorBits() >= 128);
+    QVERIFY(host.NumVectorRegisters() == (host.HasFeature("avx512f") ? 32 : 16));
+    QVERIFY(host.l1d_cache_bytes >= 16 << 10);
+    QVERIFY(host.l2_cache_bytes >= host.l1d_cache_bytes);
+    // The canonical text names the host's CPU, and reads back as the same machine.
+    codegen::Target again = TargetOf(host.str());
+    QCOMPARE(again.l2_cache_bytes, host.l2_cache_bytes);
+    QCOMPARE(again.MaxVectorBits(), host.MaxVectorBits());
+    QCOMPARE(TargetOf("avx512").NumVectorRegisters(), 32);
+    QCOMPARE(TargetOf("avx2").NumVectorRegisters(), 16);
+    QCOMPARE(TargetOf("avx2").MaxVectorBits(), 256);
+  }
+
+  void matmul_data() {
+    QTest::addColumn<QString>("m");
+    QTest::addColumn<QString>("k");
+    QTest::addColumn<int>("n");
+    for (auto [m, k, n] : std::vector<std::tuple<const char*, const char*, int>>{{"1", "1", 16},
+                                                                                 {"1", "5", 32},
+                                                                                 {"6", "4", 16},
+                                                                                 {"7", "3", 32},
+                                                                                 {"13", "7", 48},
+                                                                                 {"2", "9", 64},
+                                                                                 {"12", "2", 96},
+                                                                                 {"5", "3", 10},
+                                                                                 {"4", "4", 7},
+                                                                                 {"3", "2", 1},
+                                                                                 {"n", "5", 16},
+                                                                                 {"n", "3", 64},
+                                                                                 {"8", "n", 32}}) {
+      QTest::addRow("%sx%sx%d", m, k, n) << QString(m) << QString(k) << n;
+    }
+  }
+  void matmul() {
+    QFETCH(QString, m);
+    QFETCH(QString, k);
+    QFETCH(int, n);
+    std::string ns = std::to_string(n);
+    std::string relax =
+        Program({{"x", {m.toStdString(), k.toStdString()}}, {"w", {k.toStdString(), ns}}},
+                {"gv = R.matmul(x, w)"});
+    QCOMPARE(CheckAll(relax, false),
+             Expected([&](int lanes) { return n % lanes == 0 ? "Matmul" : "Fallback"; }));
+  }
+
+  void batchMatmul() {
+    std::string relax =
+        Program({{"x", {"2", "5", "3"}}, {"w", {"2", "3", "16"}}}, {"gv = R.matmul(x, w)"});
+    QCOMPARE(CheckAll(relax, false), Expected([](int) { return "Matmul"; }));
+    // The weight broadcast over the batch.
+    relax = Program({{"x", {"3", "4", "5"}}, {"w", {"5", "32"}}}, {"gv = R.matmul(x, w)"});
+    QCOMPARE(CheckAll(relax, false), Expected([](int) { return "Matmul"; }));
+    relax = Program({{"x", {"n", "2", "5"}}, {"w", {"n", "5", "16"}}}, {"gv = R.matmul(x, w)"});
+    QCOMPARE(CheckAll(relax, false, "", 3), Expected([](int) { return "Matmul"; }));
+  }
+
+  // Matmul with its epilogue fused (FuseOps, FuseTIR): the MLP's layers.
+  void fusedEpilogue_data() {
+    QTest::addColumn<QString>("m");
+    QTest::addColumn<int>("k");
+    QTest::addColumn<int>("n");
+    QTest::addColumn<QString>("epilogue");
+    for (auto [m, k, n] : std::vector<std::tuple<const char*, int, int>>{
+             {"1", 3, 16}, {"7", 5, 32}, {"n", 4, 64}, {"5", 2, 10}}) {
+      for (const char* epi : {"relu", "gelu", "add"}) {
+        QTest::addRow("%sx%dx%d_%s", m, k, n, epi) << QString(m) << k << n << QString(epi);
+      }
+    }
+  }
+  void fusedEpilogue() {
+    QFETCH(QString, m);
+    QFETCH(int, k);
+    QFETCH(int, n);
+    QFETCH(QString, epilogue);
+    std::string ks = std::to_string(k), ns = std::to_string(n), ms = m.toStdString();
+    std::vector<std::string> lines = {"lv = R.matmul(x, w)", "lv1 = R.add(lv, b)"};
+    if (epilogue == "relu") lines.push_back("gv = R.nn.relu(lv1)");
+    if (epilogue == "gelu") lines.push_back("gv = R.nn.gelu(lv1)");
+    if (epilogue == "add") lines.push_back("gv = R.add(lv1, y)");
+    std::string relax =
+        Program({{"x", {ms, ks}}, {"w", {ks, ns}}, {"b", {ns}}, {"y", {ms, ns}}}, lines);
+    if (epilogue != "add") {
+      relax = Program({{"x", {ms, ks}}, {"w", {ks, ns}}, {"b", {ns}}}, lines);
+    }
+    std::string rules = CheckAll(relax, true);
+    QCOMPARE(rules, Expected([&](int lanes) { return n % lanes == 0 ? "Matmul" : "Fallback"; }));
+  }
+
+  // A dense layer written as permute_dims + matmul: the transpose is its own kernel (Injective)
+  // unfused; fused, it is inlined into the matmul.
+  void transposedWeight() {
+    std::string relax = Program({{"x", {"5", "6"}}, {"w", {"32", "6"}}},
+                                {"wt = R.permute_dims(w, [1, 0])", "gv = R.matmul(x, wt)"});
+    QCOMPARE(CheckAll(relax, false), Expected([](int) { return "Matmul+Injective"; }));
+    QCOMPARE(CheckAll(relax, true), Expected([](int) { return "Matmul+Injective"; }));
+  }
+
+  void injective_data() {
+    QTest::addColumn<QString>("relax");
+    QTest::addColumn<bool>("fuse");
+    auto add = [](const char* name, std::string relax, bool fuse) {
+      QTest::newRow(name) << QString::fromStdString(relax) << fuse;
+    };
+    add("add_7", Program({{"x", {"7"}}, {"y", {"7"}}}, {"gv = R.add(x, y)"}), false);
+    add("add_64", Program({{"x", {"64"}}, {"y", {"64"}}}, {"gv = R.add(x, y)"}), false);
+    add("add_1", Program({{"x", {"1"}}, {"y", {"1"}}}, {"gv = R.add(x, y)"}), false);
+    add("add_3x17", Program({{"x", {"3", "17"}}, {"y", {"3", "17"}}}, {"gv = R.add(x, y)"}), false);
+    add("add_large", Program({{"x", {"130", "160"}}, {"y", {"130", "160"}}}, {"gv = R.add(x, y)"}),
+        false);
+    add("add_large_odd",
+        Program({{"x", {"131", "157"}}, {"y", {"131", "157"}}}, {"gv = R.add(x, y)"}), false);
+    add("add_1d_large", Program({{"x", {"40000"}}, {"y", {"40000"}}}, {"gv = R.add(x, y)"}), false);
+    add("add_1d_large_prime", Program({{"x", {"40009"}}, {"y", {"40009"}}}, {"gv = R.add(x, y)"}),
+        false);
+    add("bias_2x3x16", Program({{"x", {"2", "3", "16"}}, {"y", {"16"}}}, {"gv = R.add(x, y)"}),
+        false);
+    add("symbolic", Program({{"x", {"n", "16"}}, {"y", {"16"}}}, {"gv = R.multiply(x, y)"}), false);
+    add("symbolic_1d", Program({{"x", {"n"}}, {"y", {"n"}}}, {"gv = R.add(x, y)"}), false);
+    add("transpose_5x16", Program({{"x", {"5", "16"}}}, {"gv = R.permute_dims(x, [1, 0])"}), false);
+    add("transpose_3d", Program({{"x", {"2", "3", "8"}}}, {"gv = R.permute_dims(x, [2, 0, 1])"}),
+        false);
+    add("chain_fused",
+        Program({{"x", {"9", "16"}}, {"y", {"16"}}},
+                {"lv = R.add(x, y)", "lv1 = R.exp(lv)", "gv = R.nn.relu(lv1)"}),
+        true);
+    add("chain_fused_symbolic",
+        Program({{"x", {"n", "5"}}}, {"lv = R.multiply(x, x)", "gv = R.nn.silu(lv)"}), true);
+    add("broadcast_to", Program({{"x", {"1", "8"}}}, {"gv = R.broadcast_to(x, R.shape([5, 8]))"}),
+        false);
+  }
+  void injective() {
+    QFETCH(QString, relax);
+    QFETCH(bool, fuse);
+    QCOMPARE(CheckAll(relax.toStdString(), fuse), Expected([](int) { return "Injective"; }));
+  }
+
+  // Row reductions: Reduction (vector partial results where a row holds two vectors or more);
+  // symbolic rows fall back (the parallel rows loop would need the affine analysis of a fused
+  // symbolic loop).
+  void reductions_data() {
+    QTest::addColumn<QString>("relax");
+    QTest::addColumn<bool>("fuse");
+    QTest::addColumn<QString>("rule");
+    auto add = [](const char* name, std::string relax, bool fuse, const char* rule) {
+      QTest::newRow(name) << QString::fromStdString(relax) << fuse << QString(rule);
+    };
+    add("sum_5x9", Program({{"x", {"5", "9"}}}, {"gv = R.sum(x, axis=[1])"}), false, "Reduction");
+    add("sum_3x64", Program({{"x", {"3", "64"}}}, {"gv = R.sum(x, axis=[1])"}), false, "Reduction");
+    add("max_3x16", Program({{"x", {"3", "16"}}}, {"gv = R.max(x, axis=[1])"}), false, "Reduction");
+    add("max_2x96", Program({{"x", {"2", "96"}}}, {"gv = R.max(x, axis=[1])"}), false, "Reduction");
+    add("mean_n", Program({{"x", {"n", "8"}}}, {"gv = R.mean(x, axis=[1])"}), false, "Fallback");
+    add("softmax_4x16", Program({{"x", {"4", "16"}}}, {"gv = R.nn.softmax(x, axis=-1)"}), false,
+        "Reduction");
+    add("softmax_3x64", Program({{"x", {"3", "64"}}}, {"gv = R.nn.softmax(x, axis=-1)"}), false,
+        "Reduction");
+    add("softmax_fused_3x7", Program({{"x", {"3", "7"}}}, {"gv = R.nn.softmax(x, axis=-1)"}), true,
+        "Reduction");
+    add("log_softmax_2x5", Program({{"x", {"2", "5"}}}, {"gv = R.nn.log_softmax(x, axis=-1)"}),
+        true, "Reduction");
+    add("log_softmax_2x32", Program({{"x", {"2", "32"}}}, {"gv = R.nn.log_softmax(x, axis=-1)"}),
+        false, "Reduction");
+  }
+  void reductions() {
+    QFETCH(QString, relax);
+    QFETCH(bool, fuse);
+    QFETCH(QString, rule);
+    std::string r = rule.toStdString();
+    QCOMPARE(CheckAll(relax.toStdString(), fuse, "", 3), Expected([&](int) { return r; }));
+  }
+
+  // The pass: every unscheduled kernel gets its rule's schedule and the attribute; a kernel that
+  // carries a schedule is left as it is; the VM build's switch turns it off.
+  void pass() {
+    std::string relax =
+        Program({{"x", {"n", "12"}}, {"w", {"12", "32"}}, {"b", {"32"}}},
+                {"lv = R.matmul(x, w)", "lv1 = R.add(lv, b)", "gv = R.nn.relu(lv1)"});
+    script::ParseResult parsed = script::Parse(relax, "mlp.py");
+    QVERIFY(parsed.ok());
+    DiagnosticList diags;
+    auto legalize = transform::BuildPipeline("LegalizeOps", diags);
+    ir::IRModule legalized = (*legalize)(parsed.module);
+    ir::IRModule scheduled = transform::ApplyDefaultSchedule("avx2")(legalized);
+    int kernels = 0;
+    for (size_t i = 0; i < scheduled->size(); ++i) {
+      auto f = scheduled->functions[i].as_ref<tir::PrimFuncNode>();
+      if (!f.defined()) continue;
+      ++kernels;
+      QVERIFY(dlight::IsScheduled(f));
+      auto original =
+          legalized->Lookup(scheduled->global_vars[i]->name_hint).as_ref<tir::PrimFuncNode>();
+      auto applied = dlight::ApplyRules(original, TargetOf("avx2"), dlight::cpu::DefaultRules());
+      QVERIFY(applied.has_value());
+      QVERIFY(ir::StructuralEqual(applied->schedule.Func()->body, f->body));
+    }
+    QCOMPARE(kernels, 3);
+    // Scheduled already: the second run changes nothing.
+    ir::IRModule again = transform::ApplyDefaultSchedule("avx512")(scheduled);
+    for (size_t i = 0; i < again->size(); ++i)
+      QVERIFY(again->functions[i].same_as(scheduled->functions[i]));
+
+    codegen::VMBuildOptions off;
+    off.default_schedule = false;
+    codegen::VMBuildResult plain = codegen::BuildVM(parsed.module, codegen::Target::Host(), off);
+    codegen::VMBuildResult fast = codegen::BuildVM(parsed.module, codegen::Target::Host());
+    QVERIFY(plain.ok() && fast.ok());
+    int plain_scheduled = 0, fast_scheduled = 0;
+    for (size_t i = 0; i < plain.lowered->size(); ++i) {
+      if (auto f = plain.lowered->functions[i].as_ref<tir::PrimFuncNode>(); f.defined())
+        plain_scheduled += dlight::IsScheduled(f);
+    }
+    for (size_t i = 0; i < fast.lowered->size(); ++i) {
+      if (auto f = fast.lowered->functions[i].as_ref<tir::PrimFuncNode>(); f.defined())
+        fast_scheduled += dlight::IsScheduled(f);
+    }
+    QCOMPARE(plain_scheduled, 0);
+    QCOMPARE(fast_scheduled, 3);
+  }
+
+  // The schedule pane's start: the default schedule becomes the session's steps, one per
+  // statement, naming the function where it sits; its result is the pass's.
+  void scheduleSessionStartsFromDefault() {
+    std::string relax = Program({{"x", {"6", "8"}}, {"w", {"8", "32"}}}, {"gv = R.matmul(x, w)"});
+    script::ParseResult parsed = script::Parse(relax, "mm.py");
+    QVERIFY(parsed.ok());
+    DiagnosticList diags;
+    ir::IRModule legalized = (*transform::BuildPipeline("LegalizeOps", diags))(parsed.module);
+    workbench::ScheduleSession session;
+    QVERIFY(!session.Reset(legalized, "matmul").HasErrors());
+    DiagnosticList loaded = session.LoadDefaultSchedule(codegen::Target::Host());
+    QVERIFY2(!loaded.HasErrors(), loaded.empty() ? "" : loaded[0].message.c_str());
+    QVERIFY(session.steps().size() > 5);
+    QVERIFY(session.RecipeText().find("func_name=\"matmul\"") != std::string::npos);
+    ir::IRModule scheduled =
+        transform::ApplyDefaultSchedule(codegen::Target::Host().str())(legalized);
+    auto want = ir::Downcast<tir::PrimFuncNode>(scheduled->Lookup("matmul"));
+    auto got = ir::Downcast<tir::PrimFuncNode>(session.module()->Lookup("matmul"));
+    QVERIFY(ir::StructuralEqual(want->body, got->body));
+    // Once scheduled, it says so instead of stacking a second schedule.
+    QVERIFY(!session.Reset(scheduled, "matmul").HasErrors());
+    QVERIFY(session.LoadDefaultSchedule(codegen::Target::Host()).HasErrors());
+  }
+};
+
+QTEST_APPLESS_MAIN(TestDlight)
+#include "tst_dlight.moc"
