@@ -274,10 +274,13 @@ std::string RelaxPrinter::ConstantText(const ConstantNode* c) {
     }
     if (!value.empty()) return "R.const(" + value + ", " + QuoteString(t.ToString()) + ")";
   }
-  // Non-scalar constants go to metadata; equal ones share an entry.
+  // Non-scalar constants go to metadata; equal ones share an entry. Equal means the same dtype,
+  // shape and bytes (what structural equality compares), tested directly: a model's weights are
+  // megabytes, and reflection would copy each of them per comparison.
   size_t index = usage_->constants.size();
-  for (size_t i = 0; i < usage_->constants.size(); ++i) {
-    if (ir::StructuralEqual(usage_->constants[i], ir::GetRef(c))) index = i;
+  for (size_t i = 0; i < usage_->constants.size() && index == usage_->constants.size(); ++i) {
+    auto* o = usage_->constants[i].as<ConstantNode>();
+    if (o == c || (o && o->dtype == c->dtype && o->shape == c->shape && o->data == c->data)) index = i;
   }
   if (index == usage_->constants.size()) usage_->constants.push_back(ir::GetRef(c));
   return "metadata[\"relax.expr.Constant\"][" + std::to_string(index) + "]";
