@@ -69,7 +69,8 @@ class TestPipelineText : public QObject {
       }
       specs.push_back(std::move(spec));
     }
-    // The registry's passes cover every argument type, so the round trip below covers them too.
+    // The registry's passes (with tests/testing's, linked in) cover every argument type, so the
+    // round trip below covers them too.
     QCOMPARE(types_seen.size(), size_t(5));
     std::string text = transform::PipelineText(specs);
     DiagnosticList diags;
