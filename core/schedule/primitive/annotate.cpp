@@ -327,7 +327,7 @@ ObjectRef AnnValue(RecipeArgs& args, const RecipeValue& v) {
       for (const RecipeValue& item : v.list) items.push_back(AnnValue(args, item));
       return ir::MakeArray(std::move(items));
     }
-    case RecipeValue::Kind::kName: return ir::MakeInt(args.ExprValueOf(v));
+    case RecipeValue::Kind::kHandle: return ir::MakeInt(args.ExprValueOf(v));
     default: break;
   }
   throw RecipeArgs::TypeError(v, "ann_val", "a number, a string, a boolean or a list of them");
