@@ -1,8 +1,11 @@
 // Schedule recipes: the Python that `Trace::AsPython` prints, or that a user writes against
-// TVM's API (`sch.split(l1, [None, 32])`), read and applied onto a Schedule. The accepted subset
-// is statements of the form `[a, b, ... =] sch.method(args)`, with positional or keyword
-// arguments, None/True/False, ints, strings, lists and tuples, RV names, and `#` comments;
-// anything else is an error with its span, never silently skipped.
+// TVM's API, read and applied onto a Schedule. The reader (recipe_reader.cpp) parses with
+// core/script's lexer and CST and evaluates a subset of Python: assignments (names, `_`, tuple
+// and starred unpacking) of expressions built from calls on `sch` (nested ones too), None, True,
+// False, numbers, strings, lists and tuples, indexing and slicing, integer arithmetic, `len`,
+// `sch.get(loop).extent` / `.min`, `sch.get(block).name_hint`, `sch.get(sampled)`, lambdas (index
+// maps) and `T.`/`tvm.tirx.` constant constructors; a trace's `def apply_trace(sch): ...` is read
+// as its body. Anything else (a `for` loop, an import) is an error with its span, never skipped.
 //
 // Methods are found in a table from method name to RecipeMethod (parameter names in Python
 // order, what the method returns, and a handler that reads its arguments and calls the
@@ -44,14 +47,17 @@ DiagnosticList ApplyRecipe(Schedule& sch, std::string_view text, std::string pat
 // A handle bound to a recipe name.
 using RecipeRV = std::variant<SBlockRV, LoopRV, Schedule::ExprRV>;
 
-// A value as written in a recipe, before the parameter receiving it checks it.
+// A recipe expression's value, before the parameter receiving it checks it.
 struct RecipeValue {
-  // kFloat: `0.5`; kLambda: `lambda i, j: (j, i)`, its text in `s`.
-  enum class Kind { kNone, kBool, kInt, kString, kName, kList, kFloat, kLambda } kind =
+  // kHandle: a block, loop or sampled value (`b0`, `loops[-1]`, `sch.get_sblock("B")`);
+  // kList: a list or tuple; kFloat: `0.5`; kLambda: `lambda i, j: (j, i)`, its text in `s`.
+  enum class Kind { kNone, kBool, kInt, kString, kHandle, kList, kFloat, kLambda } kind =
       Kind::kNone;
   double f = 0;  // kFloat
   int64_t i = 0;  // kInt, kBool (0/1)
-  std::string s;  // kString contents, kName identifier
+  std::string s;  // kString contents; kHandle: the expression's text, for messages
+  RecipeRV rv;    // kHandle
+  std::string dtype;  // kInt, kFloat made by a constructor (`T.int64(4)`); empty: a literal
   std::vector<RecipeValue> list;
   uint32_t begin = 0;  // span in the recipe text
   uint32_t end = 0;
@@ -68,8 +74,7 @@ struct RecipeError {
 class RecipeArgs {
  public:
   RecipeArgs(Schedule& sch, std::string method, std::map<std::string, RecipeValue> named,
-             std::vector<RecipeValue> varargs, const std::map<std::string, RecipeRV>& env,
-             uint32_t begin, uint32_t end);
+             std::vector<RecipeValue> varargs, uint32_t begin, uint32_t end);
 
   // The argument, or null when it was not given.
   const RecipeValue* Get(const std::string& name) const;
@@ -92,9 +97,9 @@ class RecipeArgs {
   SBlockRV BlockOf(const RecipeValue& v);
   LoopRV LoopOf(const RecipeValue& v);
   int64_t IntOf(const RecipeValue& v, const std::string& what);
-  // The value of a name bound to a sampled value (an ExprRV).
+  // The value of a sampled value (an ExprRV) handle.
   int64_t ExprValueOf(const RecipeValue& v);
-  // Whether `v` names a sampled value.
+  // Whether `v` is a sampled value handle.
   bool IsExpr(const RecipeValue& v) const;
   Schedule::ExprRV ExprOf(const RecipeValue& v);
   std::string StringOf(const RecipeValue& v, const std::string& what);
@@ -107,7 +112,6 @@ class RecipeArgs {
   std::string method_;
   std::map<std::string, RecipeValue> named_;
   std::vector<RecipeValue> varargs_;
-  const std::map<std::string, RecipeRV>& env_;
   uint32_t begin_;
   uint32_t end_;
 };

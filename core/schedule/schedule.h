@@ -169,8 +169,16 @@ class Schedule {
                     int64_t offset);
   // Renames the written buffer `<name>_<scope>` where it is allocated; the same scope is a no-op.
   void SetScope(const SBlockRV& block, int64_t buffer_index, const std::string& storage_scope);
+  // Gives the buffer the block writes (`buffer_index`) the dtype `dtype` where it is allocated:
+  // stores cast their value to it and loads cast back, so values that do not survive the round
+  // trip change (TVM calls it unsafe). The same dtype changes nothing and is still recorded.
+  void UnsafeSetDType(const SBlockRV& block, int64_t buffer_index, const std::string& dtype);
   // Wraps the block's realize (or the loop) in `for u in range(1)`; returns the new loop.
   LoopRV AddUnitLoop(const std::variant<SBlockRV, LoopRV>& block_or_loop);
+
+  // Permutes the block's iter vars and their bindings (primitive/reorder_block_iter_var.cpp);
+  // `new_order[k]` is the old position of the k-th iter var and must be a permutation.
+  void ReorderBlockIterVar(const SBlockRV& block, const std::vector<int64_t>& new_order);
 
   // --- Layout (primitive/layout.cpp, §2.9) ---
   // ("read" | "write", index) into the block's regions, or a buffer name the block accesses.

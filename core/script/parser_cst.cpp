@@ -5,6 +5,7 @@
 #include "script/parser_cst.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <string>
 
@@ -1095,6 +1096,95 @@ class CstBuilder {
   int block_depth_ = 0;
   bool bad_ = false;
 };
+
+namespace {
+
+void AppendEscape(std::string_view esc, std::string& out) {
+  if (esc.size() < 2) return out.append(esc), void();
+  if (esc[1] >= '0' && esc[1] <= '7') {
+    int v = 0;
+    for (char c : esc.substr(1)) v = v * 8 + (c - '0');
+    out += static_cast<char>(v);
+    return;
+  }
+  switch (esc[1]) {
+    case 'n': out += '\n'; return;
+    case 't': out += '\t'; return;
+    case 'r': out += '\r'; return;
+    case '\\': out += '\\'; return;
+    case '"': out += '"'; return;
+    case '\'': out += '\''; return;
+    case '\n':
+    case '\r': return;
+    case 'a': out += '\a'; return;
+    case 'b': out += '\b'; return;
+    case 'f': out += '\f'; return;
+    case 'v': out += '\v'; return;
+    case 'x':
+      if (esc.size() == 4 && std::isxdigit(static_cast<unsigned char>(esc[2])) &&
+          std::isxdigit(static_cast<unsigned char>(esc[3]))) {
+        out += static_cast<char>(std::stoi(std::string(esc.substr(2)), nullptr, 16));
+        return;
+      }
+      break;
+    default: break;
+  }
+  out.append(esc);
+}
+
+}  // namespace
+
+std::string StringValue(const Cst& cst, Node n, Node* fstring) {
+  std::string out;
+  if (n->kind == K::kConcatenatedString) {
+    for (Node c : cst.Children(n)) {
+      out += StringValue(cst, c, fstring);
+      if (*fstring) return {};
+    }
+    return out;
+  }
+  // The prefix (r, b, u, f) comes before the quote; the content child spans the inside.
+  std::string_view whole = cst.Text(n);
+  bool raw = false, fmt = false;
+  for (char c : whole) {
+    if (c == '"' || c == '\'') break;
+    raw |= (c | 0x20) == 'r';
+    fmt |= (c | 0x20) == 'f';
+  }
+  Node content = n->named_count > 0 ? cst.NamedChild(n, 0) : nullptr;
+  if (!content) return out;
+  std::string_view text = cst.Text(content);
+  if (fmt && text.find('{') != std::string_view::npos) {
+    *fstring = content;
+    return {};
+  }
+  if (raw) return std::string(text);
+  out.reserve(text.size());
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t bs = text.find('\\', pos);
+    if (bs == std::string_view::npos || bs + 1 >= text.size()) {
+      out.append(text.substr(pos));
+      break;
+    }
+    out.append(text.substr(pos, bs - pos));
+    // The escape's length: \xHH, \uHHHH, \UHHHHHHHH, up to three octal digits, else one char.
+    size_t len = 2;
+    char e = text[bs + 1];
+    if (e == 'x') len = 4;
+    else if (e == 'u') len = 6;
+    else if (e == 'U') len = 10;
+    else if (e >= '0' && e <= '7') {
+      while (len < 4 && bs + len < text.size() && text[bs + len] >= '0' && text[bs + len] <= '7') ++len;
+    } else if (e == '\r' && bs + 2 < text.size() && text[bs + 2] == '\n') {
+      len = 3;
+    }
+    len = std::min(len, text.size() - bs);
+    AppendEscape(text.substr(bs, len), out);
+    pos = bs + len;
+  }
+  return out;
+}
 
 Cst::Cst(SourceFilePtr file, std::string_view text, uint32_t base)
     : file_(std::move(file)), text_(text), base_(base) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -211,5 +212,9 @@ class Cst {
   Node root_ = nullptr;
   std::vector<Error> errors_;
 };
+
+// The value of a string or concatenated-string node: the prefix honoured (r), escapes decoded.
+// An f-string with a replacement field is not decoded: `fstring` is set to its content node.
+std::string StringValue(const Cst& cst, Node n, Node* fstring);
 
 }  // namespace wb::script::detail

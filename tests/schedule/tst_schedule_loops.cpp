@@ -535,9 +535,10 @@ f = sch.fuse(i, j0,
     QTest::newRow("unpack count") << "a, = sch.get_loops(\"B\")"
                                   << "sch.get_loops() returned 2 values, but 1 names unpack them"
                                   << "a";
-    QTest::newRow("not a call") << "x = 3"
-                                << "expected `sch`, got `3`"
-                                << "3";
+    QTest::newRow("not in the subset") << "for l in sch.get_loops(\"B\"):\n    sch.parallel(l)"
+                                       << "a `for` loop is not part of the recipe language, "
+                                          "which is assignments and calls on `sch`"
+                                       << "for l in sch.get_loops(\"B\"):";
     QTest::newRow("float") << "a, b = sch.get_loops(\"B\")\nsch.split(a, [2.5, None])"
                            << "only integer literals are supported here"
                            << "2.5";

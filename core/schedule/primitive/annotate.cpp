@@ -1,6 +1,6 @@
-// annotate, unannotate, storage_align, set_scope and add_unit_loop (shared/SCHEDULE.md §2.8,
-// §2.2): primitives that change a block's or loop's annotations, a buffer's storage scope, or
-// wrap a statement in a unit loop, without touching what is computed.
+// annotate, unannotate, storage_align, set_scope, unsafe_set_dtype and add_unit_loop
+// (shared/SCHEDULE.md §2.8, §2.2): primitives that change a block's or loop's annotations, a
+// buffer's storage scope or dtype, or wrap a statement in a unit loop.
 #include "schedule/primitive/annotate.h"
 
 #include <cstdio>
@@ -281,6 +281,82 @@ void Schedule::SetScope(const SBlockRV& block_rv, int64_t buffer_index,
           false});
 }
 
+namespace {
+
+// Retypes buffers (the written one and buffers matched onto it) and converts at every access.
+class DTypeRewriter : public detail::BufferReplacer {
+ public:
+  DTypeRewriter(std::unordered_map<const BufferNode*, Buffer> map, DataType from, DataType to)
+      : BufferReplacer(std::move(map)), from_(from), to_(to) {}
+
+ private:
+  using BufferReplacer::VisitExpr_;
+  using BufferReplacer::VisitStmt_;
+  Stmt VisitStmt_(const BufferStoreNode* op) override {
+    Stmt s = BufferReplacer::VisitStmt_(op);
+    if (!map_.count(op->buffer.get())) return s;
+    auto* store = s.as<BufferStoreNode>();
+    return MakeBufferStore(store->buffer, MakeCast(to_, store->value), store->indices,
+                           store->predicate, store->span);
+  }
+  PrimExpr VisitExpr_(const BufferLoadNode* op) override {
+    PrimExpr e = BufferReplacer::VisitExpr_(op);
+    if (!map_.count(op->buffer.get())) return e;
+    return MakeCast(from_, e, op->span);
+  }
+  DataType from_, to_;
+};
+
+Buffer WithDType(const Buffer& b, DataType dtype) {
+  BufferOptions opts;
+  opts.strides = b->strides;
+  opts.elem_offset = b->elem_offset;
+  opts.scope = b->scope();
+  opts.data_alignment = b->data_alignment;
+  opts.offset_factor = b->offset_factor;
+  return MakeBuffer(b->name, b->shape, dtype, opts, b->span);
+}
+
+}  // namespace
+
+void Schedule::UnsafeSetDType(const SBlockRV& block_rv, int64_t buffer_index,
+                              const std::string& dtype) {
+  const char* prim = "set-dtype";
+  SBlock block = Get(block_rv);
+  Buffer buffer = detail::NthAccessBuffer(prim, block, buffer_index, true);
+  std::optional<DataType> target = DataType::Parse(dtype);
+  if (!target) throw std::invalid_argument("unknown dtype \"" + dtype + "\"");
+  if (buffer->dtype != *target) {
+    SBlock site = detail::AllocatingBlock(Func(), block.get(), buffer.get());
+    if (!site.defined()) {
+      throw ScheduleError(prim, "The input buffer " + buffer->name +
+                                    " is not allocated by a block. This means the buffer is "
+                                    "either a function parameter or defined in `match_buffer` of "
+                                    "a block.");
+    }
+    std::unordered_map<const BufferNode*, Buffer> map{{buffer.get(), WithDType(buffer, *target)}};
+    // Buffers matched onto the retyped one take its dtype too (blocks are visited outer first,
+    // so a match of a match is found after the match it refers to).
+    std::vector<const SBlockNode*> blocks;
+    PostOrderVisit(site, [&](const Object* n) {
+      if (auto* b = dynamic_cast<const SBlockNode*>(n)) blocks.push_back(b);
+    });
+    for (auto it = blocks.rbegin(); it != blocks.rend(); ++it) {
+      for (const MatchBufferRegion& m : (*it)->match_buffers) {
+        if (map.count(m->source->buffer.get())) map[m->buffer.get()] = WithDType(m->buffer, *target);
+      }
+    }
+    Stmt rebuilt = DTypeRewriter(std::move(map), buffer->dtype, *target)(site);
+    Replace(site.get(), rebuilt);
+  }
+  Record({"unsafe_set_dtype",
+          {{"block", TraceValue::Block(block_rv.id)},
+           {"buffer_index", TraceValue::Int(buffer_index)},
+           {"dtype", TraceValue::String(dtype)}},
+          {},
+          false});
+}
+
 LoopRV Schedule::AddUnitLoop(const std::variant<SBlockRV, LoopRV>& block_or_loop) {
   Stmt target = BlockOrLoop(block_or_loop);
   PrimFunc func = Func();
@@ -327,7 +403,7 @@ ObjectRef AnnValue(RecipeArgs& args, const RecipeValue& v) {
       for (const RecipeValue& item : v.list) items.push_back(AnnValue(args, item));
       return ir::MakeArray(std::move(items));
     }
-    case RecipeValue::Kind::kName: return ir::MakeInt(args.ExprValueOf(v));
+    case RecipeValue::Kind::kHandle: return ir::MakeInt(args.ExprValueOf(v));
     default: break;
   }
   throw RecipeArgs::TypeError(v, "ann_val", "a number, a string, a boolean or a list of them");
@@ -388,6 +464,20 @@ RecipeMethodRegistrar reg_set_scope(
       {"buffer_index", RecipeParamKind::kWriteBuffer,
        "the written buffer (allocated in the function)", ""},
       {"storage_scope", RecipeParamKind::kStorageScope, "the new scope, e.g. shared", ""}}});
+
+RecipeMethodRegistrar reg_unsafe_set_dtype(
+    "unsafe_set_dtype", {{"block", "buffer_index", "dtype"}, false, RecipeReturns::kNothing,
+                         [](Schedule& sch, RecipeArgs& args) -> Outputs {
+                           sch.UnsafeSetDType(args.Block("block"), args.Int("buffer_index"),
+                                              args.String("dtype"));
+                           return {};
+                         }},
+    {"caching",
+     "change the dtype of a buffer the block writes, casting at every access",
+     {{"block", RecipeParamKind::kBlock, "the block writing the buffer", ""},
+      {"buffer_index", RecipeParamKind::kWriteBuffer,
+       "the written buffer (allocated in the function)", ""},
+      {"dtype", RecipeParamKind::kString, "the new dtype, e.g. float16", ""}}});
 
 RecipeMethodRegistrar reg_add_unit_loop(
     "add_unit_loop", {{"block_or_loop"}, false, RecipeReturns::kSingle,

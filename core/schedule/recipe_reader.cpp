@@ -1,0 +1,716 @@
+// The recipe reader: core/script's CST of the recipe, evaluated statement by statement against
+// the Schedule (the subset is described in recipe.h). Expressions evaluate to RecipeValues; a
+// name is bound to a value, so a block name kept in a variable, a list of loops or a sampled
+// value travel the same way a literal does. Primitives are called through the method registry.
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "schedule/recipe.h"
+#include "ir/dtype.h"
+#include "script/parser_cst.h"
+
+namespace wb::schedule {
+
+namespace {
+
+using script::detail::Cst;
+using script::detail::FieldIds;
+using script::detail::K;
+using script::detail::Node;
+using Value = RecipeValue;
+
+// A statement that cannot run, unwinding to the statement loop.
+struct Stop {};
+
+class Reader {
+ public:
+  Reader(Schedule& sch, const Cst& cst, SourceFilePtr file, DiagnosticList& diagnostics)
+      : sch_(sch), cst_(cst), file_(std::move(file)), diagnostics_(diagnostics) {
+    DiagnosticList syntax;
+    cst_.CollectSyntaxErrors(syntax);
+    if (!syntax.empty()) syntax_error_ = syntax[0];
+  }
+
+  // Runs the module's statements up to the first that fails.
+  void Run() {
+    if (Statements(cst_.root()) && syntax_error_) diagnostics_.Add(*syntax_error_);
+  }
+
+ private:
+  // Runs the statements under `parent`; false once one failed (reported).
+  bool Statements(Node parent) {
+    for (Node stmt : cst_.Children(parent)) {
+      if (stmt->kind == K::kComment) continue;
+      // Statements before a syntax error run, as they did when the reader went line by line.
+      if (syntax_error_ && (stmt->begin >= syntax_error_->span.begin ||
+                            (stmt->has_error && stmt->kind != K::kFunctionDefinition))) {
+        diagnostics_.Add(*syntax_error_);
+        syntax_error_.reset();
+        return false;
+      }
+      try {
+        Statement(stmt);
+      } catch (const RecipeError& e) {
+        diagnostics_.Error(e.message, Span(file_, e.begin, e.end));
+        return false;
+      } catch (const ScheduleError& e) {
+        Diagnostic& d = diagnostics_.Error(e.what(), Span(file_, stmt->begin, stmt->end));
+        if (e.span().defined()) d.Note("the block or loop the error concerns", e.span());
+        return false;
+      } catch (const std::invalid_argument& e) {
+        diagnostics_.Error(e.what(), Span(file_, stmt->begin, stmt->end));
+        return false;
+      } catch (const Stop&) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  void Statement(Node stmt) {
+    switch (stmt->kind) {
+      case K::kExpressionStatement:
+        for (Node e : cst_.Children(stmt)) {
+          if (e->kind == K::kAssignment) {
+            Assignment(e);
+          } else if (e->kind == K::kAugmentedAssignment) {
+            throw Unsupported(e, "an augmented assignment (`+=`)");
+          } else {
+            Eval(e);
+          }
+        }
+        return;
+      case K::kFunctionDefinition: return FunctionDefinition(stmt);
+      case K::kForStatement: throw Unsupported(stmt, "a `for` loop");
+      case K::kWhileStatement: throw Unsupported(stmt, "a `while` loop");
+      case K::kIfStatement: throw Unsupported(stmt, "an `if` statement");
+      case K::kWithStatement: throw Unsupported(stmt, "a `with` statement");
+      case K::kImportStatement:
+      case K::kImportFromStatement:
+      case K::kFutureImportStatement:
+        throw RecipeError{"an import is not part of the recipe language: `sch` and `T` are "
+                          "already defined",
+                          stmt->begin, FirstLineEnd(stmt)};
+      default: break;
+    }
+    throw Unsupported(stmt, std::string("a ") + Describe(stmt));
+  }
+
+  // `def apply_trace(sch: s_tir.Schedule) -> None:` as a trace prints itself: its body runs.
+  void FunctionDefinition(Node def) {
+    Node params = cst_.Field(def, FieldIds::parameters);
+    NodeListOrEmpty list(cst_, params);
+    bool one_sch = list.size() == 1;
+    if (one_sch) {
+      Node p = list[0];
+      Node name = p->kind == K::kTypedParameter ? cst_.NamedChild(p, 0) : p;
+      one_sch = name && name->kind == K::kIdentifier && cst_.Text(name) == "sch";
+    }
+    if (!one_sch) {
+      throw RecipeError{"a function in a recipe must take the schedule alone: def f(sch): ...",
+                        def->begin, FirstLineEnd(def)};
+    }
+    if (!Statements(cst_.Field(def, FieldIds::body))) throw Stop{};
+  }
+
+  void Assignment(Node n) {
+    Node left = cst_.Field(n, FieldIds::left);
+    Node right = cst_.Field(n, FieldIds::right);
+    if (cst_.Field(n, FieldIds::type)) {
+      throw Unsupported(n, "an annotated assignment");
+    }
+    if (!right) throw Unsupported(n, "a declaration without a value");
+    if (right->kind == K::kAssignment) throw Unsupported(n, "a chained assignment");
+    std::string source = "the value";
+    if (std::optional<std::string> method = MethodOf(right)) {
+      const RecipeMethod* m = FindRecipeMethod(*method);
+      if (m && m->returns == RecipeReturns::kNothing) {
+        throw RecipeError{"sch." + *method + "() returns nothing to assign", n->begin, n->end};
+      }
+      source = "sch." + *method + "()";
+    }
+    Value value = Eval(right);
+    Assign(left, value, source);
+  }
+
+  // The method of `sch.method(...)`, or nullopt.
+  std::optional<std::string> MethodOf(Node call) const {
+    if (call->kind != K::kCall) return std::nullopt;
+    Node fn = cst_.Field(call, FieldIds::function);
+    if (fn->kind != K::kAttribute) return std::nullopt;
+    Node obj = cst_.Field(fn, FieldIds::object);
+    if (obj->kind != K::kIdentifier || cst_.Text(obj) != "sch") return std::nullopt;
+    return std::string(cst_.Text(cst_.Field(fn, FieldIds::attribute)));
+  }
+
+  void Assign(Node target, const Value& value, const std::string& source) {
+    switch (target->kind) {
+      case K::kIdentifier: {
+        std::string name(cst_.Text(target));
+        if (name == "_") return;
+        if (name == "sch" || name == "T") {
+          throw RecipeError{"`" + name + "` cannot be rebound in a recipe", target->begin,
+                            target->end};
+        }
+        env_[name] = value;
+        return;
+      }
+      case K::kPatternList:
+      case K::kTuplePattern:
+      case K::kListPattern: return Unpack(target, value, source);
+      case K::kParenthesized: return Assign(cst_.NamedChild(target, 0), value, source);
+      default: break;
+    }
+    throw RecipeError{"only names, `_` and tuples of them can be assigned in a recipe",
+                      target->begin, target->end};
+  }
+
+  void Unpack(Node target, const Value& value, const std::string& source) {
+    NodeListOrEmpty items(cst_, target);
+    uint32_t begin = items.size() ? items[0]->begin : target->begin;
+    uint32_t end = items.size() ? items[items.size() - 1]->end : target->end;
+    if (value.kind != Value::Kind::kList) {
+      throw RecipeError{source + (source == "the value" ? " is " : " returns ") +
+                            (value.kind == Value::Kind::kHandle ? "a single value"
+                                                                : "not a list or tuple"),
+                        begin, end};
+    }
+    size_t star = items.size();
+    for (size_t k = 0; k < items.size(); ++k) {
+      if (items[k]->kind != K::kListSplat) continue;
+      if (star != items.size()) {
+        throw RecipeError{"multiple starred names in one assignment", items[k]->begin,
+                          items[k]->end};
+      }
+      star = k;
+    }
+    size_t fixed = items.size() - (star != items.size());
+    bool fits = star == items.size() ? value.list.size() == fixed : value.list.size() >= fixed;
+    if (!fits) {
+      std::string verb = source == "the value" ? " has " : " returned ";
+      throw RecipeError{source + verb + std::to_string(value.list.size()) + " values, but " +
+                            (star == items.size() ? "" : "at least ") + std::to_string(fixed) +
+                            " names unpack them",
+                        begin, end};
+    }
+    size_t rest = value.list.size() - fixed;
+    size_t at = 0;
+    for (size_t k = 0; k < items.size(); ++k) {
+      if (k == star) {
+        Value list;
+        list.kind = Value::Kind::kList;
+        list.begin = value.begin;
+        list.end = value.end;
+        list.list.assign(value.list.begin() + at, value.list.begin() + at + rest);
+        at += rest;
+        Assign(cst_.NamedChild(items[k], 0), list, source);
+      } else {
+        Assign(items[k], value.list[at++], source);
+      }
+    }
+  }
+
+  // --- expressions -----------------------------------------------------------------------------
+
+  Value Eval(Node n) {
+    Value v;
+    v.begin = n->begin;
+    v.end = n->end;
+    switch (n->kind) {
+      case K::kInteger: return Integer(n);
+      case K::kFloat: {
+        std::string text(cst_.Text(n));
+        text.erase(std::remove(text.begin(), text.end(), '_'), text.end());
+        v.kind = Value::Kind::kFloat;
+        v.f = std::strtod(text.c_str(), nullptr);
+        return v;
+      }
+      case K::kString:
+      case K::kConcatenatedString: {
+        Node fstring = nullptr;
+        v.kind = Value::Kind::kString;
+        v.s = script::detail::StringValue(cst_, n, &fstring);
+        if (fstring) throw Unsupported(fstring, "an f-string");
+        return v;
+      }
+      case K::kTrue:
+      case K::kFalse:
+        v.kind = Value::Kind::kBool;
+        v.i = n->kind == K::kTrue;
+        return v;
+      case K::kNone: return v;
+      case K::kIdentifier: return Name(n);
+      case K::kList:
+      case K::kTuple:
+      case K::kExpressionList:
+        v.kind = Value::Kind::kList;
+        for (Node item : cst_.Children(n)) Append(v.list, item);
+        return v;
+      case K::kParenthesized: return Eval(cst_.NamedChild(n, 0));
+      case K::kUnaryOperator: return Unary(n);
+      case K::kBinaryOperator: return Binary(n);
+      case K::kSubscript: return Subscript(n);
+      case K::kAttribute: return Attribute(n);
+      case K::kCall: return Call(n);
+      case K::kLambda:
+        v.kind = Value::Kind::kLambda;
+        v.s = std::string(cst_.Text(n));
+        return v;
+      default: break;
+    }
+    throw Unsupported(n, std::string("a ") + Describe(n));
+  }
+
+  // Evaluates `item` onto `out`, spreading a `*starred` list.
+  void Append(std::vector<Value>& out, Node item) {
+    if (item->kind != K::kListSplat) {
+      out.push_back(Eval(item));
+      return;
+    }
+    Value list = Eval(cst_.NamedChild(item, 0));
+    if (list.kind != Value::Kind::kList) {
+      throw RecipeError{"only a list can be unpacked with `*`", item->begin, item->end};
+    }
+    for (Value e : list.list) {
+      e.begin = item->begin;
+      e.end = item->end;
+      out.push_back(std::move(e));
+    }
+  }
+
+  Value Integer(Node n) {
+    std::string text(cst_.Text(n));
+    text.erase(std::remove(text.begin(), text.end(), '_'), text.end());
+    int base = 10;
+    size_t skip = 0;
+    if (text.size() > 2 && text[0] == '0') {
+      char p = static_cast<char>(text[1] | 0x20);
+      base = p == 'x' ? 16 : p == 'o' ? 8 : p == 'b' ? 2 : 10;
+      if (base != 10) skip = 2;
+    }
+    errno = 0;
+    char* end = nullptr;
+    long long value = std::strtoll(text.c_str() + skip, &end, base);
+    if (errno == ERANGE || *end != '\0') {
+      throw RecipeError{"integer literal out of range", n->begin, n->end};
+    }
+    Value v;
+    v.kind = Value::Kind::kInt;
+    v.i = value;
+    v.begin = n->begin;
+    v.end = n->end;
+    return v;
+  }
+
+  Value Name(Node n) {
+    std::string name(cst_.Text(n));
+    if (name == "sch") {
+      throw RecipeError{"`sch` is the schedule: call a method on it, e.g. sch.get_sblock(\"B\")",
+                        n->begin, n->end};
+    }
+    auto it = env_.find(name);
+    if (it == env_.end()) throw RecipeError{"name '" + name + "' is not defined", n->begin, n->end};
+    return At(it->second, n);
+  }
+
+  // `v` as written at `n`: its span and, for a handle, the text messages quote.
+  Value At(Value v, Node n) const {
+    v.begin = n->begin;
+    v.end = n->end;
+    if (v.kind == Value::Kind::kHandle) v.s = std::string(cst_.Text(n));
+    return v;
+  }
+
+  int64_t IntOperand(const Value& v, const std::string& op) const {
+    if (v.kind == Value::Kind::kInt || v.kind == Value::Kind::kBool) return v.i;
+    throw RecipeError{"`" + op + "` takes integers in a recipe", v.begin, v.end};
+  }
+
+  Value Unary(Node n) {
+    std::string op(cst_.Text(cst_.Field(n, FieldIds::operator_)));
+    Value x = Eval(cst_.Field(n, FieldIds::argument));
+    Value v = x;
+    v.begin = n->begin;
+    v.end = n->end;
+    if (x.kind == Value::Kind::kFloat && (op == "-" || op == "+")) {
+      if (op == "-") v.f = -x.f;
+      return v;
+    }
+    int64_t i = IntOperand(x, op);
+    v.kind = Value::Kind::kInt;
+    if (op == "-") {
+      v.i = -i;
+    } else if (op == "+") {
+      v.i = i;
+    } else {
+      throw Unsupported(n, "the operator `" + op + "`");
+    }
+    return v;
+  }
+
+  Value Binary(Node n) {
+    std::string op(cst_.Text(cst_.Field(n, FieldIds::operator_)));
+    Value a = Eval(cst_.Field(n, FieldIds::left));
+    Value b = Eval(cst_.Field(n, FieldIds::right));
+    Value v;
+    v.begin = n->begin;
+    v.end = n->end;
+    if (op == "+" && a.kind == Value::Kind::kList && b.kind == Value::Kind::kList) {
+      v.kind = Value::Kind::kList;
+      v.list = a.list;
+      v.list.insert(v.list.end(), b.list.begin(), b.list.end());
+      return v;
+    }
+    int64_t x = IntOperand(a, op);
+    int64_t y = IntOperand(b, op);
+    v.kind = Value::Kind::kInt;
+    if (op == "+") {
+      v.i = x + y;
+    } else if (op == "-") {
+      v.i = x - y;
+    } else if (op == "*") {
+      v.i = x * y;
+    } else if (op == "//" || op == "%") {
+      if (y == 0) throw RecipeError{"integer division by zero", n->begin, n->end};
+      // Python's floor division and modulo.
+      int64_t q = x / y, r = x % y;
+      if (r != 0 && ((r < 0) != (y < 0))) {
+        --q;
+        r += y;
+      }
+      v.i = op == "//" ? q : r;
+    } else {
+      throw Unsupported(n, "the operator `" + op + "`");
+    }
+    return v;
+  }
+
+  Value Subscript(Node n) {
+    Value list = Eval(cst_.Field(n, FieldIds::value));
+    std::vector<Node> subs;
+    for (uint32_t k = 0; k < n->count; ++k) {
+      if (n->kids[k]->field == FieldIds::subscript) subs.push_back(n->kids[k]);
+    }
+    if (list.kind != Value::Kind::kList) {
+      throw RecipeError{"only lists and tuples can be indexed in a recipe", list.begin, list.end};
+    }
+    if (subs.size() != 1) throw Unsupported(n, "a multi-dimensional subscript");
+    Node sub = subs[0];
+    int64_t size = static_cast<int64_t>(list.list.size());
+    if (sub->kind != K::kSlice) {
+      int64_t i = IntOperand(Eval(sub), "[]");
+      if (i < -size || i >= size) throw RecipeError{"list index out of range", sub->begin, sub->end};
+      return At(list.list[static_cast<size_t>(i < 0 ? i + size : i)], n);
+    }
+    // A slice's parts: expressions separated by ':' tokens.
+    std::optional<int64_t> part[3];
+    int which = 0;
+    for (uint32_t k = 0; k < sub->count; ++k) {
+      Node c = sub->kids[k];
+      if (!c->named) {
+        ++which;
+      } else if (which < 3) {
+        Value p = Eval(c);
+        if (p.kind != Value::Kind::kNone) part[which] = IntOperand(p, "[:]");
+      }
+    }
+    int64_t step = part[2].value_or(1);
+    if (step == 0) throw RecipeError{"slice step cannot be zero", sub->begin, sub->end};
+    auto clamp = [&](std::optional<int64_t> x, int64_t dflt) {
+      if (!x) return dflt;
+      int64_t i = *x < 0 ? *x + size : *x;
+      return step > 0 ? std::clamp<int64_t>(i, 0, size) : std::clamp<int64_t>(i, -1, size - 1);
+    };
+    int64_t lo = clamp(part[0], step > 0 ? 0 : size - 1);
+    int64_t hi = clamp(part[1], step > 0 ? size : -1);
+    Value v;
+    v.kind = Value::Kind::kList;
+    v.begin = n->begin;
+    v.end = n->end;
+    for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step) {
+      v.list.push_back(list.list[static_cast<size_t>(i)]);
+    }
+    return v;
+  }
+
+  // `sch.get(x).field`; other attributes are only callees (`sch.split`, `T.int32`).
+  Value Attribute(Node n) {
+    Node obj = cst_.Field(n, FieldIds::object);
+    std::string field(cst_.Text(cst_.Field(n, FieldIds::attribute)));
+    if (obj->kind == K::kCall && MethodOf(obj) == std::optional<std::string>("get")) {
+      Value handle = GetArgument(obj);
+      Value v;
+      v.begin = n->begin;
+      v.end = n->end;
+      if (std::holds_alternative<LoopRV>(handle.rv) && (field == "extent" || field == "min")) {
+        tir::For loop = sch_.Get(std::get<LoopRV>(handle.rv));
+        const auto* imm = (field == "extent" ? loop->extent : loop->min).as<tir::IntImmNode>();
+        if (!imm) {
+          throw RecipeError{"the loop's " + field + " is not a constant", n->begin, n->end};
+        }
+        v.kind = Value::Kind::kInt;
+        v.i = imm->value;
+        return v;
+      }
+      if (std::holds_alternative<SBlockRV>(handle.rv) && field == "name_hint") {
+        v.kind = Value::Kind::kString;
+        v.s = sch_.Get(std::get<SBlockRV>(handle.rv))->name_hint;
+        return v;
+      }
+      throw RecipeError{"a recipe reads only sch.get(loop).extent, sch.get(loop).min and "
+                        "sch.get(block).name_hint",
+                        n->begin, n->end};
+    }
+    throw RecipeError{"`" + std::string(cst_.Text(n)) + "` is not a value in a recipe", n->begin,
+                      n->end};
+  }
+
+  // The one handle argument of `sch.get(x)`.
+  Value GetArgument(Node call) {
+    std::vector<Value> args = Positional(call, "sch.get()");
+    if (args.size() != 1) {
+      throw RecipeError{"sch.get() takes one block, loop or sampled value", call->begin,
+                        call->end};
+    }
+    if (args[0].kind != Value::Kind::kHandle) {
+      throw RecipeArgs::TypeError(args[0], "sch.get()'s argument", "a block, loop or sampled value");
+    }
+    return args[0];
+  }
+
+  // The arguments of a call that takes positional arguments only.
+  std::vector<Value> Positional(Node call, const std::string& what) {
+    std::vector<Value> out;
+    for (Node a : cst_.Children(cst_.Field(call, FieldIds::arguments))) {
+      if (a->kind == K::kKeywordArgument || a->kind == K::kDictionarySplat) {
+        throw RecipeError{what + " takes no keyword arguments", a->begin, a->end};
+      }
+      Append(out, a);
+    }
+    return out;
+  }
+
+  Value Call(Node n) {
+    Node fn = cst_.Field(n, FieldIds::function);
+    if (std::optional<std::string> method = MethodOf(n)) {
+      if (*method == "get") {
+        Value handle = GetArgument(n);
+        if (!std::holds_alternative<Schedule::ExprRV>(handle.rv)) {
+          throw RecipeError{"sch.get() of a block or loop is the IR node: read .name_hint, "
+                            ".extent or .min of it",
+                            n->begin, n->end};
+        }
+        Value v;
+        v.kind = Value::Kind::kInt;
+        v.i = sch_.Get(std::get<Schedule::ExprRV>(handle.rv));
+        v.begin = n->begin;
+        v.end = n->end;
+        return v;
+      }
+      return MethodCall(n, *method, cst_.Field(fn, FieldIds::attribute));
+    }
+    std::string callee(cst_.Text(fn));
+    if (callee == "len") {
+      std::vector<Value> args = Positional(n, "len()");
+      if (args.size() != 1 || args[0].kind != Value::Kind::kList) {
+        throw RecipeError{"len() takes one list", n->begin, n->end};
+      }
+      Value v;
+      v.kind = Value::Kind::kInt;
+      v.i = static_cast<int64_t>(args[0].list.size());
+      v.begin = n->begin;
+      v.end = n->end;
+      return v;
+    }
+    for (const char* prefix : {"T.", "tvm.tirx.", "tvm.tir.", "tirx.", "tir."}) {
+      if (callee.rfind(prefix, 0) == 0) return Constructor(n, callee.substr(std::string(prefix).size()));
+    }
+    throw RecipeError{"`" + callee + "` cannot be called in a recipe: only methods of `sch`, "
+                      "T./tvm.tirx. constants and len() can",
+                      fn->begin, fn->end};
+  }
+
+  // `T.int64(4)`, `T.float32(0)`, `tvm.tirx.IntImm("int32", 4)`, `tvm.tirx.const(0, "float32")`,
+  // `T.index_map(lambda ...)`.
+  Value Constructor(Node n, const std::string& name) {
+    std::vector<Value> args = Positional(n, std::string(cst_.Text(cst_.Field(n, FieldIds::function))) + "()");
+    std::string dtype;
+    Value x;
+    if (name == "IntImm" || name == "FloatImm") {
+      if (args.size() != 2 || args[0].kind != Value::Kind::kString) {
+        throw RecipeError{name + "() takes a dtype string and a value", n->begin, n->end};
+      }
+      dtype = args[0].s;
+      x = args[1];
+    } else if (name == "const") {
+      if (args.empty() || args.size() > 2 ||
+          (args.size() == 2 && args[1].kind != Value::Kind::kString)) {
+        throw RecipeError{"const() takes a value and a dtype string", n->begin, n->end};
+      }
+      x = args[0];
+      dtype = args.size() == 2 ? args[1].s
+              : x.kind == Value::Kind::kFloat ? "float32"
+                                              : "int32";
+    } else if (name == "index_map") {
+      if (args.size() != 1 || args[0].kind != Value::Kind::kLambda) {
+        throw RecipeError{"T.index_map() takes one lambda here", n->begin, n->end};
+      }
+      return args[0];
+    } else {
+      std::optional<ir::DataType> t = ir::DataType::Parse(name);
+      if (!t || t->lanes() != 1 || args.size() != 1) {
+        throw RecipeError{"`" + std::string(cst_.Text(cst_.Field(n, FieldIds::function))) +
+                              "` is not a constant constructor a recipe knows",
+                          n->begin, n->end};
+      }
+      dtype = name;
+      x = args[0];
+    }
+    std::optional<ir::DataType> t = ir::DataType::Parse(dtype);
+    if (!t || t->lanes() != 1) throw RecipeError{"unknown dtype \"" + dtype + "\"", n->begin, n->end};
+    Value v;
+    v.begin = n->begin;
+    v.end = n->end;
+    v.dtype = t->ToString();
+    if (t->is_floating_point()) {
+      if (x.kind != Value::Kind::kInt && x.kind != Value::Kind::kFloat && x.kind != Value::Kind::kBool) {
+        throw RecipeArgs::TypeError(x, "the constant", "a number");
+      }
+      v.kind = Value::Kind::kFloat;
+      v.f = x.kind == Value::Kind::kFloat ? x.f : static_cast<double>(x.i);
+    } else {
+      if (x.kind != Value::Kind::kInt && x.kind != Value::Kind::kBool) {
+        throw RecipeArgs::TypeError(x, "the constant", "an integer");
+      }
+      v.kind = t->is_bool() ? Value::Kind::kBool : Value::Kind::kInt;
+      v.i = x.i;
+    }
+    return v;
+  }
+
+  Value MethodCall(Node n, const std::string& name, Node name_node) {
+    const RecipeMethod* method = FindRecipeMethod(name);
+    if (!method) {
+      throw RecipeError{"unknown or unsupported schedule method `" + name + "`",
+                        name_node->begin, name_node->end};
+    }
+    std::map<std::string, Value> named;
+    std::vector<Value> varargs;
+    size_t positional = 0;
+    for (Node a : cst_.Children(cst_.Field(n, FieldIds::arguments))) {
+      if (a->kind == K::kDictionarySplat) throw Unsupported(a, "a `**` argument");
+      if (a->kind == K::kKeywordArgument) {
+        std::string key(cst_.Text(cst_.Field(a, FieldIds::name)));
+        Value value = Eval(cst_.Field(a, FieldIds::value));
+        if (std::find(method->params.begin(), method->params.end(), key) ==
+            method->params.end()) {
+          throw RecipeError{
+              "sch." + name + "() got an unexpected keyword argument '" + key + "'", value.begin,
+              value.end};
+        }
+        if (named.count(key)) {
+          throw RecipeError{"sch." + name + "() got multiple values for argument '" + key + "'",
+                            value.begin, value.end};
+        }
+        named[key] = std::move(value);
+        continue;
+      }
+      std::vector<Value> values;
+      Append(values, a);
+      for (Value& value : values) {
+        if (method->varargs) {
+          varargs.push_back(std::move(value));
+        } else if (positional < method->params.size()) {
+          named[method->params[positional]] = std::move(value);
+        } else {
+          throw RecipeError{"sch." + name + "() takes at most " +
+                                std::to_string(method->params.size()) + " arguments",
+                            value.begin, value.end};
+        }
+        ++positional;
+      }
+    }
+    RecipeArgs args(sch_, name, std::move(named), std::move(varargs), n->begin, n->end);
+    std::vector<RecipeRV> outputs = method->apply(sch_, args);
+    Value v;
+    v.begin = n->begin;
+    v.end = n->end;
+    std::string text(cst_.Text(n));
+    auto handle = [&](const RecipeRV& rv, std::string s) {
+      Value h;
+      h.kind = Value::Kind::kHandle;
+      h.rv = rv;
+      h.s = std::move(s);
+      h.begin = n->begin;
+      h.end = n->end;
+      return h;
+    };
+    if (method->returns == RecipeReturns::kSingle && !outputs.empty()) {
+      return handle(outputs[0], text);
+    }
+    if (method->returns == RecipeReturns::kList) {
+      v.kind = Value::Kind::kList;
+      for (size_t k = 0; k < outputs.size(); ++k) {
+        v.list.push_back(handle(outputs[k], text + "[" + std::to_string(k) + "]"));
+      }
+    }
+    return v;
+  }
+
+  // --- messages --------------------------------------------------------------------------------
+
+  // A Python construct outside the recipe language, at its first line.
+  RecipeError Unsupported(Node n, const std::string& what) const {
+    return {what + " is not part of the recipe language, which is assignments and calls on "
+                   "`sch`",
+            n->begin, FirstLineEnd(n)};
+  }
+
+  uint32_t FirstLineEnd(Node n) const {
+    std::string_view text = cst_.Text(n);
+    size_t nl = text.find('\n');
+    return nl == std::string_view::npos ? n->end : n->begin + static_cast<uint32_t>(nl);
+  }
+
+  std::string Describe(Node n) const {
+    std::string kind = n->kind == K::kOther && n->type ? n->type : script::detail::KindName(n->kind);
+    std::replace(kind.begin(), kind.end(), '_', ' ');
+    return kind;
+  }
+
+  // The named children of a node that may be null.
+  struct NodeListOrEmpty {
+    NodeListOrEmpty(const Cst& cst, Node n) {
+      if (n) items = cst.Children(n);
+    }
+    size_t size() const { return items.size(); }
+    Node operator[](size_t i) const { return items[i]; }
+    std::vector<Node> items;
+  };
+
+  Schedule& sch_;
+  const Cst& cst_;
+  SourceFilePtr file_;
+  DiagnosticList& diagnostics_;
+  std::optional<Diagnostic> syntax_error_;
+  std::map<std::string, Value> env_;
+};
+
+}  // namespace
+
+DiagnosticList ApplyRecipe(Schedule& sch, std::string_view text, std::string path) {
+  auto file = std::make_shared<SourceFile>(std::move(path), std::string(text));
+  DiagnosticList diagnostics;
+  Cst cst(file, file->text(), 0);
+  Reader(sch, cst, file, diagnostics).Run();
+  return diagnostics;
+}
+
+}  // namespace wb::schedule

@@ -1,0 +1,219 @@
+// The recipe language as TVM users write it: every construct the reader accepts gives the module
+// and the trace of the plain `x = sch.method(args)` recipe it abbreviates, and every construct
+// outside the subset is an error at its span.
+#include <QTest>
+
+#include "schedule_test_util.h"
+
+using namespace wb;
+using namespace wb::schedule;
+using namespace wb::schedule::testing;
+
+namespace {
+
+std::string Message(const DiagnosticList& diags) {
+  return diags.empty() ? std::string() : diags[0].message;
+}
+
+}  // namespace
+
+class TestScheduleRecipe : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void constructs_data() {
+    QTest::addColumn<QString>("recipe");
+    QTest::addColumn<QString>("plain");
+    QTest::newRow("nested calls") << "_, j = sch.get_loops(sch.get_sblock(\"C\"))\n"
+                                     "sch.split(j, [None, 4])"
+                                  << "c = sch.get_sblock(\"C\")\n"
+                                     "i, j = sch.get_loops(c)\n"
+                                     "sch.split(j, [None, 4])";
+    QTest::newRow("block name in a variable") << "block_b = \"B\"\nsch.compute_inline(block_b)"
+                                              << "sch.compute_inline(\"B\")";
+    QTest::newRow("starred unpacking") << "*outer, inner = sch.get_loops(\"C\")\n"
+                                          "sch.fuse(*outer, inner)"
+                                       << "i, j = sch.get_loops(\"C\")\nsch.fuse(i, j)";
+    QTest::newRow("star in the middle") << "first, *rest = sch.get_loops(\"C\")\n"
+                                           "sch.reorder(*rest, first)"
+                                        << "i, j = sch.get_loops(\"C\")\nsch.reorder(j, i)";
+    QTest::newRow("indexing") << "loops = sch.get_loops(\"C\")\n"
+                                 "sch.parallel(loops[-2])\nsch.vectorize(loops[1])"
+                              << "i, j = sch.get_loops(\"C\")\nsch.parallel(i)\nsch.vectorize(j)";
+    QTest::newRow("index of a call") << "sch.split(sch.get_loops(\"C\")[1], [2, 8])"
+                                     << "i, j = sch.get_loops(\"C\")\nsch.split(j, [2, 8])";
+    QTest::newRow("slicing") << "sch.reorder(*sch.get_loops(\"C\")[::-1])\n"
+                                "sch.fuse(*sch.get_loops(\"C\")[0:])"
+                             << "i, j = sch.get_loops(\"C\")\nsch.reorder(j, i)\n"
+                                "i, j = sch.get_loops(\"C\")\nsch.fuse(i, j)";
+    QTest::newRow("slice to a list") << "inner = sch.get_loops(\"C\")[1:]\nsch.parallel(inner[0])"
+                                     << "i, j = sch.get_loops(\"C\")\nsch.parallel(j)";
+    QTest::newRow("list literal of handles") << "i, j = sch.get_loops(\"C\")\n"
+                                                "order = [j, i]\nsch.reorder(*order)"
+                                             << "i, j = sch.get_loops(\"C\")\nsch.reorder(j, i)";
+    QTest::newRow("tuple and list targets") << "(i, j) = sch.get_loops(\"C\")\n"
+                                               "[a, b] = sch.split(j, factors=(4, 4))\n"
+                                               "sch.parallel(i)"
+                                            << "i, j = sch.get_loops(\"C\")\n"
+                                               "a, b = sch.split(j, [4, 4])\nsch.parallel(i)";
+    QTest::newRow("keyword and positional") << "i, j = sch.get_loops(block=\"C\")\n"
+                                               "sch.split(j, factors=[None, 4], "
+                                               "preserve_unit_iters=False)\n"
+                                               "sch.split(loop=i, factors=[2, None])"
+                                            << "i, j = sch.get_loops(\"C\")\n"
+                                               "sch.split(j, [None, 4], False)\n"
+                                               "sch.split(i, [2, None])";
+    QTest::newRow("reading the IR") << "i, j = sch.get_loops(\"C\")\n"
+                                       "sch.split(j, [None, sch.get(j).extent // 4 - sch.get(j).min])"
+                                    << "i, j = sch.get_loops(\"C\")\nsch.split(j, [None, 4])";
+    QTest::newRow("a block's name") << "b = sch.get_sblock(\"B\")\n"
+                                       "sch.compute_inline(sch.get(b).name_hint)"
+                                    << "b = sch.get_sblock(\"B\")\nsch.compute_inline(\"B\")";
+    QTest::newRow("arithmetic and len") << "loops = sch.get_loops(\"C\")\n"
+                                           "sch.split(loops[len(loops) - 1], [-1, (2 * 3 + 2) % 5 + 1])"
+                                        << "i, j = sch.get_loops(\"C\")\nsch.split(j, [None, 4])";
+    QTest::newRow("index map") << "sch.transform_layout(\"B\", (\"write\", 0), "
+                                  "T.index_map(lambda i, j: (j, i)))"
+                               << "sch.transform_layout(\"B\", (\"write\", 0), lambda i, j: (j, i))";
+    QTest::newRow("constants") << "i, j = sch.get_loops(\"C\")\n"
+                                  "sch.split(j, [None, T.int64(4)])\n"
+                                  "sch.annotate(i, \"k\", tvm.tirx.IntImm(\"int32\", 3))\n"
+                                  "sch.annotate(i, \"f\", tvm.tirx.const(0.5, \"float32\"))"
+                               << "i, j = sch.get_loops(\"C\")\nsch.split(j, [None, 4])\n"
+                                  "sch.annotate(i, \"k\", 3)\nsch.annotate(i, \"f\", 0.5)";
+    QTest::newRow("comments, continuations, semicolons")
+        << "# tile C\n\ni, j = \\\n    sch.get_loops(\"C\")  # both loops\n"
+           "sch.split(j,\n          [None,  # inferred\n           4]); sch.parallel(i)\n"
+        << "i, j = sch.get_loops(\"C\")\nsch.split(j, [None, 4])\nsch.parallel(i)";
+    QTest::newRow("a printed trace") << "# from tvm import s_tir\n"
+                                        "def apply_trace(sch: s_tir.Schedule) -> None:\n"
+                                        "  b0 = sch.get_sblock(name=\"B\", func_name=\"main\")\n"
+                                        "  sch.compute_inline(block=b0)\n"
+                                     << "sch.compute_inline(\"B\")";
+    QTest::newRow("strings") << "i, j = sch.get_loops('C' \"\")\n"
+                                "sch.set_scope(r\"B\", 0, \"sha\\x72ed\")\nsch.parallel(i)"
+                             << "i, j = sch.get_loops(\"C\")\n"
+                                "sch.set_scope(\"B\", 0, \"shared\")\nsch.parallel(i)";
+  }
+
+  void constructs() {
+    QFETCH(QString, recipe);
+    QFETCH(QString, plain);
+    ir::IRModule mod = ParseModule(kTwoStage);
+    Schedule sch(mod);
+    DiagnosticList diags = ApplyRecipe(sch, recipe.toStdString());
+    QVERIFY2(diags.empty(), Message(diags).c_str());
+    Schedule ref(mod);
+    DiagnosticList ref_diags = ApplyRecipe(ref, plain.toStdString());
+    QVERIFY2(ref_diags.empty(), Message(ref_diags).c_str());
+    QVERIFY2(ir::StructuralEqual(sch.mod(), ref.mod()), script::PrintModule(sch.mod()).c_str());
+    QCOMPARE(sch.trace().AsPython(), ref.trace().AsPython());
+    QVERIFY(sch.trace().instructions().size() > 0);
+    ExpectSameMeaning(mod, sch.mod());
+  }
+
+  void errors_data() {
+    QTest::addColumn<QString>("recipe");
+    QTest::addColumn<QString>("message");
+    QTest::addColumn<QString>("span");
+    const QString outside = " is not part of the recipe language, which is assignments and calls "
+                            "on `sch`";
+    QTest::newRow("for") << "for l in sch.get_loops(\"C\"):\n    sch.parallel(l)"
+                         << "a `for` loop" + outside << "for l in sch.get_loops(\"C\"):";
+    QTest::newRow("if") << "if True:\n    sch.parallel(l)" << "an `if` statement" + outside
+                        << "if True:";
+    QTest::newRow("import") << "import tvm"
+                            << "an import is not part of the recipe language: `sch` and `T` are "
+                               "already defined"
+                            << "import tvm";
+    QTest::newRow("augmented") << "x = 1\nx += 1" << "an augmented assignment (`+=`)" + outside
+                               << "x += 1";
+    QTest::newRow("comparison") << "x = 1 < 2" << "a comparison operator" + outside << "1 < 2";
+    QTest::newRow("call of another function") << "print(1)"
+                                              << "`print` cannot be called in a recipe: only "
+                                                 "methods of `sch`, T./tvm.tirx. constants and "
+                                                 "len() can"
+                                              << "print";
+    QTest::newRow("undefined in a nested call") << "sch.get_loops(sch.get_sblock(nme))"
+                                                << "name 'nme' is not defined" << "nme";
+    QTest::newRow("index out of range") << "l = sch.get_loops(\"C\")\nsch.parallel(l[2])"
+                                        << "list index out of range" << "2";
+    QTest::newRow("too few values") << "a, b, c, *d = sch.get_loops(\"C\")"
+                                    << "sch.get_loops() returned 2 values, but at least 3 names "
+                                       "unpack them"
+                                    << "a, b, c, *d";
+    QTest::newRow("unpacking one handle") << "a, = sch.get_sblock(\"C\")"
+                                          << "sch.get_sblock() returns a single value" << "a";
+    QTest::newRow("a loop read whole") << "sch.split(sch.get(sch.get_loops(\"C\")[0]), [2, 8])"
+                                       << "sch.get() of a block or loop is the IR node: read "
+                                          ".name_hint, .extent or .min of it"
+                                       << "sch.get(sch.get_loops(\"C\")[0])";
+    QTest::newRow("an unknown field") << "b = sch.get_sblock(\"C\")\nx = sch.get(b).iter_vars"
+                                      << "a recipe reads only sch.get(loop).extent, "
+                                         "sch.get(loop).min and sch.get(block).name_hint"
+                                      << "sch.get(b).iter_vars";
+    QTest::newRow("a name for a loop") << "sch.parallel(\"C\")" << "loop must be a loop"
+                                       << "\"C\"";
+    QTest::newRow("a loop for a block") << "l = sch.get_loops(\"C\")\nsch.compute_inline(l[0])"
+                                        << "'l[0]' is a loop, not a block" << "l[0]";
+    QTest::newRow("rebinding sch") << "sch = 1" << "`sch` cannot be rebound in a recipe" << "sch";
+    QTest::newRow("assigning nothing") << "i, j = sch.get_loops(\"C\")\nx = sch.parallel(i)"
+                                       << "sch.parallel() returns nothing to assign"
+                                       << "x = sch.parallel(i)";
+    QTest::newRow("keyword splat") << "sch.get_sblock(**names)" << "a `**` argument" + outside
+                                   << "**names";
+    QTest::newRow("bad constant") << "sch.annotate(\"C\", \"k\", T.int32(\"x\"))"
+                                  << "the constant must be an integer" << "\"x\"";
+    QTest::newRow("division by zero") << "x = 4 // (2 - 2)" << "integer division by zero"
+                                      << "4 // (2 - 2)";
+    QTest::newRow("def with other parameters") << "def f(s):\n    pass"
+                                               << "a function in a recipe must take the schedule "
+                                                  "alone: def f(sch): ..."
+                                               << "def f(s):";
+  }
+
+  void errors() {
+    QFETCH(QString, recipe);
+    QFETCH(QString, message);
+    QFETCH(QString, span);
+    Schedule sch(ParseModule(kTwoStage));
+    DiagnosticList diags = ApplyRecipe(sch, recipe.toStdString());
+    QCOMPARE(diags.size(), size_t(1));
+    QCOMPARE(QString::fromStdString(diags[0].message), message);
+    QCOMPARE(QString::fromStdString(std::string(diags[0].span.text())), span);
+  }
+
+  // The statements before a syntax error run (as a line-by-line reader ran them); the error is
+  // reported at its column and nothing after it runs.
+  void syntaxErrorStopsThere() {
+    Schedule sch(ParseModule(kTwoStage));
+    DiagnosticList diags = ApplyRecipe(sch, "i, j = sch.get_loops(\"C\")\n"
+                                            "sch.parallel(i)\n"
+                                            "sch.split(j, [None 4])\n"
+                                            "sch.vectorize(j)\n");
+    QCOMPARE(diags.size(), size_t(1));
+    QVERIFY2(diags[0].message.rfind("syntax error", 0) == 0, diags[0].message.c_str());
+    QCOMPARE(diags[0].span.start().line, 3u);
+    QCOMPARE(diags[0].span.start().column, 20u);
+    QCOMPARE(sch.trace().instructions().size(), size_t(3));  // get_sblock, get_loops, parallel
+  }
+
+  // A schedule error inside a nested call is reported at the statement, with the note at the
+  // block, and leaves the schedule as the statements before it left it.
+  void scheduleErrorInANestedCall() {
+    Schedule sch(ParseModule(kTwoStage));
+    DiagnosticList diags = ApplyRecipe(sch, "sch.parallel(sch.get_loops(\"C\")[0])\n"
+                                            "x = sch.split(sch.get_loops(\"C\")[1], [3, 3])\n");
+    QCOMPARE(diags.size(), size_t(1));
+    QVERIFY2(diags[0].message.find("The product of factors is not larger than or equal") !=
+                 std::string::npos,
+             diags[0].message.c_str());
+    QCOMPARE(std::string(diags[0].span.text()),
+             std::string("x = sch.split(sch.get_loops(\"C\")[1], [3, 3])"));
+    // get_sblock, get_loops, parallel, then the second statement's lookups; no split.
+    QVERIFY(sch.trace().AsPython().find("split") == std::string::npos);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestScheduleRecipe)
+#include "tst_schedule_recipe.moc"
