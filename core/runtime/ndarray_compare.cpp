@@ -10,7 +10,10 @@ namespace wb::runtime {
 Tolerance DefaultTolerance(DLDataType dtype) {
   if (dtype.code == kDLFloat && dtype.bits == 16) return {1e-2, 1e-2};
   if (dtype.code == kDLBfloat) return {2e-2, 2e-2};
-  if (dtype.code == kDLFloat && dtype.bits == 32) return {1e-5, 1e-5};
+  // float32 results of long reductions differ with the summation order and FMA contraction
+  // (compiled code against the interpreter, a default schedule against the kernel as written):
+  // a 784-term dot product already moves by ~7e-5.
+  if (dtype.code == kDLFloat && dtype.bits == 32) return {1e-4, 1e-4};
   if (dtype.code == kDLFloat && dtype.bits == 64) return {1e-10, 1e-10};
   return {0, 0};
 }

@@ -232,7 +232,8 @@ bool HasRelaxFunctions(const ir::IRModule& module) {
   return false;
 }
 
-CompiledModule Compile(const ir::IRModule& module, const codegen::Target& target) {
+CompiledModule Compile(const ir::IRModule& module, const codegen::Target& target,
+                       bool default_schedule) {
   CompiledModule out;
   out.target = target;
   out.source = module;
@@ -245,7 +246,9 @@ CompiledModule Compile(const ir::IRModule& module, const codegen::Target& target
           "with --target llvm, or run the PrimFuncs alone)");
       return out;
     }
-    codegen::VMBuildResult built = codegen::BuildVM(module, target);
+    codegen::VMBuildOptions options;
+    options.default_schedule = default_schedule;
+    codegen::VMBuildResult built = codegen::BuildVM(module, target, options);
     out.diagnostics = built.diagnostics;
     if (!built.ok()) return out;
     out.exec = built.exec;
@@ -464,7 +467,8 @@ class CompiledReference {
   explicit CompiledReference(ir::IRModule module) : module_(std::move(module)) {}
   const CompiledModule* Get(std::string* error) {
     if (!built_) {
-      built_ = std::make_shared<CompiledModule>(Compile(module_, codegen::Target::Host()));
+      built_ = std::make_shared<CompiledModule>(Compile(module_, codegen::Target::Host(),
+                                                        /*default_schedule=*/false));
     }
     if (!built_->ok()) {
       *error = "the compiled reference could not be built: " +

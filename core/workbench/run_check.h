@@ -150,8 +150,11 @@ struct CompiledModule {
 
 bool HasRelaxFunctions(const ir::IRModule& module);
 
-// codegen::BuildVM for a module with Relax functions, else codegen::Build.
-CompiledModule Compile(const ir::IRModule& module, const codegen::Target& target);
+// codegen::BuildVM for a module with Relax functions, else codegen::Build. `default_schedule`
+// off builds the legalized kernels as written (the compiled reference: a default schedule must
+// not check itself).
+CompiledModule Compile(const ir::IRModule& module, const codegen::Target& target,
+                       bool default_schedule = true);
 
 struct RunCheckResult {
   std::string target;    // canonical text
