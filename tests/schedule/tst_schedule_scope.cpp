@@ -332,10 +332,10 @@ o, = sch.get_child_blocks(block_or_loop=i)
 )");
     QVERIFY2(diags.empty(), diags.empty() ? "" : diags[0].message.c_str());
     QCOMPARE(user.trace().instructions().size(), size_t(6));
-    DiagnosticList bad = ApplyRecipe(user, "x = sch.get_producers(\"outer\")\n");
-    QCOMPARE(bad.size(), size_t(1));
-    QCOMPARE(bad[0].message,
-             std::string("sch.get_producers() returns a list: unpack it, e.g. `a, b = ...`"));
+    // A returned list bound to one name is indexed, as in Python.
+    DiagnosticList listed = ApplyRecipe(user, "ps = sch.get_producers(sch.get_child_blocks(\"outer\")[1])\n"
+                                              "sch.get_loops(ps[0])\n");
+    QVERIFY2(listed.empty(), listed.empty() ? "" : listed[0].message.c_str());
   }
 
   void compactDataflow() {
