@@ -43,7 +43,7 @@ bool Validate(BatchOptions* opts, std::ostream& err) {
   if (opts->list_passes) return true;
   if (opts->merge_reports) {
     if (opts->files.empty()) {
-      err << "workbench: --merge-reports needs the shards' JSON reports\n";
+      err << "workbench: --merge-reports needs the JSON reports of every shard\n";
       return false;
     }
     return true;

@@ -114,6 +114,10 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
   }
 
   std::vector<LoopRV> loops = sch.GetLoops(block);
+  // A small product is done before a thread pool would have woken (the bundled MLP's 8x32x64
+  // took 10x longer parallel): such a kernel runs on the calling thread.
+  std::optional<int64_t> work = LoopElements(sch, loops);
+  const bool worth_threads = !work || *work >= kMinParallelMultiplyAdds;
   LoopRV i = loops[pattern->i_iter], j = loops[pattern->j_iter], k = loops[pattern->k_iter];
   std::vector<LoopRV> is = sch.Split(i, {std::nullopt, tile->rows});
   std::vector<LoopRV> js = tile->vectors > 1
@@ -144,7 +148,7 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
   stage_loops.erase(stage_loops.begin());  // the tile loop
   ScheduleSpatialLoops(sch, stage_loops, sch.Get(write_back)->writes[0]->buffer->dtype, params,
                        /*parallel=*/false);
-  sch.Parallel(parallel);
+  if (worth_threads) sch.Parallel(parallel);
   // Last: loop kinds need the reduction whole (compact dataflow); the init's loops are copies
   // of the tile's, kinds included, so it comes out unrolled and vectorized too.
   SBlockRV init = sch.DecomposeReduction(block, k);

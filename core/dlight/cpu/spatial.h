@@ -14,6 +14,8 @@ namespace wb::dlight::cpu {
 
 // Parallel loops with fewer iterations' worth of elements than this stay serial.
 inline constexpr int64_t kMinParallelElements = 1 << 14;
+// The multiply-adds below which a matmul runs on one thread (~10 us of work at 50 GFLOP/s).
+inline constexpr int64_t kMinParallelMultiplyAdds = 1 << 18;
 
 // Schedules `loops` (outer to inner, each driving one data-parallel iterator of `block`), whose
 // elements are of `dtype` at most. `parallel`: make the outer part parallel (false when the
