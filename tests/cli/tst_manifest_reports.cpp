@@ -24,8 +24,10 @@ QString ValidateJUnit(const QString& xml) {
   return QString::fromUtf8(p.readAllStandardError());
 }
 
-// A report with what differs between runs taken out: every "seconds" (case and check), and
-// a timing check's baseline, ratio and message.
+// A report with what differs between runs taken out: every "seconds" (case and check), a
+// timing check's baseline, ratio, message and outcome (a kernel near its max_slowdown passes on
+// a quiet machine and fails on a loaded one), and so the case outcomes and totals that a timing
+// check alone decided.
 QByteArray WithoutTimings(const QByteArray& json) {
   QJsonObject report = QJsonDocument::fromJson(json).object();
   QJsonArray cases;
@@ -33,6 +35,7 @@ QByteArray WithoutTimings(const QByteArray& json) {
     QJsonObject o = c.toObject();
     o.remove("seconds");
     QJsonArray checks;
+    bool other_failed = false;
     for (const auto& k : o["checks"].toArray()) {
       QJsonObject check = k.toObject();
       check.remove("seconds");
@@ -40,14 +43,32 @@ QByteArray WithoutTimings(const QByteArray& json) {
         check.remove("ratio");
         check.remove("baseline_s");
         check.remove("message");
+        check.remove("passed");
+      } else {
+        other_failed = other_failed || !check["passed"].toBool();
       }
       checks.append(check);
     }
+    if (o["status"].toString() == "failed" && !other_failed) o["status"] = "passed";
     o["checks"] = checks;
     cases.append(o);
   }
   report["cases"] = cases;
+  report.remove("passed");
+  report.remove("failed");
   return QJsonDocument(report).toJson();
+}
+
+// Each timing check's outcome, in report order: the JUnit reports of two runs can only be the
+// same when these are.
+QList<bool> TimingOutcomes(const QByteArray& json) {
+  QList<bool> outcomes;
+  for (const auto& c : QJsonDocument::fromJson(json).object()["cases"].toArray()) {
+    for (const auto& k : c.toObject()["checks"].toArray()) {
+      if (k.toObject()["kind"].toString() == "timing") outcomes.append(k.toObject()["passed"].toBool());
+    }
+  }
+  return outcomes;
 }
 
 QByteArray JUnitWithoutTimings(QByteArray xml) {
@@ -132,7 +153,11 @@ class TestManifestReports : public QObject {
     QString why_b = OnlyTimingFailed(b, tmp.filePath("b.json"));
     QVERIFY2(why_b.isEmpty(), qPrintable(why_b));
     QCOMPARE(WithoutTimings(ReadAll(tmp.filePath("a.json"))), WithoutTimings(ReadAll(tmp.filePath("b.json"))));
-    QCOMPARE(JUnitWithoutTimings(ReadAll(tmp.filePath("a.xml"))), JUnitWithoutTimings(ReadAll(tmp.filePath("b.xml"))));
+    if (TimingOutcomes(ReadAll(tmp.filePath("a.json"))) == TimingOutcomes(ReadAll(tmp.filePath("b.json")))) {
+      QCOMPARE(JUnitWithoutTimings(ReadAll(tmp.filePath("a.xml"))), JUnitWithoutTimings(ReadAll(tmp.filePath("b.xml"))));
+    } else {
+      qInfo("a timing check passed in one run and failed in the other: JUnit reports not compared");
+    }
     QString why = ValidateJUnit(tmp.filePath("a.xml"));
     QVERIFY2(why.isEmpty(), qPrintable(why));
     // Every kind of check the bundled manifest promises ran.
