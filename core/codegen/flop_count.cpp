@@ -73,6 +73,9 @@ bool Reads(const PrimExpr& e, const VarNode* var) {
   return reads.found;
 }
 
+// A tile guard reads a tile loop and a loop inside it: a few thousand points for real kernels.
+constexpr double kMaxGuardPoints = 1 << 16;
+
 class FlopCounter : public StmtExprVisitor {
  public:
   // count_all: every expression node and store of any dtype (CountOperations), not only
@@ -150,7 +153,8 @@ class FlopCounter : public StmtExprVisitor {
   };
 
   // The fraction of the enclosing loops' iterations on which `condition` holds, by enumerating
-  // the loops it reads (up to a million points); 1 where it cannot be told.
+  // the loops it reads; 1 where it cannot be told, or where they span more than kMaxGuardPoints
+  // (a count runs on every checked kernel call, so it must stay cheap).
   double Fraction(const PrimExpr& condition) {
     if (auto* imm = condition.as<IntImmNode>()) return imm->value ? 1 : 0;
     std::vector<const Loop*> used;
@@ -160,7 +164,7 @@ class FlopCounter : public StmtExprVisitor {
       used.push_back(&loop);
       points *= static_cast<double>((loop.extent + loop.step - 1) / std::max<int64_t>(loop.step, 1));
     }
-    if (used.empty() || points <= 0 || points > 1e6) {
+    if (used.empty() || points <= 0 || points > kMaxGuardPoints) {
       if (used.empty()) {
         auto value = EvalIndex(condition, bindings_);
         if (value) return *value ? 1 : 0;

@@ -29,11 +29,15 @@
 #include "main_window.h"
 #include "profile_chart.h"
 #include "schedule_pane.h"
+#include "../workbench/run_test_programs.h"
 
 using wb::app::BuildPanel;
 using wb::app::MainWindow;
 
 namespace {
+
+using wb::test::kRelax;
+using wb::test::kSpin;
 
 const char* kThreadBound = R"(# from tvm.script import tirx as T
 
@@ -58,30 +62,6 @@ class Module:
     def add(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
         for i in range(64):
             B[i] = A[i] + T.float32(1.0)
-)";
-
-// One call that takes practically forever (float additions LLVM may not fold).
-const char* kSpin = R"(# from tvm.script import tirx as T
-
-@T.prim_func
-def main(A: T.Buffer((1,), "float32")):
-    for i, j, k in T.grid(100000, 100000, 100000):
-        A[0] = A[0] + T.float32(1.0)
-)";
-
-// A Relax function: nothing to schedule, run through the Relax VM.
-const char* kRelax = R"(# from tvm.script import ir as I
-# from tvm.script import relax as R
-
-@I.ir_module
-class Module:
-    @R.function
-    def main(x: R.Tensor((4, 8), dtype="float32"), w: R.Tensor((8, 3), dtype="float32")) -> R.Tensor((4, 3), dtype="float32"):
-        with R.dataflow():
-            lv = R.matmul(x, w)
-            gv = R.add(lv, lv)
-            R.output(gv)
-        return gv
 )";
 
 QString Cell(QTableWidget* table, int row, int column) {

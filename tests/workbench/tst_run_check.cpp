@@ -8,11 +8,15 @@
 
 #include "script/tvmscript.h"
 #include "workbench/run_check.h"
+#include "run_test_programs.h"
 
 using namespace wb;
 using namespace wb::workbench;
 
 namespace {
+
+using wb::test::kRelax;
+using wb::test::kSpin;
 
 // B = A + 1 as written; the "scheduled" copy below adds 2: a wrong kernel.
 const char* kAddOne = R"(# from tvm.script import tirx as T
@@ -75,28 +79,6 @@ const char* kCrash = R"(# from tvm.script import tirx as T
 def main(A: T.Buffer((64,), "float32")):
     for i in range(16):
         A[i * 100000000] = T.float32(1.0)
-)";
-
-const char* kSpin = R"(# from tvm.script import tirx as T
-
-@T.prim_func
-def main(A: T.Buffer((1,), "float32")):
-    for i, j, k in T.grid(100000, 100000, 100000):
-        A[0] = A[0] + T.float32(1.0)
-)";
-
-const char* kRelax = R"(# from tvm.script import ir as I
-# from tvm.script import relax as R
-
-@I.ir_module
-class Module:
-    @R.function
-    def main(x: R.Tensor((4, 8), dtype="float32"), w: R.Tensor((8, 3), dtype="float32")) -> R.Tensor((4, 3), dtype="float32"):
-        with R.dataflow():
-            lv = R.matmul(x, w)
-            gv = R.add(lv, lv)
-            R.output(gv)
-        return gv
 )";
 
 // A wrong rewrite of it: lv - lv instead of lv + lv.
