@@ -427,14 +427,26 @@ class WorkCountingModule : public runtime::ModuleNode {
         bindings[func->params[i].get()] = a.value().v_int64;
       }
     }
-    if (auto f = codegen::CountFlops(func, bindings)) flops_ += *f;
+    // A model calls the same kernel with the same shapes many times: count each pair once.
+    std::pair<const tir::PrimFuncNode*, codegen::VarBindings> key{func.get(), bindings};
+    auto it = counted_.find(key);
+    if (it == counted_.end()) {
+      it = counted_.emplace(std::move(key), Work{codegen::CountFlops(func, bindings),
+                                                 codegen::CountOperations(func, bindings)}).first;
+    }
+    if (it->second.flops) flops_ += *it->second.flops;
     else flops_known_ = false;
-    if (auto o = codegen::CountOperations(func, bindings)) ops_ += *o;
+    if (it->second.operations) ops_ += *it->second.operations;
     else ops_known_ = false;
   }
 
+  struct Work {
+    std::optional<double> flops, operations;
+  };
+
   runtime::Module inner_;
   std::map<std::string, tir::PrimFunc> funcs_;
+  std::map<std::pair<const tir::PrimFuncNode*, codegen::VarBindings>, Work> counted_;
   double flops_ = 0, ops_ = 0;
   bool flops_known_ = true, ops_known_ = true;
 };
