@@ -78,7 +78,7 @@ int64_t Access::IndexValue(Frame& frame, size_t k, Value* v) const {
   return (*v)[0].i;
 }
 
-int64_t Access::ScalarAddress(Frame& frame, Storage** storage) const {
+int64_t Access::ScalarAddressSlow(Frame& frame, Storage** storage) const {
   BufferBinding& b = machine->Resolve(frame, *info, span);
   *storage = b.storage;
   const size_t n = indices.size();

@@ -503,6 +503,22 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
       return Flow::kNormal;
     };
   }
+  // A scalar store of a fast-path value of type (C, Bits), with the access's rank a constant
+  // (the loops' common case: no switch on the dtype, no loop over the indices).
+  template <DataType::Code C, int Bits>
+  static StmtFn TypedStore(const std::shared_ptr<Access>& access, Operand value) {
+    return WithRank(*access, [&]<int N>() -> StmtFn {
+      return [access, value](Frame& f) {
+        const Scalar v = value(f);
+        Storage* storage = nullptr;
+        const int64_t byte = AddressOf<N>(*access, f, &storage);
+        if (storage->shadow) [[unlikely]] CheckSharedAccess(storage, byte, (Bits + 7) / 8, true, access->span);
+        StoreScalar(DataType(C, Bits), storage->data + byte, v);
+        return Flow::kNormal;
+      };
+    });
+  }
+
   StmtFn VisitStmt_(const BufferStoreNode* op) override {
     auto access = MakeAccess(op->buffer, op->indices, op->predicate, op->span, "write");
     ExprFn value = Expr(op->value);
@@ -512,6 +528,10 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
     if (access->scalar && buffer_lanes == 1 && op->value->dtype == elem) {
       const int64_t nbytes = ElementBytes(elem);
       if (auto fast = CompileScalar(*this, op->value); fast && fast->dtype == elem) {
+        if (elem == DataType::Float(32)) return TypedStore<DataType::kFloat, 32>(access, std::move(*fast));
+        if (elem == DataType::Int(32)) return TypedStore<DataType::kInt, 32>(access, std::move(*fast));
+        if (elem == DataType::Float(64)) return TypedStore<DataType::kFloat, 64>(access, std::move(*fast));
+        if (elem == DataType::Int(64)) return TypedStore<DataType::kInt, 64>(access, std::move(*fast));
         return [access, value = std::move(*fast), elem, nbytes](Frame& f) {
           const Scalar v = value(f);
           Storage* storage = nullptr;
@@ -852,6 +872,20 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
     std::vector<Operand> reduce_mins;
     for (size_t i = 0; i < block->iter_vars.size(); ++i) {
       const IterVar& iv = block->iter_vars[i];
+      // An iter var bound to a variable of its own type (`vi = T.axis.spatial(n, i)`, remap)
+      // shares that variable's slot: nothing can assign either while the block runs, so reading
+      // one is reading the other, and the binding costs nothing per iteration.
+      auto* same = op->iter_values[i].as<VarNode>();
+      if (same && same->dtype == iv->var->dtype && FastIterType(iv->var->dtype) &&
+          !var_slots_.count(iv->var.get())) {
+        const int slot = Slot(same);
+        var_slots_[iv->var.get()] = slot;
+        if (iv->iter_type == IterVarType::kCommReduce) {
+          reduce_slots.push_back(slot);
+          reduce_mins.push_back(CompileInt(*this, iv->dom->min));
+        }
+        continue;
+      }
       IterBind bind{Slot(iv->var.get()), iv->var->dtype, KindOf(iv->var->dtype),
                     CompileScalar(*this, op->iter_values[i]), {}};
       if (!bind.fast || !FastIterType(bind.type)) {
@@ -868,6 +902,7 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
     if (op->predicate.defined()) predicate = CompileBool(*this, op->predicate);
     StmtFn run = BlockBody(block, block->span.defined() ? block->span : op->span, reduce_slots,
                            reduce_mins);
+    if (binds.empty() && !predicate) return run;  // every iter var shares its loop's slot
     return [binds, predicate, run](Frame& f) {
       // Iter values are bound before the predicate, which may use the block's own vars.
       for (const IterBind& b : binds) {

@@ -39,15 +39,25 @@ using StmtFn = std::function<Flow(Frame&)>;
 // static dtype, without building a Value. TIR is typed, so how to normalize, compare, load or
 // store each lane is known when compiling. Constants and variables are read in place, without
 // a call; anything else calls `fn`.
+//
+// Integer expressions that are affine in variables of their own type (index arithmetic: `i * 64 +
+// j`, `(i + 1) * n_const - k`) are one Operand too, kAffine: `value + sum(coeffs[t] * var[t])`,
+// computed in wrapping 64-bit arithmetic and wrapped to the dtype once at the end, which is what
+// the tree of wrapping operations gives (both are exact modulo 2^bits). A variable that holds
+// another type than declared sends the evaluation to `fn`, the operations one by one.
 struct Operand {
-  enum class How : uint8_t { kConst, kVar, kCall };
+  enum class How : uint8_t { kConst, kVar, kAffine, kCall };
+  static constexpr int kMaxTerms = 4;
   How how = How::kCall;
   DataType dtype;
   Kind kind = Kind::kInt;  // KindOf(dtype)
-  Scalar value{0};         // kConst
+  Scalar value{0};         // kConst; kAffine: the constant term
   int slot = -1;           // kVar
   const VarNode* var = nullptr;
-  std::function<Scalar(Frame&)> fn;  // kCall
+  int terms = 0;                         // kAffine
+  int term_slots[kMaxTerms] = {};        // kAffine
+  int64_t term_coeffs[kMaxTerms] = {};   // kAffine
+  std::function<Scalar(Frame&)> fn;  // kCall; kAffine: the same computed operation by operation
 
   [[gnu::always_inline]] Scalar operator()(Frame& f) const {
     if (how == How::kConst) return value;
@@ -55,6 +65,15 @@ struct Operand {
       const Value& v = f.vars[slot];
       if (v.dtype() != dtype) [[unlikely]] return Mismatch(v);
       return v.scalar();
+    }
+    if (how == How::kAffine) {
+      auto acc = static_cast<uint64_t>(value.i);
+      for (int t = 0; t < terms; ++t) {
+        const Value& v = f.vars[term_slots[t]];
+        if (v.dtype() != dtype) [[unlikely]] return fn(f);
+        acc += static_cast<uint64_t>(v.scalar().i) * static_cast<uint64_t>(term_coeffs[t]);
+      }
+      return Normalize(dtype, Scalar{.i = static_cast<int64_t>(acc)});
     }
     return fn(f);
   }
@@ -198,8 +217,14 @@ struct Access {
   // one flat row-major index), after checking it against the buffer's shape and memory.
   int64_t ElementByte(const BufferBinding& b, const int64_t* idx, size_t n, int lane,
                       int lanes) const;
-  // The byte offset of a scalar access (`scalar` is true).
-  int64_t ScalarAddress(Frame& frame, Storage** storage) const;
+  // The byte offset of a scalar access (`scalar` is true). Inline for the loads and stores
+  // that loops spend their time on: up to four indices, one per dimension, in bounds; anything
+  // else (and every error) goes through ScalarAddressSlow.
+  [[gnu::always_inline]] int64_t ScalarAddress(Frame& frame, Storage** storage) const;
+  // The same for an access known, when compiling, to have N indices.
+  template <int N>
+  [[gnu::always_inline]] int64_t ScalarAddressOf(Frame& frame, Storage** storage) const;
+  int64_t ScalarAddressSlow(Frame& frame, Storage** storage) const;
   // Byte offsets of the elements a vector access touches, one per index lane; -1 for lanes
   // that the predicate masks off (those are not checked: they are never touched).
   void Addresses(Frame& frame, std::vector<int64_t>* out, Storage** storage, int* index_lanes,
@@ -208,6 +233,55 @@ struct Access {
  private:
   int64_t IndexValue(Frame& frame, size_t k, Value* v) const;
 };
+
+template <int N>
+inline int64_t Access::ScalarAddressOf(Frame& frame, Storage** storage) const {
+  const BufferBinding& b = machine->Resolve(frame, *info, span);
+  if (b.shape.size() != N) [[unlikely]] return ScalarAddressSlow(frame, storage);
+  *storage = b.storage;
+  int64_t idx[N];
+  uint64_t offset = 0;
+  bool ok = true;
+  for (int k = 0; k < N; ++k) {
+    idx[k] = scalar_indices[k](frame).i;
+    ok &= static_cast<uint64_t>(idx[k]) < static_cast<uint64_t>(b.shape[k]);
+    offset += static_cast<uint64_t>(idx[k]) * static_cast<uint64_t>(b.strides[k]);
+  }
+  const auto byte = static_cast<int64_t>(static_cast<uint64_t>(b.base) +
+                                         offset * static_cast<uint64_t>(info->elem_bytes));
+  if (ok && byte >= 0 && byte + info->elem_bytes <= b.storage->bytes) [[likely]] return byte;
+  return ElementByte(b, idx, N, 0, 1);
+}
+
+inline int64_t Access::ScalarAddress(Frame& frame, Storage** storage) const {
+  switch (scalar_indices.size()) {
+    case 1: return ScalarAddressOf<1>(frame, storage);
+    case 2: return ScalarAddressOf<2>(frame, storage);
+    case 3: return ScalarAddressOf<3>(frame, storage);
+    case 4: return ScalarAddressOf<4>(frame, storage);
+    default: return ScalarAddressSlow(frame, storage);
+  }
+}
+
+// Calls `make.template operator()<N>()` with N the number of indices of `access` when it is 1 to
+// 4, else with N = 0 (meaning: use ScalarAddress): how a closure gets its access's rank as a
+// constant.
+template <typename Make>
+auto WithRank(const Access& access, Make&& make) {
+  switch (access.scalar_indices.size()) {
+    case 1: return make.template operator()<1>();
+    case 2: return make.template operator()<2>();
+    case 3: return make.template operator()<3>();
+    case 4: return make.template operator()<4>();
+    default: return make.template operator()<0>();
+  }
+}
+
+template <int N>
+[[gnu::always_inline]] inline int64_t AddressOf(const Access& access, Frame& frame, Storage** storage) {
+  if constexpr (N == 0) return access.ScalarAddress(frame, storage);
+  else return access.template ScalarAddressOf<N>(frame, storage);
+}
 
 // Matcher evaluation: binds or checks; `what` names the quantity in the error.
 int64_t MatchOrBind(Frame& frame, const Matcher& m, int64_t actual, const std::string& what,

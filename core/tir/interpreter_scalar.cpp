@@ -91,12 +91,15 @@ std::function<Scalar(Frame&)> Binary(TypeIndex kind, DataType t, Operand a, Oper
 // A scalar load of type `t` at `access` (which is scalar).
 template <DataType::Code C, int Bits>
 std::function<Scalar(Frame&)> TypedLoad(std::shared_ptr<Access> access) {
-  return [access = std::move(access)](Frame& f) {
-    Storage* storage = nullptr;
-    const int64_t byte = access->ScalarAddress(f, &storage);
-    if (storage->shadow) [[unlikely]] CheckSharedAccess(storage, byte, (Bits + 7) / 8, false, access->span);
-    return LoadScalar(DataType(C, Bits), storage->data + byte);
-  };
+  const Access& a = *access;
+  return WithRank(a, [&]<int N>() -> std::function<Scalar(Frame&)> {
+    return [access](Frame& f) {
+      Storage* storage = nullptr;
+      const int64_t byte = AddressOf<N>(*access, f, &storage);
+      if (storage->shadow) [[unlikely]] CheckSharedAccess(storage, byte, (Bits + 7) / 8, false, access->span);
+      return LoadScalar(DataType(C, Bits), storage->data + byte);
+    };
+  });
 }
 
 std::function<Scalar(Frame&)> Load(DataType t, std::shared_ptr<Access> access) {
@@ -161,7 +164,62 @@ class ScalarCompiler : public ExprFunctor<std::optional<Operand>(const PrimExpr&
     const DataType t = a->dtype;
     const TypeIndex kind = op->type_index();
     const bool compare = IsComparison(kind) || kind == TypeIndex::kAnd || kind == TypeIndex::kOr;
-    return Call(compare ? DataType::Bool() : t, Binary(kind, t, std::move(*a), std::move(*b), op->span));
+    std::optional<Operand> affine = Affine(kind, *a, *b);
+    Operand r = Call(compare ? DataType::Bool() : t, Binary(kind, t, std::move(*a), std::move(*b), op->span));
+    if (!affine) return r;
+    affine->fn = std::move(r.fn);
+    return affine;
+  }
+  // `a kind b` as one kAffine operand (see Operand) when both sides are affine in variables of
+  // their integer type and the operation keeps it so (+, -, and * by a constant); nullopt else.
+  // Only the terms are set: the caller gives it the operation-by-operation `fn`.
+  static std::optional<Operand> Affine(TypeIndex kind, const Operand& a, const Operand& b) {
+    if (a.kind != Kind::kInt && a.kind != Kind::kUInt) return std::nullopt;
+    if (kind != TypeIndex::kAdd && kind != TypeIndex::kSub && kind != TypeIndex::kMul) return std::nullopt;
+    auto as_affine = [](const Operand& o) -> std::optional<Operand> {
+      if (o.how == Operand::How::kAffine || o.how == Operand::How::kConst) return o;
+      if (o.how != Operand::How::kVar) return std::nullopt;
+      Operand x = o;
+      x.how = Operand::How::kAffine;
+      x.value = Scalar{0};
+      x.terms = 1;
+      x.term_slots[0] = o.slot;
+      x.term_coeffs[0] = 1;
+      return x;
+    };
+    std::optional<Operand> x = as_affine(a), y = as_affine(b);
+    if (!x || !y) return std::nullopt;
+    auto u = [](int64_t v) { return static_cast<uint64_t>(v); };
+    auto scaled = [&](Operand o, int64_t c) {
+      o.value.i = static_cast<int64_t>(u(o.value.i) * u(c));
+      for (int t = 0; t < o.terms; ++t) o.term_coeffs[t] = static_cast<int64_t>(u(o.term_coeffs[t]) * u(c));
+      return o;
+    };
+    Operand r = *x;
+    if (kind == TypeIndex::kMul) {
+      if (y->how == Operand::How::kConst) r = scaled(*x, y->value.i);
+      else if (x->how == Operand::How::kConst) r = scaled(*y, x->value.i);
+      else return std::nullopt;  // a product of variables
+    } else {
+      const int64_t sign = kind == TypeIndex::kSub ? -1 : 1;
+      r.value.i = static_cast<int64_t>(u(x->value.i) + u(sign) * u(y->value.i));
+      for (int t = 0; t < y->terms; ++t) {
+        const int64_t c = static_cast<int64_t>(u(sign) * u(y->term_coeffs[t]));
+        int k = 0;
+        while (k < r.terms && r.term_slots[k] != y->term_slots[t]) ++k;
+        if (k == r.terms) {
+          if (r.terms == Operand::kMaxTerms) return std::nullopt;
+          r.term_slots[r.terms] = y->term_slots[t];
+          r.term_coeffs[r.terms++] = 0;
+        }
+        r.term_coeffs[k] = static_cast<int64_t>(u(r.term_coeffs[k]) + u(c));
+      }
+    }
+    r.how = Operand::How::kAffine;
+    r.fn = nullptr;
+    r.var = nullptr;
+    r.slot = -1;
+    return r;
   }
 #define WB_BIN(Name) \
   std::optional<Operand> VisitExpr_(const Name##Node* op) override { return BinaryOp(op); }

@@ -240,7 +240,7 @@ Value PureIntrinsic(const std::string& name, DataType result, const std::vector<
 
 // Memory: reads/writes one element of dtype `t` (scalar) at `p`. Inline, so that a caller that
 // knows `t` when compiling gets a plain load or store.
-inline Scalar LoadScalar(DataType t, const uint8_t* p) {
+[[gnu::always_inline]] inline Scalar LoadScalar(DataType t, const uint8_t* p) {
   Scalar s{0};
   auto load = [&](auto v) {
     std::memcpy(&v, p, sizeof(v));
@@ -277,7 +277,7 @@ inline Scalar LoadScalar(DataType t, const uint8_t* p) {
   return s;
 }
 
-inline void StoreScalar(DataType t, uint8_t* p, Scalar s) {
+[[gnu::always_inline]] inline void StoreScalar(DataType t, uint8_t* p, Scalar s) {
   auto store = [&](auto v) { std::memcpy(p, &v, sizeof(v)); };
   switch (KindOf(t)) {
     case Kind::kBool: store(static_cast<uint8_t>(s.i != 0)); break;

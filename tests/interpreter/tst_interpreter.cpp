@@ -74,6 +74,38 @@ def main(A: T.Buffer((16, 8), "float32"), B: T.Buffer((8, 12), "float32"), C: T.
     QVERIFY2(cmp.ok, cmp.message.c_str());
   }
 
+  void affineIntegerArithmeticWrapsAsEachStepWould() {
+    // Index-like integer expressions run as one affine form (interpreter_machine.h, Operand
+    // kAffine), wrapped once at the end: the result must be what wrapping every step gives, for
+    // int32 and int64, with repeated variables, subtraction, constants on either side and a
+    // product that overflows; and a non-affine product of variables still runs.
+    auto mod = ParseOk(std::string(kHeader) + R"(
+@T.prim_func(s_tir=True)
+def main(A: T.Buffer((8, 6), "int32"), B: T.Buffer((8, 6), "int64"), C: T.Buffer((48,), "int32")):
+    for i, j in T.grid(8, 6):
+        with T.sblock("A"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            A[vi, vj] = (vi + 3) * 1073741824 - vj * 7 + vi * 5 - 2 * (vi - vj) + 2147483647
+            B[vi, vj] = T.int64(4611686018427387904) * T.Cast("int64", vi) + T.Cast("int64", vj) * T.int64(3) - T.int64(9)
+            C[vi * 6 + vj] = vi * vj + (vi * 6 + vj)
+)");
+    NDArray a = NDArray::Empty({8, 6}, runtime::Int(32));
+    NDArray b = NDArray::Empty({8, 6}, runtime::Int(64));
+    NDArray c = NDArray::Empty({48}, runtime::Int(32));
+    InterpretResult r = InterpretModule(mod, "main", {a, b, c});
+    QVERIFY2(r.ok(), Errors(r).c_str());
+    auto wrap32 = [](uint64_t v) { return static_cast<int64_t>(static_cast<int32_t>(static_cast<uint32_t>(v))); };
+    for (uint64_t i = 0; i < 8; ++i) {
+      for (uint64_t j = 0; j < 6; ++j) {
+        const uint64_t want_a = (i + 3) * 1073741824u - j * 7 + i * 5 - 2 * (i - j) + 2147483647u;
+        QCOMPARE(static_cast<int64_t>(a.GetDouble(i * 6 + j)), wrap32(want_a));
+        const uint64_t want_b = (uint64_t{1} << 62) * i + j * 3 - 9;
+        QCOMPARE(reinterpret_cast<const int64_t*>(b.ElementData())[i * 6 + j], static_cast<int64_t>(want_b));
+        QCOMPARE(static_cast<int64_t>(c.GetDouble(i * 6 + j)), static_cast<int64_t>(i * j + i * 6 + j));
+      }
+    }
+  }
+
   void initRunsAtReductionMinimumOnly() {
     // The reduction axis starts at 2: init runs when vk == 2, not when vk == 0.
     auto mod = ParseOk(std::string(kHeader) + R"(
