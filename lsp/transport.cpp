@@ -1,5 +1,6 @@
 #include "transport.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -34,9 +35,17 @@ std::optional<std::string> Transport::ReadMessage() {
       throw std::length_error("message of " + std::to_string(length) + " bytes exceeds the limit of " +
                               std::to_string(kMaxMessageBytes));
     }
-    std::string body(static_cast<size_t>(length), '\0');
-    size_t got = length ? std::fread(body.data(), 1, body.size(), in_) : 0;
-    if (got < body.size()) return std::nullopt;
+    // Read in chunks, so that a header claiming a large length costs memory only as the bytes
+    // really arrive (a truncated stream ends the loop at what it sent).
+    std::string body;
+    constexpr size_t kChunk = size_t{1} << 20;
+    while (body.size() < static_cast<size_t>(length)) {
+      const size_t at = body.size();
+      const size_t want = std::min(kChunk, static_cast<size_t>(length) - at);
+      body.resize(at + want);
+      const size_t got = std::fread(body.data() + at, 1, want, in_);
+      if (got < want) return std::nullopt;
+    }
     return body;
   }
 }

@@ -313,7 +313,11 @@ SBlockRV RecipeArgs::BlockOf(const RecipeValue& v) {
 }
 
 LoopRV RecipeArgs::LoopOf(const RecipeValue& v) {
-  if (v.kind != RecipeValue::Kind::kHandle) throw TypeError(v, "loop", "a loop");
+  if (v.kind == RecipeValue::Kind::kString) {
+    // Blocks may be named by a string, loops may not: say what to write instead.
+    throw RecipeError{"a loop is needed here, not the string \"" + v.s + "\" (loops come from sch.get_loops(block), e.g. sch.get_loops(\"" + v.s + "\")[0])", v.begin, v.end};
+  }
+  if (v.kind != RecipeValue::Kind::kHandle) throw TypeError(v, "this argument", "a loop");
   if (!std::holds_alternative<LoopRV>(v.rv)) {
     throw RecipeError{"'" + v.s + "' is " + KindOf(v.rv) + ", not a loop", v.begin, v.end};
   }

@@ -152,7 +152,8 @@ class TestScheduleRecipe : public QObject {
                                       << "a recipe reads only sch.get(loop).extent, "
                                          "sch.get(loop).min and sch.get(block).name_hint"
                                       << "sch.get(b).iter_vars";
-    QTest::newRow("a name for a loop") << "sch.parallel(\"C\")" << "loop must be a loop"
+    QTest::newRow("a name for a loop") << "sch.parallel(\"C\")" << "a loop is needed here, not the string \"C\" (loops come from sch.get_loops(block), "
+                                          "e.g. sch.get_loops(\"C\")[0])"
                                        << "\"C\"";
     QTest::newRow("a loop for a block") << "l = sch.get_loops(\"C\")\nsch.compute_inline(l[0])"
                                         << "'l[0]' is a loop, not a block" << "l[0]";
