@@ -304,6 +304,79 @@ class TestDlight : public QObject {
     QCOMPARE(fast_scheduled, 3);
   }
 
+  // codegen::Build schedules a module of PrimFuncs as BuildVM does; the option and a pass
+  // context disabling the pass build them as written; either way they compute the same.
+  void buildSchedulesPrimFuncs() {
+    std::string relax = Program({{"x", {"37", "19"}}, {"w", {"19", "64"}}}, {"gv = R.matmul(x, w)"});
+    auto kernels = Kernels(relax, false);
+    QCOMPARE(kernels.size(), size_t(1));
+    ir::IRModule module =
+        ir::MakeIRModule({ir::MakeGlobalVar(kernels[0].first)}, {kernels[0].second});
+    auto scheduled = [](const codegen::BuildResult& built) {
+      for (const auto& f : built.lowered->functions) {
+        if (auto p = f.as_ref<tir::PrimFuncNode>(); p.defined() && p->GetAttr("tir.is_scheduled"))
+          return true;
+      }
+      return false;
+    };
+    codegen::BuildResult fast = codegen::Build(module, codegen::Target::Host());
+    QVERIFY2(fast.ok(), RenderDiagnostics(fast.diagnostics).c_str());
+    QVERIFY(scheduled(fast));
+    codegen::BuildOptions off;
+    off.default_schedule = false;
+    codegen::BuildResult plain = codegen::Build(module, codegen::Target::Host(), off);
+    QVERIFY(plain.ok());
+    QVERIFY(!scheduled(plain));
+    {
+      ir::PassContext context;
+      context.disabled_passes.push_back("ApplyDefaultSchedule");
+      ir::PassContext::Scope scope(context);
+      codegen::BuildResult disabled = codegen::Build(module, codegen::Target::Host());
+      QVERIFY(disabled.ok());
+      QVERIFY(!scheduled(disabled));
+    }
+    // Same numbers from both builds.
+    std::vector<runtime::NDArray> a, b;
+    for (const auto& shape : std::vector<std::vector<int64_t>>{{37, 19}, {19, 64}, {37, 64}}) {
+      a.push_back(runtime::NDArray::Empty(shape, runtime::Float(32)));
+      runtime::FillRandom(a.back(), runtime::RandomFillOptions{a.size(), -1.0, 1.0});
+      b.push_back(a.back().Copy());
+    }
+    fast.module.get_function(kernels[0].first).Call({a[0], a[1], a[2]});
+    plain.module.get_function(kernels[0].first).Call({b[0], b[1], b[2]});
+    QVERIFY(runtime::Compare(a[2], b[2], {1e-5, 1e-5}).ok);
+  }
+
+  // What counts as carrying a schedule (dlight::IsScheduled): the attribute decides where there
+  // is one; otherwise any loop kind or annotation, or a block whose loops a split, reorder,
+  // fuse or compute_at changed. Inlining leaves no sign.
+  void isScheduledSigns() {
+    std::string relax = Program({{"x", {"8", "16"}}, {"y", {"16"}}},
+                                {"lv = R.add(x, y)", "gv = R.exp(lv)"});
+    tir::PrimFunc func = Kernels(relax, true)[0].second;
+    QVERIFY(!dlight::IsScheduled(func));
+    auto after = [&](const std::string& recipe) {
+      schedule::Schedule sch(dlight::SingleFunctionModule(func));
+      DiagnosticList diags = schedule::ApplyRecipe(sch, recipe);
+      if (diags.HasErrors()) qFatal("%s", diags[0].message.c_str());
+      return sch.Func();
+    };
+    const std::string b = "b = sch.get_child_blocks(sch.get_sblock(\"root\"))[-1]\n";
+    QVERIFY(dlight::IsScheduled(after(b + "i, j = sch.get_loops(b)\nsch.split(j, [None, 4])\n")));
+    QVERIFY(dlight::IsScheduled(after(b + "i, j = sch.get_loops(b)\nsch.reorder(j, i)\n")));
+    QVERIFY(dlight::IsScheduled(after(b + "i, j = sch.get_loops(b)\nsch.fuse(i, j)\n")));
+    QVERIFY(dlight::IsScheduled(after(b + "i, j = sch.get_loops(b)\nsch.parallel(i)\n")));
+    QVERIFY(dlight::IsScheduled(
+        after(b + "i, j = sch.get_loops(b)\nsch.annotate(i, \"pragma_x\", 1)\n")));
+    QVERIFY(!dlight::IsScheduled(
+        after("sch.compute_inline(sch.get_child_blocks(sch.get_sblock(\"root\"))[0])\n")));
+    tir::PrimFunc marked = after(b + "i, j = sch.get_loops(b)\nsch.parallel(i)\n");
+    marked.CopyOnWrite()->attrs["tir.is_scheduled"] = ir::MakeBool(false);
+    QVERIFY(!dlight::IsScheduled(marked));
+    marked.CopyOnWrite()->attrs["tir.is_scheduled"] = ir::MakeBool(true);
+    QVERIFY(dlight::IsScheduled(marked));
+  }
+
   // The schedule pane's start: the default schedule becomes the session's steps, one per
   // statement, naming the function where it sits; its result is the pass's.
   void scheduleSessionStartsFromDefault() {
