@@ -256,6 +256,32 @@ class TestDlight : public QObject {
     QCOMPARE(CheckAll(relax.toStdString(), fuse, "", 3), Expected([&](int) { return r; }));
   }
 
+  // Convolutions and pooling are windowed reductions, not rows: Reduction refuses them (computed
+  // at each output point, the padding would be recomputed per window), and a small one stays on
+  // the calling thread (the bundled convnet's 3x3 convolutions were 3-8x slower parallel).
+  void windowedReductions() {
+    const std::string conv =
+        "lv = R.nn.conv2d(x, w, strides=[1, 1], padding=[1, 1, 1, 1])";
+    std::string relax = Program({{"x", {"1", "3", "12", "12"}}, {"w", {"8", "3", "3", "3"}}},
+                                {conv, "gv = R.nn.relu(lv)"});
+    QCOMPARE(CheckAll(relax, true), Expected([](int) { return "Fallback"; }));
+    relax = Program({{"x", {"1", "5", "7", "9"}}, {"w", {"3", "5", "3", "3"}}},
+                    {"gv = R.nn.conv2d(x, w, strides=[2, 2], padding=[0, 1, 0, 1])"});
+    QCOMPARE(CheckAll(relax, false), Expected([](int) { return "Fallback"; }));
+    relax = Program({{"x", {"1", "2", "9", "9"}}},
+                    {"gv = R.nn.max_pool2d(x, pool_size=[3, 3], strides=[2, 2])"});
+    QCOMPARE(CheckAll(relax, false), Expected([](int) { return "Fallback"; }));
+    // Few multiply-adds: no thread.
+    relax = Program({{"x", {"1", "3", "12", "12"}}, {"w", {"8", "3", "3", "3"}}},
+                    {conv, "gv = R.nn.relu(lv)"});
+    for (const auto& [name, func] : Kernels(relax, true)) {
+      auto applied = dlight::ApplyRules(func, TargetOf("avx2"), dlight::cpu::DefaultRules());
+      QVERIFY(applied.has_value());
+      QVERIFY2(script::PrintModule(applied->schedule.mod()).find("T.parallel") == std::string::npos,
+               name.c_str());
+    }
+  }
+
   // The pass: every unscheduled kernel gets its rule's schedule and the attribute; a kernel that
   // carries a schedule is left as it is; the VM build's switch turns it off.
   void pass() {
