@@ -115,7 +115,11 @@ class TestDlight : public QObject {
                                                                                  {"3", "2", 1},
                                                                                  {"n", "5", 16},
                                                                                  {"n", "3", 64},
-                                                                                 {"8", "n", 32}}) {
+                                                                                 {"8", "n", 32},
+                                                                                 // B packed, rows padded
+                                                                                 {"29", "5", 32},
+                                                                                 {"48", "3", 64},
+                                                                                 {"61", "2", 16}}) {
       QTest::addRow("%sx%sx%d", m, k, n) << QString(m) << QString(k) << n;
     }
   }
@@ -181,6 +185,24 @@ class TestDlight : public QObject {
                                 {"wt = R.permute_dims(w, [1, 0])", "gv = R.matmul(x, wt)"});
     QCOMPARE(CheckAll(relax, false), Expected([](int) { return "Matmul+Injective"; }));
     QCOMPARE(CheckAll(relax, true), Expected([](int) { return "Matmul+Injective"; }));
+    // A dense layer reading its weight as W[j, k]: packed into panels through the transpose.
+    script::ParseResult dense = script::Parse(R"(from tvm.script import tirx as T
+
+@T.prim_func
+def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.Buffer((31, 64), "float32")):
+    for i, j, k in T.grid(31, 64, 3):
+        with T.sblock("dense"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                Y[vi, vj] = T.float32(0.0)
+            Y[vi, vj] = Y[vi, vj] + X[vi, vk] * W[vj, vk]
+)", "dense.py");
+    QVERIFY(dense.ok());
+    auto func = ir::Downcast<tir::PrimFuncNode>(dense.module->Lookup("main"));
+    for (const std::string& t : kTargets) {
+      codegen::Target target = t == "host" ? codegen::Target::Host() : TargetOf(t);
+      QCOMPARE(CheckKernel("dense", func, target, t == "host"), std::string("Matmul"));
+    }
   }
 
   void injective_data() {
