@@ -69,7 +69,9 @@ Kernel Build(const std::string& relax) {
   auto t1 = clock::now();
   codegen::BuildResult built = codegen::Build(applied->schedule.mod(), host);
   auto t2 = clock::now();
-  codegen::BuildResult plain = codegen::Build(dlight::SingleFunctionModule(func), host);
+  codegen::BuildOptions as_written;
+  as_written.default_schedule = false;
+  codegen::BuildResult plain = codegen::Build(dlight::SingleFunctionModule(func), host, as_written);
   auto t3 = clock::now();
   if (!built.ok() || !plain.ok()) {
     std::fprintf(stderr, "%s",

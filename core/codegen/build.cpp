@@ -4,6 +4,7 @@
 
 #include "tir/stmt.h"
 #include "transform/registry.h"
+#include "transform/tir/apply_default_schedule.h"
 #include "transform/tir/make_packed_api.h"
 
 namespace wb::codegen {
@@ -37,6 +38,11 @@ BuildResult Build(const ir::IRModule& module, const Target& target, const BuildO
   std::string text = options.pipeline.empty() ? DefaultLoweringPipeline() : options.pipeline;
   ir::IRModule lowered = module;
   try {
+    if (options.default_schedule) {
+      // Through a Sequential, so that a PassContext disabling the pass is obeyed here too.
+      lowered = ir::Sequential({transform::ApplyDefaultSchedule(target.str())},
+                               "DefaultSchedule")(lowered);
+    }
     if (!text.empty()) {
       auto pipeline = transform::BuildPipeline(text, result.diagnostics);
       if (!pipeline) return result;

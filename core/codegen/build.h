@@ -1,6 +1,10 @@
-// Build: IRModule -> runtime::Module for a Target. Runs the TIR lowering pipeline (the named
+// Build: IRModule -> runtime::Module for a Target. For a CPU target, first the default
+// schedules (transform::ApplyDefaultSchedule: core/dlight's rules on every PrimFunc that does
+// not carry a schedule yet, dlight::IsScheduled); then the TIR lowering pipeline (the named
 // "tir_lowering" pipeline when one is registered, else the lowering passes that exist),
 // MakePackedAPI, then the LLVM codegen (JIT-compiled in process; exportable as a `.so`).
+// BuildVM builds its kernels through here, so a module of PrimFuncs and a Relax model get the
+// same default schedules.
 #pragma once
 
 #include <stdexcept>
@@ -22,6 +26,10 @@ class CodegenError : public std::runtime_error {
 struct BuildOptions {
   // Pass pipeline text before MakePackedAPI; empty: DefaultLoweringPipeline().
   std::string pipeline;
+  // Schedule the unscheduled PrimFuncs by core/dlight's rules for the target first. Off (or
+  // "ApplyDefaultSchedule" among the current PassContext's disabled_passes) builds them as
+  // written: the compiled reference, and a user who wants to see the unscheduled code.
+  bool default_schedule = true;
 };
 
 struct BuildResult {

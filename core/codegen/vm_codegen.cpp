@@ -430,7 +430,9 @@ VMBuildResult BuildVM(const ir::IRModule& module, const Target& target, const VM
       }
     }
     if (!prims.empty()) {
-      BuildResult built = Build(ir::MakeIRModule(vars, prims), target);
+      BuildOptions kernel_options;
+      kernel_options.default_schedule = options.default_schedule;
+      BuildResult built = Build(ir::MakeIRModule(vars, prims), target, kernel_options);
       if (!built.ok()) {
         for (const auto& d : built.diagnostics) result.diagnostics.Add(d);
         return result;

@@ -34,7 +34,8 @@ struct VMBuildOptions {
   // Fuse operators first (AnnotateTIROpPattern, FuseOps, FuseTIR after LegalizeOps).
   bool fuse = false;
   // Schedule the kernels by core/dlight's default rules for the target (the pipeline's
-  // ApplyDefaultSchedule); false leaves them as legalized, to see the unscheduled code.
+  // ApplyDefaultSchedule, and codegen::Build's for the kernels the pipeline left unscheduled);
+  // false leaves them as legalized, to see the unscheduled code.
   bool default_schedule = true;
 };
 

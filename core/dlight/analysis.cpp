@@ -125,6 +125,21 @@ bool SameExtent(const PrimExpr& a, const PrimExpr& b) {
 
 }  // namespace
 
+bool IsSimpleNest(const SBlockRealizeNode* realize, const std::vector<const ForNode*>& loops) {
+  const auto& values = realize->iter_values;
+  const auto& iters = realize->block->iter_vars;
+  if (!IsTrue(realize->predicate) || values.size() != loops.size() ||
+      values.size() != iters.size())
+    return false;
+  for (size_t k = 0; k < values.size(); ++k) {
+    const ForNode* loop = loops[k];
+    if (!values[k].same_as(loop->loop_var) || !IsConstInt(loop->min, 0) ||
+        !IsConstInt(iters[k]->dom->min, 0) || !SameExtent(loop->extent, iters[k]->dom->extent))
+      return false;
+  }
+  return true;
+}
+
 std::vector<BlockInfo> GetBlockInfos(schedule::Schedule& sch) {
   ChildRealizes finder;
   finder(sch.Func()->body);
@@ -136,17 +151,8 @@ std::vector<BlockInfo> GetBlockInfos(schedule::Schedule& sch) {
     info.rv = sch.GetSBlock(info.name);
     info.loops = sch.GetLoops(info.rv);
     info.bindings = entry.realize->iter_values;
-    const auto& values = entry.realize->iter_values;
-    bool simple = IsTrue(entry.realize->predicate) && values.size() == entry.loops.size() &&
-                  values.size() == info.block->iter_vars.size() &&
-                  info.loops.size() == entry.loops.size();
-    for (size_t k = 0; simple && k < values.size(); ++k) {
-      const ForNode* loop = entry.loops[k];
-      simple = values[k].same_as(loop->loop_var) && IsConstInt(loop->min, 0) &&
-               IsConstInt(info.block->iter_vars[k]->dom->min, 0) &&
-               SameExtent(loop->extent, info.block->iter_vars[k]->dom->extent);
-    }
-    info.simple_nest = simple;
+    info.simple_nest =
+        info.loops.size() == entry.loops.size() && IsSimpleNest(entry.realize, entry.loops);
     infos.push_back(std::move(info));
   }
   return infos;

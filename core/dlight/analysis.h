@@ -46,6 +46,12 @@ struct BlockInfo {
   ir::DataType WidestDType() const;
 };
 
+// Whether `loops` (outer to inner: the loops between the enclosing block and the realize) drive
+// the realize's iterators one to one and in order (loop k binds iter k, from 0, same extent),
+// with no predicate: a nest as legalization or a user writes it, before any schedule.
+bool IsSimpleNest(const tir::SBlockRealizeNode* realize,
+                  const std::vector<const tir::ForNode*>& loops);
+
 // The blocks under the root of the schedule's function, in program order.
 std::vector<BlockInfo> GetBlockInfos(schedule::Schedule& sch);
 

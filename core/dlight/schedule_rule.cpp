@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "dlight/analysis.h"
 #include "tir/functor.h"
 
 namespace wb::dlight {
@@ -38,17 +39,58 @@ std::string RecipeFor(const AppliedRule& applied, const std::string& func_name) 
   return renamed.AsPython();
 }
 
+namespace {
+
+// Finds the first sign of a schedule in a function body (IsScheduled's rule).
+class ScheduleSigns : public tir::StmtVisitor {
+ public:
+  bool found = false;
+
+  void VisitStmt_(const tir::ForNode* op) override {
+    if (op->kind != tir::ForKind::kSerial || !op->annotations.empty()) found = true;
+    loops_.push_back(op);
+    tir::StmtVisitor::VisitStmt_(op);
+    loops_.pop_back();
+  }
+  void VisitStmt_(const tir::SBlockRealizeNode* op) override {
+    if (found) return;
+    if (depth_ == 0) {
+      // The root block: its children are the blocks to check.
+      std::vector<const tir::ForNode*> outside;
+      std::swap(outside, loops_);
+      ++depth_;
+      tir::StmtVisitor::VisitStmt_(op);
+      --depth_;
+      std::swap(outside, loops_);
+      return;
+    }
+    if (depth_ > 1 || !op->block->annotations.empty() || !IsSimpleNest(op, loops_)) {
+      found = true;
+      return;
+    }
+    std::vector<const tir::ForNode*> outside;
+    std::swap(outside, loops_);
+    ++depth_;
+    tir::StmtVisitor::VisitStmt_(op);
+    --depth_;
+    std::swap(outside, loops_);
+  }
+
+ private:
+  int depth_ = 0;
+  std::vector<const tir::ForNode*> loops_;
+};
+
+}  // namespace
+
 bool IsScheduled(const tir::PrimFunc& func) {
   if (const ir::Object* attr = func->GetAttr("tir.is_scheduled")) {
     if (auto* b = dynamic_cast<const ir::BoolObj*>(attr)) return b->value;
     if (auto* i = dynamic_cast<const ir::IntObj*>(attr)) return i->value != 0;
   }
-  bool scheduled = false;
-  tir::PostOrderVisit(func->body, [&](const ir::Object* node) {
-    if (auto* loop = dynamic_cast<const tir::ForNode*>(node))
-      scheduled |= loop->kind != tir::ForKind::kSerial;
-  });
-  return scheduled;
+  ScheduleSigns signs;
+  signs(func->body);
+  return signs.found;
 }
 
 }  // namespace wb::dlight

@@ -48,8 +48,15 @@ std::string RecipeFor(const AppliedRule& applied, const std::string& func_name);
 // The module a rule's schedule works on: `func` as "main".
 ir::IRModule SingleFunctionModule(const tir::PrimFunc& func);
 
-// Whether `func` already carries a schedule: the "tir.is_scheduled" attribute (set on what the
-// default schedules produce, as TVM does), or a loop that is not serial.
+// Whether `func` already carries a schedule, so that the default schedules leave it alone: its
+// "tir.is_scheduled" attribute when it has one (set on what the default schedules produce, as
+// TVM does; False asks for a default schedule whatever the loops look like), else any sign of a
+// schedule in its body: a loop that is not serial (parallel, vectorized, unrolled, bound to a
+// thread) or carries an annotation, a block with annotations or nested in a block below the
+// root, or a block whose loops are not one serial loop per iterator in the iterators' order
+// (what split, fuse, reorder, tile, compute_at, blockize leave). A recipe that only inlines or
+// adds cache stages leaves none of these signs: mark such a function with
+// T.func_attr({"tir.is_scheduled": True}) to keep the default schedules off it.
 bool IsScheduled(const tir::PrimFunc& func);
 
 }  // namespace wb::dlight

@@ -256,7 +256,9 @@ CompiledModule Compile(const ir::IRModule& module, const codegen::Target& target
     out.lowered = built.lowered;
     return out;
   }
-  codegen::BuildResult built = codegen::Build(module, target);
+  codegen::BuildOptions options;
+  options.default_schedule = default_schedule;
+  codegen::BuildResult built = codegen::Build(module, target, options);
   out.diagnostics = built.diagnostics;
   out.kernels = built.module;
   out.lowered = built.lowered;

@@ -212,6 +212,40 @@ class Module:
     CHECK_SAME(mod, built, "smoothstep", {TensorSpec{{16}, "float32", -0.5, 1.5}, TensorSpec{{16}}});
   }
 
+  // A vectorized if_then_else loads only for the lanes that take each branch: padding over the
+  // borders of a row (lanes mixed at both ends: masked loads) and rows past the end of a buffer
+  // (every lane agrees: only the taken branch runs). The results are the interpreter's.
+  void vectorIfThenElseLoadsOnlyItsLanes() {
+    auto mod = ParseOk(R"(
+@I.ir_module
+class Module:
+    @T.prim_func
+    def pad(A: T.Buffer((3, 13), "float32"), P: T.Buffer((3, 16), "float32")):
+        for r in range(3):
+            for c in T.vectorized(16):
+                P[r, c] = T.if_then_else(1 <= c and c < 14, A[r, c - 1], T.float32(0.0))
+
+    @T.prim_func
+    def rows(A: T.Buffer((5, 8), "float32"), P: T.Buffer((6, 8), "float32")):
+        for r in range(6):
+            for c in T.vectorized(8):
+                P[r, c] = T.if_then_else(r < 5, A[r, c], T.float32(0.0))
+)");
+    codegen::BuildOptions options;
+    options.default_schedule = false;
+    codegen::BuildResult built = codegen::Build(mod, codegen::Target::Host(), options);
+    QVERIFY2(built.ok(), RenderDiagnostics(built.diagnostics).c_str());
+    QCOMPARE(QString::fromStdString(
+                 CompareWithInterpreter(mod, built.module, "pad", {TensorSpec({3, 13}), TensorSpec({3, 16})})),
+             QString());
+    QCOMPARE(QString::fromStdString(
+                 CompareWithInterpreter(mod, built.module, "rows", {TensorSpec({5, 8}), TensorSpec({6, 8})})),
+             QString());
+    std::string ll = built.module->GetSource("ll");
+    QVERIFY(ll.find("llvm.masked.load") != std::string::npos);
+    QVERIFY(ll.find("if_mixed") != std::string::npos);
+  }
+
   void symbolicShapesAndScalars() {
     auto mod = ParseOk(R"(
 @T.prim_func(s_tir=True)

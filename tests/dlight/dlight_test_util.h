@@ -55,8 +55,10 @@ inline codegen::Target TargetOf(const std::string& text) {
 // the same random inputs (`symbolic` for every symbolic dim); "" when every buffer agrees.
 inline std::string CompareCompiled(const tir::PrimFunc& original, const tir::PrimFunc& scheduled,
                                    int64_t symbolic, uint64_t seed) {
+  codegen::BuildOptions as_given;
+  as_given.default_schedule = false;
   codegen::BuildResult built =
-      codegen::Build(SingleFunctionModule(scheduled), codegen::Target::Host());
+      codegen::Build(SingleFunctionModule(scheduled), codegen::Target::Host(), as_given);
   if (!built.ok()) return "build failed: " + RenderDiagnostics(built.diagnostics);
   std::vector<runtime::NDArray> compiled, interpreted;
   std::vector<runtime::PackedArg> args;

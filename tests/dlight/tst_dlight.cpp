@@ -115,7 +115,11 @@ class TestDlight : public QObject {
                                                                                  {"3", "2", 1},
                                                                                  {"n", "5", 16},
                                                                                  {"n", "3", 64},
-                                                                                 {"8", "n", 32}}) {
+                                                                                 {"8", "n", 32},
+                                                                                 // B packed, rows padded
+                                                                                 {"29", "5", 32},
+                                                                                 {"48", "3", 64},
+                                                                                 {"61", "2", 16}}) {
       QTest::addRow("%sx%sx%d", m, k, n) << QString(m) << QString(k) << n;
     }
   }
@@ -181,6 +185,24 @@ class TestDlight : public QObject {
                                 {"wt = R.permute_dims(w, [1, 0])", "gv = R.matmul(x, wt)"});
     QCOMPARE(CheckAll(relax, false), Expected([](int) { return "Matmul+Injective"; }));
     QCOMPARE(CheckAll(relax, true), Expected([](int) { return "Matmul+Injective"; }));
+    // A dense layer reading its weight as W[j, k]: packed into panels through the transpose.
+    script::ParseResult dense = script::Parse(R"(from tvm.script import tirx as T
+
+@T.prim_func
+def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.Buffer((31, 64), "float32")):
+    for i, j, k in T.grid(31, 64, 3):
+        with T.sblock("dense"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                Y[vi, vj] = T.float32(0.0)
+            Y[vi, vj] = Y[vi, vj] + X[vi, vk] * W[vj, vk]
+)", "dense.py");
+    QVERIFY(dense.ok());
+    auto func = ir::Downcast<tir::PrimFuncNode>(dense.module->Lookup("main"));
+    for (const std::string& t : kTargets) {
+      codegen::Target target = t == "host" ? codegen::Target::Host() : TargetOf(t);
+      QCOMPARE(CheckKernel("dense", func, target, t == "host"), std::string("Matmul"));
+    }
   }
 
   void injective_data() {
@@ -256,6 +278,32 @@ class TestDlight : public QObject {
     QCOMPARE(CheckAll(relax.toStdString(), fuse, "", 3), Expected([&](int) { return r; }));
   }
 
+  // Convolutions and pooling are windowed reductions, not rows: Reduction refuses them (computed
+  // at each output point, the padding would be recomputed per window), and a small one stays on
+  // the calling thread (the bundled convnet's 3x3 convolutions were 3-8x slower parallel).
+  void windowedReductions() {
+    const std::string conv =
+        "lv = R.nn.conv2d(x, w, strides=[1, 1], padding=[1, 1, 1, 1])";
+    std::string relax = Program({{"x", {"1", "3", "12", "12"}}, {"w", {"8", "3", "3", "3"}}},
+                                {conv, "gv = R.nn.relu(lv)"});
+    QCOMPARE(CheckAll(relax, true), Expected([](int) { return "Fallback"; }));
+    relax = Program({{"x", {"1", "5", "7", "9"}}, {"w", {"3", "5", "3", "3"}}},
+                    {"gv = R.nn.conv2d(x, w, strides=[2, 2], padding=[0, 1, 0, 1])"});
+    QCOMPARE(CheckAll(relax, false), Expected([](int) { return "Fallback"; }));
+    relax = Program({{"x", {"1", "2", "9", "9"}}},
+                    {"gv = R.nn.max_pool2d(x, pool_size=[3, 3], strides=[2, 2])"});
+    QCOMPARE(CheckAll(relax, false), Expected([](int) { return "Fallback"; }));
+    // Few multiply-adds: no thread.
+    relax = Program({{"x", {"1", "3", "12", "12"}}, {"w", {"8", "3", "3", "3"}}},
+                    {conv, "gv = R.nn.relu(lv)"});
+    for (const auto& [name, func] : Kernels(relax, true)) {
+      auto applied = dlight::ApplyRules(func, TargetOf("avx2"), dlight::cpu::DefaultRules());
+      QVERIFY(applied.has_value());
+      QVERIFY2(script::PrintModule(applied->schedule.mod()).find("T.parallel") == std::string::npos,
+               name.c_str());
+    }
+  }
+
   // The pass: every unscheduled kernel gets its rule's schedule and the attribute; a kernel that
   // carries a schedule is left as it is; the VM build's switch turns it off.
   void pass() {
@@ -302,6 +350,79 @@ class TestDlight : public QObject {
     }
     QCOMPARE(plain_scheduled, 0);
     QCOMPARE(fast_scheduled, 3);
+  }
+
+  // codegen::Build schedules a module of PrimFuncs as BuildVM does; the option and a pass
+  // context disabling the pass build them as written; either way they compute the same.
+  void buildSchedulesPrimFuncs() {
+    std::string relax = Program({{"x", {"37", "19"}}, {"w", {"19", "64"}}}, {"gv = R.matmul(x, w)"});
+    auto kernels = Kernels(relax, false);
+    QCOMPARE(kernels.size(), size_t(1));
+    ir::IRModule module =
+        ir::MakeIRModule({ir::MakeGlobalVar(kernels[0].first)}, {kernels[0].second});
+    auto scheduled = [](const codegen::BuildResult& built) {
+      for (const auto& f : built.lowered->functions) {
+        if (auto p = f.as_ref<tir::PrimFuncNode>(); p.defined() && p->GetAttr("tir.is_scheduled"))
+          return true;
+      }
+      return false;
+    };
+    codegen::BuildResult fast = codegen::Build(module, codegen::Target::Host());
+    QVERIFY2(fast.ok(), RenderDiagnostics(fast.diagnostics).c_str());
+    QVERIFY(scheduled(fast));
+    codegen::BuildOptions off;
+    off.default_schedule = false;
+    codegen::BuildResult plain = codegen::Build(module, codegen::Target::Host(), off);
+    QVERIFY(plain.ok());
+    QVERIFY(!scheduled(plain));
+    {
+      ir::PassContext context;
+      context.disabled_passes.push_back("ApplyDefaultSchedule");
+      ir::PassContext::Scope scope(context);
+      codegen::BuildResult disabled = codegen::Build(module, codegen::Target::Host());
+      QVERIFY(disabled.ok());
+      QVERIFY(!scheduled(disabled));
+    }
+    // Same numbers from both builds.
+    std::vector<runtime::NDArray> a, b;
+    for (const auto& shape : std::vector<std::vector<int64_t>>{{37, 19}, {19, 64}, {37, 64}}) {
+      a.push_back(runtime::NDArray::Empty(shape, runtime::Float(32)));
+      runtime::FillRandom(a.back(), runtime::RandomFillOptions{a.size(), -1.0, 1.0});
+      b.push_back(a.back().Copy());
+    }
+    fast.module.get_function(kernels[0].first).Call({a[0], a[1], a[2]});
+    plain.module.get_function(kernels[0].first).Call({b[0], b[1], b[2]});
+    QVERIFY(runtime::Compare(a[2], b[2], {1e-5, 1e-5}).ok);
+  }
+
+  // What counts as carrying a schedule (dlight::IsScheduled): the attribute decides where there
+  // is one; otherwise any loop kind or annotation, or a block whose loops a split, reorder,
+  // fuse or compute_at changed. Inlining leaves no sign.
+  void isScheduledSigns() {
+    std::string relax = Program({{"x", {"8", "16"}}, {"y", {"16"}}},
+                                {"lv = R.add(x, y)", "gv = R.exp(lv)"});
+    tir::PrimFunc func = Kernels(relax, true)[0].second;
+    QVERIFY(!dlight::IsScheduled(func));
+    auto after = [&](const std::string& recipe) {
+      schedule::Schedule sch(dlight::SingleFunctionModule(func));
+      DiagnosticList diags = schedule::ApplyRecipe(sch, recipe);
+      if (diags.HasErrors()) qFatal("%s", diags[0].message.c_str());
+      return sch.Func();
+    };
+    const std::string b = "b = sch.get_child_blocks(sch.get_sblock(\"root\"))[-1]\n";
+    QVERIFY(dlight::IsScheduled(after(b + "i, j = sch.get_loops(b)\nsch.split(j, [None, 4])\n")));
+    QVERIFY(dlight::IsScheduled(after(b + "i, j = sch.get_loops(b)\nsch.reorder(j, i)\n")));
+    QVERIFY(dlight::IsScheduled(after(b + "i, j = sch.get_loops(b)\nsch.fuse(i, j)\n")));
+    QVERIFY(dlight::IsScheduled(after(b + "i, j = sch.get_loops(b)\nsch.parallel(i)\n")));
+    QVERIFY(dlight::IsScheduled(
+        after(b + "i, j = sch.get_loops(b)\nsch.annotate(i, \"pragma_x\", 1)\n")));
+    QVERIFY(!dlight::IsScheduled(
+        after("sch.compute_inline(sch.get_child_blocks(sch.get_sblock(\"root\"))[0])\n")));
+    tir::PrimFunc marked = after(b + "i, j = sch.get_loops(b)\nsch.parallel(i)\n");
+    marked.CopyOnWrite()->attrs["tir.is_scheduled"] = ir::MakeBool(false);
+    QVERIFY(!dlight::IsScheduled(marked));
+    marked.CopyOnWrite()->attrs["tir.is_scheduled"] = ir::MakeBool(true);
+    QVERIFY(dlight::IsScheduled(marked));
   }
 
   // The schedule pane's start: the default schedule becomes the session's steps, one per

@@ -326,19 +326,25 @@ llvm::Value* CodeGenLLVM::VisitExpr_(const BufferLoadNode* op) {
   llvm::Type* mem_elem = MemoryType(elem_t);
   llvm::Align align(std::max(1, elem_t.bytes() * elem_t.lanes()));
   llvm::Value* predicate = op->predicate.defined() ? Emit(op->predicate) : nullptr;
+  // Inside one branch of a vector if_then_else, the other branch's lanes are not loaded.
+  llvm::Value* mask = fs_.load_mask;
+  if (mask && a.lanes > 1 &&
+      llvm::cast<llvm::FixedVectorType>(mask->getType())->getNumElements() ==
+          static_cast<unsigned>(a.lanes)) {
+    predicate = predicate ? builder_.CreateAnd(predicate, mask) : mask;
+  }
   llvm::Value* v;
-  if (a.vector_index) {
+  if (a.vector_index && predicate) {
+    llvm::Value* pointers = builder_.CreateInBoundsGEP(mem_elem, a.address, a.vector_index);
+    v = builder_.CreateMaskedGather(MemoryType(t), pointers, align, predicate,
+                                    llvm::Constant::getNullValue(MemoryType(t)));
+  } else if (a.vector_index) {
     // A gather: one scalar load a lane.
     v = llvm::PoisonValue::get(MemoryType(t));
     for (int i = 0; i < a.lanes; ++i) {
       llvm::Value* idx = builder_.CreateExtractElement(a.vector_index, i);
       llvm::Value* p = builder_.CreateInBoundsGEP(mem_elem, a.address, idx);
-      llvm::Value* lane = builder_.CreateAlignedLoad(mem_elem, p, align);
-      if (predicate) {
-        lane = builder_.CreateSelect(builder_.CreateExtractElement(predicate, i), lane,
-                                     llvm::Constant::getNullValue(mem_elem));
-      }
-      v = builder_.CreateInsertElement(v, lane, i);
+      v = builder_.CreateInsertElement(v, builder_.CreateAlignedLoad(mem_elem, p, align), i);
     }
   } else if (predicate) {
     v = builder_.CreateMaskedLoad(MemoryType(t), a.address, align, predicate,

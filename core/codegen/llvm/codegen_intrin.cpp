@@ -172,6 +172,51 @@ llvm::Value* CodeGenLLVM::EmitStructGet(const CallNode* op) {
   return builder_.CreateZExtOrTrunc(v, LLVMType(t));
 }
 
+
+// A vector if_then_else evaluates a branch only for the lanes that take it: when every lane
+// agrees (a condition uniform over the vector, such as a row bound) only that branch runs, as
+// in the scalar case; otherwise both run with their loads masked to their own lanes (masked
+// vector loads and gathers), and the lanes are selected.
+llvm::Value* CodeGenLLVM::EmitVectorIfThenElse(const CallNode* op) {
+  llvm::Function* fn = fs_.function;
+  llvm::Value* cond = Emit(op->args[0]);
+  // Nested in a branch of an enclosing one: only that one's lanes matter.
+  llvm::Value* outer = fs_.load_mask;
+  if (outer && outer->getType() != cond->getType()) outer = nullptr;
+  llvm::Value* live = outer ? builder_.CreateAnd(cond, outer) : cond;
+  auto* all_bb = llvm::BasicBlock::Create(*ctx_, "if_all", fn);
+  auto* not_all_bb = llvm::BasicBlock::Create(*ctx_, "if_not_all", fn);
+  auto* none_bb = llvm::BasicBlock::Create(*ctx_, "if_none", fn);
+  auto* mixed_bb = llvm::BasicBlock::Create(*ctx_, "if_mixed", fn);
+  auto* end_bb = llvm::BasicBlock::Create(*ctx_, "if_end", fn);
+  builder_.CreateCondBr(
+      builder_.CreateAndReduce(outer ? builder_.CreateOr(cond, builder_.CreateNot(outer)) : cond),
+      all_bb, not_all_bb);
+  builder_.SetInsertPoint(not_all_bb);
+  builder_.CreateCondBr(builder_.CreateOrReduce(live), mixed_bb, none_bb);
+  llvm::Value* saved_mask = fs_.load_mask;
+  std::vector<std::pair<llvm::Value*, llvm::BasicBlock*>> incoming;
+  builder_.SetInsertPoint(all_bb);
+  incoming.emplace_back(Emit(op->args[1]), builder_.GetInsertBlock());
+  builder_.CreateBr(end_bb);
+  builder_.SetInsertPoint(none_bb);
+  incoming.emplace_back(Emit(op->args[2]), builder_.GetInsertBlock());
+  builder_.CreateBr(end_bb);
+  builder_.SetInsertPoint(mixed_bb);
+  fs_.load_mask = live;
+  llvm::Value* tv = Emit(op->args[1]);
+  fs_.load_mask = outer ? builder_.CreateAnd(builder_.CreateNot(cond), outer)
+                        : builder_.CreateNot(cond);
+  llvm::Value* ev = Emit(op->args[2]);
+  fs_.load_mask = saved_mask;
+  incoming.emplace_back(builder_.CreateSelect(cond, tv, ev), builder_.GetInsertBlock());
+  builder_.CreateBr(end_bb);
+  builder_.SetInsertPoint(end_bb);
+  llvm::PHINode* phi = builder_.CreatePHI(incoming[0].first->getType(), 3);
+  for (const auto& [value, block] : incoming) phi->addIncoming(value, block);
+  return phi;
+}
+
 llvm::Value* CodeGenLLVM::EmitCall(const CallNode* op) {
   auto* o = op->op.as<ir::OpNode>();
   if (!o) throw CodegenError("calls to other functions of the module are not supported by the LLVM codegen");
@@ -219,9 +264,9 @@ llvm::Value* CodeGenLLVM::EmitCall(const CallNode* op) {
     return builder_.CreateBitCast(v, LLVMType(t));
   }
   if (name == "if_then_else") {
-    if (op->args[0]->dtype.lanes() > 1) return builder_.CreateSelect(arg(0), arg(1), arg(2));
     // Only the taken branch is evaluated (it may guard an out-of-bounds load).
     llvm::Function* fn = fs_.function;
+    if (op->args[0]->dtype.lanes() > 1) return EmitVectorIfThenElse(op);
     auto* then_bb = llvm::BasicBlock::Create(*ctx_, "if_then", fn);
     auto* else_bb = llvm::BasicBlock::Create(*ctx_, "if_else", fn);
     auto* end_bb = llvm::BasicBlock::Create(*ctx_, "if_end", fn);

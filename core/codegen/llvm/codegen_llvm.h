@@ -70,6 +70,7 @@ class CodeGenLLVM : public tir::ExprFunctor<llvm::Value*(const ir::PrimExpr&)>,
   llvm::Value* EmitCall(const tir::CallNode* op);
   llvm::Value* EmitMath(const std::string& name, const tir::CallNode* op);
   llvm::Value* EmitStructGet(const tir::CallNode* op);
+  llvm::Value* EmitVectorIfThenElse(const tir::CallNode* op);
   // T.call_packed("name", args...): a lookup through the module context, cached in a global,
   // and a packed call (codegen_call_packed.cpp).
   llvm::Value* EmitCallPacked(const tir::CallNode* op);
@@ -113,6 +114,9 @@ class CodeGenLLVM : public tir::ExprFunctor<llvm::Value*(const ir::PrimExpr&)>,
     // Workspace allocations of the statement sequences being emitted, freed at their end.
     std::vector<std::vector<llvm::Value*>> workspaces;
     bool fast_math = false;
+    // The lanes a vector if_then_else's branch is evaluated for, while it is emitted: its loads
+    // touch only those lanes' elements (null: every lane).
+    llvm::Value* load_mask = nullptr;
   };
 
   llvm::LLVMContext* ctx_;

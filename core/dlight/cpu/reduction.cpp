@@ -1,6 +1,7 @@
 // Reduction: functions of row-wise reductions and the elementwise stages around them (softmax,
 // log_softmax, layer_norm, rms_norm, sum/mean/max over the last axis), where every reduction has
-// the same leading data-parallel iterators (the rows) and its reduction iterators innermost.
+// the same leading data-parallel iterators (the rows), its reduction iterators innermost, and
+// reads its inputs at plain iterators (not windows: convolutions and pooling are not rows).
 //
 // Each row is computed by one task: the rows of the last block are fused and parallel, every
 // other block is computed at that loop (compute_at), so a row's stages run back to back while
@@ -27,6 +28,22 @@ size_t DataParCount(const BlockInfo& b) {
       [](const tir::IterVar& iv) { return iv->iter_type == tir::IterVarType::kDataPar; }));
 }
 
+// Whether the block reads each element at plain iterators (or constants): a row reduction. A
+// windowed one (a convolution, a pooling: `pad[.., y + ry, x + rx]`) reads overlapping windows of
+// its producer; computed at each output point, the producer would be recomputed per window.
+bool ReadsAtIterators(const tir::SBlock& block) {
+  for (const tir::BufferRegion& read : block->reads) {
+    for (const ir::Range& range : read->region) {
+      if (!tir::IsConstInt(range->extent, 1)) return false;
+      if (tir::AsConstInt(range->min)) continue;
+      bool iterator = false;
+      for (const tir::IterVar& iv : block->iter_vars) iterator |= range->min.same_as(iv->var);
+      if (!iterator) return false;
+    }
+  }
+  return true;
+}
+
 // The block's loops below `outer`.
 std::vector<LoopRV> LoopsBelow(schedule::Schedule& sch, const SBlockRV& block,
                                const LoopRV& outer) {
@@ -47,7 +64,9 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
   for (const BlockInfo& b : blocks) {
     if (!b.simple_nest) return std::nullopt;
     if (b.IsSpatial()) continue;
-    if (!b.IsReduction() || !b.ReductionInnermost() || MatchMatmul(b.block)) return std::nullopt;
+    if (!b.IsReduction() || !b.ReductionInnermost() || MatchMatmul(b.block) ||
+        !ReadsAtIterators(b.block))
+      return std::nullopt;
     size_t p = DataParCount(b);
     if (p == 0 || (rows_rank && *rows_rank != p)) return std::nullopt;
     rows_rank = p;

@@ -12,9 +12,12 @@
 
 namespace wb::dlight::cpu {
 
-// Parallel loops with fewer iterations' worth of elements than this stay serial.
-inline constexpr int64_t kMinParallelElements = 1 << 14;
-// The multiply-adds below which a matmul runs on one thread (~10 us of work at 50 GFLOP/s).
+// Waking the pool's threads costs ~10-30 us on a loaded 2-core host (a parallel loop of ~30 K
+// multiply-adds took 12-37 us against 4-5 us serial), so a loop goes parallel only with well
+// over that much work on the calling thread: loops over fewer elements than this stay serial
+// (~30-60 us of elementwise work)...
+inline constexpr int64_t kMinParallelElements = 1 << 17;
+// ... and kernels of fewer multiply-adds than this (a matmul's, a reduction's) run on one thread.
 inline constexpr int64_t kMinParallelMultiplyAdds = 1 << 18;
 
 // Schedules `loops` (outer to inner, each driving one data-parallel iterator of `block`), whose

@@ -47,7 +47,8 @@ ir::Pass ApplyDefaultSchedule(std::string target_text) {
 static PassRegistrar registrar(
     {"ApplyDefaultSchedule",
      "schedules every PrimFunc without a schedule by the first CPU rule of "
-     "core/dlight that applies (Matmul, Injective, Fallback)",
+     "core/dlight that applies (Matmul, Reduction, Injective, Fallback); codegen::Build runs it too "
+     "unless its default_schedule option is off",
      {{"target", ParamType::kString, ir::MakeString(""),
        "the target text (empty: the pass context's, else the host)"}},
      [](const PassArgs& args) { return ApplyDefaultSchedule(args.String("target")); }});
