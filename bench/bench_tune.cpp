@@ -100,11 +100,11 @@ int main(int argc, char** argv) {
     return 1;
   }
   const meta_schedule::TaskReport& task = tuned.tasks[0];
-  std::printf("tuning: %d trials (%d failed) in %.1f s = %.2f trials/s; build and run %.1f s (%.0f%%), "
-              "search %.1f s (%.0f%%), cost model %.1f s (%.0f%%)\n",
-              tuned.trials, task.failed, tuned.total_s, tuned.trials / tuned.total_s, tuned.measure_s,
-              100 * tuned.measure_s / tuned.total_s, tuned.generate_s, 100 * tuned.generate_s / tuned.total_s,
-              tuned.model_s, 100 * tuned.model_s / tuned.total_s);
+  std::printf("tuning: %d trials (%d failed) in %.1f s = %.2f trials/s; build %.1f s (%.0f%%), run %.1f s "
+              "(%.0f%%), search %.1f s (%.0f%%), cost model %.1f s (%.0f%%)\n",
+              tuned.trials, task.failed, tuned.total_s, tuned.trials / tuned.total_s, tuned.build_s,
+              100 * tuned.build_s / tuned.total_s, tuned.run_s, 100 * tuned.run_s / tuned.total_s, tuned.generate_s,
+              100 * tuned.generate_s / tuned.total_s, tuned.model_s, 100 * tuned.model_s / tuned.total_s);
   if (!task.message.empty()) std::printf("task: %s\n", task.message.c_str());
   std::printf("during tuning: default %.3f ms, best %.3f ms (%.2fx)\n", task.default_s.value_or(0) * 1e3,
               task.best_s.value_or(0) * 1e3, task.speedup().value_or(0));

@@ -79,9 +79,9 @@ int RunTuneCommand(const BatchOptions& opts, std::ostream& out, std::ostream& er
   PrintTable(result, out);
   char line[256];
   std::snprintf(line, sizeof(line),
-                "%d trials in %.1f s (%.2f trials/s): build and run %.1f s, search %.1f s, cost model %.1f s\n",
+                "%d trials in %.1f s (%.2f trials/s): build %.1f s, run %.1f s, search %.1f s, cost model %.1f s\n",
                 result.trials, result.total_s, result.total_s > 0 ? result.trials / result.total_s : 0.0,
-                result.measure_s, result.generate_s, result.model_s);
+                result.build_s, result.run_s, result.generate_s, result.model_s);
   out << line;
   bool any_tuned = false;
   nlohmann::json report_tasks = nlohmann::json::array();
@@ -109,7 +109,8 @@ int RunTuneCommand(const BatchOptions& opts, std::ostream& out, std::ostream& er
                            {"tasks", report_tasks},
                            {"seconds",
                             {{"total", result.total_s},
-                             {"build_and_run", result.measure_s},
+                             {"build", result.build_s},
+                             {"run", result.run_s},
                              {"search", result.generate_s},
                              {"cost_model", result.model_s}}}}
                 .dump(2)

@@ -145,10 +145,15 @@ class Tuner {
     bool any = true;
     while (any && result_->trials < options_.max_trials && !token_.cancelled()) {
       any = false;
+      // Each active task gets a batch this round; a small budget is shared, not spent on the
+      // first task.
+      int active = 0;
+      for (const TaskState& st : states) active += st.active ? 1 : 0;
+      const int share = std::max(1, (options_.max_trials - result_->trials) / std::max(1, active));
       for (TaskState& st : states) {
         if (!st.active || result_->trials >= options_.max_trials || token_.cancelled()) continue;
         any = true;
-        int n = std::min(options_.num_trials_per_iter, options_.max_trials - result_->trials);
+        int n = std::min({options_.num_trials_per_iter, share, options_.max_trials - result_->trials});
         std::vector<Scheduled> batch = NextBatch(st, n);
         if (batch.empty()) {
           st.active = false;
@@ -210,6 +215,9 @@ class Tuner {
     }
     st.expected = m.result.outputs;
     st.report.default_s = m.result.median_s();
+    // The default schedule is the first candidate: the best until one beats it.
+    st.report.best_s = st.report.default_s;
+    if (applied) st.report.best_trace = applied->schedule.trace().AsPython();
     if (applied) Record(st, applied->schedule.trace().AsPython(), m.result);
     st.seen.insert(ir::StructuralHash(baseline));
     // The database's best candidates of this design space seed the population.
@@ -234,6 +242,8 @@ class Tuner {
                       const Outputs& expected) {
     Measurement m = runner_(scheduled, original, expected, token_);
     result_->measure_s += m.build_s + m.run_s;
+    result_->build_s += m.build_s;
+    result_->run_s += m.run_s;
     return m;
   }
 

@@ -18,8 +18,8 @@
 // structural hash of the scheduled function), eps_greedy of them random samples instead. The
 // cost model is retrained after each batch.
 //
-// Tasks share the trial budget round robin, one batch each in turn (TVM's gradient task
-// scheduler is not here yet). Deterministic for a seed given the same measurements: every draw
+// Tasks share the trial budget round robin, one batch each in turn, a batch no larger than the
+// budget left divided by the active tasks (TVM's gradient task scheduler is not here yet). Deterministic for a seed given the same measurements: every draw
 // comes from generators seeded by `seed` and the task's index. Cancellation is checked between
 // candidates and inside each run.
 #pragma once
@@ -75,7 +75,7 @@ struct TaskReport {
   int trials = 0;  // candidates measured (the default schedule included)
   int failed = 0;
   std::optional<double> default_s;  // median of the default schedule
-  std::optional<double> best_s;     // median of the best candidate
+  std::optional<double> best_s;     // median of the best candidate, the default schedule included
   std::string best_trace;
   std::string message;  // why it was not tuned, or what failed
   std::optional<double> gflops() const;
@@ -100,7 +100,9 @@ struct TuneResult {
   // Where the time went, in seconds.
   double generate_s = 0;  // design space sampling, mutation, postprocessors, features
   double model_s = 0;     // cost model training and prediction
-  double measure_s = 0;   // build and run (the runner)
+  double measure_s = 0;   // build and run (the runner): build_s + run_s
+  double build_s = 0;     // LLVM builds of the candidates
+  double run_s = 0;       // their checked, timed runs (child processes included)
   double total_s = 0;
   // The candidates measured, in order, as their structural hashes (for determinism checks).
   std::vector<uint64_t> measured;
