@@ -423,7 +423,9 @@ RunnerFn MeasureWithRunCheck(const std::string& target_text, const workbench::Ti
     req.profile = true;
     req.timing = timing;
     req.isolate = true;
-    req.timeout_s = timeout_s;
+    // The checked run also runs the reference (for large work, the unscheduled module compiled):
+    // it gets ten times the candidates' limit.
+    req.timeout_s = expected.empty() ? 10 * timeout_s : timeout_s;
     req.keep_outputs = true;
     std::string error;
     std::optional<codegen::Target> target = codegen::ParseTarget(target_text, &error);

@@ -63,7 +63,7 @@ struct TuneOptions {
   double eps_greedy = 0.05;
   size_t cost_model_min_train = 16;
   workbench::TimingOptions timing{3, 3, 20, 0, false};
-  double timeout_s = 30;  // per candidate run
+  double timeout_s = 30;  // per candidate run (the default schedule's checked run: 10x)
   std::string work_dir;   // the database; empty: none (nothing is recorded)
   RunnerFn runner;        // empty: MeasureWithRunCheck for `target`
 };

@@ -24,6 +24,7 @@
 #include "schedule/recipe.h"
 #include "script/tvmscript.h"
 #include "tir/functor.h"
+#include "transform/registry.h"
 #include "workbench/equivalence.h"
 
 using namespace wb;
@@ -494,6 +495,23 @@ class TestMetaSchedule : public QObject {
     for (const auto& check : workbench::CheckEquivalence(module, applied.module)) {
       QVERIFY2(check.outcome == workbench::FunctionCheck::Outcome::kEqual, check.detail.c_str());
     }
+    // The same records through the pass, as a pipeline names it.
+    DiagnosticList diags;
+    std::optional<ir::Pass> pass =
+        transform::BuildPipeline("MetaScheduleApplyDatabase(work_dir=\"" + o.work_dir + "\")", diags);
+    QVERIFY2(pass.has_value(), RenderDiagnostics(diags).c_str());
+    ir::IRModule passed = (*pass)(module);
+    QVERIFY(ir::StructuralEqual(MainOf(passed), MainOf(applied.module)));
+    std::optional<ir::Pass> nowhere =
+        transform::BuildPipeline("MetaScheduleApplyDatabase(work_dir=\"/no/such/dir\")", diags);
+    QVERIFY(nowhere.has_value());
+    bool refused = false;
+    try {
+      (*nowhere)(module);
+    } catch (const ir::PassError& e) {
+      refused = std::string(e.what()).find("/no/such/dir") != std::string::npos;
+    }
+    QVERIFY(refused);
     // Without a record, a function gets its default schedule.
     std::optional<JSONDatabase> empty = JSONDatabase::Open(dir.path().toStdString() + "/empty", &error);
     AppliedDatabase none = ApplyDatabase(module, *empty, codegen::Target::Host());
