@@ -26,6 +26,9 @@ constexpr const char* kCommands = R"text(commands (exactly one; FILE is TVMScrip
                                 the Relax VM), check it against the reference and time it
   FILE [--schedule R] [--pipeline P] --emit cuda|ptx
                                 build for a cuda target and print the device code (no GPU needed)
+  FILE --tune --trials N --work-dir DIR [--target T] [--seed S]
+                                tune the module's kernels (search and measure), recording them in
+                                DIR; FILE --run --work-dir DIR builds with those records
   MANIFEST.json [-j N] [--shard K/N]
                                 run the regression cases of a manifest (or the K-th of N shards,
                                 chosen by a hash of each case's name)
@@ -71,6 +74,15 @@ bool Validate(BatchOptions* opts, std::ostream& err) {
   const bool emit_gpu = opts->EmitsDeviceCode();
   if (emit_gpu && (!opts->inputs.empty() || opts->profile)) {
     err << "workbench: --inputs and --profile go with --run\n";
+    return false;
+  }
+  if (opts->tune && (opts->work_dir.empty() || opts->run || !opts->emit.empty() || opts->files.size() != 1)) {
+    err << "workbench: --tune takes one FILE and --work-dir, without --run or --emit\n";
+    return false;
+  }
+  if (opts->tune) return true;
+  if (!opts->work_dir.empty() && !opts->run) {
+    err << "workbench: --work-dir goes with --tune or --run\n";
     return false;
   }
   if ((!opts->target.empty() || !opts->inputs.empty() || opts->profile) && !opts->run && !emit_gpu) {
@@ -167,6 +179,11 @@ int RunBatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
       ->check(CLI::NonNegativeNumber);
   app.add_option("--cooldown-ms", opts.timing.cooldown_ms, "sleep between samples")->check(CLI::NonNegativeNumber);
   app.add_flag("--flush-cache", opts.timing.flush_cache, "flush the CPU caches before each sample");
+  app.add_flag("--tune", opts.tune, "tune the module's kernels into --work-dir");
+  app.add_option("--trials", opts.trials, "--tune: candidates measured, over all tasks")->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--work-dir", opts.work_dir, "the tuning database (--tune writes it, --run builds with it)")
+      ->type_name("DIR");
   app.add_option("--json", opts.json_path, "write a JSON report")->type_name("REPORT");
   app.add_option("-j,--jobs", opts.jobs, "manifest cases run at once")->check(CLI::PositiveNumber);
   app.add_option("--filter", opts.filter, "manifest cases whose name contains TEXT or matches it (* ?)")
@@ -208,6 +225,7 @@ int RunBatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
   if (opts.IsManifest() && !opts.roundtrip && opts.emit.empty() && opts.compare.empty()) {
     return RunManifestCommand(opts, out, err);
   }
+  if (opts.tune) return RunTuneCommand(opts, out, err);
   if (opts.roundtrip) return RunRoundTripCommand(opts, out, err);
   if (opts.run) return RunRunCommand(opts, out, err);
   if (opts.EmitsDeviceCode()) return RunEmitCommand(opts, out, err);

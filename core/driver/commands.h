@@ -3,7 +3,9 @@
 
 #include <iosfwd>
 
+#include "codegen/target.h"
 #include "driver/options.h"
+#include "ir/expr.h"
 
 namespace wb::driver {
 
@@ -17,6 +19,11 @@ int RunPipelineCommand(const BatchOptions& opts, std::ostream& out, std::ostream
 int RunScheduleCommand(const BatchOptions& opts, std::ostream& out, std::ostream& err);
 // --run: build, run, check against the reference, time.
 int RunRunCommand(const BatchOptions& opts, std::ostream& out, std::ostream& err);
+// --tune: tune the module's tasks into --work-dir (core/meta_schedule).
+int RunTuneCommand(const BatchOptions& opts, std::ostream& out, std::ostream& err);
+// --run --work-dir: *module with the records' schedules (tune.cpp); 0, or the exit code.
+int ApplyWorkDirOption(const BatchOptions& opts, const codegen::Target& target, ir::IRModule* module,
+                       std::ostream& out, std::ostream& err);
 int RunManifestCommand(const BatchOptions& opts, std::ostream& out, std::ostream& err);
 // --merge-reports: the shards' JSON reports of one manifest run merged into one.
 int RunMergeReportsCommand(const BatchOptions& opts, std::ostream& out, std::ostream& err);

@@ -39,6 +39,10 @@ struct BatchOptions {
   workbench::ReferenceKind reference = workbench::ReferenceKind::kAuto;
   bool profile = false;
   workbench::TimingOptions timing;
+  // Tuning (--tune; --work-dir also goes with --run: build with the records).
+  bool tune = false;
+  int trials = 64;
+  std::string work_dir;
 
   bool IsManifest() const;
   bool EmitsDeviceCode() const { return emit == "cuda" || emit == "ptx"; }

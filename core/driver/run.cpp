@@ -86,6 +86,9 @@ int RunRunCommand(const BatchOptions& opts, std::ostream& out, std::ostream& err
     transform::PipelineResult result;
     if (int rc = ApplyPipelineOption(opts, &request.module, &result, err)) return rc;
   }
+  if (!opts.work_dir.empty()) {
+    if (int rc = ApplyWorkDirOption(opts, *target, &request.module, out, err)) return rc;
+  }
   const bool relax = workbench::HasRelaxFunctions(request.module);
   // --func picks the Relax function to run; with --schedule it names the scheduled PrimFunc.
   if (relax && opts.schedule.empty() && !opts.func.empty()) {

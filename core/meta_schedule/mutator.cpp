@@ -1,0 +1,105 @@
+#include "meta_schedule/mutator.h"
+
+#include <algorithm>
+
+namespace wb::meta_schedule {
+
+namespace {
+
+std::vector<size_t> SitesOf(const std::vector<SampleSite>& sites, SampleSite::Kind kind,
+                            const Candidate& c) {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < sites.size() && i < c.decisions.size(); ++i) {
+    if (sites[i].kind == kind) out.push_back(i);
+  }
+  return out;
+}
+
+size_t Pick(size_t n, std::mt19937_64& rng) {
+  return std::uniform_int_distribution<size_t>(0, n - 1)(rng);
+}
+
+std::vector<int64_t> Divisors(int64_t n) {
+  std::vector<int64_t> out;
+  for (int64_t d = 2; d <= n; ++d) {
+    if (n % d == 0) out.push_back(d);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<Candidate> MutateTileSize(const Candidate& c, const std::vector<SampleSite>& sites,
+                                        std::mt19937_64& rng) {
+  std::vector<size_t> tiles;
+  for (size_t i : SitesOf(sites, SampleSite::Kind::kTile, c)) {
+    if (sites[i].extent > 1 && c.decisions[i].size() > 1) tiles.push_back(i);
+  }
+  // A few tries: a draw may only break the innermost bound.
+  for (int attempt = 0; attempt < 16 && !tiles.empty(); ++attempt) {
+    size_t site = tiles[Pick(tiles.size(), rng)];
+    std::vector<int64_t> factors = c.decisions[site];
+    std::vector<size_t> from;
+    for (size_t i = 0; i < factors.size(); ++i) {
+      if (factors[i] > 1) from.push_back(i);
+    }
+    if (from.empty()) continue;
+    size_t x = from[Pick(from.size(), rng)];
+    size_t y = Pick(factors.size() - 1, rng);
+    if (y >= x) ++y;
+    std::vector<int64_t> divisors = Divisors(factors[x]);
+    int64_t d = divisors[Pick(divisors.size(), rng)];
+    factors[x] /= d;
+    factors[y] *= d;
+    int64_t bound = sites[site].max_innermost_factor;
+    if (bound != -1 && factors.back() > bound) continue;
+    Candidate out = c;
+    out.decisions[site] = factors;
+    return out;
+  }
+  return std::nullopt;
+}
+
+std::optional<Candidate> MutateUnroll(const Candidate& c, const std::vector<SampleSite>& sites,
+                                      std::mt19937_64& rng) {
+  std::vector<size_t> unrolls;
+  for (size_t i : SitesOf(sites, SampleSite::Kind::kUnroll, c)) {
+    if (sites[i].choices.size() > 1 && c.decisions[i].size() == 1) unrolls.push_back(i);
+  }
+  if (unrolls.empty()) return std::nullopt;
+  size_t site = unrolls[Pick(unrolls.size(), rng)];
+  int64_t current = c.decisions[site][0];
+  int64_t next = static_cast<int64_t>(Pick(sites[site].choices.size() - 1, rng));
+  if (next >= current) ++next;
+  Candidate out = c;
+  out.decisions[site] = {next};
+  return out;
+}
+
+std::optional<Candidate> MutateParallel(const Candidate& c, const std::vector<SampleSite>& sites,
+                                        std::mt19937_64& rng) {
+  for (size_t site : SitesOf(sites, SampleSite::Kind::kParallel, c)) {
+    if (c.decisions[site].size() != 1) continue;
+    int64_t current = c.decisions[site][0];
+    // The limit fuses as many loops as the largest useful product within it.
+    int64_t fused_now = 0;
+    for (int64_t p : sites[site].choices) fused_now = p <= current ? p : fused_now;
+    std::vector<int64_t> others;
+    for (int64_t p : sites[site].choices) {
+      if (p != fused_now && p > 1) others.push_back(p);
+    }
+    if (others.empty()) return std::nullopt;
+    Candidate out = c;
+    out.decisions[site] = {others[Pick(others.size(), rng)]};
+    return out;
+  }
+  return std::nullopt;
+}
+
+std::vector<Mutator> CpuMutators() {
+  return {{"MutateTileSize", 0.9, MutateTileSize},
+          {"MutateUnroll", 0.03, MutateUnroll},
+          {"MutateParallel", 0.02, MutateParallel}};
+}
+
+}  // namespace wb::meta_schedule

@@ -1,0 +1,265 @@
+#include "meta_schedule/schedule_rules.h"
+
+#include <algorithm>
+#include <set>
+
+#include "dlight/analysis.h"
+#include "dlight/schedule_rule.h"
+#include "meta_schedule/postproc.h"
+#include "tir/functor.h"
+
+namespace wb::meta_schedule {
+
+using schedule::LoopRV;
+using schedule::SBlockRV;
+using schedule::Schedule;
+
+namespace {
+
+constexpr const char* kTilingStructure = "SSRSRS";
+
+// Takes the candidate's decision for each site in turn, samples where it has none, and records
+// what was taken.
+class Sampler {
+ public:
+  Sampler(Schedule& sch, const Candidate& given, SampledSchedule* out)
+      : sch_(sch), given_(given), out_(out) {}
+
+  std::vector<Schedule::ExprRV> Tile(const LoopRV& loop, int64_t n, int64_t max_innermost) {
+    SampleSite site;
+    site.kind = SampleSite::Kind::kTile;
+    const int64_t* extent = tir::AsConstInt(sch_.Get(loop)->extent);
+    if (!extent) throw std::invalid_argument("a loop extent is symbolic");
+    site.extent = *extent;
+    site.max_innermost_factor = max_innermost;
+    const std::vector<int64_t>* given = Given();
+    std::optional<std::vector<int64_t>> decision;
+    if (given && static_cast<int64_t>(given->size()) == n) decision = *given;
+    std::vector<Schedule::ExprRV> rvs = sch_.SamplePerfectTile(loop, n, max_innermost, decision);
+    std::vector<int64_t> taken;
+    for (const auto& rv : rvs) taken.push_back(sch_.Get(rv));
+    Record(site, taken);
+    return rvs;
+  }
+
+  Schedule::ExprRV Categorical(const std::vector<int64_t>& choices) {
+    SampleSite site;
+    site.kind = SampleSite::Kind::kUnroll;
+    site.choices = choices;
+    const std::vector<int64_t>* given = Given();
+    std::optional<int64_t> decision;
+    if (given && given->size() == 1 && (*given)[0] >= 0 &&
+        (*given)[0] < static_cast<int64_t>(choices.size())) {
+      decision = (*given)[0];
+    }
+    std::vector<double> probs(choices.size(), 1.0 / static_cast<double>(choices.size()));
+    Schedule::ExprRV rv = sch_.SampleCategorical(choices, probs, decision);
+    int64_t value = sch_.Get(rv);
+    int64_t index = std::find(choices.begin(), choices.end(), value) - choices.begin();
+    if (decision) index = *decision;
+    Record(site, {index});
+    return rv;
+  }
+
+  // Not sampled (TVM's parallel annotation is fixed until MutateParallel changes it).
+  int64_t ParallelLimit(int64_t dflt, std::vector<int64_t> useful) {
+    SampleSite site;
+    site.kind = SampleSite::Kind::kParallel;
+    site.choices = std::move(useful);
+    const std::vector<int64_t>* given = Given();
+    int64_t limit = given && given->size() == 1 && (*given)[0] > 0 ? (*given)[0] : dflt;
+    Record(site, {limit});
+    return limit;
+  }
+
+ private:
+  const std::vector<int64_t>* Given() const {
+    size_t i = out_->sites.size();
+    if (i < given_.decisions.size() && !given_.decisions[i].empty()) return &given_.decisions[i];
+    return nullptr;
+  }
+  void Record(const SampleSite& site, std::vector<int64_t> taken) {
+    out_->sites.push_back(site);
+    out_->candidate.decisions.push_back(std::move(taken));
+  }
+
+  Schedule& sch_;
+  const Candidate& given_;
+  SampledSchedule* out_;
+};
+
+bool CallsExp(const tir::SBlock& block) {
+  bool found = false;
+  tir::PostOrderVisit(block->body, [&](const ir::Object* node) {
+    if (auto* call = dynamic_cast<const tir::CallNode*>(node)) {
+      if (auto* op = dynamic_cast<const ir::OpNode*>(call->op.get())) {
+        found |= op->name == "tir.exp";
+      }
+    }
+  });
+  return found;
+}
+
+// Some read does not depend on every block iterator: tiling can keep it in cache.
+bool HasReuse(const tir::SBlock& block) {
+  for (const auto& read : block->reads) {
+    std::set<const ir::Object*> used;
+    for (const auto& range : read->region) {
+      tir::PostOrderVisit(range->min, [&](const ir::Object* node) {
+        if (dynamic_cast<const tir::VarNode*>(node)) used.insert(node);
+      });
+    }
+    for (const auto& iv : block->iter_vars) {
+      if (!used.count(iv->var.get())) return true;
+    }
+  }
+  return false;
+}
+
+bool Tileable(const dlight::BlockInfo& info) {
+  return info.simple_nest && info.IsReduction() && HasReuse(info.block);
+}
+
+void AutoInline(Schedule& sch) {
+  std::vector<dlight::BlockInfo> infos = dlight::GetBlockInfos(sch);
+  if (infos.size() < 2) return;
+  for (auto it = infos.rbegin(); it != infos.rend(); ++it) {
+    if (!it->IsSpatial() || CallsExp(it->block)) continue;
+    try {
+      sch.ComputeInline(it->rv);
+      continue;
+    } catch (const std::exception&) {
+    }
+    try {
+      sch.ReverseComputeInline(it->rv);
+    } catch (const std::exception&) {
+    }
+  }
+}
+
+bool IsSpatialBlock(const tir::SBlock& block) {
+  for (const auto& iv : block->iter_vars) {
+    if (iv->iter_type != tir::IterVarType::kDataPar) return false;
+  }
+  return true;
+}
+
+void MultiLevelTiling(Schedule& sch, Sampler& sampler, const SpaceOptions& options,
+                      const dlight::BlockInfo& info, int write_level) {
+  std::string structure = kTilingStructure;
+  std::vector<std::vector<LoopRV>> groups(structure.size());
+  for (size_t k = 0; k < info.loops.size(); ++k) {
+    tir::IterVarType type = info.block->iter_vars[k]->iter_type;
+    char kind = type == tir::IterVarType::kDataPar ? 'S' : 'R';
+    int64_t n = std::count(structure.begin(), structure.end(), kind);
+    std::vector<Schedule::ExprRV> factors =
+        sampler.Tile(info.loops[k], n, options.max_innermost_factor);
+    std::vector<Schedule::Factor> split(factors.begin(), factors.end());
+    std::vector<LoopRV> tiles = sch.SplitBy(info.loops[k], split);
+    size_t t = 0;
+    for (size_t g = 0; g < structure.size(); ++g) {
+      if (structure[g] == kind) groups[g].push_back(tiles[t++]);
+    }
+  }
+  std::vector<LoopRV> order;
+  for (const auto& g : groups) order.insert(order.end(), g.begin(), g.end());
+  sch.Reorder(order);
+  if (write_level < 1 || groups[write_level - 1].empty()) return;
+  LoopRV at = groups[write_level - 1].back();
+  std::vector<SBlockRV> consumers = sch.GetConsumers(info.rv);
+  if (consumers.size() == 1 && IsSpatialBlock(sch.Get(consumers[0]))) {
+    try {
+      sch.ReverseComputeAt(consumers[0], at, true);
+      return;
+    } catch (const std::exception&) {
+    }
+  }
+  SBlockRV cache = sch.CacheWrite(info.rv, 0, "global");
+  sch.ReverseComputeAt(cache, at, true);
+}
+
+// The products of the leading data-parallel loops of the first loop nest: the parallel limits
+// that fuse a different number of loops.
+std::vector<int64_t> UsefulParallelLimits(Schedule& sch) {
+  std::vector<int64_t> out;
+  std::vector<dlight::BlockInfo> infos = dlight::GetBlockInfos(sch);
+  if (infos.empty()) return out;
+  const dlight::BlockInfo& first = infos.front();
+  int64_t product = 1;
+  for (const LoopRV& loop : first.loops) {
+    tir::For f = sch.Get(loop);
+    const int64_t* extent = tir::AsConstInt(f->extent);
+    if (!extent) break;
+    bool spatial = true;
+    for (size_t k = 0; k < first.bindings.size(); ++k) {
+      bool uses = false;
+      tir::PostOrderVisit(first.bindings[k], [&](const ir::Object* node) {
+        uses |= node == f->loop_var.get();
+      });
+      if (uses && first.block->iter_vars[k]->iter_type != tir::IterVarType::kDataPar) spatial = false;
+    }
+    if (!spatial) break;
+    product *= *extent;
+    out.push_back(product);
+  }
+  return out;
+}
+
+void ParallelizeVectorizeUnroll(Schedule& sch, Sampler& sampler, const SpaceOptions& options) {
+  auto* root = dynamic_cast<const tir::SBlockRealizeNode*>(sch.Func()->body.get());
+  if (!root) return;
+  SBlockRV rv = sch.GetSBlock(root->block->name_hint);
+  int64_t limit = sampler.ParallelLimit(
+      static_cast<int64_t>(options.max_jobs_per_core) * options.num_cores, UsefulParallelLimits(sch));
+  sch.Annotate(rv, "meta_schedule.parallel", ir::MakeInt(limit));
+  sch.Annotate(rv, "meta_schedule.vectorize", ir::MakeInt(options.max_vectorize_extent));
+  Schedule::ExprRV unroll = sampler.Categorical(options.unroll_max_steps);
+  sch.Annotate(rv, "meta_schedule.unroll_explicit", ir::MakeInt(sch.Get(unroll)));
+}
+
+}  // namespace
+
+SpaceOptions DefaultSpaceOptions(const codegen::Target& target) {
+  SpaceOptions options;
+  options.num_cores = std::max(1, dlight::CpuParamsOf(target).num_cores);
+  return options;
+}
+
+int NumSketches(const tir::PrimFunc& func) {
+  try {
+    Schedule sch(dlight::SingleFunctionModule(func));
+    AutoInline(sch);
+    for (const dlight::BlockInfo& info : dlight::GetBlockInfos(sch)) {
+      if (Tileable(info)) return 3;
+    }
+  } catch (const std::exception&) {
+  }
+  return 1;
+}
+
+SampledSchedule ApplyDesignSpace(const tir::PrimFunc& func, const SpaceOptions& options,
+                                 const Candidate& candidate, int64_t seed) {
+  SampledSchedule out;
+  out.candidate.sketch = candidate.sketch;
+  try {
+    Schedule sch(dlight::SingleFunctionModule(func));
+    sch.Seed(1 + (seed % 2147483645 + 2147483645) % 2147483645);
+    Sampler sampler(sch, candidate, &out);
+    AutoInline(sch);
+    for (const dlight::BlockInfo& info : dlight::GetBlockInfos(sch)) {
+      if (Tileable(info)) MultiLevelTiling(sch, sampler, options, info, candidate.sketch);
+    }
+    ParallelizeVectorizeUnroll(sch, sampler, options);
+    std::string error;
+    if (!ApplyCpuPostprocs(sch, &error)) {
+      out.error = error;
+      return out;
+    }
+    out.schedule = std::move(sch);
+  } catch (const std::exception& e) {
+    out.error = e.what();
+  }
+  return out;
+}
+
+}  // namespace wb::meta_schedule

@@ -1,0 +1,79 @@
+// The design space of a tuning task: TVM's CPU schedule rules applied by PostOrderApply over
+// the blocks of a PrimFunc, every choice a sampling instruction whose decision the trace records.
+//
+// Rules, in the order they run:
+// - AutoInline: each spatial block is inlined into its consumers (compute_inline), else into its
+//   producer (reverse_compute_inline), consumers first; a block calling exp stays (TVM's CPU
+//   disallow list), so that softmax keeps one exp per element.
+// - MultiLevelTiling "SSRSRS" on every reduction block that reuses data (one of its reads does
+//   not depend on every block iterator) and whose loops each drive one iterator: each spatial
+//   loop split in 4 by sample_perfect_tile, each reduction loop in 2 (innermost factor at most
+//   max_innermost_factor), reordered S S R S R S; the write cache ("global" cache_write, or the
+//   block's single spatial consumer instead) computed at tile level 1 or 2, or none: the three
+//   sketches of TVM's "may create" write reuse.
+// - ParallelizeVectorizeUnroll on the root block: annotations meta_schedule.parallel
+//   (max_jobs_per_core x cores), meta_schedule.vectorize (max_vectorize_extent) and
+//   meta_schedule.unroll_explicit (sample_categorical over the unroll steps, uniform), which
+//   RewriteParallelVectorizeUnroll (postproc.h) turns into loop kinds.
+// Not here yet: InlineConstantScalars, AddRFactor, RandomComputeLocation (there is no
+// sample_compute_location primitive), ApplyCustomRule and the CUDA rules.
+//
+// A candidate is a sketch and its decisions: applying the rules again with the same decisions
+// gives the same schedule, which is how mutators (mutator.h) work and how a candidate is
+// rebuilt; decisions that no longer fit (a mutated tile) are repaired by the sampler.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "codegen/target.h"
+#include "schedule/schedule.h"
+#include "tir/stmt.h"
+
+namespace wb::meta_schedule {
+
+// TVM's CPU defaults, scaled by the host's cores.
+struct SpaceOptions {
+  int num_cores = 1;
+  int max_jobs_per_core = 16;
+  int max_vectorize_extent = 64;
+  std::vector<int64_t> unroll_max_steps = {0, 16, 64, 512};
+  int64_t max_innermost_factor = 64;
+};
+SpaceOptions DefaultSpaceOptions(const codegen::Target& target);
+
+// One sampling site of a candidate, in the order the rules sample.
+struct SampleSite {
+  enum class Kind { kTile, kUnroll, kParallel } kind = Kind::kTile;
+  int64_t extent = 0;               // kTile: the loop's extent
+  int64_t max_innermost_factor = -1;  // kTile
+  std::vector<int64_t> choices;     // kUnroll: the steps; kParallel: the useful limits
+};
+
+struct Candidate {
+  int sketch = 0;
+  // One per site, in order: kTile the factors, kUnroll {index}, kParallel {limit}. Missing or
+  // empty entries are sampled.
+  std::vector<std::vector<int64_t>> decisions;
+};
+
+// What applying the rules made.
+struct SampledSchedule {
+  std::optional<schedule::Schedule> schedule;  // with the postprocessors applied
+  Candidate candidate;                         // with every decision filled in
+  std::vector<SampleSite> sites;
+  std::string error;                           // why there is no schedule
+};
+
+// How many sketches the design space of `func` has (at least 1).
+int NumSketches(const tir::PrimFunc& func);
+
+// Applies the rules for `candidate.sketch` to `func` (as "main" of its own module), taking the
+// candidate's decisions and sampling the rest from `seed`, then the CPU postprocessors. A rule
+// that does not apply to a block leaves it; a postprocessor that fails rejects the candidate.
+SampledSchedule ApplyDesignSpace(const tir::PrimFunc& func, const SpaceOptions& options,
+                                 const Candidate& candidate, int64_t seed);
+
+}  // namespace wb::meta_schedule

@@ -1,0 +1,494 @@
+#include "meta_schedule/search.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <random>
+#include <set>
+
+#include "dlight/cpu/rules.h"
+#include "dlight/schedule_rule.h"
+#include "ir/structural_equal.h"
+#include "ir/structural_hash.h"
+#include "meta_schedule/cost_model.h"
+#include "meta_schedule/database.h"
+#include "meta_schedule/feature_extractor.h"
+#include "meta_schedule/mutator.h"
+#include "meta_schedule/schedule_rules.h"
+#include "schedule/recipe.h"
+#include "tir/expr.h"
+
+namespace wb::meta_schedule {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+tir::PrimFunc MarkScheduled(tir::PrimFunc f) {
+  f.CopyOnWrite()->attrs["tir.is_scheduled"] = ir::MakeBool(true);
+  return f;
+}
+
+// A candidate applied: its schedule's function, trace, hash and features.
+struct Scheduled {
+  Candidate candidate;
+  std::vector<SampleSite> sites;
+  tir::PrimFunc func;
+  std::string trace;
+  uint64_t hash = 0;
+  std::vector<float> features;
+};
+
+std::optional<Scheduled> Realize(const TuneTask& task, const SpaceOptions& space, const Candidate& c,
+                                 int64_t seed) {
+  SampledSchedule s = ApplyDesignSpace(task.func, space, c, seed);
+  if (!s.schedule) return std::nullopt;
+  Scheduled out;
+  out.candidate = s.candidate;
+  out.sites = s.sites;
+  out.func = MarkScheduled(s.schedule->Func());
+  out.trace = s.schedule->trace().AsPython();
+  out.hash = ir::StructuralHash(out.func);
+  out.features = ExtractFeatures(out.func);
+  return out;
+}
+
+// The decisions a record's trace holds, in the order the rules sample them.
+std::vector<std::vector<int64_t>> DecisionsOf(const schedule::Trace& trace) {
+  std::vector<std::vector<int64_t>> out;
+  for (const schedule::Instruction& inst : trace.instructions()) {
+    if (inst.method == "sample_perfect_tile" || inst.method == "sample_categorical") {
+      for (const schedule::TraceArg& arg : inst.args) {
+        if (arg.key != "decision") continue;
+        std::vector<int64_t> d;
+        if (arg.value.kind == schedule::TraceValue::Kind::kList) {
+          for (const auto& v : arg.value.list) d.push_back(v.i);
+        } else {
+          d.push_back(arg.value.i);
+        }
+        out.push_back(d);
+      }
+    } else if (inst.method == "annotate") {
+      bool parallel = false;
+      int64_t value = 0;
+      for (const schedule::TraceArg& arg : inst.args) {
+        if (arg.key == "ann_key") parallel = arg.value.s == "meta_schedule.parallel";
+        if (arg.key == "ann_val") value = arg.value.i;
+      }
+      if (parallel) out.push_back({value});
+    }
+  }
+  return out;
+}
+
+// The candidate of the design space that a record's trace is, or nullopt (a default schedule's
+// trace, or a record made by another design space).
+std::optional<Scheduled> FromRecord(const TuneTask& task, const SpaceOptions& space, int sketches,
+                                    const std::string& trace) {
+  schedule::Schedule replay(dlight::SingleFunctionModule(task.func));
+  if (!schedule::ApplyRecipe(replay, trace).empty()) return std::nullopt;
+  Candidate c;
+  c.decisions = DecisionsOf(replay.trace());
+  for (int s = 0; s < sketches; ++s) {
+    c.sketch = s;
+    std::optional<Scheduled> r = Realize(task, space, c, 1);
+    if (r && ir::StructuralEqual(r->func->body, replay.Func()->body)) return r;
+  }
+  return std::nullopt;
+}
+
+bool DynamicShape(const tir::PrimFunc& f) {
+  for (const auto& b : f->buffer_map) {
+    if (!b.defined()) return true;
+    for (const auto& d : b->shape) {
+      if (!tir::AsConstInt(d)) return true;
+    }
+  }
+  return false;
+}
+
+struct TaskState {
+  const TuneTask* task = nullptr;
+  size_t index = 0;
+  SpaceOptions space;
+  int sketches = 1;
+  std::mt19937_64 rng;
+  std::unique_ptr<XGBoostCostModel> model;
+  std::set<uint64_t> seen;  // measured (or recorded) candidates
+  std::vector<std::pair<Scheduled, double>> good;  // measured, with their seconds
+  Outputs expected;
+  std::optional<size_t> workload;
+  TaskReport report;
+  bool active = true;
+};
+
+class Tuner {
+ public:
+  Tuner(const TuneOptions& options, const codegen::Target& target, std::optional<JSONDatabase> db,
+        const workbench::CancellationToken& token, const TuneProgressFn& progress, TuneResult* result)
+      : options_(options), target_(target), db_(std::move(db)), token_(token), progress_(progress),
+        result_(result), start_(Clock::now()) {
+    runner_ = options.runner ? options.runner
+                             : MeasureWithRunCheck(options.target, options.timing, options.timeout_s);
+  }
+
+  void Run(const std::vector<TuneTask>& tasks) {
+    std::vector<TaskState> states(tasks.size());
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      if (token_.cancelled()) break;
+      Init(states[i], tasks[i], i);
+    }
+    bool any = true;
+    while (any && result_->trials < options_.max_trials && !token_.cancelled()) {
+      any = false;
+      // Each active task gets a batch this round; a small budget is shared, not spent on the
+      // first task.
+      int active = 0;
+      for (const TaskState& st : states) active += st.active ? 1 : 0;
+      const int share = std::max(1, (options_.max_trials - result_->trials) / std::max(1, active));
+      for (TaskState& st : states) {
+        if (!st.active || result_->trials >= options_.max_trials || token_.cancelled()) continue;
+        any = true;
+        int n = std::min({options_.num_trials_per_iter, share, options_.max_trials - result_->trials});
+        std::vector<Scheduled> batch = NextBatch(st, n);
+        if (batch.empty()) {
+          st.active = false;
+          if (st.report.message.empty()) st.report.message = "the design space has no new candidate";
+          continue;
+        }
+        std::vector<std::vector<float>> features;
+        std::vector<double> seconds;
+        for (const Scheduled& s : batch) {
+          if (token_.cancelled() || result_->trials >= options_.max_trials) break;
+          std::optional<double> t = MeasureCandidate(st, s);
+          ++result_->trials;
+          features.push_back(s.features);
+          seconds.push_back(t.value_or(0));
+          Report(st);
+        }
+        auto t0 = Clock::now();
+        st.model->Update(features, seconds);
+        result_->model_s += Since(t0);
+      }
+    }
+    result_->cancelled = token_.cancelled();
+    for (TaskState& st : states) {
+      if (st.task) result_->tasks.push_back(st.report);
+    }
+  }
+
+ private:
+  void Init(TaskState& st, const TuneTask& task, size_t index) {
+    st.task = &task;
+    st.index = index;
+    st.space = DefaultSpaceOptions(target_);
+    st.rng.seed(options_.seed * 1000003u + index);
+    st.model = std::make_unique<XGBoostCostModel>(options_.seed + index, options_.cost_model_min_train);
+    st.report.name = task.name;
+    st.report.weight = task.weight;
+    st.report.flops = task.flops;
+    if (DynamicShape(task.func)) {
+      st.active = false;
+      st.report.message = "symbolic shapes: not tuned, the default schedule applies";
+      return;
+    }
+    st.sketches = NumSketches(task.func);
+    if (db_) {
+      std::string error;
+      st.workload = db_->CommitWorkload(task.func, &error);
+      if (!st.workload) result_->warnings.push_back(error);
+    }
+    // The default schedule: the baseline, and the carrier of the checked outputs.
+    std::optional<dlight::AppliedRule> applied =
+        dlight::ApplyRules(task.func, target_, dlight::cpu::DefaultRules());
+    tir::PrimFunc baseline = applied ? MarkScheduled(applied->schedule.Func()) : task.func;
+    Measurement m = Measure(baseline, task.func, {});
+    if (!m.result.ok()) {
+      st.active = false;
+      st.report.message = "the default schedule does not run and check: " +
+                          std::string(workbench::RunStatusName(m.result.status)) + ": " + m.result.message;
+      return;
+    }
+    st.expected = m.result.outputs;
+    st.report.default_s = m.result.median_s();
+    // The default schedule is the first candidate: the best until one beats it.
+    st.report.best_s = st.report.default_s;
+    if (applied) st.report.best_trace = applied->schedule.trace().AsPython();
+    if (applied) Record(st, applied->schedule.trace().AsPython(), m.result);
+    st.seen.insert(ir::StructuralHash(baseline));
+    // The database's best candidates of this design space seed the population.
+    if (st.workload) {
+      for (const TuningRecord& r : db_->TopK(*st.workload, target_.str(), 16)) {
+        auto t0 = Clock::now();
+        std::optional<Scheduled> s = FromRecord(task, st.space, st.sketches, r.trace);
+        result_->generate_s += Since(t0);
+        if (!s || st.seen.count(s->hash)) continue;
+        st.seen.insert(s->hash);
+        st.good.push_back({*s, r.mean_s()});
+        st.model->Update({s->features}, {r.mean_s()});
+        if (!st.report.best_s || r.mean_s() < *st.report.best_s) {
+          st.report.best_s = r.mean_s();
+          st.report.best_trace = r.trace;
+        }
+      }
+    }
+  }
+
+  Measurement Measure(const tir::PrimFunc& scheduled, const tir::PrimFunc& original,
+                      const Outputs& expected) {
+    Measurement m = runner_(scheduled, original, expected, token_);
+    result_->measure_s += m.build_s + m.run_s;
+    result_->build_s += m.build_s;
+    result_->run_s += m.run_s;
+    return m;
+  }
+
+  void Record(TaskState& st, const std::string& trace, const workbench::FunctionResult& r) {
+    if (!db_ || !st.workload) return;
+    TuningRecord rec;
+    rec.workload = *st.workload;
+    rec.trace = trace;
+    rec.run_secs = r.ok() && !r.samples_s.empty() ? r.samples_s : std::vector<double>{kFailedRunSeconds};
+    rec.target = target_.str();
+    rec.args_info = JSONDatabase::ArgsInfo(st.task->func);
+    std::string error;
+    if (!db_->CommitRecord(rec, &error)) result_->warnings.push_back(error);
+  }
+
+  std::optional<double> MeasureCandidate(TaskState& st, const Scheduled& s) {
+    st.seen.insert(s.hash);
+    result_->measured.push_back(s.hash);
+    Measurement m = Measure(s.func, st.task->func, st.expected);
+    ++st.report.trials;
+    if (m.result.status == workbench::RunStatus::kCancelled) return std::nullopt;
+    Record(st, s.trace, m.result);
+    if (!m.result.ok() || m.result.samples_s.empty()) {
+      ++st.report.failed;
+      return std::nullopt;
+    }
+    double t = m.result.median_s();
+    st.good.push_back({s, t});
+    if (!st.report.best_s || t < *st.report.best_s) {
+      st.report.best_s = t;
+      st.report.best_trace = s.trace;
+    }
+    return t;
+  }
+
+  void Report(const TaskState& st) {
+    if (!progress_) return;
+    TuneProgress p;
+    p.task = st.task->name;
+    p.trial = result_->trials;
+    p.total = options_.max_trials;
+    p.best_s = st.report.best_s;
+    double elapsed = Since(start_);
+    p.eta_s = p.trial > 0 ? elapsed / p.trial * (p.total - p.trial) : 0;
+    progress_(p);
+  }
+
+  std::vector<Scheduled> NextBatch(TaskState& st, int n) {
+    auto t0 = Clock::now();
+    std::vector<Scheduled> batch = Evolve(st, n);
+    result_->generate_s += Since(t0);
+    return batch;
+  }
+
+  std::vector<double> Score(TaskState& st, const std::vector<Scheduled>& pop) {
+    auto t0 = Clock::now();
+    std::vector<std::vector<float>> f;
+    for (const auto& s : pop) f.push_back(s.features);
+    std::vector<double> scores = st.model->Predict(f);
+    result_->model_s += Since(t0);
+    return scores;
+  }
+
+  std::vector<Scheduled> Evolve(TaskState& st, int n) {
+    const int population = std::max(options_.population_size, n);
+    std::map<uint64_t, Scheduled> pool;  // unmeasured candidates seen in this batch
+    std::vector<Scheduled> randoms;
+    std::vector<Scheduled> pop;
+    std::set<uint64_t> in_pop;
+    // The best measured ones first.
+    std::vector<std::pair<Scheduled, double>> good = st.good;
+    std::stable_sort(good.begin(), good.end(),
+                     [](const auto& a, const auto& b) { return a.second < b.second; });
+    size_t keep = static_cast<size_t>(options_.init_measured_ratio * population);
+    for (size_t i = 0; i < good.size() && i < keep; ++i) {
+      if (in_pop.insert(good[i].first.hash).second) pop.push_back(good[i].first);
+    }
+    for (int attempt = 0; static_cast<int>(pop.size()) < population && attempt < 4 * population; ++attempt) {
+      Candidate c;
+      c.sketch = static_cast<int>(st.rng() % static_cast<uint64_t>(st.sketches));
+      std::optional<Scheduled> s = Realize(*st.task, st.space, c, static_cast<int64_t>(st.rng() % 2147483645));
+      if (!s || !in_pop.insert(s->hash).second) continue;
+      if (!st.seen.count(s->hash)) {
+        pool.emplace(s->hash, *s);
+        randoms.push_back(*s);
+      }
+      pop.push_back(*s);
+    }
+    if (pop.empty()) return {};
+    std::vector<Mutator> mutators = CpuMutators();
+    std::vector<double> mprobs;
+    for (const Mutator& m : mutators) mprobs.push_back(m.probability);
+    std::uniform_real_distribution<double> u(0, 1);
+    for (int iter = 0; iter < options_.genetic_num_iters; ++iter) {
+      std::vector<double> scores = Score(st, pop);
+      for (double& s : scores) s = std::max(s, 1e-6);
+      std::discrete_distribution<size_t> pick(scores.begin(), scores.end());
+      std::vector<Scheduled> next;
+      std::set<uint64_t> in_next;
+      for (int tries = 0; static_cast<int>(next.size()) < population && tries < 2 * population; ++tries) {
+        const Scheduled& parent = pop[pick(st.rng)];
+        std::optional<Scheduled> child;
+        if (u(st.rng) < options_.genetic_mutate_prob) {
+          std::discrete_distribution<size_t> which(mprobs.begin(), mprobs.end());
+          const Mutator& m = mutators[which(st.rng)];
+          std::optional<Candidate> c = m.apply(parent.candidate, parent.sites, st.rng);
+          if (c) child = Realize(*st.task, st.space, *c, static_cast<int64_t>(st.rng() % 2147483645));
+        }
+        const Scheduled& chosen = child ? *child : parent;
+        if (!in_next.insert(chosen.hash).second) continue;
+        if (!st.seen.count(chosen.hash)) pool.emplace(chosen.hash, chosen);
+        next.push_back(chosen);
+      }
+      if (!next.empty()) pop = std::move(next);
+    }
+    // The best predicted unmeasured candidates, a few random ones among them.
+    std::vector<Scheduled> unmeasured;
+    for (auto& [h, s] : pool) unmeasured.push_back(s);
+    // Deterministic order before scoring: the pool is keyed by hash.
+    std::vector<double> scores = Score(st, unmeasured);
+    std::vector<size_t> order(unmeasured.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return scores[a] > scores[b]; });
+    int num_random = static_cast<int>(options_.eps_greedy * n + 0.5);
+    std::vector<Scheduled> batch;
+    std::set<uint64_t> chosen;
+    for (size_t i : order) {
+      if (static_cast<int>(batch.size()) >= n - num_random) break;
+      if (chosen.insert(unmeasured[i].hash).second) batch.push_back(unmeasured[i]);
+    }
+    std::shuffle(randoms.begin(), randoms.end(), st.rng);
+    for (const Scheduled& s : randoms) {
+      if (static_cast<int>(batch.size()) >= n) break;
+      if (chosen.insert(s.hash).second) batch.push_back(s);
+    }
+    for (size_t i : order) {
+      if (static_cast<int>(batch.size()) >= n) break;
+      if (chosen.insert(unmeasured[i].hash).second) batch.push_back(unmeasured[i]);
+    }
+    return batch;
+  }
+
+  const TuneOptions& options_;
+  codegen::Target target_;
+  std::optional<JSONDatabase> db_;
+  workbench::CancellationToken token_;
+  TuneProgressFn progress_;
+  TuneResult* result_;
+  RunnerFn runner_;
+  Clock::time_point start_;
+};
+
+}  // namespace
+
+std::optional<double> TaskReport::gflops() const {
+  if (!best_s || flops <= 0) return std::nullopt;
+  return flops / *best_s / 1e9;
+}
+
+std::optional<double> TaskReport::speedup() const {
+  if (!best_s || !default_s) return std::nullopt;
+  return *default_s / *best_s;
+}
+
+RunnerFn MeasureWithRunCheck(const std::string& target_text, const workbench::TimingOptions& timing,
+                             double timeout_s) {
+  return [=](const tir::PrimFunc& scheduled, const tir::PrimFunc& original, const Outputs& expected,
+             const workbench::CancellationToken& token) {
+    Measurement m;
+    m.result.name = "main";
+    workbench::RunCheckRequest req;
+    req.module = dlight::SingleFunctionModule(scheduled);
+    req.reference_module = dlight::SingleFunctionModule(original);
+    req.target = target_text;
+    req.functions = {"main"};
+    req.reference = expected.empty() ? workbench::ReferenceKind::kAuto : workbench::ReferenceKind::kNone;
+    req.profile = true;
+    req.timing = timing;
+    req.isolate = true;
+    // The checked run also runs the reference (for large work, the unscheduled module compiled):
+    // it gets ten times the candidates' limit.
+    req.timeout_s = expected.empty() ? 10 * timeout_s : timeout_s;
+    req.keep_outputs = true;
+    std::string error;
+    std::optional<codegen::Target> target = codegen::ParseTarget(target_text, &error);
+    if (!target) {
+      m.result.status = workbench::RunStatus::kFailed;
+      m.result.message = error;
+      return m;
+    }
+    auto t0 = Clock::now();
+    workbench::CompiledModule compiled = workbench::Compile(req.module, *target);
+    m.build_s = Since(t0);
+    if (!compiled.ok()) {
+      m.result.status = workbench::RunStatus::kFailed;
+      m.result.message = "build failed: " + RenderDiagnostics(compiled.diagnostics);
+      return m;
+    }
+    t0 = Clock::now();
+    workbench::RunCheckResult res = workbench::RunCompiled(compiled, req, token);
+    m.run_s = Since(t0);
+    if (res.functions.empty()) {
+      m.result.status = res.cancelled ? workbench::RunStatus::kCancelled : workbench::RunStatus::kFailed;
+      m.result.message = res.message;
+      return m;
+    }
+    m.result = res.functions[0];
+    if (m.result.ok() && !expected.empty()) {
+      workbench::CompareOutputs(m.result.outputs, expected, std::nullopt, std::nullopt, &m.result);
+    }
+    return m;
+  };
+}
+
+TuneResult Tune(const ExtractedTasks& tasks, const TuneOptions& options,
+                const workbench::CancellationToken& token, const TuneProgressFn& progress) {
+  TuneResult result;
+  auto t0 = Clock::now();
+  if (tasks.tasks.empty()) {
+    result.error = tasks.error.empty() ? "no tasks to tune" : tasks.error;
+    return result;
+  }
+  std::string error;
+  std::optional<codegen::Target> target = codegen::ParseTarget(options.target, &error);
+  if (!target) {
+    result.error = "target '" + options.target + "': " + error;
+    return result;
+  }
+  if (target->kind != "llvm") {
+    result.error = "tuning needs an llvm (CPU) target; the CUDA design space is not implemented";
+    return result;
+  }
+  std::optional<JSONDatabase> db;
+  if (!options.work_dir.empty()) {
+    db = JSONDatabase::Open(options.work_dir, &error);
+    if (!db) {
+      result.error = error;
+      return result;
+    }
+    result.warnings = db->warnings();
+  }
+  Tuner tuner(options, *target, std::move(db), token, progress, &result);
+  tuner.Run(tasks.tasks);
+  result.total_s = Since(t0);
+  return result;
+}
+
+}  // namespace wb::meta_schedule

@@ -1,0 +1,118 @@
+// Tuning: the evolutionary search over each task's design space, measuring candidates through
+// workbench's run-and-check mechanism and recording them in the database (TVM's
+// EvolutionarySearch, LocalBuilder/LocalRunner and the round-robin task scheduler, scaled to a
+// small machine).
+//
+// Per task, first the default schedule (core/dlight's, when a rule applies) is measured and
+// checked against the reference (workbench's `auto`: the interpreter for small work, the module
+// as written compiled by LLVM above); its outputs become the task's expected outputs, so each
+// candidate afterwards is checked once, on the same seeded inputs, against them (its run has no
+// reference of its own; the tolerance is the dtype's default). A candidate that fails to build,
+// crashes, hangs past the timeout or computes other numbers is recorded as failed (run seconds
+// 1e10) and never chosen.
+//
+// Each batch of a task: a population of the database's best candidates (init_measured_ratio of
+// it) and random samples of the design space; genetic_num_iters rounds in which parents drawn by
+// the cost model's score are mutated (mutator.h, with genetic_mutate_prob); then the
+// num_trials_per_iter best predicted candidates not measured yet (duplicates removed by
+// structural hash of the scheduled function), eps_greedy of them random samples instead. The
+// cost model is retrained after each batch.
+//
+// Tasks share the trial budget round robin, one batch each in turn, a batch no larger than the
+// budget left divided by the active tasks (TVM's gradient task scheduler is not here yet). Deterministic for a seed given the same measurements: every draw
+// comes from generators seeded by `seed` and the task's index. Cancellation is checked between
+// candidates and inside each run.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "codegen/target.h"
+#include "ir/expr.h"
+#include "meta_schedule/task.h"
+#include "workbench/cancellation.h"
+#include "workbench/run_check.h"
+
+namespace wb::meta_schedule {
+
+// One candidate's measurement: a FunctionResult of workbench's mechanism (status, samples,
+// outputs), and the seconds its build and its run took.
+struct Measurement {
+  workbench::FunctionResult result;
+  double build_s = 0;
+  double run_s = 0;
+};
+using Outputs = std::vector<std::pair<std::string, runtime::NDArray>>;
+// Measures `scheduled` (as "main"); `expected`: the outputs to compare with, empty to check it
+// against the reference (computing `original`) and keep its outputs instead.
+using RunnerFn = std::function<Measurement(const tir::PrimFunc& scheduled, const tir::PrimFunc& original,
+                                           const Outputs& expected,
+                                           const workbench::CancellationToken& token)>;
+
+struct TuneOptions {
+  std::string target = "llvm";
+  int max_trials = 64;  // over all tasks
+  uint64_t seed = 1;
+  int num_trials_per_iter = 16;
+  int population_size = 64;
+  double init_measured_ratio = 0.2;
+  int genetic_num_iters = 3;
+  double genetic_mutate_prob = 0.85;
+  double eps_greedy = 0.05;
+  size_t cost_model_min_train = 16;
+  workbench::TimingOptions timing{3, 3, 20, 0, false};
+  double timeout_s = 30;  // per candidate run (the default schedule's checked run: 10x)
+  std::string work_dir;   // the database; empty: none (nothing is recorded)
+  RunnerFn runner;        // empty: MeasureWithRunCheck for `target`
+};
+
+struct TaskReport {
+  std::string name;
+  int weight = 1;
+  double flops = 0;
+  int trials = 0;  // candidates measured (the default schedule included)
+  int failed = 0;
+  std::optional<double> default_s;  // median of the default schedule
+  std::optional<double> best_s;     // median of the best candidate, the default schedule included
+  std::string best_trace;
+  std::string message;  // why it was not tuned, or what failed
+  std::optional<double> gflops() const;
+  std::optional<double> speedup() const;  // default / best
+};
+
+struct TuneProgress {
+  std::string task;
+  int trial = 0;  // done, over all tasks
+  int total = 0;
+  std::optional<double> best_s;  // of this task
+  double eta_s = 0;
+};
+using TuneProgressFn = std::function<void(const TuneProgress&)>;
+
+struct TuneResult {
+  std::vector<TaskReport> tasks;
+  std::string error;  // nothing could be tuned (no tasks, a bad target, an unusable work dir)
+  std::vector<std::string> warnings;  // the database's skipped lines
+  bool cancelled = false;
+  int trials = 0;
+  // Where the time went, in seconds.
+  double generate_s = 0;  // design space sampling, mutation, postprocessors, features
+  double model_s = 0;     // cost model training and prediction
+  double measure_s = 0;   // build and run (the runner): build_s + run_s
+  double build_s = 0;     // LLVM builds of the candidates
+  double run_s = 0;       // their checked, timed runs (child processes included)
+  double total_s = 0;
+  // The candidates measured, in order, as their structural hashes (for determinism checks).
+  std::vector<uint64_t> measured;
+};
+
+// The run-and-check runner for `target` (LLVM builds, isolated timed runs).
+RunnerFn MeasureWithRunCheck(const std::string& target, const workbench::TimingOptions& timing,
+                             double timeout_s);
+
+TuneResult Tune(const ExtractedTasks& tasks, const TuneOptions& options,
+                const workbench::CancellationToken& token = {}, const TuneProgressFn& progress = {});
+
+}  // namespace wb::meta_schedule

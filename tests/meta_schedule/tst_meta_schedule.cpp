@@ -1,0 +1,554 @@
+// core/meta_schedule: tasks, the design space (every sampled schedule valid and equal to the
+// original under the reference interpreter), postprocessors, mutators, features, the database,
+// determinism for a seed, cancellation, and one real tuning run through run-and-check.
+#include <QTemporaryDir>
+#include <QTest>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <set>
+
+#include "dlight/schedule_rule.h"
+#include "driver/driver.h"
+#include "ir/structural_equal.h"
+#include "ir/structural_hash.h"
+#include "meta_schedule/apply.h"
+#include "meta_schedule/database.h"
+#include "meta_schedule/feature_extractor.h"
+#include "meta_schedule/mutator.h"
+#include "meta_schedule/postproc.h"
+#include "meta_schedule/schedule_rules.h"
+#include "meta_schedule/search.h"
+#include "meta_schedule/task.h"
+#include "schedule/recipe.h"
+#include "script/tvmscript.h"
+#include "tir/functor.h"
+#include "transform/registry.h"
+#include "workbench/equivalence.h"
+
+using namespace wb;
+using namespace wb::meta_schedule;
+
+namespace {
+
+ir::IRModule ParseOrDie(const std::string& text) {
+  script::ParseResult parsed = script::Parse(text, "case.py");
+  if (!parsed.ok()) qFatal("does not parse: %s\n%s", RenderDiagnostics(parsed.diagnostics).c_str(), text.c_str());
+  return parsed.module;
+}
+
+// The bundled workloads at small shapes: conv2d + relu, matmul + bias, softmax, in one Relax
+// module whose fused kernels are the tasks.
+const char* kWorkloads = R"(@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((1, 3, 6, 6), dtype="float32"), w: R.Tensor((4, 3, 3, 3), dtype="float32"), a: R.Tensor((6, 20), dtype="float32"), b: R.Tensor((20, 12), dtype="float32"), bias: R.Tensor((12,), dtype="float32"), s: R.Tensor((4, 24), dtype="float32")):
+        with R.dataflow():
+            c = R.nn.conv2d(x, w, padding=[1, 1, 1, 1])
+            r = R.nn.relu(c)
+            m = R.matmul(a, b)
+            m2 = R.add(m, bias)
+            p = R.nn.softmax(s, axis=-1)
+            q = R.nn.softmax(s, axis=-1)
+            gv = (r, m2, p, q)
+            R.output(gv)
+        return gv
+)";
+
+const char* kMatmul = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((32, 48), "float32"), B: T.Buffer((48, 40), "float32"), C: T.Buffer((32, 40), "float32")):
+        T.func_attr({"tirx.noalias": True})
+        for i, j, k in T.grid(32, 40, 48):
+            with T.sblock("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                T.reads(A[vi, vk], B[vk, vj])
+                T.writes(C[vi, vj])
+                with T.init():
+                    C[vi, vj] = T.float32(0.0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+)";
+
+const char* kScale = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
+        T.func_attr({"tirx.noalias": True})
+        for i in range(16):
+            with T.sblock("B"):
+                vi = T.axis.spatial(16, i)
+                T.reads(A[vi])
+                T.writes(B[vi])
+                B[vi] = A[vi] * T.float32(2.0) + T.float32(1.0)
+)";
+
+tir::PrimFunc MainOf(const ir::IRModule& m) { return m->Lookup("main").as_ref<tir::PrimFuncNode>(); }
+
+SpaceOptions TwoCores() {
+  SpaceOptions o;
+  o.num_cores = 2;
+  return o;
+}
+
+bool HasLoopKind(const tir::PrimFunc& f, tir::ForKind kind) {
+  bool found = false;
+  tir::PostOrderVisit(f->body, [&](const ir::Object* n) {
+    if (auto* loop = dynamic_cast<const tir::ForNode*>(n)) found |= loop->kind == kind;
+  });
+  return found;
+}
+
+// A runner that measures nothing: a latency derived from the candidate's structure, so runs are
+// reproducible; `fail` decides which candidates "compute wrong numbers".
+RunnerFn FakeRunner(std::function<bool(uint64_t)> fail = {}, int* calls = nullptr,
+                    std::function<void(int, const workbench::CancellationToken&)> on_call = {}) {
+  return [=](const tir::PrimFunc& scheduled, const tir::PrimFunc&, const Outputs&,
+             const workbench::CancellationToken& token) {
+    if (calls) ++*calls;
+    if (on_call) on_call(calls ? *calls : 0, token);
+    Measurement m;
+    m.result.name = "main";
+    uint64_t h = ir::StructuralHash(scheduled);
+    if (fail && fail(h)) {
+      m.result.status = workbench::RunStatus::kMismatch;
+      m.result.message = "C differs";
+      return m;
+    }
+    m.result.samples_s = {1e-3 * (1.0 + static_cast<double>(h % 1000) / 100.0)};
+    m.result.number = 1;
+    return m;
+  };
+}
+
+}  // namespace
+
+class TestMetaSchedule : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void tasksOfRelaxAreFusedKernelsWeightedByCalls() {
+    ExtractedTasks t = ExtractTasks(ParseOrDie(kWorkloads));
+    QVERIFY2(t.error.empty(), t.error.c_str());
+    // conv2d+relu, matmul+add, softmax (called twice, one task).
+    QCOMPARE(t.tasks.size(), size_t(3));
+    int total = 0;
+    bool twice = false;
+    for (const TuneTask& task : t.tasks) {
+      total += task.weight;
+      twice |= task.weight == 2;
+      QVERIFY(task.flops > 0);
+      QCOMPARE(task.shash, ir::StructuralHash(task.func));
+    }
+    QCOMPARE(total, 4);
+    QVERIFY(twice);
+  }
+
+  void tasksOfTirDeduplicateEqualFunctions() {
+    std::string text = kMatmul;
+    std::string second = std::string(kMatmul).substr(std::string(kMatmul).find("    @T.prim_func"));
+    size_t at = second.find("def main");
+    second.replace(at, 8, "def other");
+    ExtractedTasks t = ExtractTasks(ParseOrDie(text + "\n" + second));
+    QCOMPARE(t.tasks.size(), size_t(1));
+    QCOMPARE(t.tasks[0].weight, 2);
+    QCOMPARE(t.tasks[0].functions.size(), size_t(2));
+  }
+
+  // The property: every sampled schedule of every workload is valid, replays from its trace, and
+  // computes what the original computes (reference interpreter, random inputs).
+  void everySampledScheduleIsEquivalent() {
+    ExtractedTasks t = ExtractTasks(ParseOrDie(kWorkloads));
+    std::vector<TuneTask> tasks = t.tasks;
+    TuneTask mm;
+    mm.name = "matmul";
+    mm.func = MainOf(ParseOrDie(kMatmul));
+    tasks.push_back(mm);
+    int checked = 0;
+    for (const TuneTask& task : tasks) {
+      const int sketches = NumSketches(task.func);
+      std::set<uint64_t> distinct;
+      bool parallel = false, vectorized = false;
+      for (int64_t seed = 1; seed <= 60; ++seed) {
+        Candidate c;
+        c.sketch = static_cast<int>(seed % sketches);
+        SampledSchedule s = ApplyDesignSpace(task.func, TwoCores(), c, seed);
+        QVERIFY2(s.schedule.has_value(), (task.name + ": " + s.error).c_str());
+        tir::PrimFunc f = s.schedule->Func();
+        distinct.insert(ir::StructuralHash(f));
+        parallel |= HasLoopKind(f, tir::ForKind::kParallel);
+        vectorized |= HasLoopKind(f, tir::ForKind::kVectorized);
+        // The trace alone rebuilds it.
+        std::string trace = s.schedule->trace().AsPython();
+        schedule::Schedule replay(dlight::SingleFunctionModule(task.func));
+        DiagnosticList diags = schedule::ApplyRecipe(replay, trace);
+        QVERIFY2(diags.empty(), (task.name + ": " + (diags.empty() ? "" : diags[0].message) + "\n" + trace).c_str());
+        QVERIFY2(ir::StructuralEqual(replay.mod(), s.schedule->mod()), trace.c_str());
+        // The same decisions rebuild it too.
+        SampledSchedule again = ApplyDesignSpace(task.func, TwoCores(), s.candidate, 999);
+        QVERIFY(again.schedule.has_value());
+        QVERIFY(ir::StructuralEqual(again.schedule->mod(), s.schedule->mod()));
+        workbench::EquivalenceOptions eq;
+        eq.seed = static_cast<uint64_t>(seed);
+        for (const auto& check : workbench::CheckEquivalence(dlight::SingleFunctionModule(task.func),
+                                                             s.schedule->mod(), eq)) {
+          QVERIFY2(check.outcome == workbench::FunctionCheck::Outcome::kEqual,
+                   (task.name + " seed " + std::to_string(seed) + ": " + check.detail + "\n" + trace).c_str());
+        }
+        ++checked;
+      }
+      QVERIFY2(distinct.size() > 1 || task.name.find("softmax") != std::string::npos, task.name.c_str());
+      QVERIFY2(parallel, task.name.c_str());
+      QVERIFY2(vectorized || task.name.find("softmax") != std::string::npos, task.name.c_str());
+    }
+    QVERIFY(checked >= 240);
+  }
+
+  void multiLevelTilingSamplesSSRSRS() {
+    tir::PrimFunc f = MainOf(ParseOrDie(kMatmul));
+    QCOMPARE(NumSketches(f), 3);
+    Candidate c;
+    c.sketch = 1;
+    SampledSchedule s = ApplyDesignSpace(f, TwoCores(), c, 7);
+    QVERIFY(s.schedule.has_value());
+    // i and j in 4 tiles, k in 2, then the parallel limit and the unroll step.
+    QCOMPARE(s.sites.size(), size_t(5));
+    QCOMPARE(s.candidate.decisions[0].size(), size_t(4));
+    QCOMPARE(s.candidate.decisions[2].size(), size_t(2));
+    int64_t p = 1;
+    for (int64_t x : s.candidate.decisions[0]) p *= x;
+    QCOMPARE(p, int64_t(32));
+    QVERIFY(s.candidate.decisions[0].back() <= 64);
+    QVERIFY(s.sites[3].kind == SampleSite::Kind::kParallel);
+    QVERIFY(s.sites[4].kind == SampleSite::Kind::kUnroll);
+    std::string trace = s.schedule->trace().AsPython();
+    QVERIFY(trace.find("cache_write") != std::string::npos);
+    QVERIFY(trace.find("decompose_reduction") != std::string::npos);
+    QVERIFY(trace.find("sample_categorical") != std::string::npos);
+  }
+
+  void postprocsRewriteAnnotations() {
+    schedule::Schedule sch(ParseOrDie(kMatmul));
+    schedule::SBlockRV root = sch.GetSBlock("root");
+    sch.Annotate(root, "meta_schedule.parallel", ir::MakeInt(64));
+    sch.Annotate(root, "meta_schedule.vectorize", ir::MakeInt(64));
+    sch.Annotate(root, "meta_schedule.unroll_explicit", ir::MakeInt(16));
+    std::string error;
+    QVERIFY(RewriteParallelVectorizeUnroll(sch, &error));
+    tir::PrimFunc f = sch.Func();
+    auto* realize = dynamic_cast<const tir::SBlockRealizeNode*>(f->body.get());
+    QVERIFY(realize);
+    QVERIFY(realize->block->annotations.empty());
+    // i (32) alone: i*j = 1280 is over the limit of 64.
+    auto* outer = dynamic_cast<const tir::ForNode*>(realize->block->body.get());
+    QVERIFY(outer);
+    QCOMPARE(outer->kind, tir::ForKind::kParallel);
+    QCOMPARE(*tir::AsConstInt(outer->extent), int64_t(32));
+    QVERIFY(outer->annotations.count("pragma_auto_unroll_max_step"));
+    // k is a reduction loop: not vectorized.
+    QVERIFY(!HasLoopKind(f, tir::ForKind::kVectorized));
+    QVERIFY(RewriteReductionBlock(sch, &error));
+    QVERIFY(sch.trace().AsPython().find("decompose_reduction") != std::string::npos);
+    for (const auto& check : workbench::CheckEquivalence(ParseOrDie(kMatmul), sch.mod())) {
+      QVERIFY2(check.outcome == workbench::FunctionCheck::Outcome::kEqual, check.detail.c_str());
+    }
+    // A malformed annotation is an error, not a silent skip.
+    schedule::Schedule bad(ParseOrDie(kMatmul));
+    bad.Annotate(bad.GetSBlock("root"), "meta_schedule.parallel", ir::MakeString("x"));
+    QVERIFY(!RewriteParallelVectorizeUnroll(bad, &error));
+    QVERIFY(error.find("meta_schedule.parallel") != std::string::npos);
+  }
+
+  void mutatorsChangeOneDecision() {
+    tir::PrimFunc f = MainOf(ParseOrDie(kMatmul));
+    Candidate c;
+    c.sketch = 2;
+    SampledSchedule s = ApplyDesignSpace(f, TwoCores(), c, 3);
+    QVERIFY(s.schedule.has_value());
+    std::mt19937_64 rng(5);
+    for (int i = 0; i < 50; ++i) {
+      std::optional<Candidate> m = MutateTileSize(s.candidate, s.sites, rng);
+      QVERIFY(m.has_value());
+      int changed = 0;
+      for (size_t k = 0; k < m->decisions.size(); ++k) {
+        if (m->decisions[k] == s.candidate.decisions[k]) continue;
+        ++changed;
+        QVERIFY(s.sites[k].kind == SampleSite::Kind::kTile);
+        int64_t before = 1, after = 1;
+        for (int64_t x : s.candidate.decisions[k]) before *= x;
+        for (int64_t x : m->decisions[k]) after *= x;
+        QCOMPARE(after, before);
+        QVERIFY(m->decisions[k].back() <= s.sites[k].max_innermost_factor);
+      }
+      QCOMPARE(changed, 1);
+      SampledSchedule r = ApplyDesignSpace(f, TwoCores(), *m, 1);
+      QVERIFY(r.schedule.has_value());
+      QCOMPARE(r.candidate.decisions, m->decisions);
+    }
+    std::optional<Candidate> u = MutateUnroll(s.candidate, s.sites, rng);
+    QVERIFY(u.has_value());
+    QVERIFY(u->decisions[4] != s.candidate.decisions[4]);
+    QVERIFY(u->decisions[4][0] >= 0 && u->decisions[4][0] < 4);
+    SampledSchedule r = ApplyDesignSpace(f, TwoCores(), *u, 1);
+    QVERIFY(r.schedule.has_value());
+    std::string step = std::to_string(TwoCores().unroll_max_steps[u->decisions[4][0]]);
+    QVERIFY(r.schedule->trace().AsPython().find("ann_val=" + step) != std::string::npos || step == "0");
+    std::optional<Candidate> p = MutateParallel(s.candidate, s.sites, rng);
+    QVERIFY(p.has_value());
+    QVERIFY(p->decisions[3] != s.candidate.decisions[3]);
+  }
+
+  void featuresOfAScaleLoop() {
+    std::vector<std::vector<double>> rows = ExtractStoreFeatures(MainOf(ParseOrDie(kScale)));
+    QCOMPARE(rows.size(), size_t(1));
+    const std::vector<double>& r = rows[0];
+    QCOMPARE(r[0], 16.0);  // one add per iteration
+    QCOMPARE(r[1], 16.0);  // one mul
+    QCOMPARE(r[2], 0.0);
+    QCOMPARE(r[13], 1.0);   // one loop
+    QCOMPARE(r[14], 16.0);  // 16 iterations
+    QCOMPARE(r[15], 64.0);  // 16 floats stored
+    QCOMPARE(r[16], 64.0);  // all distinct
+    QCOMPARE(r[17], 1.0);   // unit stride
+    QCOMPARE(r[18], 1.0);   // no reuse
+    QCOMPARE(r[27], 32.0 / 128.0);  // 32 flops over 128 unique bytes
+    QCOMPARE(r[6], 0.0);
+    schedule::Schedule sch(ParseOrDie(kScale));
+    std::vector<schedule::LoopRV> loops = sch.GetLoops(sch.GetSBlock("B"));
+    std::vector<schedule::LoopRV> split = sch.Split(loops[0], {std::nullopt, 8});
+    sch.Vectorize(split[1]);
+    std::vector<std::vector<double>> v = ExtractStoreFeatures(sch.Func());
+    QCOMPARE(v[0][6], 1.0);
+    QCOMPARE(v[0][7], 8.0);
+    QCOMPARE(v[0][13], 2.0);
+    QCOMPARE(v[0][17], 1.0);
+    QCOMPARE(ExtractFeatures(sch.Func()).size(), size_t(kFunctionFeatures));
+  }
+
+  void databaseRoundTripAndCorruptLines() {
+    QTemporaryDir dir;
+    std::string path = dir.path().toStdString() + "/work";
+    tir::PrimFunc f = MainOf(ParseOrDie(kMatmul));
+    std::string error;
+    {
+      std::optional<JSONDatabase> db = JSONDatabase::Open(path, &error);
+      QVERIFY2(db.has_value(), error.c_str());
+      std::optional<size_t> w = db->CommitWorkload(f, &error);
+      QVERIFY(w.has_value());
+      QCOMPARE(*db->CommitWorkload(f, &error), *w);  // found, not appended again
+      TuningRecord r;
+      r.workload = *w;
+      r.trace = "b0 = sch.get_sblock(name=\"C\", func_name=\"main\")\n";
+      r.run_secs = {2e-3, 3e-3};
+      r.target = "llvm -mcpu=test";
+      r.args_info = JSONDatabase::ArgsInfo(f);
+      QVERIFY(db->CommitRecord(r, &error));
+      r.run_secs = {1e-3};
+      QVERIFY(db->CommitRecord(r, &error));
+      r.run_secs = {kFailedRunSeconds};
+      QVERIFY(db->CommitRecord(r, &error));
+    }
+    // Damage: garbage, a partial line (a crash mid-write), a record of an unknown workload, and
+    // a damaged workload line (which must not shift the workload indices).
+    {
+      std::ofstream rec(path + "/database_tuning_record.json", std::ios::app);
+      rec << "this is not json\n[7, [\"t\", [1.0], \"llvm -mcpu=test\", []]]\n[0, [\"half";
+      std::ofstream wl(path + "/database_workload.json", std::ios::app);
+      wl << "{\"bad\": 1}\n";
+    }
+    std::optional<JSONDatabase> db = JSONDatabase::Open(path, &error);
+    QVERIFY(db.has_value());
+    QCOMPARE(db->warnings().size(), size_t(4));
+    for (const std::string& w : db->warnings()) QVERIFY2(w.find(".json:") != std::string::npos, w.c_str());
+    QCOMPARE(db->num_records(), size_t(3));
+    std::optional<size_t> w = db->FindWorkload(f);
+    QVERIFY(w.has_value());
+    std::vector<TuningRecord> top = db->TopK(*w, "llvm -mcpu=test", 5);
+    QCOMPARE(top.size(), size_t(2));  // the failed one never counts
+    QCOMPARE(top[0].run_secs, std::vector<double>{1e-3});
+    QCOMPARE(top[0].args_info.size(), size_t(3));
+    QVERIFY(db->TopK(*w, "llvm -mcpu=other", 5).empty());
+    // A new line after the damaged ones still loads.
+    TuningRecord r = top[0];
+    r.run_secs = {5e-4};
+    QVERIFY(db->CommitRecord(r, &error));
+    std::optional<JSONDatabase> again = JSONDatabase::Open(path, &error);
+    QCOMPARE(again->TopK(*w, "llvm -mcpu=test", 1)[0].run_secs, std::vector<double>{5e-4});
+    // An unwritable place is an error with the path, not a crash.
+    QVERIFY(!JSONDatabase::Open("/proc/no/such/dir", &error).has_value());
+    QVERIFY(error.find("/proc/no/such/dir") != std::string::npos);
+  }
+
+  void sameSeedSameCandidates() {
+    ExtractedTasks tasks;
+    TuneTask mm;
+    mm.name = "matmul";
+    mm.func = MainOf(ParseOrDie(kMatmul));
+    mm.shash = ir::StructuralHash(mm.func);
+    tasks.tasks = {mm};
+    auto run = [&](uint64_t seed) {
+      TuneOptions o;
+      o.max_trials = 24;
+      o.num_trials_per_iter = 8;
+      o.population_size = 24;
+      o.cost_model_min_train = 8;  // the model ranks the last batches
+      o.seed = seed;
+      o.runner = FakeRunner();
+      return Tune(tasks, o);
+    };
+    TuneResult a = run(3), b = run(3), c = run(4);
+    QVERIFY2(a.error.empty(), a.error.c_str());
+    QCOMPARE(a.trials, 24);
+    QCOMPARE(a.measured.size(), size_t(24));
+    QCOMPARE(a.measured, b.measured);
+    QVERIFY(a.measured != c.measured);
+    std::set<uint64_t> distinct(a.measured.begin(), a.measured.end());
+    QCOMPARE(distinct.size(), a.measured.size());  // no candidate measured twice
+  }
+
+  void wrongCandidatesAreRecordedFailedAndNeverChosen() {
+    QTemporaryDir dir;
+    ExtractedTasks tasks;
+    TuneTask mm;
+    mm.name = "matmul";
+    mm.func = MainOf(ParseOrDie(kMatmul));
+    tasks.tasks = {mm};
+    TuneOptions o;
+    o.max_trials = 16;
+    o.num_trials_per_iter = 8;
+    o.population_size = 16;
+    o.work_dir = dir.path().toStdString();
+    std::set<uint64_t> failed;
+    int runs = 0;
+    o.runner = FakeRunner([&](uint64_t h) {
+      bool bad = ++runs > 1 && h % 2 == 0;  // the default schedule (run 1) passes
+      if (bad) failed.insert(h);
+      return bad;
+    });
+    TuneResult r = Tune(tasks, o);
+    QVERIFY2(r.error.empty(), r.error.c_str());
+    QCOMPARE(r.tasks.size(), size_t(1));
+    QVERIFY(r.tasks[0].failed > 0);
+    QVERIFY(r.tasks[0].best_s.has_value());
+    std::string error;
+    std::optional<JSONDatabase> db = JSONDatabase::Open(o.work_dir, &error);
+    QVERIFY(db.has_value());
+    std::optional<size_t> w = db->FindWorkload(mm.func);
+    QVERIFY(w.has_value());
+    size_t failed_records = 0;
+    for (const TuningRecord& rec : db->Records(*w, codegen::Target::Host().str())) failed_records += rec.failed();
+    QCOMPARE(failed_records, static_cast<size_t>(r.tasks[0].failed));
+    // The best record is one that passed.
+    ir::IRModule applied = ApplyDatabase(dlight::SingleFunctionModule(mm.func), *db, codegen::Target::Host()).module;
+    QVERIFY(!failed.count(ir::StructuralHash(MainOf(applied))));
+  }
+
+  void cancelStopsTuning() {
+    ExtractedTasks tasks;
+    TuneTask mm;
+    mm.name = "matmul";
+    mm.func = MainOf(ParseOrDie(kMatmul));
+    tasks.tasks = {mm};
+    TuneOptions o;
+    o.max_trials = 64;
+    int calls = 0;
+    workbench::CancellationToken token;
+    // The default schedule is call 1; cancel during the third candidate.
+    o.runner = FakeRunner({}, &calls, [](int n, const workbench::CancellationToken& t) {
+      if (n == 4) t.Cancel();
+    });
+    TuneResult r = Tune(tasks, o, token);
+    QVERIFY(r.cancelled);
+    QCOMPARE(r.trials, 3);
+    QCOMPARE(calls, 4);
+  }
+
+  // A real run: candidates built with LLVM, run in child processes, checked and timed; the
+  // records then schedule the function in the build, and it still computes the same.
+  void tunesAndAppliesForReal() {
+    QTemporaryDir dir;
+    ir::IRModule module = ParseOrDie(kMatmul);
+    TuneOptions o;
+    o.max_trials = 6;
+    o.num_trials_per_iter = 6;
+    o.population_size = 12;
+    o.timing = {1, 2, 0, 0, false};
+    o.work_dir = dir.path().toStdString();
+    std::vector<TuneProgress> progress;
+    TuneResult r = Tune(ExtractTasks(module), o, {}, [&](const TuneProgress& p) { progress.push_back(p); });
+    QVERIFY2(r.error.empty(), r.error.c_str());
+    QCOMPARE(r.trials, 6);
+    QCOMPARE(progress.size(), size_t(6));
+    QCOMPARE(progress.back().trial, 6);
+    const TaskReport& t = r.tasks[0];
+    QVERIFY2(t.message.empty(), t.message.c_str());
+    QCOMPARE(t.failed, 0);
+    QVERIFY(t.best_s && t.default_s && t.gflops());
+    std::string error;
+    std::optional<JSONDatabase> db = JSONDatabase::Open(o.work_dir, &error);
+    QCOMPARE(db->num_workloads(), size_t(1));
+    QCOMPARE(db->num_records(), size_t(7));  // the default schedule and 6 candidates
+    AppliedDatabase applied = ApplyDatabase(module, *db, codegen::Target::Host());
+    QCOMPARE(applied.applied, std::vector<std::string>{"main"});
+    QVERIFY(dlight::IsScheduled(MainOf(applied.module)));
+    for (const auto& check : workbench::CheckEquivalence(module, applied.module)) {
+      QVERIFY2(check.outcome == workbench::FunctionCheck::Outcome::kEqual, check.detail.c_str());
+    }
+    // The same records through the pass, as a pipeline names it.
+    DiagnosticList diags;
+    std::optional<ir::Pass> pass =
+        transform::BuildPipeline("MetaScheduleApplyDatabase(work_dir=\"" + o.work_dir + "\")", diags);
+    QVERIFY2(pass.has_value(), RenderDiagnostics(diags).c_str());
+    ir::IRModule passed = (*pass)(module);
+    QVERIFY(ir::StructuralEqual(MainOf(passed), MainOf(applied.module)));
+    std::optional<ir::Pass> nowhere =
+        transform::BuildPipeline("MetaScheduleApplyDatabase(work_dir=\"/no/such/dir\")", diags);
+    QVERIFY(nowhere.has_value());
+    bool refused = false;
+    try {
+      (*nowhere)(module);
+    } catch (const ir::PassError& e) {
+      refused = std::string(e.what()).find("/no/such/dir") != std::string::npos;
+    }
+    QVERIFY(refused);
+    // Without a record, a function gets its default schedule.
+    std::optional<JSONDatabase> empty = JSONDatabase::Open(dir.path().toStdString() + "/empty", &error);
+    AppliedDatabase none = ApplyDatabase(module, *empty, codegen::Target::Host());
+    QCOMPARE(none.defaulted, std::vector<std::string>{"main"});
+  }
+
+  // The batch face: --tune writes the work directory and prints the table; --run --work-dir
+  // builds with the records and checks against the reference.
+  void batchTuneThenRun() {
+    QTemporaryDir dir;
+    std::string file = dir.path().toStdString() + "/matmul.py";
+    std::ofstream(file) << kMatmul;
+    std::string work = dir.path().toStdString() + "/work";
+    std::string report = dir.path().toStdString() + "/tune.json";
+    std::ostringstream out, err;
+    int rc = driver::RunBatch({file, "--tune", "--target", "llvm", "--trials", "3", "--work-dir", work, "--seed",
+                               "2", "--json", report},
+                              out, err);
+    QVERIFY2(rc == 0, (out.str() + err.str()).c_str());
+    QVERIFY2(out.str().find("[3/3] main") != std::string::npos, out.str().c_str());
+    QVERIFY2(out.str().find("speedup") != std::string::npos, out.str().c_str());
+    QVERIFY(std::filesystem::exists(work + "/database_tuning_record.json"));
+    std::ifstream in(report);
+    nlohmann::json j = nlohmann::json::parse(in);
+    QCOMPARE(j["tasks"][0]["trials"].get<int>(), 3);
+    QVERIFY(j["tasks"][0]["best_median_s"].is_number());
+    std::ostringstream out2, err2;
+    rc = driver::RunBatch({file, "--run", "--work-dir", work}, out2, err2);
+    QVERIFY2(rc == 0, (out2.str() + err2.str()).c_str());
+    QVERIFY2(out2.str().find("tuning records applied: main") != std::string::npos, out2.str().c_str());
+    QVERIFY2(out2.str().find("matches") != std::string::npos, out2.str().c_str());
+    // Misuse is told, not guessed.
+    std::ostringstream out3, err3;
+    QCOMPARE(driver::RunBatch({file, "--tune", "--trials", "3"}, out3, err3), 2);
+    QVERIFY(err3.str().find("--work-dir") != std::string::npos);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestMetaSchedule)
+#include "tst_meta_schedule.moc"
