@@ -21,8 +21,8 @@ constexpr const char* kCommands = R"text(commands (exactly one; FILE is TVMScrip
   FILE --pipeline "PassA, PassB(arg=1)" [--dump-dir DIR] [--check | --check-each]
                                 run a pass pipeline and print the result
   FILE --pipeline P --resume-after K --with EDITED [--dump-dir DIR] [--check]
-                                run passes K+1..n of P on EDITED (the module after pass K, edited);
-                                (--check compares the result with FILE)
+                                run passes K+1..n of P on EDITED, the module after pass K as
+                                edited (--check compares the result with FILE)
   FILE --schedule RECIPE [--func NAME] [--check | --check-each]
                                 apply a schedule recipe (TVM's trace syntax) and print the result
   FILE --compare OTHER          structural equality (exit 1 when not equal)

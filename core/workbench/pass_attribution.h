@@ -2,7 +2,9 @@
 // once with every pass (its --pipeline, then the build's own pipelines: the Relax VM's and the
 // TIR lowering), then rebuilt with each of those passes disabled in turn (PassContext's
 // disabled_passes) and timed again through the one run-and-check mechanism (run_check.h), so a
-// pass whose absence breaks the build, or changes the results, says so instead of a time.
+// pass whose absence breaks the build, or changes the results, says so instead of a time. Each
+// time without a pass is compared with the module with every pass timed again right beside it,
+// not with one measurement at the start: on a loaded machine the two then see the same load.
 //
 // What it does not do: passes that run outside a pipeline (MakePackedAPI, which Build calls
 // directly) cannot be disabled and are reported as such; a pass that runs several times is
@@ -38,7 +40,9 @@ struct PassImpact {
   std::string pass;
   Outcome outcome = Outcome::kTimed;
   std::string message;   // why it is not kTimed
-  double with_s = 0;     // the sum of the functions' median seconds per call with every pass
+  // The sum of the functions' median seconds per call with every pass (measured beside this
+  // pass's run when it was timed, else the first measurement).
+  double with_s = 0;
   double without_s = 0;  // the same without this pass (kTimed only)
   // Per function: name, with, without.
   struct Function {
