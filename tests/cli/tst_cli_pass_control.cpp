@@ -344,7 +344,7 @@ class TestCliPassControl : public QObject {
 @I.ir_module
 class Module:
     @R.function
-    def main(a: R.Tensor((128, 128), dtype="float32"), b: R.Tensor((128, 128), dtype="float32")) -> R.Tensor((128, 128), dtype="float32"):
+    def main(a: R.Tensor((256, 256), dtype="float32"), b: R.Tensor((256, 256), dtype="float32")) -> R.Tensor((256, 256), dtype="float32"):
         with R.dataflow():
             gv = R.matmul(a, b)
             R.output(gv)
@@ -352,7 +352,7 @@ class Module:
 )");
     QString report = tmp.filePath("report.json");
     Run r = Workbench({src, "--run", "--profile", "--attribute-passes", "--reference", "compiled",
-                       "--number", "3", "--repeat", "3", "--json", report});
+                       "--number", "2", "--repeat", "5", "--json", report});
     QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
     QVERIFY2(r.out.contains("pass attribution (sum of the functions' medians, rebuilt without each pass):"),
              qPrintable(r.out));
