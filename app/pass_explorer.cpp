@@ -10,10 +10,12 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTextDocument>
 #include <QtConcurrent/QtConcurrent>
 
 #include "diff_view.h"
+#include "pass_control_form.h"
 #include "pipeline_editor.h"
 #include "script/tvmscript.h"
 #include "transform/registry.h"
@@ -40,6 +42,7 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
       tr("A named pipeline, or passes separated by commas, with keyword "
          "arguments: FuseOps(fuse_opt_level=2)"));
   composer_ = new PipelineEditor;
+  pass_context_ = new PassControlForm;
   run_ = new QPushButton(tr("Run"));
   run_->setToolTip(tr("Run the pipeline over the document, off the UI thread (Ctrl+R)"));
   cancel_ = new QPushButton(tr("Cancel"));
@@ -57,6 +60,14 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   passes_ = new QListWidget;
   before_ = MakeCodePane();
   after_ = MakeCodePane();
+  // Edit and resume: the module after the selected pass may be edited, then the passes after it
+  // run on the edit.
+  after_->setReadOnly(false);
+  after_->setToolTip(tr("The module after the selected pass: edit it and Resume to run the rest "
+                        "of the pipeline on the edit"));
+  resume_ = new QPushButton(tr("Resume from here"));
+  resume_->setToolTip(tr("Parse the module after the selected pass as edited (its problems are "
+                         "shown as in the editor) and run the passes after it on it"));
   status_ = new QLabel;
   status_->setWordWrap(true);
 
@@ -65,6 +76,7 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   top->addWidget(pipeline_, 1);
   top->addWidget(run_);
   top->addWidget(cancel_);
+  top->addWidget(resume_);
   top->addWidget(hide_unchanged_);
   top->addWidget(changed_functions_only_);
 
@@ -77,7 +89,13 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   split->setStretchFactor(1, 3);
   auto* sides = new QSplitter(Qt::Horizontal);
   sides->setObjectName("passesComposerSplitter");
-  sides->addWidget(composer_);
+  auto* side_tabs = new QTabWidget;
+  side_tabs->setObjectName("passesSideTabs");
+  side_tabs->addTab(composer_, tr("Pipeline"));
+  side_tabs->addTab(pass_context_, tr("Pass context"));
+  side_tabs->setTabToolTip(1, tr("Opt level, pass config keys, disabled and required passes: "
+                                 "what every run of this tab runs under"));
+  sides->addWidget(side_tabs);
   sides->addWidget(split);
   sides->setStretchFactor(1, 3);
   sides->setSizes({230, 810});
@@ -97,6 +115,7 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   connect(changed_functions_only_, &QCheckBox::toggled, this,
           [this] { SelectPass(passes_->currentRow()); });
   connect(cancel_, &QPushButton::clicked, this, &PassExplorer::Cancel);
+  connect(resume_, &QPushButton::clicked, this, [this] { ResumeFromSelected(); });
   // Two-way: the text box drives the composer, and the composer's edits write canonical text.
   connect(pipeline_, &QComboBox::currentTextChanged, composer_,
           [this](const QString& text) { composer_->SetText(text); });
@@ -120,6 +139,57 @@ QString PassExplorer::pipelineText() const { return pipeline_->currentText(); }
 void PassExplorer::setPipelineText(const QString& text) { pipeline_->setCurrentText(text); }
 
 bool PassExplorer::StartRun(const ir::IRModule& module, const QString& pipeline) {
+  transform::PassControl control = pass_context_->control();
+  return StartJob(pipeline, control, tr("Running %1...").arg(pipeline),
+                  [module, text = pipeline.toStdString(), control](const workbench::CancellationToken& token,
+                                                                   const workbench::ProgressFn& progress) {
+                    return workbench::RunPipelineOn(module, text, token, progress, control);
+                  });
+}
+
+bool PassExplorer::ResumeFromSelected() {
+  auto refuse = [this](const QString& why) {
+    status_->setText(why);
+    status_->setStyleSheet(QStringLiteral("color: #b7950b"));
+    return false;
+  };
+  int row = passes_->currentRow();
+  if (row < 0 || row >= passes_->count()) return refuse(tr("Select the pass to resume after"));
+  if (changed_functions_only_->isChecked()) {
+    return refuse(tr("The after pane shows only the changed functions: uncheck \"Changed functions "
+                     "only\" to edit the whole module before resuming"));
+  }
+  int index = passes_->item(row)->data(Qt::UserRole).toInt();
+  // Checked here first, so that an edit with a mistake stays in the pane to be fixed.
+  workbench::Analysis edit = workbench::Analyze(after_->toPlainText().toStdString(), "<edited>");
+  if (edit.diagnostics.HasErrors()) {
+    QStringList messages;
+    for (const auto& d : edit.diagnostics) {
+      QString where = d.span.defined()
+                          ? tr("line %1, column %2: ").arg(d.span.start().line).arg(d.span.start().column)
+                          : QString();
+      messages << where + QString::fromStdString(d.message);
+    }
+    status_->setText(tr("The edited module has problems; nothing ran:\n%1").arg(messages.join('\n')));
+    status_->setStyleSheet(QStringLiteral("color: #c0392b"));
+    return false;
+  }
+  transform::PassControl control = pass_context_->control();
+  const QString pipeline = run_pipeline_;
+  return StartJob(pipeline, control,
+                  tr("Resuming %1 after pass %2 (%3), edited...")
+                      .arg(pipeline)
+                      .arg(index + 1)
+                      .arg(QString::fromStdString(snapshots_[index].name)),
+                  [run = last_run_, index, edited = after_->toPlainText().toStdString(),
+                   text = pipeline.toStdString(), control](const workbench::CancellationToken& token,
+                                                           const workbench::ProgressFn& progress) {
+                    return workbench::ResumePipelineOn(run, index, edited, text, token, progress, control);
+                  });
+}
+
+bool PassExplorer::StartJob(const QString& pipeline, const transform::PassControl& control,
+                            const QString& status, Job job) {
   if (running_) {
     status_->setText(tr("A pipeline is already running (%1); cancel it or wait for it before "
                         "running another")
@@ -143,13 +213,13 @@ bool PassExplorer::StartRun(const ir::IRModule& module, const QString& pipeline)
   };
   progress_->setValue(0);
   progress_->setFormat(tr("starting %1").arg(pipeline));
-  status_->setText(tr("Running %1...").arg(pipeline));
+  status_->setText(status);
   status_->setStyleSheet(QString());
   SetRunning(true);
-  watcher_.setFuture(
-      QtConcurrent::run([module, text = pipeline.toStdString(), token = token_, progress] {
-        return workbench::RunPipelineOn(module, text, token, progress);
-      }));
+  run_control_ = control;
+  run_pipeline_ = pipeline;
+  watcher_.setFuture(QtConcurrent::run(
+      [job = std::move(job), token = token_, progress] { return job(token, progress); }));
   return true;
 }
 
@@ -169,6 +239,7 @@ void PassExplorer::WaitForRun() {
 void PassExplorer::SetRunning(bool running) {
   running_ = running;
   run_->setEnabled(!running);
+  resume_->setEnabled(!running);
   cancel_->setEnabled(running);
   progress_->setVisible(running);
 }
@@ -192,8 +263,13 @@ void PassExplorer::FinishRun() {
 
 void PassExplorer::ShowRun(const transform::PipelineResult& run) {
   snapshots_ = run.snapshots;
+  resumed_after_ = run.resumed_after;
   QStringList messages;
-  for (const auto& d : run.diagnostics) messages << QString::fromStdString(d.message);
+  for (const auto& d : run.diagnostics) {
+    QString where = d.span.defined() ? QStringLiteral("%1:%2: ").arg(d.span.start().line).arg(d.span.start().column)
+                                     : QString();
+    messages << where + QString::fromStdString(d.message);
+  }
   int changed = 0;
   double ms = 0;
   for (const auto& s : snapshots_) {
@@ -211,6 +287,11 @@ void PassExplorer::ShowRun(const transform::PipelineResult& run) {
                   .arg(changed)
                   .arg(ms, 0, 'f', 2);
   }
+  std::string control = run_control_.CommandLineText();
+  if (!control.empty()) summary += tr(", under %1").arg(QString::fromStdString(control));
+  if (run.resumed_after >= 0) {
+    summary = tr("Resumed after pass %1, edited: %2").arg(run.resumed_after + 1).arg(summary);
+  }
   status_->setText(messages.isEmpty() ? summary : messages.join('\n'));
   status_->setStyleSheet(!messages.isEmpty() ? QStringLiteral("color: #c0392b")
                          : run.cancelled     ? QStringLiteral("color: #b7950b")
@@ -223,11 +304,13 @@ void PassExplorer::Populate() {
   for (size_t i = 0; i < snapshots_.size(); ++i) {
     const auto& s = snapshots_[i];
     if (hide_unchanged_->isChecked() && !s.changed()) continue;
-    auto* item = new QListWidgetItem(QStringLiteral("%1  %2   %3 ms%4")
+    bool edited = resumed_after_ == s.index;
+    auto* item = new QListWidgetItem(QStringLiteral("%1  %2   %3 ms%4%5")
                                          .arg(s.index + 1, 2, 10, QLatin1Char('0'))
                                          .arg(QString::fromStdString(s.name))
                                          .arg(s.milliseconds, 0, 'f', 3)
-                                         .arg(s.changed() ? QString() : tr("   (unchanged)")));
+                                         .arg(s.changed() ? QString() : tr("   (unchanged)"))
+                                         .arg(edited ? tr("   (edited after it)") : QString()));
     item->setData(Qt::UserRole, static_cast<int>(i));
     if (!s.changed()) item->setForeground(QColor("#a0a1a7"));
     passes_->addItem(item);

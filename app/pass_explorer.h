@@ -1,12 +1,14 @@
 // The pass pipeline panel: pipeline text (a named pipeline or a composed one), the passes of the
 // last run with their time and whether they changed the module, and the module before and after
 // the selected pass side by side, changed lines highlighted, scrolling kept in step, optionally
-// only the functions the pass changed. Runs go to a worker thread, with the current pass in a
+// only the functions the pass changed. Beside the composer, the pass context the runs use (opt
+// level, config keys, disabled and required passes). Runs go to a worker thread, with the current pass in a
 // progress bar and a Cancel that stops the run between passes.
 #pragma once
 
 #include <QFutureWatcher>
 #include <QWidget>
+#include <functional>
 
 #include "transform/instrument.h"
 #include "workbench/cancellation.h"
@@ -22,6 +24,7 @@ class QTextDocument;
 
 namespace wb::app {
 
+class PassControlForm;
 class PipelineEditor;
 
 class PassExplorer : public QWidget {
@@ -40,6 +43,12 @@ class PassExplorer : public QWidget {
   // thread; runFinished follows. Refused (false, with the reason in the status line) while a
   // run is in flight.
   bool StartRun(const ir::IRModule& module, const QString& pipeline);
+  // Edit and resume: the after pane's text (the module after the selected pass, as edited) is
+  // parsed and the passes of the last run's pipeline after that pass run on it, on a worker
+  // thread; runFinished follows. The run is marked as resumed from an edit. Refused (false, with
+  // the reason in the status line) while a run is in flight, with no pass selected, or while the
+  // after pane shows only the changed functions.
+  bool ResumeFromSelected();
   // Stops the run in flight before its next pass.
   void Cancel();
   bool running() const { return running_; }
@@ -59,8 +68,11 @@ class PassExplorer : public QWidget {
   QLabel* statusLabel() const { return status_; }
   QPushButton* runButton() const { return run_; }
   QPushButton* cancelButton() const { return cancel_; }
+  QPushButton* resumeButton() const { return resume_; }
   QProgressBar* progressBar() const { return progress_; }
   PipelineEditor* composer() const { return composer_; }
+  // The pass context every run of the tab runs under (opt level, config, disabled passes).
+  PassControlForm* passContext() const { return pass_context_; }
   QComboBox* pipelineBox() const { return pipeline_; }
   QCheckBox* hideUnchanged() const { return hide_unchanged_; }
   QCheckBox* changedFunctionsOnly() const { return changed_functions_only_; }
@@ -77,11 +89,17 @@ class PassExplorer : public QWidget {
   void Populate();
   void FinishRun();
   void SetRunning(bool running);
+  using Job = std::function<transform::PipelineResult(const workbench::CancellationToken&,
+                                                      const workbench::ProgressFn&)>;
+  bool StartJob(const QString& pipeline, const transform::PassControl& control, const QString& status,
+                Job job);
 
   QComboBox* pipeline_;
   PipelineEditor* composer_;
+  PassControlForm* pass_context_;
   QPushButton* run_;
   QPushButton* cancel_;
+  QPushButton* resume_;
   QProgressBar* progress_;
   QCheckBox* hide_unchanged_;
   QCheckBox* changed_functions_only_;
@@ -99,6 +117,9 @@ class PassExplorer : public QWidget {
   transform::PipelineResult last_run_;
   bool running_ = false;
   int generation_ = 0;  // which run progress reports belong to
+  transform::PassControl run_control_;  // what the last run started ran under
+  QString run_pipeline_;                // and its pipeline
+  int resumed_after_ = -1;              // the shown run's PipelineResult::resumed_after
   QString run_text_;    // the document text and revision the run in flight was made on
   int run_revision_ = 0;
 };

@@ -1,19 +1,16 @@
 #include "pipeline_editor.h"
 
+#include "param_editor.h"
+
 #include <QAbstractItemModel>
-#include <QCheckBox>
-#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
-#include <QSignalBlocker>
-#include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <climits>
 #include <functional>
 
 namespace wb::app {
@@ -22,26 +19,6 @@ namespace {
 
 QString SpecText(const transform::PassSpec& spec) {
   return QString::fromStdString(transform::PipelineText({spec}));
-}
-
-// "a, b" -> ["a", "b"]; blanks dropped.
-ir::ObjectRef StringListFrom(const QString& text) {
-  std::vector<ir::ObjectRef> items;
-  for (const QString& part : text.split(',')) {
-    QString name = part.trimmed();
-    if (!name.isEmpty()) items.push_back(ir::MakeString(name.toStdString()));
-  }
-  return ir::MakeArray(std::move(items));
-}
-
-QString StringListText(const ir::ObjectRef& value) {
-  QStringList out;
-  if (auto* arr = value.as<ir::ArrayObj>()) {
-    for (const auto& item : arr->items) {
-      if (auto* s = item.as<ir::StringObj>()) out << QString::fromStdString(s->value);
-    }
-  }
-  return out.join(", ");
 }
 
 QString EntryToolTip(const transform::PassEntry& entry) {
@@ -326,80 +303,18 @@ void PipelineEditor::ShowArguments() {
   for (const transform::PassParam& p : entry->params) {
     const ir::ObjectRef& value = spec.args.values.at(p.name);
     std::string name = p.name;
-    QWidget* editor = nullptr;
-    // Sets the editor to a value without reporting it as an edit (for reset).
-    std::function<void(const ir::ObjectRef&)> show;
-    switch (p.type) {
-      case transform::ParamType::kInt: {
-        auto* spin = new QSpinBox;
-        spin->setRange(INT_MIN, INT_MAX);
-        spin->setValue(int(value.as<ir::IntObj>()->value));
-        connect(spin, &QSpinBox::valueChanged, this,
-                [this, row, name](int v) { SetArgument(row, name, ir::MakeInt(v)); });
-        show = [spin](const ir::ObjectRef& v) { spin->setValue(int(v.as<ir::IntObj>()->value)); };
-        editor = spin;
-        break;
-      }
-      case transform::ParamType::kFloat: {
-        auto* spin = new QDoubleSpinBox;
-        spin->setDecimals(6);
-        spin->setRange(-1e12, 1e12);
-        spin->setSingleStep(0.1);
-        auto as_double = [](const ir::ObjectRef& v) {
-          if (auto* i = v.as<ir::IntObj>()) return double(i->value);
-          return v.as<ir::FloatObj>()->value;
-        };
-        spin->setValue(as_double(value));
-        connect(spin, &QDoubleSpinBox::valueChanged, this,
-                [this, row, name](double v) { SetArgument(row, name, ir::MakeFloat(v)); });
-        show = [spin, as_double](const ir::ObjectRef& v) { spin->setValue(as_double(v)); };
-        editor = spin;
-        break;
-      }
-      case transform::ParamType::kBool: {
-        auto* check = new QCheckBox;
-        check->setChecked(value.as<ir::BoolObj>()->value);
-        connect(check, &QCheckBox::toggled, this,
-                [this, row, name](bool v) { SetArgument(row, name, ir::MakeBool(v)); });
-        show = [check](const ir::ObjectRef& v) { check->setChecked(v.as<ir::BoolObj>()->value); };
-        editor = check;
-        break;
-      }
-      case transform::ParamType::kString: {
-        auto* line = new QLineEdit(QString::fromStdString(value.as<ir::StringObj>()->value));
-        connect(line, &QLineEdit::textChanged, this, [this, row, name](const QString& v) {
-          SetArgument(row, name, ir::MakeString(v.toStdString()));
-        });
-        show = [line](const ir::ObjectRef& v) {
-          line->setText(QString::fromStdString(v.as<ir::StringObj>()->value));
-        };
-        editor = line;
-        break;
-      }
-      case transform::ParamType::kStringList: {
-        auto* line = new QLineEdit(StringListText(value));
-        line->setPlaceholderText(tr("names, separated by commas"));
-        connect(line, &QLineEdit::textChanged, this,
-                [this, row, name](const QString& v) { SetArgument(row, name, StringListFrom(v)); });
-        show = [line](const ir::ObjectRef& v) { line->setText(StringListText(v)); };
-        editor = line;
-        break;
-      }
-    }
+    ParamEditor made =
+        MakeParamEditor(p, value, [this, row, name](ir::ObjectRef v) { SetArgument(row, name, v); });
+    QWidget* editor = made.widget;
+    auto show = made.show;
     QString default_text = QString::fromStdString(transform::ParamValueText(p.default_value));
-    editor->setToolTip(tr("%1\n%2, default %3")
-                           .arg(QString::fromStdString(p.doc),
-                                QString::fromUtf8(transform::ParamTypeName(p.type)), default_text));
     auto* reset = new QToolButton;
     reset->setText(tr("Reset"));
     reset->setToolTip(tr("Back to the default, %1").arg(default_text));
     reset->setEnabled(!transform::IsDefaultValue(p, value));
     ir::ObjectRef default_value = p.default_value;
-    connect(reset, &QToolButton::clicked, this, [this, row, name, show, editor, default_value] {
-      {
-        QSignalBlocker block(editor);
-        show(default_value);
-      }
+    connect(reset, &QToolButton::clicked, this, [this, row, name, show, default_value] {
+      show(default_value);
       SetArgument(row, name, default_value);
     });
     auto* line = new QHBoxLayout;

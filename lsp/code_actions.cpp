@@ -5,8 +5,11 @@
 //                              one primitive on one function) and every registered pipeline and
 //                              pass over the file (edits resolved on demand when the client
 //                              supports codeAction/resolve, computed at once otherwise)
-//   workbench/passSnapshots    {textDocument, pipeline} -> {ok, error, passes: [{index, name,
-//                              milliseconds, changed, before, after}]}
+//   workbench/passSnapshots    {textDocument, pipeline, opt_level?, pass_config?,
+//                              disabled_passes?, required_passes?} -> {ok, error, passes: [{index,
+//                              name, milliseconds, changed, before, after}]}; the pass control
+//                              fields as a manifest case has them (an unknown key or pass is
+//                              an InvalidParams error naming it)
 //   workbench/applySchedule    {textDocument, recipe, funcName?} -> {ok, text, trace} or
 //                              {ok: false, error: {message, line, character}} (0-based, in the
 //                              recipe)
@@ -14,6 +17,7 @@
 
 #include "server.h"
 #include "transform/instrument.h"
+#include "transform/pass_control.h"
 #include "workbench/session.h"
 
 namespace wb::lsp {
@@ -51,9 +55,16 @@ void Server::RegisterWorkbenchHandlers() {
   Request("workbench/passSnapshots", [this](const json& p) {
     const Document& doc = DocumentOf(p);
     std::string pipeline = p.value("pipeline", std::string(Session::kDefaultPipeline));
+    transform::PassControl control;
+    DiagnosticList invalid;
+    if (!transform::ReadPassControl(p, &control, invalid)) {
+      std::string why;
+      for (const auto& d : invalid) why += (why.empty() ? "" : "; ") + d.message;
+      throw RpcError(kInvalidParams, "workbench/passSnapshots: " + why);
+    }
     Session session;
     session.SetDocument(doc.text(), doc.uri());
-    const transform::PipelineResult& run = session.RunPipeline(pipeline);
+    const transform::PipelineResult& run = session.RunPipeline(pipeline, control);
     json passes = json::array();
     for (const transform::PassSnapshot& s : run.snapshots) {
       passes.push_back({{"index", s.index},

@@ -3,11 +3,13 @@
 // the one command they ask for run.
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <optional>
 #include <ostream>
 
 #include "driver/commands.h"
 #include "driver/driver.h"
 #include "driver/version.h"
+#include "transform/pass_control.h"
 
 namespace wb::driver {
 
@@ -18,14 +20,20 @@ constexpr const char* kCommands = R"text(commands (exactly one; FILE is TVMScrip
   FILE --emit tvmscript         print the canonical TVMScript (a formatter)
   FILE --pipeline "PassA, PassB(arg=1)" [--dump-dir DIR] [--check | --check-each]
                                 run a pass pipeline and print the result
+  FILE --pipeline P --resume-after K --with EDITED [--dump-dir DIR] [--check]
+                                run passes K+1..n of P on EDITED, the module after pass K as
+                                edited (--check compares the result with FILE)
   FILE --schedule RECIPE [--func NAME] [--check | --check-each]
                                 apply a schedule recipe (TVM's trace syntax) and print the result
   FILE --compare OTHER          structural equality (exit 1 when not equal)
   FILE [--schedule R] [--pipeline P] --run [--profile] [--reference KIND]
                                 build for --target, run every PrimFunc (or Relax function, through
-                                the Relax VM), check it against the reference and time it
-  FILE [--schedule R] [--pipeline P] --emit cuda|ptx
-                                build for a cuda target and print the device code (no GPU needed)
+                                the Relax VM), check it against the reference and time it;
+                                with --profile --attribute-passes, again without each pass of the
+                                pipeline and of the build, a table of the change per pass
+  FILE [--schedule R] [--pipeline P] [--target T] --emit llvm|llvm-opt|asm|cuda|ptx
+                                build for the target (llvm: this CPU; cuda for cuda and ptx) and
+                                print the LLVM IR, the assembly or the device code (no GPU needed)
   FILE --tune --trials N --work-dir DIR [--target T] [--seed S]
                                 tune the module's kernels (search and measure), recording them in
                                 DIR; FILE --run --work-dir DIR builds with those records
@@ -34,12 +42,35 @@ constexpr const char* kCommands = R"text(commands (exactly one; FILE is TVMScrip
                                 chosen by a hash of each case's name)
   --merge-reports SHARD.json... merge the --json reports of all N shards of one manifest run
                                 (refused for different manifests, versions or filters)
-  --list-passes                 the registered passes and named pipelines
+  --list-passes                 the registered passes, named pipelines and pass config keys
+Pass control, with every command that runs passes or builds: --opt-level N,
+--pass-config KEY=JSON, --disable-pass NAME, --require-pass NAME (TVM's PassContext).
 --check runs the module before and after on seeded random inputs (the reference interpreters);
 --check-each does so for every pass snapshot or schedule step and names the first that changes
 the numbers. Exit codes: 0 success, 1 a check failed, 2 bad usage or unreadable input, 3 built
 for a GPU where there is none.
 )text";
+
+// --opt-level, --pass-config, --disable-pass, --require-pass, checked against the registries;
+// nullopt after reporting what is wrong.
+std::optional<transform::PassControl> ReadPassControlOptions(const BatchOptions& opts, std::ostream& err) {
+  transform::PassControl control;
+  DiagnosticList diags;
+  bool given = opts.opt_level >= 0 || !opts.pass_config.empty() || !opts.disabled_passes.empty() ||
+               !opts.required_passes.empty();
+  if (given && opts.IsManifest() && !opts.roundtrip && opts.emit.empty() && opts.compare.empty()) {
+    err << "workbench: --opt-level, --pass-config, --disable-pass and --require-pass go with a FILE; "
+           "a manifest sets them per case (opt_level, pass_config, disabled_passes, required_passes)\n";
+    return std::nullopt;
+  }
+  if (opts.opt_level >= 0) transform::SetOptLevel(opts.opt_level, &control, diags);
+  for (const auto& text : opts.pass_config) transform::AddConfigText(text, &control, diags);
+  for (const auto& name : opts.disabled_passes) transform::AddDisabledPass(name, &control, diags);
+  for (const auto& name : opts.required_passes) transform::AddRequiredPass(name, &control, diags);
+  if (!diags.HasErrors()) return control;
+  for (const auto& d : diags) err << "workbench: " << d.message << "\n";
+  return std::nullopt;
+}
 
 // The combinations the options allow; false with the reason on `err`.
 bool Validate(BatchOptions* opts, std::ostream& err) {
@@ -59,6 +90,15 @@ bool Validate(BatchOptions* opts, std::ostream& err) {
       opts->pipeline.empty()) {
     return true;
   }
+  if ((opts->resume_after >= 0) != !opts->resume_with.empty()) {
+    err << "workbench: --resume-after K and --with FILE go together\n";
+    return false;
+  }
+  if (opts->resume_after >= 0 && (opts->pipeline.empty() || !opts->schedule.empty() || opts->run ||
+                                  opts->EmitsBuildOutput())) {
+    err << "workbench: --resume-after goes with --pipeline (and --check, --check-each, --dump-dir)\n";
+    return false;
+  }
   if (!opts->dump_dir.empty() && opts->pipeline.empty()) {
     err << "workbench: --dump-dir needs --pipeline\n";
     return false;
@@ -71,8 +111,8 @@ bool Validate(BatchOptions* opts, std::ostream& err) {
     err << "workbench: choose one of --check and --check-each\n";
     return false;
   }
-  const bool emit_gpu = opts->EmitsDeviceCode();
-  if (emit_gpu && (!opts->inputs.empty() || opts->profile)) {
+  const bool emit_build = opts->EmitsBuildOutput();
+  if (emit_build && (!opts->inputs.empty() || opts->profile)) {
     err << "workbench: --inputs and --profile go with --run\n";
     return false;
   }
@@ -85,15 +125,19 @@ bool Validate(BatchOptions* opts, std::ostream& err) {
     err << "workbench: --work-dir goes with --tune or --run\n";
     return false;
   }
-  if ((!opts->target.empty() || !opts->inputs.empty() || opts->profile) && !opts->run && !emit_gpu) {
+  if ((!opts->target.empty() || !opts->inputs.empty() || opts->profile) && !opts->run && !emit_build) {
     err << "workbench: --target, --inputs and --profile go with --run\n";
+    return false;
+  }
+  if (opts->attribute_passes && (!opts->run || !opts->profile)) {
+    err << "workbench: --attribute-passes goes with --run --profile\n";
     return false;
   }
   if (!opts->func.empty() && opts->schedule.empty() && !opts->run) {
     err << "workbench: --func needs --schedule or --run\n";
     return false;
   }
-  if (!opts->schedule.empty() && !opts->pipeline.empty() && !opts->run && !emit_gpu) {
+  if (!opts->schedule.empty() && !opts->pipeline.empty() && !opts->run && !emit_build) {
     err << "workbench: --schedule and --pipeline are combined only with --run\n";
     return false;
   }
@@ -146,14 +190,20 @@ int RunBatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
   app.set_version_flag("--version", VersionText());
   app.add_option("files", opts.files, "TVMScript files, or one manifest (.json)");
   app.add_flag("--roundtrip", opts.roundtrip, "parse, print and re-parse each FILE");
-  app.add_option("--emit", opts.emit, "print the module (tvmscript) or a cuda build's device code")
-      ->check(CLI::IsMember({"tvmscript", "cuda", "ptx"}));
+  app.add_option("--emit", opts.emit,
+                 "print the module (tvmscript), or what a build makes of it: LLVM IR before (llvm) or after "
+                 "(llvm-opt) LLVM's optimization, assembly (asm), a cuda build's device code (cuda, ptx)")
+      ->check(CLI::IsMember({"tvmscript", "llvm", "llvm-opt", "asm", "cuda", "ptx"}));
   app.add_option("--compare", opts.compare, "the module to compare FILE with")->type_name("OTHER");
   app.add_flag("--ignore-global-symbol", opts.ignore_global_symbol,
                "--compare single-function modules without their global_symbol");
   app.add_option("--pipeline", opts.pipeline, "pass pipeline text, or a named pipeline")->type_name("TEXT");
   app.add_option("--dump-dir", opts.dump_dir, "write every pass's module before and after, and passes.json")
       ->type_name("DIR");
+  app.add_option("--resume-after", opts.resume_after, "with --pipeline and --with: run only the passes after the K-th")
+      ->type_name("K")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--with", opts.resume_with, "the module after pass K of --resume-after, as edited")->type_name("FILE");
   app.add_option("--schedule", opts.schedule, "schedule recipe file")->type_name("RECIPE");
   app.add_option("--func", opts.func, "the PrimFunc the recipe schedules; with --run, the Relax function to run")
       ->type_name("NAME");
@@ -173,6 +223,8 @@ int RunBatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
       ->check(CLI::IsMember({"auto", "interpreter", "compiled", "none"}))
       ->capture_default_str();
   app.add_flag("--profile", opts.profile, "time every function (TVM's time evaluator)");
+  app.add_flag("--attribute-passes", opts.attribute_passes,
+               "with --run --profile: rebuild and time without each pass in turn, and report the change");
   app.add_option("--number", opts.timing.number, "calls per sample")->check(CLI::PositiveNumber)->capture_default_str();
   app.add_option("--repeat", opts.timing.repeat, "samples")->check(CLI::PositiveNumber)->capture_default_str();
   app.add_option("--min-repeat-ms", opts.timing.min_repeat_ms, "grow --number until a sample lasts this long")
@@ -193,6 +245,17 @@ int RunBatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
   app.add_flag("--merge-reports", opts.merge_reports, "merge the FILEs, shards' --json reports, into one report");
   app.add_option("--junit", opts.junit_path, "write a JUnit XML report")->type_name("REPORT.xml");
   app.add_flag("--color", opts.color, "color the diagnostics");
+  app.add_option("--opt-level", opts.opt_level, "the PassContext's opt level (passes above it do not run)")
+      ->type_name("N")
+      ->check(CLI::Range(0, transform::kMaxOptLevel));
+  // Repeatable, one value each: a FILE after the option is not taken for a second value.
+  auto repeatable = [&app](const char* name, std::vector<std::string>& to, const char* help, const char* type) {
+    app.add_option(name, to, help)->type_name(type)->expected(1)->allow_extra_args(false)->take_all();
+  };
+  repeatable("--pass-config", opts.pass_config,
+             "a PassContext config, e.g. tirx.UnrollLoop='{\"auto_max_step\": 16}' (repeatable)", "KEY=JSON");
+  repeatable("--disable-pass", opts.disabled_passes, "a pass that must not run (repeatable)", "NAME");
+  repeatable("--require-pass", opts.required_passes, "a pass that runs whatever its opt level (repeatable)", "NAME");
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
@@ -222,13 +285,18 @@ int RunBatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
   }
   if (opts.list_passes) return RunListPassesCommand(out);
   if (opts.merge_reports) return RunMergeReportsCommand(opts, out, err);
+  std::optional<transform::PassControl> control = ReadPassControlOptions(opts, err);
+  if (!control) return 2;
+  // Every pipeline the command runs, the builds' lowering included, runs under it.
+  ir::PassContext context = transform::ContextWith(*control);
+  ir::PassContext::Scope scope(context);
   if (opts.IsManifest() && !opts.roundtrip && opts.emit.empty() && opts.compare.empty()) {
     return RunManifestCommand(opts, out, err);
   }
   if (opts.tune) return RunTuneCommand(opts, out, err);
   if (opts.roundtrip) return RunRoundTripCommand(opts, out, err);
   if (opts.run) return RunRunCommand(opts, out, err);
-  if (opts.EmitsDeviceCode()) return RunEmitCommand(opts, out, err);
+  if (opts.EmitsBuildOutput()) return RunEmitCommand(opts, out, err);
   if (!opts.schedule.empty()) return RunScheduleCommand(opts, out, err);
   if (!opts.pipeline.empty()) return RunPipelineCommand(opts, out, err);
   if (!opts.emit.empty()) return RunEmitCommand(opts, out, err);

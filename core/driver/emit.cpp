@@ -1,40 +1,51 @@
 // `workbench --batch FILE --emit tvmscript`: the canonical TVMScript of FILE (a formatter);
-// `--emit cuda|ptx` (after --schedule and --pipeline): the device code of a build for a cuda
-// target, which needs no GPU.
+// `--emit llvm|llvm-opt|asm|cuda|ptx` (after --schedule and --pipeline): what a build for the
+// target makes of the module, through the build the GUI's Build panel shows its views from
+// (workbench::BuildModule), so both print the same text. None of them needs a GPU.
 #include <ostream>
 
-#include "codegen/build.h"
-#include "codegen/target.h"
 #include "driver/commands.h"
 #include "driver/module_input.h"
+#include "workbench/build_session.h"
 
 namespace wb::driver {
 
 namespace {
 
-int EmitDeviceCode(const BatchOptions& opts, ir::IRModule module, std::ostream& out, std::ostream& err) {
-  std::string error;
-  auto target = codegen::ParseTarget(opts.target.empty() ? "cuda" : opts.target, &error);
-  if (!target) {
-    err << "workbench: --target: " << error << "\n";
-    return 2;
-  }
+bool IsDeviceCode(const std::string& emit) { return emit == "cuda" || emit == "ptx"; }
+
+// The view of a build that `--emit` names.
+const std::string& View(const workbench::BuildOutcome& built, const std::string& emit) {
+  if (emit == "llvm") return built.llvm_ir;
+  if (emit == "llvm-opt") return built.llvm_ir_opt;
+  if (emit == "asm") return built.assembly;
+  if (emit == "cuda") return built.cuda_source;
+  return built.ptx;
+}
+
+int EmitBuildOutput(const BatchOptions& opts, const ir::IRModule& original, std::ostream& out,
+                    std::ostream& err) {
+  workbench::BuildRequest request;
+  request.original = original;
+  request.module = original;
+  request.target = opts.target.empty() ? (IsDeviceCode(opts.emit) ? "cuda" : "llvm") : opts.target;
   if (!opts.schedule.empty()) {
-    if (int rc = ApplyScheduleOption(opts, &module, err)) return rc;
+    if (int rc = ApplyScheduleOption(opts, &request.module, err)) return rc;
   }
   if (!opts.pipeline.empty()) {
     transform::PipelineResult result;
-    if (int rc = ApplyPipelineOption(opts, &module, &result, err)) return rc;
+    if (int rc = ApplyPipelineOption(opts, &request.module, &result, err)) return rc;
   }
-  codegen::BuildResult built = codegen::Build(module, *target);
+  workbench::BuildOutcome built = workbench::BuildModule(request);
   if (!built.ok()) {
     err << RenderDiagnostics(built.diagnostics, opts.color);
-    err << "workbench: build for " << target->str() << " failed\n";
-    return 1;
+    err << "workbench: build for " << (built.target.empty() ? request.target : built.target) << " failed\n";
+    return built.target.empty() ? 2 : 1;
   }
-  std::string text = built.module->GetSource(opts.emit);
+  const std::string& text = View(built, opts.emit);
   if (text.empty()) {
-    err << "workbench: the build for " << target->str() << " made no " << opts.emit << " (a cuda target makes it)\n";
+    err << "workbench: the build for " << built.target << " made no " << opts.emit
+        << (IsDeviceCode(opts.emit) ? " (a cuda target makes it)" : " (the module has no kernel)") << "\n";
     return 1;
   }
   out << text << (text.back() == '\n' ? "" : "\n");
@@ -46,7 +57,7 @@ int EmitDeviceCode(const BatchOptions& opts, ir::IRModule module, std::ostream& 
 int RunEmitCommand(const BatchOptions& opts, std::ostream& out, std::ostream& err) {
   script::ParseResult parsed;
   if (!ParseFileOrReport(opts.files[0], &parsed, opts.color, err)) return ParseFailureCode(parsed);
-  if (opts.EmitsDeviceCode()) return EmitDeviceCode(opts, parsed.module, out, err);
+  if (opts.EmitsBuildOutput()) return EmitBuildOutput(opts, parsed.module, out, err);
   out << script::Print(parsed) << "\n";
   return 0;
 }

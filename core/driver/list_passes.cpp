@@ -1,8 +1,9 @@
 // `workbench --batch --list-passes`: the registered passes with their arguments and docs, and
-// the named pipelines.
+// the named pipelines and the pass config keys.
 #include <ostream>
 
 #include "driver/commands.h"
+#include "transform/pass_control.h"
 #include "transform/registry.h"
 
 namespace wb::driver {
@@ -25,6 +26,17 @@ int RunListPassesCommand(std::ostream& out) {
     out << "pipelines:\n";
     for (const auto& name : pipelines) {
       out << "  " << name << " = " << *transform::PassRegistry::Global().FindPipeline(name) << "\n";
+    }
+  }
+  auto configs = transform::PassConfigRegistry::Global().Options();
+  if (!configs.empty()) {
+    out << "pass config keys (--pass-config KEY=JSON):\n";
+    for (const auto* option : configs) {
+      out << "  " << option->key << "  -- " << option->doc << "\n";
+      for (const auto& field : option->fields) {
+        out << "    " << field.name << ": " << transform::ParamTypeName(field.type) << ", default "
+            << transform::ParamValueText(field.default_value) << "  -- " << field.doc << "\n";
+      }
     }
   }
   return 0;

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "codegen/target.h"
+#include "transform/pass_control.h"
 #include "transform/registry.h"
 #include "workbench/run_check.h"
 
@@ -150,9 +151,13 @@ class Loader {
   void ReadCase(const json& c, const std::string& label, Manifest& m,
                 std::set<std::string>& names) {
     for (const auto& [key, value] : c.items()) {
-      if (!kCaseFields.count(key)) Error(label + ": unknown field '" + key + "'");
+      const auto& control = transform::PassControlFields();
+      if (!kCaseFields.count(key) && std::find(control.begin(), control.end(), key) == control.end()) {
+        Error(label + ": unknown field '" + key + "'");
+      }
     }
     ManifestCase base;
+    transform::ReadPassControl(c, &base.control, diags_, label + ": ");
     String(c, "name", label, &base.name, true);
     std::string input;
     if (!String(c, "input", label, &input, true)) return;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "support/diagnostic.h"
+#include "transform/pass_control.h"
 
 namespace wb::driver {
 
@@ -51,6 +52,9 @@ struct ManifestCase {
   std::string target = "llvm -mcpu=native";
   std::vector<ManifestSchedule> schedules;  // in function-name order
   double timeout_s = 120;
+  // opt_level, pass_config, disabled_passes, required_passes: the PassContext the case's
+  // pipeline and builds run under.
+  transform::PassControl control;
   // Checks.
   std::string ir_golden;                          // printed module after the pipeline
   std::map<std::string, std::string> pass_goldens;  // pass name -> printed module after it

@@ -1,24 +1,33 @@
 // `workbench --batch FILE --pipeline "PassA, PassB(arg=1)" [--dump-dir DIR] [--check | --check-each]`:
 // the module after the passes, each pass's snapshot written to DIR, and the module checked as a
 // whole (--check) or pass by pass (--check-each) against the one before it on seeded inputs.
+// `--resume-after K --with EDITED`: edit and resume, passes K+1..n run on the edited module after
+// pass K (refused, with the editor's diagnostics, when it does not parse or is ill-formed), and
+// --check compares the result with FILE, so an edit that changes the numbers is caught.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 
 #include "driver/commands.h"
 #include "driver/module_input.h"
+#include "relax/well_formed.h"
+#include "tir/verifier.h"
 #include "transform/registry.h"
 #include "transform/relax/semantic_check.h"
 #include "workbench/equivalence.h"
+#include "workbench/session.h"
 
 namespace wb::driver {
 
 namespace {
 
-// One file per pass (`03-FuseOps.before.py` / `.after.py`) plus passes.json.
+// One file per pass (`03-FuseOps.before.py` / `.after.py`) plus passes.json; a resumed run's
+// passes are numbered from `resumed_after` + 1, as in the whole pipeline.
 bool DumpSnapshots(const std::string& dir, const transform::PipelineResult& result,
-                   std::ostream& err) {
+                   int resumed_after, const std::string& edited, std::ostream& err) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) {
@@ -28,7 +37,8 @@ bool DumpSnapshots(const std::string& dir, const transform::PipelineResult& resu
   nlohmann::json passes = nlohmann::json::array();
   for (const auto& snap : result.snapshots) {
     char prefix[16];
-    std::snprintf(prefix, sizeof(prefix), "%02d-", snap.index + 1);
+    int index = snap.index + 1 + std::max(resumed_after, 0);
+    std::snprintf(prefix, sizeof(prefix), "%02d-", index);
     std::string stem = std::string(prefix) + snap.name;
     if (!WriteText(std::filesystem::path(dir) / (stem + ".before.py"), snap.BeforeText(), err)) {
       return false;
@@ -37,7 +47,7 @@ bool DumpSnapshots(const std::string& dir, const transform::PipelineResult& resu
         !WriteText(std::filesystem::path(dir) / (stem + ".after.py"), snap.AfterText(), err)) {
       return false;
     }
-    passes.push_back({{"index", snap.index + 1},
+    passes.push_back({{"index", index},
                       {"name", snap.name},
                       {"changed", snap.changed()},
                       {"milliseconds", snap.milliseconds},
@@ -46,9 +56,9 @@ bool DumpSnapshots(const std::string& dir, const transform::PipelineResult& resu
   }
   nlohmann::json diagnostics = nlohmann::json::array();
   for (const auto& d : result.diagnostics) diagnostics.push_back(d.message);
-  return WriteText(std::filesystem::path(dir) / "passes.json",
-                   nlohmann::json{{"passes", passes}, {"diagnostics", diagnostics}}.dump(2) + "\n",
-                   err);
+  nlohmann::json report = {{"passes", passes}, {"diagnostics", diagnostics}};
+  if (resumed_after >= 0) report["resumed"] = {{"after", resumed_after}, {"edited", edited}};
+  return WriteText(std::filesystem::path(dir) / "passes.json", report.dump(2) + "\n", err);
 }
 
 // --check: every function of the input against the pipeline's result.
@@ -80,20 +90,55 @@ int CheckWhole(const ir::IRModule& before, const ir::IRModule& after, std::ostre
   return 1;
 }
 
+// --resume-after K: the passes after the K-th of the pipeline as written (a named pipeline
+// expanded), as one pipeline; nullopt after saying why not.
+std::optional<ir::Pass> PassesAfter(const std::string& pipeline, int k, bool color, std::ostream& err) {
+  DiagnosticList diags;
+  std::optional<std::string> rest = workbench::PipelineAfter(pipeline, size_t(k), diags);
+  std::optional<ir::Pass> pass;
+  if (rest) pass = transform::BuildPipeline(*rest, diags);
+  if (!pass) {
+    err << "workbench: --resume-after " << k << ":\n" << RenderDiagnostics(diags, color);
+  }
+  return pass;
+}
+
+// The edited module of --with, refused (exit 1) with the editor's diagnostics when it does not
+// parse or is not well-formed.
+bool ReadEdited(const BatchOptions& opts, script::ParseResult* edited, std::ostream& err) {
+  if (!ParseFileOrReport(opts.resume_with, edited, opts.color, err)) return false;
+  DiagnosticList findings = tir::VerifyWellFormed(edited->module);
+  findings.Append(relax::VerifyWellFormed(edited->module));
+  err << RenderDiagnostics(findings, opts.color);
+  return !findings.HasErrors();
+}
+
 }  // namespace
 
 int RunPipelineCommand(const BatchOptions& opts, std::ostream& out, std::ostream& err) {
   script::ParseResult parsed;
   if (!ParseFileOrReport(opts.files[0], &parsed, opts.color, err)) return ParseFailureCode(parsed);
-  DiagnosticList diags;
-  auto pass = transform::BuildPipeline(opts.pipeline, diags);
-  if (!pass) {
+  const bool resume = opts.resume_after >= 0;
+  std::optional<ir::Pass> pass;
+  if (resume) {
+    pass = PassesAfter(opts.pipeline, opts.resume_after, opts.color, err);
+  } else {
+    DiagnosticList diags;
+    pass = transform::BuildPipeline(opts.pipeline, diags);
     err << RenderDiagnostics(diags, opts.color);
+  }
+  if (!pass) return 2;
+  // Resumed, the passes run on the edited module; the input stays what --check compares with.
+  script::ParseResult edited;
+  if (resume && !ReadEdited(opts, &edited, err)) return ParseFailureCode(edited);
+  const script::ParseResult& start = resume ? edited : parsed;
+  transform::PipelineResult result = transform::RunPipeline(*pass, start.module);
+  if (!opts.dump_dir.empty() &&
+      !DumpSnapshots(opts.dump_dir, result, opts.resume_after, opts.resume_with, err)) {
     return 2;
   }
-  transform::PipelineResult result = transform::RunPipeline(*pass, parsed.module);
-  if (!opts.dump_dir.empty() && !DumpSnapshots(opts.dump_dir, result, err)) return 2;
   err << RenderDiagnostics(result.diagnostics, opts.color);
+  if (resume) err << "  resumed after pass " << opts.resume_after << " on " << opts.resume_with << "\n";
   for (const auto& snap : result.snapshots) {
     err << "  " << snap.name << (snap.changed() ? "  changed  " : "  unchanged  ") << snap.milliseconds << " ms\n";
   }
@@ -103,8 +148,9 @@ int RunPipelineCommand(const BatchOptions& opts, std::ostream& out, std::ostream
   } else if (opts.check) {
     if (int rc = CheckWhole(parsed.module, result.module, err)) return rc;
   }
-  parsed.module = result.module;
-  out << script::Print(parsed) << "\n";
+  script::ParseResult printed = start;
+  printed.module = result.module;
+  out << script::Print(printed) << "\n";
   return 0;
 }
 

@@ -97,6 +97,9 @@ CaseResult RunCase(const ManifestCase& c, bool update_goldens) {
     result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return result;
   };
+  // The case's pipeline and the builds of its checks all run under its pass control.
+  ir::PassContext context = transform::ContextWith(c.control);
+  ir::PassContext::Scope scope(context);
   std::string text;
   if (!ReadText(c.input, &text)) return finish("error", "cannot read input '" + c.input + "'");
   script::ParseResult parsed = script::Parse(text, c.input);

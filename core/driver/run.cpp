@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 
 #include "codegen/build_cuda.h"
@@ -13,6 +14,7 @@
 #include "driver/module_input.h"
 #include "relax/expr.h"
 #include "runtime/cuda/cuda_driver.h"
+#include "workbench/pass_attribution.h"
 #include "workbench/run_check.h"
 
 namespace wb::driver {
@@ -65,6 +67,29 @@ void PrintResult(const FunctionResult& r, std::ostream& out, std::ostream& err) 
   out << "\n";
 }
 
+// The attribution table: per pass, the latency with every pass and without it, and the change.
+void PrintAttribution(const workbench::PassAttribution& a, std::ostream& out) {
+  if (!a.ok()) return;
+  out << "pass attribution (sum of the functions' medians, rebuilt without each pass):\n";
+  char line[256];
+  std::snprintf(line, sizeof(line), "  %-40s %12s %12s %9s\n", "pass", "with (ms)", "without (ms)", "change");
+  out << line;
+  for (const auto& impact : a.impacts) {
+    if (impact.outcome == workbench::PassImpact::Outcome::kTimed) {
+      std::snprintf(line, sizeof(line), "  %-40s %12.4f %12.4f %+8.1f%%\n", impact.pass.c_str(),
+                    impact.with_s * 1e3, impact.without_s * 1e3, impact.change_percent());
+      out << line;
+      continue;
+    }
+    const char* what = impact.outcome == workbench::PassImpact::Outcome::kBuildFails      ? "the build fails without it"
+                       : impact.outcome == workbench::PassImpact::Outcome::kWrongResults ? "wrong results without it"
+                       : impact.outcome == workbench::PassImpact::Outcome::kRunFails     ? "the run fails without it"
+                                                                                         : "cannot be disabled";
+    out << "  " << impact.pass << std::string(impact.pass.size() < 40 ? 41 - impact.pass.size() : 1, ' ') << what
+        << ": " << impact.message << "\n";
+  }
+}
+
 }  // namespace
 
 int RunRunCommand(const BatchOptions& opts, std::ostream& out, std::ostream& err) {
@@ -82,6 +107,7 @@ int RunRunCommand(const BatchOptions& opts, std::ostream& out, std::ostream& err
   if (!opts.schedule.empty()) {
     if (int rc = ApplyScheduleOption(opts, &request.module, err)) return rc;
   }
+  const ir::IRModule scheduled = request.module;
   if (!opts.pipeline.empty()) {
     transform::PipelineResult result;
     if (int rc = ApplyPipelineOption(opts, &request.module, &result, err)) return rc;
@@ -146,17 +172,31 @@ int RunRunCommand(const BatchOptions& opts, std::ostream& out, std::ostream& err
     report.push_back(workbench::ToJson(r));
   }
   out << result.functions.size() - failures << " passed, " << failures << " failed\n";
+  std::optional<workbench::PassAttribution> attribution;
+  if (opts.attribute_passes && !failures) {
+    workbench::PassAttributionRequest attribute;
+    attribute.module = scheduled;
+    attribute.pipeline = opts.pipeline;
+    attribute.target = *target;
+    attribute.run = request;
+    attribution = workbench::AttributePasses(attribute);
+    PrintAttribution(*attribution, out);
+    if (!attribution->ok()) {
+      err << "workbench: --attribute-passes: " << attribution->message << "\n";
+      return 1;
+    }
+  }
   if (!opts.json_path.empty()) {
     std::ofstream json(opts.json_path);
     if (!json) {
       err << "workbench: cannot write '" << opts.json_path << "'\n";
       return 2;
     }
-    json << nlohmann::json{{"target", target->str()},
-                           {"reference", workbench::ReferenceName(opts.reference)},
-                           {"functions", report}}
-                .dump(2)
-         << "\n";
+    nlohmann::json doc = {{"target", target->str()},
+                          {"reference", workbench::ReferenceName(opts.reference)},
+                          {"functions", report}};
+    if (attribution) doc["attribution"] = workbench::ToJson(*attribution);
+    json << doc.dump(2) << "\n";
   }
   return failures ? 1 : 0;
 }

@@ -1,6 +1,8 @@
-// Diagnostics of a document: the parser's, then the well-formedness verifier's on a module that
-// parsed cleanly (on a partial module it would report the holes the parser already explained).
+// Diagnostics of a document: the parser's, then the well-formedness verifiers' (TensorIR's and
+// Relax's) on a module that parsed cleanly (on a partial module they would report the holes the
+// parser already explained).
 #include "lang/analysis.h"
+#include "relax/well_formed.h"
 #include "tir/verifier.h"
 
 namespace wb::lang {
@@ -24,6 +26,7 @@ std::vector<DocumentDiagnostic> ComputeDiagnostics(const Document& doc) {
   for (const Diagnostic& d : parsed.diagnostics) out.push_back(Convert(doc, d));
   if (parsed.ok()) {
     for (const Diagnostic& d : tir::VerifyWellFormed(parsed.module)) out.push_back(Convert(doc, d));
+    for (const Diagnostic& d : relax::VerifyWellFormed(parsed.module)) out.push_back(Convert(doc, d));
   }
   return out;
 }

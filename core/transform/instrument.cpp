@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ir/structural_hash.h"
+#include "relax/well_formed.h"
 #include "script/tvmscript.h"
 #include "tir/verifier.h"
 
@@ -33,10 +34,14 @@ void SnapshotInstrument::RunAfterPass(const ir::IRModule& module, const ir::Pass
 }
 
 void WellFormedInstrument::RunAfterPass(const ir::IRModule& module, const ir::PassInfo& info) {
+  // Both levels, as every pass may rewrite either: TensorIR's verifier, then Relax's.
   DiagnosticList findings = tir::VerifyWellFormed(module);
+  findings.Append(relax::VerifyWellFormed(module));
   if (!findings.HasErrors()) return;
+  // At the first finding's place in the source, where the pass left the node's span.
   Diagnostic error = Diagnostic::Error("pass '" + info.name + "' produced ill-formed IR: " +
-                                       findings[0].message);
+                                           findings[0].message,
+                                       findings[0].span);
   for (const auto& finding : findings) error.Note(finding.message, finding.span);
   throw ir::PassError(std::move(error));
 }
@@ -75,9 +80,8 @@ PipelineResult RunPipeline(const ir::Pass& pass, const ir::IRModule& module,
   PipelineResult result;
   result.module = module;
   auto snapshots = std::make_shared<SnapshotInstrument>();
-  ir::PassContext context;
-  context.opt_level = options.opt_level;
-  context.config = options.config;
+  ir::PassContext context = ContextWith(options.control);
+  context.instruments.clear();
   result.total_passes = CountPasses(pass, context);
   // First, so that a stop leaves no snapshot begun for a pass that never ran.
   auto progress = std::make_shared<ProgressInstrument>(result.total_passes, options.on_pass,

@@ -12,6 +12,7 @@
 
 #include "ir/transform.h"
 #include "support/diagnostic.h"
+#include "transform/pass_control.h"
 
 namespace wb::transform {
 
@@ -43,8 +44,9 @@ class SnapshotInstrument : public ir::PassInstrument {
   std::chrono::steady_clock::time_point start_;
 };
 
-// Verifies every PrimFunc after each pass; on a finding, stops the pipeline with a PassError
-// whose message names the pass and whose notes hold the verifier's findings.
+// Verifies every PrimFunc (tir::VerifyWellFormed) and every Relax function
+// (relax::VerifyWellFormed) after each pass; on a finding, stops the pipeline with a PassError
+// whose message names the pass and whose notes hold the verifier's findings, with their spans.
 class WellFormedInstrument : public ir::PassInstrument {
  public:
   std::string name() const override { return "WellFormed"; }
@@ -91,15 +93,20 @@ struct PipelineResult {
   // last one's output. Not an error: diagnostics stay empty.
   bool cancelled = false;
   int total_passes = 0;  // the passes the pipeline would have run (CountPasses)
+  // Edit and resume: the run went on from an edited module after snapshot `resumed_after`
+  // (snapshots up to it are the earlier run's, the last with the edited module as `after`);
+  // -1 for a run from the start.
+  int resumed_after = -1;
   bool ok() const { return !diagnostics.HasErrors(); }
   // "cancelled after 3 of 12 passes"; empty when the run was not cancelled.
   std::string CancelledMessage() const;
 };
 
 struct PipelineOptions {
-  int opt_level = 2;
   bool verify = true;  // run WellFormedInstrument
-  std::map<std::string, ir::ObjectRef> config;
+  // Set over the settings of PassContext::Current() (so a face that entered a context for a
+  // whole command keeps it); the instruments of that context are not carried over.
+  PassControl control;
   // Called on the running thread before each pass (index from 0, total from CountPasses).
   ProgressInstrument::OnPass on_pass;
   // Checked before each pass (after on_pass); true stops the run there.

@@ -1,6 +1,7 @@
 // The workbench's own LSP features, end to end against the real workbench-lsp binary: code
 // actions (schedule primitives at a loop, passes and pipelines, resolved lazily or at once),
-// workbench/passSnapshots, workbench/applySchedule, signature help, semantic tokens, workspace
+// workbench/passSnapshots (with pass control), workbench/applySchedule, Relax well-formedness in
+// the diagnostics, signature help, semantic tokens, workspace
 // symbols and completion of the R., I. and sch. namespaces.
 #include <QFile>
 #include <QTest>
@@ -201,6 +202,84 @@ class TestLspWorkbench : public QObject {
     QVERIFY2(abort.contains("result") && !abort["result"]["ok"].get<bool>(), abort.dump().c_str());
     QVERIFY(abort["result"]["error"].get<std::string>().find("unknown pass") != std::string::npos);
     QVERIFY(c.running());
+    QCOMPARE(c.ShutdownAndExit(), 0);
+  }
+
+  void passSnapshotsTakesThePassControl() {
+    LspClient c;
+    c.Initialize();
+    const std::string text =
+        "@T.prim_func\n"
+        "def scale(A: T.Buffer((8,), \"float32\"), B: T.Buffer((8,), \"float32\")):\n"
+        "    for i in range(8):\n"
+        "        B[i] = A[i] * T.float32(2.0)\n";
+    c.Open("file:///s.py", text);
+    json params = {{"textDocument", TextDoc("file:///s.py")}, {"pipeline", "UnrollLoop, RemoveNoOp"}};
+    json plain = c.Call("workbench/passSnapshots", params);
+    QVERIFY2(plain["result"]["ok"].get<bool>(), plain.dump().c_str());
+    QCOMPARE(plain["result"]["passes"].size(), size_t(2));
+    QVERIFY(!plain["result"]["passes"][0]["changed"].get<bool>());
+    // The config unrolls the loop; the disabled pass is not run.
+    params["pass_config"] = {{"tirx.UnrollLoop", {{"auto_max_step", 8}}}};
+    params["disabled_passes"] = {"RemoveNoOp"};
+    json r = c.Call("workbench/passSnapshots", params);
+    QVERIFY2(r.contains("result") && r["result"]["ok"].get<bool>(), r.dump().c_str());
+    const json& passes = r["result"]["passes"];
+    QCOMPARE(passes.size(), size_t(1));
+    QCOMPARE(passes[0]["name"].get<std::string>(), std::string("UnrollLoop"));
+    QVERIFY(passes[0]["changed"].get<bool>());
+    std::string after = passes[0]["after"].get<std::string>();
+    QVERIFY2(after.find("for i") == std::string::npos && after.find("B[7] = A[7]") != std::string::npos,
+             after.c_str());
+    // Mistakes are invalid params that name the key, the field or the pass.
+    json bad_key = params;
+    bad_key["pass_config"] = {{"tirx.Unroll", {{"auto_max_step", 8}}}};
+    json e = c.Call("workbench/passSnapshots", bad_key);
+    QVERIFY2(e.contains("error"), e.dump().c_str());
+    QCOMPARE(e["error"]["code"].get<int>(), -32602);
+    QVERIFY2(e["error"]["message"].get<std::string>().find(
+                 "unknown pass config key 'tirx.Unroll' (did you mean tirx.UnrollLoop?)") != std::string::npos,
+             e.dump().c_str());
+    json bad_pass = params;
+    bad_pass["disabled_passes"] = {"RemoveNoop"};
+    e = c.Call("workbench/passSnapshots", bad_pass);
+    QCOMPARE(e["error"]["code"].get<int>(), -32602);
+    QVERIFY(e["error"]["message"].get<std::string>().find("did you mean RemoveNoOp?") != std::string::npos);
+    json bad_level = params;
+    bad_level["opt_level"] = 7;
+    e = c.Call("workbench/passSnapshots", bad_level);
+    QCOMPARE(e["error"]["code"].get<int>(), -32602);
+    QVERIFY(e["error"]["message"].get<std::string>().find("opt level 7 is out of range") != std::string::npos);
+    QCOMPARE(c.ShutdownAndExit(), 0);
+  }
+
+  void relaxWellFormednessInTheDiagnostics() {
+    LspClient c;
+    c.Initialize();
+    // Parses, but a function annotated pure (the default) calls an impure op.
+    const std::string text =
+        "@I.ir_module\n"
+        "class Module:\n"
+        "    @R.function\n"
+        "    def main(x: R.Tensor((4,), dtype=\"float32\")) -> R.Tensor((4,), dtype=\"float32\"):\n"
+        "        y = R.add(x, x)\n"
+        "        z = R.memory.kill_tensor(x)\n"
+        "        return y\n";
+    c.Open("file:///impure.py", text);
+    auto d = c.Diagnostics("file:///impure.py");
+    QVERIFY(d.has_value());
+    QCOMPARE(d->size(), size_t(1));
+    const json& diag = (*d)[0];
+    QCOMPARE(diag["message"].get<std::string>(),
+             std::string("impure call to relax.memory.kill_tensor inside a function annotated pure"));
+    QCOMPARE(diag["severity"].get<int>(), 1);
+    QCOMPARE(diag["range"]["start"]["line"].get<int>(), 5);
+    QCOMPARE(diag["range"]["start"]["character"].get<int>(), 12);  // the call
+    // Saying what the function is makes it well-formed.
+    c.Change("file:///impure.py", 2, Range(2, 15, 2, 15), "(pure=False)");
+    auto clean = c.Diagnostics("file:///impure.py", 2);
+    QVERIFY(clean.has_value());
+    QVERIFY2(clean->empty(), clean->dump().c_str());
     QCOMPARE(c.ShutdownAndExit(), 0);
   }
 

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <thread>
 
+#include "relax/expr.h"
 #include "transform/registry.h"
 
 namespace wb::transform {
@@ -33,6 +34,29 @@ PassRegistrar sleep_registrar(
              return m;
            },
            0, "TestingSleep");
+     }});
+
+// A pass with a bug the pipeline's well-formedness check must catch: it declares every Relax
+// function pure, whatever the function calls.
+PassRegistrar mark_pure_registrar(
+    {"TestingMarkPure",
+     "for testing the Relax well-formedness check after each pass: marks every Relax function "
+     "pure, even one that calls impure ops",
+     {},
+     [](const PassArgs&) {
+       return ir::CreateModulePass(
+           [](ir::IRModule module, const ir::PassContext&) {
+             ir::IRModule out = module;
+             for (size_t i = 0; i < module->functions.size(); ++i) {
+               auto* func = module->functions[i].as<relax::FunctionNode>();
+               if (!func || func->is_pure) continue;
+               relax::Function pure = ir::GetRef(func);
+               pure.CopyOnWrite()->is_pure = true;
+               out.CopyOnWrite()->functions[i] = pure;
+             }
+             return out;
+           },
+           0, "TestingMarkPure");
      }});
 
 }  // namespace

@@ -38,7 +38,7 @@ inline ir::IRModule RunPasses(const std::string& pipeline, const ir::IRModule& m
     return {};
   }
   transform::PipelineOptions options;
-  options.config = config;
+  options.control.config = config;
   auto result = transform::RunPipeline(*pass, module, options);
   if (!result.ok()) {
     *error = RenderDiagnostics(result.diagnostics) + "\n--- input:\n" + script::PrintModule(module);

@@ -135,9 +135,9 @@ class TestPass : public QObject {
   void optLevelRequiredAndDisabled() {
     ir::Pass seq = ir::Sequential({ScaleConstantsPass(3.0, /*opt_level=*/3)});
     transform::PipelineOptions opts;
-    opts.opt_level = 2;
+    opts.control.opt_level = 2;
     QCOMPARE(transform::RunPipeline(seq, Parse(), opts).snapshots.size(), size_t(0));
-    opts.opt_level = 3;
+    opts.control.opt_level = 3;
     QCOMPARE(transform::RunPipeline(seq, Parse(), opts).snapshots.size(), size_t(1));
 
     ir::PassContext ctx;

@@ -11,6 +11,7 @@
 #include "relax/analysis/graph_partitioner.h"
 #include "relax/op/registry.h"
 #include "tir/stmt.h"
+#include "transform/pass_control.h"
 #include "transform/registry.h"
 #include "transform/relax/fuse_expr_rewrite.h"
 
@@ -590,6 +591,12 @@ ir::Pass FuseOps(int fuse_opt_level) {
   };
   return ir::CreateModulePass(fn, 0, "FuseOps");
 }
+
+static PassConfigRegistrar config_registrar(
+    {"relax.FuseOps",
+     "limits of FuseOps",
+     {{"max_depth", ParamType::kInt, ir::MakeInt(kMaxFusedOps),
+       "the most bindings one fused function holds"}}});
 
 static PassRegistrar registrar(
     {"FuseOps",

@@ -3,6 +3,7 @@
 #include "codegen/target.h"
 #include "dlight/cpu/rules.h"
 #include "tir/transform.h"
+#include "transform/pass_control.h"
 #include "transform/registry.h"
 
 namespace wb::transform {
@@ -43,6 +44,12 @@ ir::Pass ApplyDefaultSchedule(std::string target_text) {
       },
       0, "ApplyDefaultSchedule");
 }
+
+static PassConfigRegistrar config_registrar(
+    {"ApplyDefaultSchedule",
+     "the target ApplyDefaultSchedule schedules for when its own argument is empty",
+     {{"target", ParamType::kString, ir::MakeString(""),
+       "target text or tag (empty: this CPU)"}}});
 
 static PassRegistrar registrar(
     {"ApplyDefaultSchedule",

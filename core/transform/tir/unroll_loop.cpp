@@ -8,6 +8,7 @@
 #include "tir/op.h"
 #include "tir/substitute.h"
 #include "tir/transform.h"
+#include "transform/pass_control.h"
 #include "transform/registry.h"
 
 namespace wb::transform {
@@ -268,6 +269,20 @@ ir::Pass UnrollLoop() {
       },
       0, "UnrollLoop");
 }
+
+static PassConfigRegistrar config_registrar(
+    {"tirx.UnrollLoop",
+     "when UnrollLoop unrolls a loop by itself (T.unroll loops always are)",
+     {{"auto_max_step", ParamType::kInt, ir::MakeInt(0),
+       "a serial loop nest is unrolled when extent x statements is at most this"},
+      {"auto_max_depth", ParamType::kInt, ir::MakeInt(8),
+       "at most this many nested loops are unrolled automatically"},
+      {"auto_max_extent", ParamType::kInt, ir::MakeInt(0),
+       "a serial loop of at most this extent is unrolled whatever its body"},
+      {"explicit_unroll", ParamType::kBool, ir::MakeBool(true),
+       "copy the body once per iteration; False marks the loop T.unroll for the code generator"},
+      {"unroll_local_access", ParamType::kBool, ir::MakeBool(false),
+       "unroll loops whose variable indexes local memory, so it can live in registers"}}});
 
 static PassRegistrar registrar({"UnrollLoop",
                                 "unrolls T.unroll loops and small loops (tirx.UnrollLoop config)",
