@@ -12,6 +12,7 @@
 #include "tir/interpreter.h"
 #include "tir/stmt.h"
 #include "transform/registry.h"
+#include "transform/tir/default_gpu_schedule.h"
 
 namespace wb::codegen {
 
@@ -430,7 +431,11 @@ VMBuildResult BuildVM(const ir::IRModule& module, const Target& target, const VM
       }
     }
     if (!prims.empty()) {
-      BuildResult built = Build(ir::MakeIRModule(vars, prims), target);
+      ir::IRModule kernels = ir::MakeIRModule(vars, prims);
+      // GPU kernels must be bound to threads: what the default schedules left unbound gets the
+      // fallback binding (each leaf block's spatial loops over blockIdx.x and threadIdx.x).
+      if (target.is_cuda()) kernels = transform::DefaultGPUSchedule()(kernels);
+      BuildResult built = Build(kernels, target);
       if (!built.ok()) {
         for (const auto& d : built.diagnostics) result.diagnostics.Add(d);
         return result;
