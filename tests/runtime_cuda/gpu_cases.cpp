@@ -5,6 +5,9 @@
 // bundled Relax MLP (resources/examples/mlp.py) through the Relax VM on cuda.
 #include "gpu_cases.h"
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 
@@ -17,6 +20,7 @@
 #include "runtime/cuda/cuda_time_evaluator.h"
 #include "runtime/ndarray.h"
 #include "runtime/ndarray_device.h"
+#include "runtime/vm/library.h"
 #include "runtime/vm/vm.h"
 #include "script/tvmscript.h"
 #include "tir/interpreter.h"
@@ -332,6 +336,38 @@ void RelaxVmKeepsItsTensorsOnTheDevice() {
   GC_CHECK(again.tensor->data != out.tensor->data);
 }
 
+// A built GPU model exported as one `.so` and loaded back: the CUDA module travels inside it and
+// the host code finds its kernels through the module context.
+void AnExportedCudaVmLibraryRuns() {
+  RequireCuda();
+  ir::IRModule module = MlpExample();
+  codegen::VMBuildResult built = codegen::BuildVM(module, Cuda());
+  GC_CHECK2(built.ok(), RenderDiagnostics(built.diagnostics));
+  char dir[] = "/tmp/wb-gpu-export-XXXXXX";
+  GC_CHECK(mkdtemp(dir) != nullptr);
+  std::string path = std::string(dir) + "/mlp.so";
+  std::string error;
+  GC_CHECK2(codegen::ExportVMLibrary(built, Cuda(), path, &error), error);
+  auto lib = runtime::vm::LoadVMLibrary(path, &error);
+  GC_CHECK2(lib.has_value(), error);
+  std::vector<NDArray> inputs = {HostRandom({8, 32}, 1), HostRandom({32, 64}, 2), HostRandom({64}, 3),
+                                 HostRandom({64, 10}, 4), HostRandom({10}, 5)};
+  runtime::vm::VirtualMachine machine(lib->exec, lib->kernels, runtime::CUDA(0));
+  std::vector<runtime::vm::Value> args;
+  for (const auto& a : inputs) args.push_back(runtime::vm::Value::Tensor(a));
+  runtime::vm::Value out = machine.Invoke("main", args);
+  std::vector<relax::Value> relax_args;
+  for (const auto& a : inputs) relax_args.push_back(relax::Value::Tensor(a));
+  relax::RelaxInterpretOptions options;
+  options.legalize = transform::LegalizeCall;
+  relax::RelaxInterpretResult expected = relax::InterpretRelax(module, "main", relax_args, options);
+  GC_CHECK2(expected.ok(), RenderDiagnostics(expected.diagnostics));
+  runtime::CompareResult c = runtime::Compare(out.tensor.CopyTo(runtime::CPU()), expected.value.tensor, {1e-4, 1e-4});
+  GC_CHECK2(c.ok, c.message);
+  std::remove(path.c_str());
+  rmdir(dir);
+}
+
 }  // namespace
 
 const std::vector<Case>& Cases() {
@@ -348,6 +384,7 @@ const std::vector<Case>& Cases() {
       {"run", "mlpEndToEndOnDeviceTensors", MlpEndToEndOnDeviceTensors},
       {"vm", "relaxMlpOnCudaEqualsTheInterpreter", RelaxMlpOnCudaEqualsTheInterpreter},
       {"vm", "relaxVmKeepsItsTensorsOnTheDevice", RelaxVmKeepsItsTensorsOnTheDevice},
+      {"vm", "anExportedCudaVmLibraryRuns", AnExportedCudaVmLibraryRuns},
   };
   return cases;
 }
