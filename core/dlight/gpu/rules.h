@@ -13,8 +13,7 @@ namespace wb::dlight::gpu {
 inline constexpr int64_t kThreadsPerBlock = 256;
 
 // C[.., i, j] += A[.., i, k] * B[.., k, j] with static extents and the elementwise blocks after
-// it: block tiles of C staged through shared memory, each thread accumulating a register tile
-// (matmul.cpp).
+// it: a thread block per tile of C, each thread accumulating a register tile of it (matmul.cpp).
 ScheduleRule Matmul();
 // Functions of data-parallel blocks only: producers inlined into the outputs, each output's
 // loops fused and spread over blocks of kThreadsPerBlock threads.
