@@ -89,11 +89,14 @@ class TstCudaExport : public QObject {
     // Tensors that claim to be on cuda(0) (host memory; nothing reads it): the host code's
     // checks pass, call_packed looks "add_kernel" up through the module context and calls the
     // imported CUDA module, which stops at the launch.
-    std::vector<float> memory(3 * 1000);
+    struct alignas(64) Block {
+      float values[1024];
+    };
+    std::vector<Block> memory(3);
     int64_t shape[1] = {1000};
     runtime::DLTensor t[3];
     for (int i = 0; i < 3; ++i) {
-      t[i].data = memory.data() + i * 1000;
+      t[i].data = memory[i].values;
       t[i].device = runtime::CUDA(0);
       t[i].ndim = 1;
       t[i].dtype = runtime::Float(32);
