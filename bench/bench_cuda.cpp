@@ -204,7 +204,8 @@ double Median(std::vector<double> v) {
 std::pair<double, double> Alternate(const runtime::PackedFunc& a, const std::vector<runtime::PackedArg>& a_args,
                                     const runtime::PackedFunc& b, const std::vector<runtime::PackedArg>& b_args,
                                     int number, int rounds = 5) {
-  runtime::TimeEvaluatorOptions options{.number = number, .repeat = 1};
+  runtime::TimeEvaluatorOptions options;
+  options.number = number;
   std::vector<double> ta, tb;
   for (int r = 0; r < rounds; ++r) {
     ta.push_back(runtime::cuda::TimeEvaluateCuda(a, a_args, options).samples_s[0]);

@@ -154,7 +154,9 @@ void EventTiming() {
   const int n = 1 << 20;
   NDArray dev = NDArray::Empty({n}, runtime::Float(32), runtime::CUDA(0));
   runtime::PackedFunc add_one = AddOneModule().get_function("add_one");
-  runtime::TimeEvaluatorOptions options{.number = 5, .repeat = 3};
+  runtime::TimeEvaluatorOptions options;
+  options.number = 5;
+  options.repeat = 3;
   runtime::TimeEvaluatorResult r = runtime::cuda::TimeEvaluateCuda(add_one, {dev, n, n / 256, 256}, options);
   GC_COMPARE(r.samples_s.size(), size_t{3});
   GC_COMPARE(r.total_calls, int64_t{16});
