@@ -5,7 +5,8 @@
 //   2. the same matmul with a fused bias + ReLU epilogue against cuBLAS sgemm followed by a
 //      separate bias-add kernel and a separate ReLU kernel (what an unfused framework runs), and
 //      against cuBLAS sgemm alone (a lower bound of any unfused version);
-//   3. an elementwise add of 64M floats against the device's peak memory bandwidth and a
+//   3. the plain matmul as the default GPU schedule (core/dlight/gpu) builds it, against cuBLAS;
+//   4. an elementwise add of 64M floats against the device's peak memory bandwidth and a
 //      device-to-device copy (the bandwidth measured in the same run).
 // Each kernel is written as the GPU lowering leaves it (a host entry launching a kernel through
 // call_packed), built by Build for the `cuda` target (CUDA C, NVRTC to PTX, the host through
@@ -30,11 +31,13 @@
 #include <vector>
 
 #include "codegen/build_cuda.h"
+#include "dlight/gpu/rules.h"
 #include "runtime/cuda/cuda_device_api.h"
 #include "runtime/cuda/cuda_time_evaluator.h"
 #include "runtime/ndarray.h"
 #include "runtime/ndarray_device.h"
 #include "script/tvmscript.h"
+#include "tir/stmt.h"
 
 using namespace wb;
 using runtime::NDArray;
@@ -177,6 +180,49 @@ class Module:
                  {{"@C@", std::to_string(count)}, {"@NB@", std::to_string(count / 1024)}});
 }
 
+// C = A B as written (one block, no schedule), for the default GPU schedule (core/dlight/gpu).
+std::string PlainMatmulScript(int n) {
+  return Replace(R"(from tvm.script import ir as I
+from tvm.script import tirx as T
+
+@I.ir_module
+class Module:
+    @T.prim_func
+    def main(A: T.Buffer((@N@, @N@), "float32"), B: T.Buffer((@N@, @N@), "float32"), C: T.Buffer((@N@, @N@), "float32")):
+        T.func_attr({"tir.noalias": True})
+        for i, j, k in T.grid(@N@, @N@, @N@):
+            with T.sblock("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                with T.init():
+                    C[vi, vj] = T.float32(0.0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+)",
+                 {{"@N@", std::to_string(n)}});
+}
+
+// The matmul as the default GPU schedule leaves it, built for `target`.
+runtime::Module BuildDefaultScheduled(const codegen::Target& target, std::string* rule) {
+  script::ParseResult parsed = script::Parse(PlainMatmulScript(kN), "plain_matmul.py");
+  if (!parsed.ok()) {
+    std::fprintf(stderr, "bench_cuda: plain matmul: parse failed:\n%s\n", RenderDiagnostics(parsed.diagnostics).c_str());
+    std::exit(1);
+  }
+  auto func = parsed.module->Lookup("main").as_ref<tir::PrimFuncNode>();
+  std::optional<dlight::AppliedRule> applied = dlight::ApplyRules(func, target, dlight::gpu::DefaultRules());
+  if (!applied) {
+    std::fprintf(stderr, "bench_cuda: no default GPU rule schedules the plain matmul\n");
+    std::exit(1);
+  }
+  *rule = applied->rule;
+  codegen::BuildResult built = codegen::Build(applied->schedule.mod(), target);
+  if (!built.ok()) {
+    std::fprintf(stderr, "bench_cuda: default-scheduled matmul: build failed:\n%s\n",
+                 RenderDiagnostics(built.diagnostics).c_str());
+    std::exit(1);
+  }
+  return built.module;
+}
+
 runtime::Module BuildOrDie(const std::string& script, const codegen::Target& target, const char* what) {
   script::ParseResult parsed = script::Parse(script, std::string(what) + ".py");
   if (!parsed.ok()) {
@@ -275,6 +321,10 @@ int BenchCudaMain(int argc, char** argv) {
   std::printf("built for %s: matmul, matmul_bias_relu, add, bias_add, relu (%zu kernels, PTX %zu bytes)\n",
               target->str().c_str(), kernels, ptx_bytes);
   if (compile_only) {
+    std::string rule;
+    runtime::Module dflt = BuildDefaultScheduled(*target, &rule);
+    std::printf("built the plain %d^3 matmul by the default GPU schedule (%s rule): %zu kernel(s)\n", kN, rule.c_str(),
+                codegen::CountCudaKernels(dflt));
     // --compile-only DIR: also write each kernel's CUDA C and PTX there (for ptxas -v, ncu).
     if (argc > 2) {
       for (const auto& [name, m] : built) {
@@ -340,6 +390,20 @@ int BenchCudaMain(int argc, char** argv) {
   std::printf("matmul %dx%dx%d fp32: ours %.3f ms (%.1f TFLOP/s), cuBLAS %.3f ms (%.1f TFLOP/s), ours/cuBLAS %.1f%%\n",
               kN, kN, kN, t_ours * 1e3, flops / t_ours / 1e12, t_cublas * 1e3, flops / t_cublas / 1e12,
               100 * t_cublas / t_ours);
+  // The same product as the default GPU schedule (core/dlight/gpu) builds it, on 2-D views.
+  std::string rule;
+  runtime::Module dflt = BuildDefaultScheduled(*target, &rule);
+  NDArray a2 = NDArray::View(a, {kN, kN}, {}, 0), b2 = NDArray::View(b, {kN, kN}, {}, 0);
+  NDArray c2 = NDArray::View(c, {kN, kN}, {}, 0);
+  runtime::PackedFunc ours_default = dflt.get_function("main");
+  ours_default(a2, b2, c2);
+  sgemm();
+  double err_default = MaxRelativeError(c.CopyTo(runtime::CPU()), c_ref.CopyTo(runtime::CPU()));
+  auto [t_default, t_cublas3] = Alternate(ours_default, {a2, b2, c2}, sgemm, {}, 3);
+  std::printf("matmul %dx%dx%d fp32 by the default GPU schedule (%s rule): %.3f ms (%.1f TFLOP/s), "
+              "ours/cuBLAS %.1f%%, max rel error vs cuBLAS %.2e%s\n",
+              kN, kN, kN, rule.c_str(), t_default * 1e3, flops / t_default / 1e12, 100 * t_cublas3 / t_default,
+              err_default, err_default < 1e-3 ? "" : "  MISMATCH");
   // The unfused reference: cuBLAS, then the bias and ReLU kernels over its output.
   runtime::PackedFunc bias_add_fn = bias_add.get_function("bias_add");
   runtime::PackedFunc relu_fn = relu.get_function("relu");
@@ -381,7 +445,7 @@ int BenchCudaMain(int argc, char** argv) {
               info.peak_bandwidth_gbps > 0 ? 100 * add_gbps / info.peak_bandwidth_gbps : 0.0,
               info.peak_bandwidth_gbps, copy_gbps);
   cublasDestroy(handle);
-  const bool correct = err < 1e-3 && err_fused < 1e-3 && err_unfused < 1e-3;
+  const bool correct = err < 1e-3 && err_fused < 1e-3 && err_unfused < 1e-3 && err_default < 1e-3;
   if (!json_path.empty()) {
     nlohmann::json j = {
         {"device", {{"name", info.name}, {"arch", arch}, {"sm_count", info.sm_count},
@@ -390,6 +454,8 @@ int BenchCudaMain(int argc, char** argv) {
         {"matmul", {{"n", kN}, {"ours_ms", t_ours * 1e3}, {"cublas_ms", t_cublas * 1e3},
                     {"ours_tflops", flops / t_ours / 1e12}, {"cublas_tflops", flops / t_cublas / 1e12},
                     {"ours_over_cublas", t_cublas / t_ours}, {"max_rel_error", err}}},
+        {"default_schedule_matmul", {{"rule", rule}, {"ms", t_default * 1e3}, {"tflops", flops / t_default / 1e12},
+                                     {"over_cublas", t_cublas3 / t_default}, {"max_rel_error", err_default}}},
         {"fused", {{"ours_ms", t_fused * 1e3}, {"unfused_ms", t_unfused * 1e3}, {"cublas_alone_ms", t_cublas2 * 1e3},
                    {"speedup_over_unfused", t_unfused / t_fused}, {"ours_over_cublas_alone", t_cublas2 / t_fused2},
                    {"max_rel_error", err_fused}}},
