@@ -1,22 +1,29 @@
-// GPU speed against the references users would pick instead (issue 9's device check):
+// GPU speed against the references users would pick instead:
 //   1. a hand-scheduled 4096^3 float32 matmul (128x128 block tiles staged in shared memory,
 //      256 threads each holding an 8x8 tile of local accumulators, float4 loads) against
 //      cuBLAS sgemm (plain fp32: no TF32), in the same run;
-//   2. the same matmul with a fused bias + ReLU epilogue against cuBLAS sgemm alone (a lower
-//      bound of what an unfused cuBLAS matmul + bias + ReLU takes);
-//   3. an elementwise add of 64M floats against the device's peak memory bandwidth and a
-//      device-to-device copy.
+//   2. the same matmul with a fused bias + ReLU epilogue against cuBLAS sgemm followed by a
+//      separate bias-add kernel and a separate ReLU kernel (what an unfused framework runs), and
+//      against cuBLAS sgemm alone (a lower bound of any unfused version);
+//   3. the plain matmul as the default GPU schedule (core/dlight/gpu) builds it, against cuBLAS;
+//   4. an elementwise add of 64M floats against the device's peak memory bandwidth and a
+//      device-to-device copy (the bandwidth measured in the same run).
 // Each kernel is written as the GPU lowering leaves it (a host entry launching a kernel through
 // call_packed), built by Build for the `cuda` target (CUDA C, NVRTC to PTX, the host through
 // MakePackedAPI and LLVM), checked against cuBLAS or the host, and timed with CUDA events (TVM's time
 // evaluator); ours and the reference alternate. Prints medians, ratios, TFLOP/s and GB/s.
-// `bench_cuda --probe` only reports the device (exit 3 when there is none); `--compile-only
-// [DIR]` builds the kernels without running them (what scripts/gpu-check does where there is no
-// GPU), writing their CUDA C and PTX into DIR.
-// Not a test: it prints figures.
+//   bench_cuda --probe            reports the device (exit 3 when there is none)
+//   bench_cuda --compile-only [DIR]  builds the kernels without running them, writing their
+//                                 CUDA C and PTX into DIR
+//   bench_cuda [--json FILE]      measures; FILE gets the figures and the goals they meet
+// Exit 1 when a kernel disagrees with its reference. Not a test: it prints figures.
+// The GPU check executable (gpucheck/) links this file with WB_BENCH_CUDA_NO_MAIN and calls
+// BenchCudaMain.
 #include <cublas_v2.h>
 
 #include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -24,11 +31,13 @@
 #include <vector>
 
 #include "codegen/build_cuda.h"
+#include "dlight/gpu/rules.h"
 #include "runtime/cuda/cuda_device_api.h"
 #include "runtime/cuda/cuda_time_evaluator.h"
 #include "runtime/ndarray.h"
 #include "runtime/ndarray_device.h"
 #include "script/tvmscript.h"
+#include "tir/stmt.h"
 
 using namespace wb;
 using runtime::NDArray;
@@ -128,6 +137,92 @@ class Module:
                  {{"@C@", std::to_string(count)}, {"@NB@", std::to_string(count / 1024)}});
 }
 
+// The epilogue a framework runs after cuBLAS, as two kernels: C[i, j] += bias[j], then
+// C = max(C, 0); a float4 per thread, over n x n floats.
+std::string BiasAddScript(int n) {
+  return Replace(R"(from tvm.script import ir as I
+from tvm.script import tirx as T
+
+@I.ir_module
+class Module:
+    @T.prim_func
+    def bias_add(C: T.Buffer((@NN@,), "float32"), bias: T.Buffer((@N@,), "float32")):
+        T.call_packed("bias_add_kernel", C.data, bias.data, @NB@, 256)
+
+    @T.prim_func
+    def bias_add_kernel(C: T.Buffer((@NN@,), "float32"), bias: T.Buffer((@N@,), "float32")):
+        T.func_attr({"calling_conv": 2, "tir.kernel_launch_params": ["blockIdx.x", "threadIdx.x"], "tir.noalias": True})
+        bx = T.launch_thread("blockIdx.x", @NB@)
+        tx = T.launch_thread("threadIdx.x", 256)
+        C[T.Ramp((bx * 256 + tx) * 4, 1, 4)] = C[T.Ramp((bx * 256 + tx) * 4, 1, 4)] + bias[T.Ramp((bx * 256 + tx) * 4 % @N@, 1, 4)]
+)",
+                 {{"@NN@", std::to_string(int64_t{n} * n)}, {"@N@", std::to_string(n)},
+                  {"@NB@", std::to_string(int64_t{n} * n / 1024)}});
+}
+
+std::string ReluScript(int64_t count) {
+  return Replace(R"(from tvm.script import ir as I
+from tvm.script import tirx as T
+
+@I.ir_module
+class Module:
+    @T.prim_func
+    def relu(C: T.Buffer((@C@,), "float32")):
+        T.call_packed("relu_kernel", C.data, @NB@, 256)
+
+    @T.prim_func
+    def relu_kernel(C: T.Buffer((@C@,), "float32")):
+        T.func_attr({"calling_conv": 2, "tir.kernel_launch_params": ["blockIdx.x", "threadIdx.x"], "tir.noalias": True})
+        bx = T.launch_thread("blockIdx.x", @NB@)
+        tx = T.launch_thread("threadIdx.x", 256)
+        C[T.Ramp((bx * 256 + tx) * 4, 1, 4)] = T.max(C[T.Ramp((bx * 256 + tx) * 4, 1, 4)], T.Broadcast(T.float32(0.0), 4))
+)",
+                 {{"@C@", std::to_string(count)}, {"@NB@", std::to_string(count / 1024)}});
+}
+
+// C = A B as written (one block, no schedule), for the default GPU schedule (core/dlight/gpu).
+std::string PlainMatmulScript(int n) {
+  return Replace(R"(from tvm.script import ir as I
+from tvm.script import tirx as T
+
+@I.ir_module
+class Module:
+    @T.prim_func
+    def main(A: T.Buffer((@N@, @N@), "float32"), B: T.Buffer((@N@, @N@), "float32"), C: T.Buffer((@N@, @N@), "float32")):
+        T.func_attr({"tir.noalias": True})
+        for i, j, k in T.grid(@N@, @N@, @N@):
+            with T.sblock("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                with T.init():
+                    C[vi, vj] = T.float32(0.0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+)",
+                 {{"@N@", std::to_string(n)}});
+}
+
+// The matmul as the default GPU schedule leaves it, built for `target`.
+runtime::Module BuildDefaultScheduled(const codegen::Target& target, std::string* rule) {
+  script::ParseResult parsed = script::Parse(PlainMatmulScript(kN), "plain_matmul.py");
+  if (!parsed.ok()) {
+    std::fprintf(stderr, "bench_cuda: plain matmul: parse failed:\n%s\n", RenderDiagnostics(parsed.diagnostics).c_str());
+    std::exit(1);
+  }
+  auto func = parsed.module->Lookup("main").as_ref<tir::PrimFuncNode>();
+  std::optional<dlight::AppliedRule> applied = dlight::ApplyRules(func, target, dlight::gpu::DefaultRules());
+  if (!applied) {
+    std::fprintf(stderr, "bench_cuda: no default GPU rule schedules the plain matmul\n");
+    std::exit(1);
+  }
+  *rule = applied->rule;
+  codegen::BuildResult built = codegen::Build(applied->schedule.mod(), target);
+  if (!built.ok()) {
+    std::fprintf(stderr, "bench_cuda: default-scheduled matmul: build failed:\n%s\n",
+                 RenderDiagnostics(built.diagnostics).c_str());
+    std::exit(1);
+  }
+  return built.module;
+}
+
 runtime::Module BuildOrDie(const std::string& script, const codegen::Target& target, const char* what) {
   script::ParseResult parsed = script::Parse(script, std::string(what) + ".py");
   if (!parsed.ok()) {
@@ -155,7 +250,8 @@ double Median(std::vector<double> v) {
 std::pair<double, double> Alternate(const runtime::PackedFunc& a, const std::vector<runtime::PackedArg>& a_args,
                                     const runtime::PackedFunc& b, const std::vector<runtime::PackedArg>& b_args,
                                     int number, int rounds = 5) {
-  runtime::TimeEvaluatorOptions options{.number = number, .repeat = 1};
+  runtime::TimeEvaluatorOptions options;
+  options.number = number;
   std::vector<double> ta, tb;
   for (int r = 0; r < rounds; ++r) {
     ta.push_back(runtime::cuda::TimeEvaluateCuda(a, a_args, options).samples_s[0]);
@@ -182,9 +278,15 @@ double MaxRelativeError(const NDArray& got, const NDArray& want) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int BenchCudaMain(int argc, char** argv) {
   bool probe = argc > 1 && std::strcmp(argv[1], "--probe") == 0;
   bool compile_only = argc > 1 && std::strcmp(argv[1], "--compile-only") == 0;
+  std::string json_path;
+  if (argc > 2 && std::strcmp(argv[1], "--json") == 0) json_path = argv[2];
+  else if (argc > 1 && !probe && !compile_only) {
+    std::fprintf(stderr, "usage: bench_cuda [--probe | --compile-only [DIR] | --json FILE]\n");
+    return 2;
+  }
   std::string why;
   std::string arch = runtime::cuda::DetectArch(0, &why);
   if (probe) {
@@ -207,13 +309,25 @@ int main(int argc, char** argv) {
   runtime::Module mm = BuildOrDie(MatmulScript(kN, false), *target, "matmul");
   runtime::Module fused = BuildOrDie(MatmulScript(kN, true), *target, "matmul_bias_relu");
   runtime::Module add = BuildOrDie(AddScript(kElementwise), *target, "add");
-  std::printf("built for %s: matmul, matmul_bias_relu, add (%zu kernels, PTX %zu bytes)\n", target->str().c_str(),
-              codegen::CountCudaKernels(mm) + codegen::CountCudaKernels(fused) + codegen::CountCudaKernels(add),
-              mm->GetSource("ptx").size() + fused->GetSource("ptx").size() + add->GetSource("ptx").size());
+  runtime::Module bias_add = BuildOrDie(BiasAddScript(kN), *target, "bias_add");
+  runtime::Module relu = BuildOrDie(ReluScript(int64_t{kN} * kN), *target, "relu");
+  const std::vector<std::pair<const char*, runtime::Module*>> built = {
+      {"matmul", &mm}, {"matmul_bias_relu", &fused}, {"add", &add}, {"bias_add", &bias_add}, {"relu", &relu}};
+  size_t kernels = 0, ptx_bytes = 0;
+  for (const auto& [name, m] : built) {
+    kernels += codegen::CountCudaKernels(*m);
+    ptx_bytes += (*m)->GetSource("ptx").size();
+  }
+  std::printf("built for %s: matmul, matmul_bias_relu, add, bias_add, relu (%zu kernels, PTX %zu bytes)\n",
+              target->str().c_str(), kernels, ptx_bytes);
   if (compile_only) {
+    std::string rule;
+    runtime::Module dflt = BuildDefaultScheduled(*target, &rule);
+    std::printf("built the plain %d^3 matmul by the default GPU schedule (%s rule): %zu kernel(s)\n", kN, rule.c_str(),
+                codegen::CountCudaKernels(dflt));
     // --compile-only DIR: also write each kernel's CUDA C and PTX there (for ptxas -v, ncu).
     if (argc > 2) {
-      for (auto& [name, m] : {std::pair{"matmul", &mm}, {"matmul_bias_relu", &fused}, {"add", &add}}) {
+      for (const auto& [name, m] : built) {
         for (const char* format : {"cuda", "ptx"}) {
           std::string path = std::string(argv[2]) + "/" + name + (std::strcmp(format, "cuda") == 0 ? ".cu" : ".ptx");
           if (FILE* f = std::fopen(path.c_str(), "w")) {
@@ -227,8 +341,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (arch.empty()) {
-    std::printf("bench_cuda: %s: nothing to measure\n", why.c_str());
-    return 0;
+    std::printf("bench_cuda: no CUDA device: %s: nothing to measure\n", why.c_str());
+    return 3;
   }
   runtime::cuda::CudaDeviceInfo info = runtime::cuda::GetDeviceInfo(0);
   std::printf("device: %s (%s, %d SMs)\n", info.name.c_str(), arch.c_str(), info.sm_count);
@@ -276,9 +390,38 @@ int main(int argc, char** argv) {
   std::printf("matmul %dx%dx%d fp32: ours %.3f ms (%.1f TFLOP/s), cuBLAS %.3f ms (%.1f TFLOP/s), ours/cuBLAS %.1f%%\n",
               kN, kN, kN, t_ours * 1e3, flops / t_ours / 1e12, t_cublas * 1e3, flops / t_cublas / 1e12,
               100 * t_cublas / t_ours);
-  auto [t_fused, t_cublas2] = Alternate(ours_fused, {a, b, bias, c}, sgemm, {}, 10);
-  std::printf("matmul+bias+relu fused: ours %.3f ms (%.1f TFLOP/s), cuBLAS sgemm alone %.3f ms, ours/cuBLAS %.1f%%\n",
-              t_fused * 1e3, flops / t_fused / 1e12, t_cublas2 * 1e3, 100 * t_cublas2 / t_fused);
+  // The same product as the default GPU schedule (core/dlight/gpu) builds it, on 2-D views.
+  std::string rule;
+  runtime::Module dflt = BuildDefaultScheduled(*target, &rule);
+  NDArray a2 = NDArray::View(a, {kN, kN}, {}, 0), b2 = NDArray::View(b, {kN, kN}, {}, 0);
+  NDArray c2 = NDArray::View(c, {kN, kN}, {}, 0);
+  runtime::PackedFunc ours_default = dflt.get_function("main");
+  ours_default(a2, b2, c2);
+  sgemm();
+  double err_default = MaxRelativeError(c.CopyTo(runtime::CPU()), c_ref.CopyTo(runtime::CPU()));
+  auto [t_default, t_cublas3] = Alternate(ours_default, {a2, b2, c2}, sgemm, {}, 3);
+  std::printf("matmul %dx%dx%d fp32 by the default GPU schedule (%s rule): %.3f ms (%.1f TFLOP/s), "
+              "ours/cuBLAS %.1f%%, max rel error vs cuBLAS %.2e%s\n",
+              kN, kN, kN, rule.c_str(), t_default * 1e3, flops / t_default / 1e12, 100 * t_cublas3 / t_default,
+              err_default, err_default < 1e-3 ? "" : "  MISMATCH");
+  // The unfused reference: cuBLAS, then the bias and ReLU kernels over its output.
+  runtime::PackedFunc bias_add_fn = bias_add.get_function("bias_add");
+  runtime::PackedFunc relu_fn = relu.get_function("relu");
+  runtime::PackedFunc unfused([&](const std::vector<runtime::PackedArg>&, runtime::PackedRet*) {
+    sgemm();
+    bias_add_fn(c_ref, bias);
+    relu_fn(c_ref);
+  });
+  unfused();
+  double err_unfused = MaxRelativeError(c_ref.CopyTo(runtime::CPU()), want);
+  std::printf("check: cuBLAS + bias_add + relu max rel error vs cuBLAS + host epilogue %.2e%s\n", err_unfused,
+              err_unfused < 1e-3 ? "" : "  MISMATCH");
+  auto [t_fused, t_unfused] = Alternate(ours_fused, {a, b, bias, c}, unfused, {}, 10);
+  auto [t_fused2, t_cublas2] = Alternate(ours_fused, {a, b, bias, c}, sgemm, {}, 10);
+  std::printf("matmul+bias+relu fused: ours %.3f ms (%.1f TFLOP/s), cuBLAS + bias + relu kernels %.3f ms, "
+              "ours/unfused %.1f%%; cuBLAS sgemm alone %.3f ms, ours/sgemm %.1f%%\n",
+              t_fused * 1e3, flops / t_fused / 1e12, t_unfused * 1e3, 100 * t_unfused / t_fused, t_cublas2 * 1e3,
+              100 * t_cublas2 / t_fused2);
 
   // Elementwise: bytes moved = 2 reads + 1 write.
   NDArray x = NDArray::Empty({kElementwise}, runtime::Float(32), gpu);
@@ -302,5 +445,33 @@ int main(int argc, char** argv) {
               info.peak_bandwidth_gbps > 0 ? 100 * add_gbps / info.peak_bandwidth_gbps : 0.0,
               info.peak_bandwidth_gbps, copy_gbps);
   cublasDestroy(handle);
-  return err < 1e-3 && err_fused < 1e-3 ? 0 : 1;
+  const bool correct = err < 1e-3 && err_fused < 1e-3 && err_unfused < 1e-3 && err_default < 1e-3;
+  if (!json_path.empty()) {
+    nlohmann::json j = {
+        {"device", {{"name", info.name}, {"arch", arch}, {"sm_count", info.sm_count},
+                    {"peak_bandwidth_gbps", info.peak_bandwidth_gbps}}},
+        {"correct", correct},
+        {"matmul", {{"n", kN}, {"ours_ms", t_ours * 1e3}, {"cublas_ms", t_cublas * 1e3},
+                    {"ours_tflops", flops / t_ours / 1e12}, {"cublas_tflops", flops / t_cublas / 1e12},
+                    {"ours_over_cublas", t_cublas / t_ours}, {"max_rel_error", err}}},
+        {"default_schedule_matmul", {{"rule", rule}, {"ms", t_default * 1e3}, {"tflops", flops / t_default / 1e12},
+                                     {"over_cublas", t_cublas3 / t_default}, {"max_rel_error", err_default}}},
+        {"fused", {{"ours_ms", t_fused * 1e3}, {"unfused_ms", t_unfused * 1e3}, {"cublas_alone_ms", t_cublas2 * 1e3},
+                   {"speedup_over_unfused", t_unfused / t_fused}, {"ours_over_cublas_alone", t_cublas2 / t_fused2},
+                   {"max_rel_error", err_fused}}},
+        {"elementwise", {{"floats", kElementwise}, {"ms", t_add * 1e3}, {"gbps", add_gbps},
+                         {"copy_gbps", copy_gbps}, {"fraction_of_copy", add_gbps / copy_gbps},
+                         {"fraction_of_peak", info.peak_bandwidth_gbps > 0 ? add_gbps / info.peak_bandwidth_gbps : 0.0}}},
+        // The issue's goals, each measured in this run.
+        {"goals", {{"matmul_at_least_half_cublas", t_cublas / t_ours >= 0.5},
+                   {"fused_faster_than_unfused", t_fused < t_unfused},
+                   {"elementwise_at_least_0.8_of_copy_bandwidth", add_gbps / copy_gbps >= 0.8}}},
+    };
+    std::ofstream(json_path) << j.dump(2) << "\n";
+  }
+  return correct ? 0 : 1;
 }
+
+#ifndef WB_BENCH_CUDA_NO_MAIN
+int main(int argc, char** argv) { return BenchCudaMain(argc, argv); }
+#endif

@@ -12,6 +12,7 @@
 #include "tir/interpreter.h"
 #include "tir/stmt.h"
 #include "transform/registry.h"
+#include "transform/tir/default_gpu_schedule.h"
 
 namespace wb::codegen {
 
@@ -430,9 +431,13 @@ VMBuildResult BuildVM(const ir::IRModule& module, const Target& target, const VM
       }
     }
     if (!prims.empty()) {
+      ir::IRModule kernels = ir::MakeIRModule(vars, prims);
+      // GPU kernels must be bound to threads: what the default schedules left unbound gets the
+      // fallback binding (each leaf block's spatial loops over blockIdx.x and threadIdx.x).
+      if (target.is_cuda()) kernels = transform::DefaultGPUSchedule()(kernels);
       BuildOptions kernel_options;
       kernel_options.default_schedule = options.default_schedule;
-      BuildResult built = Build(ir::MakeIRModule(vars, prims), target, kernel_options);
+      BuildResult built = Build(kernels, target, kernel_options);
       if (!built.ok()) {
         for (const auto& d : built.diagnostics) result.diagnostics.Add(d);
         return result;

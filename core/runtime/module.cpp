@@ -4,6 +4,9 @@
 
 #include <sstream>
 
+#include "runtime/backend_env.h"
+#include "runtime/module_blob.h"
+
 namespace wb::runtime {
 
 namespace {
@@ -26,9 +29,13 @@ class LibraryModuleNode : public ModuleNode {
 
   std::vector<std::string> FunctionNames() const override { return names_; }
 
+  // What the library's call_packed reads: this module and its imports.
+  ModuleEnv* env() { return &env_; }
+
  private:
   std::shared_ptr<void> handle_;
   std::vector<std::string> names_;
+  ModuleEnv env_{this};
 };
 
 }  // namespace
@@ -53,7 +60,19 @@ Module LoadModule(const std::string& path, std::string* error) {
   for (std::string name; std::getline(ss, name, ',');) {
     if (!name.empty()) names.push_back(name);
   }
-  return Module(std::make_shared<LibraryModuleNode>(std::move(handle), std::move(names)));
+  auto node = std::make_shared<LibraryModuleNode>(std::move(handle), std::move(names));
+  // Its device modules (a GPU build's kernels) come back as imports.
+  auto* blob = static_cast<const char*>(dlsym(raw, kImportsSymbol));
+  auto* blob_size = static_cast<const uint64_t*>(dlsym(raw, kImportsSizeSymbol));
+  if (blob && blob_size) {
+    std::string why;
+    if (!LoadImports(std::string_view(blob, *blob_size), node.get(), &why)) {
+      if (error) *error = "'" + path + "': " + why;
+      return {};
+    }
+  }
+  LinkModuleEnv([&](const char* name) { return dlsym(raw, name); }, node->env());
+  return Module(node);
 }
 
 }  // namespace wb::runtime

@@ -17,6 +17,7 @@
 #include "relax/expr.h"
 #include "runtime/cuda/cuda_driver.h"
 #include "runtime/cuda/cuda_time_evaluator.h"
+#include "runtime/ndarray_device.h"
 #include "runtime/time_evaluator.h"
 #include "runtime/vm/vm.h"
 #include "support/child_process.h"
@@ -238,14 +239,6 @@ CompiledModule Compile(const ir::IRModule& module, const codegen::Target& target
   out.target = target;
   out.source = module;
   if (HasRelaxFunctions(module)) {
-    if (target.is_cuda()) {
-      // The VM's builtins allocate host memory and its kernels are called as CPU functions; a
-      // GPU VM (device allocation, kernels through the CUDA module) is not built yet.
-      out.diagnostics.Error(
-          "Relax functions run on the CPU only for now: the Relax VM has no CUDA support yet (build "
-          "with --target llvm, or run the PrimFuncs alone)");
-      return out;
-    }
     codegen::VMBuildOptions options;
     options.default_schedule = default_schedule;
     codegen::VMBuildResult built = codegen::BuildVM(module, target, options);
@@ -360,7 +353,8 @@ vm::Value ToVM(const relax::Value& v) {
 
 relax::Value FromVM(const vm::Value& v, const relax::Value& like) {
   switch (v.kind) {
-    case vm::Value::Kind::kTensor: return relax::Value::Tensor(v.tensor);
+    // A result the VM left on its device is compared on the host.
+    case vm::Value::Kind::kTensor: return relax::Value::Tensor(v.tensor.is_cpu() ? v.tensor : v.tensor.CopyTo(runtime::CPU()));
     case vm::Value::Kind::kShape: return relax::Value::ShapeOf(v.shape);
     case vm::Value::Kind::kInt: return relax::Value::Int(like.dtype, v.int_value);
     case vm::Value::Kind::kFloat: return relax::Value::Float(like.dtype, v.float_value);
@@ -706,7 +700,8 @@ FunctionResult RunRelaxFunction(const RunContext& ctx, const std::string& name, 
   vm::Value actual;
   try {
     vm::VirtualMachine machine(ctx.compiled.exec,
-                               ctx.compiled.kernels.defined() ? runtime::Module(counting) : runtime::Module());
+                               ctx.compiled.kernels.defined() ? runtime::Module(counting) : runtime::Module(),
+                               ctx.device);
     actual = machine.Invoke(vm_name, vm_args);
   } catch (const std::exception& e) {
     return fail(std::string("the VM failed: ") + e.what());
@@ -755,7 +750,13 @@ FunctionResult RunRelaxFunction(const RunContext& ctx, const std::string& name, 
     }
   }
   if (ctx.request.profile) {
-    auto machine = std::make_shared<vm::VirtualMachine>(ctx.compiled.exec, ctx.compiled.kernels);
+    auto machine = std::make_shared<vm::VirtualMachine>(ctx.compiled.exec, ctx.compiled.kernels, ctx.device);
+    // The inputs go to the device once, outside the timed calls.
+    if (ctx.device.device_type != runtime::kDLCPU) {
+      for (auto& a : vm_args) {
+        if (a.kind == vm::Value::Kind::kTensor && a.tensor.is_cpu()) a.tensor = a.tensor.CopyTo(ctx.device);
+      }
+    }
     runtime::PackedFunc call([machine, vm_name, vm_args](const std::vector<runtime::PackedArg>&, runtime::PackedRet*) {
       try {
         machine->Invoke(vm_name, vm_args);

@@ -23,9 +23,11 @@
 #include <fstream>
 #include <mutex>
 
+#include "codegen/data_object.h"
 #include "codegen/llvm/codegen_llvm.h"
 #include "runtime/backend_env.h"
 #include "runtime/c_backend_api.h"
+#include "runtime/module_blob.h"
 #include "tir/stmt.h"
 
 #ifndef WB_LLVM_BINDIR
@@ -183,13 +185,36 @@ class LLVMModuleNode : public runtime::ModuleNode, public std::enable_shared_fro
         return false;
       }
     }
+    // The imported device modules (a GPU build's kernels) travel in the library too, for
+    // LoadModule to import back (runtime/module_blob.h).
+    std::string imports_path;
+    if (!imports().empty()) {
+      std::string blob, object;
+      try {
+        blob = runtime::SaveImports(*this);
+      } catch (const runtime::Error& e) {
+        if (error) *error = e.what();
+        std::remove(object_path.c_str());
+        return false;
+      }
+      std::string why;
+      imports_path = path + ".imports.o";
+      std::ofstream out(imports_path, std::ios::binary);
+      if (!EmitDataObject({{runtime::kImportsSymbol, blob}}, target_, &object, &why) ||
+          !out.write(object.data(), static_cast<std::streamsize>(object.size()))) {
+        if (error) *error = why.empty() ? "cannot write " + imports_path : why;
+        std::remove(object_path.c_str());
+        std::remove(imports_path.c_str());
+        return false;
+      }
+    }
     std::string bindir = WB_LLVM_BINDIR;
     std::string linker = !bindir.empty() && access((bindir + "/ld.lld").c_str(), X_OK) == 0
                              ? bindir + "/ld.lld"
                              : std::string("cc");
     std::string log_path = path + ".link.log";
-    std::string command = "'" + linker + "' -shared -o '" + path + "' '" + object_path + "' > '" +
-                          log_path + "' 2>&1";
+    std::string command = "'" + linker + "' -shared -o '" + path + "' '" + object_path + "'" +
+                          (imports_path.empty() ? "" : " '" + imports_path + "'") + " > '" + log_path + "' 2>&1";
     int rc = std::system(command.c_str());
     std::string log;
     {
@@ -197,6 +222,7 @@ class LLVMModuleNode : public runtime::ModuleNode, public std::enable_shared_fro
       log.assign(std::istreambuf_iterator<char>(in), {});
     }
     std::remove(object_path.c_str());
+    if (!imports_path.empty()) std::remove(imports_path.c_str());
     std::remove(log_path.c_str());
     if (rc != 0) {
       if (error) *error = "linking " + path + " with " + linker + " failed: " + log;

@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "runtime/cuda/cuda_device_api.h"
+#include "runtime/module_blob.h"
 #include "runtime/packed_func.h"
 
 namespace wb::runtime::cuda {
@@ -77,6 +78,28 @@ class CudaModuleNode : public ModuleNode, public std::enable_shared_from_this<Cu
   }
 
   std::string type_key() const override { return "cuda"; }
+
+  // The module as bytes (module_blob.h): the image, its format, each kernel's description and
+  // the text views.
+  std::string Save() const {
+    std::string out;
+    AppendField(&out, binary_);
+    AppendField(&out, format_);
+    AppendField(&out, std::to_string(kernels_.size()));
+    for (const auto& [name, e] : kernels_) {
+      AppendField(&out, name);
+      AppendField(&out, std::to_string(e.info.arg_dtypes.size()));
+      for (const auto& d : e.info.arg_dtypes) AppendField(&out, d);
+      AppendField(&out, std::to_string(e.info.launch_param_tags.size()));
+      for (const auto& t : e.info.launch_param_tags) AppendField(&out, t);
+    }
+    AppendField(&out, std::to_string(sources_.size()));
+    for (const auto& [format, text] : sources_) {
+      AppendField(&out, format);
+      AppendField(&out, text);
+    }
+    return out;
+  }
 
   std::vector<std::string> FunctionNames() const override {
     std::vector<std::string> names;
@@ -236,6 +259,59 @@ class CudaModuleNode : public ModuleNode, public std::enable_shared_from_this<Cu
   std::mutex mutex_;
   std::vector<Loaded> loaded_;
 };
+
+// The inverse of CudaModuleNode::Save; null with the reason when the bytes are not one.
+Module LoadCudaModule(std::string_view bytes, std::string* error) {
+  size_t pos = 0;
+  bool ok = true;
+  auto field = [&]() -> std::string {
+    std::string_view f;
+    ok = ok && ReadField(bytes, &pos, &f);
+    return ok ? std::string(f) : std::string();
+  };
+  auto count = [&]() -> size_t {
+    std::string text = field();
+    size_t n = ok ? std::strtoull(text.c_str(), nullptr, 10) : 0;
+    ok = ok && n <= bytes.size();  // no count exceeds the bytes that would hold its entries
+    return ok ? n : 0;
+  };
+  std::string binary = field(), format = field();
+  std::vector<CudaFunctionInfo> functions(count());
+  for (auto& f : functions) {
+    f.name = field();
+    f.arg_dtypes.resize(count());
+    for (auto& d : f.arg_dtypes) d = field();
+    f.launch_param_tags.resize(count());
+    for (auto& t : f.launch_param_tags) t = field();
+  }
+  std::map<std::string, std::string> sources;
+  for (size_t n = count(), i = 0; i < n && ok; ++i) {
+    std::string key = field();
+    sources[key] = field();
+  }
+  if (!ok) {
+    if (error) *error = "truncated CUDA module";
+    return {};
+  }
+  try {
+    return CudaModuleCreate(std::move(binary), std::move(format), std::move(functions), std::move(sources));
+  } catch (const Error& e) {
+    if (error) *error = e.what();
+    return {};
+  }
+}
+
+[[maybe_unused]] const bool kFormatRegistered = [] {
+  RegisterModuleFormat(
+      "cuda",
+      [](const ModuleNode& node) {
+        auto* m = dynamic_cast<const CudaModuleNode*>(&node);
+        if (!m) throw Error("a '" + node.type_key() + "' module is not a CUDA module");
+        return m->Save();
+      },
+      LoadCudaModule);
+  return true;
+}();
 
 }  // namespace
 

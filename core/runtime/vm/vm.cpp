@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "runtime/ndarray_device.h"
 #include "runtime/packed_func.h"
 
 namespace wb::runtime::vm {
@@ -165,8 +166,8 @@ Value AllocShapeHeap(std::vector<Value>& args) {
   return v;
 }
 
-// alloc_tensor(shape, dtype string).
-Value AllocTensor(std::vector<Value>& args) {
+// alloc_tensor(shape, dtype string), on `device`.
+Value AllocTensorOn(std::vector<Value>& args, DLDevice device) {
   CheckArgCount(args, 2, "vm.builtin.alloc_tensor");
   if (args[0].kind != Value::Kind::kShape) {
     throw VMError("vm.builtin.alloc_tensor: expected a shape, got " + args[0].Describe());
@@ -177,12 +178,14 @@ Value AllocTensor(std::vector<Value>& args) {
   for (int64_t d : args[0].shape) {
     if (d < 0) throw VMError("vm.builtin.alloc_tensor: negative dim in " + args[0].Describe());
   }
-  return Value::Tensor(NDArray::Empty(args[0].shape, *dtype));
+  return Value::Tensor(NDArray::Empty(args[0].shape, *dtype, device));
 }
 
+Value AllocTensor(std::vector<Value>& args) { return AllocTensorOn(args, CPU()); }
+
 // alloc_storage(size shape (bytes, 1-D), dtype string): a block of memory that tensors are then
-// placed in (relax.memory.alloc_storage, what memory planning emits). Zero-filled.
-Value AllocStorage(std::vector<Value>& args) {
+// placed in (relax.memory.alloc_storage, what memory planning emits), on `device`. Zero-filled.
+Value AllocStorageOn(std::vector<Value>& args, DLDevice device) {
   CheckArgCount(args, 1, "vm.builtin.alloc_storage");
   const Value& size = args[0];
   if (size.kind != Value::Kind::kShape || size.shape.size() != 1 || size.shape[0] < 0) {
@@ -190,9 +193,11 @@ Value AllocStorage(std::vector<Value>& args) {
   }
   Value v;
   v.kind = Value::Kind::kStorage;
-  v.tensor = NDArray::Empty({size.shape[0]}, UInt(8));
+  v.tensor = NDArray::Empty({size.shape[0]}, UInt(8), device);
   return v;
 }
+
+Value AllocStorage(std::vector<Value>& args) { return AllocStorageOn(args, CPU()); }
 
 // alloc_tensor_from_storage(storage, byte offset, shape, dtype string): a tensor placed in the
 // storage's memory (sharing it), as relax.memory.alloc_tensor.
@@ -262,7 +267,9 @@ Value ReadIfCond(std::vector<Value>& args) {
   const Value& v = args[0];
   if (v.kind == Value::Kind::kInt) return Value::Int(v.int_value != 0);
   if (v.kind == Value::Kind::kTensor && v.tensor.NumElements() == 1) {
-    return Value::Int(v.tensor.dtype().is_float() ? v.tensor.GetDouble(0) != 0 : v.tensor.GetInt(0) != 0);
+    // A condition computed on a device is read on the host.
+    const NDArray c = v.tensor.is_cpu() ? v.tensor : v.tensor.CopyTo(CPU());
+    return Value::Int(c.dtype().is_float() ? c.GetDouble(0) != 0 : c.GetInt(0) != 0);
   }
   throw VMError("If condition must be a scalar, got " + v.Describe());
 }
@@ -324,14 +331,39 @@ const std::map<std::string, Builtin>& Builtins() {
 
 Value VMClosure::operator()(std::vector<Value> args) const { return vm_->Invoke(name_, std::move(args)); }
 
-VirtualMachine::VirtualMachine(std::shared_ptr<const Executable> exec, Module kernels)
-    : exec_(std::move(exec)), kernels_(std::move(kernels)), resolved_(exec_->func_table.size()) {}
+Builtin DeviceBuiltin(const std::string& name, DLDevice device) {
+  if (name == "vm.builtin.alloc_tensor") return [device](std::vector<Value>& a) { return AllocTensorOn(a, device); };
+  if (name == "vm.builtin.alloc_storage") return [device](std::vector<Value>& a) { return AllocStorageOn(a, device); };
+  return nullptr;
+}
+
+VirtualMachine::VirtualMachine(std::shared_ptr<const Executable> exec, Module kernels, DLDevice device)
+    : exec_(std::move(exec)), kernels_(std::move(kernels)), device_(device), resolved_(exec_->func_table.size()) {}
+
+Value VirtualMachine::OnDevice(Value v) const {
+  if (device_.device_type == kDLCPU) return v;
+  if (v.kind == Value::Kind::kTensor && v.tensor.defined() && v.tensor.is_cpu()) {
+    v.tensor = v.tensor.CopyTo(device_);
+  } else if (v.kind == Value::Kind::kTuple) {
+    for (Value& field : v.fields) field = OnDevice(std::move(field));
+  }
+  return v;
+}
+
+const Value& VirtualMachine::Constant(int64_t index) {
+  const Value& host = exec_->constants.at(index);
+  if (device_.device_type == kDLCPU) return host;
+  auto it = device_constants_.find(index);
+  if (it == device_constants_.end()) it = device_constants_.emplace(index, OnDevice(host)).first;
+  return it->second;
+}
 
 Value VirtualMachine::Invoke(const std::string& name, std::vector<Value> args) {
   int64_t idx = exec_->FindFunction(name);
   if (idx < 0 || exec_->func_table[idx].kind != FuncEntry::Kind::kVMFunc) {
     throw VMError("the executable has no function '" + name + "'");
   }
+  for (Value& a : args) a = OnDevice(std::move(a));
   return RunFunction(idx, std::move(args), 0);
 }
 
@@ -340,7 +372,9 @@ Value VirtualMachine::CallPacked(int64_t func_idx, std::vector<Value>& args) {
   if (!fn) {
     const std::string& name = exec_->func_table[func_idx].name;
     auto it = Builtins().find(name);
-    if (it != Builtins().end()) {
+    if (Builtin on_device = device_.device_type == kDLCPU ? nullptr : DeviceBuiltin(name, device_)) {
+      fn = std::move(on_device);
+    } else if (it != Builtins().end()) {
       fn = it->second;
     } else {
       PackedFunc kernel = kernels_.get_function(name);
@@ -381,7 +415,7 @@ Value VirtualMachine::RunFunction(int64_t func_idx, std::vector<Value> args, int
     switch (a.kind) {
       case InstrArg::Kind::kRegister: return regs.at(a.value);
       case InstrArg::Kind::kImmediate: return Value::Int(a.value);
-      case InstrArg::Kind::kConstIdx: return exec_->constants.at(a.value);
+      case InstrArg::Kind::kConstIdx: return Constant(a.value);
       case InstrArg::Kind::kFuncIdx: return Value::String(exec_->func_table.at(a.value).name);
     }
     return {};

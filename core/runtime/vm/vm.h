@@ -85,22 +85,37 @@ class VMClosure {
   std::string name_;
 };
 
+// vm.builtin.alloc_tensor and vm.builtin.alloc_storage allocating on `device` (the table's
+// entries allocate on the CPU); null for any other name.
+Builtin DeviceBuiltin(const std::string& name, DLDevice device);
+
 class VirtualMachine {
  public:
-  // `kernels` may be null when the program calls no kernel.
-  VirtualMachine(std::shared_ptr<const Executable> exec, Module kernels);
+  // `kernels` may be null when the program calls no kernel. `device` is where the program's
+  // tensors live: the allocation builtins allocate there and the kernels (built for that
+  // device's target) take tensors there. On a device other than the CPU, tensor arguments and
+  // constants that are on the host are copied to the device first (a constant once per VM), and
+  // results stay on the device: copy them back with NDArray::CopyTo(CPU()).
+  VirtualMachine(std::shared_ptr<const Executable> exec, Module kernels, DLDevice device = {});
 
   Value Invoke(const std::string& name, std::vector<Value> args);
   VMClosure operator[](const std::string& name) { return VMClosure(this, name); }
+  DLDevice device() const { return device_; }
 
  private:
   Value RunFunction(int64_t func_idx, std::vector<Value> args, int depth);
   Value CallPacked(int64_t func_idx, std::vector<Value>& args);
+  // `v` with every host tensor in it (tuples too) copied to device_.
+  Value OnDevice(Value v) const;
+  const Value& Constant(int64_t index);
 
   std::shared_ptr<const Executable> exec_;
   Module kernels_;
+  DLDevice device_;
   // Resolved lazily, per function-table entry.
   std::vector<Builtin> resolved_;
+  // The constants copied to device_, by constant index (empty on the CPU).
+  std::map<int64_t, Value> device_constants_;
 };
 
 }  // namespace wb::runtime::vm

@@ -2,6 +2,7 @@
 
 #include "codegen/target.h"
 #include "dlight/cpu/rules.h"
+#include "dlight/gpu/rules.h"
 #include "tir/transform.h"
 #include "transform/pass_control.h"
 #include "transform/registry.h"
@@ -34,9 +35,10 @@ ir::Pass ApplyDefaultSchedule(std::string target_text) {
       [target_text](tir::PrimFunc f, const ir::IRModule&, const ir::PassContext& context) {
         if (dlight::IsScheduled(f)) return f;
         codegen::Target target = ResolveTarget(target_text, context);
-        if (target.kind != "llvm") return f;
-        std::optional<dlight::AppliedRule> applied =
-            dlight::ApplyRules(f, target, dlight::cpu::DefaultRules());
+        const bool gpu = target.is_cuda();
+        if (target.kind != "llvm" && !gpu) return f;
+        std::optional<dlight::AppliedRule> applied = dlight::ApplyRules(
+            f, target, gpu ? dlight::gpu::DefaultRules() : dlight::cpu::DefaultRules());
         if (!applied || applied->schedule.trace().instructions().empty()) return f;
         tir::PrimFunc scheduled = applied->schedule.Func();
         scheduled.CopyOnWrite()->attrs["tir.is_scheduled"] = ir::MakeBool(true);
@@ -53,9 +55,10 @@ static PassConfigRegistrar config_registrar(
 
 static PassRegistrar registrar(
     {"ApplyDefaultSchedule",
-     "schedules every PrimFunc without a schedule by the first CPU rule of "
-     "core/dlight that applies (Matmul, Reduction, Injective, Fallback); codegen::Build runs it too "
-     "unless its default_schedule option is off",
+     "schedules every PrimFunc without a schedule by the first rule of core/dlight that "
+     "applies: the CPU rules (Matmul, Reduction, Injective, Fallback) for llvm, the GPU rules "
+     "(Matmul, Elementwise) for cuda; codegen::Build runs it too for CPU targets unless its "
+     "default_schedule option is off",
      {{"target", ParamType::kString, ir::MakeString(""),
        "the target text (empty: the pass context's, else the host)"}},
      [](const PassArgs& args) { return ApplyDefaultSchedule(args.String("target")); }});
