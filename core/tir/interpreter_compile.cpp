@@ -124,6 +124,15 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
     }
   }
 
+  // How many block occurrences in `body` define each iter var (see the slot sharing in
+  // VisitStmt_(SBlockRealizeNode)).
+  void CountIterVarDefinitions(const tir::Stmt& body) {
+    PostOrderVisit(body, [this](const Object* node) {
+      if (node->type_index() != TypeIndex::kSBlock) return;
+      for (const auto& iv : static_cast<const SBlockNode*>(node)->iter_vars) ++iter_var_definitions_[iv->var.get()];
+    });
+  }
+
   void Finish() {
     out_->num_vars = static_cast<int>(var_slots_.size());
     out_->num_buffers = static_cast<int>(buffer_infos_.size());
@@ -875,9 +884,12 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
       // An iter var bound to a variable of its own type (`vi = T.axis.spatial(n, i)`, remap)
       // shares that variable's slot: nothing can assign either while the block runs, so reading
       // one is reading the other, and the binding costs nothing per iteration.
+      // Only for iter vars defined once in the function (the verifier's rule): a block node
+      // shared in two places would otherwise write its binding into a live loop variable.
       auto* same = op->iter_values[i].as<VarNode>();
+      auto defs = iter_var_definitions_.find(iv->var.get());
       if (same && same->dtype == iv->var->dtype && FastIterType(iv->var->dtype) &&
-          !var_slots_.count(iv->var.get())) {
+          defs != iter_var_definitions_.end() && defs->second == 1 && !var_slots_.count(iv->var.get())) {
         const int slot = Slot(same);
         var_slots_[iv->var.get()] = slot;
         if (iv->iter_type == IterVarType::kCommReduce) {
@@ -922,6 +934,7 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
   Machine* machine_;
   CompiledFunc* out_;
   std::unordered_map<const VarNode*, int> var_slots_;
+  std::unordered_map<const VarNode*, int> iter_var_definitions_;
   std::unordered_map<const BufferNode*, BufferInfo*> buffer_infos_;
 };
 
@@ -939,6 +952,7 @@ std::unique_ptr<CompiledFunc> CompileFunc(Machine* machine, const PrimFunc& func
     if (b.defined()) CheckSupported(b->dtype, b->span.defined() ? b->span : func->span);
     out->param_buffers.push_back(b.defined() ? c.Info(b) : nullptr);
   }
+  c.CountIterVarDefinitions(func->body);
   out->body = c.Stmt(func->body);
   c.Finish();
   return out;
