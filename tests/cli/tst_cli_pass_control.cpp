@@ -15,30 +15,19 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "manifest_test_util.h"
 #include "script/tvmscript.h"
 #include "workbench/build_session.h"
 
 namespace {
 
-struct Run {
-  int code = -1;
-  QString out;
-  QString err;
-};
+using manifest_test::Run;
+using manifest_test::Workbench;
 
-Run Workbench(const QStringList& args) {
-  QProcess p;
-  p.start(QStringLiteral(WB_WORKBENCH_BIN), QStringList{"--batch"} + args);
-  p.waitForFinished(120000);
-  return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
-          QString::fromUtf8(p.readAllStandardError())};
-}
-
+// The file `name` in `dir` with `text` (manifest_test::Write), by its path.
 QString Write(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
   QString path = dir.filePath(name);
-  QFile f(path);
-  f.open(QIODevice::WriteOnly);
-  f.write(text);
+  manifest_test::Write(path, text);
   return path;
 }
 
