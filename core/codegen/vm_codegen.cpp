@@ -408,8 +408,18 @@ std::string VMRelaxPipeline(const VMBuildOptions& options) {
 
 ir::PassContext VMPassContext(const Target& target, const VMBuildOptions& options) {
   ir::PassContext context = ir::PassContext::Current();
-  ir::AttrMap dlight = {{"target", ir::MakeString(target.str())}};
-  context.config["ApplyDefaultSchedule"] = ir::MakeMap(dlight);
+  // The build's target, unless the user's own config (--pass-config) names one: scheduling
+  // for another CPU than the one built for is a what-if the user may ask for.
+  const auto* set = dynamic_cast<const ir::StringObj*>(
+      context.GetConfig("ApplyDefaultSchedule", "target"));
+  if (set == nullptr || set->value.empty()) {
+    ir::AttrMap dlight;
+    if (auto it = context.config.find("ApplyDefaultSchedule"); it != context.config.end()) {
+      if (const auto* map = dynamic_cast<const ir::MapObj*>(it->second.get())) dlight = map->items;
+    }
+    dlight["target"] = ir::MakeString(target.str());
+    context.config["ApplyDefaultSchedule"] = ir::MakeMap(std::move(dlight));
+  }
   if (!options.default_schedule) context.disabled_passes.push_back("ApplyDefaultSchedule");
   return context;
 }

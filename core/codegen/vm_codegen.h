@@ -49,8 +49,9 @@ struct VMBuildResult {
 
 // The relax pipeline text BuildVM runs for these options.
 std::string VMRelaxPipeline(const VMBuildOptions& options);
-// The pass context BuildVM runs that pipeline in: the current one, with the target for
-// ApplyDefaultSchedule and, when `options.default_schedule` is off, that pass disabled.
+// The pass context BuildVM runs that pipeline in: the current one, with `target` as
+// ApplyDefaultSchedule's target unless the current config names one, and, when
+// `options.default_schedule` is off, that pass disabled.
 ir::PassContext VMPassContext(const Target& target, const VMBuildOptions& options);
 
 VMBuildResult BuildVM(const ir::IRModule& module, const Target& target, const VMBuildOptions& options = {});

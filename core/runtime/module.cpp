@@ -2,6 +2,8 @@
 
 #include <dlfcn.h>
 
+#include <map>
+#include <mutex>
 #include <sstream>
 
 #include "runtime/backend_env.h"
@@ -38,14 +40,29 @@ class LibraryModuleNode : public ModuleNode {
   ModuleEnv env_{this};
 };
 
+// The modules loaded now, by the loader's handle. The loader maps a library once however often
+// it is opened, and the library's one module context slot can point at one module's
+// environment only: a second load of a library still loaded is the module already made, not a
+// second module that takes the slot over (and leaves it dangling when it goes first).
+std::mutex loaded_mutex;
+std::map<void*, std::weak_ptr<LibraryModuleNode>> loaded;
+
 }  // namespace
 
 Module LoadModule(const std::string& path, std::string* error) {
+  std::lock_guard<std::mutex> lock(loaded_mutex);
   // RTLD_LOCAL: two modules may define the same function names.
   void* raw = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!raw) {
     if (error) *error = "cannot load module '" + path + "': " + dlerror();
     return {};
+  }
+  if (auto it = loaded.find(raw); it != loaded.end()) {
+    if (std::shared_ptr<LibraryModuleNode> alive = it->second.lock()) {
+      dlclose(raw);  // the module holds its own reference
+      return Module(alive);
+    }
+    loaded.erase(it);
   }
   std::shared_ptr<void> handle(raw, [](void* h) { dlclose(h); });
   auto* list = static_cast<const char*>(dlsym(raw, kFunctionListSymbol));
@@ -72,6 +89,7 @@ Module LoadModule(const std::string& path, std::string* error) {
     }
   }
   LinkModuleEnv([&](const char* name) { return dlsym(raw, name); }, node->env());
+  loaded[raw] = node;
   return Module(node);
 }
 

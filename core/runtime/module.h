@@ -55,7 +55,9 @@ class Module {
 };
 
 // dlopens a library that core/codegen exported, links the backend API into it and lists its
-// entry functions. Null Module with the reason in *error on failure.
+// entry functions. Null Module with the reason in *error on failure. Loading a library that is
+// loaded now gives the same module (the loader maps a library once, and its module context is
+// one slot).
 Module LoadModule(const std::string& path, std::string* error);
 
 }  // namespace wb::runtime

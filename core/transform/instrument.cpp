@@ -38,11 +38,16 @@ void WellFormedInstrument::RunAfterPass(const ir::IRModule& module, const ir::Pa
   DiagnosticList findings = tir::VerifyWellFormed(module);
   findings.Append(relax::VerifyWellFormed(module));
   if (!findings.HasErrors()) return;
-  // At the first finding's place in the source, where the pass left the node's span.
+  // The first error is the headline, at its place in the source (where the pass left the
+  // node's span); every other finding follows as a note, each said once.
+  size_t first = 0;
+  while (findings[first].severity != Severity::kError) ++first;
   Diagnostic error = Diagnostic::Error("pass '" + info.name + "' produced ill-formed IR: " +
-                                           findings[0].message,
-                                       findings[0].span);
-  for (const auto& finding : findings) error.Note(finding.message, finding.span);
+                                           findings[first].message,
+                                       findings[first].span);
+  for (size_t i = 0; i < findings.size(); ++i) {
+    if (i != first) error.Note(findings[i].message, findings[i].span);
+  }
   throw ir::PassError(std::move(error));
 }
 

@@ -180,6 +180,35 @@ class Module:
                e.what());
     }
   }
+
+  // The loader maps a library once, and its module context is one slot: a second load of a
+  // library still loaded is the same module, so dropping one handle never leaves the other's
+  // call_packed reading a freed context.
+  void loadingALoadedLibraryAgainGivesTheSameModule() {
+    runtime::Module host = BuildHost();
+    QTemporaryDir dir;
+    std::string path = dir.filePath("host.so").toStdString();
+    std::string error;
+    QVERIFY2(host->ExportLibrary(path, &error), error.c_str());
+    runtime::Module first = runtime::LoadModule(path, &error);
+    QVERIFY2(first.defined(), error.c_str());
+    {
+      runtime::Module second = runtime::LoadModule(path, &error);
+      QVERIFY2(second.defined(), error.c_str());
+      QCOMPARE(second.operator->(), first.operator->());
+    }
+    runtime::NDArray a = runtime::NDArray::Empty({4}, runtime::Float(32));
+    try {
+      first.get_function("main")(a, int64_t{1});
+      QFAIL("the call should fail");
+    } catch (const runtime::Error& e) {
+      QVERIFY2(std::string(e.what()).find("no function 'record'") != std::string::npos, e.what());
+    }
+    // Once every handle is gone, a load maps it afresh.
+    first = runtime::Module();
+    runtime::Module again = runtime::LoadModule(path, &error);
+    QVERIFY2(again.defined(), error.c_str());
+  }
 };
 
 QTEST_APPLESS_MAIN(TstCallPacked)

@@ -421,6 +421,29 @@ class Module:
     QVERIFY2(text.find("@main(x, w0, b0, w1, b1)") != std::string::npos, text.c_str());
   }
 
+  // The build target is ApplyDefaultSchedule's target unless the user's config names one,
+  // which is kept (a what-if: schedule for another CPU than the one built for).
+  void passContextKeepsTheUsersDefaultScheduleTarget() {
+    auto target_of = [](const ir::PassContext& context) {
+      const auto* s = dynamic_cast<const ir::StringObj*>(
+          context.GetConfig("ApplyDefaultSchedule", "target"));
+      return s ? s->value : std::string("<unset>");
+    };
+    const codegen::Target host = codegen::Target::Host();
+    QCOMPARE(target_of(codegen::VMPassContext(host, {})), host.str());
+    ir::PassContext user;
+    user.config["ApplyDefaultSchedule"] =
+        ir::MakeMap({{"target", ir::MakeString("llvm -mcpu=haswell")}});
+    ir::PassContext::Scope scope(user);
+    ir::PassContext built = codegen::VMPassContext(host, {});
+    QCOMPARE(target_of(built), std::string("llvm -mcpu=haswell"));
+    QVERIFY(built.disabled_passes.empty());
+    codegen::VMBuildOptions off;
+    off.default_schedule = false;
+    ir::PassContext unscheduled = codegen::VMPassContext(host, off);
+    QCOMPARE(unscheduled.disabled_passes, std::vector<std::string>{"ApplyDefaultSchedule"});
+  }
+
   // What the codegen cannot compile is a diagnostic, not a crash.
   void unloweredOpIsDiagnosed() {
     ir::IRModule model = Parse(kMlp);
