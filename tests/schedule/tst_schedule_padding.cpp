@@ -231,6 +231,17 @@ class Module:
     ExpectReplay(before, sch);
   }
 
+  // The constant fill shares the outer loop with the in-bound copy: reindex of its write would
+  // copy the whole buffer on every iteration of that loop, so it is refused (TVM refuses it too).
+  void reindexOfAFillInsideALoop() {
+    Schedule sch(ParseModule(Pool(kPoolCond)));
+    SBlockRV p = sch.GetSBlock("P");
+    SBlockRV fill = DecomposePadding(sch, p, sch.GetLoops(p)[1]);
+    QCOMPARE(FailsCleanly(sch, [&] { sch.ReIndex(fill, "write", 0); }),
+             Rendered("reindex", "The loops above block `P_pad_const` are not a single chain up "
+                                 "to its scope"));
+  }
+
   void errors() {
     Schedule sch(ParseModule(Pool(kPoolCond)));
     SBlockRV p = sch.GetSBlock("P");
