@@ -2,7 +2,7 @@
 // interpreter equivalence on random inputs and trace replay.
 #include <QTest>
 
-#include "schedule/primitive/padding.h"
+#include "schedule/primitive/primitives.h"
 #include "schedule_test_util.h"
 
 using namespace wb;

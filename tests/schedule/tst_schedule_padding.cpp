@@ -3,7 +3,7 @@
 // tiling (split, reorder, compute_at) in TVM users' pooling schedules.
 #include <QTest>
 
-#include "schedule/primitive/padding.h"
+#include "schedule/primitive/primitives.h"
 #include "schedule_test_util.h"
 
 using namespace wb;

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "schedule/ir_path.h"
-#include "schedule/primitive/padding.h"
+#include "schedule/primitive/primitives.h"
 #include "tir/builtin.h"
 #include "tir/functor.h"
 #include "tir/op.h"

@@ -120,6 +120,25 @@ class Module:
                 Y[vn, vx] = Y[vn, vx] + P[vn, vx + vr] * W[vr]
 )";
 
+// Two independent stages of the same shape (merge's input).
+const char* kTwoOutputs = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 16), "float32"), B: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+        for i, j in T.grid(16, 16):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj])
+                T.writes(B[vi, vj])
+                B[vi, vj] = A[vi, vj] * T.float32(2.0)
+        for i, j in T.grid(16, 16):
+            with T.sblock("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj])
+                T.writes(C[vi, vj])
+                C[vi, vj] = A[vi, vj] + T.float32(1.0)
+)";
+
 // The node named `name`; "D.j" is loop j of block D's nest.
 int Node(const std::vector<ScheduleTreeNode>& tree, const std::string& name) {
   size_t dot = name.find('.');
@@ -168,6 +187,7 @@ std::vector<Case> Cases() {
       {"split", kMatmulRelu, "C.j", {{"factors", "None, 4"}}, "factors=[None, 4]"},
       {"fuse", kMatmulRelu, "D.i", {{"loops", "i, j"}}, "sch.fuse(l"},
       {"reorder", kMatmulRelu, "C.i", {{"loops", "k, i"}}, "sch.reorder(l"},
+      {"merge", kTwoOutputs, "B.j", {{"loops", "j, C.j"}}, "sch.merge(l"},
       {"add_unit_loop", kMatmulRelu, "D", {}, "sch.add_unit_loop(block_or_loop=b"},
       {"blockize", kMatmulRelu, "D.j", {}, "sch.blockize(target=l"},
       {"parallel", kMatmulRelu, "C.i", {}, "sch.parallel(loop=l"},

@@ -1,4 +1,4 @@
-// decompose_padding (padding.h): split a padding block into a constant fill of the whole region
+// decompose_padding (primitives.h): split a padding block into a constant fill of the whole region
 // and a copy of the in-bound region, so that the copy runs without a condition per element.
 //
 // The in-bound region of each iterator is its domain, narrowed to the values its binding takes
@@ -13,7 +13,7 @@
 #include "arith/analyzer.h"
 #include "schedule/block_scope.h"
 #include "schedule/ir_path.h"
-#include "schedule/primitive/padding.h"
+#include "schedule/primitive/primitives.h"
 #include "schedule/primitive/reduction.h"
 #include "schedule/recipe.h"
 #include "schedule/region.h"

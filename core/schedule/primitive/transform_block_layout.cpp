@@ -1,4 +1,4 @@
-// transform_block_layout (padding.h): re-index a block's iteration space by an index map, e.g.
+// transform_block_layout (primitives.h): re-index a block's iteration space by an index map, e.g.
 // fuse or permute its iterators, with a fresh loop nest over the new space. Every point of the
 // old space is still visited once (the map must be bijective), in the order of the new one.
 #include <algorithm>
@@ -7,7 +7,7 @@
 #include "arith/analyzer.h"
 #include "schedule/block_scope.h"
 #include "schedule/ir_path.h"
-#include "schedule/primitive/padding.h"
+#include "schedule/primitive/primitives.h"
 #include "schedule/primitive/reduction.h"
 #include "schedule/recipe.h"
 #include "tir/functor.h"

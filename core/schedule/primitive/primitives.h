@@ -1,7 +1,7 @@
-// decompose_padding (primitive/decompose_padding.cpp) and transform_block_layout
-// (primitive/transform_block_layout.cpp): primitives that are free functions on a Schedule rather
-// than members, so that adding them does not touch schedule.h (which nearly every schedule file
-// includes). They follow the members' protocol: resolve the handles, check everything, Replace,
+// decompose_padding (primitive/decompose_padding.cpp), transform_block_layout
+// (primitive/transform_block_layout.cpp) and merge (primitive/merge.cpp): primitives that are
+// free functions on a Schedule rather than members, so that adding them does not touch
+// schedule.h (which nearly every schedule file includes). They follow the members' protocol: resolve the handles, check everything, Replace,
 // make the new handles, Record.
 #pragma once
 
@@ -31,5 +31,15 @@ SBlockRV DecomposePadding(Schedule& sch, const SBlockRV& block, const LoopRV& lo
 // bind its iterators one to one, in order, with the block their only child; each new iterator
 // mixes only iterators of one kind (spatial or reduction); the map must be bijective affine.
 void TransformBlockLayout(Schedule& sch, const SBlockRV& block, const tir::IndexMap& index_map);
+
+// TVM's merge: loops of different nests of one sequence, each the same number of loops below
+// their lowest common ancestor with the same extents level by level, become one nest of serial
+// loops `<var>_m` (named after the first loop's nest) whose body runs each given loop's body in
+// the order given; it takes the place of the last given loop's nest. Returns the innermost
+// merged loop. TVM's checks (no annotation or thread binding, loops start at 0, each nest a
+// single chain, same scope, depth and extents), and one TVM does not make: merging interleaves
+// the nests' iterations (and moves a nest past the statements between), so the nests, and the
+// statements they move past, must not write what another one reads or writes.
+LoopRV Merge(Schedule& sch, const std::vector<LoopRV>& loops);
 
 }  // namespace wb::schedule
