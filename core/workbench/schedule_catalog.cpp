@@ -447,13 +447,28 @@ std::optional<std::string> ComposeStep(const SchedulePrimitive& prim,
           break;
         }
         case RecipeParamKind::kLoops: {
-          for (const std::string& name : Items(text)) {
+          for (const std::string& item : Items(text)) {
+            // "i" is a loop around the selected block; "D.i" one around block D (merge takes
+            // loops of several nests).
+            int owner = block;
+            std::string name = item;
+            if (size_t dot = item.find('.'); dot != std::string::npos) {
+              owner = -1;
+              for (size_t n = 0; n < tree.size(); ++n) {
+                if (tree[n].kind == ScheduleTreeNode::Kind::kBlock &&
+                    tree[n].name == item.substr(0, dot)) {
+                  owner = static_cast<int>(n);
+                }
+              }
+              if (owner < 0) throw fail("there is no block named '" + item.substr(0, dot) + "'");
+              name = item.substr(dot + 1);
+            }
             int found = -1;
-            for (int l : tree[block].loops) {
+            for (int l : tree[owner].loops) {
               if (tree[l].name == name) found = l;
             }
             if (found < 0) {
-              throw fail("'" + name + "' is not a loop around block '" + tree[block].name + "'");
+              throw fail("'" + name + "' is not a loop around block '" + tree[owner].name + "'");
             }
             positional.push_back(names.Loop(found));
           }

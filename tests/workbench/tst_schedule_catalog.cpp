@@ -98,6 +98,47 @@ class Module:
                 Y[vn, vx] = Y[vn, vx] + P[vn, vx + vr] * W[vr]
 )";
 
+// The stencil of kConv over a zero-padded copy (decompose_padding's input).
+const char* kPaddedConv = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(X: T.Buffer((4, 16), "float32"), W: T.Buffer((3,), "float32"), Y: T.Buffer((4, 16), "float32")):
+        P = T.sblock_alloc_buffer((4, 18))
+        for n, x in T.grid(4, 18):
+            with T.sblock("P"):
+                vn, vx = T.axis.remap("SS", [n, x])
+                T.reads(X[vn, vx - 1])
+                T.writes(P[vn, vx])
+                P[vn, vx] = T.if_then_else(1 <= vx and vx < 17, X[vn, vx - 1], T.float32(0.0))
+        for n, x, r in T.grid(4, 16, 3):
+            with T.sblock("Y"):
+                vn, vx, vr = T.axis.remap("SSR", [n, x, r])
+                T.reads(P[vn, vx + vr], W[vr])
+                T.writes(Y[vn, vx])
+                with T.init():
+                    Y[vn, vx] = T.float32(0.0)
+                Y[vn, vx] = Y[vn, vx] + P[vn, vx + vr] * W[vr]
+)";
+
+// Two independent stages of the same shape (merge's input).
+const char* kTwoOutputs = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 16), "float32"), B: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+        for i, j in T.grid(16, 16):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj])
+                T.writes(B[vi, vj])
+                B[vi, vj] = A[vi, vj] * T.float32(2.0)
+        for i, j in T.grid(16, 16):
+            with T.sblock("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj])
+                T.writes(C[vi, vj])
+                C[vi, vj] = A[vi, vj] + T.float32(1.0)
+)";
+
 // The node named `name`; "D.j" is loop j of block D's nest.
 int Node(const std::vector<ScheduleTreeNode>& tree, const std::string& name) {
   size_t dot = name.find('.');
@@ -146,6 +187,7 @@ std::vector<Case> Cases() {
       {"split", kMatmulRelu, "C.j", {{"factors", "None, 4"}}, "factors=[None, 4]"},
       {"fuse", kMatmulRelu, "D.i", {{"loops", "i, j"}}, "sch.fuse(l"},
       {"reorder", kMatmulRelu, "C.i", {{"loops", "k, i"}}, "sch.reorder(l"},
+      {"merge", kTwoOutputs, "B.j", {{"loops", "j, C.j"}}, "sch.merge(l"},
       {"add_unit_loop", kMatmulRelu, "D", {}, "sch.add_unit_loop(block_or_loop=b"},
       {"blockize", kMatmulRelu, "D.j", {}, "sch.blockize(target=l"},
       {"parallel", kMatmulRelu, "C.i", {}, "sch.parallel(loop=l"},
@@ -176,6 +218,9 @@ std::vector<Case> Cases() {
        "index_map=lambda i, j: (j, i)"},
       {"reindex", kMatmulRelu, "C", {{"buffer", "(\"read\", 0)"}}, "sch.reindex("},
       {"pad_einsum", kOddMatmul, "C", {{"padding", "8, 8, 8"}}, "padding=[8, 8, 8]"},
+      {"decompose_padding", kPaddedConv, "P", {{"loop", "P.x"}}, "sch.decompose_padding(block=b"},
+      {"transform_block_layout", kTwoStage, "B", {{"index_map", "lambda i, j: (i * 16 + j,)"}},
+       "index_map=lambda i, j: (i * 16 + j,)"},
       {"annotate", kConv, "Y.x", {{"ann_key", "pragma_auto_unroll_max_step"}, {"ann_val", "16"}},
        "ann_key=\"pragma_auto_unroll_max_step\", ann_val=16"},
       {"unannotate", kConv, "Y", {{"ann_key", "note"}}, "sch.unannotate(",

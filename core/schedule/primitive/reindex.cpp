@@ -177,7 +177,18 @@ SBlockRV Schedule::ReIndex(const SBlockRV& block_rv, const std::string& buffer_t
   const StmtNode* top = nullptr;
   for (size_t i = path.size() - 1; i-- > 0;) {
     if (path[i] == scope.get()) break;
-    if (NodeAs<SeqStmtNode>(path[i])) break;
+    if (NodeAs<SeqStmtNode>(path[i])) {
+      // A sequence inside a loop of the block: the stage would sit inside that loop, copying the
+      // whole buffer on every iteration (TVM refuses this too).
+      for (size_t k = i; k-- > 0 && path[k] != scope.get();) {
+        if (NodeAs<ForNode>(path[k])) {
+          throw ScheduleError(prim, "The loops above block " + Quote(block.get()) +
+                                        " are not a single chain up to its scope",
+                              block->span);
+        }
+      }
+      break;
+    }
     if (!NodeAs<ForNode>(path[i]) && !NodeAs<SBlockRealizeNode>(path[i])) {
       throw std::invalid_argument("reindex: the loops above block " + Quote(block.get()) +
                                   " are not a single chain");

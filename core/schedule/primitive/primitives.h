@@ -1,0 +1,45 @@
+// decompose_padding (primitive/decompose_padding.cpp), transform_block_layout
+// (primitive/transform_block_layout.cpp) and merge (primitive/merge.cpp): primitives that are
+// free functions on a Schedule rather than members, so that adding them does not touch
+// schedule.h (which nearly every schedule file includes). They follow the members' protocol: resolve the handles, check everything, Replace,
+// make the new handles, Record.
+#pragma once
+
+#include "schedule/schedule.h"
+#include "tir/index_map.h"
+
+namespace wb::schedule {
+
+// TVM's decompose_padding: the block `B[...] = T.if_then_else(in_bound, value, pad_const)`
+// becomes two. Block `<name>_pad_const` writes the constant everywhere the block wrote, over
+// copies of the loops from the innermost one up to `loop` (inclusive), placed just before
+// `loop`; the block itself keeps its name and writes `value` on the in-bound region only: its
+// iterators are shifted to start at that region's minimum, and the loops of its single-child
+// chain under `loop` that bind an iterator directly shrink to the region's extent (the others
+// keep the in-bound condition as the block predicate). Returns the `_pad_const` block.
+//
+// Checks, in TVM's order: the block is complete in its scope; `loop` is one of its loops; the
+// body matches the pattern (a store of an if_then_else with a constant pad value and an in-bound
+// value without side effects), the in-bound condition is not always true, and each of its
+// conjuncts bounds one iterator (`1 <= vi`, `vi < 129`, `vi - 3 >= 0`).
+SBlockRV DecomposePadding(Schedule& sch, const SBlockRV& block, const LoopRV& loop);
+
+// TVM's transform_block_layout: re-indexes the block's iteration space by `index_map` (one
+// parameter per iterator). The block gets iterators `v0, v1, ...` over the map's image of its
+// domain and a new nest of serial loops `ax0, ax1, ...` binding them one to one; the body reads
+// the old iterators through the map's inverse. The loops around the block must start at 0 and
+// bind its iterators one to one, in order, with the block their only child; each new iterator
+// mixes only iterators of one kind (spatial or reduction); the map must be bijective affine.
+void TransformBlockLayout(Schedule& sch, const SBlockRV& block, const tir::IndexMap& index_map);
+
+// TVM's merge: loops of different nests of one sequence, each the same number of loops below
+// their lowest common ancestor with the same extents level by level, become one nest of serial
+// loops `<var>_m` (named after the first loop's nest) whose body runs each given loop's body in
+// the order given; it takes the place of the last given loop's nest. Returns the innermost
+// merged loop. TVM's checks (no annotation or thread binding, loops start at 0, each nest a
+// single chain, same scope, depth and extents), and one TVM does not make: merging interleaves
+// the nests' iterations (and moves a nest past the statements between), so the nests, and the
+// statements they move past, must not write what another one reads or writes.
+LoopRV Merge(Schedule& sch, const std::vector<LoopRV>& loops);
+
+}  // namespace wb::schedule
