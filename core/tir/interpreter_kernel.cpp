@@ -230,14 +230,20 @@ class KernelCompiler {
     DataType dtype;
   };
 
+  // `e` when it is a fast scalar (CompileScalar accepts it; then so it does each operand, and
+  // each has the type of its node), else nullopt.
   std::optional<Reg> Expr(const PrimExpr& e) {
     std::optional<Operand> fast = CompileScalar(compiler_, e);
-    if (!fast) return std::nullopt;
-    const DataType t = fast->dtype;
-    if (fast->how == Operand::How::kConst) return Reg{Const(fast->value), t};
-    if (auto* v = e.as<VarNode>()) return VarReg(v, std::move(*fast));
+    if (!fast || fast->dtype != e->dtype) return std::nullopt;
+    return FastExpr(e);
+  }
+  std::optional<Reg> FastExpr(const PrimExpr& e) {
+    const DataType t = e->dtype;
+    if (auto* imm = e.as<IntImmNode>()) return Reg{Const(Value::Int(t, imm->value).scalar()), t};
+    if (auto* imm = e.as<FloatImmNode>()) return Reg{Const(Value::Float(t, imm->value).scalar()), t};
+    if (auto* v = e.as<VarNode>()) return VarReg(v, *CompileScalar(compiler_, e));
     if (auto* cast = e.as<CastNode>()) {
-      auto a = Expr(cast->value);
+      auto a = FastExpr(cast->value);
       if (!a) return std::nullopt;
       if (a->dtype == t) return a;
       uint16_t r = NewReg();
@@ -246,16 +252,16 @@ class KernelCompiler {
     }
     if (auto* bin = dynamic_cast<const BinaryNode*>(e.get())) return BinaryReg(bin, t);
     if (auto* n = e.as<NotNode>()) {
-      auto a = Expr(n->a);
+      auto a = FastExpr(n->a);
       if (!a) return std::nullopt;
       uint16_t r = NewReg();
       Emit({.op = KOp::kNot, .kind = KindOf(a->dtype), .dst = r, .a = a->r});
       return Reg{r, t};
     }
     if (auto* s = e.as<SelectNode>()) {
-      auto c = Expr(s->condition);
-      auto tv = Expr(s->true_value);
-      auto ev = Expr(s->false_value);
+      auto c = FastExpr(s->condition);
+      auto tv = FastExpr(s->true_value);
+      auto ev = FastExpr(s->false_value);
       if (!c || !tv || !ev) return std::nullopt;
       uint16_t r = NewReg();
       Emit({.op = KOp::kSelect, .dst = r, .a = c->r, .b = tv->r, .c = ev->r});
@@ -263,6 +269,8 @@ class KernelCompiler {
     }
     if (auto* load = e.as<BufferLoadNode>()) return LoadReg(load);
     // Lets, T.if_then_else (one branch only runs), T.likely: the fast path's own closures.
+    std::optional<Operand> fast = CompileScalar(compiler_, e);
+    if (!fast) return std::nullopt;
     return Reg{OperandReg(std::move(*fast)), t};
   }
 
@@ -286,21 +294,21 @@ class KernelCompiler {
       auto* ma = op->a.as<MulNode>();
       auto* mb = op->b.as<MulNode>();
       if (ma && ma->a->dtype == t) {
-        auto x = Expr(ma->a), y = Expr(ma->b), z = Expr(op->b);
+        auto x = FastExpr(ma->a), y = FastExpr(ma->b), z = FastExpr(op->b);
         if (!x || !y || !z) return std::nullopt;
         uint16_t r = NewReg();
         Emit({.op = KOp::kMulAddF32, .dst = r, .a = x->r, .b = y->r, .c = z->r});
         return Reg{r, t};
       }
       if (mb && mb->a->dtype == t) {
-        auto z = Expr(op->a), x = Expr(mb->a), y = Expr(mb->b);
+        auto z = FastExpr(op->a), x = FastExpr(mb->a), y = FastExpr(mb->b);
         if (!x || !y || !z) return std::nullopt;
         uint16_t r = NewReg();
         Emit({.op = KOp::kAddMulF32, .dst = r, .a = x->r, .b = y->r, .c = z->r});
         return Reg{r, t};
       }
     }
-    auto a = Expr(op->a), b = Expr(op->b);
+    auto a = FastExpr(op->a), b = FastExpr(op->b);
     if (!a || !b) return std::nullopt;
     uint16_t r = NewReg();
     KInstr i{.op = KOp::kBin, .bin = kind, .dst = r, .a = a->r, .b = b->r, .dtype = t, .span = Keep(op->span)};
@@ -433,8 +441,6 @@ class KernelCompiler {
     for (const auto& i : op->indices) {
       if (!i->dtype.is_scalar()) return false;
     }
-    std::optional<Operand> fast = CompileScalar(compiler_, op->value);
-    if (!fast || fast->dtype != elem) return false;
     auto v = Expr(op->value);  // the value first, then the address, as the closures do
     if (!v) return false;
     auto access = compiler_.MakeAccess(op->buffer, op->indices, {}, op->span, "write");
