@@ -20,6 +20,7 @@
 #include "runtime/thread_pool.h"
 #include "runtime/time_evaluator.h"
 #include "script/tvmscript.h"
+#include "workbench/run_check.h"
 
 using namespace wb;
 using runtime::NDArray;
@@ -139,31 +140,18 @@ runtime::PackedFunc BuildFunction(const std::string& text, const std::string& na
   return built.module.get_function(name);
 }
 
-struct Stats {
-  double median = 0, min = 0, max = 0;
-};
-
-Stats Summarize(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return {v[v.size() / 2], v.front(), v.back()};
-}
-
-// Interleaves `rounds` timings of ours and the reference; each sample is TVM-style (mean of
-// `number` calls).
+// Interleaves `rounds` timings of ours and the reference through the one time evaluator
+// (workbench::TimeInterleaved); each sample is TVM-style (mean of `number` calls).
 void Compare(const char* title, const runtime::PackedFunc& ours, const std::vector<runtime::PackedArg>& args,
              const runtime::PackedFunc& reference, int rounds, int number, double work, const char* unit,
              double ceiling) {
-  std::vector<double> a, b;
-  runtime::TimeEvaluatorOptions opt{.number = number, .repeat = 1};
-  for (int r = 0; r < rounds; ++r) {
-    a.push_back(runtime::TimeEvaluate(ours, args, opt).samples_s[0]);
-    b.push_back(runtime::TimeEvaluate(reference, {}, opt).samples_s[0]);
-  }
-  Stats sa = Summarize(a), sb = Summarize(b);
-  double ra = work / sa.median, rb = work / sb.median;
+  std::vector<runtime::TimeEvaluatorResult> t =
+      workbench::TimeInterleaved({{ours, args}, {reference, {}}}, rounds, {.number = number, .repeat = 1});
+  const runtime::TimeEvaluatorResult &sa = t[0], &sb = t[1];
+  double ra = work / sa.median_s(), rb = work / sb.median_s();
   std::printf("%-34s ours %8.3f ms (%.3f-%.3f) %7.1f %s | ref %8.3f ms (%.3f-%.3f) %7.1f %s | ours/ref %.2f",
-              title, sa.median * 1e3, sa.min * 1e3, sa.max * 1e3, ra, unit, sb.median * 1e3, sb.min * 1e3,
-              sb.max * 1e3, rb, unit, ra / rb);
+              title, sa.median_s() * 1e3, sa.min_s() * 1e3, sa.max_s() * 1e3, ra, unit, sb.median_s() * 1e3,
+              sb.min_s() * 1e3, sb.max_s() * 1e3, rb, unit, ra / rb);
   if (ceiling > 0) std::printf(" | ours %.0f%% of ceiling %.0f", 100 * ra / ceiling, ceiling);
   std::printf("\n");
 }

@@ -26,6 +26,7 @@
 #include "runtime/thread_pool.h"
 #include "runtime/time_evaluator.h"
 #include "script/tvmscript.h"
+#include "workbench/run_check.h"
 
 using namespace wb;
 using runtime::NDArray;
@@ -57,11 +58,6 @@ runtime::PackedFunc BuildMain(const ir::IRModule& module) {
   static std::vector<runtime::Module> keep;
   keep.push_back(built.module);
   return built.module.get_function("main");
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 }  // namespace
@@ -132,17 +128,12 @@ int main(int argc, char** argv) {
   runtime::CompareResult check = runtime::Compare(c, ref, {1e-4, 1e-4});
   std::printf("tuned result vs OpenBLAS: %s\n", check.ok ? "equal within 1e-4" : check.message.c_str());
   const double gflop = 2.0 * n * n * n / 1e9;
-  runtime::TimeEvaluatorOptions opt{.number = 3, .repeat = 1};
   for (int threads : {1, 2}) {
     pool.SetNumThreads(threads);
     openblas_set_num_threads(threads);
-    std::vector<double> t_best, t_ref, t_dflt;
-    for (int r = 0; r < rounds; ++r) {
-      t_best.push_back(runtime::TimeEvaluate(best, {a, b, c}, opt).samples_s[0]);
-      t_ref.push_back(runtime::TimeEvaluate(sgemm, {}, opt).samples_s[0]);
-      t_dflt.push_back(runtime::TimeEvaluate(baseline, {a, b, c}, opt).samples_s[0]);
-    }
-    double mb = Median(t_best), mr = Median(t_ref), md = Median(t_dflt);
+    std::vector<runtime::TimeEvaluatorResult> t = workbench::TimeInterleaved(
+        {{best, {a, b, c}}, {sgemm, {}}, {baseline, {a, b, c}}}, rounds, {.number = 3, .repeat = 1});
+    double mb = t[0].median_s(), mr = t[1].median_s(), md = t[2].median_s();
     std::printf("%d thread%s: tuned %.3f ms %.1f GFLOP/s | OpenBLAS %.3f ms %.1f GFLOP/s | default %.3f ms %.1f "
                 "GFLOP/s | tuned/OpenBLAS %.2fx, tuned/default %.2fx\n",
                 threads, threads > 1 ? "s" : " ", mb * 1e3, gflop / mb, mr * 1e3, gflop / mr, md * 1e3, gflop / md,

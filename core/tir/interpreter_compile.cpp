@@ -658,14 +658,17 @@ class Compiler : public ExprFunctor<ExprFn(const PrimExpr&)>,
     std::optional<Operand> step;
     if (op->step.defined()) step = CompileInt(*this, op->step);
     StmtFn body = Stmt(op->body);
+    // Innermost loops of scalar code also run as bytecode (interpreter_kernel.cpp).
+    std::shared_ptr<const LoopKernel> kernel = CompileLoopKernel(*this, op, slot);
     Machine* m = machine_;
     Span span = op->span;
     const Kind kind = KindOf(t);
-    return [slot, t, kind, min, extent, step, body, m, span](Frame& f) {
+    return [slot, t, kind, min, extent, step, body, kernel, m, span](Frame& f) {
       const int64_t lo = min.AsInt(f);
       const int64_t n = extent.AsInt(f);
       const int64_t s = step ? step->AsInt(f) : 1;
       if (s <= 0) Fail("loop step must be positive, got " + std::to_string(s), span);
+      if (kernel && RunLoopKernel(*kernel, m, f, lo, n, s)) return Flow::kNormal;
       for (int64_t v = lo; v < lo + n; v += s) {
         m->Tick(span);
         // As Value::Int(t, v), without building a Value.

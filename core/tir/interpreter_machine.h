@@ -166,6 +166,14 @@ class Machine {
     return a ? *a : arena_;
   }
   static Arena*& ThreadArena();
+  // Counts `n` loop iterations at once (a LoopKernel's whole loop), unless that would pass the
+  // limit: then nothing is counted and the caller runs the iterations one by one (Tick), so
+  // that the limit stops the run where it would have.
+  bool TakeIterations(uint64_t n) {
+    if (options_.max_iterations && (n > options_.max_iterations || iterations_ > options_.max_iterations - n)) return false;
+    iterations_ += n;
+    return true;
+  }
   void Tick(const Span& span) {
     if (options_.max_iterations && ++iterations_ > options_.max_iterations) {
       Fail("stopped after " + std::to_string(options_.max_iterations) +
@@ -311,6 +319,18 @@ std::optional<Operand> CompileScalar(ExprCompiler& compiler, const PrimExpr& e);
 Operand CompileInt(ExprCompiler& compiler, const PrimExpr& e);
 // Conditions: `e` read as Operand::AsBool reads it (lane 0 as a truth value), likewise.
 Operand CompileBool(ExprCompiler& compiler, const PrimExpr& e);
+
+// An innermost loop compiled to flat register bytecode (interpreter_kernel.cpp): null when its
+// body holds what the kernel does not run (loops, allocations, vector or general expressions,
+// ...). `loop` is a serial-semantics For whose variable has `loop_slot`; its body's closures must
+// be compiled first (the iter var slot sharing is read from the compiler).
+struct LoopKernel;
+std::shared_ptr<const LoopKernel> CompileLoopKernel(ExprCompiler& compiler, const ForNode* loop, int loop_slot);
+// Runs the iterations `lo, lo + step, ...` below `lo + n` of the loop through its kernel and
+// returns true; or returns false, having run and changed nothing, when it cannot be sure to do
+// exactly what the closures do (an address out of bounds at either end, a variable of another
+// type, the iteration limit near, ...): then the caller runs the loop's closures.
+bool RunLoopKernel(const LoopKernel& kernel, Machine* machine, Frame& frame, int64_t lo, int64_t n, int64_t step);
 
 std::unique_ptr<CompiledFunc> CompileFunc(Machine* machine, const PrimFunc& func,
                                           const std::string& name);

@@ -515,17 +515,43 @@ void FlushCaches() {
   for (size_t i = 0; i < buffer.size(); i += 64) buffer[i] = value;
 }
 
+}  // namespace
+
+runtime::TimeEvaluatorOptions EvaluatorOptions(const TimingOptions& timing) {
+  runtime::TimeEvaluatorOptions options;
+  options.number = timing.number;
+  options.repeat = timing.repeat;
+  options.min_repeat_ms = timing.min_repeat_ms;
+  options.cooldown_interval_ms = timing.cooldown_ms;
+  if (timing.flush_cache) options.preproc = FlushCaches;
+  return options;
+}
+
+std::vector<runtime::TimeEvaluatorResult> TimeInterleaved(const std::vector<TimedCall>& calls, int rounds,
+                                                          const TimingOptions& timing) {
+  TimingOptions one = timing;
+  one.repeat = 1;
+  const runtime::TimeEvaluatorOptions options = EvaluatorOptions(one);
+  std::vector<runtime::TimeEvaluatorResult> results(calls.size());
+  for (int round = 0; round < rounds; ++round) {
+    for (size_t i = 0; i < calls.size(); ++i) {
+      runtime::TimeEvaluatorResult r = runtime::TimeEvaluate(calls[i].fn, calls[i].args, options);
+      results[i].samples_s.insert(results[i].samples_s.end(), r.samples_s.begin(), r.samples_s.end());
+      results[i].final_number = r.final_number;
+      results[i].total_calls += r.total_calls;
+    }
+  }
+  return results;
+}
+
+namespace {
+
 // Times `fn` as the request says, one sample at a time through the hooks; false (with `r`'s status
 // set) when it failed or was cancelled.
 bool Time(const RunContext& ctx, const runtime::PackedFunc& fn, const std::vector<runtime::PackedArg>& args,
           const Hooks& hooks, FunctionResult* r) {
   const TimingOptions& t = ctx.request.timing;
-  runtime::TimeEvaluatorOptions options;
-  options.number = t.number;
-  options.repeat = t.repeat;
-  options.min_repeat_ms = t.min_repeat_ms;
-  options.cooldown_interval_ms = t.cooldown_ms;
-  if (t.flush_cache) options.preproc = FlushCaches;
+  runtime::TimeEvaluatorOptions options = EvaluatorOptions(t);
   int k = 0;
   bool stopped = false;
   options.on_sample = [&](double seconds) {

@@ -36,6 +36,7 @@
 #include "relax/interpreter.h"
 #include "runtime/module.h"
 #include "runtime/ndarray.h"
+#include "runtime/time_evaluator.h"
 #include "runtime/vm/executable.h"
 #include "runtime/vm/value.h"
 #include "support/diagnostic.h"
@@ -74,6 +75,21 @@ struct TimingOptions {
   int cooldown_ms = 0;
   bool flush_cache = false;
 };
+
+// The time evaluator's options for `timing`: its number, repeat, min_repeat_ms and cooldown, and
+// the cache flush as the evaluator's preproc. What RunCheck times with.
+runtime::TimeEvaluatorOptions EvaluatorOptions(const TimingOptions& timing);
+
+// One call among several timed together (a benchmark's kernel and its references).
+struct TimedCall {
+  runtime::PackedFunc fn;
+  std::vector<runtime::PackedArg> args;
+};
+// Times the calls in `rounds` interleaved rounds, each round one sample of each call in order
+// (`timing` with repeat 1), so that a drift of the host hits them all alike: one result per
+// call, `rounds` samples each (report median_s). Throws runtime::Error as TimeEvaluate does.
+std::vector<runtime::TimeEvaluatorResult> TimeInterleaved(const std::vector<TimedCall>& calls, int rounds,
+                                                          const TimingOptions& timing);
 
 struct RunCheckRequest {
   ir::IRModule module;            // what is built and run (scheduled, transformed)

@@ -806,6 +806,110 @@ def main(A: T.Buffer((1,), "int32")):
     QVERIFY2(OnlyError(r).message.find("stopped after 1000 loop iterations") == 0, Errors(r).c_str());
   }
 
+  void loopKernelsComputeWhatTheClosuresDo() {
+    // Innermost loops of scalar code run as bytecode (interpreter_kernel.cpp) with addresses
+    // strength-reduced along the loop; these shapes cover its paths: conditions (an access out of
+    // bounds only in an untaken branch must not stop the run), blocks whose iter vars are bound
+    // (split axes) with an init, bindings, float64/int32 arithmetic, an index through another
+    // buffer (checked at every iteration) and a reduction written into by both branches.
+    auto mod = ParseOk(std::string(kHeader) + R"(
+@T.prim_func(s_tir=True)
+def main(A: T.Buffer((32,), "float32"), B: T.Buffer((32,), "float32"), C: T.Buffer((4, 8), "float32"),
+         D: T.Buffer((32,), "float64"), E: T.Buffer((32,), "int32"), F: T.Buffer((8,), "float32")):
+    for i in range(32):
+        if i < 31:
+            B[i] = A[i + 1] * T.float32(2.0)
+        else:
+            B[i] = -A[0]
+    for io, ii in T.grid(4, 8):
+        with T.sblock("C"):
+            vi = T.axis.spatial(32, io * 8 + ii)
+            C[vi // 8, vi % 8] = A[vi] + B[31 - vi]
+    for i in range(32):
+        x = T.Cast("float64", A[i]) * T.float64(3.0)
+        D[i] = x - T.float64(1.0)
+        E[i] = (i * 7 + 3) % 5 - T.if_then_else(i > 16, 2, 1)
+    for i, ko, ki in T.grid(8, 2, 16):
+        with T.sblock("F"):
+            vi = T.axis.spatial(8, i)
+            vk = T.axis.reduce(32, ko * 16 + ki)
+            with T.init():
+                F[vi] = T.float32(0.0)
+            F[vi] = F[vi] + A[vk] * B[E[vk] + vi + 2]
+)");
+    NDArray a = Random({32}, runtime::Float(32), 31);
+    NDArray b = NDArray::Empty({32}, runtime::Float(32));
+    NDArray c = NDArray::Empty({4, 8}, runtime::Float(32));
+    NDArray d = NDArray::Empty({32}, runtime::Float(64));
+    NDArray e = NDArray::Empty({32}, runtime::Int(32));
+    NDArray f = Random({8}, runtime::Float(32), 32);
+    InterpretResult r = InterpretModule(mod, "main", {a, b, c, d, e, f});
+    QVERIFY2(r.ok(), Errors(r).c_str());
+    auto A = [&](int i) { return float(a.GetDouble(i)); };
+    std::vector<float> wb(32);
+    for (int i = 0; i < 32; ++i) wb[i] = i < 31 ? A(i + 1) * 2.0f : -A(0);
+    for (int i = 0; i < 32; ++i) QCOMPARE(float(b.GetDouble(i)), wb[i]);
+    for (int i = 0; i < 32; ++i) QCOMPARE(float(c.GetDouble(i)), A(i) + wb[31 - i]);
+    for (int i = 0; i < 32; ++i) {
+      QCOMPARE(d.GetDouble(i), double(A(i)) * 3.0 - 1.0);
+      QCOMPARE(e.GetInt(i), int64_t{(i * 7 + 3) % 5 - (i > 16 ? 2 : 1)});
+    }
+    for (int i = 0; i < 8; ++i) {
+      float acc = 0;
+      for (int k = 0; k < 32; ++k) acc = acc + A(k) * wb[e.GetInt(k) + i + 2];
+      QCOMPARE(float(f.GetDouble(i)), acc);
+    }
+  }
+
+  void loopKernelErrorsAreTheClosuresErrors() {
+    // An index through another buffer going out of bounds mid-loop: reported at that element,
+    // with everything before it done (the kernel checks such accesses at every iteration).
+    auto mod = ParseOk(std::string(kHeader) + R"(
+@T.prim_func
+def main(I: T.Buffer((8,), "int32"), A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
+    for i in range(8):
+        B[i] = A[I[i]]
+)");
+    NDArray idx = NDArray::Empty({8}, runtime::Int(32));
+    for (int i = 0; i < 8; ++i) idx.SetInt(i, i == 5 ? 9 : 7 - i);
+    NDArray a = Random({8}, runtime::Float(32), 33);
+    NDArray b = NDArray::Empty({8}, runtime::Float(32));
+    InterpretResult r = InterpretModule(mod, "main", {idx, a, b});
+    QCOMPARE(OnlyError(r).message, std::string("out-of-bounds read of A[9]: index 9 is outside [0, 8) in dimension 0 (buffer shape (8,))"));
+    QCOMPARE(b.GetDouble(4), a.GetDouble(3));
+    QCOMPARE(b.GetDouble(5), 0.0);
+    // The iteration limit stops an innermost loop where the closures would.
+    auto fill = ParseOk(std::string(kHeader) + R"(
+@T.prim_func
+def main(A: T.Buffer((1000,), "int32")):
+    for i in range(1000):
+        A[i] = i + 1
+)");
+    NDArray x = NDArray::Empty({1000}, runtime::Int(32));
+    InterpretOptions options;
+    options.max_iterations = 100;
+    r = InterpretModule(fill, "main", {x}, options);
+    QVERIFY2(OnlyError(r).message.find("stopped after 100 loop iterations") == 0, Errors(r).c_str());
+    QCOMPARE(x.GetInt(99), int64_t{100});
+    QCOMPARE(x.GetInt(100), int64_t{0});
+    options.max_iterations = 1000;
+    r = InterpretModule(fill, "main", {x}, options);
+    QVERIFY2(r.ok(), Errors(r).c_str());
+    QCOMPARE(x.GetInt(999), int64_t{1000});
+    // An int8 index that wraps: strength reduction would be wrong, the closures are right.
+    auto wrap = ParseOk(std::string(kHeader) + R"(
+@T.prim_func
+def main(A: T.Buffer((256,), "float32"), B: T.Buffer((200,), "float32")):
+    for i in range(200):
+        B[i] = A[T.Cast("int32", T.Cast("int8", i)) + 128]
+)");
+    NDArray w = Random({256}, runtime::Float(32), 34);
+    NDArray v = NDArray::Empty({200}, runtime::Float(32));
+    r = InterpretModule(wrap, "main", {w, v});
+    QVERIFY2(r.ok(), Errors(r).c_str());
+    for (int i = 0; i < 200; ++i) QCOMPARE(v.GetDouble(i), w.GetDouble(int(int8_t(i)) + 128));
+  }
+
   void externalCallsAreReported() {
     auto mod = ParseOk(std::string(kHeader) + R"(
 @T.prim_func
