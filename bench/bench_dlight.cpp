@@ -4,10 +4,19 @@
 //   2. softmax over 4096x4096 rows (R.nn.softmax legalized) against a hand-vectorized loop
 //      compiled -O3 -march=native (softmax_reference.cpp);
 //   3. vector add of 64M floats (R.add legalized) against a plain loop;
+//   4. conv2d 3x3, 64->64 channels, 56x56, batch 1, NCHW (R.nn.conv2d legalized) against im2col
+//      + OpenBLAS sgemm and, where libdnnl-dev is installed, oneDNN (NCHW data in and out, its
+//      weights reordered to the layout it prefers once, outside the timing);
 // and what the default schedule costs at compile time per kernel (choosing and applying the
 // rule; the LLVM build with and without it). Ours and the reference alternate in the same run;
 // each line prints both medians, the min-max spreads and the ratio. Usage: bench_dlight [ROUNDS]
 #include <cblas.h>
+
+#ifdef WB_HAVE_DNNL
+#include <omp.h>
+
+#include <dnnl.hpp>
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -161,6 +170,51 @@ class Module:
         return gv
 )";
 
+const char* kConv2d = R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((1, 64, 56, 56), dtype="float32"), w: R.Tensor((64, 64, 3, 3), dtype="float32")):
+        with R.dataflow():
+            gv = R.nn.conv2d(x, w, strides=[1, 1], padding=[1, 1, 1, 1])
+            R.output(gv)
+        return gv
+)";
+
+// conv2d 3x3, stride 1, padding 1, NCHW, batch 1: im2col (parallel over input channels) into a
+// (C*9) x (H*W) matrix, then one sgemm with the (F) x (C*9) weight.
+struct Im2colConv {
+  int64_t c = 64, f = 64, h = 56, w = 56;
+  std::vector<float> cols;
+  void Run(const float* x, const float* weight, float* out, int threads) {
+    cols.resize(static_cast<size_t>(c * 9 * h * w));
+    runtime::ThreadPool::Global().Launch(threads, [&](int t) {
+      int64_t chunk = (c + threads - 1) / threads;
+      for (int64_t ci = t * chunk; ci < std::min(c, (t + 1) * chunk); ++ci) {
+        for (int64_t ry = 0; ry < 3; ++ry) {
+          for (int64_t rx = 0; rx < 3; ++rx) {
+            float* row = cols.data() + ((ci * 3 + ry) * 3 + rx) * h * w;
+            for (int64_t y = 0; y < h; ++y) {
+              int64_t iy = y + ry - 1;
+              for (int64_t xx = 0; xx < w; ++xx) {
+                int64_t ix = xx + rx - 1;
+                row[y * w + xx] = iy >= 0 && iy < h && ix >= 0 && ix < w
+                                      ? x[(ci * h + iy) * w + ix]
+                                      : 0.0f;
+              }
+            }
+          }
+        }
+      }
+      return 0;
+    });
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(f),
+                static_cast<int>(h * w), static_cast<int>(c * 9), 1.0f, weight,
+                static_cast<int>(c * 9), cols.data(), static_cast<int>(h * w), 0.0f, out,
+                static_cast<int>(h * w));
+  }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -173,10 +227,12 @@ int main(int argc, char** argv) {
       static_cast<long long>(host.l1d_cache_bytes >> 10),
       static_cast<long long>(host.l2_cache_bytes >> 10),
       static_cast<long long>(host.l3_cache_bytes >> 20));
-  Kernel matmul = Build(kMatmul), softmax = Build(kSoftmax), add = Build(kAdd);
+  Kernel matmul = Build(kMatmul), softmax = Build(kSoftmax), add = Build(kAdd),
+         conv = Build(kConv2d);
   PrintCompile("sgemm 1024", matmul);
   PrintCompile("softmax", softmax);
   PrintCompile("add 64M", add);
+  PrintCompile("conv2d", conv);
 
   // --- sgemm 1024
   constexpr int kN = 1024;
@@ -261,5 +317,70 @@ int main(int argc, char** argv) {
     Compare("add 64M, " + std::to_string(threads) + "T (GB/s)", add.func, {x, y, z}, plain, rounds,
             1, 3.0 * 4 * kAddN / 1e9, "GB/s");
   }
+
+  // --- conv2d 3x3, 64 -> 64, 56x56, batch 1
+  NDArray cx = NDArray::Empty({1, 64, 56, 56}, runtime::Float(32)),
+          cw = NDArray::Empty({64, 64, 3, 3}, runtime::Float(32));
+  NDArray cy = NDArray::Empty({1, 64, 56, 56}, runtime::Float(32)),
+          cr = NDArray::Empty({1, 64, 56, 56}, runtime::Float(32));
+  runtime::FillRandom(cx, 6);
+  runtime::FillRandom(cw, 7);
+  const float* pcx = reinterpret_cast<const float*>(cx.ElementData());
+  const float* pcw = reinterpret_cast<const float*>(cw.ElementData());
+  float* pcr = reinterpret_cast<float*>(cr.ElementData());
+  const double conv_gflop = 2.0 * 64 * 64 * 9 * 56 * 56 / 1e9;
+  Im2colConv im2col;
+  runtime::PackedFunc im2col_ref([&](const std::vector<runtime::PackedArg>&, runtime::PackedRet*) {
+    im2col.Run(pcx, pcw, pcr, threads_now);
+  });
+  conv.func(cx, cw, cy);
+  im2col_ref.Call({});
+  check = runtime::Compare(cy, cr, {1e-4, 1e-4});
+  std::printf("conv2d result vs im2col + OpenBLAS: %s\n",
+              check.ok ? "equal within 1e-4" : check.message.c_str());
+  for (int threads : {1, 2}) {
+    pool.SetNumThreads(threads);
+    openblas_set_num_threads(threads);
+    threads_now = threads;
+    Compare("conv2d vs im2col+BLAS, " + std::to_string(threads) + "T (GF/s)", conv.func,
+            {cx, cw, cy}, im2col_ref, rounds, 3, conv_gflop, "GF/s");
+  }
+#ifdef WB_HAVE_DNNL
+  {
+    using tag = dnnl::memory::format_tag;
+    using dt = dnnl::memory::data_type;
+    dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+    dnnl::stream stream(engine);
+    dnnl::memory::dims src_dims = {1, 64, 56, 56}, w_dims = {64, 64, 3, 3};
+    dnnl::memory::desc src_md(src_dims, dt::f32, tag::nchw), dst_md(src_dims, dt::f32, tag::nchw);
+    dnnl::memory::desc w_any(w_dims, dt::f32, tag::any);
+    dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference,
+                                         dnnl::algorithm::convolution_direct, src_md, w_any,
+                                         dst_md, {1, 1}, {1, 1}, {1, 1});
+    dnnl::convolution_forward::primitive_desc pd(desc, engine);
+    dnnl::memory src(src_md, engine, const_cast<float*>(pcx));
+    dnnl::memory dst(dst_md, engine, pcr);
+    dnnl::memory w_plain({w_dims, dt::f32, tag::oihw}, engine, const_cast<float*>(pcw));
+    dnnl::memory w_packed(pd.weights_desc(), engine);
+    dnnl::reorder(w_plain, w_packed).execute(stream, w_plain, w_packed);
+    dnnl::convolution_forward prim(pd);
+    runtime::PackedFunc dnnl_ref([&](const std::vector<runtime::PackedArg>&, runtime::PackedRet*) {
+      prim.execute(stream, {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, w_packed}, {DNNL_ARG_DST, dst}});
+      stream.wait();
+    });
+    dnnl_ref.Call({});
+    check = runtime::Compare(cy, cr, {1e-4, 1e-4});
+    std::printf("conv2d result vs oneDNN (%s): %s\n", pd.impl_info_str(),
+                check.ok ? "equal within 1e-4" : check.message.c_str());
+    for (int threads : {1, 2}) {
+      pool.SetNumThreads(threads);
+      omp_set_num_threads(threads);
+      Compare("conv2d vs oneDNN, " + std::to_string(threads) + "T (GF/s)", conv.func,
+              {cx, cw, cy}, dnnl_ref, rounds, 3, conv_gflop, "GF/s");
+    }
+  }
+#else
+  std::printf("conv2d vs oneDNN: not built (libdnnl-dev not found at configure time)\n");
+#endif
   return 0;
 }

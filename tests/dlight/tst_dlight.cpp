@@ -279,16 +279,18 @@ def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.
   }
 
   // Convolutions and pooling are windowed reductions, not rows: Reduction refuses them (computed
-  // at each output point, the padding would be recomputed per window), and a small one stays on
-  // the calling thread (the bundled convnet's 3x3 convolutions were 3-8x slower parallel).
+  // at each output point, the padding would be recomputed per window); Conv2d takes the
+  // convolutions, pooling falls back; a small one stays on the calling thread (the bundled
+  // convnet's 3x3 convolutions were 3-8x slower parallel).
   void windowedReductions() {
     const std::string conv =
         "lv = R.nn.conv2d(x, w, strides=[1, 1], padding=[1, 1, 1, 1])";
     std::string relax = Program({{"x", {"1", "3", "12", "12"}}, {"w", {"8", "3", "3", "3"}}},
                                 {conv, "gv = R.nn.relu(lv)"});
-    QCOMPARE(CheckAll(relax, true), Expected([](int) { return "Fallback"; }));
+    QCOMPARE(CheckAll(relax, true), Expected([](int) { return "Conv2d"; }));
     relax = Program({{"x", {"1", "5", "7", "9"}}, {"w", {"3", "5", "3", "3"}}},
                     {"gv = R.nn.conv2d(x, w, strides=[2, 2], padding=[0, 1, 0, 1])"});
+    // 5 outputs wide: no vector of 4 lanes or more divides the row.
     QCOMPARE(CheckAll(relax, false), Expected([](int) { return "Fallback"; }));
     relax = Program({{"x", {"1", "2", "9", "9"}}},
                     {"gv = R.nn.max_pool2d(x, pool_size=[3, 3], strides=[2, 2])"});
@@ -302,6 +304,67 @@ def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.
       QVERIFY2(script::PrintModule(applied->schedule.mod()).find("T.parallel") == std::string::npos,
                name.c_str());
     }
+  }
+
+  // Conv2d over many shapes and both layouts: the output's innermost extent decides (a vector
+  // of at least 4 lanes must divide it); every schedule checked in the interpreter and compiled.
+  void conv2d_data() {
+    QTest::addColumn<QString>("layout");
+    QTest::addColumn<QList<int>>("shape");  // N, C, H, W, F, K, stride, pad, dilation, groups
+    QTest::addColumn<bool>("relu");
+    auto add = [](const char* layout, QList<int> shape, bool relu) {
+      QString name = QString(layout);
+      for (int d : shape) name += "_" + QString::number(d);
+      if (relu) name += "_relu";
+      QTest::newRow(name.toLatin1().constData()) << QString(layout) << shape << relu;
+    };
+    add("NCHW", {1, 3, 12, 12, 8, 3, 1, 1, 1, 1}, false);
+    add("NCHW", {1, 4, 10, 16, 6, 3, 1, 1, 1, 1}, true);
+    add("NCHW", {2, 5, 9, 8, 7, 3, 1, 1, 1, 1}, false);
+    add("NCHW", {1, 3, 13, 13, 5, 3, 1, 0, 1, 1}, false);   // 11 wide: no vector
+    add("NCHW", {1, 2, 17, 17, 4, 3, 2, 1, 1, 1}, false);   // stride 2: 9 wide
+    add("NCHW", {1, 2, 19, 19, 4, 3, 2, 0, 1, 1}, false);   // stride 2: 9 wide
+    add("NCHW", {1, 3, 11, 11, 5, 3, 1, 1, 2, 1}, false);   // dilation 2: 9 wide
+    add("NCHW", {1, 3, 12, 20, 5, 3, 1, 2, 2, 1}, false);   // dilation 2, padding 2: 20 wide
+    add("NCHW", {1, 1, 8, 8, 1, 1, 1, 0, 1, 1}, false);
+    add("NCHW", {1, 4, 8, 8, 6, 3, 1, 1, 1, 2}, false);     // groups 2
+    add("NCHW", {1, 6, 8, 16, 6, 3, 1, 1, 1, 6}, true);     // depthwise
+    add("NCHW", {1, 7, 5, 32, 7, 5, 1, 2, 1, 1}, false);
+    add("NHWC", {1, 3, 6, 6, 16, 3, 1, 1, 1, 1}, false);
+    add("NHWC", {1, 5, 7, 5, 8, 3, 1, 1, 1, 1}, true);
+    add("NHWC", {2, 3, 9, 9, 12, 3, 2, 1, 1, 1}, false);
+    add("NHWC", {1, 2, 7, 7, 7, 3, 1, 0, 1, 1}, false);     // 7 channels: no vector
+    add("NHWC", {1, 4, 9, 9, 32, 3, 1, 2, 2, 1}, false);
+    add("NHWC", {1, 1, 4, 4, 4, 1, 1, 0, 1, 1}, false);
+  }
+  void conv2d() {
+    QFETCH(QString, layout);
+    QFETCH(QList<int>, shape);
+    QFETCH(bool, relu);
+    const int n = shape[0], c = shape[1], h = shape[2], w = shape[3], f = shape[4], k = shape[5],
+              s = shape[6], p = shape[7], d = shape[8], g = shape[9];
+    const bool nchw = layout == "NCHW";
+    auto str = [](int v) { return std::to_string(v); };
+    std::vector<std::string> x = nchw ? std::vector<std::string>{str(n), str(c), str(h), str(w)}
+                                      : std::vector<std::string>{str(n), str(h), str(w), str(c)};
+    std::vector<std::string> wt =
+        nchw ? std::vector<std::string>{str(f), str(c / g), str(k), str(k)}
+             : std::vector<std::string>{str(k), str(k), str(c / g), str(f)};
+    std::string call = "R.nn.conv2d(x, w, strides=[" + str(s) + ", " + str(s) + "], padding=[" +
+                       str(p) + ", " + str(p) + ", " + str(p) + ", " + str(p) + "], dilation=[" +
+                       str(d) + ", " + str(d) + "], groups=" + str(g) +
+                       (nchw ? "" : ", data_layout=\"NHWC\", kernel_layout=\"HWIO\", out_layout=\"NHWC\"") + ")";
+    std::vector<std::string> lines =
+        relu ? std::vector<std::string>{"lv = " + call, "gv = R.nn.relu(lv)"}
+             : std::vector<std::string>{"gv = " + call};
+    std::string relax = Program({{"x", x}, {"w", wt}}, lines);
+    const int ow = (w + 2 * p - d * (k - 1) - 1) / s + 1;
+    const int inner = nchw ? ow : f;
+    std::string want = inner % 4 == 0 ? "Conv2d" : "Fallback";
+    std::string rules = CheckAll(relax, relu);
+    // The kernel holding the convolution; the padding, where it is its own kernel, is Injective.
+    QVERIFY2(rules.find("(failed") == std::string::npos, rules.c_str());
+    QVERIFY2(rules.find(want) != std::string::npos, (rules + " wants " + want).c_str());
   }
 
   // The pass: every unscheduled kernel gets its rule's schedule and the attribute; a kernel that

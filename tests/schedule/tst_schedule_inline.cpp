@@ -141,7 +141,7 @@ class Module:
                 B[vi] = A[vi] + T.float32(1.0)
         for i in range(16):
             with T.sblock("C"):
-                vi = T.axis.spatial(16, i)
+                vi = T.axis.spatial(8, i)
                 T.where(i < 8)
                 T.reads(B[vi])
                 T.writes(D[vi])

@@ -8,6 +8,7 @@
 
 #include "schedule_test_util.h"
 #include "tir/index_map.h"
+#include "tir/op.h"
 
 using namespace wb;
 using namespace wb::schedule;
@@ -317,6 +318,44 @@ class TestScheduleLayout : public QObject {
     DiagnosticList diags = ApplyRecipe(sch, "sch.pad_einsum(\"B\", [8])\n");
     QVERIFY2(diags.empty(), diags.empty() ? "" : diags[0].message.c_str());
     ExpectModule(before, sch.mod(), kVectorPadded);
+  }
+
+  // The copy out of the padded buffer covers only the original rows: inlined into the padded
+  // producer (reverse_compute_inline), the store keeps that smaller domain as a predicate
+  // instead of writing past the end of the output.
+  void padEinsumCopyBackReverseInlined() {
+    ir::IRModule before = ParseModule(kVector);
+    Schedule sch(before);
+    sch.PadEinsum(sch.GetSBlock("B"), {8});
+    std::vector<SBlockRV> copy = sch.GetConsumers(sch.GetSBlock("B"));
+    QCOMPARE(copy.size(), size_t(1));
+    sch.ReverseComputeInline(copy[0]);
+    ExpectSameMeaning(before, sch.mod());
+    ExpectReplay(before, sch);
+    // The matmul's padded result through a write cache: the copy-back inlined into the cache's
+    // write-back, whose domain is the padded one.
+    ir::IRModule mm = ParseModule(kSmallMatmul);
+    Schedule s2(mm);
+    SBlockRV c = s2.GetSBlock("C");
+    s2.PadEinsum(c, {8, 8, 8});
+    std::vector<SBlockRV> back = s2.GetConsumers(c);
+    QCOMPARE(back.size(), size_t(1));
+    SBlockRV write_back = s2.CacheWrite(c, 0, "local");
+    s2.ReverseComputeInline(back[0]);
+    ExpectSameMeaning(mm, s2.mod());
+    ExpectReplay(mm, s2);
+    // ... and the write-back, predicated now, computed at a tile of the matmul.
+    std::vector<LoopRV> loops = s2.GetLoops(c);
+    std::vector<LoopRV> is = s2.Split(loops[0], {std::nullopt, 4});
+    std::vector<LoopRV> js = s2.Split(loops[1], {std::nullopt, 4});
+    s2.Reorder({is[0], js[0], is[1], js[1]});
+    s2.ReverseComputeAt(write_back, js[0]);
+    ExpectSameMeaning(mm, s2.mod());
+    // The write-back's domain is C's (7 x 7), not the padded 8 x 8.
+    QCOMPARE(*tir::AsConstInt(s2.Get(write_back)->iter_vars[0]->dom->extent), int64_t(7));
+    s2.DecomposeReduction(c, loops[2]);
+    ExpectSameMeaning(mm, s2.mod());
+    ExpectReplay(mm, s2);
   }
 
   void padEinsumErrors() {

@@ -12,6 +12,10 @@ namespace wb::dlight::cpu {
 // a dense layer after permute_dims), with the elementwise blocks after it (bias, relu, gelu,
 // add, cast) computed at its register tile. matmul.cpp says how the tile is chosen.
 ScheduleRule Matmul();
+// A convolution (a windowed reduction of two operands: NCHW, NHWC, strided, dilated, grouped,
+// depthwise) with its padding and epilogue: the matmul's register tile over the output's
+// innermost axis and the axis the vector operand does not use (conv2d.cpp).
+ScheduleRule Conv2d();
 // Row-wise reductions with their elementwise parts (softmax, log_softmax, layer_norm, rms_norm,
 // sum/mean/max over the last axes): parallel over rows, each row's stages computed together,
 // vector partial results (reduction.cpp).
@@ -23,7 +27,7 @@ ScheduleRule Injective();
 // reduction parallel over its data-parallel loops.
 ScheduleRule Fallback();
 
-// Matmul, Reduction, Injective, Fallback.
+// Matmul, Conv2d, Reduction, Injective, Fallback.
 std::vector<ScheduleRule> DefaultRules();
 
 }  // namespace wb::dlight::cpu

@@ -112,6 +112,7 @@ class InlineRewriter : public StmtExprMutator {
   const SBlockNode* swap_block = nullptr;
   Stmt swap_body;
   PrimExpr swap_predicate;  // for the realize of swap_block; null: unchanged
+  std::vector<IterVar> swap_iter_vars;  // for swap_block; empty: unchanged
 
   Stmt VisitStmt_(const SeqStmtNode* op) override {
     std::vector<Stmt> seq;
@@ -132,7 +133,10 @@ class InlineRewriter : public StmtExprMutator {
   }
   Stmt VisitStmt_(const SBlockNode* op) override {
     SBlock block = Downcast<SBlockNode>(StmtMutator::VisitStmt_(op));
-    if (op == swap_block) block.CopyOnWrite()->body = swap_body;
+    if (op == swap_block) {
+      block.CopyOnWrite()->body = swap_body;
+      if (!swap_iter_vars.empty()) block.CopyOnWrite()->iter_vars = swap_iter_vars;
+    }
     if (op == scope_) {
       std::vector<Buffer> allocs;
       for (const Buffer& b : block->alloc_buffers) {
@@ -313,24 +317,41 @@ void Schedule::ReverseComputeInline(const SBlockRV& block_rv) {
   std::vector<PrimExpr> indices;
   for (const PrimExpr& i : consumer->indices) indices.push_back(Substitute(i, vmap));
   // The producer may compute more than the consumer uses: guard the store to the consumer's
-  // iteration domain where that is not provably the whole producer domain.
+  // iteration domain where that is not provably the whole producer domain. Where a producer
+  // iterator stands for a consumer iterator (pad_einsum's copy-back of the padded rows), its
+  // domain shrinks to the consumer's too: the guard is then part of the block, and primitives
+  // that rebuild the block's realize from its domain (compute_at, reverse_compute_at) keep it.
   arith::Analyzer analyzer;
   for (const IterVar& iv : producer->iter_vars) analyzer.Bind(iv->var, iv->dom);
   PrimExpr guard;
+  std::vector<IterVar> narrowed = producer->iter_vars;
+  bool narrowing = false;
   for (const IterVar& iv : block->iter_vars) {
     PrimExpr e = vmap.at(iv->var.get());
     PrimExpr lo = iv->dom->min;
     PrimExpr hi = add(iv->dom->min, iv->dom->extent);
+    bool guarded = false;
     for (PrimExpr c : {greater_equal(e, lo), less(e, hi)}) {
       if (analyzer.CanProve(c)) continue;
       c = analyzer.Simplify(c);
       guard = guard.defined() ? logical_and(guard, c) : c;
+      guarded = true;
+    }
+    if (!guarded) continue;
+    for (IterVar& piv : narrowed) {
+      if (!e.same_as(piv->var) || piv->iter_type != IterVarType::kDataPar) continue;
+      PrimExpr plo = piv->dom->min, phi = add(piv->dom->min, piv->dom->extent);
+      if (analyzer.CanProve(greater_equal(lo, plo)) && analyzer.CanProve(less_equal(hi, phi))) {
+        piv = MakeIterVar(iv->dom, piv->var, piv->iter_type, piv->thread_tag);
+        narrowing = true;
+      }
     }
   }
   InlineRewriter rewriter(scope.get(), buffer, removed);
   rewriter.swap_block = producer.get();
   rewriter.swap_body = MakeBufferStore(consumer->buffer, value, indices, consumer->predicate,
                                        consumer->span);
+  if (narrowing) rewriter.swap_iter_vars = narrowed;
   if (guard.defined()) {
     const SBlockRealizeNode* prealize = RealizeOf(func, producer.get());
     VarMap bindings;
