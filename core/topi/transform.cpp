@@ -109,6 +109,18 @@ Tensor tile(const Tensor& x, const std::vector<int64_t>& repeats) {
       "T_tile", kTagInjective, {}, te::AxisNames("ax", ndim));
 }
 
+Tensor flip(const Tensor& x, int64_t axis) {
+  int64_t a = NormalizeAxis(axis, x.ndim(), "flip");
+  return te::compute(
+      x.shape(),
+      [&](const std::vector<Var>& i) {
+        std::vector<PrimExpr> idx(i.begin(), i.end());
+        idx[a] = tir::sub(tir::sub(x.shape()[a], Index(1)), i[a]);
+        return x(idx);
+      },
+      "T_reverse_sequence", kTagInjective, {}, te::AxisNames("ax", x.ndim()));
+}
+
 Tensor squeeze(const Tensor& x, const std::optional<std::vector<int64_t>>& axes) {
   std::vector<bool> drop(x.ndim(), false);
   if (axes) {
@@ -277,10 +289,14 @@ Tensor strided_slice(const Tensor& x, const std::vector<int64_t>& axes,
       "T_strided_slice_with_axes", kTagInjective);
 }
 
-Tensor take(const Tensor& x, const Tensor& indices, std::optional<int64_t> axis) {
+Tensor take(const Tensor& x, const Tensor& indices, std::optional<int64_t> axis,
+            const std::string& mode) {
+  if (mode != "fast" && mode != "clip" && mode != "wrap") {
+    throw std::invalid_argument("topi.take: mode " + mode + " is not one of fast, clip, wrap");
+  }
   if (!axis) {
     Tensor flat = flatten(x);
-    return take(flat, indices, 0);
+    return take(flat, indices, 0, mode);
   }
   int64_t a = NormalizeAxis(*axis, x.ndim(), "take");
   std::vector<PrimExpr> shape;
@@ -294,7 +310,15 @@ Tensor take(const Tensor& x, const Tensor& indices, std::optional<int64_t> axis)
         std::vector<PrimExpr> idx_of_indices(i.begin() + a, i.begin() + a + ni);
         std::vector<PrimExpr> idx;
         for (int64_t d = 0; d < a; ++d) idx.push_back(i[d]);
-        idx.push_back(indices(idx_of_indices));
+        PrimExpr k = indices(idx_of_indices);
+        PrimExpr extent = tir::cast(k->dtype, x.shape()[a]);
+        if (mode == "clip") {
+          k = tir::min(tir::max(k, tir::make_const(k->dtype, int64_t(0))),
+                       tir::sub(extent, tir::make_const(k->dtype, int64_t(1))));
+        } else if (mode == "wrap") {
+          k = tir::floormod(k, extent);
+        }
+        idx.push_back(k);
         for (size_t d = a + ni; d < i.size(); ++d) idx.push_back(i[d]);
         return x(idx);
       },

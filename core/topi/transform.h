@@ -33,9 +33,13 @@ std::vector<Tensor> split_indices(const Tensor& x, const std::vector<int64_t>& i
 Tensor strided_slice(const Tensor& x, const std::vector<int64_t>& axes,
                      const std::vector<int64_t>& begin, const std::vector<int64_t>& end,
                      const std::vector<int64_t>& strides);
-// Elements of x at `indices` along `axis` (nullopt: of the flattened x); indices are not
-// clamped (TVM's mode "fast").
-Tensor take(const Tensor& x, const Tensor& indices, std::optional<int64_t> axis);
+// Elements of x at `indices` along `axis` (nullopt: of the flattened x). TVM's modes: "fast"
+// reads the indices as they are, "clip" clamps them into [0, extent), "wrap" takes them modulo
+// the extent (so -1 is the last element).
+Tensor take(const Tensor& x, const Tensor& indices, std::optional<int64_t> axis,
+            const std::string& mode = "fast");
+// The elements in reverse order along `axis` ("T_reverse_sequence", as TVM's topi.flip).
+Tensor flip(const Tensor& x, int64_t axis);
 // out[i] = x[i with the axis coordinate replaced by indices[i]] (ONNX GatherElements); the
 // output has the indices' shape; negative indices count from the end ("T_gather_elements").
 Tensor gather_elements(const Tensor& x, const Tensor& indices, int64_t axis);

@@ -1,6 +1,6 @@
 // Reductions: the Reduce family (axes an attribute before opset 18, ReduceSum's an input from
 // 13) onto relax.mean / sum / max / min / prod, the L1 / L2 / LogSum / LogSumExp / SumSquare
-// forms as their formulas around relax.sum, and ArgMax.
+// forms as their formulas around relax.sum, ArgMax and ArgMin.
 #include "frontend/onnx/importer.h"
 
 namespace wb::frontend::onnx {
@@ -50,12 +50,16 @@ Converter Reduce(const char* relax_name, int64_t axes_input_opset, Pre pre = Pre
   };
 }
 
-std::vector<Operand> ConvertArgMax(NodeContext& ctx) {
-  if (ctx.AttrInt("select_last_index", 0) != 0) ctx.Fail("select_last_index 1 is not supported");
-  int64_t axis = NormalizeAxis(ctx.AttrInt("axis", 0), ctx.Rank(0), ctx);
-  return {Value(Expr(ctx.Op("relax.argmax", {ctx.Expr(0)},
-                            {{"axis", ir::MakeInt(axis)},
-                             {"keepdims", ir::MakeBool(ctx.AttrInt("keepdims", 1) != 0)}})))};
+// ArgMax and ArgMin (the first extreme element; select_last_index is not supported).
+Converter ArgReduce(const char* relax_name) {
+  std::string name = relax_name;
+  return [name](NodeContext& ctx) -> std::vector<Operand> {
+    if (ctx.AttrInt("select_last_index", 0) != 0) ctx.Fail("select_last_index 1 is not supported");
+    int64_t axis = NormalizeAxis(ctx.AttrInt("axis", 0), ctx.Rank(0), ctx);
+    return {Value(Expr(ctx.Op(name, {ctx.Expr(0)},
+                              {{"axis", ir::MakeInt(axis)},
+                               {"keepdims", ir::MakeBool(ctx.AttrInt("keepdims", 1) != 0)}})))};
+  };
 }
 
 std::vector<Operand> ConvertCumSum(NodeContext& ctx) {
@@ -80,7 +84,8 @@ void RegisterReduce(ConverterTable& t) {
   t["ReduceL2"] = Reduce("relax.sum", 18, Pre::kSquare, Post::kSqrt);
   t["ReduceLogSumExp"] = Reduce("relax.sum", 18, Pre::kExp);
   t["ReduceLogSum"] = Reduce("relax.sum", 18, Pre::kNone, Post::kLog);
-  t["ArgMax"] = ConvertArgMax;
+  t["ArgMax"] = ArgReduce("relax.argmax");
+  t["ArgMin"] = ArgReduce("relax.argmin");
   t["CumSum"] = ConvertCumSum;
 }
 

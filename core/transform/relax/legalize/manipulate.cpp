@@ -13,6 +13,7 @@ namespace {
 using relax::AttrInt;
 using relax::AttrInts;
 using relax::AttrIsNone;
+using relax::AttrString;
 
 std::optional<std::vector<int64_t>> OptionalInts(const Call& call, const char* name) {
   if (AttrIsNone(call, name)) return std::nullopt;
@@ -111,7 +112,12 @@ void RegisterManipulate(LegalizeTable& table) {
     te::Tensor indices = te.Tensor(call, 1);
     std::optional<int64_t> axis;
     if (!AttrIsNone(call, "axis")) axis = AttrInt(call, "axis");
-    return Guard([&] { return te.Emit(topi::take(x, indices, axis), "take"); });
+    return Guard([&] { return te.Emit(topi::take(x, indices, axis, AttrString(call, "mode")), "take"); });
+  };
+  table["relax.flip"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    return Guard([&] { return te.Emit(topi::flip(x, AttrInt(call, "axis")), "flip"); });
   };
   table["relax.broadcast_to"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     const relax::TensorTypeNode* out = OutputTensorType(call);
