@@ -49,6 +49,15 @@ Tensor gather_nd(const Tensor& x, const Tensor& indices);
 // numpy's tile: `repeats` copies along each axis, ranks aligned from the right ("T_tile").
 Tensor tile(const Tensor& x, const std::vector<int64_t>& repeats);
 
+// Sorting along `axis`, stable (equal elements keep their order), by ranks: each element's
+// rank counts the elements that come before it ("T_sort_rank", quadratic in the axis length),
+// and output position k gathers the element of rank k. sort gives the values, argsort their
+// int positions in `dtype`; topk the first k of the descending (largest) or ascending order,
+// values and indices.
+Tensor sort(const Tensor& x, int64_t axis, bool descending);
+Tensor argsort(const Tensor& x, int64_t axis, bool descending, ir::DataType dtype);
+std::vector<Tensor> topk(const Tensor& x, int64_t k, int64_t axis, bool largest, ir::DataType dtype);
+
 // The length of numpy's slice begin:end:stride of a dim of `extent`.
 int64_t SliceLength(int64_t extent, int64_t begin, int64_t end, int64_t stride, int64_t* start);
 

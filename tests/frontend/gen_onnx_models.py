@@ -659,6 +659,23 @@ def argmin_round_quant():
           init("qz_axis", qz_axis)], opset=13)
 
 
+def topk():
+    """TopK: largest along the last axis, smallest along axis 0 (K an initializer); distinct
+    values so that the indices are unambiguous."""
+    x = rng.permutation(24).astype(np.float32).reshape(4, 6) - 10
+    nodes = [
+        helper.make_node("TopK", ["x", "k3"], ["v", "i"]),
+        helper.make_node("TopK", ["x", "k2"], ["vs", "is"], axis=0, largest=0),
+    ]
+    order = np.argsort(-x, axis=1, kind="stable")[:, :3]
+    small = np.argsort(x, axis=0, kind="stable")[:2, :]
+    expected = {"v": np.take_along_axis(x, order, axis=1), "i": order.astype(np.int64),
+                "vs": np.take_along_axis(x, small, axis=0), "is": small.astype(np.int64)}
+    types = {"v": F32, "i": I64, "vs": F32, "is": I64}
+    save("topk", nodes, [("x", F32, [4, 6])], [(k, types[k], list(v.shape)) for k, v in expected.items()],
+         {"x": x}, expected, [init("k3", np.array([3], np.int64)), init("k2", np.array([2], np.int64))], opset=11)
+
+
 # --- error cases ------------------------------------------------------------------------------
 
 def errors():
@@ -705,6 +722,7 @@ def main():
     conv_transpose()
     conv_pool_1d()
     argmin_round_quant()
+    topk()
     errors()
 
 

@@ -126,6 +126,7 @@ class TestONNXImport : public QObject {
     row("conv_transpose", {"ct", "cts", "ct1"});
     row("conv_pool_1d", {"conv", "max", "avg"});
     row("argmin_round_quant", {"amin", "amin0", "round", "q8", "qi8", "gath"});
+    row("topk", {"v", "i", "vs", "is"});
   }
   void model() {
     QFETCH(QString, name);

@@ -379,6 +379,19 @@ class TestRelaxOps : public QObject {
   void manipulation() {
     tir::Var n = tir::MakeVar("n", kI64);
     CHECK_TYPE(Infer({T({n, I(3)})}, On("relax.flip", {{"axis", Int(-1)}})), "R.Tensor((n, 3), \"float32\")");
+    // Sorting: sort keeps the type, argsort gives int32 positions unless told, topk k of them.
+    CHECK_TYPE(Infer({T({n, I(5)})}, On("relax.sort", {{"axis", Int(0)}})), "R.Tensor((n, 5), \"float32\")");
+    CHECK_TYPE(Infer({T({n, I(5)})}, On("relax.argsort")), "R.Tensor((n, 5), \"int32\")");
+    CHECK_TYPE(Infer({T({n, I(5)})}, On("relax.argsort", {{"dtype", DTypeAttr(kI64)}})),
+               "R.Tensor((n, 5), \"int64\")");
+    CHECK_TYPE(Infer({T({n, I(5)})}, On("relax.topk", {{"k", Int(2)}})),
+               "R.Tuple(R.Tensor((n, 2), \"float32\"), R.Tensor((n, 2), \"int32\"))");
+    CHECK_TYPE(Infer({T({n, I(5)})}, On("relax.topk", {{"k", Int(1)}, {"axis", Int(0)}, {"ret_type", ir::MakeString("values")}})),
+               "R.Tensor((1, 5), \"float32\")");
+    CHECK_ERROR(Infer({T({n, I(5)})}, On("relax.topk", {{"k", Int(6)}})),
+                "topk: k 6 is larger than the axis's extent 5");
+    CHECK_ERROR(Infer({T({n, I(5)})}, On("relax.topk", {{"ret_type", ir::MakeString("all")}})),
+                "topk: ret_type must be both, values or indices, got all");
     CHECK_ERROR(Infer({T({n, I(3)})}, On("relax.flip", {{"axis", Int(2)}})),
                 "flip: axis 2 is out of range for a tensor of rank 2");
     CHECK_TYPE(Infer({T({n, I(3)})}, On("relax.tile", {{"repeats", IntArray({2, 1})}})),

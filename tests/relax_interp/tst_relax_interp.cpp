@@ -483,6 +483,39 @@ class Module:
     }
   }
 
+  // sort / argsort / topk are stable: equal elements keep their order, in both directions.
+  void sortingIsStable() {
+    ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((6,), dtype="float32")) -> R.Tuple(R.Tensor((6,), dtype="float32"), R.Tensor((6,), dtype="int32"), R.Tensor((6,), dtype="int64"), R.Tensor((3,), dtype="float32"), R.Tensor((3,), dtype="int32")):
+        s: R.Tensor((6,), dtype="float32") = R.sort(x, axis=0, descending=False)
+        a: R.Tensor((6,), dtype="int32") = R.argsort(x, axis=-1, descending=False, dtype="int32")
+        d: R.Tensor((6,), dtype="int64") = R.argsort(x, axis=0, descending=True, dtype="int64")
+        t: R.Tuple(R.Tensor((3,), dtype="float32"), R.Tensor((3,), dtype="int32")) = R.topk(x, k=3, axis=-1, ret_type="both", largest=False, dtype="int32")
+        return (s, a, d, t[0], t[1])
+)");
+    const double values[6] = {3, -1, 2, -1, 3, 0};
+    runtime::NDArray x = runtime::NDArray::Empty({6}, runtime::Float(32));
+    for (int i = 0; i < 6; ++i) x.SetDouble(i, values[i]);
+    auto r = relax::InterpretRelax(m, "main", {Value::Tensor(x)}, transform::InterpreterOptions());
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    auto field = [&](size_t k) {
+      std::vector<double> v;
+      const runtime::NDArray& t = r.value.fields[k].tensor;
+      for (int64_t i = 0; i < t.shape()[0]; ++i) v.push_back(t.GetDouble(i));
+      return v;
+    };
+    QCOMPARE(field(0), (std::vector<double>{-1, -1, 0, 2, 3, 3}));
+    QCOMPARE(field(1), (std::vector<double>{1, 3, 5, 2, 0, 4}));
+    QCOMPARE(field(2), (std::vector<double>{0, 4, 2, 5, 1, 3}));
+    QCOMPARE(field(3), (std::vector<double>{-1, -1, 0}));
+    QCOMPARE(field(4), (std::vector<double>{1, 3, 5}));
+  }
+
   void whatCannotRunIsNamed() {
     ir::IRModule m = ParseOrFail(R"(
 @I.ir_module
