@@ -129,6 +129,10 @@ bool Validate(BatchOptions* opts, std::ostream& err) {
     err << "workbench: --target, --inputs and --profile go with --run\n";
     return false;
   }
+  if (!opts->save_outputs.empty() && !opts->run) {
+    err << "workbench: --save-outputs goes with --run\n";
+    return false;
+  }
   if (opts->attribute_passes && (!opts->run || !opts->profile)) {
     err << "workbench: --attribute-passes goes with --run --profile\n";
     return false;
@@ -215,6 +219,10 @@ int RunBatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
   app.add_flag("--run", opts.run, "build, run and check every function");
   app.add_option("--target", opts.target, "target text or tag (default llvm: this CPU)")->type_name("TARGET");
   app.add_option("--inputs", opts.inputs, "'random' (seeded) or a directory of <name>.npy / <func>/<name>.npy")
+      ->type_name("DIR");
+  app.add_option("--save-outputs", opts.save_outputs,
+                 "with --run: write the results as DIR/<graph output>.npy (ONNX), DIR/<func>/out<i>.npy "
+                 "(Relax) or DIR/<func>/<buffer>.npy (PrimFuncs)")
       ->type_name("DIR");
   app.add_option("--seed", opts.seed, "the seed of random inputs")->check(CLI::NonNegativeNumber);
   app.add_option("--reference", reference,

@@ -34,12 +34,13 @@ bool WriteText(const std::filesystem::path& path, const std::string& text, std::
 }
 
 // TVMScript or an ONNX model (by extension), through the loader every face shares.
-bool ParseFileOrReport(const std::string& path, script::ParseResult* parsed, bool color, std::ostream& err) {
+bool ParseFileOrReport(const std::string& path, script::ParseResult* parsed, bool color, std::ostream& err,
+                       std::vector<std::string>* output_names) {
   if (!std::ifstream(path, std::ios::binary)) {
     err << "workbench: cannot read file '" << path << "'\n";
     return false;
   }
-  *parsed = frontend::LoadModule(path);
+  *parsed = frontend::LoadModule(path, output_names);
   err << RenderDiagnostics(parsed->diagnostics, color);
   return parsed->ok();
 }

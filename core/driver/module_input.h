@@ -19,7 +19,9 @@ bool WriteText(const std::filesystem::path& path, const std::string& text, std::
 
 // Parses `path`, rendering its diagnostics to `err`; false when it cannot be read or has errors
 // (parsed->module is then defined only for the latter).
-bool ParseFileOrReport(const std::string& path, script::ParseResult* parsed, bool color, std::ostream& err);
+// `output_names` as frontend::LoadModule gives them (an ONNX model's graph outputs).
+bool ParseFileOrReport(const std::string& path, script::ParseResult* parsed, bool color, std::ostream& err,
+                       std::vector<std::string>* output_names = nullptr);
 
 // The exit code for a file ParseFileOrReport refused: 1 for errors in it, 2 when unreadable.
 inline int ParseFailureCode(const script::ParseResult& parsed) { return parsed.module.defined() ? 1 : 2; }

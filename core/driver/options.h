@@ -39,6 +39,7 @@ struct BatchOptions {
   bool run = false;
   std::string target;
   std::string inputs;
+  std::string save_outputs;  // --run: write every result as .npy under this folder
   uint64_t seed = 0;
   workbench::ReferenceKind reference = workbench::ReferenceKind::kAuto;
   bool profile = false;

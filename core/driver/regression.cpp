@@ -13,6 +13,7 @@
 
 #include <regex>
 
+#include "frontend/load_module.h"
 #include "schedule/recipe.h"
 #include "script/tvmscript.h"
 #include "support/child_process.h"
@@ -100,9 +101,9 @@ CaseResult RunCase(const ManifestCase& c, bool update_goldens) {
   // The case's pipeline and the builds of its checks all run under its pass control.
   ir::PassContext context = transform::ContextWith(c.control);
   ir::PassContext::Scope scope(context);
-  std::string text;
-  if (!ReadText(c.input, &text)) return finish("error", "cannot read input '" + c.input + "'");
-  script::ParseResult parsed = script::Parse(text, c.input);
+  if (!std::ifstream(c.input, std::ios::binary)) return finish("error", "cannot read input '" + c.input + "'");
+  // TVMScript or an ONNX model, as every face opens files.
+  script::ParseResult parsed = frontend::LoadModule(c.input);
   if (!parsed.ok()) {
     result.checks.push_back({"parse", c.input, false, RenderDiagnostics(parsed.diagnostics), ""});
     return finish("failed", "the input does not parse");

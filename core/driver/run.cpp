@@ -1,8 +1,11 @@
-// `workbench --batch FILE [--schedule R] [--pipeline P] --run [--profile]`: build the module for
-// the target, run every entry point (its PrimFuncs, or its Relax functions through the VM), check
-// each against the reference and time it, through the one mechanism (workbench/run_check.h).
+// `workbench --batch FILE [--schedule R] [--pipeline P] --run [--profile] [--save-outputs DIR]`:
+// build the module for the target, run every entry point (its PrimFuncs, or its Relax functions
+// through the VM), check each against the reference and time it, through the one mechanism
+// (workbench/run_check.h); optionally write the results as .npy files.
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -13,6 +16,7 @@
 #include "driver/commands.h"
 #include "driver/module_input.h"
 #include "relax/expr.h"
+#include "runtime/ndarray.h"
 #include "runtime/cuda/cuda_driver.h"
 #include "workbench/pass_attribution.h"
 #include "workbench/run_check.h"
@@ -90,11 +94,55 @@ void PrintAttribution(const workbench::PassAttribution& a, std::ostream& out) {
   }
 }
 
+// A file name for an output name: characters other than letters, digits, '.', '-' and '_' (an
+// exporter's "/block/Add_output_0") become '_'.
+std::string FileNameOf(const std::string& name) {
+  std::string out = name;
+  for (char& c : out) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
+  }
+  return out.empty() || out == "." || out == ".." ? "_" + out : out;
+}
+
+// --save-outputs DIR: an ONNX model's main writes DIR/<graph output>.npy; any other Relax
+// function DIR/<func>/out<i>.npy (its result's tensors in order); a PrimFunc
+// DIR/<func>/<buffer>.npy. Returns the number written, or -1 after reporting a failure.
+int SaveOutputs(const std::string& dir, const std::vector<FunctionResult>& results,
+                const std::vector<std::string>& onnx_outputs, std::ostream& err) {
+  namespace fs = std::filesystem;
+  int written = 0;
+  for (const auto& r : results) {
+    bool by_graph_name = r.relax && r.name == "main" && !onnx_outputs.empty() &&
+                         onnx_outputs.size() == r.outputs.size();
+    fs::path folder = by_graph_name ? fs::path(dir) : fs::path(dir) / FileNameOf(r.name);
+    std::error_code ec;
+    fs::create_directories(folder, ec);
+    if (ec) {
+      err << "workbench: --save-outputs: cannot create '" << folder.string() << "': " << ec.message() << "\n";
+      return -1;
+    }
+    for (size_t i = 0; i < r.outputs.size(); ++i) {
+      std::string file = by_graph_name ? FileNameOf(onnx_outputs[i])
+                         : r.relax     ? "out" + std::to_string(i)
+                                       : FileNameOf(r.outputs[i].first);
+      fs::path path = folder / (file + ".npy");
+      std::string why;
+      if (!runtime::SaveNpy(path.string(), r.outputs[i].second, &why)) {
+        err << "workbench: --save-outputs: cannot write '" << path.string() << "': " << why << "\n";
+        return -1;
+      }
+      ++written;
+    }
+  }
+  return written;
+}
+
 }  // namespace
 
 int RunRunCommand(const BatchOptions& opts, std::ostream& out, std::ostream& err) {
   script::ParseResult parsed;
-  if (!ParseFileOrReport(opts.files[0], &parsed, opts.color, err)) return ParseFailureCode(parsed);
+  std::vector<std::string> onnx_outputs;
+  if (!ParseFileOrReport(opts.files[0], &parsed, opts.color, err, &onnx_outputs)) return ParseFailureCode(parsed);
   std::string target_error;
   auto target = codegen::ParseTarget(opts.target.empty() ? "llvm" : opts.target, &target_error);
   if (!target) {
@@ -152,6 +200,7 @@ int RunRunCommand(const BatchOptions& opts, std::ostream& out, std::ostream& err
   request.reference = opts.reference;
   request.profile = opts.profile;
   request.timing = opts.timing;
+  request.keep_outputs = !opts.save_outputs.empty();
   workbench::RunCheckResult result = workbench::RunCompiled(compiled, request);
   if (!result.message.empty()) {
     err << "workbench: " << result.message << "\n";
@@ -172,6 +221,11 @@ int RunRunCommand(const BatchOptions& opts, std::ostream& out, std::ostream& err
     report.push_back(workbench::ToJson(r));
   }
   out << result.functions.size() - failures << " passed, " << failures << " failed\n";
+  if (!opts.save_outputs.empty()) {
+    int written = SaveOutputs(opts.save_outputs, result.functions, onnx_outputs, err);
+    if (written < 0) return 2;
+    out << "saved " << written << " output(s) under " << opts.save_outputs << "\n";
+  }
   std::optional<workbench::PassAttribution> attribution;
   if (opts.attribute_passes && !failures) {
     workbench::PassAttributionRequest attribute;

@@ -15,10 +15,12 @@ bool IsONNXPath(const std::string& path) {
   return ext == ".onnx";
 }
 
-script::ParseResult LoadModule(const std::string& path) {
+script::ParseResult LoadModule(const std::string& path, std::vector<std::string>* output_names) {
   script::ParseResult result;
+  if (output_names) output_names->clear();
   if (IsONNXPath(path)) {
     onnx::ImportResult imported = onnx::FromONNXFile(path);
+    if (output_names) *output_names = imported.output_names;
     result.module = imported.module;
     result.diagnostics = std::move(imported.diagnostics);
     return result;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "script/tvmscript.h"
 
@@ -15,6 +16,8 @@ bool IsONNXPath(const std::string& path);
 // Reads `path` into a module. For TVMScript this is script::Parse of the file's text; for an
 // ONNX model the imported module, with `is_module` true and the importer's diagnostics. An
 // unreadable file is an error diagnostic and a null module.
-script::ParseResult LoadModule(const std::string& path);
+// `output_names`, when given, receives an ONNX model's graph output names (the order of main's
+// results); it is left empty for TVMScript.
+script::ParseResult LoadModule(const std::string& path, std::vector<std::string>* output_names = nullptr);
 
 }  // namespace wb::frontend

@@ -49,7 +49,7 @@ constexpr OpSpec kOps[] = {
     {"fabs", "fabs", 1, R::kSameAsFirstArg, true, "absolute value of a float"},
     {"floor", "floor", 1, R::kSameAsFirstArg, true, "round toward negative infinity"},
     {"ceil", "ceil", 1, R::kSameAsFirstArg, true, "round toward positive infinity"},
-    {"round", "round", 1, R::kSameAsFirstArg, true, "round half away from zero"},
+    {"round", "round", 1, R::kSameAsFirstArg, true, "round to nearest, ties to even (TVM lowers it to llvm.nearbyint)"},
     {"nearbyint", "nearbyint", 1, R::kSameAsFirstArg, true, "round to nearest, ties to even"},
     {"trunc", "trunc", 1, R::kSameAsFirstArg, true, "round toward zero"},
     {"pow", "pow", 2, R::kSameAsFirstArg, true, "x raised to y"},

@@ -74,6 +74,8 @@ const char* UnaryKindName(UnaryKind kind) {
       return "sign";
     case UnaryKind::kLogicalNot:
       return "logical_not";
+    case UnaryKind::kRound:
+      return "round";
   }
   return "?";
 }
@@ -102,6 +104,8 @@ PrimExpr ApplyUnary(UnaryKind kind, const PrimExpr& x) {
       return x->dtype.is_floating_point() ? Intrin("ceil", {x}) : x;
     case UnaryKind::kTrunc:
       return x->dtype.is_floating_point() ? Intrin("trunc", {x}) : x;
+    case UnaryKind::kRound:
+      return x->dtype.is_floating_point() ? Intrin("round", {x}) : x;
     case UnaryKind::kSin:
       return Intrin("sin", {x});
     case UnaryKind::kCos:

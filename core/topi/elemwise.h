@@ -11,11 +11,11 @@
 
 namespace wb::topi {
 
-// kFloor, kCeil and kTrunc are the identity on integers; kSign gives -1, 0 or 1 in x's dtype.
+// kFloor, kCeil, kTrunc and kRound (ties to even) are the identity on integers; kSign gives -1, 0 or 1 in x's dtype.
 enum class UnaryKind {
   kNegative, kExp, kLog, kSqrt, kRsqrt, kTanh, kSigmoid, kAbs, kErf,
   kFloor, kCeil, kTrunc, kSin, kCos, kTan, kSinh, kCosh, kAsin, kAcos, kAtan,
-  kAsinh, kAcosh, kAtanh, kSquare, kSign, kLogicalNot,
+  kAsinh, kAcosh, kAtanh, kSquare, kSign, kLogicalNot, kRound,
 };
 const char* UnaryKindName(UnaryKind kind);
 PrimExpr ApplyUnary(UnaryKind kind, const PrimExpr& x);

@@ -336,6 +336,72 @@ Tensor conv2d(const Tensor& data, const Tensor& weight, const Conv2DParams& p) {
       name, name, {}, names);
 }
 
+Tensor conv2d_transpose(const Tensor& data, const Tensor& weight, const Conv2DTransposeParams& p) {
+  if (data.ndim() != 4 || weight.ndim() != 4)
+    throw std::invalid_argument("topi.conv2d_transpose: operands must be 4-D");
+  std::vector<int64_t> pad4 = Pad4(p.padding);
+  const auto& ds = data.shape();
+  const auto& ws = weight.shape();
+  const int64_t* kh = tir::AsConstInt(ws[2]);
+  const int64_t* kw = tir::AsConstInt(ws[3]);
+  const int64_t* ci = tir::AsConstInt(ws[0]);
+  if (!kh || !kw) throw std::invalid_argument("topi.conv2d_transpose: the kernel size must be static");
+  int64_t groups = p.groups;
+  if (groups > 1 && !ci)
+    throw std::invalid_argument("topi.conv2d_transpose: grouped convolution needs static channels");
+  PrimExpr O = ws[1];
+  auto out_dim = [&](const PrimExpr& in, int64_t k, size_t d) {
+    PrimExpr grown = tir::mul(tir::sub(in, Index(1)), Index(p.strides[d]));
+    return tir::add(grown, Index(p.dilation[d] * (k - 1) + 1 + p.output_padding[d] - pad4[d] - pad4[d + 2]));
+  };
+  std::vector<PrimExpr> out_shape = {ds[0], groups > 1 ? tir::mul(O, Index(groups)) : O,
+                                     out_dim(ds[2], *kh, 0), out_dim(ds[3], *kw, 1)};
+  DataType out_t = p.out_dtype.is_void() ? data.dtype() : p.out_dtype;
+  PrimExpr CG = groups > 1 ? Index(*ci / groups) : ws[0];  // input channels per group
+  return te::compute(
+      out_shape,
+      [&](const std::vector<Var>& i) {
+        te::IterVar rc = te::reduce_axis(CG, "rc");
+        te::IterVar ry = te::reduce_axis(Index(*kh), "ry");
+        te::IterVar rx = te::reduce_axis(Index(*kw), "rx");
+        PrimExpr f = i[1], c = rc->var, f_in = f;
+        if (groups > 1) {
+          c = tir::add(tir::mul(tir::floordiv(f, O), CG), rc->var);
+          f_in = tir::floormod(f, O);
+        }
+        // The input position that reaches output (y, x) through kernel tap (ry, rx), valid when
+        // it falls on a stride step inside the input; the read itself is clamped into range so
+        // that it is in bounds whichever way the condition is evaluated.
+        PrimExpr valid;
+        std::vector<PrimExpr> in_idx = {i[0], c};
+        const te::IterVar* taps[2] = {&ry, &rx};
+        for (size_t d = 0; d < 2; ++d) {
+          PrimExpr t = tir::sub(tir::add(i[2 + d], Index(pad4[d])), tir::mul((*taps[d])->var, Index(p.dilation[d])));
+          PrimExpr q = tir::floordiv(t, Index(p.strides[d]));
+          PrimExpr ok = tir::logical_and(tir::greater_equal(t, Index(0)), tir::less(q, ds[2 + d]));
+          if (p.strides[d] != 1) ok = tir::logical_and(ok, tir::equal(tir::floormod(t, Index(p.strides[d])), Index(0)));
+          valid = valid.defined() ? tir::logical_and(valid, ok) : ok;
+          in_idx.push_back(tir::min(tir::max(q, Index(0)), tir::sub(ds[2 + d], Index(1))));
+        }
+        PrimExpr a = IfThenElse(valid, tir::cast(out_t, data(in_idx)), Const(out_t, 0));
+        PrimExpr b = tir::cast(out_t, weight(std::vector<PrimExpr>{c, f_in, ry->var, rx->var}));
+        return te::sum(tir::mul(a, b), {rc, ry, rx});
+      },
+      "conv2d_transpose_nchw", "conv2d_transpose_nchw", {}, {"b", "c", "h", "w"});
+}
+
+Tensor prelu(const Tensor& x, const Tensor& alpha, int64_t axis) {
+  int64_t a = NormalizeAxis(axis, x.ndim(), "prelu");
+  return te::compute(
+      x.shape(),
+      [&](const std::vector<Var>& i) {
+        PrimExpr v = x(i);
+        PrimExpr slope = alpha(std::vector<PrimExpr>{i[a]});
+        return tir::MakeSelect(tir::greater_equal(v, Const(x.dtype(), 0)), v, tir::mul(v, slope));
+      },
+      "compute", kTagElemWise, {}, te::AxisNames("i", x.ndim()));
+}
+
 namespace {
 
 enum class PoolKind { kMax, kAvg };

@@ -48,6 +48,23 @@ struct Conv2DParams {
 };
 Tensor conv2d(const Tensor& data, const Tensor& weight, const Conv2DParams& params);
 
+struct Conv2DTransposeParams {
+  std::vector<int64_t> strides = {1, 1};
+  std::vector<int64_t> padding = {0, 0, 0, 0};  // top, left, bottom, right
+  std::vector<int64_t> output_padding = {0, 0};
+  std::vector<int64_t> dilation = {1, 1};
+  int64_t groups = 1;
+  DataType out_dtype = DataType::Void();
+};
+// NCHW data, IOHW weight: out[n, f, y, x] sums data[n, c, iy, ix] * weight[c, f % O, ry, rx]
+// over the input channels c of f's group and the kernel window, where y + pad_top - ry * dilation
+// = iy * stride (the positions that conv2d with these attributes would have read).
+// "conv2d_transpose_nchw".
+Tensor conv2d_transpose(const Tensor& data, const Tensor& weight, const Conv2DTransposeParams& params);
+
+// x where x >= 0, alpha[i[axis]] * x elsewhere ("compute").
+Tensor prelu(const Tensor& x, const Tensor& alpha, int64_t axis);
+
 struct Pool2DParams {
   std::vector<int64_t> pool_size = {1, 1};
   std::vector<int64_t> strides = {1, 1};

@@ -99,21 +99,30 @@ Tensor mean(const Tensor& x, const std::optional<std::vector<int64_t>>& axes, bo
   return divide(s, Product(dims));
 }
 
-Tensor argmax(const Tensor& x, std::optional<int64_t> axis, bool keepdims) {
+Tensor variance(const Tensor& x, const std::optional<std::vector<int64_t>>& axes, bool keepdims) {
+  Tensor m = mean(x, axes, /*keepdims=*/true);
+  Tensor d = subtract(x, m);
+  return mean(multiply(d, d), axes, keepdims);
+}
+
+namespace {
+
+Tensor ArgReduce(const Tensor& x, std::optional<int64_t> axis, bool keepdims, bool largest) {
   std::optional<std::vector<int64_t>> axes;
   if (axis) axes = std::vector<int64_t>{*axis};
-  ReducePlan p = Plan(x, axes, keepdims, "argmax");
+  ReducePlan p = Plan(x, axes, keepdims, largest ? "argmax" : "argmin");
   DataType idx_t = DataType::Int(64);
   te::CommReducerSpec reducer = te::MakeReducer(
-      [](const std::vector<tir::Var>& lhs, const std::vector<tir::Var>& rhs) {
-        PrimExpr bigger = tir::greater(lhs[1], rhs[1]);
+      [largest](const std::vector<tir::Var>& lhs, const std::vector<tir::Var>& rhs) {
+        // "bigger": lhs wins (larger for argmax, smaller for argmin).
+        PrimExpr bigger = largest ? tir::greater(lhs[1], rhs[1]) : tir::less(lhs[1], rhs[1]);
         PrimExpr same = tir::equal(lhs[1], rhs[1]);
         PrimExpr earlier = tir::less(lhs[0], rhs[0]);
         PrimExpr take_index = tir::logical_or(bigger, tir::logical_and(same, earlier));
         return std::vector<PrimExpr>{tir::MakeSelect(take_index, lhs[0], rhs[0]),
                                      tir::MakeSelect(bigger, lhs[1], rhs[1])};
       },
-      {tir::make_const(idx_t, int64_t(-1)), te::min_value(x.dtype())});
+      {tir::make_const(idx_t, int64_t(-1)), largest ? te::min_value(x.dtype()) : te::max_value(x.dtype())});
   std::vector<Tensor> temp = te::compute_batch(
       p.target_shape,
       [&](const std::vector<tir::Var>& indices) {
@@ -134,6 +143,15 @@ Tensor argmax(const Tensor& x, std::optional<int64_t> axis, bool keepdims) {
   return te::compute(
       p.target_shape, [&](const std::vector<tir::Var>& i) { return index(i); }, x.name() + "_red",
       kTagCommReduceIdx);
+}
+
+}  // namespace
+
+Tensor argmax(const Tensor& x, std::optional<int64_t> axis, bool keepdims) {
+  return ArgReduce(x, axis, keepdims, /*largest=*/true);
+}
+Tensor argmin(const Tensor& x, std::optional<int64_t> axis, bool keepdims) {
+  return ArgReduce(x, axis, keepdims, /*largest=*/false);
 }
 
 Tensor cumsum(const Tensor& x, int64_t axis, ir::DataType dtype, bool exclusive) {

@@ -26,6 +26,10 @@ Tensor mean(const Tensor& x, const std::optional<std::vector<int64_t>>& axes, bo
 // The int64 position of the first largest element along `axis` (nullopt: of the flattened
 // tensor).
 Tensor argmax(const Tensor& x, std::optional<int64_t> axis, bool keepdims);
+// The int64 position of the first smallest element ("<x>_red_temp", "<x>_red" as argmax).
+Tensor argmin(const Tensor& x, std::optional<int64_t> axis, bool keepdims);
+// The population variance mean((x - mean(x))^2) over `axes` (TVM's relax.variance).
+Tensor variance(const Tensor& x, const std::optional<std::vector<int64_t>>& axes, bool keepdims);
 
 // The running sum along `axis` (inclusive, or exclusive of the element itself), in `dtype`
 // (Void: x's). One stage "T_cumsum" summing select(k <= i, x, 0) over the axis; quadratic in

@@ -109,6 +109,76 @@ Tensor tile(const Tensor& x, const std::vector<int64_t>& repeats) {
       "T_tile", kTagInjective, {}, te::AxisNames("ax", ndim));
 }
 
+namespace {
+
+Tensor SortRank(const Tensor& x, int64_t a, bool descending) {
+  return te::compute(
+      x.shape(),
+      [&](const std::vector<Var>& i) {
+        te::IterVar j = te::reduce_axis(x.shape()[a], "j");
+        std::vector<PrimExpr> other(i.begin(), i.end());
+        other[a] = j->var;
+        PrimExpr xi = x(i), xj = x(other);
+        PrimExpr before = descending ? tir::greater(xj, xi) : tir::less(xj, xi);
+        before = tir::logical_or(before, tir::logical_and(tir::equal(xj, xi), tir::less(j->var, i[a])));
+        return te::sum(tir::cast(ir::DataType::Int(64), before), {j});
+      },
+      "T_sort_rank", kTagCommReduce, {}, te::AxisNames("ax", x.ndim()));
+}
+
+// Output position k along axis a (of `extent` positions) holds value(i) of the element i whose
+// rank is k; value(i) is x's element or its position.
+Tensor ByRank(const Tensor& x, const Tensor& rank, int64_t a, const PrimExpr& extent, ir::DataType dtype,
+              bool positions, const std::string& name) {
+  std::vector<PrimExpr> shape = x.shape();
+  shape[a] = extent;
+  return te::compute(
+      shape,
+      [&](const std::vector<Var>& k) {
+        te::IterVar i = te::reduce_axis(x.shape()[a], "i");
+        std::vector<PrimExpr> at(k.begin(), k.end());
+        at[a] = i->var;
+        PrimExpr value = positions ? tir::cast(dtype, i->var) : x(at);
+        PrimExpr hit = tir::equal(rank(at), tir::cast(ir::DataType::Int(64), k[a]));
+        return te::sum(tir::MakeSelect(hit, value, tir::make_const(dtype, 0.0)), {i});
+      },
+      name, kTagCommReduce, {}, te::AxisNames("ax", x.ndim()));
+}
+
+}  // namespace
+
+Tensor sort(const Tensor& x, int64_t axis, bool descending) {
+  int64_t a = NormalizeAxis(axis, x.ndim(), "sort");
+  Tensor rank = SortRank(x, a, descending);
+  return ByRank(x, rank, a, x.shape()[a], x.dtype(), false, "T_sort");
+}
+
+Tensor argsort(const Tensor& x, int64_t axis, bool descending, ir::DataType dtype) {
+  int64_t a = NormalizeAxis(axis, x.ndim(), "argsort");
+  Tensor rank = SortRank(x, a, descending);
+  return ByRank(x, rank, a, x.shape()[a], dtype, true, "T_argsort");
+}
+
+std::vector<Tensor> topk(const Tensor& x, int64_t k, int64_t axis, bool largest, ir::DataType dtype) {
+  int64_t a = NormalizeAxis(axis, x.ndim(), "topk");
+  Tensor rank = SortRank(x, a, largest);
+  PrimExpr extent = Index(k);
+  return {ByRank(x, rank, a, extent, x.dtype(), false, "T_topk_values"),
+          ByRank(x, rank, a, extent, dtype, true, "T_topk_indices")};
+}
+
+Tensor flip(const Tensor& x, int64_t axis) {
+  int64_t a = NormalizeAxis(axis, x.ndim(), "flip");
+  return te::compute(
+      x.shape(),
+      [&](const std::vector<Var>& i) {
+        std::vector<PrimExpr> idx(i.begin(), i.end());
+        idx[a] = tir::sub(tir::sub(x.shape()[a], Index(1)), i[a]);
+        return x(idx);
+      },
+      "T_reverse_sequence", kTagInjective, {}, te::AxisNames("ax", x.ndim()));
+}
+
 Tensor squeeze(const Tensor& x, const std::optional<std::vector<int64_t>>& axes) {
   std::vector<bool> drop(x.ndim(), false);
   if (axes) {
@@ -277,10 +347,14 @@ Tensor strided_slice(const Tensor& x, const std::vector<int64_t>& axes,
       "T_strided_slice_with_axes", kTagInjective);
 }
 
-Tensor take(const Tensor& x, const Tensor& indices, std::optional<int64_t> axis) {
+Tensor take(const Tensor& x, const Tensor& indices, std::optional<int64_t> axis,
+            const std::string& mode) {
+  if (mode != "fast" && mode != "clip" && mode != "wrap") {
+    throw std::invalid_argument("topi.take: mode " + mode + " is not one of fast, clip, wrap");
+  }
   if (!axis) {
     Tensor flat = flatten(x);
-    return take(flat, indices, 0);
+    return take(flat, indices, 0, mode);
   }
   int64_t a = NormalizeAxis(*axis, x.ndim(), "take");
   std::vector<PrimExpr> shape;
@@ -294,7 +368,15 @@ Tensor take(const Tensor& x, const Tensor& indices, std::optional<int64_t> axis)
         std::vector<PrimExpr> idx_of_indices(i.begin() + a, i.begin() + a + ni);
         std::vector<PrimExpr> idx;
         for (int64_t d = 0; d < a; ++d) idx.push_back(i[d]);
-        idx.push_back(indices(idx_of_indices));
+        PrimExpr k = indices(idx_of_indices);
+        PrimExpr extent = tir::cast(k->dtype, x.shape()[a]);
+        if (mode == "clip") {
+          k = tir::min(tir::max(k, tir::make_const(k->dtype, int64_t(0))),
+                       tir::sub(extent, tir::make_const(k->dtype, int64_t(1))));
+        } else if (mode == "wrap") {
+          k = tir::floormod(k, extent);
+        }
+        idx.push_back(k);
         for (size_t d = a + ni; d < i.size(); ++d) idx.push_back(i[d]);
         return x(idx);
       },

@@ -33,9 +33,13 @@ std::vector<Tensor> split_indices(const Tensor& x, const std::vector<int64_t>& i
 Tensor strided_slice(const Tensor& x, const std::vector<int64_t>& axes,
                      const std::vector<int64_t>& begin, const std::vector<int64_t>& end,
                      const std::vector<int64_t>& strides);
-// Elements of x at `indices` along `axis` (nullopt: of the flattened x); indices are not
-// clamped (TVM's mode "fast").
-Tensor take(const Tensor& x, const Tensor& indices, std::optional<int64_t> axis);
+// Elements of x at `indices` along `axis` (nullopt: of the flattened x). TVM's modes: "fast"
+// reads the indices as they are, "clip" clamps them into [0, extent), "wrap" takes them modulo
+// the extent (so -1 is the last element).
+Tensor take(const Tensor& x, const Tensor& indices, std::optional<int64_t> axis,
+            const std::string& mode = "fast");
+// The elements in reverse order along `axis` ("T_reverse_sequence", as TVM's topi.flip).
+Tensor flip(const Tensor& x, int64_t axis);
 // out[i] = x[i with the axis coordinate replaced by indices[i]] (ONNX GatherElements); the
 // output has the indices' shape; negative indices count from the end ("T_gather_elements").
 Tensor gather_elements(const Tensor& x, const Tensor& indices, int64_t axis);
@@ -44,6 +48,15 @@ Tensor gather_elements(const Tensor& x, const Tensor& indices, int64_t axis);
 Tensor gather_nd(const Tensor& x, const Tensor& indices);
 // numpy's tile: `repeats` copies along each axis, ranks aligned from the right ("T_tile").
 Tensor tile(const Tensor& x, const std::vector<int64_t>& repeats);
+
+// Sorting along `axis`, stable (equal elements keep their order), by ranks: each element's
+// rank counts the elements that come before it ("T_sort_rank", quadratic in the axis length),
+// and output position k gathers the element of rank k. sort gives the values, argsort their
+// int positions in `dtype`; topk the first k of the descending (largest) or ascending order,
+// values and indices.
+Tensor sort(const Tensor& x, int64_t axis, bool descending);
+Tensor argsort(const Tensor& x, int64_t axis, bool descending, ir::DataType dtype);
+std::vector<Tensor> topk(const Tensor& x, int64_t k, int64_t axis, bool largest, ir::DataType dtype);
 
 // The length of numpy's slice begin:end:stride of a dim of `extent`.
 int64_t SliceLength(int64_t extent, int64_t begin, int64_t end, int64_t stride, int64_t* start);

@@ -553,6 +553,129 @@ def gather_scan():
          expected, [init("axis1", np.int64(1)), init("axis0", np.int64(0))], opset=13)
 
 
+def conv_transpose_ref(x, w, b, stride, pads, out_pad, dil, group):
+    """ConvTranspose by its definition: each input element scatters x * w into the output."""
+    n, c, h, wd = x.shape
+    _, m, kh, kw = w.shape
+    cg = c // group
+    full_h = (h - 1) * stride[0] + dil[0] * (kh - 1) + 1 + out_pad[0]
+    full_w = (wd - 1) * stride[1] + dil[1] * (kw - 1) + 1 + out_pad[1]
+    full = np.zeros((n, m * group, full_h, full_w), np.float64)
+    for ci in range(c):
+        g = ci // cg
+        for i in range(h):
+            for j in range(wd):
+                for ky in range(kh):
+                    for kx in range(kw):
+                        full[:, g * m:(g + 1) * m, i * stride[0] + ky * dil[0], j * stride[1] + kx * dil[1]] += \
+                            x[:, ci, i, j, None] * w[ci, :, ky, kx]
+    out = full[:, :, pads[0]:full_h - pads[2], pads[1]:full_w - pads[3]]
+    if b is not None:
+        out = out + b.reshape(1, -1, 1, 1)
+    return out.astype(np.float32)
+
+
+def conv_transpose():
+    """ConvTranspose: strided, padded, grouped, dilated with output_padding and a bias; one with
+    output_shape; a 1-D one."""
+    x = rand(1, 4, 3, 4)
+    w = rand(4, 3, 3, 2)
+    b = rand(6)
+    w2 = rand(4, 2, 2, 2)
+    x1 = rand(2, 3, 5)
+    w1 = rand(3, 2, 3)
+    nodes = [
+        helper.make_node("ConvTranspose", ["x", "w", "b"], ["ct"], strides=[2, 3], pads=[1, 0, 0, 1],
+                         output_padding=[1, 2], dilations=[1, 2], group=2),
+        helper.make_node("ConvTranspose", ["x", "w2"], ["cts"], strides=[2, 2], output_shape=[5, 7]),
+        helper.make_node("ConvTranspose", ["x1", "w1"], ["ct1"], strides=[2], pads=[1, 1]),
+    ]
+    ct = conv_transpose_ref(x, w, b, (2, 3), (1, 0, 0, 1), (1, 2), (1, 2), 2)
+    # output_shape 5 x 7 from the full 6 x 8: the ONNX rule (auto_pad NOTSET) puts the larger
+    # half of each total padding at the start.
+    full = conv_transpose_ref(x, w2, None, (2, 2), (0, 0, 0, 0), (0, 0), (1, 1), 1)
+    th, tw = full.shape[2] - 5, full.shape[3] - 7
+    cts = full[:, :, th - th // 2:full.shape[2] - th // 2, tw - tw // 2:full.shape[3] - tw // 2]
+    ct1 = conv_transpose_ref(x1[:, :, None, :], w1[:, :, None, :], None, (1, 2), (0, 1, 0, 1), (0, 0), (1, 1), 1)[:, :, 0, :]
+    expected = {"ct": ct, "cts": np.ascontiguousarray(cts), "ct1": np.ascontiguousarray(ct1)}
+    save("conv_transpose", nodes, [("x", F32, [1, 4, 3, 4]), ("x1", F32, [2, 3, 5])],
+         [(k, F32, list(v.shape)) for k, v in expected.items()], {"x": x, "x1": x1}, expected,
+         [init("w", w), init("b", b), init("w2", w2), init("w1", w1)], opset=17)
+
+
+def conv_pool_1d():
+    """1-D Conv (bias, pads, stride, dilation), MaxPool and AveragePool."""
+    x = rand(2, 3, 11)
+    w = rand(4, 3, 3)
+    b = rand(4)
+    nodes = [
+        helper.make_node("Conv", ["x", "w", "b"], ["conv"], strides=[2], pads=[1, 2], dilations=[2]),
+        helper.make_node("MaxPool", ["x"], ["max"], kernel_shape=[3], strides=[2], pads=[1, 1]),
+        helper.make_node("AveragePool", ["x"], ["avg"], kernel_shape=[4], strides=[3]),
+    ]
+    xp = np.pad(x, ((0, 0), (0, 0), (1, 2)))
+    ow = (xp.shape[2] - (2 * 2 + 1)) // 2 + 1
+    conv = np.stack([(xp[:, None, :, k * 2:k * 2 + 5:2] * w[None]).sum(axis=(2, 3)) for k in range(ow)], axis=-1)
+    conv = conv + b.reshape(1, 4, 1)
+    xm = np.pad(x, ((0, 0), (0, 0), (1, 1)), constant_values=-np.inf)
+    mw = (xm.shape[2] - 3) // 2 + 1
+    mx = np.stack([xm[:, :, k * 2:k * 2 + 3].max(axis=2) for k in range(mw)], axis=-1)
+    aw = (11 - 4) // 3 + 1
+    avg = np.stack([x[:, :, k * 3:k * 3 + 4].mean(axis=2) for k in range(aw)], axis=-1)
+    expected = {"conv": conv.astype(np.float32), "max": mx.astype(np.float32), "avg": avg.astype(np.float32)}
+    save("conv_pool_1d", nodes, [("x", F32, [2, 3, 11])],
+         [(k, F32, list(v.shape)) for k, v in expected.items()], {"x": x}, expected,
+         [init("w", w), init("b", b)], opset=17)
+
+
+def argmin_round_quant():
+    """ArgMin, Round (ties to even), QuantizeLinear per tensor and per axis, and Gather with
+    indices known only at run time (negative ones among them)."""
+    x = rand(3, 5)
+    ties = np.array([[0.5, 1.5, 2.5, -0.5, -1.5], [-2.5, 0.49, 2.51, 3.5, -3.5]], np.float32)
+    qx = (rand(2, 3) * 4).astype(np.float32)
+    qs_axis = np.array([0.5, 0.25, 0.1], np.float32)
+    qz_axis = np.array([1, -3, 0], np.int8)
+    idx = np.array([[0, -1], [2, -3]], np.int64)
+    nodes = [
+        helper.make_node("ArgMin", ["x"], ["amin"], axis=1, keepdims=0),
+        helper.make_node("ArgMin", ["x"], ["amin0"], axis=-2),
+        helper.make_node("Round", ["ties"], ["round"]),
+        helper.make_node("QuantizeLinear", ["qx", "qs", "qz"], ["q8"]),
+        helper.make_node("QuantizeLinear", ["qx", "qs_axis", "qz_axis"], ["qi8"], axis=1),
+        helper.make_node("Gather", ["x", "idx"], ["gath"], axis=1),
+    ]
+    q8 = np.clip(np.round(qx / np.float32(0.05)) + 128, 0, 255).astype(np.uint8)
+    qi8 = np.clip(np.round(qx / qs_axis) + qz_axis.astype(np.float32), -128, 127).astype(np.int8)
+    expected = {"amin": x.argmin(axis=1), "amin0": x.argmin(axis=0)[None, :], "round": np.round(ties),
+                "q8": q8, "qi8": qi8, "gath": np.take(x, np.where(idx < 0, idx + 5, idx), axis=1)}
+    types = {"amin": I64, "amin0": I64, "round": F32, "q8": TensorProto.UINT8, "qi8": TensorProto.INT8,
+             "gath": F32}
+    save("argmin_round_quant", nodes,
+         [("x", F32, [3, 5]), ("ties", F32, [2, 5]), ("qx", F32, [2, 3]), ("idx", I64, [2, 2])],
+         [(k, types[k], list(v.shape)) for k, v in expected.items()],
+         {"x": x, "ties": ties, "qx": qx, "idx": idx}, expected,
+         [init("qs", np.float32(0.05)), init("qz", np.uint8(128)), init("qs_axis", qs_axis),
+          init("qz_axis", qz_axis)], opset=13)
+
+
+def topk():
+    """TopK: largest along the last axis, smallest along axis 0 (K an initializer); distinct
+    values so that the indices are unambiguous."""
+    x = rng.permutation(24).astype(np.float32).reshape(4, 6) - 10
+    nodes = [
+        helper.make_node("TopK", ["x", "k3"], ["v", "i"]),
+        helper.make_node("TopK", ["x", "k2"], ["vs", "is"], axis=0, largest=0),
+    ]
+    order = np.argsort(-x, axis=1, kind="stable")[:, :3]
+    small = np.argsort(x, axis=0, kind="stable")[:2, :]
+    expected = {"v": np.take_along_axis(x, order, axis=1), "i": order.astype(np.int64),
+                "vs": np.take_along_axis(x, small, axis=0), "is": small.astype(np.int64)}
+    types = {"v": F32, "i": I64, "vs": F32, "is": I64}
+    save("topk", nodes, [("x", F32, [4, 6])], [(k, types[k], list(v.shape)) for k, v in expected.items()],
+         {"x": x}, expected, [init("k3", np.array([3], np.int64)), init("k2", np.array([2], np.int64))], opset=11)
+
+
 # --- error cases ------------------------------------------------------------------------------
 
 def errors():
@@ -596,6 +719,10 @@ def main():
     conv_attrs()
     reduce_norm_quant()
     gather_scan()
+    conv_transpose()
+    conv_pool_1d()
+    argmin_round_quant()
+    topk()
     errors()
 
 

@@ -123,6 +123,10 @@ class TestONNXImport : public QObject {
     row("conv_attrs", {"conv", "avg"});
     row("gather_scan", {"ge", "nd", "cs", "csx"});
     row("reduce_norm_quant", {"prod", "sumsq", "l1", "l2", "lse", "logsum", "inorm", "deq"});
+    row("conv_transpose", {"ct", "cts", "ct1"});
+    row("conv_pool_1d", {"conv", "max", "avg"});
+    row("argmin_round_quant", {"amin", "amin0", "round", "q8", "qi8", "gath"});
+    row("topk", {"v", "i", "vs", "is"});
   }
   void model() {
     QFETCH(QString, name);

@@ -183,11 +183,12 @@ class TestRelaxOps : public QObject {
                            "relax.tanh",     "relax.sigmoid", "relax.abs", "relax.erf",   "relax.floor",
                            "relax.ceil",     "relax.trunc", "relax.sin",   "relax.cos",   "relax.tan",
                            "relax.sinh",     "relax.cosh",  "relax.asin",  "relax.acos",  "relax.atan",
-                           "relax.asinh",    "relax.acosh", "relax.atanh", "relax.square", "relax.sign"}) {
+                           "relax.asinh",    "relax.acosh", "relax.atanh", "relax.square", "relax.sign",
+                           "relax.round"}) {
       CHECK_TYPE(Infer({T({n, I(8)})}, On(op)), "R.Tensor((n, 8), \"float32\")");
     }
     // Rounding, sign and square take integers too; the trigonometry does not.
-    for (const char* op : {"relax.floor", "relax.sign", "relax.square"}) {
+    for (const char* op : {"relax.floor", "relax.sign", "relax.square", "relax.round"}) {
       CHECK_TYPE(Infer({T({I(2)}, kI64)}, On(op)), "R.Tensor((2,), \"int64\")");
     }
     CHECK_ERROR(Infer({T({I(2)}, kI64)}, On("relax.sin")),
@@ -223,6 +224,15 @@ class TestRelaxOps : public QObject {
                 "nn.pad: pad_width must have 2 values per axis (4), got 2");
     CHECK_ERROR(Infer({T({n})}, On("relax.nn.pad", {{"pad_width", IntArray({1, 1})}, {"pad_mode", ir::MakeString("wrap")}})),
                 "nn.pad: pad_mode must be constant, edge or reflect, got wrap");
+    // prelu: alpha is 1-D with the data's extent on `axis`.
+    CHECK_TYPE(Infer({T({n, I(3), I(4)}), T({I(3)})}, On("relax.nn.prelu")),
+               "R.Tensor((n, 3, 4), \"float32\")");
+    CHECK_TYPE(Infer({T({n, I(3), I(4)}), T({I(4)})}, On("relax.nn.prelu", {{"axis", Int(-1)}})),
+               "R.Tensor((n, 3, 4), \"float32\")");
+    CHECK_ERROR(Infer({T({n, I(3), I(4)}), T({I(4)})}, On("relax.nn.prelu")),
+                "nn.prelu: alpha has 4 values where the data has 3 on axis 1");
+    CHECK_ERROR(Infer({T({n, I(3)}), T({I(1), I(3)})}, On("relax.nn.prelu")),
+                "nn.prelu: alpha must be 1-D, got rank 2");
     CHECK_TYPE(Infer({T({n, I(10)})}, On("relax.nn.dropout")),
                "R.Tuple(R.Tensor((n, 10), \"float32\"), R.Tensor((n, 10), \"float32\"))");
   }
@@ -263,6 +273,33 @@ class TestRelaxOps : public QObject {
         "group x 1 groups)");
     CHECK_ERROR(Infer({T({I(3), I(8), I(8)}), T({I(8), I(3), I(3), I(3)})}, On("relax.nn.conv2d")),
                 "nn.conv2d: the data must be 4-D, got rank 3");
+  }
+
+  // conv2d_transpose: (in - 1) * stride - pads + dilation * (k - 1) + output_padding + 1, the
+  // output channels the weight's O times the groups.
+  void conv2dTranspose() {
+    tir::Var n = tir::MakeVar("n", kI64);
+    CHECK_TYPE(Infer({T({n, I(4), I(8), I(8)}), T({I(4), I(3), I(3), I(3)})},
+                     On("relax.nn.conv2d_transpose")),
+               "R.Tensor((n, 3, 10, 10), \"float32\")");
+    // stride 2, padding (1, 0, 0, 1), output_padding (1, 0), dilation (1, 2), 2 groups:
+    // h = 7 * 2 - 1 + 2 + 1 + 1 = 17, w = 7 * 1 - 1 + 4 + 0 + 1 = 11.
+    CHECK_TYPE(Infer({T({I(1), I(4), I(8), I(8)}), T({I(4), I(3), I(3), I(3)})},
+                     On("relax.nn.conv2d_transpose", {{"strides", IntArray({2, 1})},
+                                                      {"padding", IntArray({1, 0, 0, 1})},
+                                                      {"output_padding", IntArray({1, 0})},
+                                                      {"dilation", IntArray({1, 2})},
+                                                      {"groups", Int(2)}})),
+               "R.Tensor((1, 6, 17, 11), \"float32\")");
+    CHECK_TYPE(Infer({T({I(1), I(2), n, I(5)}), T({I(2), I(1), I(2), I(2)})},
+                     On("relax.nn.conv2d_transpose", {{"strides", IntArray({2, 2})}})),
+               "R.Tensor((1, 1, ((n - 1) * 2) + 2, 10), \"float32\")");
+    CHECK_ERROR(Infer({T({I(1), I(3), I(8), I(8)}), T({I(4), I(3), I(3), I(3)})},
+                      On("relax.nn.conv2d_transpose")),
+                "nn.conv2d_transpose: the data has 3 input channels but the weight expects 4");
+    CHECK_ERROR(Infer({T({I(1), I(4), I(8), I(8)}), T({I(4), I(3), I(3), I(3)})},
+                      On("relax.nn.conv2d_transpose", {{"output_padding", IntArray({1, 1})}})),
+                "nn.conv2d_transpose: output_padding must be smaller than the stride or the dilation, got 1");
   }
 
   void pooling() {
@@ -341,6 +378,22 @@ class TestRelaxOps : public QObject {
 
   void manipulation() {
     tir::Var n = tir::MakeVar("n", kI64);
+    CHECK_TYPE(Infer({T({n, I(3)})}, On("relax.flip", {{"axis", Int(-1)}})), "R.Tensor((n, 3), \"float32\")");
+    // Sorting: sort keeps the type, argsort gives int32 positions unless told, topk k of them.
+    CHECK_TYPE(Infer({T({n, I(5)})}, On("relax.sort", {{"axis", Int(0)}})), "R.Tensor((n, 5), \"float32\")");
+    CHECK_TYPE(Infer({T({n, I(5)})}, On("relax.argsort")), "R.Tensor((n, 5), \"int32\")");
+    CHECK_TYPE(Infer({T({n, I(5)})}, On("relax.argsort", {{"dtype", DTypeAttr(kI64)}})),
+               "R.Tensor((n, 5), \"int64\")");
+    CHECK_TYPE(Infer({T({n, I(5)})}, On("relax.topk", {{"k", Int(2)}})),
+               "R.Tuple(R.Tensor((n, 2), \"float32\"), R.Tensor((n, 2), \"int32\"))");
+    CHECK_TYPE(Infer({T({n, I(5)})}, On("relax.topk", {{"k", Int(1)}, {"axis", Int(0)}, {"ret_type", ir::MakeString("values")}})),
+               "R.Tensor((1, 5), \"float32\")");
+    CHECK_ERROR(Infer({T({n, I(5)})}, On("relax.topk", {{"k", Int(6)}})),
+                "topk: k 6 is larger than the axis's extent 5");
+    CHECK_ERROR(Infer({T({n, I(5)})}, On("relax.topk", {{"ret_type", ir::MakeString("all")}})),
+                "topk: ret_type must be both, values or indices, got all");
+    CHECK_ERROR(Infer({T({n, I(3)})}, On("relax.flip", {{"axis", Int(2)}})),
+                "flip: axis 2 is out of range for a tensor of rank 2");
     CHECK_TYPE(Infer({T({n, I(3)})}, On("relax.tile", {{"repeats", IntArray({2, 1})}})),
                "R.Tensor((n * 2, 3), \"float32\")");
     CHECK_TYPE(Infer({T({n, I(3)})}, On("relax.tile", {{"repeats", IntArray({4, 1, 2})}})),
@@ -439,6 +492,14 @@ class TestRelaxOps : public QObject {
     CHECK_TYPE(Infer({T({n, I(3)})},
                      On("relax.argmax", {{"axis", Int(0)}, {"keepdims", ir::MakeBool(true)}})),
                "R.Tensor((1, 3), \"int64\")");
+    CHECK_TYPE(Infer({T({n, I(3)})},
+                     On("relax.argmin", {{"axis", Int(-1)}, {"keepdims", ir::MakeBool(true)}})),
+               "R.Tensor((n, 1), \"int64\")");
+    CHECK_TYPE(Infer({T({n, I(3)})}, On("relax.argmin")), "R.Tensor((), \"int64\")");
+    CHECK_TYPE(Infer({T({n, I(3), I(4)})}, On("relax.variance", {{"axis", IntArray({1})}})),
+               "R.Tensor((n, 4), \"float32\")");
+    CHECK_ERROR(Infer({T({n, I(3)})}, On("relax.argmin", {{"axis", Int(2)}})),
+                "argmin: axis 2 is out of range for a tensor of rank 2");
     CHECK_TYPE(Infer({T({n, I(3)})}, On("relax.cumsum", {{"axis", Int(1)}})), "R.Tensor((n, 3), \"float32\")");
     CHECK_TYPE(Infer({T({n, I(3)}, kI64)}, On("relax.cumsum")), "R.Tensor((n * 3,), \"int64\")");
     CHECK_ERROR(Infer({T({n, I(3)})}, On("relax.mean", {{"axis", IntArray({0, -2})}})),
@@ -464,6 +525,13 @@ class TestRelaxOps : public QObject {
                         return MakeOpCall("relax.full", {MakeShapeExpr({I(2)}), p[0]});
                       }),
                 "full: the fill value must be a scalar tensor, got rank 1");
+    // The _like forms take the input's shape, and its dtype unless one is given.
+    CHECK_TYPE(Infer({T({n, I(2)})}, On("relax.zeros_like")), "R.Tensor((n, 2), \"float32\")");
+    CHECK_TYPE(Infer({T({n, I(2)})}, On("relax.ones_like", {{"dtype", DTypeAttr(kI64)}})),
+               "R.Tensor((n, 2), \"int64\")");
+    CHECK_TYPE(Infer({T({n, I(2)}), T({}, kI64)}, On("relax.full_like")), "R.Tensor((n, 2), \"float32\")");
+    CHECK_ERROR(Infer({T({n, I(2)}), T({I(2)})}, On("relax.full_like")),
+                "full_like: the fill value must be a scalar tensor, got rank 1");
   }
 
   void matmul() {

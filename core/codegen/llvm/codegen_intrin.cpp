@@ -27,7 +27,7 @@ const std::map<std::string, llvm::Intrinsic::ID>& LLVMMathIntrinsics() {
       {"sqrt", llvm::Intrinsic::sqrt},       {"sin", llvm::Intrinsic::sin},
       {"cos", llvm::Intrinsic::cos},         {"fabs", llvm::Intrinsic::fabs},
       {"floor", llvm::Intrinsic::floor},     {"ceil", llvm::Intrinsic::ceil},
-      {"trunc", llvm::Intrinsic::trunc},     {"round", llvm::Intrinsic::round},
+      {"trunc", llvm::Intrinsic::trunc},     {"round", llvm::Intrinsic::roundeven},
       {"nearbyint", llvm::Intrinsic::roundeven}, {"pow", llvm::Intrinsic::pow},
       {"copysign", llvm::Intrinsic::copysign},
   };

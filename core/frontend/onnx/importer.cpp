@@ -335,7 +335,9 @@ ImportResult FromONNXBytes(std::string_view bytes, const std::string& path, cons
     r.diagnostics.Error(path + ": not an ONNX model: it has no graph");
     return r;
   }
-  return GraphImporter(model, path, options).Run();
+  ImportResult r = GraphImporter(model, path, options).Run();
+  for (const auto& out : model.graph().output()) r.output_names.push_back(out.name());
+  return r;
 }
 
 ImportResult FromONNXFile(const std::string& path, const ImportOptions& options) {

@@ -20,6 +20,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ir/expr.h"
 #include "support/diagnostic.h"
@@ -36,6 +37,8 @@ struct ImportOptions {
 struct ImportResult {
   ir::IRModule module;  // null when the import failed
   DiagnosticList diagnostics;
+  // The graph's output names, in the order of main's results.
+  std::vector<std::string> output_names;
   bool ok() const { return module.defined() && !diagnostics.HasErrors(); }
 };
 

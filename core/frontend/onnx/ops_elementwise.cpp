@@ -261,6 +261,7 @@ void RegisterElementwise(ConverterTable& t) {
   t["Erf"] = Unary("relax.erf");
   t["Floor"] = Unary("relax.floor");
   t["Ceil"] = Unary("relax.ceil");
+  t["Round"] = Unary("relax.round");
   t["Sign"] = Unary("relax.sign");
   for (const char* name : {"Sin", "Cos", "Tan", "Sinh", "Cosh", "Asin", "Acos", "Atan", "Asinh", "Acosh", "Atanh"}) {
     std::string lower = name;

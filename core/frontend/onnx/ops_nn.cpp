@@ -1,6 +1,8 @@
-// Neural-network ONNX ops: Gemm and MatMul, 2-D Conv, pooling, the normalizations and the
-// softmax family, mapped onto relax.matmul, relax.nn.* and relax.mean / relax.max as TVM's ONNX
-// frontend maps them.
+// Neural-network ONNX ops: Gemm and MatMul, 1-D and 2-D Conv and ConvTranspose (1-D as 2-D over
+// a unit height), pooling, the normalizations, quantization and the softmax family, mapped onto
+// relax.matmul, relax.nn.* and relax.mean / relax.max as TVM's ONNX frontend maps them.
+#include <cmath>
+
 #include "frontend/onnx/importer.h"
 #include "tir/op.h"
 
@@ -70,46 +72,138 @@ Window ReadWindow(NodeContext& ctx, const std::vector<int64_t>& kernel) {
   return w;
 }
 
-std::vector<Operand> ConvertConv(NodeContext& ctx) {
-  if (ctx.Rank(0) != 4 || ctx.Rank(1) != 4) {
-    ctx.Fail("only 2-D convolution (4-D data and weight) is supported, got rank " + std::to_string(ctx.Rank(0)));
+// 1-D windows run as 2-D ones over a unit height: (N, C, W) -> (N, C, 1, W) and back.
+Window As2D(const Window& w) {
+  return {{1, w.kernel[0]}, {1, w.strides[0]}, {1, w.dilations[0]}, {0, w.pads[0], 0, w.pads[1]}};
+}
+Expr UnitHeight(NodeContext& ctx, const Expr& x) {
+  return ctx.Op("relax.expand_dims", {x}, {{"axis", relax::IntArray({2})}});
+}
+Expr DropHeight(NodeContext& ctx, const Expr& x) {
+  return ctx.Op("relax.squeeze", {x}, {{"axis", relax::IntArray({2})}});
+}
+
+// The static spatial dims of a convolution's weight; 1-D or 2-D.
+std::vector<int64_t> KernelOf(NodeContext& ctx, const char* op) {
+  int64_t rank = ctx.Rank(0);
+  if ((rank != 3 && rank != 4) || ctx.Rank(1) != rank) {
+    ctx.Fail(std::string("only 1-D and 2-D ") + op + " (3-D or 4-D data and weight) is supported, got rank " +
+             std::to_string(rank));
   }
   std::vector<PrimExpr> wshape = ctx.Shape(1);
   std::vector<int64_t> kernel;
-  for (size_t k = 2; k < 4; ++k) {
+  for (size_t k = 2; k < wshape.size(); ++k) {
     const int64_t* d = tir::AsConstInt(wshape[k]);
     if (!d) ctx.Fail("the kernel's spatial dims must be static");
     kernel.push_back(*d);
   }
+  return kernel;
+}
+
+Expr AddChannelBias(NodeContext& ctx, Expr y, size_t bias_input) {
+  if (!ctx.HasInput(bias_input)) return y;
+  Expr bias = ctx.Op("relax.reshape", {ctx.Expr(bias_input), ShapeOf({I64(1), ctx.Shape(bias_input)[0], I64(1), I64(1)})});
+  return ctx.Op("relax.add", {y, bias});
+}
+
+std::vector<Operand> ConvertConv(NodeContext& ctx) {
+  std::vector<int64_t> kernel = KernelOf(ctx, "convolution");
+  bool one_d = kernel.size() == 1;
   Window w = ReadWindow(ctx, ctx.AttrInts("kernel_shape", kernel));
-  Expr y = ctx.Op("relax.nn.conv2d", {ctx.Expr(0), ctx.Expr(1)},
+  if (one_d) w = As2D(w);
+  Expr data = ctx.Expr(0), weight = ctx.Expr(1);
+  if (one_d) {
+    data = UnitHeight(ctx, data);
+    weight = UnitHeight(ctx, weight);
+  }
+  Expr y = ctx.Op("relax.nn.conv2d", {data, weight},
                   {{"strides", relax::IntArray(w.strides)},
                    {"padding", relax::IntArray(w.pads)},
                    {"dilation", relax::IntArray(w.dilations)},
                    {"groups", ir::MakeInt(ctx.AttrInt("group", 1))}});
-  if (ctx.HasInput(2)) {
-    Expr bias = ctx.Op("relax.reshape", {ctx.Expr(2), ShapeOf({I64(1), ctx.Shape(2)[0], I64(1), I64(1)})});
-    y = ctx.Op("relax.add", {y, bias});
+  y = AddChannelBias(ctx, y, 2);
+  return {Value(one_d ? DropHeight(ctx, y) : y)};
+}
+
+// ConvTranspose onto relax.nn.conv2d_transpose (ONNX's weight is (C, M / group, kH, kW), TVM's
+// IOHW). output_shape, when given, fixes the total padding of each axis; as the ONNX spec says,
+// SAME_UPPER puts the larger half at the end, NOTSET and SAME_LOWER at the start.
+std::vector<Operand> ConvertConvTranspose(NodeContext& ctx) {
+  std::vector<int64_t> kernel = KernelOf(ctx, "transposed convolution");
+  size_t n = kernel.size();
+  bool one_d = n == 1;
+  kernel = ctx.AttrInts("kernel_shape", kernel);
+  std::vector<int64_t> strides = ctx.AttrInts("strides", std::vector<int64_t>(n, 1));
+  std::vector<int64_t> dilations = ctx.AttrInts("dilations", std::vector<int64_t>(n, 1));
+  std::vector<int64_t> out_pad = ctx.AttrInts("output_padding", std::vector<int64_t>(n, 0));
+  std::vector<int64_t> pads = ctx.AttrInts("pads", std::vector<int64_t>(2 * n, 0));
+  if (kernel.size() != n || strides.size() != n || dilations.size() != n || out_pad.size() != n ||
+      pads.size() != 2 * n) {
+    ctx.Fail("kernel_shape, strides, dilations and output_padding must have one value per spatial axis, pads two");
   }
-  return {Value(y)};
+  std::string auto_pad = ctx.AttrString("auto_pad", "NOTSET");
+  std::optional<std::vector<int64_t>> output_shape = ctx.AttrIntsIfAny("output_shape");
+  if (auto_pad == "VALID") std::fill(pads.begin(), pads.end(), 0);
+  if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER" || output_shape) {
+    std::vector<PrimExpr> shape = ctx.Shape(0);
+    if (output_shape && output_shape->size() != n) ctx.Fail("output_shape must have one value per spatial axis");
+    for (size_t k = 0; k < n; ++k) {
+      const int64_t* in = tir::AsConstInt(shape[2 + k]);
+      if (!in) ctx.Fail("output_shape and auto_pad SAME need static spatial dims");
+      int64_t want = output_shape ? (*output_shape)[k] : *in * strides[k];
+      int64_t total = strides[k] * (*in - 1) + out_pad[k] + (kernel[k] - 1) * dilations[k] + 1 - want;
+      if (total < 0) ctx.Fail("output_shape " + std::to_string(want) + " is larger than the convolution gives");
+      int64_t small = total / 2, large = total - small;
+      pads[k] = auto_pad == "SAME_UPPER" ? small : large;
+      pads[k + n] = auto_pad == "SAME_UPPER" ? large : small;
+    }
+  } else if (auto_pad != "NOTSET" && auto_pad != "VALID") {
+    ctx.Fail("unknown auto_pad '" + auto_pad + "'");
+  }
+  if (one_d) {
+    kernel = {1, kernel[0]};
+    strides = {1, strides[0]};
+    dilations = {1, dilations[0]};
+    out_pad = {0, out_pad[0]};
+    pads = {0, pads[0], 0, pads[1]};
+  }
+  Expr data = ctx.Expr(0), weight = ctx.Expr(1);
+  if (one_d) {
+    data = UnitHeight(ctx, data);
+    weight = UnitHeight(ctx, weight);
+  }
+  Expr y = ctx.Op("relax.nn.conv2d_transpose", {data, weight},
+                  {{"strides", relax::IntArray(strides)},
+                   {"padding", relax::IntArray(pads)},
+                   {"output_padding", relax::IntArray(out_pad)},
+                   {"dilation", relax::IntArray(dilations)},
+                   {"groups", ir::MakeInt(ctx.AttrInt("group", 1))}});
+  y = AddChannelBias(ctx, y, 2);
+  return {Value(one_d ? DropHeight(ctx, y) : y)};
 }
 
 Converter Pool(const char* relax_name, bool average) {
   std::string name = relax_name;
   return [name, average](NodeContext& ctx) -> std::vector<Operand> {
-    if (ctx.Rank(0) != 4) ctx.Fail("only 2-D pooling (4-D data) is supported");
+    int64_t rank = ctx.Rank(0);
+    if (rank != 3 && rank != 4) ctx.Fail("only 1-D and 2-D pooling (3-D or 4-D data) is supported");
     if (ctx.node().output_size() > 1 && !ctx.node().output(1).empty()) ctx.Fail("the Indices output is not supported");
     std::vector<int64_t> kernel = ctx.AttrInts("kernel_shape", {});
-    if (kernel.size() != 2) ctx.Fail("kernel_shape must have 2 values");
+    if (kernel.size() != static_cast<size_t>(rank - 2)) {
+      ctx.Fail("kernel_shape must have " + std::to_string(rank - 2) + " values");
+    }
     if (ctx.AttrInt("storage_order", 0) != 0) ctx.Fail("storage_order 1 is not supported");
+    bool one_d = rank == 3;
     Window w = ReadWindow(ctx, kernel);
+    if (one_d) w = As2D(w);
     ir::AttrMap attrs{{"pool_size", relax::IntArray(w.kernel)},
                       {"strides", relax::IntArray(w.strides)},
                       {"dilation", relax::IntArray(w.dilations)},
                       {"padding", relax::IntArray(w.pads)},
                       {"ceil_mode", ir::MakeBool(ctx.AttrInt("ceil_mode", 0) != 0)}};
     if (average) attrs["count_include_pad"] = ir::MakeBool(ctx.AttrInt("count_include_pad", 0) != 0);
-    return {Value(Expr(ctx.Op(name, {ctx.Expr(0)}, attrs)))};
+    if (!one_d) return {Value(Expr(ctx.Op(name, {ctx.Expr(0)}, attrs)))};
+    return {Value(DropHeight(ctx, ctx.Op(name, {UnitHeight(ctx, ctx.Expr(0))}, attrs)))};
   };
 }
 
@@ -221,9 +315,36 @@ std::vector<Operand> ConvertDequantize(NodeContext& ctx) {
   return {Value(Expr(ctx.Op("relax.multiply", {x, scale})))};
 }
 
+// QuantizeLinear: saturate(round(x / scale) + zero_point) in the zero point's dtype (uint8 when
+// there is none), per tensor or per `axis`; round is to nearest, ties to even.
+std::vector<Operand> ConvertQuantize(NodeContext& ctx) {
+  int64_t rank = ctx.Rank(0);
+  DataType in = ctx.DType(0);
+  DataType out = ctx.HasInput(2) ? ctx.DType(2) : DataType::UInt(8);
+  if (!out.is_integer() && !out.is_uint()) ctx.Fail("only integer outputs are supported, got " + out.ToString());
+  Expr scale = ctx.Expr(1);
+  Expr zero = ctx.HasInput(2) ? Expr(ctx.Op("relax.astype", {ctx.Expr(2)}, {{"dtype", relax::DTypeAttr(in)}})) : Expr();
+  if (ctx.Rank(1) == 1 && rank > 1) {
+    int64_t axis = NormalizeAxis(ctx.AttrInt("axis", 1), rank, ctx);
+    PrimExpr n = ctx.Shape(1)[0];
+    scale = AlongAxis(ctx, scale, n, axis, rank);
+    if (zero.defined()) zero = AlongAxis(ctx, zero, n, axis, rank);
+  }
+  Expr y = ctx.Op("relax.round", {ctx.Op("relax.divide", {ctx.Expr(0), scale})});
+  if (zero.defined()) y = ctx.Op("relax.add", {y, zero});
+  bool is_signed = out.is_integer() && !out.is_uint();
+  double lo = is_signed ? -std::ldexp(1.0, out.bits() - 1) : 0.0;
+  double hi = is_signed ? std::ldexp(1.0, out.bits() - 1) - 1 : std::ldexp(1.0, out.bits()) - 1;
+  auto bound = [&](double v) { return relax::MakePrimValue(tir::MakeFloatImm(in, v)); };
+  y = ctx.Op("relax.clip", {y, bound(lo), bound(hi)});
+  return {Value(Expr(ctx.Op("relax.astype", {y}, {{"dtype", relax::DTypeAttr(out)}})))};
+}
+
 }  // namespace
 
 void RegisterNN(ConverterTable& t) {
+  t["ConvTranspose"] = ConvertConvTranspose;
+  t["QuantizeLinear"] = ConvertQuantize;
   t["Gemm"] = ConvertGemm;
   t["MatMul"] = ConvertMatMul;
   t["Conv"] = ConvertConv;

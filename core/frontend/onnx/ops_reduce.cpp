@@ -1,6 +1,6 @@
 // Reductions: the Reduce family (axes an attribute before opset 18, ReduceSum's an input from
 // 13) onto relax.mean / sum / max / min / prod, the L1 / L2 / LogSum / LogSumExp / SumSquare
-// forms as their formulas around relax.sum, and ArgMax.
+// forms as their formulas around relax.sum, ArgMax, ArgMin and TopK.
 #include "frontend/onnx/importer.h"
 
 namespace wb::frontend::onnx {
@@ -50,12 +50,16 @@ Converter Reduce(const char* relax_name, int64_t axes_input_opset, Pre pre = Pre
   };
 }
 
-std::vector<Operand> ConvertArgMax(NodeContext& ctx) {
-  if (ctx.AttrInt("select_last_index", 0) != 0) ctx.Fail("select_last_index 1 is not supported");
-  int64_t axis = NormalizeAxis(ctx.AttrInt("axis", 0), ctx.Rank(0), ctx);
-  return {Value(Expr(ctx.Op("relax.argmax", {ctx.Expr(0)},
-                            {{"axis", ir::MakeInt(axis)},
-                             {"keepdims", ir::MakeBool(ctx.AttrInt("keepdims", 1) != 0)}})))};
+// ArgMax and ArgMin (the first extreme element; select_last_index is not supported).
+Converter ArgReduce(const char* relax_name) {
+  std::string name = relax_name;
+  return [name](NodeContext& ctx) -> std::vector<Operand> {
+    if (ctx.AttrInt("select_last_index", 0) != 0) ctx.Fail("select_last_index 1 is not supported");
+    int64_t axis = NormalizeAxis(ctx.AttrInt("axis", 0), ctx.Rank(0), ctx);
+    return {Value(Expr(ctx.Op(name, {ctx.Expr(0)},
+                              {{"axis", ir::MakeInt(axis)},
+                               {"keepdims", ir::MakeBool(ctx.AttrInt("keepdims", 1) != 0)}})))};
+  };
 }
 
 std::vector<Operand> ConvertCumSum(NodeContext& ctx) {
@@ -67,9 +71,25 @@ std::vector<Operand> ConvertCumSum(NodeContext& ctx) {
                             {{"axis", ir::MakeInt(a)}, {"exclusive", ir::MakeBool(ctx.AttrInt("exclusive", 0) != 0)}})))};
 }
 
+// TopK onto relax.topk: K must be known at import time; the indices are int64 as ONNX's are.
+// The order is always sorted (sorted=0 leaves it unspecified, so sorted is a valid answer).
+std::vector<Operand> ConvertTopK(NodeContext& ctx) {
+  std::vector<int64_t> k = ctx.ConstInts(1, "K");
+  if (k.size() != 1) ctx.Fail("K must hold one value");
+  int64_t axis = NormalizeAxis(ctx.AttrInt("axis", -1), ctx.Rank(0), ctx);
+  Expr both = ctx.Op("relax.topk", {ctx.Expr(0)},
+                     {{"k", ir::MakeInt(k[0])},
+                      {"axis", ir::MakeInt(axis)},
+                      {"largest", ir::MakeBool(ctx.AttrInt("largest", 1) != 0)},
+                      {"dtype", relax::DTypeAttr(DataType::Int(64))}});
+  return {Value(Expr(ctx.Emit(relax::MakeTupleGetItem(both, 0)))),
+          Value(Expr(ctx.Emit(relax::MakeTupleGetItem(both, 1))))};
+}
+
 }  // namespace
 
 void RegisterReduce(ConverterTable& t) {
+  t["TopK"] = ConvertTopK;
   t["ReduceMean"] = Reduce("relax.mean", 18);
   t["ReduceSum"] = Reduce("relax.sum", 13);
   t["ReduceMax"] = Reduce("relax.max", 18);
@@ -80,7 +100,8 @@ void RegisterReduce(ConverterTable& t) {
   t["ReduceL2"] = Reduce("relax.sum", 18, Pre::kSquare, Post::kSqrt);
   t["ReduceLogSumExp"] = Reduce("relax.sum", 18, Pre::kExp);
   t["ReduceLogSum"] = Reduce("relax.sum", 18, Pre::kNone, Post::kLog);
-  t["ArgMax"] = ConvertArgMax;
+  t["ArgMax"] = ArgReduce("relax.argmax");
+  t["ArgMin"] = ArgReduce("relax.argmin");
   t["CumSum"] = ConvertCumSum;
 }
 

@@ -263,6 +263,8 @@ std::vector<Operand> ConvertGather(NodeContext& ctx) {
     return {Value(std::move(out))};
   }
   Expr idx = ctx.Expr(1);
+  // Indices known only at run time may be negative too: take wraps them (mode "wrap").
+  const char* mode = indices ? "fast" : "wrap";
   if (indices && extent) {
     // Constant negative indices count from the end: make them positive for take.
     std::vector<int64_t> values = indices->Constants("the indices");
@@ -277,7 +279,8 @@ std::vector<Operand> ConvertGather(NodeContext& ctx) {
       idx = MakeConstantOf(indices->dtype, indices->shape, std::vector<double>(values.begin(), values.end()));
     }
   }
-  return {Value(Expr(ctx.Op("relax.take", {ctx.Expr(0), idx}, {{"axis", ir::MakeInt(axis)}})))};
+  return {Value(Expr(ctx.Op("relax.take", {ctx.Expr(0), idx},
+                            {{"axis", ir::MakeInt(axis)}, {"mode", ir::MakeString(mode)}})))};
 }
 
 std::vector<Operand> ConvertSlice(NodeContext& ctx) {

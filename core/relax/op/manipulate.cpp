@@ -461,6 +461,25 @@ OpInfo Tile() {
   return Define(std::move(def));
 }
 
+// flip: the elements in reverse order along one axis; the type is the input's.
+OpInfo Flip() {
+  OpDef def;
+  def.name = "relax.flip";
+  def.args = {"data"};
+  def.pattern = OpPatternKind::kInjective;
+  def.attrs_type_key = "relax.attrs.FlipAttrs";
+  def.attrs = {IntAttr("axis", 0)};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the data");
+    if (!x->IsUnknownNdim()) {
+      if (x->ndim == 0) throw TypeError("the data must have at least one axis");
+      NormalizeAxis(AttrInt(call, "axis"), x->ndim);
+    }
+    return GetRef(x);
+  };
+  return Define(std::move(def));
+}
+
 const TensorTypeNode* IndicesArg(const std::vector<Type>& types, size_t i) {
   const TensorTypeNode* t = TensorArg(types, i, "the indices");
   if (!t->IsUnknownDtype() && !t->dtype.is_integer()) {
@@ -593,6 +612,7 @@ const OpRegistrar kOps[] = {
     OpRegistrar(Split()),       OpRegistrar(StridedSlice()),    OpRegistrar(Take()),
     OpRegistrar(BroadcastTo()), OpRegistrar(LayoutTransform()), OpRegistrar(Tile()),
     OpRegistrar(GatherElements()), OpRegistrar(GatherND()), OpRegistrar(Where()),
+    OpRegistrar(Flip()),
 };
 
 }  // namespace

@@ -204,6 +204,105 @@ OpInfo Conv2D() {
   return Define(std::move(def));
 }
 
+// conv2d_transpose: the gradient of conv2d with respect to its input. The kernel is IOHW (input
+// channels, output channels per group, height, width); each spatial output dim is
+// (in - 1) * stride - pad_before - pad_after + dilation * (kernel - 1) + output_padding + 1.
+OpInfo Conv2DTranspose() {
+  OpDef def;
+  def.name = "relax.nn.conv2d_transpose";
+  def.args = {"data", "weight"};
+  def.pattern = OpPatternKind::kOutEWiseFusable;
+  def.attrs_type_key = "relax.attrs.Conv2DTransposeAttrs";
+  def.attrs = {IntsAttr("strides", {1, 1}),       IntsAttr("padding", {0, 0, 0, 0}),
+               IntsAttr("output_padding", {0, 0}), IntsAttr("dilation", {1, 1}),
+               IntAttr("groups", 1),              StringAttr("data_layout", "NCHW"),
+               StringAttr("kernel_layout", "IOHW"), StringAttr("out_layout", "NCHW"),
+               DTypeField("out_dtype")};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* data = TensorArg(types, 0, "the data");
+    const TensorTypeNode* weight = TensorArg(types, 1, "the weight");
+    DataType out_dtype = AttrDataType(call, "out_dtype");
+    if (out_dtype.is_void()) {
+      if (!data->IsUnknownDtype() && !weight->IsUnknownDtype() && data->dtype != weight->dtype) {
+        throw TypeError("data types " + data->dtype.ToString() + " and " + weight->dtype.ToString() +
+                        " of the data and the weight do not match (give out_dtype)");
+      }
+      out_dtype = data->dtype;
+    }
+    std::string out_layout = AttrString(call, "out_layout");
+    if (out_layout.empty()) out_layout = AttrString(call, "data_layout");
+    std::vector<size_t> dpos = LayoutPositions(AttrString(call, "data_layout"), "NCHW", "data");
+    std::vector<size_t> wpos = LayoutPositions(AttrString(call, "kernel_layout"), "IOHW", "kernel");
+    LayoutPositions(out_layout, "NCHW", "output");
+    for (auto [t, role] : {std::pair{data, "data"}, std::pair{weight, "weight"}}) {
+      if (!t->IsUnknownNdim() && t->ndim != 4) {
+        throw TypeError(std::string("the ") + role + " must be 4-D, got rank " + std::to_string(t->ndim));
+      }
+    }
+    std::vector<int64_t> strides = Pair(call, "strides");
+    std::vector<int64_t> dilation = Pair(call, "dilation");
+    std::vector<int64_t> pad = Padding4(AttrInts(call, "padding"));
+    std::vector<int64_t> out_pad = AttrInts(call, "output_padding");
+    if (out_pad.size() == 1) out_pad.push_back(out_pad[0]);
+    if (out_pad.size() != 2) throw TypeError("output_padding must have 1 or 2 values");
+    for (size_t k = 0; k < 2; ++k) {
+      if (out_pad[k] < 0 || (out_pad[k] >= strides[k] && out_pad[k] >= dilation[k])) {
+        throw TypeError("output_padding must be smaller than the stride or the dilation, got " +
+                        std::to_string(out_pad[k]));
+      }
+    }
+    int64_t groups = AttrInt(call, "groups");
+    if (groups <= 0) throw TypeError("groups must be positive");
+    if (!data->shape || !weight->shape) return MakeTensorType(out_dtype, 4);
+    const auto& ds = *data->shape;
+    const auto& ws = *weight->shape;
+    if (ProveNotEqual(ds[dpos[1]], ws[wpos[0]])) {
+      throw TypeError("the data has " + DimText(ds[dpos[1]]) + " input channels but the weight expects " +
+                      DimText(ws[wpos[0]]));
+    }
+    auto in_channels = AsConstInt(ws[wpos[0]]);
+    if (in_channels && *in_channels % groups != 0) {
+      throw TypeError("the weight's " + std::to_string(*in_channels) + " input channels are not divisible by " +
+                      std::to_string(groups) + " groups");
+    }
+    auto spatial = [&](size_t k) {
+      PrimExpr span = Add(Mul(Int64(dilation[k]), Sub(ws[wpos[2 + k]], Int64(1))), Int64(1));
+      PrimExpr grown = Mul(Sub(ds[dpos[2 + k]], Int64(1)), Int64(strides[k]));
+      return Add(Sub(grown, Int64(pad[k] + pad[k + 2])), Add(span, Int64(out_pad[k])));
+    };
+    std::vector<PrimExpr> nchw = {ds[dpos[0]], Mul(ws[wpos[1]], Int64(groups)), spatial(0), spatial(1)};
+    return MakeTensorType(ToLayout(nchw, out_layout), out_dtype);
+  };
+  return Define(std::move(def));
+}
+
+// prelu: x where x >= 0, alpha[c] * x elsewhere, c the coordinate on `axis`; alpha is 1-D with
+// the data's extent on that axis.
+OpInfo PRelu() {
+  OpDef def;
+  def.name = "relax.nn.prelu";
+  def.args = {"data", "alpha"};
+  def.pattern = OpPatternKind::kBroadcast;
+  def.attrs_type_key = "relax.attrs.PReluAttrs";
+  def.attrs = {IntAttr("axis", 1)};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    Type out = FloatSameAsInput(types);
+    const auto* x = out.as<TensorTypeNode>();
+    const TensorTypeNode* alpha = TensorArg(types, 1, "alpha");
+    if (!alpha->IsUnknownNdim() && alpha->ndim != 1) {
+      throw TypeError("alpha must be 1-D, got rank " + std::to_string(alpha->ndim));
+    }
+    if (x->IsUnknownNdim()) return out;
+    int64_t axis = NormalizeAxis(AttrInt(call, "axis"), x->ndim);
+    if (x->shape && alpha->shape && ProveNotEqual((*x->shape)[axis], (*alpha->shape)[0])) {
+      throw TypeError("alpha has " + DimText((*alpha->shape)[0]) + " values where the data has " +
+                      DimText((*x->shape)[axis]) + " on axis " + std::to_string(axis));
+    }
+    return out;
+  };
+  return Define(std::move(def));
+}
+
 OpInfo Pool2D(const char* name) {
   OpDef def;
   def.name = std::string("relax.nn.") + name;
@@ -383,6 +482,8 @@ const OpRegistrar kOps[] = {
     OpRegistrar(Softmax("softmax")),
     OpRegistrar(Softmax("log_softmax")),
     OpRegistrar(Conv2D()),
+    OpRegistrar(Conv2DTranspose()),
+    OpRegistrar(PRelu()),
     OpRegistrar(Pool2D("max_pool2d")),
     OpRegistrar(Pool2D("avg_pool2d")),
     OpRegistrar(AdaptiveAvgPool2D()),

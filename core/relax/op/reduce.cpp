@@ -1,5 +1,7 @@
-// Reductions (relax.sum, relax.mean, relax.max, relax.min, relax.argmax): the reduced axes are
-// dropped, or kept as 1 with keepdims; no axis means every axis. argmax gives int64 indices.
+// Reductions (relax.sum, relax.mean, relax.max, relax.min, relax.prod, relax.variance,
+// relax.argmax, relax.argmin): the reduced axes are
+// dropped, or kept as 1 with keepdims; no axis means every axis. argmax and argmin give int64
+// indices.
 #include "relax/op/op_common.h"
 
 namespace wb::relax {
@@ -45,9 +47,9 @@ OpInfo Statistical(const char* name) {
   return Define(std::move(def));
 }
 
-OpInfo Argmax() {
+OpInfo ArgmaxArgmin(const char* name) {
   OpDef def;
-  def.name = "relax.argmax";
+  def.name = std::string("relax.") + name;
   def.args = {"x"};
   def.pattern = OpPatternKind::kCommReduce;
   def.attrs_type_key = "relax.attrs.ArgmaxArgminAttrs";
@@ -88,7 +90,9 @@ const OpRegistrar kOps[] = {
     OpRegistrar(Statistical("sum")), OpRegistrar(Statistical("mean")),
     OpRegistrar(Statistical("max")), OpRegistrar(Statistical("min")),
     OpRegistrar(Statistical("prod")),
-    OpRegistrar(Argmax()),
+    OpRegistrar(Statistical("variance")),
+    OpRegistrar(ArgmaxArgmin("argmax")),
+    OpRegistrar(ArgmaxArgmin("argmin")),
 };
 
 }  // namespace

@@ -74,6 +74,7 @@ const OpRegistrar kOps[] = {
     OpRegistrar(Unary("floor", false)),
     OpRegistrar(Unary("ceil", false)),
     OpRegistrar(Unary("trunc", false)),
+    OpRegistrar(Unary("round", false)),
     OpRegistrar(Unary("sin", true)),
     OpRegistrar(Unary("cos", true)),
     OpRegistrar(Unary("tan", true)),

@@ -10,9 +10,11 @@ namespace wb::transform::legalize {
 
 namespace {
 
+using relax::AttrBool;
 using relax::AttrInt;
 using relax::AttrInts;
 using relax::AttrIsNone;
+using relax::AttrString;
 
 std::optional<std::vector<int64_t>> OptionalInts(const Call& call, const char* name) {
   if (AttrIsNone(call, name)) return std::nullopt;
@@ -111,7 +113,40 @@ void RegisterManipulate(LegalizeTable& table) {
     te::Tensor indices = te.Tensor(call, 1);
     std::optional<int64_t> axis;
     if (!AttrIsNone(call, "axis")) axis = AttrInt(call, "axis");
-    return Guard([&] { return te.Emit(topi::take(x, indices, axis), "take"); });
+    return Guard([&] { return te.Emit(topi::take(x, indices, axis, AttrString(call, "mode")), "take"); });
+  };
+  table["relax.sort"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    return Guard([&] { return te.Emit(topi::sort(x, AttrInt(call, "axis"), AttrBool(call, "descending")), "sort"); });
+  };
+  table["relax.argsort"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    ir::DataType dtype = relax::AttrDataType(call, "dtype");
+    if (dtype.is_void()) dtype = ir::DataType::Int(32);
+    return Guard([&] {
+      return te.Emit(topi::argsort(x, AttrInt(call, "axis"), AttrBool(call, "descending"), dtype), "argsort");
+    });
+  };
+  table["relax.topk"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    ir::DataType dtype = relax::AttrDataType(call, "dtype");
+    if (dtype.is_void()) dtype = ir::DataType::Int(32);
+    std::string ret = AttrString(call, "ret_type");
+    return Guard([&] {
+      std::vector<te::Tensor> both =
+          topi::topk(x, AttrInt(call, "k"), AttrInt(call, "axis"), AttrBool(call, "largest"), dtype);
+      if (ret == "values") return te.Emit(both[0], "topk");
+      if (ret == "indices") return te.Emit(both[1], "topk");
+      return te.Emit(both, "topk");
+    });
+  };
+  table["relax.flip"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    return Guard([&] { return te.Emit(topi::flip(x, AttrInt(call, "axis")), "flip"); });
   };
   table["relax.broadcast_to"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     const relax::TensorTypeNode* out = OutputTensorType(call);

@@ -108,6 +108,37 @@ void RegisterNN(LegalizeTable& table) {
       throw LegalizeError(e.what());
     }
   };
+  table["relax.nn.conv2d_transpose"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    SameOutLayout(call, "data_layout");
+    if (AttrString(call, "data_layout") != "NCHW" || AttrString(call, "kernel_layout") != "IOHW") {
+      throw LegalizeError("conv2d_transpose layouts " + AttrString(call, "data_layout") + "/" +
+                          AttrString(call, "kernel_layout") + " are not supported (NCHW/IOHW is)");
+    }
+    TECall te(bb);
+    te::Tensor data = te.Tensor(call, 0);
+    te::Tensor weight = te.Tensor(call, 1);
+    topi::Conv2DTransposeParams p;
+    p.strides = AttrInts(call, "strides");
+    p.padding = AttrInts(call, "padding");
+    p.output_padding = AttrInts(call, "output_padding");
+    p.dilation = AttrInts(call, "dilation");
+    for (auto* v : {&p.strides, &p.dilation, &p.output_padding}) {
+      if (v->size() == 1) v->push_back((*v)[0]);
+    }
+    p.groups = AttrInt(call, "groups");
+    p.out_dtype = AttrDataType(call, "out_dtype");
+    try {
+      return te.Emit(topi::conv2d_transpose(data, weight, p), "conv2d_transpose");
+    } catch (const std::invalid_argument& e) {
+      throw LegalizeError(e.what());
+    }
+  };
+  table["relax.nn.prelu"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    te::Tensor alpha = te.Tensor(call, 1);
+    return te.Emit(topi::prelu(x, alpha, AttrInt(call, "axis")), "prelu");
+  };
   table["relax.nn.max_pool2d"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     topi::Pool2DParams p = PoolParams(call);
     TECall te(bb);

@@ -63,12 +63,21 @@ void RegisterReduce(LegalizeTable& table) {
     te::Tensor x = te.Tensor(call, 0);
     return te.Emit(topi::mean(x, Axes(call), relax::AttrBool(call, "keepdims")), "mean");
   };
-  table["relax.argmax"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+  for (bool largest : {true, false}) {
+    const char* name = largest ? "argmax" : "argmin";
+    table[std::string("relax.") + name] = [largest, name](BlockBuilder& bb, const Call& call) -> Expr {
+      TECall te(bb);
+      te::Tensor x = te.Tensor(call, 0);
+      std::optional<int64_t> axis;
+      if (!relax::AttrIsNone(call, "axis")) axis = relax::AttrInt(call, "axis");
+      bool keepdims = relax::AttrBool(call, "keepdims");
+      return te.Emit(largest ? topi::argmax(x, axis, keepdims) : topi::argmin(x, axis, keepdims), name);
+    };
+  }
+  table["relax.variance"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     TECall te(bb);
     te::Tensor x = te.Tensor(call, 0);
-    std::optional<int64_t> axis;
-    if (!relax::AttrIsNone(call, "axis")) axis = relax::AttrInt(call, "axis");
-    return te.Emit(topi::argmax(x, axis, relax::AttrBool(call, "keepdims")), "argmax");
+    return te.Emit(topi::variance(x, Axes(call), relax::AttrBool(call, "keepdims")), "variance");
   };
 }
 
@@ -76,6 +85,11 @@ void RegisterCreate(LegalizeTable& table) {
   table["relax.full"] = Fill(std::nullopt);
   table["relax.zeros"] = Fill(0.0);
   table["relax.ones"] = Fill(1.0);
+  // The _like forms: the output type carries the shape and dtype; full_like's fill value is
+  // its second argument, as full's is.
+  table["relax.zeros_like"] = Fill(0.0);
+  table["relax.ones_like"] = Fill(1.0);
+  table["relax.full_like"] = Fill(std::nullopt);
 }
 
 }  // namespace wb::transform::legalize
