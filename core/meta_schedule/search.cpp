@@ -145,37 +145,50 @@ class Tuner {
       if (token_.cancelled()) break;
       Init(states[i], tasks[i], i);
     }
-    bool any = true;
-    while (any && result_->trials < options_.max_trials && !token_.cancelled()) {
-      any = false;
-      // Each active task gets a batch this round; a small budget is shared, not spent on the
-      // first task.
-      int active = 0;
-      for (const TaskState& st : states) active += st.active ? 1 : 0;
-      const int share = std::max(1, (options_.max_trials - result_->trials) / std::max(1, active));
-      for (TaskState& st : states) {
-        if (!st.active || result_->trials >= options_.max_trials || token_.cancelled()) continue;
-        any = true;
-        int n = std::min({options_.num_trials_per_iter, share, options_.max_trials - result_->trials});
-        std::vector<Scheduled> batch = NextBatch(st, n);
-        if (batch.empty()) {
-          st.active = false;
-          if (st.report.message.empty()) st.report.message = "the design space has no new candidate";
-          continue;
-        }
-        std::vector<std::vector<float>> features;
-        std::vector<double> seconds;
-        for (const Scheduled& s : batch) {
-          if (token_.cancelled() || result_->trials >= options_.max_trials) break;
-          std::optional<double> t = MeasureCandidate(st, s);
-          ++result_->trials;
-          features.push_back(s.features);
-          seconds.push_back(t.value_or(0));
-          Report(st);
-        }
-        auto t0 = Clock::now();
-        st.model->Update(features, seconds);
-        result_->model_s += Since(t0);
+    // TVM's gradient-based task scheduler: a round-robin warm-up (one batch per task, a small
+    // budget shared among them), then the task of the largest weighted gradient each time.
+    std::vector<std::vector<double>> history(states.size());  // best latency after each batch
+    size_t warm = 0;
+    while (result_->trials < options_.max_trials && !token_.cancelled()) {
+      std::optional<size_t> pick;
+      int warming = 0;
+      for (size_t i = warm; i < states.size(); ++i) warming += states[i].active ? 1 : 0;
+      while (warm < states.size() && !pick) {
+        if (states[warm].active) pick = warm;
+        ++warm;
+      }
+      if (!pick) pick = NextByGradient(states, history);
+      if (!pick) break;
+      TaskState& st = states[*pick];
+      int n = std::min(options_.num_trials_per_iter, options_.max_trials - result_->trials);
+      if (warming > 0) n = std::min(n, std::max(1, (options_.max_trials - result_->trials) / warming));
+      std::vector<Scheduled> batch = NextBatch(st, n);
+      result_->batches.push_back(static_cast<int>(*pick));
+      if (batch.empty()) {
+        st.active = false;
+        if (st.report.message.empty()) st.report.message = "the design space has no new candidate";
+        continue;
+      }
+      std::vector<std::vector<float>> features;
+      std::vector<double> seconds;
+      for (const Scheduled& s : batch) {
+        if (token_.cancelled() || result_->trials >= options_.max_trials) break;
+        std::optional<double> t = MeasureCandidate(st, s);
+        ++result_->trials;
+        features.push_back(s.features);
+        seconds.push_back(t.value_or(0));
+        Report(st);
+      }
+      history[*pick].push_back(st.report.best_s.value_or(kFailedRunSeconds));
+      auto t0 = Clock::now();
+      st.model->Update(features, seconds);
+      result_->model_s += Since(t0);
+    }
+    // No task is left out silently.
+    for (TaskState& st : states) {
+      if (st.task && st.active && st.report.trials == 0 && st.report.message.empty()) {
+        st.report.message = token_.cancelled() ? "cancelled before its first batch"
+                                               : "the trial budget was spent before its first batch";
       }
     }
     if (!token_.cancelled() && options_.verify_top_k > 0 && options_.verify_rounds > 0) {
@@ -397,6 +410,34 @@ class Tuner {
       if (chosen.insert(unmeasured[i].hash).second) batch.push_back(unmeasured[i]);
     }
     return batch;
+  }
+
+  // TVM's gradient: for each active task, alpha * (the best latency `window` batches ago - the
+  // best now) / window + (1 - alpha) * best / batches, times the task's weight; the largest
+  // wins (the first on ties). A task without a valid latency is not picked. nullopt: no task
+  // is active.
+  std::optional<size_t> NextByGradient(const std::vector<TaskState>& states,
+                                       const std::vector<std::vector<double>>& history) const {
+    constexpr double kAlpha = 0.2;
+    constexpr size_t kWindow = 3;
+    std::optional<size_t> best;
+    double best_grad = 0;
+    for (size_t i = 0; i < states.size(); ++i) {
+      if (!states[i].active) continue;
+      const std::vector<double>& h = history[i];
+      double g = -1e9;
+      if (!h.empty() && h.back() < kFailedRunSeconds) {
+        const size_t n = h.size();
+        double g1 = n >= 1 + kWindow ? (h[n - 1 - kWindow] - h.back()) / kWindow : 0.0;
+        double g2 = h.back() / static_cast<double>(n);
+        g = (kAlpha * g1 + (1 - kAlpha) * g2) * states[i].report.weight;
+      }
+      if (!best || g > best_grad) {
+        best = i;
+        best_grad = g;
+      }
+    }
+    return best;
   }
 
   // The closing re-measurement (search.h): the best candidates and the default schedule,

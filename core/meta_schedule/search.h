@@ -27,8 +27,12 @@
 // measurements is mostly luck. Every run, the re-measurements too, runs in a child process
 // with the target's thread count (-num-cores, else the runtime pool's size), as the build runs.
 //
-// Tasks share the trial budget round robin, one batch each in turn, a batch no larger than the
-// budget left divided by the active tasks (TVM's gradient task scheduler is not here yet). Deterministic for a seed given the same measurements: every draw
+// Tasks share one trial budget through TVM's gradient-based task scheduler: a round-robin
+// warm-up gives each task one batch (no larger than the budget left divided by the tasks still
+// waiting for theirs), then each batch goes to the active task whose weighted gradient
+// weight * (0.2 * (best 3 batches ago - best now) / 3 + 0.8 * best now / its batches) is largest.
+// A task whose design space runs dry leaves with a message; so does one the budget never
+// reached. Deterministic for a seed given the same measurements: every draw
 // comes from generators seeded by `seed` and the task's index. Cancellation is checked between
 // candidates and inside each run.
 #pragma once
@@ -120,6 +124,7 @@ struct TuneResult {
   double build_s = 0;     // LLVM builds of the candidates
   double run_s = 0;       // their checked, timed runs (child processes included)
   double total_s = 0;
+  std::vector<int> batches;  // the task (its index) of each batch, in order
   // The candidates measured, in order, as their structural hashes (for determinism checks).
   std::vector<uint64_t> measured;
 };

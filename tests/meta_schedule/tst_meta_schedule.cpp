@@ -549,6 +549,50 @@ class TestMetaSchedule : public QObject {
     QVERIFY(found);
   }
 
+  // TVM's gradient-based task scheduler: a round-robin warm-up, then the task of the largest
+  // weighted gradient; with equal latencies the heavier task gets the batches; a budget too
+  // small for every task says which were left out.
+  void gradientSchedulerFavoursTheWeightedTask() {
+    ExtractedTasks tasks;
+    TuneTask heavy, light;
+    heavy.name = "heavy";
+    heavy.func = MainOf(ParseOrDie(kMatmul));
+    heavy.weight = 10;
+    light.name = "light";
+    light.func = MainOf(ParseOrDie(kScale));
+    tasks.tasks = {light, heavy};
+    TuneOptions o;
+    o.max_trials = 12;
+    o.num_trials_per_iter = 2;
+    o.population_size = 8;
+    o.verify_top_k = 0;
+    // Every candidate of a task as fast as its default: the gradient is best / batches * weight.
+    o.runner = [](const tir::PrimFunc& scheduled, const tir::PrimFunc&, const Outputs&,
+                  const workbench::CancellationToken&) {
+      Measurement m;
+      m.result.name = "main";
+      m.result.samples_s = {scheduled->buffer_map.size() == 3 ? 1e-3 : 2e-3};
+      m.result.number = 1;
+      return m;
+    };
+    TuneResult r = Tune(tasks, o);
+    QVERIFY2(r.error.empty(), r.error.c_str());
+    QVERIFY(r.batches.size() >= 3);
+    QCOMPARE(r.batches[0], 0);  // the warm-up, in task order
+    QCOMPARE(r.batches[1], 1);
+    // light: 2e-3 / b_l * 1, heavy: 1e-3 / b_h * 10: heavy until b_h reaches 5 b_l.
+    for (size_t i = 2; i < r.batches.size(); ++i) QCOMPARE(r.batches[i], 1);
+    QCOMPARE(r.trials, 12);
+    QCOMPARE(r.tasks[0].trials, 2);
+    QCOMPARE(r.tasks[1].trials, 10);
+    // A budget of 1 trial for 2 tasks: the second is not tuned, and says so.
+    o.max_trials = 1;
+    TuneResult small = Tune(tasks, o);
+    QCOMPARE(small.tasks[0].trials, 1);
+    QCOMPARE(small.tasks[1].trials, 0);
+    QCOMPARE(small.tasks[1].message, std::string("the trial budget was spent before its first batch"));
+  }
+
   void cancelStopsTuning() {
     ExtractedTasks tasks;
     TuneTask mm;
