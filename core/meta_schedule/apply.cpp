@@ -14,22 +14,32 @@ namespace wb::meta_schedule {
 
 namespace {
 
-// The function scheduled by its fastest record that replays, with its own attributes and
-// "tir.is_scheduled"; nullopt without one.
-std::optional<tir::PrimFunc> FromDatabase(const tir::PrimFunc& func, const std::string& name,
-                                          const JSONDatabase& db, const codegen::Target& target,
-                                          std::vector<std::string>* warnings) {
+// The function scheduled by the tuner's verified choice when there is one, else by its fastest
+// record that replays; nullopt when there is neither, or when the verified choice is the function
+// as written (so that the default applies).
+std::optional<tir::PrimFunc> FromDatabase(const tir::PrimFunc& func, const std::string& name, const JSONDatabase& db,
+                    const codegen::Target& target, std::vector<std::string>* warnings) {
   tir::PrimFunc workload = WorkloadFunc(func);
   std::optional<size_t> w = db.FindWorkload(workload);
   if (!w) return std::nullopt;
-  for (const TuningRecord& r : db.TopK(*w, target.str(), 8)) {
+  const std::string key = DatabaseTarget(target);
+
+  auto replay = [&](const TuningRecord& r, const char* file) -> std::optional<tir::PrimFunc> {
     schedule::Schedule sch(dlight::SingleFunctionModule(workload));
-    DiagnosticList diags = schedule::ApplyRecipe(sch, r.trace, db.dir() + "/database_tuning_record.json");
+    DiagnosticList diags = schedule::ApplyRecipe(sch, r.trace, db.dir() + "/" + file);
     if (!diags.empty()) {
       warnings->push_back(name + ": a record does not replay: " + diags[0].message);
-      continue;
+      return std::nullopt;
     }
     return sch.Func();
+  };
+  if (std::optional<TuningRecord> v = db.Verified(*w, key)) {
+    // An empty trace: the function as written won (there was no default rule to apply).
+    if (v->trace.empty()) return std::nullopt;
+    if (std::optional<tir::PrimFunc> f = replay(*v, "database_verified.json")) return f;
+  }
+  for (const TuningRecord& r : db.TopK(*w, key, 8)) {
+    if (std::optional<tir::PrimFunc> f = replay(r, "database_tuning_record.json")) return f;
   }
   return std::nullopt;
 }

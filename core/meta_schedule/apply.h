@@ -1,8 +1,10 @@
 // Building with the tuning records (TVM's MetaScheduleApplyDatabase): each PrimFunc that has a
-// record for the target in the database gets the schedule of its fastest record (the trace
-// replayed onto it); the others get their default schedule (core/dlight), as the build without
-// records gives them. A Relax module is first fused into its kernels (kTaskPipeline, as task
-// extraction does), so the kernels are the functions that were tuned.
+// record for the target (DatabaseTarget: with the thread count the build runs on) gets the
+// schedule of the tuner's verified choice when there is one (database.h), else of its fastest
+// record (the trace replayed onto it); the others, and those whose verified choice is the
+// default schedule, get their default schedule (core/dlight), as the build without records gives
+// them. A Relax module is first fused into its kernels (kTaskPipeline, as task extraction does),
+// so the kernels are the functions that were tuned.
 #pragma once
 
 #include <string>

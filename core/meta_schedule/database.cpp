@@ -25,6 +25,7 @@ namespace {
 
 constexpr const char* kWorkloadFile = "database_workload.json";
 constexpr const char* kRecordFile = "database_tuning_record.json";
+constexpr const char* kVerifiedFile = "database_verified.json";
 
 std::string HashText(uint64_t h) {
   char buf[32];
@@ -76,7 +77,19 @@ std::string FunctionText(const tir::PrimFunc& func) {
   return script::PrintModule(dlight::SingleFunctionModule(func));
 }
 
+std::string RecordLine(const TuningRecord& record) {
+  nlohmann::json secs = nlohmann::json::array();
+  for (double s : record.run_secs) secs.push_back(s);
+  return nlohmann::json::array(
+             {record.workload, nlohmann::json::array({record.trace, secs, record.target, record.args_info})})
+      .dump();
+}
+
 }  // namespace
+
+std::string DatabaseTarget(const codegen::Target& target) {
+  return target.str() + " -num-cores=" + std::to_string(std::max(1, target.num_cores));
+}
 
 bool TuningRecord::failed() const {
   return run_secs.empty() || *std::max_element(run_secs.begin(), run_secs.end()) >= kFailedRunSeconds;
@@ -128,10 +141,16 @@ std::optional<JSONDatabase> JSONDatabase::Open(const std::string& dir, std::stri
     }
     db.workloads_.push_back(std::move(w));
   }
+  db.LoadRecords(rpath, &db.records_);
+  if (std::filesystem::exists(dir + "/" + kVerifiedFile)) db.LoadRecords(dir + "/" + kVerifiedFile, &db.verified_);
+  return db;
+}
+
+void JSONDatabase::LoadRecords(const std::string& rpath, std::vector<TuningRecord>* out) {
   std::vector<std::string> rlines = ReadLines(rpath);
   for (size_t i = 0; i < rlines.size(); ++i) {
     auto warn = [&](const std::string& why) {
-      db.warnings_.push_back(rpath + ":" + std::to_string(i + 1) + ": " + why + "; skipped");
+      warnings_.push_back(rpath + ":" + std::to_string(i + 1) + ": " + why + "; skipped");
     };
     nlohmann::json j = nlohmann::json::parse(rlines[i], nullptr, false);
     if (j.is_discarded()) {
@@ -145,7 +164,7 @@ std::optional<JSONDatabase> JSONDatabase::Open(const std::string& dir, std::stri
     }
     TuningRecord r;
     r.workload = j[0].get<size_t>();
-    if (r.workload >= db.workloads_.size() || !db.workloads_[r.workload].valid) {
+    if (r.workload >= workloads_.size() || !workloads_[r.workload].valid) {
       warn("workload " + std::to_string(r.workload) + " is not in " + kWorkloadFile);
       continue;
     }
@@ -161,9 +180,8 @@ std::optional<JSONDatabase> JSONDatabase::Open(const std::string& dir, std::stri
     }
     r.target = j[1][2].get<std::string>();
     if (j[1].size() > 3) r.args_info = j[1][3];
-    db.records_.push_back(std::move(r));
+    out->push_back(std::move(r));
   }
-  return db;
 }
 
 std::optional<size_t> JSONDatabase::FindWorkload(const tir::PrimFunc& func) const {
@@ -199,13 +217,26 @@ bool JSONDatabase::CommitRecord(const TuningRecord& record, std::string* error) 
     *error = "the record's workload " + std::to_string(record.workload) + " is unknown";
     return false;
   }
-  nlohmann::json secs = nlohmann::json::array();
-  for (double s : record.run_secs) secs.push_back(s);
-  nlohmann::json line = nlohmann::json::array(
-      {record.workload, nlohmann::json::array({record.trace, secs, record.target, record.args_info})});
-  if (!AppendLine(dir_ + "/" + kRecordFile, line.dump(), error)) return false;
+  if (!AppendLine(dir_ + "/" + kRecordFile, RecordLine(record), error)) return false;
   records_.push_back(record);
   return true;
+}
+
+bool JSONDatabase::CommitVerified(const TuningRecord& record, std::string* error) {
+  if (record.workload >= workloads_.size() || !workloads_[record.workload].valid) {
+    *error = "the record's workload " + std::to_string(record.workload) + " is unknown";
+    return false;
+  }
+  if (!AppendLine(dir_ + "/" + kVerifiedFile, RecordLine(record), error)) return false;
+  verified_.push_back(record);
+  return true;
+}
+
+std::optional<TuningRecord> JSONDatabase::Verified(size_t workload, const std::string& target) const {
+  for (auto it = verified_.rbegin(); it != verified_.rend(); ++it) {
+    if (it->workload == workload && it->target == target) return *it;
+  }
+  return std::nullopt;
 }
 
 std::vector<TuningRecord> JSONDatabase::Records(size_t workload, const std::string& target) const {

@@ -124,14 +124,17 @@ struct TaskState {
   std::optional<size_t> workload;
   TaskReport report;
   bool active = true;
+  bool measured_default = false;  // the default schedule ran and checked
+  tir::PrimFunc baseline;         // the default schedule (or the function as written)
+  std::string baseline_trace;     // its trace; empty: the function as written
 };
 
 class Tuner {
  public:
   Tuner(const TuneOptions& options, const codegen::Target& target, std::optional<JSONDatabase> db,
         const workbench::CancellationToken& token, const TuneProgressFn& progress, TuneResult* result)
-      : options_(options), target_(target), db_(std::move(db)), token_(token), progress_(progress),
-        result_(result), start_(Clock::now()) {
+      : options_(options), target_(target), key_(DatabaseTarget(target)), db_(std::move(db)), token_(token),
+        progress_(progress), result_(result), start_(Clock::now()) {
     runner_ = options.runner ? options.runner
                              : MeasureWithRunCheck(options.target, options.timing, options.timeout_s);
   }
@@ -142,37 +145,56 @@ class Tuner {
       if (token_.cancelled()) break;
       Init(states[i], tasks[i], i);
     }
-    bool any = true;
-    while (any && result_->trials < options_.max_trials && !token_.cancelled()) {
-      any = false;
-      // Each active task gets a batch this round; a small budget is shared, not spent on the
-      // first task.
-      int active = 0;
-      for (const TaskState& st : states) active += st.active ? 1 : 0;
-      const int share = std::max(1, (options_.max_trials - result_->trials) / std::max(1, active));
+    // TVM's gradient-based task scheduler: a round-robin warm-up (one batch per task, a small
+    // budget shared among them), then the task of the largest weighted gradient each time.
+    std::vector<std::vector<double>> history(states.size());  // best latency after each batch
+    size_t warm = 0;
+    while (result_->trials < options_.max_trials && !token_.cancelled()) {
+      std::optional<size_t> pick;
+      int warming = 0;
+      for (size_t i = warm; i < states.size(); ++i) warming += states[i].active ? 1 : 0;
+      while (warm < states.size() && !pick) {
+        if (states[warm].active) pick = warm;
+        ++warm;
+      }
+      if (!pick) pick = NextByGradient(states, history);
+      if (!pick) break;
+      TaskState& st = states[*pick];
+      int n = std::min(options_.num_trials_per_iter, options_.max_trials - result_->trials);
+      if (warming > 0) n = std::min(n, std::max(1, (options_.max_trials - result_->trials) / warming));
+      std::vector<Scheduled> batch = NextBatch(st, n);
+      result_->batches.push_back(static_cast<int>(*pick));
+      if (batch.empty()) {
+        st.active = false;
+        if (st.report.message.empty()) st.report.message = "the design space has no new candidate";
+        continue;
+      }
+      std::vector<std::vector<float>> features;
+      std::vector<double> seconds;
+      for (const Scheduled& s : batch) {
+        if (token_.cancelled() || result_->trials >= options_.max_trials) break;
+        std::optional<double> t = MeasureCandidate(st, s);
+        ++result_->trials;
+        features.push_back(s.features);
+        seconds.push_back(t.value_or(0));
+        Report(st);
+      }
+      history[*pick].push_back(st.report.best_s.value_or(kFailedRunSeconds));
+      auto t0 = Clock::now();
+      st.model->Update(features, seconds);
+      result_->model_s += Since(t0);
+    }
+    // No task is left out silently.
+    for (TaskState& st : states) {
+      if (st.task && st.active && st.report.trials == 0 && st.report.message.empty()) {
+        st.report.message = token_.cancelled() ? "cancelled before its first batch"
+                                               : "the trial budget was spent before its first batch";
+      }
+    }
+    if (!token_.cancelled() && options_.verify_top_k > 0 && options_.verify_rounds > 0) {
       for (TaskState& st : states) {
-        if (!st.active || result_->trials >= options_.max_trials || token_.cancelled()) continue;
-        any = true;
-        int n = std::min({options_.num_trials_per_iter, share, options_.max_trials - result_->trials});
-        std::vector<Scheduled> batch = NextBatch(st, n);
-        if (batch.empty()) {
-          st.active = false;
-          if (st.report.message.empty()) st.report.message = "the design space has no new candidate";
-          continue;
-        }
-        std::vector<std::vector<float>> features;
-        std::vector<double> seconds;
-        for (const Scheduled& s : batch) {
-          if (token_.cancelled() || result_->trials >= options_.max_trials) break;
-          std::optional<double> t = MeasureCandidate(st, s);
-          ++result_->trials;
-          features.push_back(s.features);
-          seconds.push_back(t.value_or(0));
-          Report(st);
-        }
-        auto t0 = Clock::now();
-        st.model->Update(features, seconds);
-        result_->model_s += Since(t0);
+        if (token_.cancelled()) break;
+        if (st.task && st.measured_default) Verify(st);
       }
     }
     result_->cancelled = token_.cancelled();
@@ -199,7 +221,8 @@ class Tuner {
     st.sketches = NumSketches(task.func);
     if (db_) {
       std::string error;
-      st.workload = db_->CommitWorkload(task.func, &error);
+      // Keyed as ApplyDatabase looks it up, whatever symbol the task's function carries.
+      st.workload = db_->CommitWorkload(WorkloadFunc(task.func), &error);
       if (!st.workload) result_->warnings.push_back(error);
     }
     // The default schedule: the baseline, and the carrier of the checked outputs.
@@ -214,6 +237,9 @@ class Tuner {
       return;
     }
     st.expected = m.result.outputs;
+    st.measured_default = true;
+    st.baseline = baseline;
+    st.baseline_trace = applied ? applied->schedule.trace().AsPython() : "";
     st.report.default_s = m.result.median_s();
     // The default schedule is the first candidate: the best until one beats it.
     st.report.best_s = st.report.default_s;
@@ -222,7 +248,7 @@ class Tuner {
     st.seen.insert(ir::StructuralHash(baseline));
     // The database's best candidates of this design space seed the population.
     if (st.workload) {
-      for (const TuningRecord& r : db_->TopK(*st.workload, target_.str(), 16)) {
+      for (const TuningRecord& r : db_->TopK(*st.workload, key_, 16)) {
         auto t0 = Clock::now();
         std::optional<Scheduled> s = FromRecord(task, st.space, st.sketches, r.trace);
         result_->generate_s += Since(t0);
@@ -253,7 +279,7 @@ class Tuner {
     rec.workload = *st.workload;
     rec.trace = trace;
     rec.run_secs = r.ok() && !r.samples_s.empty() ? r.samples_s : std::vector<double>{kFailedRunSeconds};
-    rec.target = target_.str();
+    rec.target = key_;
     rec.args_info = JSONDatabase::ArgsInfo(st.task->func);
     std::string error;
     if (!db_->CommitRecord(rec, &error)) result_->warnings.push_back(error);
@@ -386,8 +412,107 @@ class Tuner {
     return batch;
   }
 
+  // TVM's gradient: for each active task, alpha * (the best latency `window` batches ago - the
+  // best now) / window + (1 - alpha) * best / batches, times the task's weight; the largest
+  // wins (the first on ties). A task without a valid latency is not picked. nullopt: no task
+  // is active.
+  std::optional<size_t> NextByGradient(const std::vector<TaskState>& states,
+                                       const std::vector<std::vector<double>>& history) const {
+    constexpr double kAlpha = 0.2;
+    constexpr size_t kWindow = 3;
+    std::optional<size_t> best;
+    double best_grad = 0;
+    for (size_t i = 0; i < states.size(); ++i) {
+      if (!states[i].active) continue;
+      const std::vector<double>& h = history[i];
+      double g = -1e9;
+      if (!h.empty() && h.back() < kFailedRunSeconds) {
+        const size_t n = h.size();
+        double g1 = n >= 1 + kWindow ? (h[n - 1 - kWindow] - h.back()) / kWindow : 0.0;
+        double g2 = h.back() / static_cast<double>(n);
+        g = (kAlpha * g1 + (1 - kAlpha) * g2) * states[i].report.weight;
+      }
+      if (!best || g > best_grad) {
+        best = i;
+        best_grad = g;
+      }
+    }
+    return best;
+  }
+
+  // The closing re-measurement (search.h): the best candidates and the default schedule,
+  // interleaved round by round; the winner is the task's verified choice.
+  void Verify(TaskState& st) {
+    struct Finalist {
+      tir::PrimFunc func;
+      std::string trace;
+      std::vector<double> medians;  // one per round that ran and checked
+      bool failed = false;
+    };
+    std::vector<Finalist> finalists;
+    finalists.push_back({st.baseline, st.baseline_trace, {}, false});
+    std::vector<std::pair<Scheduled, double>> good = st.good;
+    std::stable_sort(good.begin(), good.end(),
+                     [](const auto& a, const auto& b) { return a.second < b.second; });
+    std::set<uint64_t> taken = {ir::StructuralHash(st.baseline)};
+    for (const auto& [s, t] : good) {
+      if (static_cast<int>(finalists.size()) > options_.verify_top_k) break;
+      if (taken.insert(s.hash).second) finalists.push_back({s.func, s.trace, {}, false});
+    }
+    st.report.search_best_s = st.report.best_s;
+    if (finalists.size() < 2) return;
+    for (int round = 0; round < options_.verify_rounds; ++round) {
+      for (size_t k = 0; k < finalists.size(); ++k) {
+        if (token_.cancelled()) return;
+        Finalist& f = finalists[(k + round) % finalists.size()];
+        if (f.failed) continue;
+        Measurement m = Measure(f.func, st.task->func, st.expected);
+        ++result_->verify_runs;
+        if (m.result.status == workbench::RunStatus::kCancelled) return;
+        if (!f.trace.empty()) Record(st, f.trace, m.result);
+        if (!m.result.ok() || m.result.samples_s.empty()) {
+          f.failed = true;  // a flaky candidate: never chosen
+          ++st.report.failed;
+          continue;
+        }
+        f.medians.push_back(m.result.median_s());
+      }
+    }
+    auto median = [](std::vector<double> v) {
+      std::sort(v.begin(), v.end());
+      size_t n = v.size();
+      return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    };
+    const Finalist* best = nullptr;
+    double best_s = 0;
+    for (const Finalist& f : finalists) {
+      if (f.failed || f.medians.empty()) continue;
+      double t = median(f.medians);
+      if (!best || t < best_s) {
+        best = &f;
+        best_s = t;
+      }
+    }
+    if (!best) return;
+    const Finalist& dflt = finalists[0];
+    if (!dflt.failed && !dflt.medians.empty()) st.report.default_s = median(dflt.medians);
+    st.report.best_s = best_s;
+    st.report.best_trace = best->trace;
+    st.report.verified = true;
+    if (!db_ || !st.workload) return;
+    TuningRecord rec;
+    rec.workload = *st.workload;
+    rec.trace = best->trace;
+    rec.run_secs = best->medians;
+    rec.target = key_;
+    rec.args_info = JSONDatabase::ArgsInfo(st.task->func);
+    std::string error;
+    if (!db_->CommitVerified(rec, &error)) result_->warnings.push_back(error);
+  }
+
   const TuneOptions& options_;
   codegen::Target target_;
+  std::string key_;  // DatabaseTarget(target_)
   std::optional<JSONDatabase> db_;
   workbench::CancellationToken token_;
   TuneProgressFn progress_;
@@ -434,6 +559,8 @@ RunnerFn MeasureWithRunCheck(const std::string& target_text, const workbench::Ti
       m.result.message = error;
       return m;
     }
+    // As the build for this target runs: on its cores.
+    req.num_threads = std::max(1, target->num_cores);
     auto t0 = Clock::now();
     workbench::CompiledModule compiled = workbench::Compile(req.module, *target);
     m.build_s = Since(t0);

@@ -18,8 +18,21 @@
 // structural hash of the scheduled function), eps_greedy of them random samples instead. The
 // cost model is retrained after each batch.
 //
-// Tasks share the trial budget round robin, one batch each in turn, a batch no larger than the
-// budget left divided by the active tasks (TVM's gradient task scheduler is not here yet). Deterministic for a seed given the same measurements: every draw
+// When the budget is spent (not after a cancel), each task's verify_top_k best candidates and
+// its default schedule are measured again, verify_rounds times, interleaved (one of each in turn,
+// the order rotated each round), so that they are compared in the same conditions: the winner
+// by the median of its rounds' medians becomes the task's choice (database_verified.json), which
+// ApplyDatabase takes; the default schedule stays when it wins. Search measurements alone cannot
+// choose on a loaded machine: the load changes between them, and the fastest of many noisy
+// measurements is mostly luck. Every run, the re-measurements too, runs in a child process
+// with the target's thread count (-num-cores, else the runtime pool's size), as the build runs.
+//
+// Tasks share one trial budget through TVM's gradient-based task scheduler: a round-robin
+// warm-up gives each task one batch (no larger than the budget left divided by the tasks still
+// waiting for theirs), then each batch goes to the active task whose weighted gradient
+// weight * (0.2 * (best 3 batches ago - best now) / 3 + 0.8 * best now / its batches) is largest.
+// A task whose design space runs dry leaves with a message; so does one the budget never
+// reached. Deterministic for a seed given the same measurements: every draw
 // comes from generators seeded by `seed` and the task's index. Cancellation is checked between
 // candidates and inside each run.
 #pragma once
@@ -64,6 +77,8 @@ struct TuneOptions {
   size_t cost_model_min_train = 16;
   workbench::TimingOptions timing{3, 3, 20, 0, false};
   double timeout_s = 30;  // per candidate run (the default schedule's checked run: 10x)
+  int verify_top_k = 3;   // candidates re-measured beside the default schedule; 0: no verification
+  int verify_rounds = 3;
   std::string work_dir;   // the database; empty: none (nothing is recorded)
   RunnerFn runner;        // empty: MeasureWithRunCheck for `target`
 };
@@ -74,9 +89,13 @@ struct TaskReport {
   double flops = 0;
   int trials = 0;  // candidates measured (the default schedule included)
   int failed = 0;
-  std::optional<double> default_s;  // median of the default schedule
-  std::optional<double> best_s;     // median of the best candidate, the default schedule included
-  std::string best_trace;
+  // Medians: with verification, of the closing re-measurement (the same conditions for both);
+  // else of the search's measurements.
+  std::optional<double> default_s;  // the default schedule
+  std::optional<double> best_s;     // the best candidate, the default schedule included
+  std::string best_trace;           // the default schedule's when it stayed the best
+  bool verified = false;            // best_s and default_s come from the re-measurement
+  std::optional<double> search_best_s;  // the best median the search itself measured
   std::string message;  // why it was not tuned, or what failed
   std::optional<double> gflops() const;
   std::optional<double> speedup() const;  // default / best
@@ -97,6 +116,7 @@ struct TuneResult {
   std::vector<std::string> warnings;  // the database's skipped lines
   bool cancelled = false;
   int trials = 0;
+  int verify_runs = 0;  // the closing re-measurements (not trials: they measure no new candidate)
   // Where the time went, in seconds.
   double generate_s = 0;  // design space sampling, mutation, postprocessors, features
   double model_s = 0;     // cost model training and prediction
@@ -104,11 +124,13 @@ struct TuneResult {
   double build_s = 0;     // LLVM builds of the candidates
   double run_s = 0;       // their checked, timed runs (child processes included)
   double total_s = 0;
+  std::vector<int> batches;  // the task (its index) of each batch, in order
   // The candidates measured, in order, as their structural hashes (for determinism checks).
   std::vector<uint64_t> measured;
 };
 
-// The run-and-check runner for `target` (LLVM builds, isolated timed runs).
+// The run-and-check runner for `target` (LLVM builds, isolated timed runs on the target's
+// num_cores threads).
 RunnerFn MeasureWithRunCheck(const std::string& target, const workbench::TimingOptions& timing,
                              double timeout_s);
 

@@ -18,6 +18,7 @@
 #include "runtime/cuda/cuda_driver.h"
 #include "runtime/cuda/cuda_time_evaluator.h"
 #include "runtime/ndarray_device.h"
+#include "runtime/thread_pool.h"
 #include "runtime/time_evaluator.h"
 #include "runtime/vm/vm.h"
 #include "support/child_process.h"
@@ -847,6 +848,7 @@ FunctionResult RunFunctionInChild(const RunContext& ctx, size_t index, const Can
   ChildResult child = RunInChild(
       [&](ChildChannel& channel) {
         Hooks hooks;
+        if (ctx.request.num_threads > 0) runtime::ThreadPool::Global().SetNumThreads(ctx.request.num_threads);
         hooks.stage = [&](const std::string& s) { channel.Progress("S" + s); };
         hooks.sample = [&](double seconds) {
           char text[40];

@@ -114,6 +114,10 @@ struct RunCheckRequest {
   TimingOptions timing;
   bool isolate = true;
   double timeout_s = 0;        // per function, isolated runs only; 0: none
+  // The runtime thread pool's size in the child that runs a function (isolated runs only; 0: the
+  // size it inherits from this process), so that a run measures as a build for that many cores
+  // runs.
+  int num_threads = 0;
   bool keep_outputs = false;   // fill FunctionResult::outputs
 };
 

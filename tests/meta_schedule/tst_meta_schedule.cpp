@@ -5,10 +5,12 @@
 #include <QTest>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <set>
 
+#include "dlight/cpu/rules.h"
 #include "dlight/schedule_rule.h"
 #include "driver/driver.h"
 #include "ir/structural_equal.h"
@@ -421,8 +423,10 @@ class TestMetaSchedule : public QObject {
     o.work_dir = dir.path().toStdString();
     std::set<uint64_t> failed;
     int runs = 0;
+    uint64_t dflt = 0;
     o.runner = FakeRunner([&](uint64_t h) {
-      bool bad = ++runs > 1 && h % 2 == 0;  // the default schedule (run 1) passes
+      if (++runs == 1) dflt = h;
+      bool bad = h != dflt && h % 2 == 0;  // the default schedule (run 1) passes
       if (bad) failed.insert(h);
       return bad;
     });
@@ -434,14 +438,159 @@ class TestMetaSchedule : public QObject {
     std::string error;
     std::optional<JSONDatabase> db = JSONDatabase::Open(o.work_dir, &error);
     QVERIFY(db.has_value());
-    std::optional<size_t> w = db->FindWorkload(mm.func);
+    std::optional<size_t> w = db->FindWorkload(WorkloadFunc(mm.func));
     QVERIFY(w.has_value());
     size_t failed_records = 0;
-    for (const TuningRecord& rec : db->Records(*w, codegen::Target::Host().str())) failed_records += rec.failed();
+    for (const TuningRecord& rec : db->Records(*w, DatabaseTarget(codegen::Target::Host()))) {
+      failed_records += rec.failed();
+    }
     QCOMPARE(failed_records, static_cast<size_t>(r.tasks[0].failed));
     // The best record is one that passed.
     ir::IRModule applied = ApplyDatabase(dlight::SingleFunctionModule(mm.func), *db, codegen::Target::Host()).module;
     QVERIFY(!failed.count(ir::StructuralHash(MainOf(applied))));
+  }
+
+  // The search's measurements are lucky (every candidate 0.5 ms, the default 1 ms), the closing
+  // re-measurement is not (candidates 2 ms): the default schedule stays, in the report and in
+  // the build, although the fastest record is a candidate's.
+  void luckySearchMeasurementsLoseToTheDefault() {
+    QTemporaryDir dir;
+    ExtractedTasks tasks;
+    TuneTask mm;
+    mm.name = "matmul";
+    mm.func = MainOf(ParseOrDie(kMatmul));
+    tasks.tasks = {mm};
+    TuneOptions o;
+    o.max_trials = 8;
+    o.num_trials_per_iter = 8;
+    o.population_size = 16;
+    o.work_dir = dir.path().toStdString();
+    std::optional<dlight::AppliedRule> dflt =
+        dlight::ApplyRules(mm.func, codegen::Target::Host(), dlight::cpu::DefaultRules());
+    QVERIFY(dflt.has_value());
+    const tir::PrimFunc dflt_func = dflt->schedule.Func();
+    int calls = 0;
+    o.runner = [&](const tir::PrimFunc& scheduled, const tir::PrimFunc&, const Outputs&,
+                   const workbench::CancellationToken&) {
+      ++calls;
+      Measurement m;
+      m.result.name = "main";
+      bool is_default = ir::StructuralEqual(scheduled->body, dflt_func->body);
+      bool verifying = calls > 1 + o.max_trials;
+      m.result.samples_s = {is_default ? 1e-3 : verifying ? 2e-3 : 0.5e-3};
+      m.result.number = 1;
+      return m;
+    };
+    TuneResult r = Tune(tasks, o);
+    QVERIFY2(r.error.empty(), r.error.c_str());
+    const TaskReport& t = r.tasks[0];
+    QVERIFY(t.verified);
+    QCOMPARE(r.verify_runs, 4 * 3);
+    QCOMPARE(*t.search_best_s, 0.5e-3);
+    QCOMPARE(*t.best_s, 1e-3);
+    QCOMPARE(*t.default_s, 1e-3);
+    QCOMPARE(t.best_trace, dflt->schedule.trace().AsPython());
+    std::string error;
+    std::optional<JSONDatabase> db = JSONDatabase::Open(o.work_dir, &error);
+    std::optional<size_t> w = db->FindWorkload(WorkloadFunc(mm.func));
+    const std::string key = DatabaseTarget(codegen::Target::Host());
+    QVERIFY(db->TopK(*w, key, 1)[0].trace != t.best_trace);  // the lucky record
+    AppliedDatabase applied = ApplyDatabase(dlight::SingleFunctionModule(mm.func), *db, codegen::Target::Host());
+    QCOMPARE(applied.applied, std::vector<std::string>{"main"});  // the verified trace, replayed
+    QVERIFY(ir::StructuralEqual(MainOf(applied.module)->body, dflt_func->body));
+    // Records are kept per thread count: none applies to a build on another number of cores.
+    std::optional<codegen::Target> other = codegen::ParseTarget(
+        "llvm -num-cores=" + std::to_string(codegen::Target::Host().num_cores + 1), &error);
+    QVERIFY2(other.has_value(), error.c_str());
+    QVERIFY(!db->Verified(*w, DatabaseTarget(*other)).has_value());
+    QVERIFY(db->TopK(*w, DatabaseTarget(*other), 1).empty());
+    std::optional<codegen::Target> back = codegen::ParseTarget(key, &error);
+    QVERIFY2(back.has_value(), error.c_str());
+    QCOMPARE(DatabaseTarget(*back), key);
+  }
+
+  // The converse: a candidate that is faster in the re-measurement too is applied, and the
+  // build's function is the one that was measured (the trace replays to it).
+  void verifiedCandidateIsTheMeasuredFunction() {
+    QTemporaryDir dir;
+    ExtractedTasks tasks;
+    TuneTask mm;
+    mm.name = "matmul";
+    mm.func = MainOf(ParseOrDie(kMatmul));
+    tasks.tasks = {mm};
+    TuneOptions o;
+    o.max_trials = 8;
+    o.num_trials_per_iter = 8;
+    o.population_size = 16;
+    o.work_dir = dir.path().toStdString();
+    std::map<uint64_t, tir::PrimFunc> measured;
+    RunnerFn fake = FakeRunner();
+    o.runner = [&](const tir::PrimFunc& scheduled, const tir::PrimFunc& original, const Outputs& expected,
+                   const workbench::CancellationToken& token) {
+      measured[ir::StructuralHash(scheduled)] = scheduled;
+      return fake(scheduled, original, expected, token);
+    };
+    TuneResult r = Tune(tasks, o);
+    QVERIFY2(r.error.empty(), r.error.c_str());
+    const TaskReport& t = r.tasks[0];
+    QVERIFY(t.verified);
+    QVERIFY(t.best_s && t.search_best_s);
+    QCOMPARE(*t.best_s, *t.search_best_s);  // the fake runner's times do not change
+    std::string error;
+    std::optional<JSONDatabase> db = JSONDatabase::Open(o.work_dir, &error);
+    ir::IRModule applied = ApplyDatabase(dlight::SingleFunctionModule(mm.func), *db, codegen::Target::Host()).module;
+    tir::PrimFunc built = MainOf(applied);
+    // It is the fastest one measured (the fake time is a function of the hash).
+    bool found = false;
+    for (const auto& [h, f] : measured) {
+      found |= ir::StructuralEqual(f->body, built->body) &&
+               1e-3 * (1.0 + static_cast<double>(h % 1000) / 100.0) == *t.best_s;
+    }
+    QVERIFY(found);
+  }
+
+  // TVM's gradient-based task scheduler: a round-robin warm-up, then the task of the largest
+  // weighted gradient; with equal latencies the heavier task gets the batches; a budget too
+  // small for every task says which were left out.
+  void gradientSchedulerFavoursTheWeightedTask() {
+    ExtractedTasks tasks;
+    TuneTask heavy, light;
+    heavy.name = "heavy";
+    heavy.func = MainOf(ParseOrDie(kMatmul));
+    heavy.weight = 10;
+    light.name = "light";
+    light.func = MainOf(ParseOrDie(kScale));
+    tasks.tasks = {light, heavy};
+    TuneOptions o;
+    o.max_trials = 12;
+    o.num_trials_per_iter = 2;
+    o.population_size = 8;
+    o.verify_top_k = 0;
+    // Every candidate of a task as fast as its default: the gradient is best / batches * weight.
+    o.runner = [](const tir::PrimFunc& scheduled, const tir::PrimFunc&, const Outputs&,
+                  const workbench::CancellationToken&) {
+      Measurement m;
+      m.result.name = "main";
+      m.result.samples_s = {scheduled->buffer_map.size() == 3 ? 1e-3 : 2e-3};
+      m.result.number = 1;
+      return m;
+    };
+    TuneResult r = Tune(tasks, o);
+    QVERIFY2(r.error.empty(), r.error.c_str());
+    QVERIFY(r.batches.size() >= 3);
+    QCOMPARE(r.batches[0], 0);  // the warm-up, in task order
+    QCOMPARE(r.batches[1], 1);
+    // light: 2e-3 / b_l * 1, heavy: 1e-3 / b_h * 10: heavy until b_h reaches 5 b_l.
+    for (size_t i = 2; i < r.batches.size(); ++i) QCOMPARE(r.batches[i], 1);
+    QCOMPARE(r.trials, 12);
+    QCOMPARE(r.tasks[0].trials, 2);
+    QCOMPARE(r.tasks[1].trials, 10);
+    // A budget of 1 trial for 2 tasks: the second is not tuned, and says so.
+    o.max_trials = 1;
+    TuneResult small = Tune(tasks, o);
+    QCOMPARE(small.tasks[0].trials, 1);
+    QCOMPARE(small.tasks[1].trials, 0);
+    QCOMPARE(small.tasks[1].message, std::string("the trial budget was spent before its first batch"));
   }
 
   void cancelStopsTuning() {
@@ -488,8 +637,19 @@ class TestMetaSchedule : public QObject {
     std::string error;
     std::optional<JSONDatabase> db = JSONDatabase::Open(o.work_dir, &error);
     QCOMPARE(db->num_workloads(), size_t(1));
-    QCOMPARE(db->num_records(), size_t(7));  // the default schedule and 6 candidates
+    // The default schedule and 6 candidates, then the re-measurements of the best 3 and the
+    // default, 3 rounds.
+    QVERIFY(t.verified);
+    QCOMPARE(r.verify_runs, 12);
+    QCOMPARE(db->num_records(), size_t(7 + 12));
+    std::optional<size_t> w = db->FindWorkload(WorkloadFunc(MainOf(module)));
+    QVERIFY(w.has_value());
+    std::optional<TuningRecord> chosen = db->Verified(*w, DatabaseTarget(codegen::Target::Host()));
+    QVERIFY(chosen.has_value());
+    QCOMPARE(chosen->trace, t.best_trace);
+    QCOMPARE(chosen->run_secs.size(), size_t(3));
     AppliedDatabase applied = ApplyDatabase(module, *db, codegen::Target::Host());
+    // The verified choice (a candidate's trace or the default schedule's) replays.
     QCOMPARE(applied.applied, std::vector<std::string>{"main"});
     QVERIFY(dlight::IsScheduled(MainOf(applied.module)));
     for (const auto& check : workbench::CheckEquivalence(module, applied.module)) {
