@@ -71,6 +71,7 @@ class ChildCollector final : public FieldVisitor {
   void Visit(const char*, double*, FieldKind) override {}
   void Visit(const char*, bool*, FieldKind) override {}
   void Visit(const char*, std::string*, FieldKind) override {}
+  void VisitBytes(const char*, std::string*, FieldKind) override {}
   void Visit(const char*, DataType*, FieldKind) override {}
   void Visit(const char*, ObjectRef* v, FieldKind) override { out_->push_back(v->get()); }
   void Visit(const char*, std::vector<ObjectRef>* v, FieldKind) override {

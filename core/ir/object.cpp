@@ -1,6 +1,7 @@
 #include "ir/object.h"
 
 #include <array>
+#include <stdexcept>
 #include <string_view>
 
 namespace wb::ir {
@@ -191,6 +192,34 @@ ObjectRef MakeMap(AttrMap items) {
   NodeBuilder<MapObj> n;
   n->items = std::move(items);
   return n.Finish();
+}
+
+void FieldVisitor::VisitBytes(const char* name, std::string* bytes, FieldKind kind) {
+  static const char* kDigits = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(bytes->size() * 2);
+  for (unsigned char c : *bytes) {
+    hex.push_back(kDigits[c >> 4]);
+    hex.push_back(kDigits[c & 15]);
+  }
+  Visit(name, &hex, kind);
+  if (!writes()) return;
+  auto digit = [](char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  if (hex.size() % 2) {
+    throw std::invalid_argument("field '" + std::string(name) + "': an odd number of hex digits");
+  }
+  bytes->assign(hex.size() / 2, '\0');
+  for (size_t i = 0; i < bytes->size(); ++i) {
+    int hi = digit(hex[2 * i]);
+    int lo = digit(hex[2 * i + 1]);
+    if (hi < 0 || lo < 0) throw std::invalid_argument("field '" + std::string(name) + "': not hex digits");
+    (*bytes)[i] = static_cast<char>(hi * 16 + lo);
+  }
 }
 
 }  // namespace wb::ir

@@ -422,6 +422,10 @@ class FieldVisitor {
   virtual void Visit(const char* name, ObjectRef* value, FieldKind kind) = 0;
   virtual void Visit(const char* name, std::vector<ObjectRef>* value, FieldKind kind) = 0;
   virtual void Visit(const char* name, AttrMap* value, FieldKind kind) = 0;
+  // Raw bytes (a constant's tensor data). By default the string visit sees them as lowercase
+  // hex, so text formats stay text (and a writing visitor's hex is decoded back); visitors that
+  // only read them (hashing, equality, walks) override this and skip the encoding.
+  virtual void VisitBytes(const char* name, std::string* bytes, FieldKind kind);
   // True for visitors that write fields (deserialization); typed fields are then checked.
   virtual bool writes() const { return false; }
 };

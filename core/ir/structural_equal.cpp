@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <unordered_map>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -25,8 +26,12 @@ namespace {
 // temporaries); nodes are kept as raw pointers, since the graphs being compared own them and
 // outlive the comparison.
 using Entries = std::vector<std::pair<std::string, const Object*>>;
+// Raw bytes (a constant's data), viewed where the node keeps them: never copied.
+struct Bytes {
+  std::string_view data;
+};
 using FieldValue = std::variant<int64_t, double, bool, std::string, DataType, const Object*,
-                                std::vector<const Object*>, Entries>;
+                                std::vector<const Object*>, Entries, Bytes>;
 
 struct Field {
   const char* name;
@@ -42,6 +47,9 @@ class FieldCollector final : public FieldVisitor {
   void Visit(const char* name, double* v, FieldKind k) override { Add(name, k, *v); }
   void Visit(const char* name, bool* v, FieldKind k) override { Add(name, k, *v); }
   void Visit(const char* name, std::string* v, FieldKind k) override { Add(name, k, *v); }
+  void VisitBytes(const char* name, std::string* v, FieldKind k) override {
+    Add(name, k, Bytes{*v});
+  }
   void Visit(const char* name, DataType* v, FieldKind k) override { Add(name, k, *v); }
   void Visit(const char* name, ObjectRef* v, FieldKind k) override { Add(name, k, v->get()); }
   void Visit(const char* name, std::vector<ObjectRef>* v, FieldKind k) override {
@@ -289,6 +297,16 @@ class Comparer {
     if (auto* v = std::get_if<DataType>(&x)) {
       DataType w = std::get<DataType>(y);
       return *v == w ? "" : v->ToString() + " vs " + w.ToString();
+    }
+    if (auto* v = std::get_if<Bytes>(&x)) {
+      std::string_view a = v->data, b = std::get<Bytes>(y).data;
+      if (a == b) return "";
+      if (a.size() != b.size()) {
+        return std::to_string(a.size()) + " bytes vs " + std::to_string(b.size()) + " bytes";
+      }
+      size_t at = std::mismatch(a.begin(), a.end(), b.begin()).first - a.begin();
+      return "the bytes differ first at byte " + std::to_string(at) + " of " +
+             std::to_string(a.size());
     }
     return "";
   }

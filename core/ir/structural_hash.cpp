@@ -46,6 +46,7 @@ enum Tag : uint64_t {
   kFreeTag,
   kArrayTag,
   kMapTag,
+  kBytesTag,
 };
 
 // One thing a node contributes to its hash, in field order: a value, or a child node whose hash
@@ -74,6 +75,10 @@ class TokenCollector final : public FieldVisitor {
   }
   void Visit(const char*, std::string* v, FieldKind k) override {
     if (k != FieldKind::kIgnore) Value(HashBytes(*v));
+  }
+  // The bytes themselves, not their hex (a model's weights are tens of megabytes).
+  void VisitBytes(const char*, std::string* v, FieldKind k) override {
+    if (k != FieldKind::kIgnore) Value(Combine(kBytesTag, HashBytes(*v)));
   }
   void Visit(const char*, DataType* v, FieldKind k) override {
     if (k != FieldKind::kIgnore) Value(v->Pack());

@@ -40,6 +40,7 @@ class CallTIRCounter : public ir::FieldVisitor {
   void Visit(const char*, double*, ir::FieldKind) override {}
   void Visit(const char*, bool*, ir::FieldKind) override {}
   void Visit(const char*, std::string*, ir::FieldKind) override {}
+  void VisitBytes(const char*, std::string*, ir::FieldKind) override {}
   void Visit(const char*, ir::DataType*, ir::FieldKind) override {}
   void Visit(const char*, ir::ObjectRef* value, ir::FieldKind) override { Walk(*value); }
   void Visit(const char*, std::vector<ir::ObjectRef>* value, ir::FieldKind) override {

@@ -8,36 +8,6 @@ namespace wb::relax {
 
 namespace {
 
-std::string ToHex(const std::string& bytes) {
-  static const char* kDigits = "0123456789abcdef";
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (unsigned char c : bytes) {
-    out.push_back(kDigits[c >> 4]);
-    out.push_back(kDigits[c & 15]);
-  }
-  return out;
-}
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-std::string FromHex(const std::string& hex) {
-  if (hex.size() % 2) throw std::invalid_argument("relax.Constant: odd number of hex digits");
-  std::string out(hex.size() / 2, '\0');
-  for (size_t i = 0; i < out.size(); ++i) {
-    int hi = HexValue(hex[2 * i]);
-    int lo = HexValue(hex[2 * i + 1]);
-    if (hi < 0 || lo < 0) throw std::invalid_argument("relax.Constant: data is not hex");
-    out[i] = static_cast<char>(hi * 16 + lo);
-  }
-  return out;
-}
-
 // Non-variable expressions derive their type, so it does not take part in equality.
 void VisitDerivedType(Fields f, Type& type) { f("struct_info", type, FieldKind::kIgnore); }
 
@@ -60,8 +30,7 @@ void ConstantNode::VisitFields(FieldVisitor* v) {
   std::string dims;
   for (size_t i = 0; i < shape.size(); ++i) dims += (i ? "," : "") + std::to_string(shape[i]);
   f("shape", dims);
-  std::string hex = ToHex(data);
-  f("data", hex);
+  v->VisitBytes("data", &data, FieldKind::kNormal);
   if (v->writes()) {
     shape.clear();
     size_t pos = 0;
@@ -76,7 +45,6 @@ void ConstantNode::VisitFields(FieldVisitor* v) {
       }
       pos = comma + 1;
     }
-    data = FromHex(hex);
   }
   VisitDerivedType(f, struct_info);
 }
