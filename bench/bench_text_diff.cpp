@@ -1,10 +1,11 @@
 // The line diff behind the pass explorer's before/after panes (workbench/text_diff.h) on
 // lowering-dump-sized inputs: time, and peak memory growth of this process, for
-//  1. 12,000 lines with 4,000 changed, against the quadratic-space Myers it replaced (kept here
-//     as the reference, run after the new one so that its peak shows as growth);
-//  2. 50,000 lines with a change every seventh line and 50,000 lines with a block of shared lines
-//     moved (the search itself has edits to make there), against GNU diff on the same files
-//     (`diff --minimal`, a process, so its time includes writing its output to /dev/null).
+//  1. 50,000 lines with a change every seventh line, 50,000 lines with a block of shared lines
+//     moved, and 50,000 lines with every seventh line replaced by a copy of another (the search
+//     itself has edits to make in the last two), against GNU diff on the same files (`diff
+//     --minimal`, a process, so its time includes writing its output to /dev/null);
+//  2. 12,000 lines with 4,000 changed, against the quadratic-space Myers it replaced (kept here
+//     as the reference, run last so that its peak shows as growth).
 // Usage: bench_text_diff [LINES]   (default 50000)
 #include <sys/resource.h>
 
@@ -87,7 +88,30 @@ void Against(const char* what, const std::string& a, const std::string& b) {
 
 int main(int argc, char** argv) {
   int lines = argc > 1 ? std::atoi(argv[1]) : 50000;
-  // 1. The case: 4,000 changed lines.
+  // 1. Lowering-dump sized.
+  std::string a, b;
+  for (int i = 0; i < lines; ++i) {
+    std::string line = "  x_" + std::to_string(i % 500) + " = T.float32(" + std::to_string(i) + ")";
+    a += line + "\n";
+    b += line + (i % 7 == 3 ? "  # changed\n" : "\n");
+  }
+  Against((std::to_string(lines) + " lines, every 7th changed:").c_str(), a, b);
+  std::string c, e;
+  std::vector<std::string> shared;
+  for (int i = 0; i < lines; ++i) shared.push_back("v" + std::to_string(i % 3000));
+  for (auto& l : shared) c += l + "\n";
+  for (size_t i = 1000; i < shared.size(); ++i) e += shared[i] + "\n";
+  for (int i = 0; i < 1000; ++i) e += shared[i] + "\n";
+  Against((std::to_string(lines) + " lines, 1,000 shared lines moved:").c_str(), c, e);
+  // Every 7th line replaced by another line of the file: no line is left out of the search,
+  // which makes its ~14,000 edits one by one (the O((N+M)D) worst case of these three).
+  std::string f, g;
+  for (int i = 0; i < lines; ++i) {
+    f += "  y = x_" + std::to_string(i % 500) + "\n";
+    g += "  y = x_" + std::to_string((i % 7 == 3 ? i + 250 : i) % 500) + "\n";
+  }
+  Against((std::to_string(lines) + " lines, every 7th another line's copy:").c_str(), f, g);
+  // 2. The case: 4,000 changed lines.
   {
     std::string a, b;
     for (int i = 0; i < 12000; ++i) {
@@ -106,24 +130,9 @@ int main(int argc, char** argv) {
     double t_old = Now() - t0;
     long grown_old = PeakKb() - rss0;
     std::printf("12,000 lines, 4,000 changed:\n  linear-space %8.3f s  peak +%7ld KB  %zu kept\n"
-                "  quadratic    %8.3f s  peak +%7ld KB  %zu kept   (time ratio %.3f)\n",
+                "  quadratic    %8.3f s  peak +%7ld KB  %zu kept   (time ratio %.2g)\n",
                 t_new, grown_new, Kept(d), t_old, grown_old, kept_old, t_new / t_old);
     if (kept_old != Kept(d)) std::printf("  MISMATCH: the two disagree on the common lines\n");
   }
-  // 2. Lowering-dump sized.
-  std::string a, b;
-  for (int i = 0; i < lines; ++i) {
-    std::string line = "  x_" + std::to_string(i % 500) + " = T.float32(" + std::to_string(i) + ")";
-    a += line + "\n";
-    b += line + (i % 7 == 3 ? "  # changed\n" : "\n");
-  }
-  Against((std::to_string(lines) + " lines, every 7th changed:").c_str(), a, b);
-  std::string c, e;
-  std::vector<std::string> shared;
-  for (int i = 0; i < lines; ++i) shared.push_back("v" + std::to_string(i % 3000));
-  for (auto& l : shared) c += l + "\n";
-  for (size_t i = 1000; i < shared.size(); ++i) e += shared[i] + "\n";
-  for (int i = 0; i < 1000; ++i) e += shared[i] + "\n";
-  Against((std::to_string(lines) + " lines, 1,000 shared lines moved:").c_str(), c, e);
   return 0;
 }
