@@ -2,8 +2,7 @@
 
 #include <QScrollBar>
 #include <QTextBlock>
-
-#include "workbench/text_diff.h"
+#include <QtConcurrent/QtConcurrent>
 
 namespace wb::app {
 
@@ -17,40 +16,67 @@ QPlainTextEdit* MakeCodePane() {
   return pane;
 }
 
-int ShowWithChanges(QPlainTextEdit* pane, const std::string& text, const std::vector<bool>& changed,
-                    const QColor& tint) {
-  pane->setPlainText(QString::fromStdString(text));
+namespace {
+
+int Tint(QPlainTextEdit* pane, const std::vector<bool>& changed, const QColor& tint) {
   QList<QTextEdit::ExtraSelection> selections;
-  for (size_t i = 0; i < changed.size(); ++i) {
+  QTextBlock block = pane->document()->firstBlock();
+  for (size_t i = 0; i < changed.size() && block.isValid(); ++i, block = block.next()) {
     if (!changed[i]) continue;
     QTextEdit::ExtraSelection sel;
     sel.format.setBackground(tint);
     sel.format.setProperty(QTextFormat::FullWidthSelection, true);
-    sel.cursor = QTextCursor(pane->document()->findBlockByNumber(static_cast<int>(i)));
+    sel.cursor = QTextCursor(block);
     selections.push_back(sel);
   }
   pane->setExtraSelections(selections);
   return static_cast<int>(selections.size());
 }
 
-void ShowDiff(QPlainTextEdit* before_pane, QPlainTextEdit* after_pane, const std::string& before,
-              const std::string& after, int* removed, int* added) {
-  workbench::LineDiff diff = workbench::DiffLines(before, after);
-  // Pale tints under dark text, deep ones under light text (the dark theme).
-  bool dark = before_pane->palette().color(QPalette::Base).lightness() < 128;
-  int r = ShowWithChanges(before_pane, before, diff.removed,
-                          dark ? QColor(110, 40, 40) : QColor(255, 220, 220));
-  int a = ShowWithChanges(after_pane, after, diff.added,
-                          dark ? QColor(35, 90, 40) : QColor(215, 245, 215));
-  if (removed) *removed = r;
-  if (added) *added = a;
-}
+}  // namespace
 
 void LinkScrolling(QPlainTextEdit* a, QPlainTextEdit* b) {
   QObject::connect(a->verticalScrollBar(), &QScrollBar::valueChanged, b->verticalScrollBar(),
                    &QScrollBar::setValue);
   QObject::connect(b->verticalScrollBar(), &QScrollBar::valueChanged, a->verticalScrollBar(),
                    &QScrollBar::setValue);
+}
+
+DiffPanes::DiffPanes(QPlainTextEdit* before, QPlainTextEdit* after, QObject* parent)
+    : QObject(parent), before_(before), after_(after) {
+  LinkScrolling(before_, after_);
+}
+
+void DiffPanes::Show(const std::string& before, const std::string& after) {
+  int generation = ++generation_;
+  pending_ = true;
+  before_->setPlainText(QString::fromStdString(before));
+  after_->setPlainText(QString::fromStdString(after));
+  before_->setExtraSelections({});
+  after_->setExtraSelections({});
+  future_ = QtConcurrent::run(
+      [before, after] { return workbench::DiffLines(before, after); });
+  // Runs on this object's thread; dropped when this object is gone first.
+  future_.then(this, [this, generation](const workbench::LineDiff& diff) {
+    Apply(generation, diff);
+  });
+}
+
+void DiffPanes::WaitForDiff() {
+  if (!pending_) return;
+  future_.waitForFinished();
+  Apply(generation_, future_.result());
+}
+
+void DiffPanes::Apply(int generation, const workbench::LineDiff& diff) {
+  // A superseded diff, or one WaitForDiff has shown already.
+  if (generation != generation_ || !pending_) return;
+  pending_ = false;
+  // Pale tints under dark text, deep ones under light text (the dark theme).
+  bool dark = before_->palette().color(QPalette::Base).lightness() < 128;
+  removed_ = Tint(before_, diff.removed, dark ? QColor(110, 40, 40) : QColor(255, 220, 220));
+  added_ = Tint(after_, diff.added, dark ? QColor(35, 90, 40) : QColor(215, 245, 215));
+  Q_EMIT diffShown(removed_, added_);
 }
 
 }  // namespace wb::app

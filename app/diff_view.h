@@ -2,21 +2,52 @@
 #pragma once
 
 #include <QColor>
+#include <QFuture>
+#include <QObject>
 #include <QPlainTextEdit>
 #include <string>
 #include <vector>
+
+#include "workbench/text_diff.h"
 
 namespace wb::app {
 
 // A read-only, non-wrapping monospace pane.
 QPlainTextEdit* MakeCodePane();
-// Shows `text` with the lines flagged in `changed` on a tinted background; returns how many.
-int ShowWithChanges(QPlainTextEdit* pane, const std::string& text, const std::vector<bool>& changed,
-                    const QColor& tint);
-// Shows `before` and `after` side by side with removed and added lines tinted; keeps the two
-// panes scrolling together once `LinkScrolling` was called on them.
-void ShowDiff(QPlainTextEdit* before_pane, QPlainTextEdit* after_pane, const std::string& before,
-              const std::string& after, int* removed = nullptr, int* added = nullptr);
 void LinkScrolling(QPlainTextEdit* a, QPlainTextEdit* b);
+
+// Two panes showing a module before and after a change, removed and added lines tinted, the
+// panes scrolling together. The line diff (linear in space, but O((N+M)D) in time) runs on a
+// worker thread: Show puts both texts up at once and the tints follow when the diff is done
+// (diffShown). A later Show supersedes a diff still in flight; its result is dropped.
+class DiffPanes : public QObject {
+  Q_OBJECT
+
+ public:
+  DiffPanes(QPlainTextEdit* before, QPlainTextEdit* after, QObject* parent = nullptr);
+
+  void Show(const std::string& before, const std::string& after);
+  // Whether the last Show's tints are still being computed.
+  bool pending() const { return pending_; }
+  // Blocks until the last Show's diff is computed and shown (tests, callers that need it now).
+  void WaitForDiff();
+  // Lines tinted in each pane by the last diff shown.
+  int removed() const { return removed_; }
+  int added() const { return added_; }
+
+ Q_SIGNALS:
+  void diffShown(int removed, int added);
+
+ private:
+  void Apply(int generation, const workbench::LineDiff& diff);
+
+  QPlainTextEdit* before_;
+  QPlainTextEdit* after_;
+  QFuture<workbench::LineDiff> future_;
+  int generation_ = 0;
+  bool pending_ = false;
+  int removed_ = 0;
+  int added_ = 0;
+};
 
 }  // namespace wb::app

@@ -5,10 +5,12 @@
 // (`-platform offscreen`, `-style`, ...) work too.
 //
 // `--screenshot PNG` grabs the window once it is up and exits (how the README's pictures are
-// made, under xvfb-run): `--tab passes|schedule` picks the right-hand tab, and
+// made, under xvfb-run): `--tab passes|schedule` picks the right-hand tab, `--window-size WxH`
+// the window's size, and
 // `--profile-every-step` first profiles each schedule step so the build panel has its chart.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QSize>
 #include <QTabWidget>
 #include <QTimer>
 #include <iostream>
@@ -26,11 +28,13 @@ struct GuiOptions {
   QString file;
   QString screenshot;
   QString tab;
+  QSize size;  // --window-size; empty: the remembered or default geometry
   bool profile_every_step = false;
 };
 
 const QCommandLineOption kScreenshot("screenshot", "Save a picture of the window to PNG, then exit.", "PNG");
 const QCommandLineOption kTab("tab", "The right-hand tab to show: passes or schedule.", "TAB");
+const QCommandLineOption kWindowSize("window-size", "Open the window at WIDTHxHEIGHT pixels.", "WxH");
 const QCommandLineOption kProfileEveryStep("profile-every-step",
                                            "Profile each schedule step first (for --screenshot).");
 
@@ -43,6 +47,7 @@ void SetUp(QCommandLineParser* parser) {
   parser->addPositionalArgument("file", "A TVMScript file or a workspace .json to open.", "[FILE|WORKSPACE.json]");
   parser->addOption(kScreenshot);
   parser->addOption(kTab);
+  parser->addOption(kWindowSize);
   parser->addOption(kProfileEveryStep);
 }
 
@@ -58,6 +63,16 @@ bool ParseGuiOptions(QCommandLineParser& parser, const QStringList& arguments, G
   if (parser.isSet(kTab) && options->tab != "passes" && options->tab != "schedule") {
     std::cerr << "workbench: --tab takes 'passes' or 'schedule'\n";
     return false;
+  }
+  if (parser.isSet(kWindowSize)) {
+    QStringList wh = parser.value(kWindowSize).split('x');
+    bool w_ok = false, h_ok = false;
+    if (wh.size() == 2) options->size = QSize(wh[0].toInt(&w_ok), wh[1].toInt(&h_ok));
+    if (!w_ok || !h_ok || options->size.width() < 200 || options->size.height() < 200) {
+      std::cerr << "workbench: --window-size takes WIDTHxHEIGHT in pixels, at least 200x200 "
+                   "(got '" << parser.value(kWindowSize).toStdString() << "')\n";
+      return false;
+    }
   }
   const QStringList files = parser.positionalArguments();
   if (files.size() > 1) {
@@ -127,6 +142,7 @@ int main(int argc, char** argv) {
   window.RunPipeline(window.passes()->pipelineText());
   if (options.tab == "schedule") window.tabs()->setCurrentIndex(1);
   if (options.tab == "passes") window.tabs()->setCurrentIndex(0);
+  if (options.size.isValid()) window.resize(options.size);
   window.show();
   if (!options.screenshot.isEmpty()) ScheduleScreenshot(window, options);
   return app.exec();

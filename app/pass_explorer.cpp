@@ -12,6 +12,7 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTextDocument>
+#include <QToolButton>
 #include <QtConcurrent/QtConcurrent>
 
 #include "diff_view.h"
@@ -71,7 +72,20 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   status_ = new QLabel;
   status_->setWordWrap(true);
 
+  // The composer and the pass context fold away: the before/after panes are what the tab is
+  // for, and they get the width (a narrow pass list beside them, as Compiler Explorer's Opt
+  // Pipeline pane has it).
+  composer_toggle_ = new QToolButton;
+  composer_toggle_->setObjectName("passesComposerToggle");
+  composer_toggle_->setText(tr("Composer"));
+  composer_toggle_->setCheckable(true);
+  composer_toggle_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  composer_toggle_->setArrowType(Qt::RightArrow);
+  composer_toggle_->setToolTip(tr("Show the pipeline composer and the pass context beside the "
+                                  "pass list"));
+
   auto* top = new QHBoxLayout;
+  top->addWidget(composer_toggle_);
   top->addWidget(new QLabel(tr("Pipeline:")));
   top->addWidget(pipeline_, 1);
   top->addWidget(run_);
@@ -80,31 +94,37 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   top->addWidget(hide_unchanged_);
   top->addWidget(changed_functions_only_);
 
-  auto* panes = new QSplitter(Qt::Horizontal);
-  panes->addWidget(before_);
-  panes->addWidget(after_);
-  auto* split = new QSplitter(Qt::Vertical);
-  split->addWidget(passes_);
-  split->addWidget(panes);
-  split->setStretchFactor(1, 3);
-  auto* sides = new QSplitter(Qt::Horizontal);
-  sides->setObjectName("passesComposerSplitter");
-  auto* side_tabs = new QTabWidget;
-  side_tabs->setObjectName("passesSideTabs");
-  side_tabs->addTab(composer_, tr("Pipeline"));
-  side_tabs->addTab(pass_context_, tr("Pass context"));
-  side_tabs->setTabToolTip(1, tr("Opt level, pass config keys, disabled and required passes: "
-                                 "what every run of this tab runs under"));
-  sides->addWidget(side_tabs);
-  sides->addWidget(split);
-  sides->setStretchFactor(1, 3);
-  sides->setSizes({230, 810});
+  side_tabs_ = new QTabWidget;
+  side_tabs_->setObjectName("passesSideTabs");
+  side_tabs_->addTab(composer_, tr("Pipeline"));
+  side_tabs_->addTab(pass_context_, tr("Pass context"));
+  side_tabs_->setTabToolTip(1, tr("Opt level, pass config keys, disabled and required passes: "
+                                  "what every run of this tab runs under"));
+  side_tabs_->setVisible(false);
+  // Pass names, times and marks fit in about 28 characters; the list wraps nothing.
+  passes_->setMinimumWidth(120);
+  passes_->setTextElideMode(Qt::ElideMiddle);
+  auto* body = new QSplitter(Qt::Horizontal);
+  body->setObjectName("passesBodySplitter");
+  body->addWidget(side_tabs_);
+  body->addWidget(passes_);
+  body->addWidget(before_);
+  body->addWidget(after_);
+  body->setChildrenCollapsible(false);
+  // Extra width goes to the panes, shared evenly.
+  body->setStretchFactor(0, 0);
+  body->setStretchFactor(1, 0);
+  body->setStretchFactor(2, 1);
+  body->setStretchFactor(3, 1);
+  body->setSizes({kComposerWidth, kPassListWidth, 1000, 1000});
+  body_ = body;
 
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(top);
   layout->addWidget(progress_);
   layout->addWidget(status_);
-  layout->addWidget(sides, 1);
+  layout->addWidget(body, 1);
+  connect(composer_toggle_, &QToolButton::toggled, this, &PassExplorer::ShowComposer);
 
   connect(run_, &QPushButton::clicked, this,
           [this] { Q_EMIT runRequested(pipeline_->currentText()); });
@@ -124,7 +144,7 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   });
   connect(&watcher_, &QFutureWatcher<transform::PipelineResult>::finished, this,
           &PassExplorer::FinishRun);
-  LinkScrolling(before_, after_);
+  diff_ = new DiffPanes(before_, after_, this);
   composer_->SetText(pipeline_->currentText());
 }
 
@@ -318,10 +338,26 @@ void PassExplorer::Populate() {
   if (passes_->count() > 0) {
     passes_->setCurrentRow(0);
   } else {
-    before_->clear();
-    after_->clear();
+    diff_->Show({}, {});
   }
 }
+
+void PassExplorer::ShowComposer(bool show) {
+  if (composer_toggle_->isChecked() != show) {
+    composer_toggle_->setChecked(show);  // its toggled signal comes back here
+    return;
+  }
+  if (side_tabs_->isHidden() != show) return;
+  composer_toggle_->setArrowType(show ? Qt::DownArrow : Qt::RightArrow);
+  // The fold's width comes out of the panes (and goes back to them); the pass list keeps its own.
+  QList<int> sizes = body_->sizes();
+  side_tabs_->setVisible(show);
+  int panes = sizes[2] + sizes[3] + (show ? -kComposerWidth : sizes[0]);
+  body_->setSizes({show ? kComposerWidth : 0, sizes[1], panes / 2, panes - panes / 2});
+}
+
+int PassExplorer::changedLinesBefore() const { return diff_->removed(); }
+int PassExplorer::changedLinesAfter() const { return diff_->added(); }
 
 void PassExplorer::SelectPass(int row) {
   if (row < 0 || row >= passes_->count()) return;
@@ -336,7 +372,7 @@ void PassExplorer::SelectPass(int row) {
     before = snap.BeforeText();
     after = snap.after.defined() ? snap.AfterText() : std::string();
   }
-  ShowDiff(before_, after_, before, after, &changed_before_, &changed_after_);
+  diff_->Show(before, after);
 }
 
 }  // namespace wb::app

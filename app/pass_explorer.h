@@ -1,8 +1,9 @@
 // The pass pipeline panel: pipeline text (a named pipeline or a composed one), the passes of the
 // last run with their time and whether they changed the module, and the module before and after
 // the selected pass side by side, changed lines highlighted, scrolling kept in step, optionally
-// only the functions the pass changed. Beside the composer, the pass context the runs use (opt
-// level, config keys, disabled and required passes). Runs go to a worker thread, with the current pass in a
+// only the functions the pass changed. The panes get most of the width, a narrow pass list left
+// of them; the composer and the pass context the runs use (opt level, config keys, disabled and
+// required passes) fold out beside the list. Runs go to a worker thread, with the current pass in a
 // progress bar and a Cancel that stops the run between passes.
 #pragma once
 
@@ -20,11 +21,15 @@ class QListWidget;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
+class QSplitter;
+class QTabWidget;
+class QToolButton;
 class QTextDocument;
 
 namespace wb::app {
 
 class PassControlForm;
+class DiffPanes;
 class PipelineEditor;
 
 class PassExplorer : public QWidget {
@@ -71,14 +76,23 @@ class PassExplorer : public QWidget {
   QPushButton* resumeButton() const { return resume_; }
   QProgressBar* progressBar() const { return progress_; }
   PipelineEditor* composer() const { return composer_; }
+  // The composer and the pass context sit in a fold beside the pass list, closed at first; the
+  // toggle in the tool row opens it (its width comes out of the before/after panes).
+  QToolButton* composerToggle() const { return composer_toggle_; }
+  void ShowComposer(bool show);
+  // The pass list, the before pane and the after pane, left to right (and the fold left of them).
+  QSplitter* bodySplitter() const { return body_; }
   // The pass context every run of the tab runs under (opt level, config, disabled passes).
   PassControlForm* passContext() const { return pass_context_; }
   QComboBox* pipelineBox() const { return pipeline_; }
   QCheckBox* hideUnchanged() const { return hide_unchanged_; }
   QCheckBox* changedFunctionsOnly() const { return changed_functions_only_; }
-  // Lines highlighted as changed in each pane.
-  int changedLinesBefore() const { return changed_before_; }
-  int changedLinesAfter() const { return changed_after_; }
+  // The before/after panes' diff: computed on a worker thread after SelectPass shows the texts
+  // (diffPanes()->WaitForDiff() blocks until it is shown).
+  DiffPanes* diffPanes() const { return diff_; }
+  // Lines highlighted as changed in each pane by the last diff shown.
+  int changedLinesBefore() const;
+  int changedLinesAfter() const;
 
  Q_SIGNALS:
   void runRequested(const QString& pipeline);
@@ -94,7 +108,13 @@ class PassExplorer : public QWidget {
   bool StartJob(const QString& pipeline, const transform::PassControl& control, const QString& status,
                 Job job);
 
+  static constexpr int kComposerWidth = 300;
+  static constexpr int kPassListWidth = 220;
+
   QComboBox* pipeline_;
+  QToolButton* composer_toggle_;
+  QTabWidget* side_tabs_;
+  QSplitter* body_;
   PipelineEditor* composer_;
   PassControlForm* pass_context_;
   QPushButton* run_;
@@ -107,9 +127,8 @@ class PassExplorer : public QWidget {
   QPlainTextEdit* before_;
   QPlainTextEdit* after_;
   QLabel* status_;
+  DiffPanes* diff_;
   std::vector<transform::PassSnapshot> snapshots_;
-  int changed_before_ = 0;
-  int changed_after_ = 0;
 
   QTextDocument* document_ = nullptr;
   QFutureWatcher<transform::PipelineResult> watcher_;

@@ -133,7 +133,7 @@ SchedulePane::SchedulePane(QWidget* parent) : QWidget(parent) {
   steps_ = new QListWidget;
   before_ = MakeCodePane();
   after_ = MakeCodePane();
-  LinkScrolling(before_, after_);
+  diff_ = new DiffPanes(before_, after_, this);
 
   auto* left = new QSplitter(Qt::Vertical);
   // The tree is what the pane is for: it keeps most of the column, and the steps and the trace
@@ -280,7 +280,7 @@ void SchedulePane::Refresh() {
     steps_->setCurrentRow(steps_->count() - 1);
   } else {
     std::string text = session_.FuncText();
-    ShowDiff(before_, after_, text, text);
+    diff_->Show(text, text);
   }
   Q_EMIT scheduleChanged();
 }
@@ -288,7 +288,7 @@ void SchedulePane::Refresh() {
 void SchedulePane::ShowStep(int row) {
   if (row < 0 || row >= static_cast<int>(session_.steps().size())) return;
   const workbench::ScheduleStep& step = session_.steps()[row];
-  ShowDiff(before_, after_, session_.FuncText(step.before), session_.FuncText(step.after));
+  diff_->Show(session_.FuncText(step.before), session_.FuncText(step.after));
 }
 
 void SchedulePane::ShowError(const QString& text) {

@@ -28,6 +28,8 @@ class QTreeWidgetItem;
 
 namespace wb::app {
 
+class DiffPanes;
+
 class SchedulePane : public QWidget {
   Q_OBJECT
 
@@ -73,6 +75,8 @@ class SchedulePane : public QWidget {
   QListWidget* stepList() const { return steps_; }
   QPlainTextEdit* beforePane() const { return before_; }
   QPlainTextEdit* afterPane() const { return after_; }
+  // The before/after diff of the selected step (computed on a worker thread).
+  DiffPanes* diffPanes() const { return diff_; }
   QLabel* messageLabel() const { return message_; }
 
  Q_SIGNALS:
@@ -117,6 +121,7 @@ class SchedulePane : public QWidget {
   QListWidget* steps_;
   QPlainTextEdit* before_;
   QPlainTextEdit* after_;
+  DiffPanes* diff_;
   QLabel* message_;
 };
 

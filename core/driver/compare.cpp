@@ -1,5 +1,7 @@
 // `workbench --batch FILE --compare OTHER [--ignore-global-symbol]`: structural equality of two
-// modules, and where they first differ, underlined in both sources.
+// modules: every function that differs (aligned by name) and where it first differs, underlined in
+// both sources.
+#include <optional>
 #include <ostream>
 
 #include "driver/commands.h"
@@ -7,6 +9,7 @@
 #include "driver/roundtrip.h"
 #include "ir/structural_equal.h"
 #include "script/tvmscript.h"
+#include "workbench/changed_functions.h"
 
 namespace wb::driver {
 
@@ -49,14 +52,34 @@ int RunCompareCommand(const BatchOptions& opts, std::ostream& out, std::ostream&
     a = StripGlobalSymbols(a);
     b = StripGlobalSymbols(b);
   }
-  auto mismatch = ir::FindFirstMismatch(a, b);
-  if (!mismatch) {
-    out << "structurally equal\n";
-    return 0;
+  // Every function that differs, aligned by name, each with where it first differs; what
+  // differs outside the functions (module attributes, their order) as the whole module's first
+  // mismatch when the functions all agree.
+  std::vector<workbench::FunctionDiff> diffs = workbench::DiffFunctions(a, b);
+  std::optional<ir::StructuralMismatch> whole;
+  if (diffs.empty()) {
+    whole = ir::FindFirstMismatch(a, b);
+    if (!whole) {
+      out << "structurally equal\n";
+      return 0;
+    }
+    out << "not structurally equal: " << MismatchDetail(*whole) << "\n";
+    out << Underline(whole->lhs, opts.files[0] + ": " + whole->lhs_path, opts.color);
+    out << Underline(whole->rhs, opts.compare + ": " + whole->rhs_path, opts.color);
+  } else {
+    out << "not structurally equal: " << diffs.size() << " function(s) differ\n";
+    for (const workbench::FunctionDiff& d : diffs) {
+      if (d.kind == workbench::FunctionDiff::Kind::kOnlyBefore) {
+        out << "function " << d.name << ": only in " << opts.files[0] << "\n";
+      } else if (d.kind == workbench::FunctionDiff::Kind::kOnlyAfter) {
+        out << "function " << d.name << ": only in " << opts.compare << "\n";
+      } else {
+        out << "function " << d.name << ": " << MismatchDetail(d.mismatch) << "\n";
+        out << Underline(d.mismatch.lhs, opts.files[0] + ": " + d.mismatch.lhs_path, opts.color);
+        out << Underline(d.mismatch.rhs, opts.compare + ": " + d.mismatch.rhs_path, opts.color);
+      }
+    }
   }
-  out << "not structurally equal: " << MismatchDetail(*mismatch) << "\n";
-  out << Underline(mismatch->lhs, opts.files[0] + ": " + mismatch->lhs_path, opts.color);
-  out << Underline(mismatch->rhs, opts.compare + ": " + mismatch->rhs_path, opts.color);
   out << "--- " << opts.files[0] << "\n" << script::Print(lhs) << "\n";
   out << "--- " << opts.compare << "\n" << script::Print(rhs) << "\n";
   return 1;

@@ -2,24 +2,31 @@
 
 #include <algorithm>
 
-#include "ir/structural_hash.h"
 
 namespace wb::workbench {
 
-std::vector<std::string> ChangedFunctions(const ir::IRModule& before, const ir::IRModule& after) {
-  std::vector<std::string> out;
+std::vector<FunctionDiff> DiffFunctions(const ir::IRModule& before, const ir::IRModule& after) {
+  std::vector<FunctionDiff> out;
   if (!before.defined() || !after.defined()) return out;
   for (size_t i = 0; i < before->functions.size(); ++i) {
     const std::string& name = before->global_vars[i]->name_hint;
     ir::BaseFunc other = after->Lookup(name);
-    if (!other.defined() || ir::StructuralHash(other) != ir::StructuralHash(before->functions[i])) {
-      out.push_back(name);
+    if (!other.defined()) {
+      out.push_back({name, FunctionDiff::Kind::kOnlyBefore, {}});
+    } else if (auto mismatch = ir::FindFirstMismatch(before->functions[i], other)) {
+      out.push_back({name, FunctionDiff::Kind::kChanged, std::move(*mismatch)});
     }
   }
   for (size_t i = 0; i < after->functions.size(); ++i) {
     const std::string& name = after->global_vars[i]->name_hint;
-    if (!before->Lookup(name).defined()) out.push_back(name);
+    if (!before->Lookup(name).defined()) out.push_back({name, FunctionDiff::Kind::kOnlyAfter, {}});
   }
+  return out;
+}
+
+std::vector<std::string> ChangedFunctions(const ir::IRModule& before, const ir::IRModule& after) {
+  std::vector<std::string> out;
+  for (const FunctionDiff& diff : DiffFunctions(before, after)) out.push_back(diff.name);
   return out;
 }
 

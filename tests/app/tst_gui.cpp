@@ -11,6 +11,7 @@
 #include <QTest>
 
 #include "code_editor.h"
+#include "diff_view.h"
 #include "main_window.h"
 #include "pass_explorer.h"
 
@@ -70,6 +71,8 @@ class TestGui : public QObject {
     QVERIFY(px->beforePane()->toPlainText().contains("with T.init():"));
     QVERIFY(!px->afterPane()->toPlainText().contains("with T.init():"));
     QVERIFY(px->afterPane()->toPlainText().contains("if vk == 0:"));
+    // The tints come from a worker thread, through the event loop.
+    QTRY_VERIFY_WITH_TIMEOUT(!px->diffPanes()->pending(), 20000);
     QVERIFY(px->changedLinesBefore() > 0);
     QVERIFY(px->changedLinesAfter() > 0);
     px->passList()->setCurrentRow(2);

@@ -4,6 +4,7 @@
 // pipelines off the UI thread and wait for them; cancel a run that is known to be in flight (a
 // pass registered here blocks on a semaphore this test controls); close a window mid-run.
 #include <QAction>
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -18,12 +19,15 @@
 #include <QSpinBox>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTest>
 #include <QToolButton>
 #include <chrono>
+#include <cstdlib>
 #include <thread>
 
 #include "code_editor.h"
+#include "diff_view.h"
 #include "main_window.h"
 #include "pass_explorer.h"
 #include "pipeline_editor.h"
@@ -90,11 +94,50 @@ class TestGuiPasses : public QObject {
     QSettings().clear();
   }
 
+  // The before/after panes get most of the tab's width, a narrow pass list beside them, at the
+  // window's default size and on a full-HD screen; the composer folds out of the panes' width.
+  void theBeforeAndAfterPanesGetTheWidth() {
+    for (QSize size : {QSize(1400, 900), QSize(1920, 1080)}) {
+      MainWindow w;
+      QVERIFY(w.OpenFile(":/examples/matmul.py", true));
+      w.resize(size);
+      w.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&w));
+      PassExplorer* px = w.passes();
+      w.tabs()->setCurrentIndex(0);  // Passes
+      QApplication::processEvents();
+      QVERIFY(!px->composer()->isVisible());
+      int list = px->passList()->width(), before = px->beforePane()->width();
+      int after = px->afterPane()->width();
+      QString widths = QStringLiteral("%1x%2: tab %3, list %4, before %5, after %6")
+                           .arg(size.width()).arg(size.height()).arg(px->width())
+                           .arg(list).arg(before).arg(after);
+      QVERIFY2(before + after >= 0.7 * px->width(), qPrintable(widths));
+      QVERIFY2(std::abs(before - after) <= 2, qPrintable(widths));
+      QVERIFY2(list < before && list >= 120, qPrintable(widths));
+      // Each pane shows at least 40 columns of monospace text at the default size.
+      int column = px->beforePane()->fontMetrics().horizontalAdvance('x');
+      QVERIFY2(before >= 40 * column, qPrintable(widths));
+
+      QTest::mouseClick(px->composerToggle(), Qt::LeftButton);
+      QApplication::processEvents();
+      QVERIFY(px->composer()->isVisible());
+      QCOMPARE(px->passList()->width(), list);
+      QVERIFY2(px->beforePane()->width() < before, qPrintable(widths));
+      px->ShowComposer(false);
+      QApplication::processEvents();
+      QVERIFY(!px->composer()->isVisible());
+      QVERIFY(!px->composerToggle()->isChecked());
+      QVERIFY(std::abs(px->beforePane()->width() - before) <= 2);
+    }
+  }
+
   void composeAPipelineWithTheComposer() {
     MainWindow w;
     QVERIFY(w.OpenFile(":/examples/matmul.py", true));
     PassExplorer* px = w.passes();
     PipelineEditor* c = px->composer();
+    px->ShowComposer(true);
     px->setPipelineText("LowerInitBlock");
     QCOMPARE(c->list()->count(), 1);
     c->list()->setCurrentRow(0);
@@ -254,7 +297,47 @@ class TestGuiPasses : public QObject {
     QVERIFY(px->passList()->currentItem()->text().contains("LowerOpaqueBlock"));
     QVERIFY(px->beforePane()->toPlainText().contains("T.sblock"));
     QVERIFY(!px->afterPane()->toPlainText().contains("T.sblock"));
+    px->diffPanes()->WaitForDiff();
     QVERIFY(px->changedLinesAfter() > 0);
+  }
+
+  // The before/after diff runs on a worker thread: both texts show at once, the tints follow
+  // through the event loop, and a diff superseded by a newer Show is dropped.
+  void theDiffRunsOffTheUiThreadAndTheLatestWins() {
+    QPlainTextEdit before, after;
+    wb::app::DiffPanes diff(&before, &after);
+    QSignalSpy shown(&diff, &wb::app::DiffPanes::diffShown);
+    std::string a, b, c;
+    for (int i = 0; i < 20000; ++i) {
+      std::string line = "x" + std::to_string(i % 97) + " = " + std::to_string(i) + "\n";
+      a += line;
+      b += i % 5 == 0 ? "changed\n" : line;  // 4,000 lines changed
+      c += i == 7 ? "only this one\n" : line;
+    }
+    diff.Show(a, b);
+    QVERIFY(diff.pending());  // shown only once the event loop delivers it
+    QCOMPARE(before.blockCount(), 20001);  // the text is up before the diff is done
+    QVERIFY(after.extraSelections().isEmpty());
+    diff.Show(a, c);  // supersedes the first
+    QVERIFY(shown.wait(20000));
+    QCOMPARE(shown.count(), 1);
+    QCOMPARE(shown.at(0).at(0).toInt(), 1);
+    QCOMPARE(shown.at(0).at(1).toInt(), 1);
+    QCOMPARE(after.extraSelections().size(), 1);
+    QCOMPARE(after.extraSelections().at(0).cursor.blockNumber(), 7);
+    QCOMPARE(before.extraSelections().at(0).cursor.blockNumber(), 7);
+    QVERIFY(!diff.pending());
+    QTest::qWait(200);  // the first diff's result, if it arrives late, changes nothing
+    QCOMPARE(shown.count(), 1);
+    QCOMPARE(diff.added(), 1);
+    // WaitForDiff shows it at once; the event loop's delivery later is dropped.
+    diff.Show(a, b);
+    diff.WaitForDiff();
+    QCOMPARE(diff.removed(), 4000);
+    QCOMPARE(diff.added(), 4000);
+    QCOMPARE(shown.count(), 2);
+    QTest::qWait(200);
+    QCOMPARE(shown.count(), 2);
   }
 
   void cancelStopsAfterThePassInFlight() {

@@ -164,6 +164,37 @@ class TestCli : public QObject {
     QVERIFY2(diff.out.contains("T.float32(3.0)") && diff.out.contains("^~"), qPrintable(diff.out));
   }
 
+  // A module of three functions: each that differs is listed (aligned by name, a consistent
+  // renaming of loop and block variables is no difference), not only the first.
+  void compareListsEveryFunctionThatDiffers() {
+    auto func = [](const QByteArray& name, const QByteArray& factor, const QByteArray& var) {
+      return "    @T.prim_func\n    def " + name + "(A: T.Buffer((8,), \"float32\"), B: T.Buffer((8,), \"float32\")):\n"
+             "        for " + var + " in range(8):\n"
+             "            with T.sblock(\"B\"):\n"
+             "                v" + var + " = T.axis.spatial(8, " + var + ")\n"
+             "                T.reads(A[v" + var + "])\n"
+             "                T.writes(B[v" + var + "])\n"
+             "                B[v" + var + "] = A[v" + var + "] * T.float32(" + factor + ")\n";
+    };
+    QByteArray head = "# from tvm.script import ir as I\n# from tvm.script import tirx as T\n\n@I.ir_module\nclass Module:\n";
+    QByteArray a = head + func("f", "2.0", "i") + func("g", "2.0", "i") + func("h", "2.0", "i");
+    // f: only renamed; g and h: a different literal.
+    QByteArray b = head + func("f", "2.0", "k") + func("g", "3.0", "k") + func("h", "4.0", "i");
+    QTemporaryDir tmp;
+    Run r = Workbench({Write(tmp, "a.py", a), "--compare", Write(tmp, "b.py", b)});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.out.contains("2 function(s) differ"), qPrintable(r.out));
+    QVERIFY2(r.out.contains("function g: ") && r.out.contains("function h: "), qPrintable(r.out));
+    QVERIFY2(!r.out.contains("function f:"), qPrintable(r.out));
+    QVERIFY2(r.out.contains("T.float32(3.0)") && r.out.contains("T.float32(4.0)"), qPrintable(r.out));
+    // A function on one side only is named with its side.
+    QByteArray c = head + func("f", "2.0", "i") + func("g", "2.0", "i");
+    Run only = Workbench({Write(tmp, "a2.py", a), "--compare", Write(tmp, "c.py", c)});
+    QCOMPARE(only.code, 1);
+    QVERIFY2(only.out.contains("function h: only in"), qPrintable(only.out));
+    QVERIFY2(only.out.contains("1 function(s) differ"), qPrintable(only.out));
+  }
+
   void pipelineWithDumpDir() {
     QTemporaryDir tmp;
     QString src = Write(tmp, "scale.py", kScale);
