@@ -288,7 +288,10 @@ void Parser::ParseFunction(Node def, Node decorator) {
   blocks_.clear();
   loop_doms_.clear();
   scalar_param_dtypes_.clear();
-  if (aborted || diags_.ErrorCount() > errors_before || def->has_error) return;
+  if (aborted) return;
+  // An error inside the body (the failing statement was left out and parsing went on) keeps
+  // the function out of the module, but what was built serves the editor (ParseResult::recovered).
+  const bool failed = diags_.ErrorCount() > errors_before || def->has_error;
 
   bool explicit_root = false;
   if (auto* r = body.as<SBlockRealizeNode>()) explicit_root = r->block->name_hint == "root";
@@ -300,6 +303,14 @@ void Parser::ParseFunction(Node def, Node decorator) {
   if (!flags.private_ && !attrs.count("global_symbol")) attrs["global_symbol"] = ir::MakeString(name);
   if (flags.s_tir) attrs["s_tir"] = ir::MakeBool(true);
   if (flags.persistent) attrs["tirx.persistent_kernel"] = ir::MakeBool(true);
+  if (failed) {
+    try {
+      recovered_.push_back({gv, MakePrimFunc(ctx.params, ctx.buffer_map, body, ret_type, attrs, SpanOf(def))});
+    } catch (const std::exception&) {
+      // Too broken to build even partially: nothing to recover.
+    }
+    return;
+  }
   PrimFunc func = MakePrimFunc(ctx.params, ctx.buffer_map, body, ret_type, attrs, SpanOf(def));
   // Keep the module's function order: successful functions in source order.
   // gvars_ holds every declared function; the module keeps only the parsed ones (see Run).
