@@ -41,7 +41,9 @@ bool Analyzer::CanProve(const PrimExpr& cond) {
 }
 
 bool Analyzer::CanProveEqual(const PrimExpr& a, const PrimExpr& b) {
-  const int64_t* v = AsConstInt(Simplify(tir::sub(a, b)));
+  // AsConstInt points into its argument: keep the simplified expression alive.
+  PrimExpr diff = Simplify(tir::sub(a, b));
+  const int64_t* v = AsConstInt(diff);
   return v && *v == 0;
 }
 

@@ -108,7 +108,8 @@ class IterMapRewriter {
         }
         if (a->args.empty()) std::swap(a, b);
         if (a->args.empty()) return IterSumExpr{{}, ana_->Simplify(tir::mul(a->base, b->base))};
-        const int64_t* factor = AsConstInt(ana_->Simplify(b->base));
+        PrimExpr base = ana_->Simplify(b->base);
+        const int64_t* factor = AsConstInt(base);
         if (!factor) {
           Fail(ExprText(e) + " scales an iterator by a non-constant factor");
           return std::nullopt;
@@ -120,7 +121,8 @@ class IterMapRewriter {
       case TypeIndex::kFloorDiv:
       case TypeIndex::kFloorMod: {
         bool is_div = e->type_index() == TypeIndex::kFloorDiv;
-        const int64_t* c = AsConstInt(ana_->Simplify(op->b));
+        PrimExpr rhs = ana_->Simplify(op->b);
+        const int64_t* c = AsConstInt(rhs);
         if (!c || *c <= 0) {
           Fail(ExprText(e) + " divides by a non-constant or non-positive value");
           return std::nullopt;

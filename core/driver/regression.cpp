@@ -33,7 +33,12 @@ int RegressionReport::passed() const {
   for (const auto& c : cases) n += c.status == "passed";
   return n;
 }
-int RegressionReport::failed() const { return static_cast<int>(cases.size()) - passed(); }
+int RegressionReport::skipped() const {
+  int n = 0;
+  for (const auto& c : cases) n += c.status == "skipped";
+  return n;
+}
+int RegressionReport::failed() const { return static_cast<int>(cases.size()) - passed() - skipped(); }
 
 namespace {
 
@@ -160,13 +165,18 @@ CaseResult RunCase(const ManifestCase& c, bool update_goldens) {
   if (!built.input_error.empty()) return finish("error", built.input_error);
   for (auto& check : built.checks) result.checks.push_back(std::move(check));
   for (auto& path : built.updated) result.updated_goldens.push_back(std::move(path));
-  std::string failed;
+  std::string failed, skipped;
   for (const auto& check : result.checks) {
+    if (check.skipped) {
+      if (skipped.empty()) skipped = "skipped: " + check.message;
+      continue;
+    }
     if (check.passed) continue;
     // Golden checks are named by their file; the kind says enough in a one-line summary.
     bool by_file = check.kind == "ir_golden";
     failed += (failed.empty() ? "" : ", ") + check.kind + (by_file ? "" : " " + check.name);
   }
+  if (failed.empty() && !skipped.empty()) return finish("skipped", skipped);
   return finish(failed.empty() ? "passed" : "failed", failed.empty() ? "" : "failed: " + failed);
 }
 
@@ -176,6 +186,7 @@ json CaseToJson(const CaseResult& r, bool with_time) {
   json checks = json::array();
   for (const auto& c : r.checks) {
     json j = {{"kind", c.kind}, {"name", c.name}, {"passed", c.passed}};
+    if (c.skipped) j["skipped"] = true;
     if (!c.message.empty()) j["message"] = c.message;
     if (!c.diff.empty()) j["diff"] = c.diff;
     if (c.max_abs_error) j["max_abs_error"] = *c.max_abs_error;
@@ -205,6 +216,7 @@ CaseResult CaseFromJson(const json& j) {
     auto number = [&](const char* key, std::optional<double>* out) {
       if (c.contains(key) && c[key].is_number()) *out = c[key].get<double>();
     };
+    check.skipped = c.value("skipped", false);
     number("max_abs_error", &check.max_abs_error);
     number("max_rel_error", &check.max_rel_error);
     number("seconds", &check.seconds);
@@ -255,6 +267,8 @@ CaseResult Collect(const ManifestCase& c, const ChildResult& child) {
               child.seconds, {}, {}};
     case ChildEnd::kCrashed:
       return {c.name, "crashed", "the case crashed: " + child.message, child.seconds, {}, {}};
+    case ChildEnd::kOutOfMemory:
+      return {c.name, "out-of-memory", "the case ran out of memory: " + child.message, child.seconds, {}, {}};
     case ChildEnd::kCannotStart:
       // Not the case's fault: "error", which makes the run exit 2 (as before ChildProcess).
       return {c.name, "error", "cannot start a process: " + child.message, 0, {}, {}};
@@ -320,7 +334,9 @@ RegressionReport RunManifest(const Manifest& manifest, const RegressionOptions& 
 std::string ReportJson(const RegressionReport& report) {
   json cases = json::array();
   for (const auto& c : report.cases) cases.push_back(CaseToJson(c, true));
-  return json{{"passed", report.passed()}, {"failed", report.failed()}, {"cases", cases}}.dump(2) +
+  return json{{"passed", report.passed()}, {"failed", report.failed()}, {"skipped", report.skipped()},
+              {"cases", cases}}
+             .dump(2) +
          "\n";
 }
 
@@ -362,7 +378,8 @@ std::string XmlEscape(const std::string& s) {
 std::string CheckLines(const CaseResult& c) {
   std::ostringstream os;
   for (const auto& check : c.checks) {
-    os << check.kind << " " << check.name << ": " << (check.passed ? "passed" : "FAILED");
+    os << check.kind << " " << check.name << ": "
+       << (check.skipped ? "skipped (" + check.message + ")" : check.passed ? "passed" : "FAILED");
     if (check.max_abs_error) os << "; max abs error " << *check.max_abs_error;
     if (check.max_rel_error) os << ", max rel error " << *check.max_rel_error;
     if (!check.worst.empty()) os << " at " << check.worst;
@@ -375,11 +392,12 @@ std::string CheckLines(const CaseResult& c) {
 }  // namespace
 
 std::string ReportJUnit(const RegressionReport& report) {
-  int failures = 0, errors = 0;
+  int failures = 0, errors = 0, skipped = 0;
   double total = 0;
   for (const auto& c : report.cases) {
     failures += c.status == "failed";
-    errors += c.status != "failed" && c.status != "passed";
+    skipped += c.status == "skipped";
+    errors += c.status != "failed" && c.status != "passed" && c.status != "skipped";
     total += c.seconds;
   }
   std::ostringstream x;
@@ -388,7 +406,7 @@ std::string ReportJUnit(const RegressionReport& report) {
   x << "<testsuites name=\"workbench\" tests=\"" << report.cases.size() << "\" failures=\""
     << failures << "\" errors=\"" << errors << "\" time=\"" << total << "\">\n";
   x << "  <testsuite name=\"workbench\" tests=\"" << report.cases.size() << "\" failures=\""
-    << failures << "\" errors=\"" << errors << "\" skipped=\"0\" time=\"" << total << "\">\n";
+    << failures << "\" errors=\"" << errors << "\" skipped=\"" << skipped << "\" time=\"" << total << "\">\n";
   for (const auto& c : report.cases) {
     x << "    <testcase classname=\"workbench\" name=\"" << XmlEscape(c.name) << "\" time=\""
       << c.seconds << "\"";
@@ -401,6 +419,12 @@ std::string ReportJUnit(const RegressionReport& report) {
       continue;
     }
     x << ">\n";
+    if (c.status == "skipped") {
+      x << "      <skipped message=\"" << XmlEscape(c.message) << "\"/>\n";
+      if (!c.checks.empty()) x << "      <system-out>" << XmlEscape(CheckLines(c)) << "</system-out>\n";
+      x << "    </testcase>\n";
+      continue;
+    }
     std::string details;
     for (const auto& check : c.checks) {
       if (check.passed) continue;
@@ -428,7 +452,9 @@ std::string SummaryTable(const RegressionReport& report) {
     if (!c.message.empty() && c.status != "passed") t << "  " << c.message;
     t << "\n";
   }
-  t << report.passed() << " passed, " << report.failed() << " failed\n";
+  t << report.passed() << " passed, " << report.failed() << " failed";
+  if (report.skipped()) t << ", " << report.skipped() << " skipped";
+  t << "\n";
   return t.str();
 }
 

@@ -22,6 +22,9 @@ struct CheckResult {
   std::string kind;
   std::string name;  // the golden file, pass, or function
   bool passed = false;
+  // Could not run here (a CUDA run on a machine without a GPU): `message` says why. Neither
+  // passed nor failed; it makes its case "skipped" unless another check failed.
+  bool skipped = false;
   std::string message;
   std::string diff;  // unified diff for IR mismatches
   // numeric: over all outputs of the function; `worst` is the element with the largest
@@ -38,8 +41,10 @@ struct CheckResult {
 
 struct CaseResult {
   std::string name;
-  // "passed", "failed", "timeout", "crashed", or "error": the input or a file it names could
-  // not be read (the run's exit code is then 2).
+  // "passed", "failed", "timeout", "crashed", "out-of-memory" (an allocation failed past the
+  // case process's memory limit), "skipped" (every check that ran passed, and one could not run
+  // here: `message` gives the reason), or "error": the input or a file it names could not be
+  // read (the run's exit code is then 2).
   std::string status;
   std::string message;
   double seconds = 0;
@@ -61,7 +66,8 @@ struct RegressionReport {
   // With --update-goldens: one line per baseline entry added or changed.
   std::vector<std::string> updated_baselines;
   int passed() const;
-  int failed() const;
+  int skipped() const;
+  int failed() const;  // neither passed nor skipped
 };
 
 // Runs one case in this process.

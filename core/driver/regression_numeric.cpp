@@ -4,9 +4,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "codegen/build_cuda.h"
 #include "codegen/target.h"
 #include "driver/regression_timing.h"
 #include "relax/expr.h"
+#include "runtime/cuda/cuda_driver.h"
 #include "tir/stmt.h"
 #include "workbench/run_check.h"
 
@@ -84,15 +86,6 @@ BuiltChecks RunBuiltChecks(const ManifestCase& c, const ir::IRModule& source, co
     out.checks.push_back({"build", c.target, false, "target: " + why, ""});
     return out;
   }
-  if (target->is_cuda()) {
-    // The runs pass host arrays and time on the CPU; GPU runs are `--batch FILE --target cuda
-    // --run` until the manifest learns devices.
-    out.checks.push_back({"build", c.target, false,
-                          "numeric and timing checks run on CPU targets only for now (a cuda target "
-                          "is checked with `workbench --batch FILE --target cuda --run`)",
-                          ""});
-    return out;
-  }
   const NumericCheck n = c.numeric.value_or(NumericCheck{});
   const bool saved_outputs = c.numeric && n.reference_is_directory();
   workbench::RunCheckRequest request;
@@ -128,6 +121,25 @@ BuiltChecks RunBuiltChecks(const ManifestCase& c, const ir::IRModule& source, co
     out.checks.push_back({"build", workbench::HasRelaxFunctions(transformed) ? "Relax VM" : "PrimFuncs", false,
                           "build for " + target->str() + " failed: " + RenderDiagnostics(compiled.diagnostics), ""});
     return out;
+  }
+  // A CUDA case builds (NVRTC compiles its kernels) everywhere; it runs only where there is a
+  // GPU, and elsewhere its run checks are skipped with the reason, not failed. The device is
+  // first opened here, in the case's own process, never in the runner's (a CUDA context does not
+  // survive a fork).
+  if (target->is_cuda()) {
+    std::string why;
+    if (!runtime::cuda::CudaAvailable(&why)) {
+      const std::string reason = "no CUDA device: " + why + " (built " +
+                                 std::to_string(codegen::CountCudaKernels(compiled.kernels)) +
+                                 " kernel(s) for " + target->str() + "; the run needs a GPU)";
+      for (const char* kind : {"numeric", "timing"}) {
+        if (std::string(kind) == "numeric" ? !c.numeric : !c.timing) continue;
+        CheckResult check{kind, c.target, false, reason, ""};
+        check.skipped = true;
+        out.checks.push_back(std::move(check));
+      }
+      return out;
+    }
   }
   workbench::RunCheckResult result = workbench::RunCompiled(compiled, request);
   if (!result.message.empty()) {

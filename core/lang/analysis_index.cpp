@@ -235,31 +235,36 @@ const SymbolIndex& SymbolIndex::Of(const Document& doc) {
 SymbolIndex::SymbolIndex(const Document& doc) {
   const std::string& text = doc.text();
   const script::ParseResult& parsed = doc.Parsed();
+  auto index_function = [&](const ir::GlobalVar& gv, const tir::PrimFuncNode* func) {
+    if (gv->span.defined()) {
+      IndexedSymbol s;
+      s.role = SymbolRole::kFunction;
+      s.name = gv->name_hint;
+      s.def_begin = gv->span.begin;
+      s.def_end = gv->span.end;
+      s.scope_begin = 0;
+      s.scope_end = static_cast<uint32_t>(text.size()) + 1;
+      s.node = func;
+      s.func = func;
+      symbols_.push_back(std::move(s));
+    }
+    uint32_t begin = func->span.defined() ? func->span.begin : 0;
+    uint32_t end = func->span.defined() ? func->span.end : static_cast<uint32_t>(text.size());
+    SymbolCollector collector(text, func, begin, end + 1, &symbols_);
+    collector.Params();
+    collector.VisitStmt(func->body);
+  };
   if (parsed.module.defined()) {
     const ir::IRModuleNode* mod = parsed.module.get();
     for (size_t i = 0; i < mod->functions.size(); ++i) {
       auto func = mod->functions[i].as<tir::PrimFuncNode>();
       if (!func) continue;  // Relax functions: nothing to index yet
-      const ir::GlobalVar& gv = mod->global_vars[i];
-      if (gv->span.defined()) {
-        IndexedSymbol s;
-        s.role = SymbolRole::kFunction;
-        s.name = gv->name_hint;
-        s.def_begin = gv->span.begin;
-        s.def_end = gv->span.end;
-        s.scope_begin = 0;
-        s.scope_end = static_cast<uint32_t>(text.size()) + 1;
-        s.node = func;
-        s.func = func;
-        symbols_.push_back(std::move(s));
-      }
-      uint32_t begin = func->span.defined() ? func->span.begin : 0;
-      uint32_t end = func->span.defined() ? func->span.end : static_cast<uint32_t>(text.size());
-      SymbolCollector collector(text, func, begin, end + 1, &symbols_);
-      collector.Params();
-      collector.VisitStmt(func->body);
+      index_function(mod->global_vars[i], func);
     }
   }
+  // A function with an error in its body still answers for what did parse (as clangd does):
+  // its names resolve as they would once the error is fixed.
+  for (const script::ParseResult::Recovered& r : parsed.recovered) index_function(r.gvar, r.func.get());
 
   for (size_t k = 0; k < symbols_.size(); ++k) by_name_[symbols_[k].name].push_back(static_cast<int>(k));
   std::vector<Token> tokens = Tokenize(text);

@@ -75,7 +75,7 @@ class OutlineBuilder : public tir::StmtVisitor {
 
 std::vector<DocumentSymbol> ComputeDocumentSymbols(const Document& doc) {
   const script::ParseResult& parsed = doc.Parsed();
-  if (!parsed.module.defined()) return {};
+  if (!parsed.module.defined() && parsed.recovered.empty()) return {};
   const SymbolIndex& index = SymbolIndex::Of(doc);
   std::vector<DocumentSymbol> functions;
   for (const IndexedSymbol& s : index.symbols()) {

@@ -191,7 +191,8 @@ LoopRV Schedule::Fuse(const std::vector<LoopRV>& loop_rvs, bool preserve_unit_it
     const For& l = loops[i];
     PrimExpr ext = cast(dtype, l->extent);
     PrimExpr value;
-    const int64_t* const_ext = AsConstInt(analyzer.Simplify(ext));
+    PrimExpr simplified_ext = analyzer.Simplify(ext);
+    const int64_t* const_ext = AsConstInt(simplified_ext);
     if (const_ext && *const_ext == 1) {
       value = make_const(dtype, int64_t(0));
     } else if (i == 0) {

@@ -93,6 +93,7 @@ ParseResult Parser::Run() {
     }
   }
   result.is_module = is_module_;
+  result.recovered = std::move(recovered_);
   diags_.SortByPosition();
   result.diagnostics = std::move(diags_);
   return result;

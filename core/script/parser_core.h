@@ -332,6 +332,7 @@ class Parser {
   std::unordered_map<std::string, Node> gvar_definitions_;  // the decorated definitions
   std::vector<ir::BaseFunc> funcs_;
   std::vector<ir::GlobalVar> parsed_gvars_;  // parallel to funcs_
+  std::vector<ParseResult::Recovered> recovered_;  // see ParseResult::recovered
   ir::AttrMap module_attrs_;
   ir::AttrMap module_global_infos_;  // kind -> ArrayObj of GlobalInfo nodes
   bool is_module_ = false;

@@ -288,19 +288,32 @@ void Parser::ParseFunction(Node def, Node decorator) {
   blocks_.clear();
   loop_doms_.clear();
   scalar_param_dtypes_.clear();
-  if (aborted || diags_.ErrorCount() > errors_before || def->has_error) return;
-
-  bool explicit_root = false;
-  if (auto* r = body.as<SBlockRealizeNode>()) explicit_root = r->block->name_hint == "root";
-  if ((ctx.has_block && !explicit_root) || !ctx.root_allocs.empty()) {
-    SBlock root = MakeSBlock({}, {}, {}, "root", body, Stmt(), ctx.root_allocs, {}, {}, SpanOf(def));
-    body = MakeSBlockRealize({}, MakeIntImm(DataType::Bool(), 1), root, SpanOf(def));
+  if (aborted) return;
+  // An error inside the body (the failing statement was left out and parsing went on) keeps
+  // the function out of the module, but what was built serves the editor (ParseResult::recovered).
+  const bool failed = diags_.ErrorCount() > errors_before || def->has_error;
+  auto finish = [&]() -> PrimFunc {
+    bool explicit_root = false;
+    if (auto* r = body.as<SBlockRealizeNode>()) explicit_root = r->block->name_hint == "root";
+    if ((ctx.has_block && !explicit_root) || !ctx.root_allocs.empty()) {
+      SBlock root = MakeSBlock({}, {}, {}, "root", body, Stmt(), ctx.root_allocs, {}, {}, SpanOf(def));
+      body = MakeSBlockRealize({}, MakeIntImm(DataType::Bool(), 1), root, SpanOf(def));
+    }
+    ir::AttrMap attrs = ctx.attrs;
+    if (!flags.private_ && !attrs.count("global_symbol")) attrs["global_symbol"] = ir::MakeString(name);
+    if (flags.s_tir) attrs["s_tir"] = ir::MakeBool(true);
+    if (flags.persistent) attrs["tirx.persistent_kernel"] = ir::MakeBool(true);
+    return MakePrimFunc(ctx.params, ctx.buffer_map, body, ret_type, attrs, SpanOf(def));
+  };
+  if (failed) {
+    try {
+      recovered_.push_back({gv, finish()});
+    } catch (const std::exception&) {
+      // Too broken to build even partially: nothing to recover (its errors are reported).
+    }
+    return;
   }
-  ir::AttrMap attrs = ctx.attrs;
-  if (!flags.private_ && !attrs.count("global_symbol")) attrs["global_symbol"] = ir::MakeString(name);
-  if (flags.s_tir) attrs["s_tir"] = ir::MakeBool(true);
-  if (flags.persistent) attrs["tirx.persistent_kernel"] = ir::MakeBool(true);
-  PrimFunc func = MakePrimFunc(ctx.params, ctx.buffer_map, body, ret_type, attrs, SpanOf(def));
+  PrimFunc func = finish();
   // Keep the module's function order: successful functions in source order.
   // gvars_ holds every declared function; the module keeps only the parsed ones (see Run).
   funcs_.push_back(func);

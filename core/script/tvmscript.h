@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ir/expr.h"
 #include "support/diagnostic.h"
@@ -20,6 +21,15 @@ struct ParseResult {
   // True when the source was an `@I.ir_module` class, false for top-level functions.
   bool is_module = true;
   DiagnosticList diagnostics;
+  // The PrimFuncs left out of `module` for an error inside their body, as far as they were
+  // built: a statement that failed (or did not parse) is missing, the rest is there. Not valid
+  // IR: only for what reads names and spans (the editor's hover, navigation, outline), which
+  // then still answer from what did parse; never verified, printed, lowered or run.
+  struct Recovered {
+    ir::GlobalVar gvar;
+    tir::PrimFunc func;
+  };
+  std::vector<Recovered> recovered;
 
   bool ok() const { return module.defined() && !diagnostics.HasErrors(); }
 };

@@ -42,6 +42,7 @@ const char* RunStatusName(RunStatus status) {
     case RunStatus::kFailed: return "failed";
     case RunStatus::kCrashed: return "crashed";
     case RunStatus::kTimedOut: return "timed-out";
+    case RunStatus::kOutOfMemory: return "out-of-memory";
     case RunStatus::kCancelled: return "cancelled";
   }
   return "unknown";
@@ -49,7 +50,7 @@ const char* RunStatusName(RunStatus status) {
 
 std::optional<RunStatus> ParseRunStatus(const std::string& name) {
   for (RunStatus s : {RunStatus::kOk, RunStatus::kMismatch, RunStatus::kFailed, RunStatus::kCrashed,
-                      RunStatus::kTimedOut, RunStatus::kCancelled}) {
+                      RunStatus::kTimedOut, RunStatus::kOutOfMemory, RunStatus::kCancelled}) {
     if (name == RunStatusName(s)) return s;
   }
   return std::nullopt;
@@ -804,6 +805,14 @@ FunctionResult RunFunction(const RunContext& ctx, size_t index, const Hooks& hoo
       return RunPrimFunc(ctx, name, f, hooks);
     }
     return RunRelaxFunction(ctx, name, module->functions[index].as_ref<relax::FunctionNode>(), hooks);
+  } catch (const std::bad_alloc& e) {
+    // Past an isolated run's memory limit (or the machine's): a status of its own, not a failure
+    // of the function's meaning.
+    FunctionResult r;
+    r.name = name;
+    r.status = RunStatus::kOutOfMemory;
+    r.message = "out of memory: an allocation failed (" + std::string(e.what()) + ")";
+    return r;
   } catch (const std::exception& e) {
     FunctionResult r;
     r.name = name;
@@ -834,6 +843,7 @@ FunctionResult RunFunctionInChild(const RunContext& ctx, size_t index, const Can
   ChildOptions options;
   options.cancelled = [&] { return token.cancelled(); };
   options.timeout_s = ctx.request.timeout_s;
+  if (ctx.request.memory_limit_bytes) options.memory_limit_bytes = *ctx.request.memory_limit_bytes;
   options.on_progress = [&](const std::string& message) {
     if (message.empty()) return;
     std::string text = message.substr(1);
@@ -862,8 +872,14 @@ FunctionResult RunFunctionInChild(const RunContext& ctx, size_t index, const Can
   if (!child.stderr_text.empty()) std::fputs(child.stderr_text.c_str(), stderr);
   FunctionResult r = partial;
   switch (child.end) {
-    case ChildEnd::kFinished:
-      return FunctionResultFromJson(nlohmann::json::parse(child.payload, nullptr, false));
+    case ChildEnd::kFinished: {
+      FunctionResult done = FunctionResultFromJson(nlohmann::json::parse(child.payload, nullptr, false));
+      if (done.status == RunStatus::kOutOfMemory && options.memory_limit_bytes) {
+        done.message += " past the child's limit of " + std::to_string(options.memory_limit_bytes >> 20) +
+                        " MiB beyond the parent's size";
+      }
+      return done;
+    }
     case ChildEnd::kCancelled:
       r.status = RunStatus::kCancelled;
       r.message = samples_started > 0 ? "cancelled during repeat " + std::to_string(samples_started) + " of " +
@@ -880,6 +896,12 @@ FunctionResult RunFunctionInChild(const RunContext& ctx, size_t index, const Can
     case ChildEnd::kTimedOut:
       r.status = RunStatus::kTimedOut;
       r.message = child.message + (last_stage.empty() ? "" : " during " + last_stage);
+      r.samples_s.clear();
+      return r;
+    case ChildEnd::kOutOfMemory:
+      r.status = RunStatus::kOutOfMemory;
+      r.message = child.message + (last_stage.empty() ? "" : " during " + last_stage) +
+                  StderrTail(child.stderr_text);
       r.samples_s.clear();
       return r;
     default:

@@ -50,6 +50,7 @@ enum class RunStatus {
   kFailed,     // could not run (no inputs, the call failed, the reference failed)
   kCrashed,    // its process died of a signal (FunctionResult::signal)
   kTimedOut,   // ran past RunCheckRequest::timeout_s and was killed
+  kOutOfMemory,  // an allocation failed past its process's memory limit (isolated runs only)
   kCancelled,  // cancelled before or while it ran
 };
 const char* RunStatusName(RunStatus status);
@@ -118,6 +119,9 @@ struct RunCheckRequest {
   // size it inherits from this process), so that a run measures as a build for that many cores
   // runs.
   int num_threads = 0;
+  // Bytes an isolated run may map beyond the parent's size (ChildOptions::memory_limit_bytes);
+  // unset: DefaultChildMemoryLimit(); 0: none. Past it, the function is kOutOfMemory.
+  std::optional<size_t> memory_limit_bytes;
   bool keep_outputs = false;   // fill FunctionResult::outputs
 };
 

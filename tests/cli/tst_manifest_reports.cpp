@@ -163,6 +163,60 @@ class TestManifestReports : public QObject {
     QVERIFY(text.contains("has no entry in the baseline"));
   }
 
+  // A CUDA case where there is no GPU (CUDA_VISIBLE_DEVICES="" hides any the machine has): it
+  // builds (NVRTC), its run checks are skipped with the reason, the case is "skipped" in the
+  // JSON and JUnit's <skipped>, and a run of passed and skipped cases exits 0. A check that
+  // fails still fails the case.
+  void aCudaCaseWithoutAGpuIsSkipped() {
+    QTemporaryDir tmp;
+    Write(tmp.filePath("k.py"), kAddOne);
+    Write(tmp.filePath("m.json"), R"json({"cases": [
+      {"name": "cpu", "input": "k.py", "checks": {"numeric": {}}},
+      {"name": "gpu", "input": "k.py", "target": "cuda", "pipeline": "DefaultGPUSchedule", "checks": {"numeric": {}, "timing": {"baseline": "b.json"}}},
+      {"name": "gpu-golden-fails", "input": "k.py", "target": "cuda", "pipeline": "DefaultGPUSchedule", "checks": {"numeric": {}, "ir_golden": "absent.py"}}
+    ]})json");
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("CUDA_VISIBLE_DEVICES", "");
+    p.setProcessEnvironment(env);
+    QString json = tmp.filePath("r.json"), xml = tmp.filePath("r.xml");
+    p.start(QStringLiteral(WB_WORKBENCH_BIN), {"--batch", tmp.filePath("m.json"), "--json", json, "--junit", xml});
+    QVERIFY(p.waitForFinished(300000));
+    QString out = QString::fromUtf8(p.readAllStandardOutput()), err = QString::fromUtf8(p.readAllStandardError());
+    QCOMPARE(p.exitCode(), 1);  // the failing golden
+    QJsonObject report = ReadJson(json);
+    QCOMPARE(report["passed"].toInt(), 1);
+    QCOMPARE(report["skipped"].toInt(), 1);
+    QCOMPARE(report["failed"].toInt(), 1);
+    QJsonObject gpu = CaseNamed(report, "gpu");
+    QCOMPARE(gpu["status"].toString(), QString("skipped"));
+    QVERIFY2(gpu["message"].toString().startsWith("skipped: no CUDA device: "), qPrintable(gpu["message"].toString()));
+    for (const char* kind : {"numeric", "timing"}) {
+      QJsonObject check = CheckOf(gpu, kind);
+      QVERIFY2(check["skipped"].toBool() && !check["passed"].toBool(), kind);
+      QVERIFY2(check["message"].toString().contains("kernel(s) for cuda"), qPrintable(check["message"].toString()));
+    }
+    QJsonObject failing = CaseNamed(report, "gpu-golden-fails");
+    QCOMPARE(failing["status"].toString(), QString("failed"));
+    QVERIFY(CheckOf(failing, "numeric")["skipped"].toBool());
+    QVERIFY2(out.contains("1 passed, 1 failed, 1 skipped"), qPrintable(out));
+    QVERIFY2(!err.contains("gpu: numeric"), qPrintable(err));  // a skip is not reported as a failure
+    // JUnit: the skip with its reason, counted, and valid.
+    QString why = ValidateJUnit(xml);
+    QVERIFY2(why.isEmpty(), qPrintable(why + ReadAll(xml)));
+    QByteArray text = ReadAll(xml);
+    QVERIFY2(text.contains("tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"1\""), text.constData());
+    QVERIFY2(text.contains("<skipped message=\"skipped: no CUDA device: "), text.constData());
+    // Without the failing case the run exits 0: a skip is not a failure.
+    Write(tmp.filePath("m2.json"), R"json({"cases": [
+      {"name": "cpu", "input": "k.py", "checks": {"numeric": {}}},
+      {"name": "gpu", "input": "k.py", "target": "cuda", "pipeline": "DefaultGPUSchedule", "checks": {"numeric": {}}}
+    ]})json");
+    p.start(QStringLiteral(WB_WORKBENCH_BIN), {"--batch", tmp.filePath("m2.json")});
+    QVERIFY(p.waitForFinished(300000));
+    QCOMPARE(p.exitCode(), 0);
+  }
+
   void bundledManifestIsDeterministicAndValid() {
     QTemporaryDir tmp;
     QString manifest = SourceDir() + "/resources/examples/manifest.json";

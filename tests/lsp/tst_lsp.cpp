@@ -282,6 +282,60 @@ class TestLsp : public QObject {
     QVERIFY2(r["start"] == b, r.dump().c_str());
   }
 
+  // A file whose only error is semantic, opened as is (no earlier version parsed): hover,
+  // definition, references and the outline answer from what did parse, as clangd does.
+  void navigationInAFunctionWithASemanticError() {
+    LspClient c;
+    c.Initialize();
+    std::string text = ReadExample("matmul.py");
+    text.replace(text.find("A[vi, vk] * B"), 9, "A[vi, vk, vj]");
+    std::string uri = "file:///semantic.py";
+    c.Open(uri, text);
+    auto d = c.Diagnostics(uri);
+    QVERIFY(d.has_value());
+    QCOMPARE(d->size(), size_t(1));
+    QVERIFY2((*d)[0]["message"].get<std::string>().find("has 2 dimensions but is indexed with 3") != std::string::npos,
+             d->dump().c_str());
+    // A in the very statement that failed.
+    std::string a = HoverText(c.Call("textDocument/hover", At(uri, PosOf(text, "A[vi, vk, vj]"))));
+    QVERIFY2(a.find("(256, 256)") != std::string::npos && a.find("float32") != std::string::npos, a.c_str());
+    json a_def = c.Call("textDocument/definition", At(uri, PosOf(text, "A[vi, vk, vj]")))["result"];
+    QCOMPARE(a_def.size(), size_t(1));
+    QVERIFY2(a_def[0]["range"]["start"] == PosOf(text, "A: T.Buffer"), a_def.dump().c_str());
+    // An iter var used there goes to its definition.
+    json vk = c.Call("textDocument/definition", At(uri, PosOf(text, "A[vi, vk, vj]", 0, 6)))["result"];
+    QCOMPARE(vk.size(), size_t(1));
+    QVERIFY2(vk[0]["range"]["start"] == PosOf(text, "vk = T.axis"), vk.dump().c_str());
+    std::string iter = HoverText(c.Call("textDocument/hover", At(uri, PosOf(text, "A[vi, vk, vj]", 0, 6))));
+    QVERIFY2(iter.find("reduce") != std::string::npos, iter.c_str());
+    // Elsewhere in the function: the block, a loop, C's references.
+    std::string block = HoverText(c.Call("textDocument/hover", At(uri, PosOf(text, "\"C\"", 0, 1))));
+    QVERIFY2(block.find("iter vars") != std::string::npos, block.c_str());
+    std::string loop = HoverText(c.Call("textDocument/hover", At(uri, PosOf(text, "for i", 0, 4))));
+    QVERIFY2(loop.find("serial") != std::string::npos, loop.c_str());
+    json refs = c.Call("textDocument/references",
+                       {{"textDocument", TextDoc(uri)}, {"position", PosOf(text, "A: T.Buffer")},
+                        {"context", {{"includeDeclaration", true}}}})["result"];
+    QCOMPARE(refs.size(), size_t(3));  // the parameter, T.reads, the failing statement
+    // The outline still lists the function.
+    json symbols = c.Call("textDocument/documentSymbol", {{"textDocument", TextDoc(uri)}})["result"];
+    QVERIFY2(symbols.dump().find("\"main\"") != std::string::npos, symbols.dump().c_str());
+
+    // A top-level function (no module at all) with the same error.
+    const char* lone = R"(@T.prim_func
+def f(A: T.Buffer((4, 4), "float32"), B: T.Buffer((4,), "float32")):
+    for i in range(4):
+        B[i] = A[i, 0, 0]
+)";
+    c.Open("file:///lone.py", lone);
+    QCOMPARE(c.Diagnostics("file:///lone.py")->size(), size_t(1));
+    std::string la = HoverText(c.Call("textDocument/hover", At("file:///lone.py", PosOf(lone, "A[i, 0, 0]"))));
+    QVERIFY2(la.find("(4, 4)") != std::string::npos, la.c_str());
+    json lb = c.Call("textDocument/definition", At("file:///lone.py", PosOf(lone, "B[i] =")))["result"];
+    QCOMPARE(lb.size(), size_t(1));
+    QVERIFY2(lb[0]["range"]["start"] == PosOf(lone, "B: T.Buffer"), lb.dump().c_str());
+  }
+
   void documentSymbols() {
     LspClient c;
     c.Initialize();

@@ -97,6 +97,7 @@ class TstParser : public QObject {
   void parseSpeed();
   void pythonLexingAndPrecedence();
   void syntaxErrorsRecoverPerStatement();
+  void functionWithAnErrorIsRecovered();
 };
 
 void TstParser::matmulModule() {
@@ -844,6 +845,44 @@ void TstParser::syntaxErrorsRecoverPerStatement() {
                                                    {"syntax error: unexpected ')'", 5},
                                                    {"syntax error: missing ')'", 7}};
   QVERIFY2(got == want, Diags(r).c_str());
+}
+
+void TstParser::functionWithAnErrorIsRecovered() {
+  // A semantic error in one statement keeps the function out of the module (and is its only
+  // diagnostic), but what was built is in `recovered`, for the editor: the failing statement
+  // is missing, the others and the signature are there, spans and all.
+  const char* src = R"(@I.ir_module
+class Module:
+    @T.prim_func
+    def good(X: T.Buffer((4,), "float32")):
+        X[0] = T.float32(1.0)
+
+    @T.prim_func
+    def bad(A: T.Buffer((8, 8), "float32"), B: T.Buffer((8,), "float32")):
+        for i in range(8):
+            B[i] = A[i, 0, 1]
+            B[i] = B[i] + A[i, i]
+)";
+  auto r = script::Parse(src);
+  QCOMPARE(int(r.diagnostics.ErrorCount()), 1);
+  QVERIFY2(r.diagnostics.begin()->message == "buffer 'A' has 2 dimensions but is indexed with 3", Diags(r).c_str());
+  QVERIFY(r.module.defined());
+  QCOMPARE(r.module->functions.size(), size_t(1));  // only `good`
+  QCOMPARE(r.recovered.size(), size_t(1));
+  QCOMPARE(r.recovered[0].gvar->name_hint, std::string("bad"));
+  const PrimFuncNode* bad = r.recovered[0].func.get();
+  QCOMPARE(bad->params.size(), size_t(2));
+  QVERIFY(bad->buffer_map[0].defined() && bad->buffer_map[0]->name == "A");
+  QVERIFY(bad->buffer_map[0]->span.defined());
+  auto* loop = Find<ForNode>(bad->body);
+  QVERIFY(loop);
+  // The loop body holds the second store only.
+  auto* store = Find<BufferStoreNode>(loop->body);
+  QVERIFY(store);
+  QVERIFY(loop->body.as<BufferStoreNode>() || Flatten(loop->body).size() == 1);
+  QVERIFY(store->value.as<AddNode>());
+  // A function that parses is never in `recovered`.
+  QVERIFY(script::Parse("@T.prim_func\ndef f():\n    pass\n").recovered.empty());
 }
 
 void TstParser::parseSpeed() {

@@ -1,6 +1,6 @@
 // The one run-and-check mechanism (workbench/run_check.h) on PrimFuncs and on Relax functions
 // through the VM: every status (ok, mismatch, failed, crashed with its signal, timed out,
-// cancelled), the reference choice (auto picks by executed operations; a wrong kernel is caught
+// out of memory, cancelled), the reference choice (auto picks by executed operations; a wrong kernel is caught
 // by the interpreter and by the compiled reference), the timing statistics, and the JSON codec
 // that carries a result out of its child process.
 #include <QTest>
@@ -79,6 +79,13 @@ const char* kCrash = R"(# from tvm.script import tirx as T
 def main(A: T.Buffer((64,), "float32")):
     for i in range(16):
         A[i * 100000000] = T.float32(1.0)
+)";
+
+// Its input alone is 4 GiB.
+const char* kHuge = R"(# from tvm.script import tirx as T
+@T.prim_func
+def main(A: T.Buffer((1073741824,), "float32")):
+    A[0] = T.float32(1.0)
 )";
 
 // A wrong rewrite of it: lv - lv instead of lv + lv.
@@ -216,6 +223,25 @@ class TstRunCheck : public QObject {
     request.timeout_s = 0.5;
     FunctionResult r = One(RunAndCheck(request));
     QVERIFY2(r.status == RunStatus::kTimedOut, RunStatusName(r.status));
+  }
+
+  void pastTheMemoryLimitIsOutOfMemory() {
+#if defined(__SANITIZE_ADDRESS__)
+    QSKIP("AddressSanitizer's allocator aborts on a failed allocation instead of throwing");
+#endif
+    // A 4 GiB input under a 256 MiB limit: its allocation fails in the child.
+    RunCheckRequest request = Request(kHuge);
+    request.reference = ReferenceKind::kNone;
+    request.memory_limit_bytes = size_t{256} << 20;
+    FunctionResult r = One(RunAndCheck(request));
+    QVERIFY2(r.status == RunStatus::kOutOfMemory, RunStatusName(r.status));
+    QCOMPARE(std::string(RunStatusName(r.status)), std::string("out-of-memory"));
+    QVERIFY2(r.message.rfind("out of memory: an allocation failed", 0) == 0, r.message.c_str());
+    QVERIFY2(r.message.find("256 MiB") != std::string::npos, r.message.c_str());
+    // The status crosses the process boundary and the reports by name.
+    QVERIFY(ParseRunStatus("out-of-memory") == RunStatus::kOutOfMemory);
+    FunctionResult back = FunctionResultFromJson(nlohmann::json::parse(ToJson(r).dump()));
+    QVERIFY(back.status == RunStatus::kOutOfMemory);
   }
 
   void cancelledBeforeAndWhileItRuns() {

@@ -167,10 +167,12 @@ class LoopUnroller : public StmtExprMutator {
  private:
   // The number of iterations when extent and step are constants, else -1.
   int64_t TripCount(const ForNode* loop) {
-    const int64_t* extent = AsConstInt(analyzer_.Simplify(loop->extent));
+    PrimExpr simplified_extent = analyzer_.Simplify(loop->extent);  // AsConstInt points into it
+    const int64_t* extent = AsConstInt(simplified_extent);
     int64_t step = 1;
     if (loop->step.defined()) {
-      const int64_t* s = AsConstInt(analyzer_.Simplify(loop->step));
+      PrimExpr simplified_step = analyzer_.Simplify(loop->step);
+      const int64_t* s = AsConstInt(simplified_step);
       if (!s || *s <= 0) return -1;
       step = *s;
     }
