@@ -842,7 +842,7 @@ FunctionResult RunFunctionInChild(const RunContext& ctx, size_t index, const Can
   int samples_started = 0;
   ChildOptions options;
   options.cancelled = [&] { return token.cancelled(); };
-  options.timeout_s = ctx.request.timeout_s;
+  if (ctx.request.timeout_s) options.timeout_s = *ctx.request.timeout_s;
   if (ctx.request.memory_limit_bytes) options.memory_limit_bytes = *ctx.request.memory_limit_bytes;
   options.on_progress = [&](const std::string& message) {
     if (message.empty()) return;

@@ -114,7 +114,9 @@ struct RunCheckRequest {
   bool profile = false;
   TimingOptions timing;
   bool isolate = true;
-  double timeout_s = 0;        // per function, isolated runs only; 0: none
+  // Per function, isolated runs only; unset: the child process's default (kDefaultChildTimeoutS,
+  // so a kernel that never ends is a clear failure, not a frozen run); 0: none.
+  std::optional<double> timeout_s;
   // The runtime thread pool's size in the child that runs a function (isolated runs only; 0: the
   // size it inherits from this process), so that a run measures as a build for that many cores
   // runs.
