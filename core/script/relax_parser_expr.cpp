@@ -441,9 +441,12 @@ Expr RelaxParser::ShapeOperand(const OpInfo& info, Node a) {
     } else if (v.kind == VK::kExpr && v.expr.defined() && v.expr->dtype.is_int()) {
       dims.push_back(AsInt64(v.expr));
     } else {
-      std::string got = v.kind == VK::kExpr && v.expr.defined()
-                            ? "a " + v.expr->dtype.ToString() + " expression"
-                            : std::string(DescribeKind(v.kind));
+      std::string got = std::string(DescribeKind(v.kind));
+      if (v.kind == VK::kExpr && v.expr.defined()) got = "a " + v.expr->dtype.ToString() + " expression";
+      if (v.kind == VK::kObject && IsExpr(v.obj.get())) {
+        Type t = GetType(Downcast<ExprNode>(v.obj));
+        got = "a Relax value" + (t.defined() ? " of type " + TypeText(t) : std::string());
+      }
       p_.Fail(d, "a dimension of the shape of R." + info.script_name() +
                      " must be an integer or an integer expression such as n * 2, got " + got);
     }
