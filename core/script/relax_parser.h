@@ -63,6 +63,7 @@ class RelaxParser {
   Value EvalCall(Node n);
   Value CallRelax(const std::string& name, const Args& args);
   Value CallOp(const relax::OpInfo& info, const Args& args);
+  relax::Expr ShapeOperand(const relax::OpInfo& info, Node a);
   Value CallTIR(const std::string& name, const Args& args);
   // --- device placement (relax_parser_device.cpp) ---
   // R.to_vdevice / R.hint_on_device (R.device only as the latter's argument).

@@ -429,15 +429,46 @@ ir::ObjectRef RelaxParser::ToAttr(const AttrField& field, const Value& v, Node n
 
 // --- registered ops and R.* builtins ---------------------------------------------------------
 
+// A shape operand written as TVM's Python API takes it, a tuple or list of dims (`(n, 4)`),
+// becomes the ShapeExpr `R.shape([n, 4])`; any other form is an ordinary expression.
+Expr RelaxParser::ShapeOperand(const OpInfo& info, Node a) {
+  if (p_.Kind(a) != K::kTuple && p_.Kind(a) != K::kList) return Normalize(ToExpr(Eval(a), a), a);
+  std::vector<ir::PrimExpr> dims;
+  for (Node d : p_.cst_->Children(a)) {
+    Value v = Eval(d);
+    if (v.kind == VK::kInt) {
+      dims.push_back(tir::MakeIntImm(DataType::Int(64), v.i, p_.SpanOf(d)));
+    } else if (v.kind == VK::kExpr && v.expr.defined() && v.expr->dtype.is_int()) {
+      dims.push_back(AsInt64(v.expr));
+    } else {
+      std::string got = std::string(DescribeKind(v.kind));
+      if (v.kind == VK::kExpr && v.expr.defined()) got = "a " + v.expr->dtype.ToString() + " expression";
+      if (v.kind == VK::kObject && IsExpr(v.obj.get())) {
+        Type t = GetType(Downcast<ExprNode>(v.obj));
+        got = "a Relax value" + (t.defined() ? " of type " + TypeText(t) : std::string());
+      }
+      p_.Fail(d, "a dimension of the shape of R." + info.script_name() +
+                     " must be an integer or an integer expression such as n * 2, got " + got);
+    }
+  }
+  return Normalize(MakeShapeExpr(dims, p_.SpanOf(a)), a);
+}
+
 Value RelaxParser::CallOp(const OpInfo& info, const Args& args) {
   Node n = args.call;
   std::vector<Expr> call_args;
   ir::AttrMap attrs;
   size_t nargs = info.arg_names.size();
+  // The registry names an op's arguments as TVM's Python API does; `shape` is the shape operand
+  // (R.zeros, R.ones, R.full, R.reshape, R.broadcast_to, R.memory.alloc_tensor, ...).
+  auto operand = [&](size_t index, Node a) {
+    if (index < nargs && info.arg_names[index] == "shape") return ShapeOperand(info, a);
+    return Normalize(ToExpr(Eval(a), a), a);
+  };
   for (size_t i = 0; i < args.pos.size(); ++i) {
     Node a = args.pos[i];
     if (i < nargs || info.variadic) {
-      call_args.push_back(Normalize(ToExpr(Eval(a), a), a));
+      call_args.push_back(operand(i, a));
     } else if (i - nargs < info.attrs.size()) {
       const AttrField& field = info.attrs[i - nargs];
       attrs[field.name] = ToAttr(field, Eval(a), a);
@@ -460,7 +491,7 @@ Value RelaxParser::CallOp(const OpInfo& info, const Args& args) {
     }
     size_t index = size_t(it - info.arg_names.begin());
     if (call_args.size() != index) p_.Fail(node, "argument '" + std::string(key) + "' is out of order");
-    call_args.push_back(Normalize(ToExpr(Eval(node), node), node));
+    call_args.push_back(operand(index, node));
   }
   Call call;
   try {

@@ -142,6 +142,47 @@ class TestRelaxScript : public QObject {
     QVERIFY2(got == expected, ("expected:\n" + expected + "got:\n" + got).c_str());
   }
 
+  // A shape operand written as a Python tuple or list (`R.zeros((2, 3), ...)`, `R.reshape(x, (n *
+  // 4,))`) is the ShapeExpr that `R.shape([...])` writes: the module equals the one written with
+  // R.shape, prints as TVM prints it, and its symbolic dims are the parameters' vars.
+  void shapeTuplesBecomeShapeExprs() {
+    REQUIRE_OPS();
+    std::string input, canonical;
+    for (const auto& file : Load("")) {
+      if (file.name == "58_shape_tuples.input.py") input = file.text;
+      if (file.name == "58_shape_tuples.py") canonical = file.text;
+    }
+    QVERIFY(!input.empty() && !canonical.empty());
+    auto tuples = wb::script::Parse(input, "tuples.py");
+    QVERIFY2(tuples.ok(), Diagnostics(tuples.diagnostics).c_str());
+    auto shapes = wb::script::Parse(canonical, "shapes.py");
+    QVERIFY2(shapes.ok(), Diagnostics(shapes.diagnostics).c_str());
+    auto mismatch = wb::ir::FindFirstMismatch(tuples.module, shapes.module);
+    QVERIFY2(!mismatch, mismatch ? mismatch->lhs_path.c_str() : "");
+    std::string printed = wb::script::Print(tuples);
+    QVERIFY2(printed == canonical, (FirstDifference(canonical, printed) + "\nprinted:\n" + printed).c_str());
+
+    auto create = tuples.module->Lookup("create").as_ref<wb::relax::FunctionNode>();
+    QVERIFY(create.defined());
+    const auto& bindings = create->body.as<wb::relax::SeqExprNode>()->blocks.at(0)->bindings;
+    auto operand = [&](size_t i) {
+      auto* vb = bindings.at(i).as<wb::relax::VarBindingNode>();
+      auto* call = vb ? vb->value.as<wb::relax::CallNode>() : nullptr;
+      return call ? call->args.at(0).as<wb::relax::ShapeExprNode>() : nullptr;
+    };
+    const auto* zeros = operand(0);
+    QVERIFY(zeros && zeros->values.size() == 2);
+    for (const auto& d : zeros->values) QCOMPARE(d->dtype, wb::ir::DataType::Int(64));
+    QCOMPARE(zeros->values[1].as<wb::tir::IntImmNode>()->value, int64_t(3));
+    // R.ones((n, 4), ...): n is the var of x's annotation, not a new one.
+    const auto* ones = operand(1);
+    QVERIFY(ones && ones->values.size() == 2);
+    auto* x_type = create->params[0]->struct_info.as<wb::relax::TensorTypeNode>();
+    QVERIFY(x_type);
+    QCOMPARE(ones->values[0].get(), x_type->shape->at(0).get());
+    QVERIFY(operand(4) && operand(4)->values.empty());  // R.zeros((), ...): a scalar
+  }
+
   // Structure: the MLP's main has one dataflow block whose call_tir bindings are typed.
   void mlpIsBuiltWithTypes() {
     REQUIRE_OPS();
