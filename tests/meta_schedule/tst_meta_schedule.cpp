@@ -88,6 +88,14 @@ class Module:
 
 tir::PrimFunc MainOf(const ir::IRModule& m) { return m->Lookup("main").as_ref<tir::PrimFuncNode>(); }
 
+// The matmul workload as a hand-built tuning task, as most cases below tune it.
+TuneTask MatmulTask() {
+  TuneTask mm;
+  mm.name = "matmul";
+  mm.func = MainOf(ParseOrDie(kMatmul));
+  return mm;
+}
+
 SpaceOptions TwoCores() {
   SpaceOptions o;
   o.num_cores = 2;
@@ -163,9 +171,7 @@ class TestMetaSchedule : public QObject {
   void everySampledScheduleIsEquivalent() {
     ExtractedTasks t = ExtractTasks(ParseOrDie(kWorkloads));
     std::vector<TuneTask> tasks = t.tasks;
-    TuneTask mm;
-    mm.name = "matmul";
-    mm.func = MainOf(ParseOrDie(kMatmul));
+    TuneTask mm = MatmulTask();
     tasks.push_back(mm);
     int checked = 0;
     for (const TuneTask& task : tasks) {
@@ -384,9 +390,7 @@ class TestMetaSchedule : public QObject {
 
   void sameSeedSameCandidates() {
     ExtractedTasks tasks;
-    TuneTask mm;
-    mm.name = "matmul";
-    mm.func = MainOf(ParseOrDie(kMatmul));
+    TuneTask mm = MatmulTask();
     mm.shash = ir::StructuralHash(mm.func);
     tasks.tasks = {mm};
     auto run = [&](uint64_t seed) {
@@ -412,9 +416,7 @@ class TestMetaSchedule : public QObject {
   void wrongCandidatesAreRecordedFailedAndNeverChosen() {
     QTemporaryDir dir;
     ExtractedTasks tasks;
-    TuneTask mm;
-    mm.name = "matmul";
-    mm.func = MainOf(ParseOrDie(kMatmul));
+    TuneTask mm = MatmulTask();
     tasks.tasks = {mm};
     TuneOptions o;
     o.max_trials = 16;
@@ -456,9 +458,7 @@ class TestMetaSchedule : public QObject {
   void luckySearchMeasurementsLoseToTheDefault() {
     QTemporaryDir dir;
     ExtractedTasks tasks;
-    TuneTask mm;
-    mm.name = "matmul";
-    mm.func = MainOf(ParseOrDie(kMatmul));
+    TuneTask mm = MatmulTask();
     tasks.tasks = {mm};
     TuneOptions o;
     o.max_trials = 8;
@@ -514,9 +514,7 @@ class TestMetaSchedule : public QObject {
   void verifiedCandidateIsTheMeasuredFunction() {
     QTemporaryDir dir;
     ExtractedTasks tasks;
-    TuneTask mm;
-    mm.name = "matmul";
-    mm.func = MainOf(ParseOrDie(kMatmul));
+    TuneTask mm = MatmulTask();
     tasks.tasks = {mm};
     TuneOptions o;
     o.max_trials = 8;
@@ -595,9 +593,7 @@ class TestMetaSchedule : public QObject {
 
   void cancelStopsTuning() {
     ExtractedTasks tasks;
-    TuneTask mm;
-    mm.name = "matmul";
-    mm.func = MainOf(ParseOrDie(kMatmul));
+    TuneTask mm = MatmulTask();
     tasks.tasks = {mm};
     TuneOptions o;
     o.max_trials = 64;
