@@ -225,7 +225,7 @@ class TestGuiBuild : public QObject {
     QCOMPARE(Cell(t, crash, 0), QString("crash"));
     QVERIFY2(Cell(t, crash, 9).startsWith("crashed: SIGSEGV (invalid memory access"),
              qPrintable(Cell(t, crash, 9)));
-    QCOMPARE(t->item(crash, 6)->foreground().color(), QColor("#c0392b"));
+    QCOMPARE(t->item(crash, 9)->foreground().color(), QColor("#c0392b"));
     QVERIFY(Cell(t, 1 - crash, 9).startsWith("ok"));
     QVERIFY2(b->statusLabel()->text().contains("1 failed (1 crashed)"), Why(b).constData());
     // The window, its document and the panel carry on: the same text profiles again.
