@@ -172,7 +172,8 @@ BuildPanel::BuildPanel(QWidget* parent) : QWidget(parent) {
          "cache (else once per iteration of its outer loop)"));
   results_->horizontalHeaderItem(kRoofline)->setToolTip(
       tr("GFLOP/s over the roof at this intensity: min(FMA peak, intensity x bandwidth), of every thread for a "
-         "parallel function, of one thread otherwise"));
+         "parallel function, of one thread otherwise; the L2's bandwidth when its bytes fit there, memory's "
+         "otherwise"));
   results_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   results_->horizontalHeader()->setStretchLastSection(true);
   results_->verticalHeader()->setVisible(false);
@@ -434,14 +435,16 @@ void BuildPanel::Finish(JobResult result) {
   if (result.peaks) {
     const workbench::HostPeaks& p = *result.peaks;
     session_.AdoptPeaks(p);
-    QString text = tr("Peaks of %1: FP32 FMA %2 GFLOP/s (1 thread), %3 (%4 threads); triad %5 GB/s (1 thread), %6 "
-                      "(%4 threads)")
+    QString text = tr("Peaks of %1: FP32 FMA %2 GFLOP/s (1 thread), %3 (%4 threads); memory %5 GB/s (1 thread), %6 "
+                      "(%4 threads); L2 %7 GB/s, %8")
                        .arg(Q(p.cpu))
                        .arg(p.gflops_1, 0, 'f', 1)
                        .arg(p.gflops_all, 0, 'f', 1)
                        .arg(p.threads)
                        .arg(p.gbytes_per_s_1, 0, 'f', 1)
-                       .arg(p.gbytes_per_s_all, 0, 'f', 1);
+                       .arg(p.gbytes_per_s_all, 0, 'f', 1)
+                       .arg(p.cache_gbytes_per_s_1, 0, 'f', 1)
+                       .arg(p.cache_gbytes_per_s_all, 0, 'f', 1);
     if (!result.peaks_warning.empty()) text += " (" + Q(result.peaks_warning) + ")";
     status_->setText(text);
     // The chart draws the new roofs; the table keeps the fractions of the roofs its run was under.
@@ -534,9 +537,10 @@ void BuildPanel::ShowRun(const workbench::RunOutcome& run) {
     auto fraction = f.roofline_fraction();
     QTableWidgetItem* roof = set(kRoofline, fraction ? QString::number(*fraction * 100, 'f', 1) + "%" : QString());
     if (fraction && intensity) {
-      roof->setToolTip(tr("of %1 GFLOP/s, the %2 roof at %3 FLOP/byte")
+      roof->setToolTip(tr("of %1 GFLOP/s, the %2 %3 roof at %4 FLOP/byte")
                            .arg(std::min(*f.peak_gflops, *intensity * *f.peak_gbytes_per_s), 0, 'f', 1)
                            .arg(f.parallel ? tr("every-thread") : tr("one-thread"))
+                           .arg(f.in_cache ? tr("L2") : tr("memory"))
                            .arg(*intensity, 0, 'g', 3));
     }
     QTableWidgetItem* error = set(kMaxError, f.checked() ? QString::number(f.max_abs_error, 'g', 3) : QString());
@@ -629,6 +633,7 @@ void BuildPanel::UpdateRoofline() {
       p.intensity = *intensity;
       p.gflops = *gflops;
       p.parallel = f.parallel;
+      p.in_cache = f.in_cache;
       p.latest = latest;
       points.push_back(p);
     }

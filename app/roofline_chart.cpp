@@ -38,9 +38,10 @@ void RooflineChart::SetPoints(QString title, std::vector<RooflinePoint> points) 
   update();
 }
 
-double RooflineChart::Roof(double intensity, bool parallel) const {
+double RooflineChart::Roof(double intensity, bool parallel, bool in_cache) const {
   if (!peaks_) return 0;
-  return std::min(peaks_->gflops(parallel), intensity * peaks_->gbytes_per_s(parallel));
+  double bandwidth = in_cache ? peaks_->cache_gbytes_per_s(parallel) : peaks_->gbytes_per_s(parallel);
+  return std::min(peaks_->gflops(parallel), intensity * bandwidth);
 }
 
 QRectF RooflineChart::PlotArea() const {
@@ -63,6 +64,7 @@ void RooflineChart::Ranges(double* x_lo, double* x_hi, double* y_lo, double* y_h
       double ridge = peaks_->gflops(parallel) / peaks_->gbytes_per_s(parallel);
       xs.push_back(ridge / 10);
       xs.push_back(ridge * 10);
+      xs.push_back(peaks_->gflops(parallel) / peaks_->cache_gbytes_per_s(parallel) / 10);
       ys.push_back(peaks_->gflops(parallel) * 1.5);
     }
   }
@@ -105,7 +107,8 @@ void RooflineChart::paintEvent(QPaintEvent*) {
   if (peaks_) {
     for (const auto& [color, style, name] :
          {std::tuple{kAllThreads, Qt::SolidLine, tr("%1 threads").arg(peaks_->threads)},
-          std::tuple{kOneThread, Qt::DashLine, tr("1 thread")}}) {
+          std::tuple{kOneThread, Qt::SolidLine, tr("1 thread")}, std::tuple{text, Qt::SolidLine, tr("memory")},
+          std::tuple{text, Qt::DotLine, tr("L2")}}) {
       p.setPen(QPen(color, 2, style));
       p.drawLine(QPointF(lx, ly + fm.height() / 2.0), QPointF(lx + 18, ly + fm.height() / 2.0));
       p.setPen(text);
@@ -141,14 +144,17 @@ void RooflineChart::paintEvent(QPaintEvent*) {
   } else {
     p.setClipRect(area);
     for (bool parallel : {false, true}) {
-      double ridge = peaks_->gflops(parallel) / peaks_->gbytes_per_s(parallel);
-      QPainterPath roof;
-      roof.moveTo(Position(x_lo, Roof(x_lo, parallel)));
-      roof.lineTo(Position(ridge, peaks_->gflops(parallel)));
-      roof.lineTo(Position(x_hi, peaks_->gflops(parallel)));
-      p.setPen(QPen(parallel ? kAllThreads : kOneThread, 2, parallel ? Qt::SolidLine : Qt::DashLine));
-      p.setBrush(Qt::NoBrush);
-      p.drawPath(roof);
+      for (bool in_cache : {false, true}) {
+        double bandwidth = in_cache ? peaks_->cache_gbytes_per_s(parallel) : peaks_->gbytes_per_s(parallel);
+        double ridge = peaks_->gflops(parallel) / bandwidth;
+        QPainterPath roof;
+        roof.moveTo(Position(x_lo, Roof(x_lo, parallel, in_cache)));
+        roof.lineTo(Position(ridge, peaks_->gflops(parallel)));
+        roof.lineTo(Position(x_hi, peaks_->gflops(parallel)));
+        p.setPen(QPen(parallel ? kAllThreads : kOneThread, 2, in_cache ? Qt::DotLine : Qt::SolidLine));
+        p.setBrush(Qt::NoBrush);
+        p.drawPath(roof);
+      }
     }
     p.setClipping(false);
   }
@@ -181,10 +187,11 @@ bool RooflineChart::event(QEvent* event) {
                       .arg(best->label)
                       .arg(best->intensity, 0, 'g', 3)
                       .arg(best->gflops, 0, 'g', 4);
-    if (double roof = Roof(best->intensity, best->parallel); roof > 0) {
-      tip += tr(", %1% of the %2 roof (%3 GFLOP/s)")
+    if (double roof = Roof(best->intensity, best->parallel, best->in_cache); roof > 0) {
+      tip += tr(", %1% of the %2 %3 roof (%4 GFLOP/s)")
                  .arg(100 * best->gflops / roof, 0, 'f', 1)
                  .arg(best->parallel ? tr("every-thread") : tr("one-thread"))
+                 .arg(best->in_cache ? tr("L2") : tr("memory"))
                  .arg(roof, 0, 'g', 4);
     }
     QToolTip::showText(help->globalPos(), tip, this);

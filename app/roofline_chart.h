@@ -1,6 +1,7 @@
 // The build panel's roofline: log-log, arithmetic intensity (FLOP/byte) along the bottom and
-// GFLOP/s up the side, under this machine's roofs (workbench/host_peaks.h): the bandwidth slope
-// rising to the FMA peak, for every thread (solid) and for one thread (dashed). A point per
+// GFLOP/s up the side, under this machine's roofs (workbench/host_peaks.h): the memory bandwidth
+// slope (solid) and the L2's (dotted) rising to the FMA peak, for every thread (red) and for one
+// thread (grey). A point per
 // profiled function and schedule step; the latest profile's points are filled, older steps'
 // hollow. Painted with QPainter, as the profile chart is.
 #pragma once
@@ -19,6 +20,7 @@ struct RooflinePoint {
   double intensity = 0;     // FLOP/byte
   double gflops = 0;        // achieved
   bool parallel = false;    // under the every-thread roof, else the one-thread roof
+  bool in_cache = false;    // under the L2's bandwidth, else memory's
   bool latest = false;      // from the latest profile
 };
 
@@ -34,7 +36,7 @@ class RooflineChart : public QWidget {
   const std::vector<RooflinePoint>& points() const { return points_; }
   QString title() const { return title_; }
   // The attainable GFLOP/s at `intensity`: min(peak, intensity x bandwidth); 0 without roofs.
-  double Roof(double intensity, bool parallel) const;
+  double Roof(double intensity, bool parallel, bool in_cache = false) const;
   // Where a point is drawn, in widget coordinates (for tooltips and tests).
   QPointF Position(double intensity, double gflops) const;
   QSize minimumSizeHint() const override { return {260, 160}; }

@@ -115,7 +115,7 @@ void PrintRoofline(const workbench::RunCheckResult& result, std::ostream& out) {
     std::snprintf(line, sizeof(line), "  %-24s %10s %14s %10s %12s %12s %8s\n", r.name.c_str(),
                   number(r.gflops_per_s(), "%.2f").c_str(), number(r.bytes, "%.0f").c_str(),
                   number(r.arithmetic_intensity(), "%.3g").c_str(), number(r.peak_gflops, "%.1f").c_str(),
-                  number(r.peak_gbytes_per_s, "%.1f").c_str(),
+                  (number(r.peak_gbytes_per_s, "%.1f") + (r.peak_gbytes_per_s ? r.in_cache ? " L2" : " mem" : "")).c_str(),
                   fraction ? number(*fraction * 100, "%.1f%%").c_str() : "-");
     out << line;
   }

@@ -117,6 +117,39 @@ float RunFma(int vector_bits, int64_t iterations) {
   return FmaScalar(iterations);
 }
 
+// --- The triad kernels ---------------------------------------------------------------------------
+
+// out[i] = x[i] + s * y[i] in the widest registers the host has (the cache's bandwidth needs
+// full-width loads; a compiler does not vectorize a loop whose pointers may alias at -O2). The
+// arrays' length is a multiple of 16.
+#if defined(__x86_64__)
+__attribute__((target("avx512f"))) void Triad512(float* out, const float* x, const float* y, size_t n, float s) {
+  const __m512 k = _mm512_set1_ps(s);
+  for (size_t i = 0; i < n; i += 16) {
+    _mm512_storeu_ps(out + i, _mm512_add_ps(_mm512_loadu_ps(x + i), _mm512_mul_ps(k, _mm512_loadu_ps(y + i))));
+  }
+}
+
+__attribute__((target("avx"))) void Triad256(float* out, const float* x, const float* y, size_t n, float s) {
+  const __m256 k = _mm256_set1_ps(s);
+  for (size_t i = 0; i < n; i += 8) {
+    _mm256_storeu_ps(out + i, _mm256_add_ps(_mm256_loadu_ps(x + i), _mm256_mul_ps(k, _mm256_loadu_ps(y + i))));
+  }
+}
+#endif
+
+void TriadScalar(float* __restrict out, const float* __restrict x, const float* __restrict y, size_t n, float s) {
+  for (size_t i = 0; i < n; ++i) out[i] = x[i] + s * y[i];
+}
+
+void Triad(int vector_bits, float* out, const float* x, const float* y, size_t n, float s) {
+#if defined(__x86_64__)
+  if (vector_bits == 512) return Triad512(out, x, y, n, s);
+  if (vector_bits == 256) return Triad256(out, x, y, n, s);
+#endif
+  TriadScalar(out, x, y, n, s);
+}
+
 volatile float g_sink = 0;
 
 double Seconds(const std::chrono::steady_clock::time_point& start) {
@@ -150,18 +183,33 @@ double FmaGflops(runtime::ThreadPool& pool, int threads, int vector_bits) {
 }
 
 // STREAM's triad over arrays far larger than the caches, split among the threads.
-double TriadGbytesPerS(runtime::ThreadPool& pool, int threads, std::vector<float>& a, const std::vector<float>& b,
-                       const std::vector<float>& c) {
+double TriadGbytesPerS(runtime::ThreadPool& pool, int threads, int vector_bits, std::vector<float>& a,
+                       const std::vector<float>& b, const std::vector<float>& c) {
   const size_t n = a.size();
-  const float scalar = 3.0f;
   double s = BestSeconds(pool, threads, 4, [&](int task) {
-    size_t begin = n * task / threads, end = n * (task + 1) / threads;
-    float* out = a.data();
-    const float* x = b.data();
-    const float* y = c.data();
-    for (size_t i = begin; i < end; ++i) out[i] = x[i] + scalar * y[i];
+    size_t begin = n / 16 * task / threads * 16, end = n / 16 * (task + 1) / threads * 16;
+    Triad(vector_bits, a.data() + begin, b.data() + begin, c.data() + begin, end - begin, 3.0f);
   });
   return 3.0 * sizeof(float) * static_cast<double>(n) / s / 1e9;
+}
+
+// The triad again and again over arrays that stay in each thread's L2: each thread its own arrays,
+// its passes alternating which one they write (so none can be skipped), `bytes` in all.
+double CacheTriadGbytesPerS(runtime::ThreadPool& pool, int threads, int vector_bits, int64_t l2_bytes) {
+  const size_t n = std::max<size_t>(1024, static_cast<size_t>(l2_bytes) / 2 / 3 / sizeof(float)) / 16 * 16;
+  std::vector<std::vector<float>> arrays(3 * threads);
+  for (auto& a : arrays) a.assign(n, 1.0f);
+  const int passes = static_cast<int>(std::max<int64_t>(1, (int64_t(256) << 20) / (3 * sizeof(float) * n)));
+  double s = BestSeconds(pool, threads, 4, [&](int task) {
+    float* a = arrays[3 * task].data();
+    float* b = arrays[3 * task + 1].data();
+    const float* c = arrays[3 * task + 2].data();
+    for (int p = 0; p < passes; ++p) {
+      Triad(vector_bits, p % 2 ? b : a, p % 2 ? a : b, c, n, 0.5f);
+    }
+  });
+  for (const auto& a : arrays) g_sink = g_sink + a[n / 2];
+  return 3.0 * sizeof(float) * static_cast<double>(n) * passes * threads / s / 1e9;
 }
 
 std::string NowUtc() {
@@ -224,9 +272,12 @@ HostPeaks MeasureLocked(int threads, std::string* warning) {
   // 3 x 64 MiB: past the 32 MiB last-level caches of current server CPUs.
   const size_t n = size_t(16) << 20;
   std::vector<float> a(n, 0.0f), b(n, 1.0f), c(n, 2.0f);
-  peaks.gbytes_per_s_1 = TriadGbytesPerS(one, 1, a, b, c);
-  peaks.gbytes_per_s_all = TriadGbytesPerS(all, peaks.threads, a, b, c);
+  peaks.gbytes_per_s_1 = TriadGbytesPerS(one, 1, peaks.vector_bits, a, b, c);
+  peaks.gbytes_per_s_all = TriadGbytesPerS(all, peaks.threads, peaks.vector_bits, a, b, c);
   g_sink = g_sink + a[n / 2];
+  peaks.cache_bytes = codegen::Target::Host().l2_cache_bytes;
+  peaks.cache_gbytes_per_s_1 = CacheTriadGbytesPerS(one, 1, peaks.vector_bits, peaks.cache_bytes);
+  peaks.cache_gbytes_per_s_all = CacheTriadGbytesPerS(all, peaks.threads, peaks.vector_bits, peaks.cache_bytes);
   WriteCache(peaks, warning);
   return peaks;
 }
@@ -241,6 +292,9 @@ nlohmann::json ToJson(const HostPeaks& p) {
           {"gflops_all", p.gflops_all},
           {"gbytes_per_s_1", p.gbytes_per_s_1},
           {"gbytes_per_s_all", p.gbytes_per_s_all},
+          {"cache_bytes", p.cache_bytes},
+          {"cache_gbytes_per_s_1", p.cache_gbytes_per_s_1},
+          {"cache_gbytes_per_s_all", p.cache_gbytes_per_s_all},
           {"measured_at", p.measured_at}};
 }
 
@@ -253,12 +307,15 @@ std::optional<HostPeaks> HostPeaksFromJson(const nlohmann::json& j) {
   p.measured_at = j.value("measured_at", "");
   for (auto [name, field] : {std::pair{"gflops_1", &p.gflops_1}, std::pair{"gflops_all", &p.gflops_all},
                              std::pair{"gbytes_per_s_1", &p.gbytes_per_s_1},
-                             std::pair{"gbytes_per_s_all", &p.gbytes_per_s_all}}) {
+                             std::pair{"gbytes_per_s_all", &p.gbytes_per_s_all},
+                             std::pair{"cache_gbytes_per_s_1", &p.cache_gbytes_per_s_1},
+                             std::pair{"cache_gbytes_per_s_all", &p.cache_gbytes_per_s_all}}) {
     if (!j.contains(name) || !j[name].is_number()) return std::nullopt;
     *field = j[name].get<double>();
     if (!std::isfinite(*field) || *field <= 0) return std::nullopt;
   }
-  if (p.threads < 1) return std::nullopt;
+  p.cache_bytes = j.value("cache_bytes", int64_t(0));
+  if (p.threads < 1 || p.cache_bytes < 1) return std::nullopt;
   return p;
 }
 

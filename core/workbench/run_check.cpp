@@ -206,7 +206,10 @@ nlohmann::json ToJson(const FunctionResult& r) {
   if (r.parallel) j["parallel"] = true;
   if (auto ai = r.arithmetic_intensity()) j["arithmetic_intensity"] = *ai;
   if (r.peak_gflops) j["peak_gflops"] = *r.peak_gflops;
-  if (r.peak_gbytes_per_s) j["peak_gbytes_per_s"] = *r.peak_gbytes_per_s;
+  if (r.peak_gbytes_per_s) {
+    j["peak_gbytes_per_s"] = *r.peak_gbytes_per_s;
+    j["bandwidth_roof"] = r.in_cache ? "cache" : "memory";
+  }
   if (auto f = r.roofline_fraction()) j["roofline_fraction"] = *f;
   if (!r.outputs.empty()) {
     nlohmann::json outputs = nlohmann::json::object();
@@ -243,6 +246,7 @@ FunctionResult FunctionResultFromJson(const nlohmann::json& j) {
   if (j.contains("peak_gbytes_per_s") && j["peak_gbytes_per_s"].is_number()) {
     r.peak_gbytes_per_s = j["peak_gbytes_per_s"].get<double>();
   }
+  r.in_cache = j.value("bandwidth_roof", "") == "cache";
   if (j.contains("outputs_npy_base64") && j["outputs_npy_base64"].is_object()) {
     for (const auto& [name, text] : j["outputs_npy_base64"].items()) {
       std::string why;
@@ -1082,7 +1086,9 @@ RunCheckResult RunCompiled(const CompiledModule& compiled, const RunCheckRequest
     done = static_cast<double>((n + 1) * per_function);
     if (out.peaks && !fr.samples_s.empty()) {
       fr.peak_gflops = out.peaks->gflops(fr.parallel);
-      fr.peak_gbytes_per_s = out.peaks->gbytes_per_s(fr.parallel);
+      fr.in_cache = fr.bytes && out.peaks->FitsInCache(*fr.bytes, fr.parallel);
+      fr.peak_gbytes_per_s = fr.in_cache ? out.peaks->cache_gbytes_per_s(fr.parallel)
+                                         : out.peaks->gbytes_per_s(fr.parallel);
     }
     const bool cancelled = fr.status == RunStatus::kCancelled;
     out.functions.push_back(std::move(fr));

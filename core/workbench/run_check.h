@@ -9,7 +9,8 @@
 // A profiled CPU run also places each function on this machine's roofline: the bytes one call
 // moves (codegen/memory_traffic.h), its arithmetic intensity (FLOPs over bytes), and the fraction
 // of the roof it reaches, against the host's measured peaks (workbench/host_peaks.h): those of
-// every thread for a function with a parallel loop, those of one thread otherwise.
+// every thread for a function with a parallel loop, those of one thread otherwise; the cache's
+// bandwidth for a function whose bytes fit in the L2 of those cores, memory's otherwise.
 //
 // PrimFuncs are called directly; Relax functions run through the Relax VM (codegen::BuildVM).
 //
@@ -160,6 +161,7 @@ struct FunctionResult {
   // The roof of a profiled CPU run: the host's FMA and bandwidth peaks for its thread count.
   std::optional<double> peak_gflops;
   std::optional<double> peak_gbytes_per_s;
+  bool in_cache = false;  // peak_gbytes_per_s is the L2's (its bytes fit there), not memory's
   double median_s() const;
   double mean_s() const;
   double min_s() const;

@@ -65,6 +65,9 @@ class TstGuiRoofline : public QObject {
     p.gflops_all = 200;
     p.gbytes_per_s_1 = 10;
     p.gbytes_per_s_all = 20;
+    p.cache_bytes = 1 << 20;
+    p.cache_gbytes_per_s_1 = 50;
+    p.cache_gbytes_per_s_all = 100;
     p.measured_at = "2026-12-02T00:00:00Z";
     nlohmann::json doc = {{"hosts", {{wb::workbench::HostPeaksKey(p.cpu, p.threads), wb::workbench::ToJson(p)}}}};
     std::string path = wb::workbench::HostPeaksCachePath();
@@ -96,8 +99,10 @@ class TstGuiRoofline : public QObject {
     QCOMPARE(t->item(0, intensity)->text(), QString::number(flops / moved, 'g', 3));
     const wb::workbench::FunctionResult& f = b->session().lastRun()->functions[0];
     QVERIFY(f.gflops_per_s().has_value());
-    // Serial: under the planted one-thread roofs, memory-bound at this intensity.
-    const double fraction = *f.gflops_per_s() / std::min(100.0, flops / moved * 10.0);
+    // Serial, and its 160 KiB fit in the planted 1 MiB of L2: under the one-thread L2 roof,
+    // bandwidth-bound at this intensity.
+    QVERIFY(f.in_cache);
+    const double fraction = *f.gflops_per_s() / std::min(100.0, flops / moved * 50.0);
     QCOMPARE(t->item(0, roof)->text(), QString::number(fraction * 100, 'f', 1) + "%");
 
     wb::app::RooflineChart* chart = b->roofline();
@@ -109,6 +114,8 @@ class TstGuiRoofline : public QObject {
     QVERIFY(chart->points()[0].latest);
     QCOMPARE(chart->Roof(1000, false), 100.0);
     QCOMPARE(chart->Roof(0.5, true), 10.0);
+    QCOMPARE(chart->Roof(0.5, true, true), 50.0);
+    QVERIFY(chart->points()[0].in_cache);
 
     // A schedule step, profiled: a point per step, the latest filled.
     wb::app::SchedulePane* s = w.schedule();
@@ -138,7 +145,8 @@ class TstGuiRoofline : public QObject {
     QVERIFY2(b->statusLabel()->text().startsWith("Peaks of"), Why(b).constData());
     QVERIFY(b->session().peaks() && !b->session().peaks()->from_cache);
     for (double v : {chart->roofs()->gflops_1, chart->roofs()->gflops_all, chart->roofs()->gbytes_per_s_1,
-                     chart->roofs()->gbytes_per_s_all}) {
+                     chart->roofs()->gbytes_per_s_all, chart->roofs()->cache_gbytes_per_s_1,
+                     chart->roofs()->cache_gbytes_per_s_all}) {
       QVERIFY(std::isfinite(v) && v > 0);
     }
     QVERIFY(wb::workbench::HostPeaksFor().from_cache);

@@ -121,6 +121,10 @@ HostPeaks Planted() {
   p.gflops_all = 200;
   p.gbytes_per_s_1 = 10;
   p.gbytes_per_s_all = 20;
+  // 16 KiB of L2: the vector add's 12 KiB fit, the matmul's 48 KiB do not.
+  p.cache_bytes = 16 << 10;
+  p.cache_gbytes_per_s_1 = 50;
+  p.cache_gbytes_per_s_all = 100;
   p.measured_at = "2026-12-02T00:00:00Z";
   return p;
 }
@@ -203,11 +207,13 @@ class TstRoofline : public QObject {
       QCOMPARE(r.flops.value_or(-1), flops);
       QCOMPARE(r.bytes.value_or(-1), bytes);
       QCOMPARE(r.arithmetic_intensity().value_or(-1), flops / bytes);
-      // A serial kernel: the one-thread roofs.
+      // A serial kernel: the one-thread roofs; the L2's bandwidth where its bytes fit there.
       QVERIFY(!r.parallel);
       QCOMPARE(r.peak_gflops.value_or(-1), 100.0);
-      QCOMPARE(r.peak_gbytes_per_s.value_or(-1), 10.0);
-      const double roof = std::min(100.0, flops / bytes * 10.0);
+      QCOMPARE(r.in_cache, !matmul);
+      const double bandwidth = matmul ? 10.0 : 50.0;
+      QCOMPARE(r.peak_gbytes_per_s.value_or(-1), bandwidth);
+      const double roof = std::min(100.0, flops / bytes * bandwidth);
       QVERIFY(r.gflops_per_s().has_value());
       QCOMPARE(r.roofline_fraction().value_or(-1), *r.gflops_per_s() / roof);
       // The report's fields, as --json writes them.
@@ -216,10 +222,12 @@ class TstRoofline : public QObject {
         QVERIFY2(j.contains(field) && j[field].is_number(), field);
       }
       QCOMPARE(j["bytes"].get<double>(), bytes);
+      QCOMPARE(j["bandwidth_roof"].get<std::string>(), std::string(matmul ? "memory" : "cache"));
       // And back through the codec, as a result comes out of its child process.
       FunctionResult back = FunctionResultFromJson(j);
       QCOMPARE(back.bytes.value_or(-1), bytes);
       QCOMPARE(back.roofline_fraction().value_or(-1), *r.roofline_fraction());
+      QCOMPARE(back.in_cache, r.in_cache);
     }
   }
 
@@ -246,10 +254,12 @@ class TstRoofline : public QObject {
     HostPeaks measured = HostPeaksFor(0, &warning);
     QVERIFY2(warning.empty(), warning.c_str());
     QVERIFY(!measured.from_cache);
-    for (double v : {measured.gflops_1, measured.gflops_all, measured.gbytes_per_s_1, measured.gbytes_per_s_all}) {
+    for (double v : {measured.gflops_1, measured.gflops_all, measured.gbytes_per_s_1, measured.gbytes_per_s_all,
+                     measured.cache_gbytes_per_s_1, measured.cache_gbytes_per_s_all}) {
       QVERIFY(Positive(v));
     }
     QCOMPARE(measured.threads, runtime::ThreadPool::GlobalNumThreads());
+    QVERIFY(measured.cache_bytes > 0);
     QVERIFY(measured.vector_bits == 32 || measured.vector_bits == 256 || measured.vector_bits == 512);
     // Written, under this host's key.
     QVERIFY(std::filesystem::exists(path));
