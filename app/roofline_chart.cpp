@@ -18,7 +18,7 @@ const QColor kPointColor(0x2e, 0x86, 0xde);
 
 double Decade(double v, bool up) { return std::pow(10.0, up ? std::ceil(std::log10(v)) : std::floor(std::log10(v))); }
 
-QString Tick(double value) { return QString::number(value, 'g', 3); }
+QString Tick(double value) { return QString::number(value, 'g', 6); }
 
 }  // namespace
 
@@ -47,7 +47,7 @@ double RooflineChart::Roof(double intensity, bool parallel, bool in_cache) const
 QRectF RooflineChart::PlotArea() const {
   QFontMetrics fm(font());
   double left = fm.horizontalAdvance("00000") + 14;
-  double right = 12;
+  double right = fm.horizontalAdvance("10000") / 2.0 + 4;
   double top = fm.height() * 2 + 6;
   double bottom = fm.height() * 2 + 8;
   return QRectF(left, top, std::max(10.0, width() - left - right), std::max(10.0, height() - top - bottom));
@@ -70,10 +70,11 @@ void RooflineChart::Ranges(double* x_lo, double* x_hi, double* y_lo, double* y_h
   }
   if (xs.empty()) xs = {0.1, 100};
   if (ys.empty()) ys = {1, 1000};
-  *x_lo = Decade(*std::min_element(xs.begin(), xs.end()), false);
-  *x_hi = Decade(*std::max_element(xs.begin(), xs.end()), true);
+  // Half a decade of room around the extremes, so no point sits on an edge.
+  *x_lo = Decade(*std::min_element(xs.begin(), xs.end()) / 3, false);
+  *x_hi = Decade(*std::max_element(xs.begin(), xs.end()) * 3, true);
   if (peaks_) ys.push_back(Roof(*x_lo, false));
-  *y_lo = Decade(*std::min_element(ys.begin(), ys.end()), false);
+  *y_lo = Decade(*std::min_element(ys.begin(), ys.end()) / 3, false);
   *y_hi = Decade(*std::max_element(ys.begin(), ys.end()), true);
   // At least two decades each way, so a lone point does not sit on an edge.
   if (*x_hi / *x_lo < 100) *x_hi = *x_lo * 100;
@@ -107,7 +108,7 @@ void RooflineChart::paintEvent(QPaintEvent*) {
   if (peaks_) {
     for (const auto& [color, style, name] :
          {std::tuple{kAllThreads, Qt::SolidLine, tr("%1 threads").arg(peaks_->threads)},
-          std::tuple{kOneThread, Qt::SolidLine, tr("1 thread")}, std::tuple{text, Qt::SolidLine, tr("memory")},
+          std::tuple{kOneThread, Qt::SolidLine, tr("1 thread")}, std::tuple{text, Qt::SolidLine, tr("mem")},
           std::tuple{text, Qt::DotLine, tr("L2")}}) {
       p.setPen(QPen(color, 2, style));
       p.drawLine(QPointF(lx, ly + fm.height() / 2.0), QPointF(lx + 18, ly + fm.height() / 2.0));
@@ -138,7 +139,8 @@ void RooflineChart::paintEvent(QPaintEvent*) {
                Tick(y));
   }
   p.drawText(QRectF(area.left(), area.bottom() + fm.height() + 4, area.width(), fm.height()), Qt::AlignHCenter,
-             tr("arithmetic intensity (FLOP/byte); up: GFLOP/s"));
+             tr("FLOP/byte"));
+  p.drawText(QPointF(area.left() + 4, area.top() + fm.ascent() + 2), tr("GFLOP/s"));
   if (!peaks_) {
     p.drawText(area, Qt::AlignCenter, tr("Profile (or measure the peaks) to draw this machine's roofs"));
   } else {
