@@ -16,7 +16,9 @@ const QColor kAllThreads(0xc0, 0x39, 0x2b);
 const QColor kOneThread(0x7f, 0x8c, 0x8d);
 const QColor kPointColor(0x2e, 0x86, 0xde);
 
-double Decade(double v, bool up) { return std::pow(10.0, up ? std::ceil(std::log10(v)) : std::floor(std::log10(v))); }
+double Decade(double v, bool up) {
+  return std::pow(10.0, up ? std::ceil(std::log10(v)) : std::floor(std::log10(v)));
+}
 
 QString Tick(double value) { return QString::number(value, 'g', 6); }
 
@@ -40,7 +42,8 @@ void RooflineChart::SetPoints(QString title, std::vector<RooflinePoint> points) 
 
 double RooflineChart::Roof(double intensity, bool parallel, bool in_cache) const {
   if (!peaks_) return 0;
-  double bandwidth = in_cache ? peaks_->cache_gbytes_per_s(parallel) : peaks_->gbytes_per_s(parallel);
+  double bandwidth =
+      in_cache ? peaks_->cache_gbytes_per_s(parallel) : peaks_->gbytes_per_s(parallel);
   return std::min(peaks_->gflops(parallel), intensity * bandwidth);
 }
 
@@ -50,7 +53,8 @@ QRectF RooflineChart::PlotArea() const {
   double right = fm.horizontalAdvance("10000") / 2.0 + 4;
   double top = fm.height() * 2 + 6;
   double bottom = fm.height() * 2 + 8;
-  return QRectF(left, top, std::max(10.0, width() - left - right), std::max(10.0, height() - top - bottom));
+  return QRectF(left, top, std::max(10.0, width() - left - right),
+                std::max(10.0, height() - top - bottom));
 }
 
 void RooflineChart::Ranges(double* x_lo, double* x_hi, double* y_lo, double* y_hi) const {
@@ -108,8 +112,8 @@ void RooflineChart::paintEvent(QPaintEvent*) {
   if (peaks_) {
     for (const auto& [color, style, name] :
          {std::tuple{kAllThreads, Qt::SolidLine, tr("%1 threads").arg(peaks_->threads)},
-          std::tuple{kOneThread, Qt::SolidLine, tr("1 thread")}, std::tuple{text, Qt::SolidLine, tr("mem")},
-          std::tuple{text, Qt::DotLine, tr("L2")}}) {
+          std::tuple{kOneThread, Qt::SolidLine, tr("1 thread")},
+          std::tuple{text, Qt::SolidLine, tr("mem")}, std::tuple{text, Qt::DotLine, tr("L2")}}) {
       p.setPen(QPen(color, 2, style));
       p.drawLine(QPointF(lx, ly + fm.height() / 2.0), QPointF(lx + 18, ly + fm.height() / 2.0));
       p.setPen(text);
@@ -135,25 +139,28 @@ void RooflineChart::paintEvent(QPaintEvent*) {
     p.setPen(QPen(grid, 1, Qt::DotLine));
     p.drawLine(QPointF(area.left(), at.y()), QPointF(area.right(), at.y()));
     p.setPen(text);
-    p.drawText(QRectF(0, at.y() - fm.height() / 2.0, area.left() - 4, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
-               Tick(y));
+    p.drawText(QRectF(0, at.y() - fm.height() / 2.0, area.left() - 4, fm.height()),
+               Qt::AlignRight | Qt::AlignVCenter, Tick(y));
   }
-  p.drawText(QRectF(area.left(), area.bottom() + fm.height() + 4, area.width(), fm.height()), Qt::AlignHCenter,
-             tr("FLOP/byte"));
+  p.drawText(QRectF(area.left(), area.bottom() + fm.height() + 4, area.width(), fm.height()),
+             Qt::AlignHCenter, tr("FLOP/byte"));
   p.drawText(QPointF(area.left() + 4, area.top() + fm.ascent() + 2), tr("GFLOP/s"));
   if (!peaks_) {
-    p.drawText(area, Qt::AlignCenter, tr("Profile (or measure the peaks) to draw this machine's roofs"));
+    p.drawText(area, Qt::AlignCenter,
+               tr("Profile (or measure the peaks) to draw this machine's roofs"));
   } else {
     p.setClipRect(area);
     for (bool parallel : {false, true}) {
       for (bool in_cache : {false, true}) {
-        double bandwidth = in_cache ? peaks_->cache_gbytes_per_s(parallel) : peaks_->gbytes_per_s(parallel);
+        double bandwidth =
+            in_cache ? peaks_->cache_gbytes_per_s(parallel) : peaks_->gbytes_per_s(parallel);
         double ridge = peaks_->gflops(parallel) / bandwidth;
         QPainterPath roof;
         roof.moveTo(Position(x_lo, Roof(x_lo, parallel, in_cache)));
         roof.lineTo(Position(ridge, peaks_->gflops(parallel)));
         roof.lineTo(Position(x_hi, peaks_->gflops(parallel)));
-        p.setPen(QPen(parallel ? kAllThreads : kOneThread, 2, in_cache ? Qt::DotLine : Qt::SolidLine));
+        p.setPen(
+            QPen(parallel ? kAllThreads : kOneThread, 2, in_cache ? Qt::DotLine : Qt::SolidLine));
         p.setBrush(Qt::NoBrush);
         p.drawPath(roof);
       }

@@ -16,12 +16,12 @@
 namespace wb::app {
 
 struct RooflinePoint {
-  QString label;            // "main, step 2: split"
-  double intensity = 0;     // FLOP/byte
-  double gflops = 0;        // achieved
-  bool parallel = false;    // under the every-thread roof, else the one-thread roof
-  bool in_cache = false;    // under the L2's bandwidth, else memory's
-  bool latest = false;      // from the latest profile
+  QString label;          // "main, step 2: split"
+  double intensity = 0;   // FLOP/byte
+  double gflops = 0;      // achieved
+  bool parallel = false;  // under the every-thread roof, else the one-thread roof
+  bool in_cache = false;  // under the L2's bandwidth, else memory's
+  bool latest = false;    // from the latest profile
 };
 
 class RooflineChart : public QWidget {

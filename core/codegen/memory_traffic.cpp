@@ -29,13 +29,15 @@ using Footprint = std::map<std::pair<const Object*, size_t>, Box>;
 
 bool HasChildBlock(const Stmt& body) {
   bool found = false;
-  PostOrderVisit(body, [&](const Object* n) { found = found || ir::IsInstance<SBlockRealizeNode>(n); });
+  PostOrderVisit(body,
+                 [&](const Object* n) { found = found || ir::IsInstance<SBlockRealizeNode>(n); });
   return found;
 }
 
 class TrafficModel {
  public:
-  TrafficModel(const VarBindings& bindings, int64_t cache_bytes) : env_(bindings), cache_bytes_(cache_bytes) {}
+  TrafficModel(const VarBindings& bindings, int64_t cache_bytes)
+      : env_(bindings), cache_bytes_(cache_bytes) {}
 
   // The function's body: its top-level sequence (inside the root block) nest by nest.
   double Nests(const Stmt& s, arith::DomMap& dom) {
@@ -45,7 +47,8 @@ class TrafficModel {
       for (const Stmt& child : seq->seq) sum += Nests(child, dom);
       return sum;
     }
-    if (const auto* realize = s.as<SBlockRealizeNode>(); realize && HasChildBlock(realize->block->body)) {
+    if (const auto* realize = s.as<SBlockRealizeNode>();
+        realize && HasChildBlock(realize->block->body)) {
       BindIterators(realize, dom);
       return Nests(realize->block->body, dom);
     }
@@ -55,8 +58,9 @@ class TrafficModel {
   bool known() const { return known_; }
 
   // Adds the box of `region` (block iterators and loops bound in `dom`) to `fp`.
-  void AddRegion(const Buffer& buffer, const std::vector<PrimExpr>& mins, const std::vector<PrimExpr>& extents,
-                 bool write, const arith::DomMap& dom, Footprint* fp) {
+  void AddRegion(const Buffer& buffer, const std::vector<PrimExpr>& mins,
+                 const std::vector<PrimExpr>& extents, bool write, const arith::DomMap& dom,
+                 Footprint* fp) {
     if (buffer->scope() != "global") return;
     const size_t ndim = buffer->shape.size();
     Box box;
@@ -70,9 +74,9 @@ class TrafficModel {
       std::optional<int64_t> lo, hi;
       if (d < mins.size()) {
         arith::IntSet low = arith::EvalSet(mins[d], dom, &analyzer_);
-        PrimExpr last = extents[d].defined()
-                            ? sub(add(mins[d], extents[d]), make_const(extents[d]->dtype, int64_t(1)))
-                            : mins[d];
+        PrimExpr last = extents[d].defined() ? sub(add(mins[d], extents[d]),
+                                                   make_const(extents[d]->dtype, int64_t(1)))
+                                             : mins[d];
         arith::IntSet high = arith::EvalSet(last, dom, &analyzer_);
         if (low.HasLowerBound()) lo = EvalIndex(low.min_value, env_);
         if (high.HasUpperBound()) hi = EvalIndex(high.max_value, env_);
@@ -105,10 +109,11 @@ class TrafficModel {
     for (const BufferRegion& w : block->writes) add_region(w, true);
     for (const BufferRegion& r : block->reads) {
       // A reduction's accumulator: T.init writes it first, so its old value is never loaded.
-      bool accumulator = block->init.defined() &&
-                         std::any_of(block->writes.begin(), block->writes.end(), [&](const BufferRegion& w) {
-                           return w->buffer->data.get() == r->buffer->data.get();
-                         });
+      bool accumulator =
+          block->init.defined() &&
+          std::any_of(block->writes.begin(), block->writes.end(), [&](const BufferRegion& w) {
+            return w->buffer->data.get() == r->buffer->data.get();
+          });
       if (!accumulator) add_region(r, false);
     }
   }
@@ -125,7 +130,8 @@ class TrafficModel {
     double bytes = 0;
     for (const auto& [key, box] : fp) {
       double elements = 1;
-      for (size_t d = 0; d < box.lo.size(); ++d) elements *= static_cast<double>(std::max<int64_t>(box.hi[d] - box.lo[d] + 1, 0));
+      for (size_t d = 0; d < box.lo.size(); ++d)
+        elements *= static_cast<double>(std::max<int64_t>(box.hi[d] - box.lo[d] + 1, 0));
       bytes += elements * static_cast<double>(box.element_bytes) * (box.read + box.written);
     }
     return bytes;
@@ -150,20 +156,23 @@ class TrafficModel {
         known_ = false;
         return 0;
       }
-      double trips = static_cast<double>((std::max<int64_t>(*extent, 0) + step - 1) / std::max<int64_t>(step, 1));
+      double trips = static_cast<double>((std::max<int64_t>(*extent, 0) + step - 1) /
+                                         std::max<int64_t>(step, 1));
       // One iteration stands for all: the first.
       env_[loop->loop_var.get()] = *min;
       double body = Cost(loop->body, dom);
       env_.erase(loop->loop_var.get());
       return trips * body;
     }
-    if (const auto* realize = s.as<SBlockRealizeNode>(); realize && HasChildBlock(realize->block->body)) {
+    if (const auto* realize = s.as<SBlockRealizeNode>();
+        realize && HasChildBlock(realize->block->body)) {
       arith::DomMap inner = dom;
       BindIterators(realize, inner);
       return Cost(realize->block->body, inner);
     }
     if (const auto* guard = s.as<IfThenElseNode>()) {
-      return Cost(guard->then_case, dom) + (guard->else_case.defined() ? Cost(guard->else_case, dom) : 0);
+      return Cost(guard->then_case, dom) +
+             (guard->else_case.defined() ? Cost(guard->else_case, dom) : 0);
     }
     return whole;
   }
@@ -179,7 +188,8 @@ class TrafficModel {
 // loads and stores outside any block.
 class FootprintWalker : public StmtExprVisitor {
  public:
-  FootprintWalker(TrafficModel* model, arith::DomMap dom, Footprint* fp) : model_(model), dom_(std::move(dom)), fp_(fp) {}
+  FootprintWalker(TrafficModel* model, arith::DomMap dom, Footprint* fp)
+      : model_(model), dom_(std::move(dom)), fp_(fp) {}
 
   using StmtExprVisitor::VisitExpr_;
   using StmtExprVisitor::VisitStmt_;
@@ -202,11 +212,13 @@ class FootprintWalker : public StmtExprVisitor {
     dom_ = std::move(saved);
   }
   void VisitStmt_(const BufferStoreNode* op) override {
-    model_->AddRegion(op->buffer, op->indices, std::vector<PrimExpr>(op->indices.size()), true, dom_, fp_);
+    model_->AddRegion(op->buffer, op->indices, std::vector<PrimExpr>(op->indices.size()), true,
+                      dom_, fp_);
     StmtExprVisitor::VisitStmt_(op);
   }
   void VisitExpr_(const BufferLoadNode* op) override {
-    model_->AddRegion(op->buffer, op->indices, std::vector<PrimExpr>(op->indices.size()), false, dom_, fp_);
+    model_->AddRegion(op->buffer, op->indices, std::vector<PrimExpr>(op->indices.size()), false,
+                      dom_, fp_);
     StmtExprVisitor::VisitExpr_(op);
   }
 
@@ -225,10 +237,12 @@ Footprint TrafficModel::FootprintOf(const Stmt& s, const arith::DomMap& dom) {
 
 }  // namespace
 
-MemoryTraffic CountMemoryTraffic(const PrimFunc& func, const VarBindings& bindings, int64_t cache_bytes) {
+MemoryTraffic CountMemoryTraffic(const PrimFunc& func, const VarBindings& bindings,
+                                 int64_t cache_bytes) {
   MemoryTraffic out;
   PostOrderVisit(func->body, [&](const Object* n) {
-    if (ir::IsInstance<ForNode>(n) && static_cast<const ForNode*>(n)->kind == ForKind::kParallel) out.parallel = true;
+    if (ir::IsInstance<ForNode>(n) && static_cast<const ForNode*>(n)->kind == ForKind::kParallel)
+      out.parallel = true;
   });
   TrafficModel model(bindings, cache_bytes);
   arith::DomMap dom;

@@ -35,6 +35,7 @@ struct MemoryTraffic {
   bool parallel = false;        // the function has a parallel loop (runs on every thread)
 };
 
-MemoryTraffic CountMemoryTraffic(const tir::PrimFunc& func, const VarBindings& bindings, int64_t cache_bytes);
+MemoryTraffic CountMemoryTraffic(const tir::PrimFunc& func, const VarBindings& bindings,
+                                 int64_t cache_bytes);
 
 }  // namespace wb::codegen

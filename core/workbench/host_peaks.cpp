@@ -123,22 +123,27 @@ float RunFma(int vector_bits, int64_t iterations) {
 // full-width loads; a compiler does not vectorize a loop whose pointers may alias at -O2). The
 // arrays' length is a multiple of 16.
 #if defined(__x86_64__)
-__attribute__((target("avx512f"))) void Triad512(float* out, const float* x, const float* y, size_t n, float s) {
+__attribute__((target("avx512f"))) void Triad512(float* out, const float* x, const float* y,
+                                                 size_t n, float s) {
   const __m512 k = _mm512_set1_ps(s);
   for (size_t i = 0; i < n; i += 16) {
-    _mm512_storeu_ps(out + i, _mm512_add_ps(_mm512_loadu_ps(x + i), _mm512_mul_ps(k, _mm512_loadu_ps(y + i))));
+    _mm512_storeu_ps(
+        out + i, _mm512_add_ps(_mm512_loadu_ps(x + i), _mm512_mul_ps(k, _mm512_loadu_ps(y + i))));
   }
 }
 
-__attribute__((target("avx"))) void Triad256(float* out, const float* x, const float* y, size_t n, float s) {
+__attribute__((target("avx"))) void Triad256(float* out, const float* x, const float* y, size_t n,
+                                             float s) {
   const __m256 k = _mm256_set1_ps(s);
   for (size_t i = 0; i < n; i += 8) {
-    _mm256_storeu_ps(out + i, _mm256_add_ps(_mm256_loadu_ps(x + i), _mm256_mul_ps(k, _mm256_loadu_ps(y + i))));
+    _mm256_storeu_ps(
+        out + i, _mm256_add_ps(_mm256_loadu_ps(x + i), _mm256_mul_ps(k, _mm256_loadu_ps(y + i))));
   }
 }
 #endif
 
-void TriadScalar(float* __restrict out, const float* __restrict x, const float* __restrict y, size_t n, float s) {
+void TriadScalar(float* __restrict out, const float* __restrict x, const float* __restrict y,
+                 size_t n, float s) {
   for (size_t i = 0; i < n; ++i) out[i] = x[i] + s * y[i];
 }
 
@@ -177,14 +182,16 @@ double BestSeconds(runtime::ThreadPool& pool, int threads, int repeats, const Wo
 double FmaGflops(runtime::ThreadPool& pool, int threads, int vector_bits) {
   const int64_t iterations = vector_bits == 32 ? (1 << 20) : (1 << 22);
   const int lanes = vector_bits / 32;
-  double s = BestSeconds(pool, threads, 5, [&](int) { g_sink = g_sink + RunFma(vector_bits, iterations); });
+  double s = BestSeconds(pool, threads, 5,
+                         [&](int) { g_sink = g_sink + RunFma(vector_bits, iterations); });
   double flops = 2.0 * kChains * lanes * static_cast<double>(iterations) * threads;
   return flops / s / 1e9;
 }
 
 // STREAM's triad over arrays far larger than the caches, split among the threads.
-double TriadGbytesPerS(runtime::ThreadPool& pool, int threads, int vector_bits, std::vector<float>& a,
-                       const std::vector<float>& b, const std::vector<float>& c) {
+double TriadGbytesPerS(runtime::ThreadPool& pool, int threads, int vector_bits,
+                       std::vector<float>& a, const std::vector<float>& b,
+                       const std::vector<float>& c) {
   const size_t n = a.size();
   double s = BestSeconds(pool, threads, 4, [&](int task) {
     size_t begin = n / 16 * task / threads * 16, end = n / 16 * (task + 1) / threads * 16;
@@ -195,11 +202,14 @@ double TriadGbytesPerS(runtime::ThreadPool& pool, int threads, int vector_bits, 
 
 // The triad again and again over arrays that stay in each thread's L2: each thread its own arrays,
 // its passes alternating which one they write (so none can be skipped), `bytes` in all.
-double CacheTriadGbytesPerS(runtime::ThreadPool& pool, int threads, int vector_bits, int64_t l2_bytes) {
-  const size_t n = std::max<size_t>(1024, static_cast<size_t>(l2_bytes) / 2 / 3 / sizeof(float)) / 16 * 16;
+double CacheTriadGbytesPerS(runtime::ThreadPool& pool, int threads, int vector_bits,
+                            int64_t l2_bytes) {
+  const size_t n =
+      std::max<size_t>(1024, static_cast<size_t>(l2_bytes) / 2 / 3 / sizeof(float)) / 16 * 16;
   std::vector<std::vector<float>> arrays(3 * threads);
   for (auto& a : arrays) a.assign(n, 1.0f);
-  const int passes = static_cast<int>(std::max<int64_t>(1, (int64_t(256) << 20) / (3 * sizeof(float) * n)));
+  const int passes =
+      static_cast<int>(std::max<int64_t>(1, (int64_t(256) << 20) / (3 * sizeof(float) * n)));
   double s = BestSeconds(pool, threads, 4, [&](int task) {
     float* a = arrays[3 * task].data();
     float* b = arrays[3 * task + 1].data();
@@ -221,7 +231,9 @@ std::string NowUtc() {
   return text;
 }
 
-int ThreadsOrPool(int threads) { return threads > 0 ? threads : runtime::ThreadPool::GlobalNumThreads(); }
+int ThreadsOrPool(int threads) {
+  return threads > 0 ? threads : runtime::ThreadPool::GlobalNumThreads();
+}
 
 nlohmann::json ReadCache(const std::string& path) {
   std::ifstream in(path);
@@ -240,7 +252,8 @@ void WriteCache(const HostPeaks& peaks, std::string* warning) {
   if (path.empty()) return warn("neither XDG_CACHE_HOME nor HOME is set");
   std::error_code ec;
   fs::create_directories(fs::path(path).parent_path(), ec);
-  if (ec) return warn("cannot create " + fs::path(path).parent_path().string() + ": " + ec.message());
+  if (ec)
+    return warn("cannot create " + fs::path(path).parent_path().string() + ": " + ec.message());
   nlohmann::json doc = ReadCache(path);
   if (!doc.contains("hosts") || !doc["hosts"].is_object()) doc["hosts"] = nlohmann::json::object();
   doc["hosts"][HostPeaksKey(peaks.cpu, peaks.threads)] = ToJson(peaks);
@@ -277,7 +290,8 @@ HostPeaks MeasureLocked(int threads, std::string* warning) {
   g_sink = g_sink + a[n / 2];
   peaks.cache_bytes = codegen::Target::Host().l2_cache_bytes;
   peaks.cache_gbytes_per_s_1 = CacheTriadGbytesPerS(one, 1, peaks.vector_bits, peaks.cache_bytes);
-  peaks.cache_gbytes_per_s_all = CacheTriadGbytesPerS(all, peaks.threads, peaks.vector_bits, peaks.cache_bytes);
+  peaks.cache_gbytes_per_s_all =
+      CacheTriadGbytesPerS(all, peaks.threads, peaks.vector_bits, peaks.cache_bytes);
   WriteCache(peaks, warning);
   return peaks;
 }
@@ -305,11 +319,12 @@ std::optional<HostPeaks> HostPeaksFromJson(const nlohmann::json& j) {
   p.threads = j.value("threads", 0);
   p.vector_bits = j.value("vector_bits", 0);
   p.measured_at = j.value("measured_at", "");
-  for (auto [name, field] : {std::pair{"gflops_1", &p.gflops_1}, std::pair{"gflops_all", &p.gflops_all},
-                             std::pair{"gbytes_per_s_1", &p.gbytes_per_s_1},
-                             std::pair{"gbytes_per_s_all", &p.gbytes_per_s_all},
-                             std::pair{"cache_gbytes_per_s_1", &p.cache_gbytes_per_s_1},
-                             std::pair{"cache_gbytes_per_s_all", &p.cache_gbytes_per_s_all}}) {
+  for (auto [name, field] :
+       {std::pair{"gflops_1", &p.gflops_1}, std::pair{"gflops_all", &p.gflops_all},
+        std::pair{"gbytes_per_s_1", &p.gbytes_per_s_1},
+        std::pair{"gbytes_per_s_all", &p.gbytes_per_s_all},
+        std::pair{"cache_gbytes_per_s_1", &p.cache_gbytes_per_s_1},
+        std::pair{"cache_gbytes_per_s_all", &p.cache_gbytes_per_s_all}}) {
     if (!j.contains(name) || !j[name].is_number()) return std::nullopt;
     *field = j[name].get<double>();
     if (!std::isfinite(*field) || *field <= 0) return std::nullopt;
@@ -323,7 +338,8 @@ std::string HostPeaksCachePath() {
   const char* xdg = std::getenv("XDG_CACHE_HOME");
   if (xdg && *xdg) return (std::filesystem::path(xdg) / "workbench" / "host_peaks.json").string();
   const char* home = std::getenv("HOME");
-  if (home && *home) return (std::filesystem::path(home) / ".cache" / "workbench" / "host_peaks.json").string();
+  if (home && *home)
+    return (std::filesystem::path(home) / ".cache" / "workbench" / "host_peaks.json").string();
   return "";
 }
 

@@ -17,19 +17,19 @@
 // thread count, so a machine is measured once; MeasureHostPeaks re-measures and replaces them.
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 
 namespace wb::workbench {
 
 struct HostPeaks {
-  std::string cpu;          // the CPU model (/proc/cpuinfo), else LLVM's name for the host CPU
-  int threads = 1;          // the "all threads" figures' thread count
-  int vector_bits = 0;      // the FMA benchmark's register width (32: scalar)
-  double gflops_1 = 0;      // FP32 FMA, one thread
-  double gflops_all = 0;    // FP32 FMA, every thread
+  std::string cpu;        // the CPU model (/proc/cpuinfo), else LLVM's name for the host CPU
+  int threads = 1;        // the "all threads" figures' thread count
+  int vector_bits = 0;    // the FMA benchmark's register width (32: scalar)
+  double gflops_1 = 0;    // FP32 FMA, one thread
+  double gflops_all = 0;  // FP32 FMA, every thread
   double gbytes_per_s_1 = 0;
   double gbytes_per_s_all = 0;
   int64_t cache_bytes = 0;          // the L2 of one core, which the cache triad fits in
@@ -40,7 +40,9 @@ struct HostPeaks {
   // The roof of a function that runs on one thread or on all of them.
   double gflops(bool parallel) const { return parallel ? gflops_all : gflops_1; }
   double gbytes_per_s(bool parallel) const { return parallel ? gbytes_per_s_all : gbytes_per_s_1; }
-  double cache_gbytes_per_s(bool parallel) const { return parallel ? cache_gbytes_per_s_all : cache_gbytes_per_s_1; }
+  double cache_gbytes_per_s(bool parallel) const {
+    return parallel ? cache_gbytes_per_s_all : cache_gbytes_per_s_1;
+  }
   // Whether `bytes` a call fit in the L2 of the cores a function runs on.
   bool FitsInCache(double bytes, bool parallel) const {
     return bytes <= static_cast<double>(cache_bytes) * (parallel ? threads : 1);

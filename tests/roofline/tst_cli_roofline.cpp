@@ -8,10 +8,12 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QProcessEnvironment>
-#include <QTemporaryDir>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
+
+#include "roofline_test_util.h"
 
 namespace {
 
@@ -20,18 +22,6 @@ struct Run {
   QString out;
   QString err;
 };
-
-const char* kMatmul = R"(# from tvm.script import tirx as T
-
-@T.prim_func
-def main(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64, 64), "float32"), C: T.Buffer((64, 64), "float32")):
-    for i, j, k in T.grid(64, 64, 64):
-        with T.sblock("C"):
-            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
-            with T.init():
-                C[vi, vj] = T.float32(0.0)
-            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
-)";
 
 QJsonObject ReadJson(const QString& path) {
   QFile f(path);
@@ -53,7 +43,8 @@ class TstCliRoofline : public QObject {
     p.setProcessEnvironment(env);
     p.start(QStringLiteral(WB_WORKBENCH_BIN), QStringList{"--batch"} + args);
     p.waitForFinished(300000);
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
   }
 
  private Q_SLOTS:
@@ -66,8 +57,8 @@ class TstCliRoofline : public QObject {
     QVERIFY2(m.out.contains(cache), qPrintable(m.out));
     QVERIFY(QFile::exists(cache));
     QJsonObject peaks = ReadJson(dir_.filePath("peaks.json"))["peaks"].toObject();
-    for (const char* field : {"gflops_1", "gflops_all", "gbytes_per_s_1", "gbytes_per_s_all", "cache_gbytes_per_s_1",
-                              "cache_gbytes_per_s_all", "cache_bytes"}) {
+    for (const char* field : {"gflops_1", "gflops_all", "gbytes_per_s_1", "gbytes_per_s_all",
+                              "cache_gbytes_per_s_1", "cache_gbytes_per_s_all", "cache_bytes"}) {
       double v = peaks[field].toDouble(-1);
       QVERIFY2(std::isfinite(v) && v > 0, field);
     }
@@ -78,17 +69,18 @@ class TstCliRoofline : public QObject {
 
     QFile module(dir_.filePath("matmul.py"));
     QVERIFY(module.open(QIODevice::WriteOnly));
-    module.write(kMatmul);
+    module.write(wb::test::kMatmul64);
     module.close();
-    Run r = Workbench({module.fileName(), "--run", "--profile", "--number", "2", "--repeat", "2", "--json",
-                       dir_.filePath("report.json")});
+    Run r = Workbench({module.fileName(), "--run", "--profile", "--number", "2", "--repeat", "2",
+                       "--json", dir_.filePath("report.json")});
     QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
     // The table's columns, and a row for main.
     for (const char* column : {"bytes", "FLOP/byte", "roof GFLOP/s", "roof GB/s", "of roof"}) {
       QVERIFY2(r.out.contains(column), qPrintable(r.out));
     }
     QVERIFY2(r.out.contains("cached, measured"), qPrintable(r.out));
-    QVERIFY2(r.out.contains(QRegularExpression("\\n  main +[0-9.]+ +49152 +10.7 +[0-9.]+ +[0-9.]+ (L2|mem) ")),
+    QVERIFY2(r.out.contains(
+                 QRegularExpression("\\n  main +[0-9.]+ +49152 +10.7 +[0-9.]+ +[0-9.]+ (L2|mem) ")),
              qPrintable(r.out));
     QJsonObject report = ReadJson(dir_.filePath("report.json"));
     QJsonObject f = report["functions"].toArray()[0].toObject();
@@ -100,8 +92,10 @@ class TstCliRoofline : public QObject {
     QCOMPARE(f["peak_gflops"].toDouble(), peaks["gflops_1"].toDouble());
     const bool in_cache = 3 * 64 * 64 * 4 <= peaks["cache_bytes"].toDouble();
     QCOMPARE(f["bandwidth_roof"].toString(), QString(in_cache ? "cache" : "memory"));
-    QCOMPARE(f["peak_gbytes_per_s"].toDouble(), peaks[in_cache ? "cache_gbytes_per_s_1" : "gbytes_per_s_1"].toDouble());
-    double roof = std::min(f["peak_gflops"].toDouble(), f["arithmetic_intensity"].toDouble() * f["peak_gbytes_per_s"].toDouble());
+    QCOMPARE(f["peak_gbytes_per_s"].toDouble(),
+             peaks[in_cache ? "cache_gbytes_per_s_1" : "gbytes_per_s_1"].toDouble());
+    double roof = std::min(f["peak_gflops"].toDouble(), f["arithmetic_intensity"].toDouble() *
+                                                            f["peak_gbytes_per_s"].toDouble());
     QCOMPARE(f["roofline_fraction"].toDouble(), f["gflops_per_s"].toDouble() / roof);
     QCOMPARE(report["peaks"].toObject()["gflops_1"].toDouble(), peaks["gflops_1"].toDouble());
   }
@@ -112,7 +106,8 @@ class TstCliRoofline : public QObject {
     QVERIFY2(file.err.contains("--measure-peaks takes no FILE"), qPrintable(file.err));
     Run unprofiled = Workbench({dir_.filePath("matmul.py"), "--run", "--measure-peaks"});
     QCOMPARE(unprofiled.code, 2);
-    QVERIFY2(unprofiled.err.contains("--measure-peaks goes alone or with --run --profile"), qPrintable(unprofiled.err));
+    QVERIFY2(unprofiled.err.contains("--measure-peaks goes alone or with --run --profile"),
+             qPrintable(unprofiled.err));
   }
 };
 

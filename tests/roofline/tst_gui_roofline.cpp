@@ -16,14 +16,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <nlohmann/json.hpp>
 
 #include "build_panel.h"
 #include "main_window.h"
 #include "roofline_chart.h"
-#include "runtime/thread_pool.h"
+#include "roofline_test_util.h"
 #include "schedule_pane.h"
 #include "workbench/host_peaks.h"
 
@@ -56,23 +53,9 @@ class TstGuiRoofline : public QObject {
     QSettings().clear();
     QVERIFY(cache_.isValid());
     qputenv("XDG_CACHE_HOME", cache_.path().toUtf8());
-    // Roofs planted in the cache, so the fractions can be checked against known figures.
-    wb::workbench::HostPeaks p;
-    p.cpu = wb::workbench::HostCpuModel();
-    p.threads = wb::runtime::ThreadPool::GlobalNumThreads();
-    p.vector_bits = 256;
-    p.gflops_1 = 100;
-    p.gflops_all = 200;
-    p.gbytes_per_s_1 = 10;
-    p.gbytes_per_s_all = 20;
-    p.cache_bytes = 1 << 20;
-    p.cache_gbytes_per_s_1 = 50;
-    p.cache_gbytes_per_s_all = 100;
-    p.measured_at = "2026-12-02T00:00:00Z";
-    nlohmann::json doc = {{"hosts", {{wb::workbench::HostPeaksKey(p.cpu, p.threads), wb::workbench::ToJson(p)}}}};
-    std::string path = wb::workbench::HostPeaksCachePath();
-    std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-    std::ofstream(path) << doc.dump(2);
+    // Roofs planted in the cache, so the fractions can be checked against known figures; 1 MiB
+    // of L2 holds the example's 160 KiB.
+    wb::test::PlantPeaks(wb::test::PlantedPeaks(1 << 20));
   }
   void cleanupTestCase() { QSettings().clear(); }
 
@@ -89,7 +72,8 @@ class TstGuiRoofline : public QObject {
     QVERIFY2(b->WaitForJob(120000), Why(b).constData());
     QTableWidget* t = b->resultsTable();
     QVERIFY2(t->rowCount() == 1, Why(b).constData());
-    const int bytes = Column(t, "Bytes"), intensity = Column(t, "FLOP/byte"), roof = Column(t, "Of roof");
+    const int bytes = Column(t, "Bytes"), intensity = Column(t, "FLOP/byte"),
+              roof = Column(t, "Of roof");
     QVERIFY(bytes > 0 && intensity > 0 && roof > 0);
     // Two nests over 64 x 128 floats: A and B in, added out; added in, C out. An add and a max
     // per element.
@@ -128,7 +112,8 @@ class TstGuiRoofline : public QObject {
     QCOMPARE(chart->points().size(), size_t(2));
     QVERIFY(!chart->points()[0].latest);
     QVERIFY(chart->points()[1].latest);
-    QVERIFY2(chart->points()[1].label.contains("step 1: split"), qPrintable(chart->points()[1].label));
+    QVERIFY2(chart->points()[1].label.contains("step 1: split"),
+             qPrintable(chart->points()[1].label));
     // A split moves the same regions.
     QCOMPARE(chart->points()[1].intensity, flops / moved);
 
@@ -144,9 +129,10 @@ class TstGuiRoofline : public QObject {
     QVERIFY2(b->WaitForJob(60000), Why(b).constData());
     QVERIFY2(b->statusLabel()->text().startsWith("Peaks of"), Why(b).constData());
     QVERIFY(b->session().peaks() && !b->session().peaks()->from_cache);
-    for (double v : {chart->roofs()->gflops_1, chart->roofs()->gflops_all, chart->roofs()->gbytes_per_s_1,
-                     chart->roofs()->gbytes_per_s_all, chart->roofs()->cache_gbytes_per_s_1,
-                     chart->roofs()->cache_gbytes_per_s_all}) {
+    for (double v :
+         {chart->roofs()->gflops_1, chart->roofs()->gflops_all, chart->roofs()->gbytes_per_s_1,
+          chart->roofs()->gbytes_per_s_all, chart->roofs()->cache_gbytes_per_s_1,
+          chart->roofs()->cache_gbytes_per_s_all}) {
       QVERIFY(std::isfinite(v) && v > 0);
     }
     QVERIFY(wb::workbench::HostPeaksFor().from_cache);

@@ -9,13 +9,14 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "../workbench/run_test_programs.h"
 #include "codegen/flop_count.h"
 #include "codegen/memory_traffic.h"
+#include "roofline_test_util.h"
 #include "runtime/thread_pool.h"
 #include "script/tvmscript.h"
 #include "workbench/host_peaks.h"
 #include "workbench/run_check.h"
-#include "../workbench/run_test_programs.h"
 
 using namespace wb;
 using namespace wb::workbench;
@@ -30,18 +31,6 @@ def main(A: T.Buffer((1024,), "float32"), B: T.Buffer((1024,), "float32"), C: T.
         with T.sblock("C"):
             vi = T.axis.spatial(1024, i)
             C[vi] = A[vi] + B[vi]
-)";
-
-const char* kMatmul = R"(# from tvm.script import tirx as T
-
-@T.prim_func
-def main(A: T.Buffer((64, 64), "float32"), B: T.Buffer((64, 64), "float32"), C: T.Buffer((64, 64), "float32")):
-    for i, j, k in T.grid(64, 64, 64):
-        with T.sblock("C"):
-            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
-            with T.init():
-                C[vi, vj] = T.float32(0.0)
-            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
 )";
 
 // A producer nest and its consumer: the intermediate moves out of the first and back into the
@@ -104,31 +93,6 @@ ir::IRModule Module(const char* text) {
 
 constexpr int64_t kBigCache = int64_t(32) << 20;
 
-// Writes a cache file holding `peaks` for this host at the pool's thread count.
-void PlantPeaks(const HostPeaks& peaks) {
-  nlohmann::json doc = {{"hosts", {{HostPeaksKey(peaks.cpu, peaks.threads), ToJson(peaks)}}}};
-  std::string path = HostPeaksCachePath();
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-  std::ofstream(path) << doc.dump(2);
-}
-
-HostPeaks Planted() {
-  HostPeaks p;
-  p.cpu = HostCpuModel();
-  p.threads = runtime::ThreadPool::GlobalNumThreads();
-  p.vector_bits = 256;
-  p.gflops_1 = 100;
-  p.gflops_all = 200;
-  p.gbytes_per_s_1 = 10;
-  p.gbytes_per_s_all = 20;
-  // 16 KiB of L2: the vector add's 12 KiB fit, the matmul's 48 KiB do not.
-  p.cache_bytes = 16 << 10;
-  p.cache_gbytes_per_s_1 = 50;
-  p.cache_gbytes_per_s_all = 100;
-  p.measured_at = "2026-12-02T00:00:00Z";
-  return p;
-}
-
 bool Positive(double v) { return std::isfinite(v) && v > 0; }
 
 }  // namespace
@@ -153,7 +117,8 @@ class TstRoofline : public QObject {
 
   void aMatmulReadsItsInputsAndWritesItsAccumulatorOnce() {
     // The accumulator C is initialised by T.init: written, never read from memory.
-    codegen::MemoryTraffic t = codegen::CountMemoryTraffic(Func(kMatmul), {}, kBigCache);
+    codegen::MemoryTraffic t =
+        codegen::CountMemoryTraffic(Func(wb::test::kMatmul64), {}, kBigCache);
     QVERIFY(t.bytes.has_value());
     QCOMPARE(*t.bytes, 3.0 * 64 * 64 * 4);
   }
@@ -161,7 +126,7 @@ class TstRoofline : public QObject {
   void aNestPastTheCacheIsSplitAtItsOuterLoop() {
     // 1 KiB of cache: the whole nest (48 KiB) and one row of i (16.5 KiB, all of B) do not fit;
     // one (i, j) does: a row of A (256 B), a column of B (256 B), one element of C (4 B).
-    codegen::MemoryTraffic t = codegen::CountMemoryTraffic(Func(kMatmul), {}, 1024);
+    codegen::MemoryTraffic t = codegen::CountMemoryTraffic(Func(wb::test::kMatmul64), {}, 1024);
     QVERIFY(t.bytes.has_value());
     QCOMPARE(*t.bytes, 64.0 * 64 * (256 + 256 + 4));
   }
@@ -188,8 +153,9 @@ class TstRoofline : public QObject {
   }
 
   void aProfiledRunIsPlacedUnderTheCachedRoofs() {
-    PlantPeaks(Planted());
-    for (const char* text : {kVectorAdd, kMatmul}) {
+    // 16 KiB of L2: the vector add's 12 KiB fit, the matmul's 48 KiB do not.
+    wb::test::PlantPeaks(wb::test::PlantedPeaks(16 << 10));
+    for (const char* text : {kVectorAdd, wb::test::kMatmul64}) {
       RunCheckRequest request;
       request.module = Module(text);
       request.profile = true;
@@ -201,7 +167,7 @@ class TstRoofline : public QObject {
       // The cached figures, not a measurement.
       QVERIFY(result.peaks && result.peaks->from_cache);
       QCOMPARE(result.peaks->gflops_1, 100.0);
-      const bool matmul = text == kMatmul;
+      const bool matmul = text == wb::test::kMatmul64;
       const double flops = matmul ? 2.0 * 64 * 64 * 64 : 1024.0;
       const double bytes = matmul ? 3.0 * 64 * 64 * 4 : 3.0 * 1024 * 4;
       QCOMPARE(r.flops.value_or(-1), flops);
@@ -218,7 +184,8 @@ class TstRoofline : public QObject {
       QCOMPARE(r.roofline_fraction().value_or(-1), *r.gflops_per_s() / roof);
       // The report's fields, as --json writes them.
       nlohmann::json j = ToJson(r);
-      for (const char* field : {"bytes", "arithmetic_intensity", "peak_gflops", "peak_gbytes_per_s", "roofline_fraction"}) {
+      for (const char* field : {"bytes", "arithmetic_intensity", "peak_gflops", "peak_gbytes_per_s",
+                                "roofline_fraction"}) {
         QVERIFY2(j.contains(field) && j[field].is_number(), field);
       }
       QCOMPARE(j["bytes"].get<double>(), bytes);
@@ -232,7 +199,7 @@ class TstRoofline : public QObject {
   }
 
   void aRelaxFunctionMovesWhatItsKernelsMove() {
-    PlantPeaks(Planted());
+    wb::test::PlantPeaks(wb::test::PlantedPeaks(16 << 10));
     RunCheckRequest request;
     request.module = Module(wb::test::kRelax);
     request.profile = true;
@@ -254,13 +221,15 @@ class TstRoofline : public QObject {
     HostPeaks measured = HostPeaksFor(0, &warning);
     QVERIFY2(warning.empty(), warning.c_str());
     QVERIFY(!measured.from_cache);
-    for (double v : {measured.gflops_1, measured.gflops_all, measured.gbytes_per_s_1, measured.gbytes_per_s_all,
-                     measured.cache_gbytes_per_s_1, measured.cache_gbytes_per_s_all}) {
+    for (double v : {measured.gflops_1, measured.gflops_all, measured.gbytes_per_s_1,
+                     measured.gbytes_per_s_all, measured.cache_gbytes_per_s_1,
+                     measured.cache_gbytes_per_s_all}) {
       QVERIFY(Positive(v));
     }
     QCOMPARE(measured.threads, runtime::ThreadPool::GlobalNumThreads());
     QVERIFY(measured.cache_bytes > 0);
-    QVERIFY(measured.vector_bits == 32 || measured.vector_bits == 256 || measured.vector_bits == 512);
+    QVERIFY(measured.vector_bits == 32 || measured.vector_bits == 256 ||
+            measured.vector_bits == 512);
     // Written, under this host's key.
     QVERIFY(std::filesystem::exists(path));
     nlohmann::json doc = nlohmann::json::parse(std::ifstream(path));
@@ -282,7 +251,7 @@ class TstRoofline : public QObject {
   }
 
   void measuringAgainReplacesTheCachedFigures() {
-    PlantPeaks(Planted());
+    wb::test::PlantPeaks(wb::test::PlantedPeaks(16 << 10));
     QCOMPARE(HostPeaksFor().gflops_1, 100.0);
     HostPeaks fresh = MeasureHostPeaks();
     QVERIFY(!fresh.from_cache);
@@ -294,9 +263,9 @@ class TstRoofline : public QObject {
   }
 
   void aBrokenCacheEntryIsMeasuredAgain() {
-    HostPeaks bad = Planted();
+    HostPeaks bad = wb::test::PlantedPeaks(16 << 10);
     bad.gbytes_per_s_all = -1;
-    PlantPeaks(bad);
+    wb::test::PlantPeaks(bad);
     HostPeaks p = HostPeaksFor();
     QVERIFY(!p.from_cache);
     QVERIFY(Positive(p.gbytes_per_s_all));
