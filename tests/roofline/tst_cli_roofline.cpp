@@ -98,6 +98,15 @@ class TstCliRoofline : public QObject {
                                                             f["peak_gbytes_per_s"].toDouble());
     QCOMPARE(f["roofline_fraction"].toDouble(), f["gflops_per_s"].toDouble() / roof);
     QCOMPARE(report["peaks"].toObject()["gflops_1"].toDouble(), peaks["gflops_1"].toDouble());
+
+    // --measure-peaks with the profile: measured again before the run, and cached anew.
+    Run again = Workbench({module.fileName(), "--run", "--profile", "--measure-peaks", "--number",
+                           "2", "--repeat", "2", "--json", dir_.filePath("again.json")});
+    QVERIFY2(again.code == 0, qPrintable(again.err + again.out));
+    QVERIFY2(!again.out.contains("cached, measured"), qPrintable(again.out));
+    QJsonObject fresh = ReadJson(dir_.filePath("again.json"))["peaks"].toObject();
+    QCOMPARE(ReadJson(cache)["hosts"].toObject().begin().value().toObject()["gflops_1"].toDouble(),
+             fresh["gflops_1"].toDouble());
   }
 
   void measurePeaksIsRefusedWhereItDoesNotFit() {

@@ -198,6 +198,25 @@ class TstRoofline : public QObject {
     }
   }
 
+  void aParallelFunctionIsPlacedUnderTheEveryThreadRoofs() {
+    wb::test::PlantPeaks(wb::test::PlantedPeaks(16 << 10));
+    RunCheckRequest request;
+    request.module = Module(kLocal);
+    request.profile = true;
+    request.timing = {.number = 2, .repeat = 2};
+    RunCheckResult result = RunAndCheck(request);
+    QVERIFY2(result.functions.size() == 1, result.message.c_str());
+    const FunctionResult& r = result.functions[0];
+    QVERIFY2(r.ok(), r.message.c_str());
+    QVERIFY(r.parallel);
+    QCOMPARE(r.peak_gflops.value_or(-1), 200.0);
+    // 8 KiB within the L2 of every core.
+    QVERIFY(r.in_cache);
+    QCOMPARE(r.peak_gbytes_per_s.value_or(-1), 100.0);
+    QCOMPARE(r.roofline_fraction().value_or(-1),
+             *r.gflops_per_s() / std::min(200.0, *r.arithmetic_intensity() * 100.0));
+  }
+
   void aRelaxFunctionMovesWhatItsKernelsMove() {
     wb::test::PlantPeaks(wb::test::PlantedPeaks(16 << 10));
     RunCheckRequest request;
