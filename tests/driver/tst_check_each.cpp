@@ -1,71 +1,22 @@
 // `--check-each` with `--pipeline` and `--schedule`, in process (driver::RunBatch): every pass
 // snapshot and every schedule step runs against the one before it on seeded inputs, and the
-// first that changes the numbers is named with its max error (exit 1). A pass and a schedule step
-// that break meaning on purpose are registered here, by the test, not in the production registry.
+// first that changes the numbers is named with its max error (exit 1). The pass and the schedule
+// step that break meaning on purpose come from tests/testing (TestingBreakMeaning,
+// sch.testing_break_meaning()), not from the production registry.
 #include <QTemporaryDir>
 #include <QTest>
 #include <fstream>
 #include <sstream>
 
 #include "driver/driver.h"
-#include "schedule/recipe.h"
-#include "schedule/schedule.h"
-#include "tir/functor.h"
-#include "tir/op.h"
-#include "tir/stmt.h"
+#include "script/tvmscript.h"
+#include "transform/instrument.h"
 #include "transform/registry.h"
+#include "workbench/check_each.h"
 
 using namespace wb;
 
 namespace {
-
-// Every float store gets 1 added: what a buggy rewrite does to a program's meaning.
-class AddOneToStores : public tir::StmtExprMutator {
- public:
-  using tir::StmtExprMutator::VisitStmt_;
-  tir::Stmt VisitStmt_(const tir::BufferStoreNode* op) override {
-    tir::Stmt s = tir::StmtExprMutator::VisitStmt_(op);
-    auto* store = s.as<tir::BufferStoreNode>();
-    if (!store->value->dtype.is_floating_point()) return s;
-    return tir::MakeBufferStore(store->buffer, tir::add(store->value, tir::make_const(store->value->dtype, 1.0)),
-                                store->indices);
-  }
-};
-
-tir::PrimFunc Broken(const tir::PrimFunc& f) {
-  AddOneToStores mutator;
-  tir::PrimFunc copy = f;
-  copy.CopyOnWrite()->body = mutator(f->body);
-  return copy;
-}
-
-transform::PassRegistrar broken_pass({
-    "TestingBreakMeaning",
-    "for testing --check-each: adds 1 to every float store",
-    {},
-    [](const transform::PassArgs&) {
-      return ir::CreateModulePass(
-          [](ir::IRModule m, const ir::PassContext&) {
-            std::vector<ir::GlobalVar> vars;
-            std::vector<ir::BaseFunc> funcs;
-            for (size_t i = 0; i < m->functions.size(); ++i) {
-              vars.push_back(m->global_vars[i]);
-              auto f = m->functions[i].as_ref<tir::PrimFuncNode>();
-              funcs.push_back(f.defined() ? ir::BaseFunc(Broken(f)) : m->functions[i]);
-            }
-            return ir::WithFunctions(m, std::move(vars), std::move(funcs));
-          },
-          0, "TestingBreakMeaning");
-    }});
-
-schedule::RecipeMethodRegistrar broken_step(
-    "testing_break_meaning",
-    {{}, false, schedule::RecipeReturns::kNothing,
-     [](schedule::Schedule& sch, schedule::RecipeArgs&) -> std::vector<schedule::RecipeRV> {
-       sch.ReplaceFunc(Broken(sch.mod()->Lookup("main").as_ref<tir::PrimFuncNode>()));
-       return {};
-     }},
-    {"testing", "for testing --check-each: adds 1 to every float store", {}});
 
 const char* kAddOne = R"(# from tvm.script import tirx as T
 
@@ -93,6 +44,15 @@ std::string Write(const QTemporaryDir& dir, const char* name, const std::string&
   std::string path = dir.filePath(name).toStdString();
   std::ofstream(path) << text;
   return path;
+}
+
+// The passes of `pipeline` run on `text`, as transitions to check.
+std::vector<workbench::Transition> Transitions(const char* text, const char* pipeline) {
+  script::ParseResult parsed = script::Parse(text, "k.py");
+  DiagnosticList diags;
+  std::optional<ir::Pass> pass = transform::BuildPipeline(pipeline, diags);
+  if (!parsed.ok() || !pass) return {};
+  return workbench::PassTransitions(transform::RunPipeline(*pass, parsed.module));
 }
 
 }  // namespace
@@ -133,11 +93,11 @@ class TstCheckEach : public QObject {
                                "sch.unroll(loop=l3)\n");
     Result r = Batch({src, "--schedule", recipe, "--check-each"});
     QVERIFY2(r.code == 1, r.err.c_str());
-    QVERIFY2(r.err.find("check step 3 `l2, l3 = sch.split(loop=l1, factors=[None, 8])` main: equal") !=
+    QVERIFY2(r.err.find("check step 3 `l2, l3 = sch.split(loop=l1, factors=[None, 8])`: equal") !=
                  std::string::npos,
              r.err.c_str());
-    QVERIFY2(r.err.find("--check-each: step 4 `sch.testing_break_meaning()` changed what function `main` "
-                        "computes") != std::string::npos,
+    QVERIFY2(r.err.find("--check-each: step 4 `sch.testing_break_meaning()` changed what the module computes:\n"
+                        "  function `main`: buffer") != std::string::npos,
              r.err.c_str());
     QVERIFY2(r.err.find("max abs error 1") != std::string::npos, r.err.c_str());
 
@@ -147,6 +107,32 @@ class TstCheckEach : public QObject {
                              "l2, l3 = sch.split(loop=l1, factors=[None, 8])\n");
     Result ok = Batch({src, "--schedule", good, "--check-each"});
     QVERIFY2(ok.code == 0, ok.err.c_str());
+  }
+
+  // A function the interpreter will not run (here: over an iteration limit of 8) is checked
+  // compiled, after against before, and a change is still found.
+  void aFunctionTooLargeForTheInterpreterIsCheckedCompiled() {
+    using Outcome = workbench::TransitionCheck::Outcome;
+    workbench::EquivalenceOptions options;
+    options.max_iterations = 8;
+    std::vector<workbench::Transition> broken = Transitions(kAddOne, "TestingBreakMeaning");
+    QCOMPARE(broken.size(), size_t(1));
+    workbench::TransitionCheck c = workbench::CheckTransition(broken[0], options);
+    QVERIFY2(c.outcome == Outcome::kChanged, c.lines.empty() ? "" : c.lines[0].c_str());
+    QVERIFY2(c.changes[0].find("against the compiled function before it") != std::string::npos, c.changes[0].c_str());
+
+    std::vector<workbench::Transition> good = Transitions(kAddOne, "ConvertBlocksToOpaque, LowerOpaqueBlock");
+    QVERIFY(!good.empty());
+    for (const auto& t : good) {
+      workbench::TransitionCheck ok = workbench::CheckTransition(t, options);
+      QVERIFY2(ok.outcome == Outcome::kEqual, ok.lines[0].c_str());
+      QVERIFY2(ok.lines[0].find("against the compiled function before it") != std::string::npos, ok.lines[0].c_str());
+    }
+
+    // Without the fallback it is only skipped, with the interpreter's reason.
+    options.compiled_fallback = false;
+    c = workbench::CheckTransition(broken[0], options);
+    QVERIFY(c.outcome == Outcome::kSkipped);
   }
 
   void checkEachNeedsSomethingToCheck() {

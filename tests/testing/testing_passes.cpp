@@ -1,11 +1,17 @@
 // Passes that fail on purpose, for testing how pipelines and the batch runner contain failures
-// (a case that crashes or hangs must be reported and must not stop the run). Registered only in
+// (a case that crashes or hangs must be reported and must not stop the run), and a pass and a
+// schedule step that change a program's meaning, for testing that checking each step finds them. Registered only in
 // the test programs that link tests/testing (see its CMakeLists.txt), never in a shipped one.
 #include <chrono>
 #include <cstdlib>
 #include <thread>
 
 #include "relax/expr.h"
+#include "schedule/recipe.h"
+#include "schedule/schedule.h"
+#include "tir/functor.h"
+#include "tir/op.h"
+#include "tir/stmt.h"
 #include "transform/registry.h"
 
 namespace wb::transform {
@@ -58,6 +64,54 @@ PassRegistrar mark_pure_registrar(
            },
            0, "TestingMarkPure");
      }});
+
+// Every float store gets 1 added: what a buggy rewrite does to a program's meaning.
+class AddOneToStores : public tir::StmtExprMutator {
+ public:
+  using tir::StmtExprMutator::VisitStmt_;
+  tir::Stmt VisitStmt_(const tir::BufferStoreNode* op) override {
+    tir::Stmt s = tir::StmtExprMutator::VisitStmt_(op);
+    auto* store = s.as<tir::BufferStoreNode>();
+    if (!store->value->dtype.is_floating_point()) return s;
+    return tir::MakeBufferStore(store->buffer, tir::add(store->value, tir::make_const(store->value->dtype, 1.0)),
+                                store->indices);
+  }
+};
+
+tir::PrimFunc Broken(const tir::PrimFunc& f) {
+  AddOneToStores mutator;
+  tir::PrimFunc copy = f;
+  copy.CopyOnWrite()->body = mutator(f->body);
+  return copy;
+}
+
+PassRegistrar broken_pass({
+    "TestingBreakMeaning",
+    "for testing --check-each: adds 1 to every float store",
+    {},
+    [](const transform::PassArgs&) {
+      return ir::CreateModulePass(
+          [](ir::IRModule m, const ir::PassContext&) {
+            std::vector<ir::GlobalVar> vars;
+            std::vector<ir::BaseFunc> funcs;
+            for (size_t i = 0; i < m->functions.size(); ++i) {
+              vars.push_back(m->global_vars[i]);
+              auto f = m->functions[i].as_ref<tir::PrimFuncNode>();
+              funcs.push_back(f.defined() ? ir::BaseFunc(Broken(f)) : m->functions[i]);
+            }
+            return ir::WithFunctions(m, std::move(vars), std::move(funcs));
+          },
+          0, "TestingBreakMeaning");
+    }});
+
+schedule::RecipeMethodRegistrar broken_step(
+    "testing_break_meaning",
+    {{}, false, schedule::RecipeReturns::kNothing,
+     [](schedule::Schedule& sch, schedule::RecipeArgs&) -> std::vector<schedule::RecipeRV> {
+       sch.ReplaceFunc(Broken(sch.mod()->Lookup("main").as_ref<tir::PrimFuncNode>()));
+       return {};
+     }},
+    {"testing", "for testing --check-each: adds 1 to every float store", {}});
 
 }  // namespace
 
