@@ -30,6 +30,10 @@ struct BuildOptions {
   // "ApplyDefaultSchedule" among the current PassContext's disabled_passes) builds them as
   // written: the compiled reference, and a user who wants to see the unscheduled code.
   bool default_schedule = true;
+  // DWARF line information (llvm::DIBuilder) on the generated code: each statement's
+  // instructions carry the line of its span, each PrimFunc a subprogram. Debug info only: the
+  // instructions are the same with it off (the default).
+  bool debug_lines = false;
 };
 
 struct BuildResult {
@@ -46,6 +50,7 @@ BuildResult Build(const ir::IRModule& module, const Target& target, const BuildO
 
 // The codegen alone, on a module whose PrimFuncs MakePackedAPI produced. Throws CodegenError.
 // The module's sources: "ll" (before LLVM's optimization), "ll-opt" (after) and "asm".
-runtime::Module CodegenLLVM(const ir::IRModule& packed, const Target& target);
+// `debug_lines`: as BuildOptions::debug_lines.
+runtime::Module CodegenLLVM(const ir::IRModule& packed, const Target& target, bool debug_lines = false);
 
 }  // namespace wb::codegen

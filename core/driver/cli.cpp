@@ -33,7 +33,9 @@ constexpr const char* kCommands = R"text(commands (exactly one; FILE is TVMScrip
                                 pipeline and of the build, a table of the change per pass
   FILE [--schedule R] [--pipeline P] [--target T] --emit llvm|llvm-opt|asm|cuda|ptx
                                 build for the target (llvm: this CPU; cuda for cuda and ptx) and
-                                print the LLVM IR, the assembly or the device code (no GPU needed)
+                                print the LLVM IR, the assembly or the device code (no GPU needed);
+                                --source-map [--dump-dir DIR]: each line annotated with the line
+                                of the printed module (FILE.scheduled.py) it came from
   FILE --tune --trials N --work-dir DIR [--target T] [--seed S]
                                 tune the module's kernels (search and measure), recording them in
                                 DIR; FILE --run --work-dir DIR builds with those records
@@ -113,8 +115,12 @@ bool Validate(BatchOptions* opts, std::ostream& err) {
     err << "workbench: --resume-after goes with --pipeline (and --check, --check-each, --dump-dir)\n";
     return false;
   }
-  if (!opts->dump_dir.empty() && opts->pipeline.empty()) {
-    err << "workbench: --dump-dir needs --pipeline\n";
+  if (opts->source_map && opts->emit != "llvm" && opts->emit != "llvm-opt" && opts->emit != "asm") {
+    err << "workbench: --source-map goes with --emit llvm, llvm-opt or asm\n";
+    return false;
+  }
+  if (!opts->dump_dir.empty() && opts->pipeline.empty() && !opts->source_map) {
+    err << "workbench: --dump-dir needs --pipeline (or --source-map)\n";
     return false;
   }
   if (opts->check_each && opts->pipeline.empty() && opts->schedule.empty()) {
@@ -212,6 +218,9 @@ int RunBatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                  "print the module (tvmscript), or what a build makes of it: LLVM IR before (llvm) or after "
                  "(llvm-opt) LLVM's optimization, assembly (asm), a cuda build's device code (cuda, ptx)")
       ->check(CLI::IsMember({"tvmscript", "llvm", "llvm-opt", "asm", "cuda", "ptx"}));
+  app.add_flag("--source-map", opts.source_map,
+               "with --emit llvm|llvm-opt|asm: end each line with the FILE:LINE of the printed module "
+               "(written as FILE.scheduled.py, or into --dump-dir) it came from");
   app.add_option("--compare", opts.compare, "the module to compare FILE with")->type_name("OTHER");
   app.add_flag("--ignore-global-symbol", opts.ignore_global_symbol,
                "--compare single-function modules without their global_symbol");

@@ -2,7 +2,14 @@
 // `--emit llvm|llvm-opt|asm|cuda|ptx` (after --schedule and --pipeline): what a build for the
 // target makes of the module, through the build the GUI's Build panel shows its views from
 // (workbench::BuildModule), so both print the same text. None of them needs a GPU.
+// `--source-map` (llvm, llvm-opt, asm): the module as built is printed to a file and parsed back
+// from it, the build carries debug lines from those spans, and each line of the view that maps to
+// a statement ends in a comment `FILE:LINE` naming its line of that printed module.
+#include <filesystem>
+#include <fstream>
 #include <ostream>
+
+#include "codegen/source_map.h"
 
 #include "driver/commands.h"
 #include "driver/module_input.h"
@@ -13,6 +20,37 @@ namespace wb::driver {
 namespace {
 
 bool IsDeviceCode(const std::string& emit) { return emit == "cuda" || emit == "ptx"; }
+
+// Where --source-map writes the printed module: beside FILE as FILE.scheduled.py, or in --dump-dir.
+std::string PrintedModulePath(const BatchOptions& opts) {
+  std::string name = opts.files[0] + ".scheduled.py";
+  if (opts.dump_dir.empty()) return name;
+  return (std::filesystem::path(opts.dump_dir) / std::filesystem::path(name).filename()).string();
+}
+
+// Prints `module` to PrintedModulePath and replaces it with the module parsed back from that
+// text, so that its statements' spans name lines of the file.
+int ReparseFromPrintedFile(const BatchOptions& opts, ir::IRModule* module, std::ostream& err) {
+  std::string path = PrintedModulePath(opts);
+  std::string text = script::PrintModule(*module);
+  std::error_code ec;
+  if (!opts.dump_dir.empty()) std::filesystem::create_directories(opts.dump_dir, ec);
+  std::ofstream file(path, std::ios::binary);
+  file << text;
+  file.close();
+  if (!file) {
+    err << "workbench: --source-map: cannot write " << path << "\n";
+    return 2;
+  }
+  script::ParseResult parsed = script::Parse(text, path);
+  if (!parsed.module.defined() || parsed.diagnostics.HasErrors()) {
+    err << RenderDiagnostics(parsed.diagnostics, opts.color);
+    err << "workbench: --source-map: the printed module " << path << " does not parse back\n";
+    return 1;
+  }
+  *module = parsed.module;
+  return 0;
+}
 
 // The view of a build that `--emit` names.
 const std::string& View(const workbench::BuildOutcome& built, const std::string& emit) {
@@ -36,6 +74,10 @@ int EmitBuildOutput(const BatchOptions& opts, const ir::IRModule& original, std:
     transform::PipelineResult result;
     if (int rc = ApplyPipelineOption(opts, &request.module, &result, err)) return rc;
   }
+  if (opts.source_map) {
+    if (int rc = ReparseFromPrintedFile(opts, &request.module, err)) return rc;
+    request.debug_lines = true;
+  }
   workbench::BuildOutcome built = workbench::BuildModule(request);
   if (!built.ok()) {
     err << RenderDiagnostics(built.diagnostics, opts.color);
@@ -47,6 +89,11 @@ int EmitBuildOutput(const BatchOptions& opts, const ir::IRModule& original, std:
     err << "workbench: the build for " << built.target << " made no " << opts.emit
         << (IsDeviceCode(opts.emit) ? " (a cuda target makes it)" : " (the module has no kernel)") << "\n";
     return 1;
+  }
+  if (opts.source_map) {
+    out << codegen::AnnotateSourceLines(text, opts.emit == "asm" ? codegen::SourceMapFormat::kAssembly
+                                                                 : codegen::SourceMapFormat::kLLVMIR);
+    return 0;
   }
   out << text << (text.back() == '\n' ? "" : "\n");
   return 0;

@@ -13,6 +13,7 @@ struct BatchOptions {
   std::vector<std::string> files;
   bool roundtrip = false;
   std::string emit;  // "tvmscript", "llvm", "llvm-opt", "asm", "cuda" or "ptx"
+  bool source_map = false;  // --emit llvm|llvm-opt|asm: annotate lines with their TVMScript line
   std::string compare;
   bool ignore_global_symbol = false;
   std::string json_path;

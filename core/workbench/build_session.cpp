@@ -131,7 +131,7 @@ BuildOutcome BuildModule(const BuildRequest& request, const CancellationToken& t
   auto start = std::chrono::steady_clock::now();
   auto built = std::make_shared<CompiledModule>();
   try {
-    *built = Compile(request.module, *target);
+    *built = Compile(request.module, *target, /*default_schedule=*/true, request.debug_lines);
   } catch (const std::exception& e) {
     // Build turns the failures it knows into diagnostics; anything else still must not escape a
     // worker thread.

@@ -57,6 +57,10 @@ struct BuildRequest {
   std::string target = "llvm";  // target text or tag
   int step = 0;                 // how many schedule steps `module` has had
   std::string trace;            // those steps' trace, as TVM prints it
+  // Debug line information in the code, from the statements' spans (codegen::BuildOptions::
+  // debug_lines): the LLVM IR and assembly views then map back to the text `module` was parsed
+  // from (codegen/source_map.h).
+  bool debug_lines = false;
 };
 
 // The scheduled module of `schedule` (its original when it has no step) with its step and trace.

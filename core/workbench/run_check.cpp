@@ -267,7 +267,7 @@ bool HasRelaxFunctions(const ir::IRModule& module) {
 }
 
 CompiledModule Compile(const ir::IRModule& module, const codegen::Target& target,
-                       bool default_schedule) {
+                       bool default_schedule, bool debug_lines) {
   CompiledModule out;
   out.target = target;
   out.source = module;
@@ -284,6 +284,7 @@ CompiledModule Compile(const ir::IRModule& module, const codegen::Target& target
   }
   codegen::BuildOptions options;
   options.default_schedule = default_schedule;
+  options.debug_lines = debug_lines;
   codegen::BuildResult built = codegen::Build(module, target, options);
   out.diagnostics = built.diagnostics;
   out.kernels = built.module;

@@ -199,9 +199,9 @@ bool HasRelaxFunctions(const ir::IRModule& module);
 
 // codegen::BuildVM for a module with Relax functions, else codegen::Build. `default_schedule`
 // off builds the legalized kernels as written (the compiled reference: a default schedule must
-// not check itself).
+// not check itself). `debug_lines`: codegen::BuildOptions::debug_lines (PrimFunc modules).
 CompiledModule Compile(const ir::IRModule& module, const codegen::Target& target,
-                       bool default_schedule = true);
+                       bool default_schedule = true, bool debug_lines = false);
 
 struct RunCheckResult {
   std::string target;    // canonical text

@@ -137,6 +137,8 @@ void CodeGenLLVM::AddPackedFunction(const PrimFunc& func, const std::string& nam
   fs_ = FunctionState{};
   fs_.function = fn;
   func_name_ = name;
+  func_span_ = func->span;
+  BeginDebugFunction(fn, func->span);
   if (auto* fm = func->GetAttr("fast_math")) {
     if (ir::IsInstance<ir::BoolObj>(fm)) fs_.fast_math = static_cast<const ir::BoolObj*>(fm)->value;
     if (ir::IsInstance<ir::IntObj>(fm)) fs_.fast_math = static_cast<const ir::IntObj*>(fm)->value != 0;
@@ -157,19 +159,23 @@ namespace {
 
 // Swaps in a fresh function state for an outlined function and restores the caller's after.
 struct NestedFunction {
-  NestedFunction(CodeGenLLVM* cg, llvm::Function* fn) : cg(cg), saved(std::move(cg->fs_)), ip(cg->builder_.saveIP()) {
+  NestedFunction(CodeGenLLVM* cg, llvm::Function* fn)
+      : cg(cg), saved(std::move(cg->fs_)), ip(cg->builder_.saveIP()), loc(cg->builder_.getCurrentDebugLocation()) {
     cg->fs_ = CodeGenLLVM::FunctionState{};
     cg->fs_.function = fn;
     cg->fs_.fast_math = saved.fast_math;
     cg->builder_.SetInsertPoint(llvm::BasicBlock::Create(*cg->ctx_, "entry", fn));
+    cg->BeginDebugFunction(fn, {});
   }
   ~NestedFunction() {
     cg->fs_ = std::move(saved);
     cg->builder_.restoreIP(ip);
+    cg->builder_.SetCurrentDebugLocation(loc);
   }
   CodeGenLLVM* cg;
   CodeGenLLVM::FunctionState saved;
   llvm::IRBuilderBase::InsertPoint ip;
+  llvm::DebugLoc loc;
 };
 
 }  // namespace
@@ -258,9 +264,7 @@ void CodeGenLLVM::Finish(const std::vector<std::string>& entry_names) {
   auto* init = llvm::ConstantDataArray::getString(*ctx_, list, /*AddNull=*/true);
   new llvm::GlobalVariable(*module_, init->getType(), true, llvm::GlobalValue::ExternalLinkage, init,
                            runtime::kFunctionListSymbol);
+  FinishDebugInfo();
 }
-
-CodeGenLLVM::CodeGenLLVM(llvm::LLVMContext* context, llvm::Module* module, const Target& target)
-    : ctx_(context), module_(module), target_(target), builder_(*context), md_(*context) {}
 
 }  // namespace wb::codegen

@@ -5,13 +5,16 @@
 //   codegen_intrin.cpp  builtin calls: math intrinsics, bit ops, tvm_struct_get, reinterpret
 //   codegen_stmt.cpp    statements: loops (vectorize/unroll hints), branches, allocation
 //   codegen_host.cpp    functions: the packed entry, compute_scope and parallel-loop closures
+//   codegen_debug.cpp   debug line information from the statements' spans (DIBuilder)
 #pragma once
 
+#include <llvm/IR/DIBuilder.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -31,7 +34,10 @@ class CodeGenLLVM : public tir::ExprFunctor<llvm::Value*(const ir::PrimExpr&)>,
   using PrimExpr = ir::PrimExpr;
   using DataType = ir::DataType;
 
-  CodeGenLLVM(llvm::LLVMContext* context, llvm::Module* module, const Target& target);
+  // `debug_lines`: DWARF line information from the statements' spans (BuildOptions::debug_lines).
+  CodeGenLLVM(llvm::LLVMContext* context, llvm::Module* module, const Target& target,
+              bool debug_lines = false);
+  ~CodeGenLLVM();
 
   // Compiles a PrimFunc that MakePackedAPI produced into the external packed entry `name`.
   void AddPackedFunction(const tir::PrimFunc& func, const std::string& name);
@@ -82,7 +88,8 @@ class CodeGenLLVM : public tir::ExprFunctor<llvm::Value*(const ir::PrimExpr&)>,
 #define WB_DECL(Name) void VisitStmt_(const tir::Name##Node* op) override;
   WB_STMT_NODES(WB_DECL)
 #undef WB_DECL
-  void EmitStmt(const tir::Stmt& s) { tir::StmtFunctor<void(const tir::Stmt&)>::VisitStmt(s); }
+  // Emits `s`; with debug lines on, its instructions carry the line of its span.
+  void EmitStmt(const tir::Stmt& s);
   // A loop over [begin, end) of `loop_var` around `body`; `loop_md` are hints for the latch.
   void EmitSerialLoop(const tir::Var& loop_var, llvm::Value* begin, llvm::Value* end, llvm::Value* step,
                       const tir::Stmt& body, std::vector<llvm::Metadata*> loop_md);
@@ -102,6 +109,15 @@ class CodeGenLLVM : public tir::ExprFunctor<llvm::Value*(const ir::PrimExpr&)>,
   llvm::Value* BackendFunction(const char* global_name, llvm::FunctionType* type);
   llvm::Value* Lookup(const tir::VarNode* var);
 
+  // --- debug lines (codegen_debug.cpp); no-ops with debug lines off
+  // Gives `fn` a subprogram at the line of `span` (or of the function being compiled when
+  // undefined) and makes it the builder's current location.
+  void BeginDebugFunction(llvm::Function* fn, const Span& span);
+  // The location of `span` in the current function; null when there is none.
+  llvm::DILocation* DebugLocation(const Span& span);
+  llvm::DIFile* DebugFile(const SourceFilePtr& file);
+  void FinishDebugInfo();
+
   // Per-function state, saved and restored around nested functions.
   struct LoopTargets {
     llvm::BasicBlock* break_to;
@@ -117,6 +133,7 @@ class CodeGenLLVM : public tir::ExprFunctor<llvm::Value*(const ir::PrimExpr&)>,
     // The lanes a vector if_then_else's branch is evaluated for, while it is emitted: its loads
     // touch only those lanes' elements (null: every lane).
     llvm::Value* load_mask = nullptr;
+    llvm::DISubprogram* subprogram = nullptr;  // with debug lines on
   };
 
   llvm::LLVMContext* ctx_;
@@ -131,6 +148,12 @@ class CodeGenLLVM : public tir::ExprFunctor<llvm::Value*(const ir::PrimExpr&)>,
   std::unordered_map<std::string, llvm::GlobalVariable*> strings_;
   // Pointers known aligned (bytes): allocations, and arguments after MakePackedAPI's check.
   std::unordered_map<const tir::VarNode*, int64_t> aligned_;
+  // Debug lines: null when off. One DIFile per source file the spans point into; the compile
+  // unit is on the first.
+  std::unique_ptr<llvm::DIBuilder> di_;
+  llvm::DICompileUnit* di_unit_ = nullptr;
+  std::unordered_map<const SourceFile*, llvm::DIFile*> di_files_;
+  Span func_span_;  // the packed entry being compiled
 };
 
 }  // namespace wb::codegen

@@ -241,13 +241,13 @@ class LLVMModuleNode : public runtime::ModuleNode, public std::enable_shared_fro
 
 }  // namespace
 
-runtime::Module CodegenLLVM(const ir::IRModule& packed, const Target& target) {
+runtime::Module CodegenLLVM(const ir::IRModule& packed, const Target& target, bool debug_lines) {
   auto tm = MakeTargetMachine(target);
   llvm::LLVMContext context;
   auto module = std::make_unique<llvm::Module>("wb_module", context);
   module->setTargetTriple(target.mtriple);
   module->setDataLayout(tm->createDataLayout());
-  CodeGenLLVM cg(&context, module.get(), target);
+  CodeGenLLVM cg(&context, module.get(), target, debug_lines);
   std::vector<std::string> names;
   for (size_t i = 0; i < packed->functions.size(); ++i) {
     auto func = packed->functions[i].as_ref<tir::PrimFuncNode>();
