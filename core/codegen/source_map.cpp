@@ -62,7 +62,13 @@ std::vector<SourceLine> MapAssembly(const std::vector<std::string_view>& lines) 
       // unit's main file and has no number.
       std::vector<std::string> strings = QuotedStrings(line);
       long number = std::strtol(std::string(Trim(line.substr(5))).c_str(), nullptr, 10);
-      if (!strings.empty()) files[number] = strings.size() >= 2 ? strings[1] : strings[0];
+      // The assembler splits a path into directory and name: join them back.
+      if (strings.size() >= 2 && !strings[0].empty() && strings[0] != "." && !strings[1].empty() &&
+          strings[1][0] != '/') {
+        files[number] = strings[0] + (strings[0].back() == '/' ? "" : "/") + strings[1];
+      } else if (!strings.empty()) {
+        files[number] = strings.size() >= 2 ? strings[1] : strings[0];
+      }
       continue;
     }
     if (line.rfind(".loc", 0) == 0 && line.size() > 4 && (line[4] == ' ' || line[4] == '\t')) {

@@ -74,6 +74,11 @@ int EmitBuildOutput(const BatchOptions& opts, const ir::IRModule& original, std:
     transform::PipelineResult result;
     if (int rc = ApplyPipelineOption(opts, &request.module, &result, err)) return rc;
   }
+  if (opts.source_map && workbench::HasRelaxFunctions(request.module)) {
+    err << "workbench: --source-map: " << opts.files[0]
+        << " has Relax functions; source maps cover modules of PrimFuncs only\n";
+    return 2;
+  }
   if (opts.source_map) {
     if (int rc = ReparseFromPrintedFile(opts, &request.module, err)) return rc;
     request.debug_lines = true;

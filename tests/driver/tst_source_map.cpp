@@ -131,7 +131,7 @@ QStringList Instructions(const std::string& assembly) {
 class TestSourceMap : public QObject {
   Q_OBJECT
 
- private slots:
+ private Q_SLOTS:
   void assemblyFmaMapsToTheBufferStore() {
     QTemporaryDir tmp;
     QString src = Write(tmp, "matmul.py", kMatmul);
@@ -234,11 +234,11 @@ class TestSourceMap : public QObject {
 
   // The annotator on its own: directives, labels and metadata map to nothing.
   void annotatorReadsLocAndDbg() {
-    std::string assembly = "\t.file\t1 \"dir\" \"k.py\"\nmain:\n\t.loc\t1 7 3\n\tvaddps\t%ymm0, %ymm1, %ymm2\n"
+    std::string assembly = "\t.file\t1 \"/dir\" \"k.py\"\nmain:\n\t.loc\t1 7 3\n\tvaddps\t%ymm0, %ymm1, %ymm2\n"
                            "\t.loc\t1 0 0\n\tretq\n";
     std::string annotated = codegen::AnnotateSourceLines(assembly, codegen::SourceMapFormat::kAssembly);
     QCOMPARE(QString::fromStdString(annotated),
-             QString("\t.file\t1 \"dir\" \"k.py\"\nmain:\n\t.loc\t1 7 3\n\tvaddps\t%ymm0, %ymm1, %ymm2\t# k.py:7\n"
+             QString("\t.file\t1 \"/dir\" \"k.py\"\nmain:\n\t.loc\t1 7 3\n\tvaddps\t%ymm0, %ymm1, %ymm2\t# /dir/k.py:7\n"
                      "\t.loc\t1 0 0\n\tretq\n"));
     std::string ir = "define i32 @f() !dbg !4 {\n  %a = fadd float 1.0, 2.0, !dbg !9\n  ret i32 0\n}\n"
                      "!3 = !DIFile(filename: \"k.py\", directory: \"\")\n"

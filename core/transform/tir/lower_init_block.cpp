@@ -25,10 +25,11 @@ class InitLowerer : public StmtExprMutator {
       PrimExpr first = equal(iv->var, iv->dom->min);
       at_start = at_start.defined() ? logical_and(at_start, first) : first;
     }
-    Stmt init = at_start.defined() ? MakeIfThenElse(at_start, block->init) : block->init;
+    // The guard and the sequence keep the lines of the init and of the block (debug lines).
+    Stmt init = at_start.defined() ? MakeIfThenElse(at_start, block->init, {}, block->init->span) : block->init;
     SBlock copy = Downcast<SBlockNode>(lowered);
     SBlockNode* n = copy.CopyOnWrite();
-    n->body = MakeSeq({init, block->body});
+    n->body = MakeSeq({init, block->body}, block->span);
     n->init = Stmt();
     return copy;
   }

@@ -272,7 +272,7 @@ class Vectorizer : public StmtExprMutator {
     if (!vars_.empty()) throw CannotVectorize();
     Stmt body = Substitute(stmt, vmap);
     return MakeFor(v, make_const(v->dtype, int64_t(0)), make_const(v->dtype, int64_t(lanes_)),
-                   ForKind::kSerial, body);
+                   ForKind::kSerial, body, {}, {}, {}, loop_->span);
   }
 
   const ForNode* loop_;
