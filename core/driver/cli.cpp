@@ -225,7 +225,9 @@ int RunBatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
   app.add_flag("--ignore-global-symbol", opts.ignore_global_symbol,
                "--compare single-function modules without their global_symbol");
   app.add_option("--pipeline", opts.pipeline, "pass pipeline text, or a named pipeline")->type_name("TEXT");
-  app.add_option("--dump-dir", opts.dump_dir, "write every pass's module before and after, and passes.json")
+  app.add_option("--dump-dir", opts.dump_dir,
+                 "write every pass's module before and after, and passes.json (with --source-map: the printed "
+                 "module)")
       ->type_name("DIR");
   app.add_option("--resume-after", opts.resume_after, "with --pipeline and --with: run only the passes after the K-th")
       ->type_name("K")
