@@ -509,6 +509,26 @@ class Module:
     for (int k = 0; k < 12; ++k) QCOMPARE(r.value.fields[1].tensor.GetDouble(k), x.GetDouble(k / 2));
   }
 
+  // shape_of gives the tensor's shape, symbolic dims bound by the argument.
+  void shapeOfASymbolicTensor() {
+    ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor(("n", 3), dtype="float32")) -> R.Shape(ndim=2):
+        n = T.int64()
+        s: R.Shape([n, 3]) = R.shape_of(x)
+        return s
+)");
+    QCOMPARE(script::PrintModule(ParseOrFail(script::PrintModule(m))), script::PrintModule(m));
+    auto r = relax::InterpretRelax(m, "main", {Value::Tensor(Random({5, 3}, 44))}, transform::InterpreterOptions());
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    QVERIFY(r.value.kind == Value::Kind::kShape);
+    QCOMPARE(r.value.shape, (std::vector<int64_t>{5, 3}));
+  }
+
   // sort / argsort / topk are stable: equal elements keep their order, in both directions.
   void sortingIsStable() {
     ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I
