@@ -58,7 +58,14 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   hide_unchanged_ = new QCheckBox(tr("Hide unchanged"));
   changed_functions_only_ = new QCheckBox(tr("Changed functions only"));
   changed_functions_only_->setToolTip(tr("Show only the functions the selected pass rewrote"));
+  structural_view_ = new QCheckBox(tr("Structural"));
+  structural_view_->setToolTip(
+      tr("Compare the functions before and after the selected pass by structure, aligned by name: a "
+         "consistently renamed variable is no difference. Unchecked: the text side by side"));
   passes_ = new QListWidget;
+  structural_ = MakeCodePane();
+  structural_->setObjectName("passesStructuralPane");
+  structural_->setVisible(false);
   before_ = MakeCodePane();
   after_ = MakeCodePane();
   // Edit and resume: the module after the selected pass may be edited, then the passes after it
@@ -93,6 +100,7 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   top->addWidget(resume_);
   top->addWidget(hide_unchanged_);
   top->addWidget(changed_functions_only_);
+  top->addWidget(structural_view_);
 
   side_tabs_ = new QTabWidget;
   side_tabs_->setObjectName("passesSideTabs");
@@ -110,13 +118,15 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   body->addWidget(passes_);
   body->addWidget(before_);
   body->addWidget(after_);
+  body->addWidget(structural_);
   body->setChildrenCollapsible(false);
   // Extra width goes to the panes, shared evenly.
   body->setStretchFactor(0, 0);
   body->setStretchFactor(1, 0);
   body->setStretchFactor(2, 1);
   body->setStretchFactor(3, 1);
-  body->setSizes({kComposerWidth, kPassListWidth, 1000, 1000});
+  body->setStretchFactor(4, 1);
+  body->setSizes({kComposerWidth, kPassListWidth, 1000, 1000, 0});
   body_ = body;
 
   auto* layout = new QVBoxLayout(this);
@@ -134,6 +144,12 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   connect(hide_unchanged_, &QCheckBox::toggled, this, [this] { Populate(); });
   connect(changed_functions_only_, &QCheckBox::toggled, this,
           [this] { SelectPass(passes_->currentRow()); });
+  connect(structural_view_, &QCheckBox::toggled, this, [this](bool on) {
+    before_->setVisible(!on);
+    after_->setVisible(!on);
+    structural_->setVisible(on);
+    SelectPass(passes_->currentRow());
+  });
   connect(cancel_, &QPushButton::clicked, this, &PassExplorer::Cancel);
   connect(resume_, &QPushButton::clicked, this, [this] { ResumeFromSelected(); });
   // Two-way: the text box drives the composer, and the composer's edits write canonical text.
@@ -339,6 +355,7 @@ void PassExplorer::Populate() {
     passes_->setCurrentRow(0);
   } else {
     diff_->Show({}, {});
+    structural_->clear();
   }
 }
 
@@ -352,8 +369,12 @@ void PassExplorer::ShowComposer(bool show) {
   // The fold's width comes out of the panes (and goes back to them); the pass list keeps its own.
   QList<int> sizes = body_->sizes();
   side_tabs_->setVisible(show);
-  int panes = sizes[2] + sizes[3] + (show ? -kComposerWidth : sizes[0]);
-  body_->setSizes({show ? kComposerWidth : 0, sizes[1], panes / 2, panes - panes / 2});
+  int panes = sizes[2] + sizes[3] + sizes[4] + (show ? -kComposerWidth : sizes[0]);
+  if (!structural_->isHidden()) {
+    body_->setSizes({show ? kComposerWidth : 0, sizes[1], 0, 0, panes});
+  } else {
+    body_->setSizes({show ? kComposerWidth : 0, sizes[1], panes / 2, panes - panes / 2, 0});
+  }
 }
 
 int PassExplorer::changedLinesBefore() const { return diff_->removed(); }
@@ -363,6 +384,9 @@ void PassExplorer::SelectPass(int row) {
   if (row < 0 || row >= passes_->count()) return;
   int index = passes_->item(row)->data(Qt::UserRole).toInt();
   const auto& snap = snapshots_[index];
+  if (structural_view_->isChecked()) {
+    structural_->setPlainText(QString::fromStdString(workbench::StructuralDiffText(snap.before, snap.after)));
+  }
   std::string before, after;
   if (changed_functions_only_->isChecked() && snap.after.defined()) {
     std::vector<std::string> changed = workbench::ChangedFunctions(snap.before, snap.after);

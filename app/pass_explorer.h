@@ -87,6 +87,11 @@ class PassExplorer : public QWidget {
   QComboBox* pipelineBox() const { return pipeline_; }
   QCheckBox* hideUnchanged() const { return hide_unchanged_; }
   QCheckBox* changedFunctionsOnly() const { return changed_functions_only_; }
+  // Structural view: in place of the before/after panes, the selected pass's functions aligned by
+  // name and compared structurally (a consistently renamed variable is no difference): same,
+  // changed (the first mismatch path and the text diff of only that function), added, removed.
+  QCheckBox* structuralView() const { return structural_view_; }
+  QPlainTextEdit* structuralPane() const { return structural_; }
   // The before/after panes' diff: computed on a worker thread after SelectPass shows the texts
   // (diffPanes()->WaitForDiff() blocks until it is shown).
   DiffPanes* diffPanes() const { return diff_; }
@@ -123,6 +128,8 @@ class PassExplorer : public QWidget {
   QProgressBar* progress_;
   QCheckBox* hide_unchanged_;
   QCheckBox* changed_functions_only_;
+  QCheckBox* structural_view_;
+  QPlainTextEdit* structural_;
   QListWidget* passes_;
   QPlainTextEdit* before_;
   QPlainTextEdit* after_;

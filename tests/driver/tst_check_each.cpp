@@ -1,7 +1,8 @@
 // `--check-each` with `--pipeline` and `--schedule`, in process (driver::RunBatch): every pass
 // snapshot and every schedule step runs against the one before it on seeded inputs, and the
-// first that changes the numbers is named with its max error (exit 1). A pass and a schedule step
-// that break meaning on purpose are registered here, by the test, not in the production registry.
+// first that changes the numbers is named with its max error (exit 1). The pass that breaks meaning
+// on purpose comes from tests/testing (TestingBreakMeaning), the schedule step is registered here,
+// by the test: neither is in the production registry.
 #include <QTemporaryDir>
 #include <QTest>
 #include <fstream>
@@ -10,59 +11,17 @@
 #include "driver/driver.h"
 #include "schedule/recipe.h"
 #include "schedule/schedule.h"
-#include "tir/functor.h"
-#include "tir/op.h"
-#include "tir/stmt.h"
-#include "transform/registry.h"
+#include "testing/testing_passes.h"
 
 using namespace wb;
 
 namespace {
 
-// Every float store gets 1 added: what a buggy rewrite does to a program's meaning.
-class AddOneToStores : public tir::StmtExprMutator {
- public:
-  using tir::StmtExprMutator::VisitStmt_;
-  tir::Stmt VisitStmt_(const tir::BufferStoreNode* op) override {
-    tir::Stmt s = tir::StmtExprMutator::VisitStmt_(op);
-    auto* store = s.as<tir::BufferStoreNode>();
-    if (!store->value->dtype.is_floating_point()) return s;
-    return tir::MakeBufferStore(store->buffer, tir::add(store->value, tir::make_const(store->value->dtype, 1.0)),
-                                store->indices);
-  }
-};
-
-tir::PrimFunc Broken(const tir::PrimFunc& f) {
-  AddOneToStores mutator;
-  tir::PrimFunc copy = f;
-  copy.CopyOnWrite()->body = mutator(f->body);
-  return copy;
-}
-
-transform::PassRegistrar broken_pass({
-    "TestingBreakMeaning",
-    "for testing --check-each: adds 1 to every float store",
-    {},
-    [](const transform::PassArgs&) {
-      return ir::CreateModulePass(
-          [](ir::IRModule m, const ir::PassContext&) {
-            std::vector<ir::GlobalVar> vars;
-            std::vector<ir::BaseFunc> funcs;
-            for (size_t i = 0; i < m->functions.size(); ++i) {
-              vars.push_back(m->global_vars[i]);
-              auto f = m->functions[i].as_ref<tir::PrimFuncNode>();
-              funcs.push_back(f.defined() ? ir::BaseFunc(Broken(f)) : m->functions[i]);
-            }
-            return ir::WithFunctions(m, std::move(vars), std::move(funcs));
-          },
-          0, "TestingBreakMeaning");
-    }});
-
 schedule::RecipeMethodRegistrar broken_step(
     "testing_break_meaning",
     {{}, false, schedule::RecipeReturns::kNothing,
      [](schedule::Schedule& sch, schedule::RecipeArgs&) -> std::vector<schedule::RecipeRV> {
-       sch.ReplaceFunc(Broken(sch.mod()->Lookup("main").as_ref<tir::PrimFuncNode>()));
+       sch.ReplaceFunc(transform::testing::AddOneToFloatStores(sch.mod()->Lookup("main").as_ref<tir::PrimFuncNode>()));
        return {};
      }},
     {"testing", "for testing --check-each: adds 1 to every float store", {}});
