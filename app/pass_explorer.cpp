@@ -14,13 +14,16 @@
 #include <QTextDocument>
 #include <QToolButton>
 #include <QtConcurrent/QtConcurrent>
+#include <optional>
 
 #include "diff_view.h"
 #include "pass_control_form.h"
 #include "pipeline_editor.h"
 #include "script/tvmscript.h"
 #include "transform/registry.h"
+#include "transform/pass_control.h"
 #include "workbench/changed_functions.h"
+#include "workbench/pass_attribution.h"
 #include "workbench/session.h"
 
 namespace wb::app {
@@ -78,6 +81,19 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
                          "shown as in the editor) and run the passes after it on it"));
   status_ = new QLabel;
   status_->setWordWrap(true);
+  impact_ = new QPushButton(tr("Impact"));
+  impact_->setToolTip(
+      tr("Build the last run's module for LLVM and time it with every pass, then without each "
+         "pass in turn, off the UI thread: each pass gets the latency change without it, in "
+         "percent (positive: slower without it), or that the build breaks without it"));
+  impact_cancel_ = new QPushButton(tr("Cancel impact"));
+  impact_cancel_->setEnabled(false);
+  impact_cancel_->setToolTip(tr("Stop the attribution before its next build; the passes "
+                                "attributed so far stay marked"));
+  impact_progress_ = new QProgressBar;
+  impact_progress_->setRange(0, 100);
+  impact_progress_->setTextVisible(true);
+  impact_progress_->setVisible(false);
 
   // The composer and the pass context fold away: the before/after panes are what the tab is
   // for, and they get the width (a narrow pass list beside them, as Compiler Explorer's Opt
@@ -101,6 +117,8 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   top->addWidget(hide_unchanged_);
   top->addWidget(changed_functions_only_);
   top->addWidget(structural_view_);
+  top->addWidget(impact_);
+  top->addWidget(impact_cancel_);
 
   side_tabs_ = new QTabWidget;
   side_tabs_->setObjectName("passesSideTabs");
@@ -132,6 +150,7 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(top);
   layout->addWidget(progress_);
+  layout->addWidget(impact_progress_);
   layout->addWidget(status_);
   layout->addWidget(body, 1);
   connect(composer_toggle_, &QToolButton::toggled, this, &PassExplorer::ShowComposer);
@@ -151,6 +170,9 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
     SelectPass(passes_->currentRow());
   });
   connect(cancel_, &QPushButton::clicked, this, &PassExplorer::Cancel);
+  connect(impact_, &QPushButton::clicked, this, [this] { StartImpact(); });
+  connect(impact_cancel_, &QPushButton::clicked, this, &PassExplorer::CancelImpact);
+  connect(&impact_watcher_, &QFutureWatcher<ImpactOutcome>::finished, this, &PassExplorer::FinishImpact);
   connect(resume_, &QPushButton::clicked, this, [this] { ResumeFromSelected(); });
   // Two-way: the text box drives the composer, and the composer's edits write canonical text.
   connect(pipeline_, &QComboBox::currentTextChanged, composer_,
@@ -168,7 +190,9 @@ PassExplorer::~PassExplorer() {
   // The worker reports progress to this widget; it must be done before the widget goes. It
   // stops at the next pass boundary.
   token_.Cancel();
+  impact_token_.Cancel();
   watcher_.waitForFinished();
+  impact_watcher_.waitForFinished();
 }
 
 QString PassExplorer::pipelineText() const { return pipeline_->currentText(); }
@@ -176,11 +200,13 @@ void PassExplorer::setPipelineText(const QString& text) { pipeline_->setCurrentT
 
 bool PassExplorer::StartRun(const ir::IRModule& module, const QString& pipeline) {
   transform::PassControl control = pass_context_->control();
-  return StartJob(pipeline, control, tr("Running %1...").arg(pipeline),
-                  [module, text = pipeline.toStdString(), control](const workbench::CancellationToken& token,
-                                                                   const workbench::ProgressFn& progress) {
-                    return workbench::RunPipelineOn(module, text, token, progress, control);
-                  });
+  bool started = StartJob(pipeline, control, tr("Running %1...").arg(pipeline),
+                          [module, text = pipeline.toStdString(), control](const workbench::CancellationToken& token,
+                                                                           const workbench::ProgressFn& progress) {
+                            return workbench::RunPipelineOn(module, text, token, progress, control);
+                          });
+  if (started) run_module_ = module;
+  return started;
 }
 
 bool PassExplorer::ResumeFromSelected() {
@@ -235,6 +261,11 @@ bool PassExplorer::StartJob(const QString& pipeline, const transform::PassContro
   }
   token_ = workbench::CancellationToken();
   int generation = ++generation_;
+  // The impacts shown belong to the run before; an attribution in flight is for it too.
+  CancelImpact();
+  ++impact_generation_;
+  impact_text_.clear();
+  impact_tip_.clear();
   run_text_ = document_ ? document_->toPlainText() : QString();
   run_revision_ = document_ ? document_->revision() : 0;
   workbench::ProgressFn progress = [this, generation](const std::string& stage, double fraction) {
@@ -264,6 +295,133 @@ void PassExplorer::Cancel() {
   token_.Cancel();
   cancel_->setEnabled(false);
   progress_->setFormat(tr("cancelling after the current pass: %1").arg(progress_->format()));
+}
+
+bool PassExplorer::StartImpact() {
+  auto refuse = [this](const QString& why) {
+    status_->setText(why);
+    status_->setStyleSheet(QStringLiteral("color: #b7950b"));
+    return false;
+  };
+  if (impact_running_) return refuse(tr("The impact of the passes is being measured already"));
+  if (running_) return refuse(tr("A pipeline is running: measure the impact of its passes when it is done"));
+  if (!run_module_.defined() || snapshots_.empty() || !last_run_.ok()) {
+    return refuse(tr("Run a pipeline that succeeds first: the impact is measured for its passes"));
+  }
+  std::string error;
+  std::optional<codegen::Target> target = codegen::ParseTarget("llvm", &error);
+  if (!target) return refuse(tr("No LLVM target: %1").arg(QString::fromStdString(error)));
+  workbench::PassAttributionRequest request;
+  request.module = run_module_;
+  request.pipeline = run_pipeline_.toStdString();
+  request.target = *target;
+  impact_token_ = workbench::CancellationToken();
+  int generation = ++impact_generation_;
+  impact_started_ = generation;
+  impact_text_.clear();
+  impact_tip_.clear();
+  Populate();
+  workbench::ProgressFn progress = [this, generation](const std::string& stage, double fraction) {
+    QMetaObject::invokeMethod(
+        this,
+        [this, generation, text = QString::fromStdString(stage), fraction] {
+          if (generation != impact_generation_ || !impact_running_) return;
+          impact_progress_->setValue(int(fraction * 100));
+          impact_progress_->setFormat(tr("impact: %1").arg(text));
+        },
+        Qt::QueuedConnection);
+  };
+  auto on_impact = [this, generation](const workbench::PassImpact& impact) {
+    QMetaObject::invokeMethod(
+        this, [this, generation, impact] { ShowImpact(generation, impact); }, Qt::QueuedConnection);
+  };
+  impact_progress_->setValue(0);
+  impact_progress_->setFormat(tr("impact: build with every pass"));
+  status_->setText(tr("Measuring the impact of each pass of %1...").arg(run_pipeline_));
+  status_->setStyleSheet(QString());
+  SetImpactRunning(true);
+  impact_watcher_.setFuture(QtConcurrent::run(
+      [request, control = run_control_, token = impact_token_, progress, on_impact] {
+        ir::PassContext context = transform::ContextWith(control);
+        ir::PassContext::Scope scope(context);
+        workbench::PassAttribution attribution = workbench::AttributePasses(request, token, progress, on_impact);
+        return ImpactOutcome{attribution.message, attribution.cancelled, attribution.impacts.size(),
+                             attribution.passes.size()};
+      }));
+  return true;
+}
+
+void PassExplorer::ShowImpact(int generation, const workbench::PassImpact& impact) {
+  if (generation != impact_generation_) return;
+  using Outcome = workbench::PassImpact::Outcome;
+  QString text, tip;
+  const QString why = QString::fromStdString(impact.message);
+  switch (impact.outcome) {
+    case Outcome::kTimed:
+      text = QStringLiteral("%1%2%").arg(impact.change_percent() >= 0 ? "+" : "").arg(impact.change_percent(), 0, 'f', 1);
+      tip = tr("Without this pass: %1 ms a call instead of %2 ms (the sum of the functions' medians)")
+                .arg(impact.without_s * 1e3, 0, 'g', 4)
+                .arg(impact.with_s * 1e3, 0, 'g', 4);
+      break;
+    case Outcome::kBuildFails: text = tr("breaks build"); tip = tr("The build fails without it: %1").arg(why); break;
+    case Outcome::kWrongResults: text = tr("wrong results"); tip = tr("Without it the results differ: %1").arg(why); break;
+    case Outcome::kRunFails: text = tr("run fails"); tip = tr("Without it a function fails: %1").arg(why); break;
+    case Outcome::kNotDisablable: text = tr("cannot disable"); tip = why; break;
+  }
+  const QString pass = QString::fromStdString(impact.pass);
+  impact_text_[pass] = text;
+  impact_tip_[pass] = tip;
+  for (int row = 0; row < passes_->count(); ++row) {
+    QListWidgetItem* item = passes_->item(row);
+    const auto& s = snapshots_[item->data(Qt::UserRole).toInt()];
+    if (s.name == impact.pass) {
+      item->setText(RowText(s));
+      item->setToolTip(tip);
+    }
+  }
+}
+
+void PassExplorer::CancelImpact() {
+  if (!impact_running_) return;
+  impact_token_.Cancel();
+  impact_cancel_->setEnabled(false);
+  impact_progress_->setFormat(tr("cancelling after the current build: %1").arg(impact_progress_->format()));
+}
+
+void PassExplorer::WaitForImpact() {
+  if (!impact_running_) return;
+  impact_watcher_.waitForFinished();
+  // The rows the worker queued before it finished.
+  QCoreApplication::sendPostedEvents(this);
+  FinishImpact();
+}
+
+void PassExplorer::SetImpactRunning(bool running) {
+  impact_running_ = running;
+  impact_->setEnabled(!running);
+  impact_cancel_->setEnabled(running);
+  impact_progress_->setVisible(running);
+}
+
+void PassExplorer::FinishImpact() {
+  if (!impact_running_ || !impact_watcher_.isFinished()) return;
+  SetImpactRunning(false);
+  const ImpactOutcome outcome = impact_watcher_.result();
+  Q_EMIT impactFinished();
+  // Cancelled by a new run, whose status line stays.
+  if (impact_started_ != impact_generation_) return;
+  if (!outcome.message.empty()) {
+    status_->setText(tr("Impact: %1").arg(QString::fromStdString(outcome.message)));
+    status_->setStyleSheet(QStringLiteral("color: #c0392b"));
+  } else if (outcome.cancelled) {
+    status_->setText(tr("Impact cancelled: %1 of %2 passes measured").arg(outcome.attributed).arg(outcome.passes));
+    status_->setStyleSheet(QStringLiteral("color: #b7950b"));
+  } else {
+    status_->setText(tr("Impact of %1 passes measured (the latency change without each, in percent; the "
+                        "build's own passes are measured too, only the listed ones are shown)")
+                         .arg(outcome.attributed));
+    status_->setStyleSheet(QString());
+  }
 }
 
 void PassExplorer::WaitForRun() {
@@ -335,18 +493,25 @@ void PassExplorer::ShowRun(const transform::PipelineResult& run) {
   Populate();
 }
 
+QString PassExplorer::RowText(const transform::PassSnapshot& s) const {
+  bool edited = resumed_after_ == s.index;
+  QString impact = impact_text_.value(QString::fromStdString(s.name));
+  return QStringLiteral("%1  %2   %3 ms%4%5%6")
+      .arg(s.index + 1, 2, 10, QLatin1Char('0'))
+      .arg(QString::fromStdString(s.name))
+      .arg(s.milliseconds, 0, 'f', 3)
+      .arg(s.changed() ? QString() : tr("   (unchanged)"))
+      .arg(edited ? tr("   (edited after it)") : QString())
+      .arg(impact.isEmpty() ? QString() : tr("   impact %1").arg(impact));
+}
+
 void PassExplorer::Populate() {
   passes_->clear();
   for (size_t i = 0; i < snapshots_.size(); ++i) {
     const auto& s = snapshots_[i];
     if (hide_unchanged_->isChecked() && !s.changed()) continue;
-    bool edited = resumed_after_ == s.index;
-    auto* item = new QListWidgetItem(QStringLiteral("%1  %2   %3 ms%4%5")
-                                         .arg(s.index + 1, 2, 10, QLatin1Char('0'))
-                                         .arg(QString::fromStdString(s.name))
-                                         .arg(s.milliseconds, 0, 'f', 3)
-                                         .arg(s.changed() ? QString() : tr("   (unchanged)"))
-                                         .arg(edited ? tr("   (edited after it)") : QString()));
+    auto* item = new QListWidgetItem(RowText(s));
+    item->setToolTip(impact_tip_.value(QString::fromStdString(s.name)));
     item->setData(Qt::UserRole, static_cast<int>(i));
     if (!s.changed()) item->setForeground(QColor("#a0a1a7"));
     passes_->addItem(item);

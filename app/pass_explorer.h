@@ -8,6 +8,7 @@
 #pragma once
 
 #include <QFutureWatcher>
+#include <QHash>
 #include <QWidget>
 #include <functional>
 
@@ -25,6 +26,10 @@ class QSplitter;
 class QTabWidget;
 class QToolButton;
 class QTextDocument;
+
+namespace wb::workbench {
+struct PassImpact;
+}
 
 namespace wb::app {
 
@@ -60,6 +65,23 @@ class PassExplorer : public QWidget {
   // Blocks until the run in flight is finished and shown (tests, batch-like callers).
   void WaitForRun();
   const transform::PipelineResult& lastRun() const { return last_run_; }
+
+  // Impact: the last run's module built for LLVM and timed with every pass, then without each
+  // pass in turn (workbench::AttributePasses, under the tab's pass context), on a worker thread;
+  // each pass's row gets its latency change in percent (positive: slower without it) or why it
+  // has none ("breaks build" without it, ...) as soon as it is known. Refused (false, with the
+  // reason in the status line) with no run, while a run or an attribution is in flight.
+  bool StartImpact();
+  // Stops the attribution in flight between builds (the passes attributed stay marked).
+  void CancelImpact();
+  bool impactRunning() const { return impact_running_; }
+  // Blocks until the attribution in flight is finished and shown (tests).
+  void WaitForImpact();
+  // A pass's impact text as its row shows it ("+3.2%", "breaks build", ...); empty: not known.
+  QString impactText(const QString& pass) const { return impact_text_.value(pass); }
+  QPushButton* impactButton() const { return impact_; }
+  QPushButton* impactCancelButton() const { return impact_cancel_; }
+  QProgressBar* impactProgressBar() const { return impact_progress_; }
 
   QString pipelineText() const;
   void setPipelineText(const QString& text);
@@ -103,9 +125,16 @@ class PassExplorer : public QWidget {
   void runRequested(const QString& pipeline);
   // A run started with StartRun has finished (done, failed or cancelled) and is shown.
   void runFinished();
+  // An attribution started with StartImpact has finished (done, failed or cancelled).
+  void impactFinished();
 
  private:
   void Populate();
+  // A pass's row: number, name, time, marks, impact.
+  QString RowText(const transform::PassSnapshot& s) const;
+  void ShowImpact(int generation, const workbench::PassImpact& impact);
+  void FinishImpact();
+  void SetImpactRunning(bool running);
   void FinishRun();
   void SetRunning(bool running);
   using Job = std::function<transform::PipelineResult(const workbench::CancellationToken&,
@@ -137,6 +166,10 @@ class PassExplorer : public QWidget {
   DiffPanes* diff_;
   std::vector<transform::PassSnapshot> snapshots_;
 
+  QPushButton* impact_;
+  QPushButton* impact_cancel_;
+  QProgressBar* impact_progress_;
+
   QTextDocument* document_ = nullptr;
   QFutureWatcher<transform::PipelineResult> watcher_;
   workbench::CancellationToken token_;
@@ -148,6 +181,21 @@ class PassExplorer : public QWidget {
   int resumed_after_ = -1;              // the shown run's PipelineResult::resumed_after
   QString run_text_;    // the document text and revision the run in flight was made on
   int run_revision_ = 0;
+  ir::IRModule run_module_;  // what the last StartRun started from
+
+  // The attribution in flight: its rows come one by one through ShowImpact, then this.
+  struct ImpactOutcome {
+    std::string message;  // why nothing could be attributed
+    bool cancelled = false;
+    size_t attributed = 0, passes = 0;
+  };
+  QFutureWatcher<ImpactOutcome> impact_watcher_;
+  workbench::CancellationToken impact_token_;
+  bool impact_running_ = false;
+  int impact_generation_ = 0;  // which run the impacts belong to
+  int impact_started_ = 0;     // the generation of the attribution in flight
+  QHash<QString, QString> impact_text_;  // per pass name
+  QHash<QString, QString> impact_tip_;
 };
 
 }  // namespace wb::app

@@ -1,16 +1,26 @@
 // What the Passes tab tells about a run beyond its text, driven through its real widgets
 // offscreen: the structural view (functions aligned by name, a consistently renamed variable no
-// difference). The passes that rename or break meaning on purpose come from tests/testing.
+// difference); the impact of each pass on latency, measured in the background and cancelled. The
+// passes that rename or break meaning on purpose come from tests/testing; one that blocks on a
+// semaphore this test controls is registered here.
 #include <QCheckBox>
+#include <QLabel>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSemaphore>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
+#include <atomic>
 
 #include "diff_view.h"
 #include "pass_explorer.h"
 #include "script/tvmscript.h"
+#include "transform/registry.h"
 
 using wb::app::PassExplorer;
 
@@ -25,6 +35,32 @@ def main(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
             vi = T.axis.spatial(64, i)
             B[vi] = A[vi] + T.float32(1.0)
 )";
+
+// GuiInsightBlock returns the module unchanged; armed with N, its Nth run from then on tells the
+// test it has started and waits until the test lets it finish.
+std::atomic<int> block_at{0};
+QSemaphore entered;
+QSemaphore release;
+
+wb::transform::PassRegistrar block_registrar(
+    {"GuiInsightBlock",
+     "for the GUI tests: when armed, blocks until the test releases it; the module unchanged",
+     {},
+     [](const wb::transform::PassArgs&) {
+       return wb::ir::CreateModulePass(
+           [](wb::ir::IRModule m, const wb::ir::PassContext&) {
+             if (block_at.load() > 0 && --block_at == 0) {
+               entered.release();
+               release.acquire();
+             }
+             return m;
+           },
+           0, "GuiInsightBlock");
+     }});
+
+// What an impact reads as in a row: a change in percent, or why there is none.
+const QRegularExpression kImpact(QStringLiteral(
+    "^([+-]\\d+\\.\\d%|breaks build|wrong results|run fails|cannot disable)$"));
 
 wb::ir::IRModule AddOne() {
   wb::script::ParseResult parsed = wb::script::Parse(kAddOne);
@@ -88,6 +124,70 @@ class TestGuiPassInsight : public QObject {
     px.structuralView()->click();
     QVERIFY(!px.structuralPane()->isVisible());
     QVERIFY(px.beforePane()->isVisible() && px.afterPane()->isVisible());
+  }
+
+  // The impact fills each listed pass's row from a worker thread: the UI stays responsive (the
+  // attribution is in flight when StartImpact returns), a progress bar shows where it is.
+  void theImpactColumnIsFilledInTheBackground() {
+    PassExplorer px;
+    px.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&px));
+    // Before any run there is nothing to measure.
+    QVERIFY(!px.StartImpact());
+    QVERIFY2(px.statusLabel()->text().contains("Run a pipeline"), qPrintable(px.statusLabel()->text()));
+    QVERIFY(Run(&px, AddOne(), "ConvertBlocksToOpaque, LowerOpaqueBlock, RemoveNoOp"));
+    QSignalSpy finished(&px, &PassExplorer::impactFinished);
+    QTest::mouseClick(px.impactButton(), Qt::LeftButton);
+    QVERIFY(px.impactRunning());
+    QVERIFY(!px.impactButton()->isEnabled());
+    QVERIFY(px.impactCancelButton()->isEnabled());
+    QVERIFY(px.impactProgressBar()->isVisible());
+    QVERIFY(finished.wait(120000));
+    QVERIFY(!px.impactRunning());
+    QVERIFY(!px.impactProgressBar()->isVisible());
+    QVERIFY2(px.statusLabel()->text().startsWith("Impact of"), qPrintable(px.statusLabel()->text()));
+    for (const char* pass : {"ConvertBlocksToOpaque", "LowerOpaqueBlock", "RemoveNoOp"}) {
+      QString impact = px.impactText(pass);
+      QVERIFY2(kImpact.match(impact).hasMatch(), qPrintable(QString("%1: '%2'").arg(pass, impact)));
+    }
+    // The rows show it, with the times as tooltip.
+    for (int row = 0; row < px.passList()->count(); ++row) {
+      QListWidgetItem* item = px.passList()->item(row);
+      QVERIFY2(item->text().contains("impact "), qPrintable(item->text()));
+      QVERIFY(!item->toolTip().isEmpty());
+    }
+    // A new run drops the impacts of the last one.
+    QVERIFY(Run(&px, AddOne(), "ConvertBlocksToOpaque"));
+    QVERIFY(px.impactText("ConvertBlocksToOpaque").isEmpty());
+    QVERIFY(!px.passList()->item(0)->text().contains("impact"));
+  }
+
+  // Cancel stops the attribution before its next build: the passes measured stay marked, the
+  // rest get nothing. The blocking pass holds the attribution while building without the third
+  // pass (its third run: the build with every pass, then without ConvertBlocksToOpaque; without
+  // itself it does not run); that build finishes, and its pass is marked when it needed no run.
+  void cancelStopsTheImpact() {
+    PassExplorer px;
+    QVERIFY(Run(&px, AddOne(), "ConvertBlocksToOpaque, GuiInsightBlock, LowerOpaqueBlock, RemoveNoOp"));
+    block_at = 3;
+    QSignalSpy finished(&px, &PassExplorer::impactFinished);
+    QVERIFY(px.StartImpact());
+    QVERIFY(entered.tryAcquire(1, 60000));
+    QVERIFY(px.impactRunning());
+    QTest::mouseClick(px.impactCancelButton(), Qt::LeftButton);
+    QVERIFY(!px.impactCancelButton()->isEnabled());
+    release.release();
+    QVERIFY(finished.wait(60000));
+    QVERIFY(!px.impactRunning());
+    const QString status = px.statusLabel()->text();
+    QVERIFY2(status.startsWith("Impact cancelled: 2 of") || status.startsWith("Impact cancelled: 3 of"),
+             qPrintable(status));
+    QVERIFY(kImpact.match(px.impactText("ConvertBlocksToOpaque")).hasMatch());
+    QVERIFY(kImpact.match(px.impactText("GuiInsightBlock")).hasMatch());
+    QCOMPARE(px.impactText("LowerOpaqueBlock").isEmpty(), status.startsWith("Impact cancelled: 2 of"));
+    QVERIFY(px.impactText("RemoveNoOp").isEmpty());
+    QVERIFY(!px.passList()->item(3)->text().contains("impact"));
+    QVERIFY(px.impactButton()->isEnabled());
   }
 };
 
