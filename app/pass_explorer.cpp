@@ -28,6 +28,17 @@
 
 namespace wb::app {
 
+namespace {
+
+// One line each.
+QString Lines(const std::vector<std::string>& lines) {
+  QStringList out;
+  for (const auto& line : lines) out << QString::fromStdString(line);
+  return out.join('\n');
+}
+
+}  // namespace
+
 PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   pipeline_ = new QComboBox;
   pipeline_->setEditable(true);
@@ -81,6 +92,11 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
                          "shown as in the editor) and run the passes after it on it"));
   status_ = new QLabel;
   status_->setWordWrap(true);
+  check_each_ = new QCheckBox(tr("Check each pass"));
+  check_each_->setToolTip(
+      tr("After each run, run every pass that changed the module against its input on seeded "
+         "inputs (the reference interpreters), off the UI thread, and mark the first pass that "
+         "changed what the module computes"));
   impact_ = new QPushButton(tr("Impact"));
   impact_->setToolTip(
       tr("Build the last run's module for LLVM and time it with every pass, then without each "
@@ -117,6 +133,7 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   top->addWidget(hide_unchanged_);
   top->addWidget(changed_functions_only_);
   top->addWidget(structural_view_);
+  top->addWidget(check_each_);
   top->addWidget(impact_);
   top->addWidget(impact_cancel_);
 
@@ -172,6 +189,11 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   connect(cancel_, &QPushButton::clicked, this, &PassExplorer::Cancel);
   connect(impact_, &QPushButton::clicked, this, [this] { StartImpact(); });
   connect(impact_cancel_, &QPushButton::clicked, this, &PassExplorer::CancelImpact);
+  connect(check_each_, &QCheckBox::toggled, this, [this](bool on) {
+    if (on && !has_check_) StartCheck();
+  });
+  connect(&check_watcher_, &QFutureWatcher<workbench::PassMeaningCheck>::finished, this,
+          &PassExplorer::FinishCheck);
   connect(&impact_watcher_, &QFutureWatcher<ImpactOutcome>::finished, this, &PassExplorer::FinishImpact);
   connect(resume_, &QPushButton::clicked, this, [this] { ResumeFromSelected(); });
   // Two-way: the text box drives the composer, and the composer's edits write canonical text.
@@ -191,8 +213,10 @@ PassExplorer::~PassExplorer() {
   // stops at the next pass boundary.
   token_.Cancel();
   impact_token_.Cancel();
+  check_token_.Cancel();
   watcher_.waitForFinished();
   impact_watcher_.waitForFinished();
+  check_watcher_.waitForFinished();
 }
 
 QString PassExplorer::pipelineText() const { return pipeline_->currentText(); }
@@ -266,6 +290,9 @@ bool PassExplorer::StartJob(const QString& pipeline, const transform::PassContro
   ++impact_generation_;
   impact_text_.clear();
   impact_tip_.clear();
+  check_token_.Cancel();
+  ++check_generation_;
+  has_check_ = false;
   run_text_ = document_ ? document_->toPlainText() : QString();
   run_revision_ = document_ ? document_->revision() : 0;
   workbench::ProgressFn progress = [this, generation](const std::string& stage, double fraction) {
@@ -424,6 +451,66 @@ void PassExplorer::FinishImpact() {
   }
 }
 
+bool PassExplorer::StartCheck() {
+  if (check_running_ || running_ || snapshots_.empty()) return false;
+  check_token_ = workbench::CancellationToken();
+  int generation = ++check_generation_;
+  check_started_ = generation;
+  has_check_ = false;
+  Populate();
+  workbench::ProgressFn progress = [this, generation](const std::string& stage, double) {
+    QMetaObject::invokeMethod(
+        this,
+        [this, generation, text = QString::fromStdString(stage)] {
+          if (generation != check_generation_ || !check_running_) return;
+          status_->setText(tr("Checking each pass: %1...").arg(text));
+        },
+        Qt::QueuedConnection);
+  };
+  check_running_ = true;
+  status_->setText(tr("Checking each pass..."));
+  status_->setStyleSheet(QString());
+  check_watcher_.setFuture(QtConcurrent::run([run = last_run_, token = check_token_, progress] {
+    return workbench::CheckEachPass(run, token, progress);
+  }));
+  return true;
+}
+
+void PassExplorer::WaitForCheck() {
+  if (!check_running_) return;
+  check_watcher_.waitForFinished();
+  FinishCheck();
+}
+
+void PassExplorer::FinishCheck() {
+  if (!check_running_ || !check_watcher_.isFinished()) return;
+  check_running_ = false;
+  // Superseded by a new run: its result is for snapshots no longer shown.
+  if (check_started_ != check_generation_) {
+    Q_EMIT checkFinished();
+    return;
+  }
+  check_ = check_watcher_.result();
+  has_check_ = !check_.cancelled;
+  Populate();
+  if (check_.changed >= 0) {
+    const auto& s = snapshots_[check_.changed];
+    status_->setText(tr("Pass %1 %2 changed what the module computes:\n%3")
+                         .arg(s.index + 1)
+                         .arg(QString::fromStdString(s.name))
+                         .arg(Lines(check_.differences)));
+    status_->setStyleSheet(QStringLiteral("color: #c0392b"));
+  } else if (check_.cancelled) {
+    status_->setText(tr("Check of each pass cancelled"));
+    status_->setStyleSheet(QStringLiteral("color: #b7950b"));
+  } else {
+    status_->setText(tr("Each pass kept what the module computes (%1 checked on seeded inputs)")
+                         .arg(check_.equal.size()));
+    status_->setStyleSheet(QString());
+  }
+  Q_EMIT checkFinished();
+}
+
 void PassExplorer::WaitForRun() {
   if (!running_) return;
   watcher_.waitForFinished();
@@ -445,6 +532,7 @@ void PassExplorer::FinishRun() {
   SetRunning(false);
   last_run_ = watcher_.result();
   ShowRun(last_run_);
+  if (check_each_->isChecked()) StartCheck();
   if (document_ && document_->toPlainText() != run_text_) {
     status_->setText(tr("Ran on revision %1 of the document, which has changed since (now "
                         "revision %2): run again to see the current text.\n%3")
@@ -496,13 +584,16 @@ void PassExplorer::ShowRun(const transform::PipelineResult& run) {
 QString PassExplorer::RowText(const transform::PassSnapshot& s) const {
   bool edited = resumed_after_ == s.index;
   QString impact = impact_text_.value(QString::fromStdString(s.name));
-  return QStringLiteral("%1  %2   %3 ms%4%5%6")
+  int at = static_cast<int>(&s - snapshots_.data());
+  QString meaning = has_check_ && check_.changed == at ? tr("   (changed the meaning)") : QString();
+  return QStringLiteral("%1  %2   %3 ms%4%5%6%7")
       .arg(s.index + 1, 2, 10, QLatin1Char('0'))
       .arg(QString::fromStdString(s.name))
       .arg(s.milliseconds, 0, 'f', 3)
       .arg(s.changed() ? QString() : tr("   (unchanged)"))
       .arg(edited ? tr("   (edited after it)") : QString())
-      .arg(impact.isEmpty() ? QString() : tr("   impact %1").arg(impact));
+      .arg(impact.isEmpty() ? QString() : tr("   impact %1").arg(impact))
+      .arg(meaning);
 }
 
 void PassExplorer::Populate() {
@@ -511,7 +602,14 @@ void PassExplorer::Populate() {
     const auto& s = snapshots_[i];
     if (hide_unchanged_->isChecked() && !s.changed()) continue;
     auto* item = new QListWidgetItem(RowText(s));
-    item->setToolTip(impact_tip_.value(QString::fromStdString(s.name)));
+    QString tip = impact_tip_.value(QString::fromStdString(s.name));
+    if (has_check_ && check_.changed == static_cast<int>(i)) {
+      item->setForeground(QColor("#c0392b"));
+      tip = tr("Changed what the module computes:\n%1%2")
+                .arg(Lines(check_.differences))
+                .arg(tip.isEmpty() ? QString() : "\n" + tip);
+    }
+    item->setToolTip(tip);
     item->setData(Qt::UserRole, static_cast<int>(i));
     if (!s.changed()) item->setForeground(QColor("#a0a1a7"));
     passes_->addItem(item);

@@ -14,6 +14,7 @@
 
 #include "transform/instrument.h"
 #include "workbench/cancellation.h"
+#include "workbench/pass_check.h"
 
 class QCheckBox;
 class QComboBox;
@@ -79,6 +80,18 @@ class PassExplorer : public QWidget {
   void WaitForImpact();
   // A pass's impact text as its row shows it ("+3.2%", "breaks build", ...); empty: not known.
   QString impactText(const QString& pass) const { return impact_text_.value(pass); }
+  // Check each pass: after every run (and when checked after one), workbench::CheckEachPass on a
+  // worker thread, as batch --check-each does; the first pass that changed what the module
+  // computes is marked in the list, what differs (its max error) as the row's tooltip.
+  QCheckBox* checkEachPass() const { return check_each_; }
+  // Starts the check of the last run; false when there is nothing to check or a check or a run
+  // is in flight.
+  bool StartCheck();
+  bool checkRunning() const { return check_running_; }
+  // Blocks until the check in flight is finished and shown (tests).
+  void WaitForCheck();
+  // The last check's result (for the run shown); nullptr when there is none.
+  const workbench::PassMeaningCheck* lastCheck() const { return has_check_ ? &check_ : nullptr; }
   QPushButton* impactButton() const { return impact_; }
   QPushButton* impactCancelButton() const { return impact_cancel_; }
   QProgressBar* impactProgressBar() const { return impact_progress_; }
@@ -127,6 +140,8 @@ class PassExplorer : public QWidget {
   void runFinished();
   // An attribution started with StartImpact has finished (done, failed or cancelled).
   void impactFinished();
+  // A check started with StartCheck has finished (done or cancelled) and is shown.
+  void checkFinished();
 
  private:
   void Populate();
@@ -135,6 +150,7 @@ class PassExplorer : public QWidget {
   void ShowImpact(int generation, const workbench::PassImpact& impact);
   void FinishImpact();
   void SetImpactRunning(bool running);
+  void FinishCheck();
   void FinishRun();
   void SetRunning(bool running);
   using Job = std::function<transform::PipelineResult(const workbench::CancellationToken&,
@@ -166,6 +182,7 @@ class PassExplorer : public QWidget {
   DiffPanes* diff_;
   std::vector<transform::PassSnapshot> snapshots_;
 
+  QCheckBox* check_each_;
   QPushButton* impact_;
   QPushButton* impact_cancel_;
   QProgressBar* impact_progress_;
@@ -196,6 +213,13 @@ class PassExplorer : public QWidget {
   int impact_started_ = 0;     // the generation of the attribution in flight
   QHash<QString, QString> impact_text_;  // per pass name
   QHash<QString, QString> impact_tip_;
+
+  QFutureWatcher<workbench::PassMeaningCheck> check_watcher_;
+  workbench::CancellationToken check_token_;
+  bool check_running_ = false;
+  int check_generation_ = 0, check_started_ = 0;  // as impact_generation_, impact_started_
+  workbench::PassMeaningCheck check_;
+  bool has_check_ = false;
 };
 
 }  // namespace wb::app

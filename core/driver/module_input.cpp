@@ -8,8 +8,8 @@
 #include "frontend/load_module.h"
 #include "schedule/recipe.h"
 #include "transform/registry.h"
-#include "transform/relax/semantic_check.h"
 #include "workbench/equivalence.h"
+#include "workbench/pass_check.h"
 #include "workbench/schedule_session.h"
 
 namespace wb::driver {
@@ -83,27 +83,16 @@ int CheckEachStep(const BatchOptions& opts, const ir::IRModule& module, const st
 }  // namespace
 
 int CheckEachPass(const transform::PipelineResult& result, std::ostream& err) {
-  for (const auto& snap : result.snapshots) {
-    if (!snap.changed() || !snap.after.defined()) continue;
-    std::string label = "pass " + std::to_string(snap.index + 1) + " " + snap.name;
-    std::vector<std::string> changed;
-    for (const auto& c : workbench::CheckEquivalence(snap.before, snap.after)) {
-      if (Differs(c)) changed.push_back("function `" + c.name + "`: " + c.detail);
-    }
-    for (const auto& c : transform::CheckRelaxEquivalence(snap.before, snap.after)) {
-      if (c.outcome == transform::RelaxFunctionCheck::Outcome::kDifferent ||
-          c.outcome == transform::RelaxFunctionCheck::Outcome::kFailed) {
-        changed.push_back("Relax function `" + c.name + "`: " + c.detail);
-      }
-    }
-    if (!changed.empty()) {
-      err << "workbench: --check-each: " << label << " changed what the module computes:\n";
-      for (const auto& line : changed) err << "  " << line << "\n";
-      return 1;
-    }
-    err << "  check " << label << ": equal\n";
-  }
-  return 0;
+  workbench::PassMeaningCheck check = workbench::CheckEachPass(result);
+  auto label = [&](size_t at) {
+    const transform::PassSnapshot& snap = result.snapshots[at];
+    return "pass " + std::to_string(snap.index + 1) + " " + snap.name;
+  };
+  for (size_t index : check.equal) err << "  check " << label(index) << ": equal\n";
+  if (check.changed < 0) return 0;
+  err << "workbench: --check-each: " << label(static_cast<size_t>(check.changed)) << " changed what the module computes:\n";
+  for (const auto& line : check.differences) err << "  " << line << "\n";
+  return 1;
 }
 
 int ApplyScheduleOption(const BatchOptions& opts, ir::IRModule* module, std::ostream& err) {

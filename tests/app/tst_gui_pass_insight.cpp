@@ -1,6 +1,7 @@
 // What the Passes tab tells about a run beyond its text, driven through its real widgets
 // offscreen: the structural view (functions aligned by name, a consistently renamed variable no
-// difference); the impact of each pass on latency, measured in the background and cancelled. The
+// difference); the impact of each pass on latency, measured in the background and cancelled; the
+// check of each pass after a run, marking the one that changed the meaning. The
 // passes that rename or break meaning on purpose come from tests/testing; one that blocks on a
 // semaphore this test controls is registered here.
 #include <QCheckBox>
@@ -188,6 +189,61 @@ class TestGuiPassInsight : public QObject {
     QVERIFY(px.impactText("RemoveNoOp").isEmpty());
     QVERIFY(!px.passList()->item(3)->text().contains("impact"));
     QVERIFY(px.impactButton()->isEnabled());
+  }
+
+  // With "Check each pass", every run is checked on a worker thread after it is shown; the first
+  // pass that changed what the module computes is marked, its max error as the row's tooltip.
+  void checkEachPassMarksTheBreakingPass() {
+    PassExplorer px;
+    px.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&px));
+    const char* breaking = "ConvertBlocksToOpaque, TestingBreakMeaning, LowerOpaqueBlock";
+    // Unchecked: no check.
+    QVERIFY(Run(&px, AddOne(), breaking));
+    QVERIFY(!px.checkRunning());
+    QVERIFY(px.lastCheck() == nullptr);
+    QVERIFY(!px.passList()->item(1)->text().contains("changed the meaning"));
+
+    // Checking the box checks the run shown.
+    QSignalSpy finished(&px, &PassExplorer::checkFinished);
+    px.checkEachPass()->click();
+    QVERIFY(px.checkRunning());
+    QVERIFY(finished.wait(60000));
+    QVERIFY(px.lastCheck() != nullptr);
+    QCOMPARE(px.lastCheck()->changed, 1);
+    QListWidgetItem* marked = px.passList()->item(1);
+    QVERIFY2(marked->text().contains("TestingBreakMeaning") && marked->text().contains("(changed the meaning)"),
+             qPrintable(marked->text()));
+    QVERIFY2(marked->toolTip().contains("function `main`") && marked->toolTip().contains("max abs error 1"),
+             qPrintable(marked->toolTip()));
+    QVERIFY(!px.passList()->item(0)->text().contains("changed the meaning"));
+    QVERIFY(!px.passList()->item(2)->text().contains("changed the meaning"));
+    QVERIFY2(px.statusLabel()->text().startsWith("Pass 2 TestingBreakMeaning changed what the module computes"),
+             qPrintable(px.statusLabel()->text()));
+
+    // Checked: each run is checked after it is shown; a pipeline that keeps the meaning marks none.
+    QVERIFY(Run(&px, AddOne(), "ConvertBlocksToOpaque, LowerOpaqueBlock"));
+    QVERIFY(px.checkRunning());
+    px.WaitForCheck();
+    QCOMPARE(px.lastCheck()->changed, -1);
+    QCOMPARE(px.lastCheck()->equal.size(), size_t(2));
+    for (int row = 0; row < px.passList()->count(); ++row) {
+      QVERIFY(!px.passList()->item(row)->text().contains("changed the meaning"));
+    }
+    QVERIFY2(px.statusLabel()->text().startsWith("Each pass kept what the module computes (2 checked"),
+             qPrintable(px.statusLabel()->text()));
+
+    // And the breaking run again, marked once more; the mark stays when unchanged passes are hidden.
+    QVERIFY(Run(&px, AddOne(), breaking));
+    px.WaitForCheck();
+    QCOMPARE(px.lastCheck()->changed, 1);
+    px.hideUnchanged()->click();
+    bool found = false;
+    for (int row = 0; row < px.passList()->count(); ++row) {
+      found |= px.passList()->item(row)->text().contains("TestingBreakMeaning   ") &&
+               px.passList()->item(row)->text().contains("(changed the meaning)");
+    }
+    QVERIFY(found);
   }
 };
 
