@@ -30,6 +30,15 @@ namespace wb::app {
 
 namespace {
 
+// A worker's progress, each report queued to `receiver`'s thread and handed to `show` there.
+workbench::ProgressFn QueuedProgress(QObject* receiver, std::function<void(const QString&, double)> show) {
+  return [receiver, show = std::move(show)](const std::string& stage, double fraction) {
+    QMetaObject::invokeMethod(
+        receiver, [show, text = QString::fromStdString(stage), fraction] { show(text, fraction); },
+        Qt::QueuedConnection);
+  };
+}
+
 // One line each.
 QString Lines(const std::vector<std::string>& lines) {
   QStringList out;
@@ -295,16 +304,11 @@ bool PassExplorer::StartJob(const QString& pipeline, const transform::PassContro
   has_check_ = false;
   run_text_ = document_ ? document_->toPlainText() : QString();
   run_revision_ = document_ ? document_->revision() : 0;
-  workbench::ProgressFn progress = [this, generation](const std::string& stage, double fraction) {
-    QMetaObject::invokeMethod(
-        this,
-        [this, generation, text = QString::fromStdString(stage), fraction] {
-          if (generation != generation_ || !running_) return;
-          progress_->setValue(int(fraction * 100));
-          progress_->setFormat(text);
-        },
-        Qt::QueuedConnection);
-  };
+  workbench::ProgressFn progress = QueuedProgress(this, [this, generation](const QString& text, double fraction) {
+    if (generation != generation_ || !running_) return;
+    progress_->setValue(int(fraction * 100));
+    progress_->setFormat(text);
+  });
   progress_->setValue(0);
   progress_->setFormat(tr("starting %1").arg(pipeline));
   status_->setText(status);
@@ -335,6 +339,10 @@ bool PassExplorer::StartImpact() {
   if (!run_module_.defined() || snapshots_.empty() || !last_run_.ok()) {
     return refuse(tr("Run a pipeline that succeeds first: the impact is measured for its passes"));
   }
+  if (resumed_after_ >= 0) {
+    return refuse(tr("The run shown was resumed from an edit, which the impact cannot rebuild: run the "
+                     "pipeline on the document again first"));
+  }
   std::string error;
   std::optional<codegen::Target> target = codegen::ParseTarget("llvm", &error);
   if (!target) return refuse(tr("No LLVM target: %1").arg(QString::fromStdString(error)));
@@ -348,16 +356,11 @@ bool PassExplorer::StartImpact() {
   impact_text_.clear();
   impact_tip_.clear();
   Populate();
-  workbench::ProgressFn progress = [this, generation](const std::string& stage, double fraction) {
-    QMetaObject::invokeMethod(
-        this,
-        [this, generation, text = QString::fromStdString(stage), fraction] {
-          if (generation != impact_generation_ || !impact_running_) return;
-          impact_progress_->setValue(int(fraction * 100));
-          impact_progress_->setFormat(tr("impact: %1").arg(text));
-        },
-        Qt::QueuedConnection);
-  };
+  workbench::ProgressFn progress = QueuedProgress(this, [this, generation](const QString& text, double fraction) {
+    if (generation != impact_generation_ || !impact_running_) return;
+    impact_progress_->setValue(int(fraction * 100));
+    impact_progress_->setFormat(tr("impact: %1").arg(text));
+  });
   auto on_impact = [this, generation](const workbench::PassImpact& impact) {
     QMetaObject::invokeMethod(
         this, [this, generation, impact] { ShowImpact(generation, impact); }, Qt::QueuedConnection);
@@ -458,15 +461,10 @@ bool PassExplorer::StartCheck() {
   check_started_ = generation;
   has_check_ = false;
   Populate();
-  workbench::ProgressFn progress = [this, generation](const std::string& stage, double) {
-    QMetaObject::invokeMethod(
-        this,
-        [this, generation, text = QString::fromStdString(stage)] {
-          if (generation != check_generation_ || !check_running_) return;
-          status_->setText(tr("Checking each pass: %1...").arg(text));
-        },
-        Qt::QueuedConnection);
-  };
+  workbench::ProgressFn progress = QueuedProgress(this, [this, generation](const QString& text, double) {
+    if (generation != check_generation_ || !check_running_) return;
+    status_->setText(tr("Checking each pass: %1...").arg(text));
+  });
   check_running_ = true;
   status_->setText(tr("Checking each pass..."));
   status_->setStyleSheet(QString());

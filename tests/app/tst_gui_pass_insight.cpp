@@ -21,21 +21,12 @@
 #include "diff_view.h"
 #include "pass_explorer.h"
 #include "script/tvmscript.h"
+#include "testing/testing_passes.h"
 #include "transform/registry.h"
 
 using wb::app::PassExplorer;
 
 namespace {
-
-const char* kAddOne = R"(# from tvm.script import tirx as T
-
-@T.prim_func
-def main(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
-    for i in range(64):
-        with T.sblock("B"):
-            vi = T.axis.spatial(64, i)
-            B[vi] = A[vi] + T.float32(1.0)
-)";
 
 // GuiInsightBlock returns the module unchanged; armed with N, its Nth run from then on tells the
 // test it has started and waits until the test lets it finish.
@@ -64,7 +55,7 @@ const QRegularExpression kImpact(QStringLiteral(
     "^([+-]\\d+\\.\\d%|breaks build|wrong results|run fails|cannot disable)$"));
 
 wb::ir::IRModule AddOne() {
-  wb::script::ParseResult parsed = wb::script::Parse(kAddOne);
+  wb::script::ParseResult parsed = wb::script::Parse(wb::transform::testing::kAddOneKernel);
   return parsed.module;
 }
 

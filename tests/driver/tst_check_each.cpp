@@ -26,16 +26,6 @@ schedule::RecipeMethodRegistrar broken_step(
      }},
     {"testing", "for testing --check-each: adds 1 to every float store", {}});
 
-const char* kAddOne = R"(# from tvm.script import tirx as T
-
-@T.prim_func
-def main(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
-    for i in range(64):
-        with T.sblock("B"):
-            vi = T.axis.spatial(64, i)
-            B[vi] = A[vi] + T.float32(1.0)
-)";
-
 struct Result {
   int code;
   std::string out;
@@ -62,7 +52,7 @@ class TstCheckEach : public QObject {
  private Q_SLOTS:
   void theBrokenPassIsNamed() {
     QTemporaryDir tmp;
-    std::string src = Write(tmp, "k.py", kAddOne);
+    std::string src = Write(tmp, "k.py", transform::testing::kAddOneKernel);
     Result r = Batch({src, "--pipeline", "ConvertBlocksToOpaque, TestingBreakMeaning, LowerOpaqueBlock",
                       "--check-each"});
     QVERIFY2(r.code == 1, r.err.c_str());
@@ -83,7 +73,7 @@ class TstCheckEach : public QObject {
 
   void theBrokenStepIsNamed() {
     QTemporaryDir tmp;
-    std::string src = Write(tmp, "k.py", kAddOne);
+    std::string src = Write(tmp, "k.py", transform::testing::kAddOneKernel);
     std::string recipe = Write(tmp, "r.py",
                                "b0 = sch.get_sblock(name=\"B\", func_name=\"main\")\n"
                                "l1, = sch.get_loops(block=b0)\n"
@@ -110,7 +100,7 @@ class TstCheckEach : public QObject {
 
   void checkEachNeedsSomethingToCheck() {
     QTemporaryDir tmp;
-    std::string src = Write(tmp, "k.py", kAddOne);
+    std::string src = Write(tmp, "k.py", transform::testing::kAddOneKernel);
     Result r = Batch({src, "--emit", "tvmscript", "--check-each"});
     QCOMPARE(r.code, 2);
     QVERIFY2(r.err.find("--check-each needs --pipeline or --schedule") != std::string::npos, r.err.c_str());
