@@ -34,6 +34,7 @@
 #include "ir/structural_equal.h"
 #include "pass_explorer.h"
 #include "schedule_pane.h"
+#include "tune_panel.h"
 #include "workbench/workspace.h"
 
 namespace wb::app {
@@ -122,6 +123,13 @@ MainWindow::MainWindow() {
   connect(build_, &BuildPanel::sourceLocationActivated, this,
           [this](int line, int column) { editor_->GoTo(line, column); });
   connect(build_, &BuildPanel::jobFinished, this, &MainWindow::OnBuildJobFinished);
+  tune_ = new TunePanel;
+  build_->views()->addTab(tune_, tr("Tune"));
+  // The best schedule found (or any record) continues by hand in the schedule pane.
+  connect(tune_, &TunePanel::openSchedule, this, [this](const QString& function, const QString& recipe) {
+    schedule_->SelectFunction(function);
+    if (schedule_->LoadRecipeText(recipe)) tabs_->setCurrentWidget(schedule_);
+  });
 
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&New"), QKeySequence::New, this, [this] {
@@ -185,9 +193,15 @@ MainWindow::MainWindow() {
   build_menu_->addAction(tr("Profile &every schedule step"),
                          QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::ALT | Qt::Key_P), this,
                          &MainWindow::ProfileEveryStep);
+  build_menu_->addAction(tr("&Tune"), this, [this] {
+    build_dock_->show();
+    build_->views()->setCurrentWidget(tune_);
+    tune_->Tune();
+  });
   build_menu_->addAction(tr("&Cancel"), QKeySequence(Qt::CTRL | Qt::Key_Period), this, [this] {
     profile_every_step_ = false;
     build_->Cancel();
+    tune_->Cancel();
   });
   view_menu_ = menuBar()->addMenu(tr("&View"));
   QMenu* theme = view_menu_->addMenu(tr("&Theme"));
@@ -604,6 +618,7 @@ void MainWindow::ApplyAnalysis(workbench::Analysis analysis) {
                                ? QString()
                                : tr("Nothing to build: the document does not parse (see the problems)"));
   build_->SetDocumentModule(session_.analysis().parse.ok() ? session_.analysis().parse.module : ir::IRModule());
+  tune_->SetModule(session_.analysis().parse.ok() ? session_.analysis().parse.module : ir::IRModule());
   // The schedule follows the document while it parses; the recipe is replayed onto each new
   // version (the pane says so when it no longer applies).
   if (session_.analysis().parse.ok() && session_.text() != scheduled_text_) {

@@ -28,6 +28,7 @@ class BuildPanel;
 class CodeEditor;
 class FindBar;
 class PassExplorer;
+class TunePanel;
 class SchedulePane;
 
 class MainWindow : public QMainWindow {
@@ -107,6 +108,8 @@ class MainWindow : public QMainWindow {
   QListWidget* problems() const { return problems_; }
   PassExplorer* passes() const { return passes_; }
   BuildPanel* build() const { return build_; }
+  // The Build & Profile panel's Tune tab.
+  TunePanel* tune() const { return tune_; }
   QDockWidget* buildDock() const { return build_dock_; }
   QSplitter* mainSplitter() const { return main_splitter_; }
   QMenu* buildMenu() const { return build_menu_; }
@@ -145,6 +148,7 @@ class MainWindow : public QMainWindow {
   SchedulePane* schedule_;
   QTabWidget* tabs_;
   BuildPanel* build_;
+  TunePanel* tune_;
   QDockWidget* build_dock_;
   QSplitter* main_splitter_;
   QMenu* recent_menu_;

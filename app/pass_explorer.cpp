@@ -23,6 +23,7 @@
 #include "transform/registry.h"
 #include "transform/pass_control.h"
 #include "workbench/changed_functions.h"
+#include "workbench/check_each.h"
 #include "workbench/pass_attribution.h"
 #include "workbench/session.h"
 
@@ -201,7 +202,7 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   connect(check_each_, &QCheckBox::toggled, this, [this](bool on) {
     if (on && !has_check_) StartCheck();
   });
-  connect(&check_watcher_, &QFutureWatcher<workbench::PassMeaningCheck>::finished, this,
+  connect(&check_watcher_, &QFutureWatcher<MeaningCheck>::finished, this,
           &PassExplorer::FinishCheck);
   connect(&impact_watcher_, &QFutureWatcher<ImpactOutcome>::finished, this, &PassExplorer::FinishImpact);
   connect(resume_, &QPushButton::clicked, this, [this] { ResumeFromSelected(); });
@@ -469,7 +470,21 @@ bool PassExplorer::StartCheck() {
   status_->setText(tr("Checking each pass..."));
   status_->setStyleSheet(QString());
   check_watcher_.setFuture(QtConcurrent::run([run = last_run_, token = check_token_, progress] {
-    return workbench::CheckEachPass(run, token, progress);
+    std::vector<workbench::Transition> transitions = workbench::PassTransitions(run);
+    std::vector<workbench::TransitionCheck> checks =
+        workbench::CheckTransitions(transitions, /*stop_at_first_change=*/true, token, progress);
+    MeaningCheck out;
+    using Outcome = workbench::TransitionCheck::Outcome;
+    for (size_t i = 0; i < checks.size(); ++i) {
+      out.equal += checks[i].outcome == Outcome::kEqual;
+      out.skipped += checks[i].outcome == Outcome::kSkipped;
+      out.cancelled |= checks[i].outcome == Outcome::kCancelled;
+      if (checks[i].outcome == Outcome::kChanged) {
+        out.changed = static_cast<int>(transitions[i].source);
+        out.changes = checks[i].changes;
+      }
+    }
+    return out;
   }));
   return true;
 }
@@ -496,14 +511,15 @@ void PassExplorer::FinishCheck() {
     status_->setText(tr("Pass %1 %2 changed what the module computes:\n%3")
                          .arg(s.index + 1)
                          .arg(QString::fromStdString(s.name))
-                         .arg(Lines(check_.differences)));
+                         .arg(Lines(check_.changes)));
     status_->setStyleSheet(QStringLiteral("color: #c0392b"));
   } else if (check_.cancelled) {
     status_->setText(tr("Check of each pass cancelled"));
     status_->setStyleSheet(QStringLiteral("color: #b7950b"));
   } else {
-    status_->setText(tr("Each pass kept what the module computes (%1 checked on seeded inputs)")
-                         .arg(check_.equal.size()));
+    status_->setText(tr("Each pass kept what the module computes (%1 checked on seeded inputs%2)")
+                         .arg(check_.equal)
+                         .arg(check_.skipped ? tr(", %1 could not be checked").arg(check_.skipped) : QString()));
     status_->setStyleSheet(QString());
   }
   Q_EMIT checkFinished();
@@ -604,7 +620,7 @@ void PassExplorer::Populate() {
     if (has_check_ && check_.changed == static_cast<int>(i)) {
       item->setForeground(QColor("#c0392b"));
       tip = tr("Changed what the module computes:\n%1%2")
-                .arg(Lines(check_.differences))
+                .arg(Lines(check_.changes))
                 .arg(tip.isEmpty() ? QString() : "\n" + tip);
     }
     item->setToolTip(tip);

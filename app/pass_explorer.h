@@ -14,7 +14,6 @@
 
 #include "transform/instrument.h"
 #include "workbench/cancellation.h"
-#include "workbench/pass_check.h"
 
 class QCheckBox;
 class QComboBox;
@@ -80,9 +79,16 @@ class PassExplorer : public QWidget {
   void WaitForImpact();
   // A pass's impact text as its row shows it ("+3.2%", "breaks build", ...); empty: not known.
   QString impactText(const QString& pass) const { return impact_text_.value(pass); }
-  // Check each pass: after every run (and when checked after one), workbench::CheckEachPass on a
-  // worker thread, as batch --check-each does; the first pass that changed what the module
-  // computes is marked in the list, what differs (its max error) as the row's tooltip.
+  // Check each pass: after every run (and when checked after one), the passes that changed the
+  // module checked on a worker thread by workbench::CheckTransitions, as batch --check-each does;
+  // the first pass that changed what the module computes is marked in the list, what differs
+  // (its max error) as the row's tooltip.
+  struct MeaningCheck {
+    int changed = -1;  // the position in lastRun().snapshots of the first pass that changed it
+    std::vector<std::string> changes;  // what differs there, one line per function
+    size_t equal = 0, skipped = 0;     // the passes before it found equal, or not checkable
+    bool cancelled = false;
+  };
   QCheckBox* checkEachPass() const { return check_each_; }
   // Starts the check of the last run; false when there is nothing to check or a check or a run
   // is in flight.
@@ -91,7 +97,7 @@ class PassExplorer : public QWidget {
   // Blocks until the check in flight is finished and shown (tests).
   void WaitForCheck();
   // The last check's result (for the run shown); nullptr when there is none.
-  const workbench::PassMeaningCheck* lastCheck() const { return has_check_ ? &check_ : nullptr; }
+  const MeaningCheck* lastCheck() const { return has_check_ ? &check_ : nullptr; }
   QPushButton* impactButton() const { return impact_; }
   QPushButton* impactCancelButton() const { return impact_cancel_; }
   QProgressBar* impactProgressBar() const { return impact_progress_; }
@@ -214,11 +220,11 @@ class PassExplorer : public QWidget {
   QHash<QString, QString> impact_text_;  // per pass name
   QHash<QString, QString> impact_tip_;
 
-  QFutureWatcher<workbench::PassMeaningCheck> check_watcher_;
+  QFutureWatcher<MeaningCheck> check_watcher_;
   workbench::CancellationToken check_token_;
   bool check_running_ = false;
   int check_generation_ = 0, check_started_ = 0;  // as impact_generation_, impact_started_
-  workbench::PassMeaningCheck check_;
+  MeaningCheck check_;
   bool has_check_ = false;
 };
 

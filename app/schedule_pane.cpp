@@ -15,8 +15,10 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTreeWidget>
+#include <QtConcurrent/QtConcurrent>
 
 #include "diff_view.h"
+#include "ir/structural_equal.h"
 #include "tir/stmt.h"
 
 namespace wb::app {
@@ -66,12 +68,6 @@ QString FirstMessage(const DiagnosticList& diags) {
   return where + Q(d.message);
 }
 
-// The step's primitive line (its last statement), for the step list.
-QString StepTitle(const std::string& text) {
-  QStringList lines = Q(text).split('\n', Qt::SkipEmptyParts);
-  return lines.isEmpty() ? QString() : lines.last().trimmed();
-}
-
 }  // namespace
 
 SchedulePane::SchedulePane(QWidget* parent) : QWidget(parent) {
@@ -83,6 +79,10 @@ SchedulePane::SchedulePane(QWidget* parent) : QWidget(parent) {
   default_ = new QPushButton(tr("Default schedule"));
   default_->setToolTip(tr("Start from the schedule the default build gives this function for this "
                           "machine (core/dlight's rules); its steps can be edited like any other"));
+  check_each_ = new QCheckBox(tr("Check each step"));
+  check_each_->setToolTip(tr("Run each step against the one before it on seeded random inputs "
+                             "(the reference interpreter, in the background) and mark the steps "
+                             "that change what the function computes"));
   auto* top = new QHBoxLayout;
   top->addWidget(new QLabel(tr("PrimFunc:")));
   top->addWidget(func_, 1);
@@ -91,6 +91,7 @@ SchedulePane::SchedulePane(QWidget* parent) : QWidget(parent) {
   top->addWidget(load_);
   top->addWidget(save_);
   top->addWidget(default_);
+  top->addWidget(check_each_);
 
   tree_ = new QTreeWidget;
   tree_->setHeaderLabels({tr("Loop / block"), tr("Kind"), tr("Extent"), tr("Bindings")});
@@ -193,7 +194,110 @@ SchedulePane::SchedulePane(QWidget* parent) : QWidget(parent) {
   });
   connect(default_, &QPushButton::clicked, this, [this] { LoadDefaultSchedule(); });
   connect(steps_, &QListWidget::currentRowChanged, this, [this](int row) { ShowStep(row); });
+  connect(check_each_, &QCheckBox::toggled, this, [this](bool on) {
+    if (on) {
+      StartChecks();
+    } else {
+      check_token_.Cancel();
+      MarkSteps();
+    }
+  });
   Refresh();
+}
+
+SchedulePane::~SchedulePane() { check_token_.Cancel(); }
+
+const workbench::TransitionCheck* SchedulePane::FindCheck(const workbench::ScheduleStep& step) const {
+  // Redo applies the step again, giving a new but equal module after the same one before.
+  for (const CheckedStep& c : checked_) {
+    if (c.before.same_as(step.before) && c.after.same_as(step.after)) return &c.check;
+  }
+  for (const CheckedStep& c : checked_) {
+    if (c.before.same_as(step.before) && ir::StructuralEqual(c.after, step.after, false)) return &c.check;
+  }
+  return nullptr;
+}
+
+QString SchedulePane::stepCheck(int row) const {
+  if (!check_each_->isChecked() || row < 0 || row >= static_cast<int>(session_.steps().size())) return {};
+  const workbench::TransitionCheck* c = FindCheck(session_.steps()[row]);
+  return c ? Q(workbench::TransitionOutcomeName(c->outcome)) : QStringLiteral("pending");
+}
+
+void SchedulePane::StartChecks() {
+  if (!check_each_->isChecked()) return;
+  std::vector<workbench::Transition> all = workbench::StepTransitions(session_.steps());
+  std::vector<workbench::Transition> todo;
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (!FindCheck(session_.steps()[i])) todo.push_back(all[i]);
+  }
+  MarkSteps();
+  if (todo.empty()) {
+    Q_EMIT stepsChecked();
+    return;
+  }
+  // A newer schedule supersedes the check under way; what it finished is kept.
+  check_token_.Cancel();
+  check_token_ = workbench::CancellationToken();
+  workbench::CancellationToken token = check_token_;
+  QtConcurrent::run([todo, token] { return workbench::CheckTransitions(todo, false, token); })
+      .then(this, [this, todo, token](const std::vector<workbench::TransitionCheck>& checks) {
+        for (size_t i = 0; i < checks.size(); ++i) {
+          if (checks[i].outcome == workbench::TransitionCheck::Outcome::kCancelled) continue;
+          checked_.push_back({todo[i].before, todo[i].after, checks[i]});
+        }
+        // Keep the cache to the steps a user can get back to with undo and redo.
+        constexpr size_t kKeep = 256;
+        if (checked_.size() > kKeep) checked_.erase(checked_.begin(), checked_.end() - kKeep);
+        if (token.cancelled()) return;  // superseded: the newer check marks the list
+        MarkSteps();
+        Q_EMIT stepsChecked();
+      });
+}
+
+void SchedulePane::MarkSteps() {
+  bool on = check_each_->isChecked();
+  int first_changed = -1;
+  QString first_detail;
+  for (int row = 0; row < steps_->count() && row < static_cast<int>(session_.steps().size()); ++row) {
+    QListWidgetItem* item = steps_->item(row);
+    const workbench::ScheduleStep& step = session_.steps()[row];
+    QString title = Q(step.Title());
+    const workbench::TransitionCheck* c = on ? FindCheck(step) : nullptr;
+    item->setBackground(QBrush());
+    item->setToolTip(QString());
+    if (!on) {
+      item->setText(title);
+      continue;
+    }
+    if (!c) {
+      item->setText(QStringLiteral("\u2026 ") + title);  // pending
+      item->setToolTip(tr("being checked against the step before it"));
+      continue;
+    }
+    QStringList lines;
+    for (const auto& line : c->lines) lines << Q(line);
+    item->setToolTip(lines.join('\n'));
+    switch (c->outcome) {
+      case workbench::TransitionCheck::Outcome::kEqual:
+        item->setText(QStringLiteral("\u2713 ") + title);
+        break;
+      case workbench::TransitionCheck::Outcome::kChanged:
+        item->setText(QStringLiteral("\u2717 ") + title);
+        item->setBackground(QColor("#f8d7da"));
+        if (first_changed < 0) {
+          first_changed = row;
+          first_detail = c->changes.empty() ? QString() : Q(c->changes.front());
+        }
+        break;
+      default:
+        item->setText(QStringLiteral("\u2013 ") + title);  // skipped: could not be run
+        break;
+    }
+  }
+  if (first_changed >= 0) {
+    ShowError(tr("Step %1 changed what the function computes: %2").arg(first_changed + 1).arg(first_detail));
+  }
 }
 
 void SchedulePane::SetModule(const ir::IRModule& module, bool keep_recipe) {
@@ -265,7 +369,7 @@ void SchedulePane::Refresh() {
   RebuildForm(false);
   trace_->setPlainText(Q(session_.TraceText()));
   steps_->clear();
-  for (const auto& step : session_.steps()) steps_->addItem(StepTitle(step.text));
+  for (const auto& step : session_.steps()) steps_->addItem(Q(step.Title()));
   undo_->setEnabled(session_.CanUndo());
   redo_->setEnabled(session_.CanRedo());
   save_->setEnabled(session_.CanUndo());
@@ -282,6 +386,7 @@ void SchedulePane::Refresh() {
     std::string text = session_.FuncText();
     diff_->Show(text, text);
   }
+  StartChecks();
   Q_EMIT scheduleChanged();
 }
 

@@ -5,16 +5,23 @@
 // integers, check boxes for flags, line edits for the rest; each field's doc as its tooltip),
 // the trace (TVM syntax, copyable, loadable from a file), undo/redo, and the function before and
 // after each step. Every step is recipe text handed to workbench::ScheduleSession; the free-text
-// "any" primitive takes a call written against the selection's names.
+// "any" primitive takes a call written against the selection's names. With "Check each step" on,
+// every step is run against the one before it in the background (workbench::CheckTransitions,
+// as `--check-each` does) and the step list marks the steps that changed what the function
+// computes.
 #pragma once
 
 #include <QWidget>
 #include <map>
 #include <string>
+#include <vector>
 
+#include "workbench/cancellation.h"
+#include "workbench/check_each.h"
 #include "workbench/schedule_catalog.h"
 #include "workbench/schedule_session.h"
 
+class QCheckBox;
 class QComboBox;
 class QFormLayout;
 class QLabel;
@@ -35,6 +42,7 @@ class SchedulePane : public QWidget {
 
  public:
   explicit SchedulePane(QWidget* parent = nullptr);
+  ~SchedulePane() override;
 
   // Schedules `module` from scratch; when it is a new version of the same document, the current
   // recipe is replayed onto it (and dropped, with the reason shown, when it no longer applies).
@@ -78,10 +86,17 @@ class SchedulePane : public QWidget {
   // The before/after diff of the selected step (computed on a worker thread).
   DiffPanes* diffPanes() const { return diff_; }
   QLabel* messageLabel() const { return message_; }
+  // "Check each step": runs each step against the one before it in the background.
+  QCheckBox* checkEachBox() const { return check_each_; }
+  // What the check found for step `row`: "equal", "changed", "skipped", "pending" (running or
+  // queued), or empty while checking is off.
+  QString stepCheck(int row) const;
 
  Q_SIGNALS:
   // After every change of the schedule (step, undo, redo, load).
   void scheduleChanged();
+  // After a background check of the steps finished (the marks are up to date).
+  void stepsChecked();
 
  private:
   void Refresh();
@@ -95,6 +110,11 @@ class SchedulePane : public QWidget {
   // `prefill` into the form and focuses its first field.
   void Choose(const QString& primitive, const std::map<std::string, std::string>& prefill);
   int SelectedNode() const;
+  // Checks, on a worker thread, the steps that have no result yet; then MarkSteps.
+  void StartChecks();
+  // Marks each step in the list with its check and names the first that changed meaning.
+  void MarkSteps();
+  const workbench::TransitionCheck* FindCheck(const workbench::ScheduleStep& step) const;
 
   workbench::ScheduleSession session_;
   std::vector<workbench::ScheduleTreeNode> nodes_;
@@ -123,6 +143,16 @@ class SchedulePane : public QWidget {
   QPlainTextEdit* after_;
   DiffPanes* diff_;
   QLabel* message_;
+  QCheckBox* check_each_;
+  // Results by the step's modules: a step keeps its modules across refreshes and undo (redo
+  // makes an equal one), so a new step checks only itself.
+  struct CheckedStep {
+    ir::IRModule before;
+    ir::IRModule after;
+    workbench::TransitionCheck check;
+  };
+  std::vector<CheckedStep> checked_;
+  workbench::CancellationToken check_token_;
 };
 
 }  // namespace wb::app

@@ -3,15 +3,18 @@
 // TIR pipeline (flat buffers, plain loops), and simple operations per second on an elementwise
 // kernel (per element: two loads, a multiply, an add, a store: five operations). Each is printed
 // with its ratio to a plain C++ loop doing the same work in the same run, and checked against it.
-// Times are the thread's CPU time.
-// Usage: bench_interpreter [N] [ELEMENTS]   (defaults 256, 1048576)
+// The two are timed in interleaved rounds (workbench::TimeInterleaved, as the other benchmarks
+// time), so that a drift of this shared machine hits both alike; medians are reported.
+// Usage: bench_interpreter [N] [ELEMENTS] [ROUNDS]   (defaults 256, 1048576, 3)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
+#include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "runtime/ndarray.h"
@@ -19,23 +22,11 @@
 #include "tir/interpreter.h"
 #include "transform/instrument.h"
 #include "transform/registry.h"
+#include "workbench/run_check.h"
 
 namespace {
 
 using namespace wb;
-// CPU time of this thread: the machine these run on is shared, and wall time would count the
-// other processes' turns.
-struct Clock {
-  using time_point = double;
-  static double now() {
-    timespec t{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
-  }
-};
-
-double Seconds(double a, double b) { return b - a; }
-
 ir::IRModule Parse(const std::string& text) {
   script::ParseResult r = script::Parse(text, "bench.py");
   if (!r.ok()) {
@@ -96,17 +87,25 @@ runtime::NDArray Random(std::vector<int64_t> shape, uint64_t seed) {
 
 float* Data(const runtime::NDArray& a) { return reinterpret_cast<float*>(a.ElementData()); }
 
-// Runs `main` of `module` on `args`; the seconds it took.
-double Interpret(const ir::IRModule& module, const std::vector<runtime::NDArray>& args) {
-  std::vector<tir::InterpArg> interp_args(args.begin(), args.end());
-  auto start = Clock::now();
-  tir::InterpretResult r = tir::InterpretModule(module, "main", std::move(interp_args));
-  auto stop = Clock::now();
-  if (!r.ok()) {
-    std::fprintf(stderr, "interpreter failed:\n%s", RenderDiagnostics(r.diagnostics).c_str());
-    std::exit(2);
-  }
-  return Seconds(start, stop);
+// A call of `main` of `module` on `args` through the reference interpreter.
+runtime::PackedFunc Interpreter(const ir::IRModule& module, const std::vector<runtime::NDArray>& args) {
+  return runtime::PackedFunc([module, args](const std::vector<runtime::PackedArg>&, runtime::PackedRet*) {
+    std::vector<tir::InterpArg> interp_args(args.begin(), args.end());
+    tir::InterpretResult r = tir::InterpretModule(module, "main", std::move(interp_args));
+    if (!r.ok()) {
+      std::fprintf(stderr, "interpreter failed:\n%s", RenderDiagnostics(r.diagnostics).c_str());
+      std::exit(2);
+    }
+  });
+}
+
+int g_rounds = 3;
+
+// Median seconds of the interpreter and of the plain loop, timed in interleaved rounds.
+std::pair<double, double> Time(const runtime::PackedFunc& interpreter, const runtime::PackedFunc& loop) {
+  std::vector<runtime::TimeEvaluatorResult> t =
+      workbench::TimeInterleaved({{interpreter, {}}, {loop, {}}}, g_rounds, {.number = 1, .repeat = 1});
+  return {t[0].median_s(), std::max(t[1].median_s(), 1e-9)};
 }
 
 // Largest absolute difference between `got` and `want`.
@@ -124,39 +123,39 @@ void Report(const char* what, double ops, const char* unit, double interp_s, dou
 
 void BenchMatmul(int n) {
   runtime::NDArray a = Random({n, n}, 1), b = Random({n, n}, 2), c = Random({n, n}, 3);
-  std::vector<float> want(size_t(n) * n);
+  auto want = std::make_shared<std::vector<float>>(size_t(n) * n);
   const float* pa = Data(a);
   const float* pb = Data(b);
-  auto start = Clock::now();
-  for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < n; ++j) {
-      float acc = 0;
-      for (int k = 0; k < n; ++k) acc = acc + pa[i * n + k] * pb[k * n + j];
-      want[size_t(i) * n + j] = acc;
+  runtime::PackedFunc loop([=](const std::vector<runtime::PackedArg>&, runtime::PackedRet*) {
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) {
+        float acc = 0;
+        for (int k = 0; k < n; ++k) acc = acc + pa[i * n + k] * pb[k * n + j];
+        (*want)[size_t(i) * n + j] = acc;
+      }
     }
-  }
-  const double loop_s = Seconds(start, Clock::now());
+  });
   const double macs = double(n) * n * n;
   ir::IRModule module = Parse(Matmul(n));
   const std::string size = std::to_string(n) + "^3";
-  double t = Interpret(module, {a, b, c});
-  Report(("matmul " + size + " (blocks)").c_str(), macs, "multiply-adds", t, loop_s, MaxError(Data(c), want));
+  auto [t, loop_s] = Time(Interpreter(module, {a, b, c}), loop);
+  Report(("matmul " + size + " (blocks)").c_str(), macs, "multiply-adds", t, loop_s, MaxError(Data(c), *want));
   std::fill(Data(c), Data(c) + size_t(n) * n, 0.0f);
-  t = Interpret(Lowered(module), {a, b, c});
-  Report(("matmul " + size + " (lowered)").c_str(), macs, "multiply-adds", t, loop_s, MaxError(Data(c), want));
+  std::tie(t, loop_s) = Time(Interpreter(Lowered(module), {a, b, c}), loop);
+  Report(("matmul " + size + " (lowered)").c_str(), macs, "multiply-adds", t, loop_s, MaxError(Data(c), *want));
 }
 
 void BenchElementwise(int64_t n) {
   runtime::NDArray a = Random({n}, 4), b = Random({n}, 5), c = Random({n}, 6);
-  std::vector<float> want(n);
+  auto want = std::make_shared<std::vector<float>>(n);
   const float* pa = Data(a);
   const float* pb = Data(b);
-  auto start = Clock::now();
-  for (int64_t i = 0; i < n; ++i) want[i] = pa[i] * pb[i] + 1.0f;
-  const double loop_s = std::max(Seconds(start, Clock::now()), 1e-9);
+  runtime::PackedFunc loop([=](const std::vector<runtime::PackedArg>&, runtime::PackedRet*) {
+    for (int64_t i = 0; i < n; ++i) (*want)[i] = pa[i] * pb[i] + 1.0f;
+  });
   const double ops = 5.0 * double(n);
-  double t = Interpret(Parse(Elementwise(n)), {a, b, c});
-  Report(("elementwise " + std::to_string(n)).c_str(), ops, "operations", t, loop_s, MaxError(Data(c), want));
+  auto [t, loop_s] = Time(Interpreter(Parse(Elementwise(n)), {a, b, c}), loop);
+  Report(("elementwise " + std::to_string(n)).c_str(), ops, "operations", t, loop_s, MaxError(Data(c), *want));
 }
 
 }  // namespace
@@ -164,8 +163,9 @@ void BenchElementwise(int64_t n) {
 int main(int argc, char** argv) {
   const int n = argc > 1 ? std::atoi(argv[1]) : 256;
   const int64_t elements = argc > 2 ? std::atoll(argv[2]) : 1 << 20;
-  if (n <= 0 || elements <= 0) {
-    std::fprintf(stderr, "usage: bench_interpreter [N] [ELEMENTS]\n");
+  g_rounds = argc > 3 ? std::atoi(argv[3]) : 3;
+  if (n <= 0 || elements <= 0 || g_rounds <= 0) {
+    std::fprintf(stderr, "usage: bench_interpreter [N] [ELEMENTS] [ROUNDS]\n");
     return 2;
   }
   BenchMatmul(n);

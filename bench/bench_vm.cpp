@@ -30,6 +30,7 @@
 #include "script/tvmscript.h"
 #include "tir/stmt.h"
 #include "transform/registry.h"
+#include "workbench/run_check.h"
 
 using namespace wb;
 using runtime::NDArray;
@@ -61,13 +62,9 @@ double Ms(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::ti
   return std::chrono::duration<double, std::milli>(b - a).count();
 }
 
-struct Stats {
-  double median = 0, min = 0, max = 0;
-};
-
-Stats Summarize(std::vector<double> v) {
+double Median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
-  return {v[v.size() / 2], v.front(), v.back()};
+  return v[v.size() / 2];
 }
 
 // The stages of BuildVM, timed one by one (what BuildVM does, in its order).
@@ -171,7 +168,7 @@ int main(int argc, char** argv) {
     auto med = [&](double CompileTimes::*field) {
       std::vector<double> v;
       for (const auto& t : all) v.push_back(t.*field);
-      return Summarize(v).median;
+      return Median(v);
     };
     std::vector<double> totals;
     for (const auto& t : all) totals.push_back(t.total());
@@ -179,7 +176,7 @@ int main(int argc, char** argv) {
                 "VM codegen %.3f ms, first call %.2f ms; total %.1f ms (median of %zu)\n",
                 fuse ? "fused" : "default_build_pipeline", med(&CompileTimes::parse), med(&CompileTimes::pipeline),
                 med(&CompileTimes::kernels), med(&CompileTimes::vm_codegen), med(&CompileTimes::first_call),
-                Summarize(totals).median, all.size());
+                Median(totals), all.size());
     // Export to one .so and load it back (runtime only).
     using clock = std::chrono::steady_clock;
     std::string path = (std::filesystem::temp_directory_path() / ("bench_vm_" + std::to_string(getpid()) + ".so")).string();
@@ -218,18 +215,15 @@ int main(int argc, char** argv) {
       runtime::PackedFunc ours([&](const std::vector<runtime::PackedArg>&, runtime::PackedRet*) { machine.Invoke("main", args); });
       runtime::PackedFunc ref([&](const std::vector<runtime::PackedArg>&, runtime::PackedRet*) { blas(); });
       int number = n == 1 ? 200 : 10;
-      std::vector<double> a, b;
-      runtime::TimeEvaluatorOptions opt{.number = number, .repeat = 1};
-      for (int r = 0; r < rounds; ++r) {
-        a.push_back(runtime::TimeEvaluate(ours, {}, opt).samples_s[0]);
-        b.push_back(runtime::TimeEvaluate(ref, {}, opt).samples_s[0]);
-      }
-      Stats sa = Summarize(a), sb = Summarize(b);
+      std::vector<runtime::TimeEvaluatorResult> t =
+          workbench::TimeInterleaved({{ours, {}}, {ref, {}}}, rounds, {.number = number, .repeat = 1});
+      const runtime::TimeEvaluatorResult &sa = t[0], &sb = t[1];
       double flops = 2.0 * n * (double(kIn) * kHidden + double(kHidden) * kOut);
       std::printf("%dT MLP batch %-3d (%-8s) VM %9.3f ms (%.3f-%.3f) %6.2f GFLOP/s | OpenBLAS %8.3f ms (%.3f-%.3f) %6.2f GFLOP/s | "
                   "VM/OpenBLAS time %.2fx | result %s\n",
-                  threads, n, fuse ? "fused" : "default", sa.median * 1e3, sa.min * 1e3, sa.max * 1e3, flops / sa.median * 1e-9,
-                  sb.median * 1e3, sb.min * 1e3, sb.max * 1e3, flops / sb.median * 1e-9, sa.median / sb.median,
+                  threads, n, fuse ? "fused" : "default", sa.median_s() * 1e3, sa.min_s() * 1e3, sa.max_s() * 1e3,
+                  flops / sa.median_s() * 1e-9, sb.median_s() * 1e3, sb.min_s() * 1e3, sb.max_s() * 1e3,
+                  flops / sb.median_s() * 1e-9, sa.median_s() / sb.median_s(),
                   check.ok ? "equal within 1e-4" : check.message.c_str());
     }
   }

@@ -8,8 +8,9 @@
 #include "frontend/load_module.h"
 #include "schedule/recipe.h"
 #include "transform/registry.h"
+#include "transform/relax/semantic_check.h"
+#include "workbench/check_each.h"
 #include "workbench/equivalence.h"
-#include "workbench/pass_check.h"
 #include "workbench/schedule_session.h"
 
 namespace wb::driver {
@@ -53,9 +54,27 @@ bool Differs(const FunctionCheck& c) {
   return c.outcome == FunctionCheck::Outcome::kDifferent || c.outcome == FunctionCheck::Outcome::kFailed;
 }
 
-// --check-each with --schedule: the recipe one statement a step (workbench::ScheduleSession),
-// each step's module run against the one before it; the first step that changes the numbers is
-// named, exit 1.
+// The numeric bisection of --check-each (workbench::CheckTransitions, as the GUI runs it): each
+// transition's outcome on a line of its own, the first that changes the numbers named with what
+// differs, exit 1.
+int ReportCheckEach(const std::vector<workbench::Transition>& transitions, std::ostream& err) {
+  std::vector<workbench::TransitionCheck> checks = workbench::CheckTransitions(transitions, true);
+  for (size_t i = 0; i < checks.size(); ++i) {
+    const workbench::TransitionCheck& c = checks[i];
+    if (c.outcome == workbench::TransitionCheck::Outcome::kChanged) {
+      err << "workbench: --check-each: " << transitions[i].label << " changed what the module computes:\n";
+      for (const auto& line : c.changes) err << "  " << line << "\n";
+      return 1;
+    }
+    err << "  check " << transitions[i].label << ": " << workbench::TransitionOutcomeName(c.outcome) << "\n";
+    if (c.outcome == workbench::TransitionCheck::Outcome::kSkipped) {
+      for (const auto& line : c.lines) err << "    " << line << "\n";
+    }
+  }
+  return 0;
+}
+
+// --check-each with --schedule: the recipe one statement a step (workbench::ScheduleSession).
 int CheckEachStep(const BatchOptions& opts, const ir::IRModule& module, const std::string& recipe,
                   std::ostream& err) {
   workbench::ScheduleSession session;
@@ -65,34 +84,13 @@ int CheckEachStep(const BatchOptions& opts, const ir::IRModule& module, const st
     err << RenderDiagnostics(diags, opts.color);
     return 1;
   }
-  for (size_t i = 0; i < session.steps().size(); ++i) {
-    const workbench::ScheduleStep& step = session.steps()[i];
-    std::string label = "step " + std::to_string(i + 1) + " `" + step.text + "`";
-    for (const auto& c : workbench::CheckEquivalence(step.before, step.after)) {
-      if (Differs(c)) {
-        err << "workbench: --check-each: " << label << " changed what function `" << c.name
-            << "` computes: " << c.detail << "\n";
-        return 1;
-      }
-      err << "  check " << label << " " << c.name << ": " << workbench::OutcomeName(c.outcome) << "\n";
-    }
-  }
-  return 0;
+  return ReportCheckEach(workbench::StepTransitions(session.steps()), err);
 }
 
 }  // namespace
 
 int CheckEachPass(const transform::PipelineResult& result, std::ostream& err) {
-  workbench::PassMeaningCheck check = workbench::CheckEachPass(result);
-  auto label = [&](size_t at) {
-    const transform::PassSnapshot& snap = result.snapshots[at];
-    return "pass " + std::to_string(snap.index + 1) + " " + snap.name;
-  };
-  for (size_t index : check.equal) err << "  check " << label(index) << ": equal\n";
-  if (check.changed < 0) return 0;
-  err << "workbench: --check-each: " << label(static_cast<size_t>(check.changed)) << " changed what the module computes:\n";
-  for (const auto& line : check.differences) err << "  " << line << "\n";
-  return 1;
+  return ReportCheckEach(workbench::PassTransitions(result), err);
 }
 
 int ApplyScheduleOption(const BatchOptions& opts, ir::IRModule* module, std::ostream& err) {

@@ -30,8 +30,8 @@ inline int ParseFailureCode(const script::ParseResult& parsed) { return parsed.m
 // or the exit code after reporting why not.
 int ApplyScheduleOption(const BatchOptions& opts, ir::IRModule* module, std::ostream& err);
 
-// --check-each with --pipeline: workbench::CheckEachPass (every pass that changed the module, run
-// against its input on seeded inputs) reported: the first that changes the numbers is named with
+// --check-each with --pipeline: every pass that changed the module, run against its input on
+// seeded inputs (the reference interpreters); the first that changes the numbers is named with
 // its max error, and the result is 1. 0 when every pass kept the meaning.
 int CheckEachPass(const transform::PipelineResult& result, std::ostream& err);
 

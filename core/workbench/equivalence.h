@@ -25,6 +25,9 @@ struct EquivalenceOptions {
   int64_t max_elements = 1 << 22;
   // Loop iterations allowed per run before the function is skipped as too expensive to check.
   uint64_t max_iterations = 20'000'000;
+  // For CheckTransition (check_each.h): a function the interpreter skips is checked compiled,
+  // the function after against the function before, both built with LLVM.
+  bool compiled_fallback = true;
 };
 
 // One entry per PrimFunc of `before` (matched by name in `after`).

@@ -61,9 +61,11 @@ const char* ReferenceName(ReferenceKind kind);
 // "auto", "interpreter", "compiled", "none"; nullopt for anything else.
 std::optional<ReferenceKind> ParseReference(const std::string& text);
 
-// Above this many executed operations `auto` takes the compiled reference: about a second of
-// the reference interpreter's time on a current CPU.
-inline constexpr double kAutoInterpreterLimit = 4e6;
+// Above this many executed operations (codegen::CountOperations) `auto` takes the compiled
+// reference. The interpreter's loop kernels run a 256^3 matmul (six operations per multiply-add)
+// in about 0.3 s here (bench_interpreter: 50-63 M multiply-adds/s), so this is a third of a
+// second or so of interpreter time per call.
+inline constexpr double kAutoInterpreterLimit = 1e8;
 
 // TVM's time evaluator: `repeat` samples, each the mean of `number` calls (grown until a sample
 // lasts min_repeat_ms), cooldown_ms between samples, and with flush_cache the CPU caches flushed

@@ -14,6 +14,15 @@
 
 namespace wb::workbench {
 
+std::string ScheduleStep::Title() const {
+  size_t end = text.find_last_not_of(" \t\r\n");
+  if (end == std::string::npos) return {};
+  size_t start = text.rfind('\n', end);
+  start = start == std::string::npos ? 0 : start + 1;
+  start = text.find_first_not_of(" \t", start);
+  return text.substr(start, end + 1 - start);
+}
+
 namespace {
 
 // Re-anchors a diagnostic found in the joined recipe onto the step's own text, so that its span

@@ -56,6 +56,10 @@ struct ScheduleStep {
   std::string text;
   ir::IRModule before;
   ir::IRModule after;
+
+  // The step's primitive statement: its last line (a step built from the tree starts with the
+  // lookup lines), trimmed; what the step list and the check reports name it by.
+  std::string Title() const;
 };
 
 class ScheduleSession {

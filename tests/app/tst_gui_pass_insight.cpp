@@ -217,7 +217,7 @@ class TestGuiPassInsight : public QObject {
     QVERIFY(px.checkRunning());
     px.WaitForCheck();
     QCOMPARE(px.lastCheck()->changed, -1);
-    QCOMPARE(px.lastCheck()->equal.size(), size_t(2));
+    QCOMPARE(px.lastCheck()->equal, size_t(2));
     for (int row = 0; row < px.passList()->count(); ++row) {
       QVERIFY(!px.passList()->item(row)->text().contains("changed the meaning"));
     }

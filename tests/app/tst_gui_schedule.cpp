@@ -10,6 +10,7 @@
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -49,6 +50,16 @@ QStringList TreeNames(QTreeWidget* tree) {
   for (QTreeWidgetItemIterator it(tree); *it; ++it) out << (*it)->text(0);
   return out;
 }
+
+const char* kAddOne = R"(# from tvm.script import tirx as T
+
+@T.prim_func
+def main(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
+    for i in range(64):
+        with T.sblock("B"):
+            vi = T.axis.spatial(64, i)
+            B[vi] = A[vi] + T.float32(1.0)
+)";
 
 const char* kTwoFunctions = R"(# from tvm.script import ir as I
 # from tvm.script import tirx as T
@@ -123,6 +134,46 @@ class TestGuiSchedule : public QObject {
   Q_OBJECT
 
  private Q_SLOTS:
+  // "Check each step" runs every step against the one before it in the background and marks the
+  // one that changed the numbers (sch.testing_break_meaning() from tests/testing adds 1 to
+  // every float store); a step already checked is not checked again after undo and redo.
+  void checkEachStepMarksTheStepThatChangedMeaning() {
+    MainWindow w;
+    w.SetText(kAddOne, "add.py");
+    SchedulePane* s = w.schedule();
+    QVERIFY(Trigger(s, "i", "Split i"));
+    s->argumentsEdit()->setText("None, 8");
+    QVERIFY2(s->ApplyPanel(), qPrintable(s->messageLabel()->text()));
+    QCOMPARE(s->stepCheck(0), QString());  // off: nothing checked
+    QSignalSpy checked(s, &SchedulePane::stepsChecked);
+    s->checkEachBox()->setChecked(true);
+    QTRY_COMPARE_WITH_TIMEOUT(s->stepCheck(0), QString("equal"), 30000);
+    QVERIFY2(s->stepList()->item(0)->text().startsWith(QStringLiteral("\u2713")),
+             qPrintable(s->stepList()->item(0)->text()));
+
+    QVERIFY2(s->ApplyStep("sch.testing_break_meaning()"), qPrintable(s->messageLabel()->text()));
+    QTRY_COMPARE_WITH_TIMEOUT(s->stepCheck(1), QString("changed"), 30000);
+    QVERIFY(checked.count() >= 2);
+    QListWidgetItem* bad = s->stepList()->item(1);
+    QVERIFY2(bad->text().startsWith(QStringLiteral("\u2717")), qPrintable(bad->text()));
+    QVERIFY2(bad->toolTip().contains("max abs error 1"), qPrintable(bad->toolTip()));
+    QVERIFY2(s->messageLabel()->text().contains("Step 2 changed what the function computes"),
+             qPrintable(s->messageLabel()->text()));
+    QCOMPARE(s->stepCheck(0), QString("equal"));
+
+    // Undo then redo: the same step, its check remembered (no "pending" in between).
+    QTest::mouseClick(s->undoButton(), Qt::LeftButton);
+    QCOMPARE(s->stepList()->count(), 1);
+    QCOMPARE(s->stepCheck(0), QString("equal"));
+    QTest::mouseClick(s->redoButton(), Qt::LeftButton);
+    QCOMPARE(s->stepCheck(1), QString("changed"));
+
+    // Off: the marks go.
+    s->checkEachBox()->setChecked(false);
+    QVERIFY(!s->stepList()->item(1)->text().startsWith(QStringLiteral("\u2717")));
+    QCOMPARE(s->stepCheck(1), QString());
+  }
+
   void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
   void theTreeShowsLoopsAndBlocks() {

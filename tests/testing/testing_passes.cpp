@@ -1,92 +1,28 @@
 // Passes that fail on purpose, for testing how pipelines and the batch runner contain failures
-// (a case that crashes or hangs must be reported and must not stop the run). Registered only in
+// (a case that crashes or hangs must be reported and must not stop the run), and a pass and a
+// schedule step that change a program's meaning, for testing that checking each step finds them,
+// and a pass that renames a variable (a text change, no structural one). Registered only in
 // the test programs that link tests/testing (see its CMakeLists.txt), never in a shipped one.
-#include <chrono>
-#include <cstdlib>
-#include <thread>
-
 #include "testing/testing_passes.h"
 
 #include <cctype>
+#include <chrono>
+#include <cstdlib>
 #include <string>
+#include <thread>
 
 #include "relax/expr.h"
+#include "schedule/recipe.h"
+#include "schedule/schedule.h"
 #include "script/tvmscript.h"
 #include "tir/functor.h"
 #include "tir/op.h"
+#include "tir/stmt.h"
 #include "transform/registry.h"
 
 namespace wb::transform {
 
-namespace testing {
-
 namespace {
-
-class AddOneToStores : public tir::StmtExprMutator {
- public:
-  using tir::StmtExprMutator::VisitStmt_;
-  tir::Stmt VisitStmt_(const tir::BufferStoreNode* op) override {
-    tir::Stmt s = tir::StmtExprMutator::VisitStmt_(op);
-    auto* store = s.as<tir::BufferStoreNode>();
-    if (!store->value->dtype.is_floating_point()) return s;
-    return tir::MakeBufferStore(store->buffer, tir::add(store->value, tir::make_const(store->value->dtype, 1.0)),
-                                store->indices);
-  }
-};
-
-}  // namespace
-
-tir::PrimFunc AddOneToFloatStores(const tir::PrimFunc& f) {
-  AddOneToStores mutator;
-  tir::PrimFunc copy = f;
-  copy.CopyOnWrite()->body = mutator(f->body);
-  return copy;
-}
-
-}  // namespace testing
-
-namespace {
-
-// Changes what every PrimFunc computes (for --check-each and the pass explorer's checks).
-PassRegistrar break_meaning_registrar({
-    "TestingBreakMeaning",
-    "for testing --check-each: adds 1 to every float store",
-    {},
-    [](const PassArgs&) {
-      return ir::CreateModulePass(
-          [](ir::IRModule m, const ir::PassContext&) {
-            std::vector<ir::GlobalVar> vars;
-            std::vector<ir::BaseFunc> funcs;
-            for (size_t i = 0; i < m->functions.size(); ++i) {
-              vars.push_back(m->global_vars[i]);
-              auto f = m->functions[i].as_ref<tir::PrimFuncNode>();
-              funcs.push_back(f.defined() ? ir::BaseFunc(testing::AddOneToFloatStores(f)) : m->functions[i]);
-            }
-            return ir::WithFunctions(m, std::move(vars), std::move(funcs));
-          },
-          0, "TestingBreakMeaning");
-    }});
-
-// Renames every variable spelled `vi` to `v_row` (the module printed, edited, parsed back): a
-// change of text that is no change of structure.
-PassRegistrar rename_registrar({
-    "TestingRenameVi",
-    "for testing structural diffs: renames the variable vi to v_row",
-    {},
-    [](const PassArgs&) {
-      return ir::CreateModulePass(
-          [](ir::IRModule m, const ir::PassContext&) {
-            std::string text = script::PrintModule(m);
-            for (size_t at = text.find("vi"); at != std::string::npos; at = text.find("vi", at + 5)) {
-              bool word = (at == 0 || !std::isalnum(static_cast<unsigned char>(text[at - 1]))) &&
-                          (at + 2 >= text.size() || !std::isalnum(static_cast<unsigned char>(text[at + 2])));
-              if (word) text.replace(at, 2, "v_row");
-            }
-            script::ParseResult parsed = script::Parse(text, "<TestingRenameVi>");
-            return parsed.diagnostics.HasErrors() ? m : parsed.module;
-          },
-          0, "TestingRenameVi");
-    }});
 
 PassRegistrar abort_registrar(
     {"TestingAbort",
@@ -134,6 +70,75 @@ PassRegistrar mark_pure_registrar(
            },
            0, "TestingMarkPure");
      }});
+
+// Every float store gets 1 added: what a buggy rewrite does to a program's meaning.
+class AddOneToStores : public tir::StmtExprMutator {
+ public:
+  using tir::StmtExprMutator::VisitStmt_;
+  tir::Stmt VisitStmt_(const tir::BufferStoreNode* op) override {
+    tir::Stmt s = tir::StmtExprMutator::VisitStmt_(op);
+    auto* store = s.as<tir::BufferStoreNode>();
+    if (!store->value->dtype.is_floating_point()) return s;
+    return tir::MakeBufferStore(store->buffer, tir::add(store->value, tir::make_const(store->value->dtype, 1.0)),
+                                store->indices);
+  }
+};
+
+tir::PrimFunc Broken(const tir::PrimFunc& f) {
+  AddOneToStores mutator;
+  tir::PrimFunc copy = f;
+  copy.CopyOnWrite()->body = mutator(f->body);
+  return copy;
+}
+
+PassRegistrar broken_pass({
+    "TestingBreakMeaning",
+    "for testing --check-each: adds 1 to every float store",
+    {},
+    [](const transform::PassArgs&) {
+      return ir::CreateModulePass(
+          [](ir::IRModule m, const ir::PassContext&) {
+            std::vector<ir::GlobalVar> vars;
+            std::vector<ir::BaseFunc> funcs;
+            for (size_t i = 0; i < m->functions.size(); ++i) {
+              vars.push_back(m->global_vars[i]);
+              auto f = m->functions[i].as_ref<tir::PrimFuncNode>();
+              funcs.push_back(f.defined() ? ir::BaseFunc(Broken(f)) : m->functions[i]);
+            }
+            return ir::WithFunctions(m, std::move(vars), std::move(funcs));
+          },
+          0, "TestingBreakMeaning");
+    }});
+
+schedule::RecipeMethodRegistrar broken_step(
+    "testing_break_meaning",
+    {{}, false, schedule::RecipeReturns::kNothing,
+     [](schedule::Schedule& sch, schedule::RecipeArgs&) -> std::vector<schedule::RecipeRV> {
+       sch.ReplaceFunc(Broken(sch.mod()->Lookup("main").as_ref<tir::PrimFuncNode>()));
+       return {};
+     }},
+    {"testing", "for testing --check-each: adds 1 to every float store", {}});
+
+// Renames every variable spelled `vi` to `v_row` (the module printed, edited, parsed back): a
+// change of text that is no change of structure.
+PassRegistrar rename_registrar({
+    "TestingRenameVi",
+    "for testing structural diffs: renames the variable vi to v_row",
+    {},
+    [](const PassArgs&) {
+      return ir::CreateModulePass(
+          [](ir::IRModule m, const ir::PassContext&) {
+            std::string text = script::PrintModule(m);
+            for (size_t at = text.find("vi"); at != std::string::npos; at = text.find("vi", at + 2)) {
+              bool word = (at == 0 || !std::isalnum(static_cast<unsigned char>(text[at - 1]))) &&
+                          (at + 2 >= text.size() || !std::isalnum(static_cast<unsigned char>(text[at + 2])));
+              if (word) text.replace(at, 2, "v_row");
+            }
+            script::ParseResult parsed = script::Parse(text, "<TestingRenameVi>");
+            return parsed.diagnostics.HasErrors() ? m : parsed.module;
+          },
+          0, "TestingRenameVi");
+    }});
 
 }  // namespace
 

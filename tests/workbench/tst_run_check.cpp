@@ -39,12 +39,12 @@ def main(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
             B[vi] = A[vi] + T.float32(2.0)
 )";
 
-// 96 x 96 x 96 multiply-adds: more executed operations than auto gives the interpreter.
+// 320 x 320 x 320 multiply-adds: more executed operations than auto gives the interpreter.
 const char* kMatmul = R"(# from tvm.script import tirx as T
 
 @T.prim_func
-def main(A: T.Buffer((96, 96), "float32"), B: T.Buffer((96, 96), "float32"), C: T.Buffer((96, 96), "float32")):
-    for i, j, k in T.grid(96, 96, 96):
+def main(A: T.Buffer((320, 320), "float32"), B: T.Buffer((320, 320), "float32"), C: T.Buffer((320, 320), "float32")):
+    for i, j, k in T.grid(320, 320, 320):
         with T.sblock("C"):
             vi, vj, vk = T.axis.remap("SSR", [i, j, k])
             with T.init():
@@ -56,12 +56,12 @@ def main(A: T.Buffer((96, 96), "float32"), B: T.Buffer((96, 96), "float32"), C: 
 const char* kMatmulWrong = R"(# from tvm.script import tirx as T
 
 @T.prim_func
-def main(A: T.Buffer((96, 96), "float32"), B: T.Buffer((96, 96), "float32"), C: T.Buffer((96, 96), "float32")):
-    for i, j, k in T.grid(96, 96, 96):
+def main(A: T.Buffer((320, 320), "float32"), B: T.Buffer((320, 320), "float32"), C: T.Buffer((320, 320), "float32")):
+    for i, j, k in T.grid(320, 320, 320):
         with T.sblock("C"):
             vi, vj, vk = T.axis.remap("SSR", [i, j, k])
             with T.init():
-                C[vi, vj] = T.if_then_else(vi * 96 + vj == 305, T.float32(1.0), T.float32(0.0))
+                C[vi, vj] = T.if_then_else(vi * 320 + vj == 977, T.float32(1.0), T.float32(0.0))
             C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
 )";
 
@@ -178,7 +178,7 @@ class TstRunCheck : public QObject {
     QCOMPARE(r.reference, std::string("compiled"));
     QVERIFY2(r.status == RunStatus::kMismatch, r.message.c_str());
     QCOMPARE(r.worst, std::string("C[3, 17]"));
-    QVERIFY2(r.message.find("1 of 9216 elements of C differ (worst C[3, 17]") != std::string::npos,
+    QVERIFY2(r.message.find("1 of 102400 elements of C differ (worst C[3, 17]") != std::string::npos,
              r.message.c_str());
     // The right kernel matches the compiled reference.
     RunCheckRequest good = Request(kMatmul);
