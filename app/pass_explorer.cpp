@@ -1,19 +1,23 @@
 #include "pass_explorer.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QPainter>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
+#include <QStyledItemDelegate>
 #include <QTabWidget>
 #include <QTextDocument>
 #include <QToolButton>
 #include <QtConcurrent/QtConcurrent>
+#include <algorithm>
 #include <optional>
 
 #include "diff_view.h"
@@ -39,6 +43,54 @@ workbench::ProgressFn QueuedProgress(QObject* receiver, std::function<void(const
         Qt::QueuedConnection);
   };
 }
+
+// Paints a pass row with its impact (PassExplorer::kImpactRole) right-aligned in a column of its
+// own at the list's right edge while any pass has one, the row's text elided in the rest.
+class ImpactColumnDelegate : public QStyledItemDelegate {
+ public:
+  ImpactColumnDelegate(const QHash<QString, QString>* impacts, QObject* parent)
+      : QStyledItemDelegate(parent), impacts_(impacts) {}
+
+  void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override {
+    if (impacts_->isEmpty()) {
+      QStyledItemDelegate::paint(painter, option, index);
+      return;
+    }
+    QStyleOptionViewItem opt = option;
+    initStyleOption(&opt, index);
+    const QWidget* widget = opt.widget;
+    QStyle* style = widget ? widget->style() : QApplication::style();
+    const QString text = opt.text;
+    opt.text.clear();
+    style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, widget);  // background, selection
+    QRect rect = style->subElementRect(QStyle::SE_ItemViewItemText, &opt, widget);
+    // The column stays at the right edge of what the list shows, however wide the row's text.
+    if (auto* view = qobject_cast<const QAbstractItemView*>(widget)) {
+      rect.setRight(std::min(rect.right(), view->viewport()->rect().right() - 2));
+    }
+    const QRect left = rect.adjusted(0, 0, -ColumnWidth(opt.fontMetrics), 0);
+    const QRect right(left.right() + 1, rect.top(), rect.right() - left.right(), rect.height());
+    painter->save();
+    painter->setFont(opt.font);
+    painter->setPen(opt.palette.color(opt.state & QStyle::State_Selected ? QPalette::HighlightedText : QPalette::Text));
+    painter->drawText(left, Qt::AlignLeft | Qt::AlignVCenter,
+                      opt.fontMetrics.elidedText(text, Qt::ElideMiddle, left.width()));
+    painter->drawText(right, Qt::AlignRight | Qt::AlignVCenter, index.data(PassExplorer::kImpactRole).toString());
+    painter->restore();
+  }
+
+ private:
+  // Room for the widest impact text, with a gap before it.
+  static int ColumnWidth(const QFontMetrics& metrics) {
+    int width = 0;
+    for (const char* widest : {"  wrong results", "  cannot disable", "  breaks build", "  -100.0%"}) {
+      width = std::max(width, metrics.horizontalAdvance(QLatin1String(widest)));
+    }
+    return width;
+  }
+
+  const QHash<QString, QString>* impacts_;
+};
 
 // One line each.
 QString Lines(const std::vector<std::string>& lines) {
@@ -157,6 +209,7 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   // Pass names, times and marks fit in about 28 characters; the list wraps nothing.
   passes_->setMinimumWidth(120);
   passes_->setTextElideMode(Qt::ElideMiddle);
+  passes_->setItemDelegate(new ImpactColumnDelegate(&impact_text_, passes_));
   auto* body = new QSplitter(Qt::Horizontal);
   body->setObjectName("passesBodySplitter");
   body->addWidget(side_tabs_);
@@ -356,7 +409,7 @@ bool PassExplorer::StartImpact() {
   impact_started_ = generation;
   impact_text_.clear();
   impact_tip_.clear();
-  Populate();
+  RefreshRows();
   workbench::ProgressFn progress = QueuedProgress(this, [this, generation](const QString& text, double fraction) {
     if (generation != impact_generation_ || !impact_running_) return;
     impact_progress_->setValue(int(fraction * 100));
@@ -402,14 +455,7 @@ void PassExplorer::ShowImpact(int generation, const workbench::PassImpact& impac
   const QString pass = QString::fromStdString(impact.pass);
   impact_text_[pass] = text;
   impact_tip_[pass] = tip;
-  for (int row = 0; row < passes_->count(); ++row) {
-    QListWidgetItem* item = passes_->item(row);
-    const auto& s = snapshots_[item->data(Qt::UserRole).toInt()];
-    if (s.name == impact.pass) {
-      item->setText(RowText(s));
-      item->setToolTip(tip);
-    }
-  }
+  RefreshRows();
 }
 
 void PassExplorer::CancelImpact() {
@@ -438,10 +484,9 @@ void PassExplorer::FinishImpact() {
   if (!impact_running_ || !impact_watcher_.isFinished()) return;
   SetImpactRunning(false);
   const ImpactOutcome outcome = impact_watcher_.result();
-  Q_EMIT impactFinished();
-  // Cancelled by a new run, whose status line stays.
-  if (impact_started_ != impact_generation_) return;
-  if (!outcome.message.empty()) {
+  if (impact_started_ != impact_generation_) {
+    // Cancelled by a new run, whose status line stays.
+  } else if (!outcome.message.empty()) {
     status_->setText(tr("Impact: %1").arg(QString::fromStdString(outcome.message)));
     status_->setStyleSheet(QStringLiteral("color: #c0392b"));
   } else if (outcome.cancelled) {
@@ -453,6 +498,7 @@ void PassExplorer::FinishImpact() {
                          .arg(outcome.attributed));
     status_->setStyleSheet(QString());
   }
+  Q_EMIT impactFinished();
 }
 
 bool PassExplorer::StartCheck() {
@@ -461,7 +507,7 @@ bool PassExplorer::StartCheck() {
   int generation = ++check_generation_;
   check_started_ = generation;
   has_check_ = false;
-  Populate();
+  RefreshRows();
   workbench::ProgressFn progress = QueuedProgress(this, [this, generation](const QString& text, double) {
     if (generation != check_generation_ || !check_running_) return;
     status_->setText(tr("Checking each pass: %1...").arg(text));
@@ -505,7 +551,7 @@ void PassExplorer::FinishCheck() {
   }
   check_ = check_watcher_.result();
   has_check_ = !check_.cancelled;
-  Populate();
+  RefreshRows();
   if (check_.changed >= 0) {
     const auto& s = snapshots_[check_.changed];
     status_->setText(tr("Pass %1 %2 changed what the module computes:\n%3")
@@ -597,35 +643,24 @@ void PassExplorer::ShowRun(const transform::PipelineResult& run) {
 
 QString PassExplorer::RowText(const transform::PassSnapshot& s) const {
   bool edited = resumed_after_ == s.index;
-  QString impact = impact_text_.value(QString::fromStdString(s.name));
   int at = static_cast<int>(&s - snapshots_.data());
   QString meaning = has_check_ && check_.changed == at ? tr("   (changed the meaning)") : QString();
-  return QStringLiteral("%1  %2   %3 ms%4%5%6%7")
+  return QStringLiteral("%1  %2   %3 ms%4%5%6")
       .arg(s.index + 1, 2, 10, QLatin1Char('0'))
       .arg(QString::fromStdString(s.name))
       .arg(s.milliseconds, 0, 'f', 3)
       .arg(s.changed() ? QString() : tr("   (unchanged)"))
       .arg(edited ? tr("   (edited after it)") : QString())
-      .arg(impact.isEmpty() ? QString() : tr("   impact %1").arg(impact))
       .arg(meaning);
 }
 
 void PassExplorer::Populate() {
   passes_->clear();
   for (size_t i = 0; i < snapshots_.size(); ++i) {
-    const auto& s = snapshots_[i];
-    if (hide_unchanged_->isChecked() && !s.changed()) continue;
-    auto* item = new QListWidgetItem(RowText(s));
-    QString tip = impact_tip_.value(QString::fromStdString(s.name));
-    if (has_check_ && check_.changed == static_cast<int>(i)) {
-      item->setForeground(QColor("#c0392b"));
-      tip = tr("Changed what the module computes:\n%1%2")
-                .arg(Lines(check_.changes))
-                .arg(tip.isEmpty() ? QString() : "\n" + tip);
-    }
-    item->setToolTip(tip);
+    if (hide_unchanged_->isChecked() && !snapshots_[i].changed()) continue;
+    auto* item = new QListWidgetItem;
     item->setData(Qt::UserRole, static_cast<int>(i));
-    if (!s.changed()) item->setForeground(QColor("#a0a1a7"));
+    DecorateRow(item);
     passes_->addItem(item);
   }
   if (passes_->count() > 0) {
@@ -634,6 +669,29 @@ void PassExplorer::Populate() {
     diff_->Show({}, {});
     structural_->clear();
   }
+}
+
+void PassExplorer::DecorateRow(QListWidgetItem* item) {
+  const int i = item->data(Qt::UserRole).toInt();
+  const auto& s = snapshots_[i];
+  item->setText(RowText(s));
+  QString tip = impact_tip_.value(QString::fromStdString(s.name));
+  item->setForeground(QBrush());
+  if (has_check_ && check_.changed == i) {
+    item->setForeground(QColor("#c0392b"));
+    tip = tr("Changed what the module computes:\n%1%2")
+              .arg(Lines(check_.changes))
+              .arg(tip.isEmpty() ? QString() : "\n" + tip);
+  } else if (!s.changed()) {
+    item->setForeground(QColor("#a0a1a7"));
+  }
+  item->setToolTip(tip);
+  item->setData(kImpactRole, impact_text_.value(QString::fromStdString(s.name)));
+}
+
+void PassExplorer::RefreshRows() {
+  for (int row = 0; row < passes_->count(); ++row) DecorateRow(passes_->item(row));
+  passes_->viewport()->update();  // the impact column appears with the first impact
 }
 
 void PassExplorer::ShowComposer(bool show) {

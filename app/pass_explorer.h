@@ -19,6 +19,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QListWidget;
+class QListWidgetItem;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
@@ -78,7 +79,10 @@ class PassExplorer : public QWidget {
   // Blocks until the attribution in flight is finished and shown (tests).
   void WaitForImpact();
   // A pass's impact text as its row shows it ("+3.2%", "breaks build", ...); empty: not known.
+  // Each row holds it under kImpactRole; the list paints it in a column of its own, right of the
+  // pass's name and time, while any pass has one.
   QString impactText(const QString& pass) const { return impact_text_.value(pass); }
+  static constexpr int kImpactRole = Qt::UserRole + 1;
   // Check each pass: after every run (and when checked after one), the passes that changed the
   // module checked on a worker thread by workbench::CheckTransitions, as batch --check-each does;
   // the first pass that changed what the module computes is marked in the list, what differs
@@ -151,7 +155,11 @@ class PassExplorer : public QWidget {
 
  private:
   void Populate();
-  // A pass's row: number, name, time, marks, impact.
+  // A row's text, colour, tooltip and impact from its snapshot, the impacts and the check.
+  void DecorateRow(QListWidgetItem* item);
+  // Every row decorated again in place (the selection stays).
+  void RefreshRows();
+  // A pass's row: number, name, time, marks (its impact is painted beside it).
   QString RowText(const transform::PassSnapshot& s) const;
   void ShowImpact(int generation, const workbench::PassImpact& impact);
   void FinishImpact();
