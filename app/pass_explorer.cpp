@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QMenu>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -134,10 +135,6 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   hide_unchanged_ = new QCheckBox(tr("Hide unchanged"));
   changed_functions_only_ = new QCheckBox(tr("Changed functions only"));
   changed_functions_only_->setToolTip(tr("Show only the functions the selected pass rewrote"));
-  structural_view_ = new QCheckBox(tr("Structural"));
-  structural_view_->setToolTip(
-      tr("Compare the functions before and after the selected pass by structure, aligned by name: a "
-         "consistently renamed variable is no difference. Unchecked: the text side by side"));
   passes_ = new QListWidget;
   structural_ = MakeCodePane();
   structural_->setObjectName("passesStructuralPane");
@@ -154,20 +151,37 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
                          "shown as in the editor) and run the passes after it on it"));
   status_ = new QLabel;
   status_->setWordWrap(true);
-  check_each_ = new QCheckBox(tr("Check each pass"));
+  // What the tab tells about a run beyond its text, in one menu (the tool row's width is the
+  // window's minimum width).
+  analyze_ = new QToolButton;
+  analyze_->setObjectName("passesAnalyze");
+  analyze_->setText(tr("Analyze"));
+  analyze_->setPopupMode(QToolButton::InstantPopup);
+  analyze_->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  auto* analyze_menu = new QMenu(analyze_);
+  structural_view_ = analyze_menu->addAction(tr("Structural view"));
+  structural_view_->setCheckable(true);
+  structural_view_->setToolTip(
+      tr("Compare the functions before and after the selected pass by structure, aligned by name: a "
+         "consistently renamed variable is no difference. Unchecked: the text side by side"));
+  check_each_ = analyze_menu->addAction(tr("Check each pass"));
+  check_each_->setCheckable(true);
   check_each_->setToolTip(
       tr("After each run, run every pass that changed the module against its input on seeded "
          "inputs (the reference interpreters), off the UI thread, and mark the first pass that "
          "changed what the module computes"));
-  impact_ = new QPushButton(tr("Impact"));
+  analyze_menu->addSeparator();
+  impact_ = analyze_menu->addAction(tr("Measure impact of each pass"));
   impact_->setToolTip(
       tr("Build the last run's module for LLVM and time it with every pass, then without each "
          "pass in turn, off the UI thread: each pass gets the latency change without it, in "
          "percent (positive: slower without it), or that the build breaks without it"));
-  impact_cancel_ = new QPushButton(tr("Cancel impact"));
+  impact_cancel_ = analyze_menu->addAction(tr("Cancel impact"));
   impact_cancel_->setEnabled(false);
   impact_cancel_->setToolTip(tr("Stop the attribution before its next build; the passes "
                                 "attributed so far stay marked"));
+  analyze_menu->setToolTipsVisible(true);
+  analyze_->setMenu(analyze_menu);
   impact_progress_ = new QProgressBar;
   impact_progress_->setRange(0, 100);
   impact_progress_->setTextVisible(true);
@@ -194,10 +208,7 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   top->addWidget(resume_);
   top->addWidget(hide_unchanged_);
   top->addWidget(changed_functions_only_);
-  top->addWidget(structural_view_);
-  top->addWidget(check_each_);
-  top->addWidget(impact_);
-  top->addWidget(impact_cancel_);
+  top->addWidget(analyze_);
 
   side_tabs_ = new QTabWidget;
   side_tabs_->setObjectName("passesSideTabs");
@@ -243,16 +254,16 @@ PassExplorer::PassExplorer(QWidget* parent) : QWidget(parent) {
   connect(hide_unchanged_, &QCheckBox::toggled, this, [this] { Populate(); });
   connect(changed_functions_only_, &QCheckBox::toggled, this,
           [this] { SelectPass(passes_->currentRow()); });
-  connect(structural_view_, &QCheckBox::toggled, this, [this](bool on) {
+  connect(structural_view_, &QAction::toggled, this, [this](bool on) {
     before_->setVisible(!on);
     after_->setVisible(!on);
     structural_->setVisible(on);
     SelectPass(passes_->currentRow());
   });
   connect(cancel_, &QPushButton::clicked, this, &PassExplorer::Cancel);
-  connect(impact_, &QPushButton::clicked, this, [this] { StartImpact(); });
-  connect(impact_cancel_, &QPushButton::clicked, this, &PassExplorer::CancelImpact);
-  connect(check_each_, &QCheckBox::toggled, this, [this](bool on) {
+  connect(impact_, &QAction::triggered, this, [this] { StartImpact(); });
+  connect(impact_cancel_, &QAction::triggered, this, &PassExplorer::CancelImpact);
+  connect(check_each_, &QAction::toggled, this, [this](bool on) {
     if (on && !has_check_) StartCheck();
   });
   connect(&check_watcher_, &QFutureWatcher<MeaningCheck>::finished, this,

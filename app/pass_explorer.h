@@ -15,6 +15,7 @@
 #include "transform/instrument.h"
 #include "workbench/cancellation.h"
 
+class QAction;
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -93,7 +94,7 @@ class PassExplorer : public QWidget {
     size_t equal = 0, skipped = 0;     // the passes before it found equal, or not checkable
     bool cancelled = false;
   };
-  QCheckBox* checkEachPass() const { return check_each_; }
+  QAction* checkEachPass() const { return check_each_; }
   // Starts the check of the last run; false when there is nothing to check or a check or a run
   // is in flight.
   bool StartCheck();
@@ -102,8 +103,10 @@ class PassExplorer : public QWidget {
   void WaitForCheck();
   // The last check's result (for the run shown); nullptr when there is none.
   const MeaningCheck* lastCheck() const { return has_check_ ? &check_ : nullptr; }
-  QPushButton* impactButton() const { return impact_; }
-  QPushButton* impactCancelButton() const { return impact_cancel_; }
+  // The Analyze menu of the tool row holds the structural view, the check and the impact.
+  QToolButton* analyzeButton() const { return analyze_; }
+  QAction* impactAction() const { return impact_; }
+  QAction* impactCancelAction() const { return impact_cancel_; }
   QProgressBar* impactProgressBar() const { return impact_progress_; }
 
   QString pipelineText() const;
@@ -135,7 +138,7 @@ class PassExplorer : public QWidget {
   // Structural view: in place of the before/after panes, the selected pass's functions aligned by
   // name and compared structurally (a consistently renamed variable is no difference): same,
   // changed (the first mismatch path and the text diff of only that function), added, removed.
-  QCheckBox* structuralView() const { return structural_view_; }
+  QAction* structuralView() const { return structural_view_; }
   QPlainTextEdit* structuralPane() const { return structural_; }
   // The before/after panes' diff: computed on a worker thread after SelectPass shows the texts
   // (diffPanes()->WaitForDiff() blocks until it is shown).
@@ -187,7 +190,8 @@ class PassExplorer : public QWidget {
   QProgressBar* progress_;
   QCheckBox* hide_unchanged_;
   QCheckBox* changed_functions_only_;
-  QCheckBox* structural_view_;
+  QToolButton* analyze_;
+  QAction* structural_view_;
   QPlainTextEdit* structural_;
   QListWidget* passes_;
   QPlainTextEdit* before_;
@@ -196,9 +200,9 @@ class PassExplorer : public QWidget {
   DiffPanes* diff_;
   std::vector<transform::PassSnapshot> snapshots_;
 
-  QCheckBox* check_each_;
-  QPushButton* impact_;
-  QPushButton* impact_cancel_;
+  QAction* check_each_;
+  QAction* impact_;
+  QAction* impact_cancel_;
   QProgressBar* impact_progress_;
 
   QTextDocument* document_ = nullptr;

@@ -4,7 +4,10 @@
 // check of each pass after a run, marking the one that changed the meaning. The
 // passes that rename or break meaning on purpose come from tests/testing; one that blocks on a
 // semaphore this test controls is registered here.
+#include <QAction>
 #include <QCheckBox>
+#include <QMenu>
+#include <QToolButton>
 #include <QLabel>
 #include <QListWidget>
 #include <QPlainTextEdit>
@@ -88,6 +91,12 @@ class TestGuiPassInsight : public QObject {
     QCOMPARE(px.passList()->count(), 2);
 
     // Text view: the rename is a difference.
+    // The Analyze menu of the tool row holds the view, the check and the impact.
+    const QList<QAction*> menu = px.analyzeButton()->menu()->actions();
+    for (QAction* action : {px.structuralView(), px.checkEachPass(), px.impactAction(), px.impactCancelAction()}) {
+      QVERIFY2(menu.contains(action), qPrintable(action->text()));
+    }
+    QVERIFY(px.analyzeButton()->isVisible());
     QVERIFY(!px.structuralView()->isChecked());
     QVERIFY(!px.structuralPane()->isVisible());
     px.passList()->setCurrentRow(0);
@@ -96,7 +105,7 @@ class TestGuiPassInsight : public QObject {
     QVERIFY(px.changedLinesAfter() > 0);
 
     // Structural view: in place of the panes, and the rename is no difference.
-    px.structuralView()->click();
+    px.structuralView()->trigger();
     QVERIFY(px.structuralPane()->isVisible());
     QVERIFY(!px.beforePane()->isVisible() && !px.afterPane()->isVisible());
     QString renamed = px.structuralPane()->toPlainText();
@@ -113,7 +122,7 @@ class TestGuiPassInsight : public QObject {
     QVERIFY2(broken.contains("+ T.float32(1.0)") || broken.contains("+ T.float32(1)"), qPrintable(broken));
 
     // Back to the text view.
-    px.structuralView()->click();
+    px.structuralView()->trigger();
     QVERIFY(!px.structuralPane()->isVisible());
     QVERIFY(px.beforePane()->isVisible() && px.afterPane()->isVisible());
   }
@@ -129,10 +138,10 @@ class TestGuiPassInsight : public QObject {
     QVERIFY2(px.statusLabel()->text().contains("Run a pipeline"), qPrintable(px.statusLabel()->text()));
     QVERIFY(Run(&px, AddOne(), "ConvertBlocksToOpaque, LowerOpaqueBlock, RemoveNoOp"));
     QSignalSpy finished(&px, &PassExplorer::impactFinished);
-    QTest::mouseClick(px.impactButton(), Qt::LeftButton);
+    px.impactAction()->trigger();
     QVERIFY(px.impactRunning());
-    QVERIFY(!px.impactButton()->isEnabled());
-    QVERIFY(px.impactCancelButton()->isEnabled());
+    QVERIFY(!px.impactAction()->isEnabled());
+    QVERIFY(px.impactCancelAction()->isEnabled());
     QVERIFY(px.impactProgressBar()->isVisible());
     QVERIFY(finished.wait(120000));
     QVERIFY(!px.impactRunning());
@@ -170,8 +179,8 @@ class TestGuiPassInsight : public QObject {
     QVERIFY(px.StartImpact());
     QVERIFY(entered.tryAcquire(1, 60000));
     QVERIFY(px.impactRunning());
-    QTest::mouseClick(px.impactCancelButton(), Qt::LeftButton);
-    QVERIFY(!px.impactCancelButton()->isEnabled());
+    px.impactCancelAction()->trigger();
+    QVERIFY(!px.impactCancelAction()->isEnabled());
     release.release();
     QVERIFY(finished.wait(60000));
     QVERIFY(!px.impactRunning());
@@ -183,7 +192,7 @@ class TestGuiPassInsight : public QObject {
     QCOMPARE(px.impactText("LowerOpaqueBlock").isEmpty(), status.startsWith("Impact cancelled: 2 of"));
     QVERIFY(px.impactText("RemoveNoOp").isEmpty());
     QVERIFY(px.passList()->item(3)->data(PassExplorer::kImpactRole).toString().isEmpty());
-    QVERIFY(px.impactButton()->isEnabled());
+    QVERIFY(px.impactAction()->isEnabled());
   }
 
   // With "Check each pass", every run is checked on a worker thread after it is shown; the first
@@ -202,7 +211,7 @@ class TestGuiPassInsight : public QObject {
     // Checking the box checks the run shown; the pass selected stays selected.
     px.passList()->setCurrentRow(2);
     QSignalSpy finished(&px, &PassExplorer::checkFinished);
-    px.checkEachPass()->click();
+    px.checkEachPass()->trigger();
     QVERIFY(px.checkRunning());
     QVERIFY(finished.wait(60000));
     QCOMPARE(px.passList()->currentRow(), 2);
