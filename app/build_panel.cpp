@@ -22,6 +22,7 @@
 #include <QtConcurrent/QtConcurrent>
 
 #include "profile_chart.h"
+#include "roofline_chart.h"
 #include "workbench/schedule_session.h"
 
 namespace wb::app {
@@ -50,7 +51,30 @@ QString LastPrimitive(const std::string& trace) {
   return end == std::string::npos ? QString() : Q(trace.substr(at + 4, end - at - 4));
 }
 
-enum Column { kFunction, kMedian, kMin, kStd, kGflops, kMaxError, kStatus, kColumns };
+enum Column {
+  kFunction,
+  kMedian,
+  kMin,
+  kStd,
+  kGflops,
+  kBytes,
+  kIntensity,
+  kRoofline,
+  kMaxError,
+  kStatus,
+  kColumns
+};
+
+// 49152 -> "48.0 KiB".
+QString ByteText(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  while (bytes >= 1024 && unit < 4) {
+    bytes /= 1024;
+    ++unit;
+  }
+  return unit == 0 ? QString::number(bytes, 'f', 0) + " B" : QString::number(bytes, 'f', 1) + " " + units[unit];
+}
 
 }  // namespace
 
@@ -98,6 +122,10 @@ BuildPanel::BuildPanel(QWidget* parent) : QWidget(parent) {
   run_ = new QPushButton(tr("Run"));
   profile_ = new QPushButton(tr("Profile"));
   cancel_ = new QPushButton(tr("Cancel"));
+  measure_peaks_ = new QPushButton(tr("Measure peaks"));
+  measure_peaks_->setToolTip(tr("Measure this machine's FMA throughput and memory bandwidth again (the roofline's "
+                                "roofs; cached in %1)")
+                                 .arg(Q(workbench::HostPeaksCachePath())));
   build_->setToolTip(tr("Lower and compile the scheduled module"));
   run_->setToolTip(tr("Build if needed, run every PrimFunc (or Relax function, through the VM) and check it "
                       "against the reference"));
@@ -128,6 +156,7 @@ BuildPanel::BuildPanel(QWidget* parent) : QWidget(parent) {
   settings->addWidget(reference_);
   auto* buttons = new QHBoxLayout;
   for (QPushButton* b : {build_, run_, profile_, cancel_}) buttons->addWidget(b);
+  buttons->addWidget(measure_peaks_);
   buttons->addWidget(progress_, 1);
   buttons->addStretch();
 
@@ -136,13 +165,25 @@ BuildPanel::BuildPanel(QWidget* parent) : QWidget(parent) {
   errors_->setVisible(false);
   results_ = new QTableWidget(0, kColumns);
   results_->setHorizontalHeaderLabels({tr("Function"), tr("Median (ms)"), tr("Min (ms)"), tr("Std (ms)"),
-                                       tr("GFLOP/s"), tr("Max error"), tr("Status")});
+                                       tr("GFLOP/s"), tr("Bytes"), tr("FLOP/byte"), tr("Of roof"),
+                                       tr("Max error"), tr("Status")});
+  results_->horizontalHeaderItem(kBytes)->setToolTip(
+      tr("Bytes one call moves: each region its loop nest touches once, while the nest fits in the last-level "
+         "cache (else once per iteration of its outer loop)"));
+  results_->horizontalHeaderItem(kRoofline)->setToolTip(
+      tr("GFLOP/s over the roof at this intensity: min(FMA peak, intensity x bandwidth), of every thread for a "
+         "parallel function, of one thread otherwise; the L2's bandwidth when its bytes fit there, memory's "
+         "otherwise"));
   results_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   results_->horizontalHeader()->setStretchLastSection(true);
   results_->verticalHeader()->setVisible(false);
   results_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   results_->setSelectionBehavior(QAbstractItemView::SelectRows);
   chart_ = new ProfileChart;
+  roofline_ = new RooflineChart;
+  auto* charts = new QSplitter(Qt::Horizontal);
+  charts->addWidget(chart_);
+  charts->addWidget(roofline_);
   ir_ = SourceView();
   ir_opt_ = SourceView();
   asm_ = SourceView();
@@ -160,7 +201,7 @@ BuildPanel::BuildPanel(QWidget* parent) : QWidget(parent) {
   splitter_ = new QSplitter(Qt::Vertical);
   splitter_->setObjectName("buildSplitter");
   splitter_->addWidget(results_);
-  splitter_->addWidget(chart_);
+  splitter_->addWidget(charts);
   splitter_->addWidget(views_);
   splitter_->setSizes({140, 200, 260});
 
@@ -176,6 +217,7 @@ BuildPanel::BuildPanel(QWidget* parent) : QWidget(parent) {
   connect(run_, &QPushButton::clicked, this, [this] { Run(); });
   connect(profile_, &QPushButton::clicked, this, [this] { Profile(); });
   connect(cancel_, &QPushButton::clicked, this, &BuildPanel::Cancel);
+  connect(measure_peaks_, &QPushButton::clicked, this, [this] { MeasurePeaks(); });
   connect(choose_inputs_, &QPushButton::clicked, this, [this] {
     QString dir = QFileDialog::getExistingDirectory(this, tr("Input directory (.npy files)"));
     if (!dir.isEmpty()) SetInputsDirectory(dir);
@@ -244,6 +286,7 @@ void BuildPanel::SetBusy(bool busy) {
   run_->setEnabled(!busy && can_run);
   profile_->setEnabled(!busy && can_run);
   cancel_->setEnabled(busy);
+  measure_peaks_->setEnabled(!busy);
   progress_->setVisible(busy);
   if (!busy) progress_->setValue(0);
 }
@@ -278,6 +321,12 @@ bool BuildPanel::Profile() {
   return Start({.build = false, .run = request});
 }
 
+bool BuildPanel::MeasurePeaks() {
+  Job job;
+  job.measure_peaks = true;
+  return Start(job);
+}
+
 void BuildPanel::Cancel() {
   if (!busy()) return;
   token_.Cancel();
@@ -289,12 +338,14 @@ bool BuildPanel::Start(Job job) {
     status_->setText(tr("A build or profile is running: wait for it or cancel it"));
     return false;
   }
-  if (!blocked_reason_.isEmpty()) {
+  if (!job.measure_peaks && !blocked_reason_.isEmpty()) {
     status_->setText(blocked_reason_);
     return false;
   }
   workbench::BuildRequest request;
-  if (schedule_ && schedule_->module().defined()) {
+  if (job.measure_peaks) {
+    // Nothing to build: the peaks are the machine's.
+  } else if (schedule_ && schedule_->module().defined()) {
     request = workbench::RequestFromSchedule(*schedule_, TargetText());
   } else if (document_module_.defined()) {
     request.module = document_module_;
@@ -306,7 +357,7 @@ bool BuildPanel::Start(Job job) {
   }
   // Reuse the current build when it is of this very module and target.
   std::optional<workbench::BuildOutcome> current;
-  if (!job.build && session_.IsCurrent(request)) current = *session_.build();
+  if (!job.build && !job.measure_peaks && session_.IsCurrent(request)) current = *session_.build();
   token_ = workbench::CancellationToken();
   workbench::CancellationToken token = token_;
   workbench::ProgressFn progress = [this](const std::string& stage, double fraction) {
@@ -326,6 +377,11 @@ bool BuildPanel::Start(Job job) {
   status_->setText(tr("starting..."));
   watcher_.setFuture(QtConcurrent::run([request, current, job, token, progress] {
     JobResult result;
+    if (job.measure_peaks) {
+      if (progress) progress("measure this machine's peaks", 0);
+      result.peaks = workbench::MeasureHostPeaks(0, &result.peaks_warning);
+      return result;
+    }
     try {
       const workbench::BuildOutcome* build = current ? &*current : nullptr;
       if (!build) {
@@ -339,7 +395,7 @@ bool BuildPanel::Start(Job job) {
       workbench::BuildOutcome failed;
       failed.request = request;
       failed.diagnostics.Error(std::string("internal error: ") + e.what());
-      result = JobResult{failed, std::nullopt};
+      result = JobResult{failed, std::nullopt, std::nullopt, std::string()};
     }
     return result;
   }));
@@ -375,6 +431,24 @@ void BuildPanel::Finish(JobResult result) {
     session_.AdoptRun(*result.run);
     ShowRun(*result.run);
     UpdateChart();
+  }
+  if (result.peaks) {
+    const workbench::HostPeaks& p = *result.peaks;
+    session_.AdoptPeaks(p);
+    QString text = tr("Peaks of %1: FP32 FMA %2 GFLOP/s (1 thread), %3 (%4 threads); memory %5 GB/s (1 thread), %6 "
+                      "(%4 threads); L2 %7 GB/s, %8")
+                       .arg(Q(p.cpu))
+                       .arg(p.gflops_1, 0, 'f', 1)
+                       .arg(p.gflops_all, 0, 'f', 1)
+                       .arg(p.threads)
+                       .arg(p.gbytes_per_s_1, 0, 'f', 1)
+                       .arg(p.gbytes_per_s_all, 0, 'f', 1)
+                       .arg(p.cache_gbytes_per_s_1, 0, 'f', 1)
+                       .arg(p.cache_gbytes_per_s_all, 0, 'f', 1);
+    if (!result.peaks_warning.empty()) text += " (" + Q(result.peaks_warning) + ")";
+    status_->setText(text);
+    // The chart draws the new roofs; the table keeps the fractions of the roofs its run was under.
+    UpdateRoofline();
   }
   Q_EMIT jobFinished();
 }
@@ -453,6 +527,22 @@ void BuildPanel::ShowRun(const workbench::RunOutcome& run) {
     set(kStd, timed ? Ms(f.std_s()) : QString());
     auto gflops = f.gflops_per_s();
     set(kGflops, gflops ? QString::number(*gflops, 'f', 2) : QString());
+    QTableWidgetItem* bytes = set(kBytes, f.bytes ? ByteText(*f.bytes) : QString());
+    if (f.bytes) {
+      bytes->setData(Qt::UserRole, *f.bytes);
+      bytes->setToolTip(tr("%1 bytes a call").arg(*f.bytes, 0, 'f', 0));
+    }
+    auto intensity = f.arithmetic_intensity();
+    set(kIntensity, intensity ? QString::number(*intensity, 'g', 3) : QString());
+    auto fraction = f.roofline_fraction();
+    QTableWidgetItem* roof = set(kRoofline, fraction ? QString::number(*fraction * 100, 'f', 1) + "%" : QString());
+    if (fraction && intensity) {
+      roof->setToolTip(tr("of %1 GFLOP/s, the %2 %3 roof at %4 FLOP/byte")
+                           .arg(std::min(*f.peak_gflops, *intensity * *f.peak_gbytes_per_s), 0, 'f', 1)
+                           .arg(f.parallel ? tr("every-thread") : tr("one-thread"))
+                           .arg(f.in_cache ? tr("L2") : tr("memory"))
+                           .arg(*intensity, 0, 'g', 3));
+    }
     QTableWidgetItem* error = set(kMaxError, f.checked() ? QString::number(f.max_abs_error, 'g', 3) : QString());
     if (!f.worst.empty()) error->setToolTip(tr("worst element: %1").arg(Q(f.worst)));
     QString status = Q(workbench::RunStatusName(f.status));
@@ -501,6 +591,7 @@ void BuildPanel::UpdateChart() {
   const auto& history = session_.history();
   if (history.empty()) {
     chart_->SetPoints(QString(), {});
+    UpdateRoofline();
     return;
   }
   // The schedule's function on the target last profiled.
@@ -520,6 +611,34 @@ void BuildPanel::UpdateChart() {
     points.push_back(p);
   }
   chart_->SetPoints(tr("%1 on %2").arg(Q(func), Q(target)), std::move(points));
+  UpdateRoofline();
+}
+
+void BuildPanel::UpdateRoofline() {
+  roofline_->SetRoofs(session_.peaks());
+  const auto& history = session_.history();
+  const workbench::RunOutcome* last = session_.lastRun() ? &*session_.lastRun() : nullptr;
+  const std::string target = last ? last->target : history.empty() ? std::string() : history.back().target;
+  // Every function of every profiled step on the target last profiled.
+  std::vector<RooflinePoint> points;
+  for (const auto& point : history) {
+    if (point.target != target) continue;
+    const bool latest = last && last->profiled && point.step == last->step && point.trace == last->trace;
+    for (const auto& f : point.functions) {
+      auto intensity = f.arithmetic_intensity();
+      auto gflops = f.gflops_per_s();
+      if (!intensity || !gflops || *intensity <= 0 || *gflops <= 0) continue;
+      RooflinePoint p;
+      p.label = tr("%1, step %2: %3").arg(Q(f.name)).arg(point.step).arg(LastPrimitive(point.trace));
+      p.intensity = *intensity;
+      p.gflops = *gflops;
+      p.parallel = f.parallel;
+      p.in_cache = f.in_cache;
+      p.latest = latest;
+      points.push_back(p);
+    }
+  }
+  roofline_->SetPoints(Q(target), std::move(points));
 }
 
 }  // namespace wb::app

@@ -1,8 +1,10 @@
 // The Build & Profile panel: choose a target (those this machine cannot use greyed, with the
 // reason), build the scheduled module, run its PrimFuncs (or its Relax functions, through the VM)
 // on random or loaded inputs and check them against the chosen reference, time them (number x
-// repeat; the median is the figure shown); a results table, a chart of time and GFLOP/s across
-// schedule steps, and the build's LLVM IR, optimized IR and assembly. The work is
+// repeat; the median is the figure shown); a results table (with each function's bytes moved,
+// arithmetic intensity and fraction of the roof), a chart of time and GFLOP/s across schedule
+// steps beside a roofline of every profiled function and step under this machine's measured peaks
+// (re-measured by "Measure peaks"), and the build's LLVM IR, optimized IR and assembly. The work is
 // workbench::BuildModule / RunBuilt on a worker thread with a progress bar and Cancel; outcomes
 // come back to a workbench::BuildSession on the UI thread.
 #pragma once
@@ -29,6 +31,7 @@ class QTableWidget;
 namespace wb::app {
 
 class ProfileChart;
+class RooflineChart;
 
 class BuildPanel : public QWidget {
   Q_OBJECT
@@ -49,6 +52,8 @@ class BuildPanel : public QWidget {
   bool Build();
   bool Run();
   bool Profile();
+  // Measures this machine's FMA and bandwidth peaks again on the worker (workbench/host_peaks.h).
+  bool MeasurePeaks();
   void Cancel();
   bool busy() const;
   // Runs the event loop until the current job has finished (true; also when none runs) or
@@ -73,11 +78,13 @@ class BuildPanel : public QWidget {
   QPushButton* runButton() const { return run_; }
   QPushButton* profileButton() const { return profile_; }
   QPushButton* cancelButton() const { return cancel_; }
+  QPushButton* measurePeaksButton() const { return measure_peaks_; }
   QProgressBar* progressBar() const { return progress_; }
   QLabel* statusLabel() const { return status_; }
   QListWidget* errorList() const { return errors_; }
   QTableWidget* resultsTable() const { return results_; }
   ProfileChart* chart() const { return chart_; }
+  RooflineChart* roofline() const { return roofline_; }
   QTabWidget* views() const { return views_; }
   QPlainTextEdit* irView() const { return ir_; }
   QPlainTextEdit* optimizedIrView() const { return ir_opt_; }
@@ -97,11 +104,14 @@ class BuildPanel : public QWidget {
   // What a job does and what it gives back.
   struct Job {
     bool build = false;  // build even when the current build matches
+    bool measure_peaks = false;  // only that: no build, no run
     std::optional<workbench::RunRequest> run;
   };
   struct JobResult {
     std::optional<workbench::BuildOutcome> build;
     std::optional<workbench::RunOutcome> run;
+    std::optional<workbench::HostPeaks> peaks;
+    std::string peaks_warning;
   };
   bool Start(Job job);
   void Finish(JobResult result);
@@ -109,6 +119,7 @@ class BuildPanel : public QWidget {
   void ShowRun(const workbench::RunOutcome& run);
   void ShowErrors(const DiagnosticList& diags);
   void UpdateChart();
+  void UpdateRoofline();
   void UpdateTargetStatus();
   void SetBusy(bool busy);
   std::string TargetText() const;
@@ -133,11 +144,13 @@ class BuildPanel : public QWidget {
   QPushButton* run_;
   QPushButton* profile_;
   QPushButton* cancel_;
+  QPushButton* measure_peaks_;
   QProgressBar* progress_;
   QLabel* status_;
   QListWidget* errors_;
   QTableWidget* results_;
   ProfileChart* chart_;
+  RooflineChart* roofline_;
   QTabWidget* views_;
   QPlainTextEdit* ir_;
   QPlainTextEdit* ir_opt_;

@@ -131,6 +131,7 @@ TunePanel::TunePanel(QWidget* parent) : QWidget(parent) {
   work_dir_->setPlaceholderText(tr("the tuning database (a directory; created when missing)"));
   work_dir_->setText(QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath("tuning"));
   choose_dir_ = new QPushButton(tr("..."));
+  choose_dir_->setMaximumWidth(32);
   tune_ = new QPushButton(tr("Tune"));
   tune_->setToolTip(tr("Search schedules for the document's kernels on this CPU, measuring each candidate "
                        "(checked against the reference) and recording it in the work directory"));
@@ -161,32 +162,35 @@ TunePanel::TunePanel(QWidget* parent) : QWidget(parent) {
   records_->horizontalHeader()->setStretchLastSection(true);
   chart_ = new TuneChart;
 
+  // Two short rows: the panel shares the dock's width with the results and the charts.
   auto* row = new QHBoxLayout;
   row->addWidget(new QLabel(tr("Trials:")));
   row->addWidget(trials_);
   row->addWidget(new QLabel(tr("Seed:")));
   row->addWidget(seed_);
-  row->addWidget(new QLabel(tr("Work dir:")));
-  row->addWidget(work_dir_, 1);
-  row->addWidget(choose_dir_);
+  row->addWidget(progress_, 1);
   row->addWidget(tune_);
   row->addWidget(cancel_);
+  auto* dir_row = new QHBoxLayout;
+  dir_row->addWidget(new QLabel(tr("Work dir:")));
+  dir_row->addWidget(work_dir_, 1);
+  dir_row->addWidget(choose_dir_);
+  dir_row->addWidget(open_);
   auto* tables = new QSplitter(Qt::Vertical);
   tables->addWidget(tasks_);
-  auto* records = new QWidget;
-  auto* records_layout = new QVBoxLayout(records);
-  records_layout->setContentsMargins(0, 0, 0, 0);
-  records_layout->addWidget(records_);
-  records_layout->addWidget(open_);
-  tables->addWidget(records);
+  tables->addWidget(records_);
+  for (QTableWidget* t : {tasks_, records_}) t->setMinimumSize(80, 40);
+  work_dir_->setMinimumWidth(60);
   auto* body = new QSplitter(Qt::Horizontal);
   body->addWidget(tables);
   body->addWidget(chart_);
   body->setStretchFactor(0, 3);
   body->setStretchFactor(1, 2);
   auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->setSpacing(3);
   layout->addLayout(row);
-  layout->addWidget(progress_);
+  layout->addLayout(dir_row);
   layout->addWidget(status_);
   layout->addWidget(body, 1);
 

@@ -40,7 +40,7 @@ class TuneChart : public QWidget {
   void Clear();
   void Add(const QString& task, Point point);
   const std::map<QString, std::vector<Point>>& series() const { return series_; }
-  QSize minimumSizeHint() const override { return {260, 160}; }
+  QSize minimumSizeHint() const override { return {120, 80}; }
 
  protected:
   void paintEvent(QPaintEvent* event) override;

@@ -43,6 +43,9 @@ constexpr const char* kCommands = R"text(commands (exactly one; FILE is TVMScrip
   --merge-reports SHARD.json... merge the --json reports of all N shards of one manifest run
                                 (refused for different manifests, versions or filters)
   --list-passes                 the registered passes, named pipelines and pass config keys
+  --measure-peaks [--json F]    measure this machine's FP32 FMA and memory bandwidth peaks again
+                                and cache them (--run --profile places each function under
+                                these roofs; with --run --profile, measured before the run)
 Pass control, with every command that runs passes or builds: --opt-level N,
 --pass-config KEY=JSON, --disable-pass NAME, --require-pass NAME (TVM's PassContext).
 --check runs the module before and after on seeded random inputs (the reference interpreters);
@@ -75,6 +78,17 @@ std::optional<transform::PassControl> ReadPassControlOptions(const BatchOptions&
 // The combinations the options allow; false with the reason on `err`.
 bool Validate(BatchOptions* opts, std::ostream& err) {
   if (opts->list_passes) return true;
+  if (opts->measure_peaks && !opts->run) {
+    if (!opts->files.empty()) {
+      err << "workbench: --measure-peaks takes no FILE (except with --run --profile)\n";
+      return false;
+    }
+    return true;
+  }
+  if (opts->measure_peaks && !opts->profile) {
+    err << "workbench: --measure-peaks goes alone or with --run --profile\n";
+    return false;
+  }
   if (opts->merge_reports) {
     if (opts->files.empty()) {
       err << "workbench: --merge-reports needs the JSON reports of every shard\n";
@@ -216,6 +230,8 @@ int RunBatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                "check every pass or schedule step against the one before; name the first that changes "
                "the numbers");
   app.add_flag("--list-passes", opts.list_passes, "list the registered passes and pipelines");
+  app.add_flag("--measure-peaks", opts.measure_peaks,
+               "measure this machine's FMA and bandwidth peaks again (the roofline's roofs) and cache them");
   app.add_flag("--run", opts.run, "build, run and check every function");
   app.add_option("--target", opts.target, "target text or tag (default llvm: this CPU)")->type_name("TARGET");
   app.add_option("--inputs", opts.inputs, "'random' (seeded) or a directory of <name>.npy / <func>/<name>.npy")
@@ -292,6 +308,7 @@ int RunBatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     return 2;
   }
   if (opts.list_passes) return RunListPassesCommand(out);
+  if (opts.measure_peaks && !opts.run) return RunMeasurePeaksCommand(opts, out, err);
   if (opts.merge_reports) return RunMergeReportsCommand(opts, out, err);
   std::optional<transform::PassControl> control = ReadPassControlOptions(opts, err);
   if (!control) return 2;

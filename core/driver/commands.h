@@ -28,5 +28,9 @@ int RunManifestCommand(const BatchOptions& opts, std::ostream& out, std::ostream
 // --merge-reports: the shards' JSON reports of one manifest run merged into one.
 int RunMergeReportsCommand(const BatchOptions& opts, std::ostream& out, std::ostream& err);
 int RunListPassesCommand(std::ostream& out);
+// --measure-peaks: measure this machine's FMA and bandwidth peaks again, cache and print them.
+int RunMeasurePeaksCommand(const BatchOptions& opts, std::ostream& out, std::ostream& err);
+// The peaks as the roofline's header: where they come from and their figures.
+void PrintHostPeaks(const workbench::HostPeaks& peaks, std::ostream& out);
 
 }  // namespace wb::driver

@@ -45,6 +45,8 @@ struct BatchOptions {
   bool profile = false;
   bool attribute_passes = false;  // with --run --profile: time the build without each pass
   workbench::TimingOptions timing;
+  // Measure the host's peaks again (alone: print them; with --run --profile: before the run).
+  bool measure_peaks = false;
   // Pass control, as written (--opt-level, --pass-config KEY=JSON, --disable-pass,
   // --require-pass); cli.cpp checks it and enters it for the whole command.
   int opt_level = -1;

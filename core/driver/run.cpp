@@ -1,7 +1,8 @@
 // `workbench --batch FILE [--schedule R] [--pipeline P] --run [--profile] [--save-outputs DIR]`:
 // build the module for the target, run every entry point (its PrimFuncs, or its Relax functions
 // through the VM), check each against the reference and time it, through the one mechanism
-// (workbench/run_check.h); optionally write the results as .npy files.
+// (workbench/run_check.h); optionally write the results as .npy files. Profiled on the CPU, a
+// roofline table follows: per function its bytes, arithmetic intensity and fraction of the roof.
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -91,6 +92,32 @@ void PrintAttribution(const workbench::PassAttribution& a, std::ostream& out) {
                                                                                          : "cannot be disabled";
     out << "  " << impact.pass << std::string(impact.pass.size() < 40 ? 41 - impact.pass.size() : 1, ' ') << what
         << ": " << impact.message << "\n";
+  }
+}
+
+// Per profiled function: where it sits under this machine's roofs.
+void PrintRoofline(const workbench::RunCheckResult& result, std::ostream& out) {
+  if (!result.peaks) return;
+  PrintHostPeaks(*result.peaks, out);
+  char line[256];
+  std::snprintf(line, sizeof(line), "  %-24s %10s %14s %10s %12s %12s %8s\n", "function", "GFLOP/s", "bytes",
+                "FLOP/byte", "roof GFLOP/s", "roof GB/s", "of roof");
+  out << line;
+  for (const auto& r : result.functions) {
+    if (r.samples_s.empty()) continue;
+    auto number = [](std::optional<double> v, const char* format) {
+      char text[40];
+      if (!v) return std::string("-");
+      std::snprintf(text, sizeof(text), format, *v);
+      return std::string(text);
+    };
+    auto fraction = r.roofline_fraction();
+    std::snprintf(line, sizeof(line), "  %-24s %10s %14s %10s %12s %12s %8s\n", r.name.c_str(),
+                  number(r.gflops_per_s(), "%.2f").c_str(), number(r.bytes, "%.0f").c_str(),
+                  number(r.arithmetic_intensity(), "%.3g").c_str(), number(r.peak_gflops, "%.1f").c_str(),
+                  (number(r.peak_gbytes_per_s, "%.1f") + (r.peak_gbytes_per_s ? r.in_cache ? " L2" : " mem" : "")).c_str(),
+                  fraction ? number(*fraction * 100, "%.1f%%").c_str() : "-");
+    out << line;
   }
 }
 
@@ -201,6 +228,7 @@ int RunRunCommand(const BatchOptions& opts, std::ostream& out, std::ostream& err
   request.profile = opts.profile;
   request.timing = opts.timing;
   request.keep_outputs = !opts.save_outputs.empty();
+  request.measure_peaks = opts.measure_peaks;
   workbench::RunCheckResult result = workbench::RunCompiled(compiled, request);
   if (!result.message.empty()) {
     err << "workbench: " << result.message << "\n";
@@ -221,6 +249,10 @@ int RunRunCommand(const BatchOptions& opts, std::ostream& out, std::ostream& err
     report.push_back(workbench::ToJson(r));
   }
   out << result.functions.size() - failures << " passed, " << failures << " failed\n";
+  for (const auto& d : result.diagnostics) {
+    if (d.severity == Severity::kWarning) err << "workbench: warning: " << d.message << "\n";
+  }
+  PrintRoofline(result, out);
   if (!opts.save_outputs.empty()) {
     int written = SaveOutputs(opts.save_outputs, result.functions, onnx_outputs, err);
     if (written < 0) return 2;
@@ -250,6 +282,7 @@ int RunRunCommand(const BatchOptions& opts, std::ostream& out, std::ostream& err
                           {"reference", workbench::ReferenceName(opts.reference)},
                           {"functions", report}};
     if (attribution) doc["attribution"] = workbench::ToJson(*attribution);
+    if (result.peaks) doc["peaks"] = workbench::ToJson(*result.peaks);
     json << doc.dump(2) << "\n";
   }
   return failures ? 1 : 0;

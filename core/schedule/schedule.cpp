@@ -4,6 +4,7 @@
 
 #include "arith/analyzer.h"
 #include "schedule/ir_path.h"
+#include "schedule/primitive/primitives.h"
 #include "tir/functor.h"
 #include "tir/op.h"
 
@@ -83,6 +84,12 @@ SBlock Schedule::Get(const SBlockRV& rv) const {
 }
 
 For Schedule::Get(const LoopRV& rv) const {
+  if (rv.id == kRootLoopRV || rv.id == kInlineLoopRV) {
+    throw std::invalid_argument("The loop random variable is the " +
+                                std::string(rv.id == kRootLoopRV ? "root" : "inline") +
+                                " location of sample_compute_location, which only compute_at and "
+                                "reverse_compute_at take");
+  }
   if (rv.id < 0 || rv.id >= static_cast<int>(rvs_.size()) || rvs_[rv.id].is_block) {
     throw std::invalid_argument("The loop random variable is not defined in this schedule");
   }

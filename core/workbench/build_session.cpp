@@ -214,6 +214,7 @@ RunOutcome RunBuilt(const BuildOutcome& build, const RunRequest& request,
   run.isolate = request.isolate;
   RunCheckResult result = RunCompiled(*build.compiled, run, token, progress);
   out.functions = std::move(result.functions);
+  out.peaks = std::move(result.peaks);
   if (!result.message.empty()) {
     out.message = result.message;
     return out;
@@ -250,6 +251,7 @@ void BuildSession::AdoptBuild(BuildOutcome outcome) {
 
 void BuildSession::AdoptRun(RunOutcome outcome) {
   run_ = outcome;
+  if (outcome.peaks) peaks_ = outcome.peaks;
   if (!outcome.profiled || outcome.state != OutcomeState::kOk) return;
   ProfilePoint point{outcome.step, outcome.trace, outcome.target, std::move(outcome.functions)};
   for (auto& existing : history_) {

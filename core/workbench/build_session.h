@@ -104,6 +104,7 @@ struct RunOutcome {
   std::string target;
   bool profiled = false;
   std::vector<FunctionResult> functions;
+  std::optional<HostPeaks> peaks;  // a profiled CPU run: the roofs (RunCheckResult::peaks)
   const FunctionResult* Find(const std::string& name) const;
 };
 
@@ -139,18 +140,23 @@ class BuildSession {
   // step, trace and target.
   void AdoptBuild(BuildOutcome outcome);
   void AdoptRun(RunOutcome outcome);
+  // Peaks measured again (workbench/host_peaks.h); a profiled run's peaks are adopted with it.
+  void AdoptPeaks(HostPeaks peaks) { peaks_ = std::move(peaks); }
 
   // True when the current build is successful and was made from `request`'s module and target.
   bool IsCurrent(const BuildRequest& request) const;
   const std::optional<BuildOutcome>& build() const { return build_; }
   const std::optional<RunOutcome>& lastRun() const { return run_; }
   const std::vector<ProfilePoint>& history() const { return history_; }
+  // The roofs the latest profile or measurement gave; nullopt before either.
+  const std::optional<HostPeaks>& peaks() const { return peaks_; }
   void ClearHistory() { history_.clear(); }
 
  private:
   std::optional<BuildOutcome> build_;
   std::optional<RunOutcome> run_;
   std::vector<ProfilePoint> history_;
+  std::optional<HostPeaks> peaks_;
 };
 
 }  // namespace wb::workbench

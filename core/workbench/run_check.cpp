@@ -13,6 +13,7 @@
 
 #include "codegen/build.h"
 #include "codegen/flop_count.h"
+#include "codegen/memory_traffic.h"
 #include "codegen/vm_codegen.h"
 #include "relax/expr.h"
 #include "runtime/cuda/cuda_driver.h"
@@ -109,6 +110,20 @@ std::optional<double> FunctionResult::gflops_per_s() const {
   return *flops / median_s() / 1e9;
 }
 
+std::optional<double> FunctionResult::arithmetic_intensity() const {
+  if (!flops || !bytes || *bytes <= 0) return std::nullopt;
+  return *flops / *bytes;
+}
+
+std::optional<double> FunctionResult::roofline_fraction() const {
+  auto gflops = gflops_per_s();
+  auto intensity = arithmetic_intensity();
+  if (!gflops || !intensity || !peak_gflops || !peak_gbytes_per_s) return std::nullopt;
+  double roof = std::min(*peak_gflops, *intensity * *peak_gbytes_per_s);
+  if (roof <= 0) return std::nullopt;
+  return *gflops / roof;
+}
+
 bool RunCheckResult::ok() const {
   if (functions.empty() || cancelled) return false;
   return std::all_of(functions.begin(), functions.end(), [](const FunctionResult& f) { return f.ok(); });
@@ -187,6 +202,15 @@ nlohmann::json ToJson(const FunctionResult& r) {
   if (r.flops) j["flops"] = *r.flops;
   if (auto g = r.gflops_per_s()) j["gflops_per_s"] = *g;
   if (r.operations) j["operations"] = *r.operations;
+  if (r.bytes) j["bytes"] = *r.bytes;
+  if (r.parallel) j["parallel"] = true;
+  if (auto ai = r.arithmetic_intensity()) j["arithmetic_intensity"] = *ai;
+  if (r.peak_gflops) j["peak_gflops"] = *r.peak_gflops;
+  if (r.peak_gbytes_per_s) {
+    j["peak_gbytes_per_s"] = *r.peak_gbytes_per_s;
+    j["bandwidth_roof"] = r.in_cache ? "cache" : "memory";
+  }
+  if (auto f = r.roofline_fraction()) j["roofline_fraction"] = *f;
   if (!r.outputs.empty()) {
     nlohmann::json outputs = nlohmann::json::object();
     for (const auto& [name, a] : r.outputs) outputs[name] = Base64(runtime::SerializeNpy(a));
@@ -216,6 +240,13 @@ FunctionResult FunctionResultFromJson(const nlohmann::json& j) {
   r.number = j.value("number", 0);
   if (j.contains("flops") && j["flops"].is_number()) r.flops = j["flops"].get<double>();
   if (j.contains("operations") && j["operations"].is_number()) r.operations = j["operations"].get<double>();
+  if (j.contains("bytes") && j["bytes"].is_number()) r.bytes = j["bytes"].get<double>();
+  r.parallel = j.value("parallel", false);
+  if (j.contains("peak_gflops") && j["peak_gflops"].is_number()) r.peak_gflops = j["peak_gflops"].get<double>();
+  if (j.contains("peak_gbytes_per_s") && j["peak_gbytes_per_s"].is_number()) {
+    r.peak_gbytes_per_s = j["peak_gbytes_per_s"].get<double>();
+  }
+  r.in_cache = j.value("bandwidth_roof", "") == "cache";
   if (j.contains("outputs_npy_base64") && j["outputs_npy_base64"].is_object()) {
     for (const auto& [name, text] : j["outputs_npy_base64"].items()) {
       std::string why;
@@ -387,8 +418,8 @@ void Flatten(const relax::Value& v, const std::string& name, Named* out) {
 // symbolic or not.
 class WorkCountingModule : public runtime::ModuleNode {
  public:
-  WorkCountingModule(runtime::Module inner, std::map<std::string, tir::PrimFunc> funcs)
-      : inner_(std::move(inner)), funcs_(std::move(funcs)) {}
+  WorkCountingModule(runtime::Module inner, std::map<std::string, tir::PrimFunc> funcs, int64_t cache_bytes)
+      : inner_(std::move(inner)), funcs_(std::move(funcs)), cache_bytes_(cache_bytes) {}
 
   std::string type_key() const override { return "work-count"; }
   std::vector<std::string> FunctionNames() const override { return inner_->FunctionNames(); }
@@ -405,11 +436,13 @@ class WorkCountingModule : public runtime::ModuleNode {
 
   std::optional<double> flops() const { return flops_known_ ? std::optional<double>(flops_) : std::nullopt; }
   std::optional<double> operations() const { return ops_known_ ? std::optional<double>(ops_) : std::nullopt; }
+  std::optional<double> bytes() const { return bytes_known_ ? std::optional<double>(bytes_) : std::nullopt; }
+  bool parallel() const { return parallel_; }
 
  private:
   void Count(const tir::PrimFunc& func, const std::vector<runtime::PackedArg>& args) {
     if (!func.defined()) {
-      flops_known_ = ops_known_ = false;
+      flops_known_ = ops_known_ = bytes_known_ = false;
       return;
     }
     codegen::VarBindings bindings;
@@ -430,8 +463,13 @@ class WorkCountingModule : public runtime::ModuleNode {
     auto it = counted_.find(key);
     if (it == counted_.end()) {
       it = counted_.emplace(std::move(key), Work{codegen::CountFlops(func, bindings),
-                                                 codegen::CountOperations(func, bindings)}).first;
+                                                 codegen::CountOperations(func, bindings),
+                                                 codegen::CountMemoryTraffic(func, bindings, cache_bytes_)})
+               .first;
     }
+    if (it->second.traffic.bytes) bytes_ += *it->second.traffic.bytes;
+    else bytes_known_ = false;
+    parallel_ = parallel_ || it->second.traffic.parallel;
     if (it->second.flops) flops_ += *it->second.flops;
     else flops_known_ = false;
     if (it->second.operations) ops_ += *it->second.operations;
@@ -440,13 +478,16 @@ class WorkCountingModule : public runtime::ModuleNode {
 
   struct Work {
     std::optional<double> flops, operations;
+    codegen::MemoryTraffic traffic;
   };
 
   runtime::Module inner_;
   std::map<std::string, tir::PrimFunc> funcs_;
   std::map<std::pair<const tir::PrimFuncNode*, codegen::VarBindings>, Work> counted_;
-  double flops_ = 0, ops_ = 0;
-  bool flops_known_ = true, ops_known_ = true;
+  int64_t cache_bytes_;
+  double flops_ = 0, ops_ = 0, bytes_ = 0;
+  bool flops_known_ = true, ops_known_ = true, bytes_known_ = true;
+  bool parallel_ = false;
 };
 
 // The kernels of a VM build by the symbol the VM calls them with.
@@ -501,6 +542,11 @@ struct RunContext {
   runtime::DLDevice device;
   CompiledReference* compiled_reference;
 };
+
+// The cache a nest must fit in to move its data once: the last-level cache of the CPU target.
+int64_t TrafficCacheBytes(const codegen::Target& target) {
+  return target.l3_cache_bytes > 0 ? target.l3_cache_bytes : target.l2_cache_bytes;
+}
 
 // The reference a function's check uses: `auto` by the work it executes.
 ReferenceKind Resolve(ReferenceKind asked, std::optional<double> operations) {
@@ -619,6 +665,9 @@ FunctionResult RunPrimFunc(const RunContext& ctx, const std::string& name, const
   if (!MakePrimFuncInputs(f, name, spec, &in, &error)) return fail(error);
   r.flops = codegen::CountFlops(f, in.bindings);
   r.operations = codegen::CountOperations(ref, in.bindings);
+  codegen::MemoryTraffic traffic = codegen::CountMemoryTraffic(f, in.bindings, TrafficCacheBytes(ctx.compiled.target));
+  r.bytes = traffic.bytes;
+  r.parallel = traffic.parallel;
   const ReferenceKind reference = Resolve(ctx.request.reference, r.operations);
   hooks.stage((reference == ReferenceKind::kNone ? "run " : "run and check ") + name);
   PrimFuncInputs expected = in.Copy();
@@ -724,7 +773,8 @@ FunctionResult RunRelaxFunction(const RunContext& ctx, const std::string& name, 
   std::string vm_name = exec.FindFunction(name) >= 0 || symbol.empty() ? name : symbol;
   hooks.stage((ctx.request.reference == ReferenceKind::kNone ? "run " : "run and check ") + name);
   // The checked run counts the work through the wrapped kernels; the timed runs call them directly.
-  auto counting = std::make_shared<WorkCountingModule>(ctx.compiled.kernels, KernelsBySymbol(ctx.compiled.lowered));
+  auto counting = std::make_shared<WorkCountingModule>(ctx.compiled.kernels, KernelsBySymbol(ctx.compiled.lowered),
+                                                       TrafficCacheBytes(ctx.compiled.target));
   vm::Value actual;
   try {
     vm::VirtualMachine machine(ctx.compiled.exec,
@@ -736,6 +786,8 @@ FunctionResult RunRelaxFunction(const RunContext& ctx, const std::string& name, 
   }
   r.flops = ctx.compiled.kernels.defined() ? counting->flops() : std::optional<double>(0);
   r.operations = ctx.compiled.kernels.defined() ? counting->operations() : std::optional<double>(0);
+  r.bytes = ctx.compiled.kernels.defined() ? counting->bytes() : std::optional<double>(0);
+  r.parallel = counting->parallel();
   const ReferenceKind reference = Resolve(ctx.request.reference, r.operations);
   relax::Value expected;
   if (reference == ReferenceKind::kInterpreter) {
@@ -996,6 +1048,14 @@ RunCheckResult RunCompiled(const CompiledModule& compiled, const RunCheckRequest
     std::string ignored;
     compiled_reference.Get(&ignored);
   }
+  // The roofs, before any kernel runs (a measurement must not share the machine with them).
+  if (request.profile && device.device_type == runtime::kDLCPU) {
+    std::string warning;
+    report(request.measure_peaks ? "measure this machine's peaks" : "read this machine's peaks", 0);
+    out.peaks = request.measure_peaks ? MeasureHostPeaks(request.num_threads, &warning)
+                                      : HostPeaksFor(request.num_threads, &warning);
+    if (!warning.empty()) out.diagnostics.Add(Diagnostic::Warning(warning));
+  }
   const int per_function = 1 + (request.profile ? request.timing.repeat : 0);
   const double units = entries.size() * static_cast<double>(per_function);
   double done = 0;
@@ -1024,6 +1084,12 @@ RunCheckResult RunCompiled(const CompiledModule& compiled, const RunCheckRequest
       fr = RunFunction(ctx, index, hooks);
     }
     done = static_cast<double>((n + 1) * per_function);
+    if (out.peaks && !fr.samples_s.empty()) {
+      fr.peak_gflops = out.peaks->gflops(fr.parallel);
+      fr.in_cache = fr.bytes && out.peaks->FitsInCache(*fr.bytes, fr.parallel);
+      fr.peak_gbytes_per_s = fr.in_cache ? out.peaks->cache_gbytes_per_s(fr.parallel)
+                                         : out.peaks->gbytes_per_s(fr.parallel);
+    }
     const bool cancelled = fr.status == RunStatus::kCancelled;
     out.functions.push_back(std::move(fr));
     if (cancelled) {

@@ -6,6 +6,12 @@
 // how it ended (RunStatus), what it computed, how far that is from the reference and where, and
 // how long it took.
 //
+// A profiled CPU run also places each function on this machine's roofline: the bytes one call
+// moves (codegen/memory_traffic.h), its arithmetic intensity (FLOPs over bytes), and the fraction
+// of the roof it reaches, against the host's measured peaks (workbench/host_peaks.h): those of
+// every thread for a function with a parallel loop, those of one thread otherwise; the cache's
+// bandwidth for a function whose bytes fit in the L2 of those cores, memory's otherwise.
+//
 // PrimFuncs are called directly; Relax functions run through the Relax VM (codegen::BuildVM).
 //
 // The reference (ReferenceKind) is what the outputs are compared with, run on the same inputs:
@@ -41,6 +47,7 @@
 #include "runtime/vm/value.h"
 #include "support/diagnostic.h"
 #include "workbench/cancellation.h"
+#include "workbench/host_peaks.h"
 
 namespace wb::workbench {
 
@@ -127,6 +134,8 @@ struct RunCheckRequest {
   // unset: DefaultChildMemoryLimit(); 0: none. Past it, the function is kOutOfMemory.
   std::optional<size_t> memory_limit_bytes;
   bool keep_outputs = false;   // fill FunctionResult::outputs
+  // With `profile` on the CPU: measure the host's peaks again instead of reading their cache.
+  bool measure_peaks = false;
 };
 
 // One function's run.
@@ -149,6 +158,12 @@ struct FunctionResult {
   int number = 0;                           // calls per sample (after min_repeat_ms growth)
   std::optional<double> flops;              // of one call, when countable
   std::optional<double> operations;         // executed operations of one call (the auto choice)
+  std::optional<double> bytes;              // moved by one call (codegen/memory_traffic.h)
+  bool parallel = false;                    // has a parallel loop: its roof is every thread's
+  // The roof of a profiled CPU run: the host's FMA and bandwidth peaks for its thread count.
+  std::optional<double> peak_gflops;
+  std::optional<double> peak_gbytes_per_s;
+  bool in_cache = false;  // peak_gbytes_per_s is the L2's (its bytes fit there), not memory's
   double median_s() const;
   double mean_s() const;
   double min_s() const;
@@ -156,6 +171,10 @@ struct FunctionResult {
   double std_s() const;  // population standard deviation of the samples
   // flops / median time; nullopt without samples or a FLOP count.
   std::optional<double> gflops_per_s() const;
+  // flops / bytes; nullopt without both (or with no bytes).
+  std::optional<double> arithmetic_intensity() const;
+  // gflops_per_s over the roof at this intensity, min(peak_gflops, intensity * peak bandwidth).
+  std::optional<double> roofline_fraction() const;
   bool ok() const { return status == RunStatus::kOk; }
 };
 
@@ -190,6 +209,7 @@ struct RunCheckResult {
   DiagnosticList diagnostics;
   std::vector<FunctionResult> functions;
   bool cancelled = false;
+  std::optional<HostPeaks> peaks;  // a profiled CPU run: the roofs its functions are placed under
   // True when something ran and every function is kOk.
   bool ok() const;
   const FunctionResult* Find(const std::string& name) const;

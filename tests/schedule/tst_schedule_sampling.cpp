@@ -1,4 +1,4 @@
-// Tests of sample_perfect_tile and sample_categorical: seeded and deterministic, decisions
+// Tests of sample_perfect_tile, sample_categorical and sample_compute_location: seeded and deterministic, decisions
 // recorded in the trace as TVM prints them and reproduced on replay, sampled values usable as
 // split factors (the results compared structurally and through the interpreter), and invalid
 // arguments refused with a message.
@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "schedule/primitive/primitives.h"
 #include "schedule_test_util.h"
 
 using namespace wb;
@@ -40,6 +41,24 @@ class Module:
                 B[vi] = A[vi] + T.float32(1.0)
 )";
 }
+
+// A producer of the matmul's A operand: the matmul's reduction loop k is no location for it.
+const char* kScaledMatmul = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 16), "float32"), B: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+        A2 = T.sblock_alloc_buffer((16, 16))
+        for i, k in T.grid(16, 16):
+            with T.sblock("A2"):
+                vi, vk = T.axis.remap("SS", [i, k])
+                A2[vi, vk] = A[vi, vk] * T.float32(2.0)
+        for i, j, k in T.grid(16, 16, 16):
+            with T.sblock("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                with T.init():
+                    C[vi, vj] = T.float32(0.0)
+                C[vi, vj] = C[vi, vj] + A2[vi, vk] * B[vk, vj]
+)";
 
 int64_t Product(const Schedule& sch, const std::vector<Schedule::ExprRV>& vs) {
   int64_t p = 1;
@@ -179,6 +198,80 @@ class TestScheduleSampling : public QObject {
     QCOMPARE(message([&] { sch.SamplePerfectTile(l, 2, 16, std::vector<int64_t>{64}); }),
              std::string("sample_perfect_tile: the decision has 1 factors, but n is 2"));
     QCOMPARE(message([&] { sch.Seed(0); }), std::string("seed must be in [1, 2147483646], got 0"));
+  }
+
+  // TVM's candidates: inline (the block can be inlined), root, then the consumer's loops i and j;
+  // j, i under a unit loop: unit loops are skipped.
+  void computeLocationCandidates() {
+    Schedule sch(ParseModule(kTwoStage));
+    QCOMPARE(ComputeLocationCandidates(sch, sch.GetSBlock("B")), (std::vector<int64_t>{-2, -1, 0, 1}));
+    // The matmul's trailing reduction loop k is not a candidate.
+    Schedule mm(ParseModule(kScaledMatmul));
+    QCOMPARE(ComputeLocationCandidates(mm, mm.GetSBlock("A2")), (std::vector<int64_t>{-2, -1, 0, 1}));
+    // The last block has no consumer: only root (and it cannot be inlined: it writes an output).
+    QCOMPARE(ComputeLocationCandidates(sch, sch.GetSBlock("C")), (std::vector<int64_t>{-1}));
+  }
+
+  // Each decision does what compute_at / compute_inline at that location does, keeps the
+  // program's meaning, and replays from the trace.
+  void computeLocationDecisions() {
+    ir::IRModule before = ParseModule(kScaledMatmul);
+    for (int64_t decision : {-2, -1, 0, 1}) {
+      Schedule sch(before);
+      SBlockRV a2 = sch.GetSBlock("A2");
+      LoopRV where = SampleComputeLocation(sch, a2, decision);
+      sch.ComputeAt(a2, where, true);
+      const std::string trace = sch.trace().AsPython();
+      QVERIFY2(trace.find("sch.sample_compute_location(block=b0, decision=" + std::to_string(decision) + ")") !=
+                   std::string::npos,
+               trace.c_str());
+      QVERIFY2(trace.find("sch.compute_at(block=b0, loop=l1, preserve_unit_loops=True, index=-1)") != std::string::npos,
+               trace.c_str());
+      const std::string text = script::PrintModule(sch.mod());
+      if (decision == -2) {
+        QVERIFY2(text.find("sblock(\"A2\")") == std::string::npos, text.c_str());
+      } else if (decision == -1) {
+        QVERIFY(ir::StructuralEqual(sch.mod(), before));
+      } else {
+        // Under the consumer's loop: A2 computed inside C's nest, a slice at a time.
+        Schedule expected(before);
+        SBlockRV b = expected.GetSBlock("A2");
+        expected.ComputeAt(b, expected.GetLoops(expected.GetSBlock("C"))[decision], true);
+        QVERIFY(ir::StructuralEqual(sch.mod(), expected.mod()));
+      }
+      ExpectSameMeaning(before, sch.mod());
+      ExpectReplay(before, sch);
+    }
+  }
+
+  // Sampled without a decision: seeded, every location valid; a replayed decision that is no
+  // longer a candidate falls back to the one before it, as TVM's does.
+  void computeLocationSampling() {
+    ir::IRModule before = ParseModule(kTwoStage);
+    std::set<std::string> traces;
+    // Seeds far apart: a Park-Miller generator's first draw from small seeds is small.
+    for (int64_t k = 0; k < 12; ++k) {
+      Schedule sch(before);
+      sch.Seed(1 + k * 178956970);
+      SBlockRV b = sch.GetSBlock("B");
+      sch.ComputeAt(b, SampleComputeLocation(sch, b), true);
+      ExpectSameMeaning(before, sch.mod());
+      traces.insert(sch.trace().AsPython());
+    }
+    QVERIFY(traces.size() > 1);
+    Schedule repaired(before);
+    SampleComputeLocation(repaired, repaired.GetSBlock("B"), 7);
+    QVERIFY2(repaired.trace().AsPython().find("decision=1)") != std::string::npos,
+             repaired.trace().AsPython().c_str());
+    // A root or inline location is no loop for other primitives.
+    Schedule other(before);
+    LoopRV root = SampleComputeLocation(other, other.GetSBlock("B"), -1);
+    try {
+      other.Parallel(root);
+      QFAIL("parallel took the root location");
+    } catch (const std::invalid_argument& e) {
+      QVERIFY2(std::string(e.what()).find("root location of sample_compute_location") != std::string::npos, e.what());
+    }
   }
 
   void samplingFromRecipe() {

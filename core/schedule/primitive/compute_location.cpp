@@ -9,6 +9,7 @@
 #include "arith/analyzer.h"
 #include "schedule/block_scope.h"
 #include "schedule/ir_path.h"
+#include "schedule/primitive/primitives.h"
 #include "schedule/recipe.h"
 #include "schedule/region.h"
 #include "schedule/schedule.h"
@@ -126,6 +127,31 @@ std::string NameList(const std::vector<SBlock>& blocks) {
 void Schedule::ComputeAtImpl(const SBlockRV& block_rv, const LoopRV& loop_rv,
                              bool preserve_unit_loops, int index, bool reverse) {
   const char* prim = reverse ? "reverse-compute-at" : "compute-at";
+  auto instruction = [&] {
+    return Instruction{reverse ? "reverse_compute_at" : "compute_at",
+                       {{"block", TraceValue::Block(block_rv.id)},
+                        {"loop", TraceValue::Loop(loop_rv.id)},
+                        {"preserve_unit_loops", TraceValue::Bool(preserve_unit_loops)},
+                        {"index", TraceValue::Int(index)}},
+                       {},
+                       false};
+  };
+  // The locations of sample_compute_location that are not loops (primitives.h).
+  if (loop_rv.id == kRootLoopRV) {
+    Get(block_rv);
+    Record(instruction());
+    return;
+  }
+  if (loop_rv.id == kInlineLoopRV) {
+    if (reverse) {
+      ReverseComputeInline(block_rv);
+    } else {
+      ComputeInline(block_rv);
+    }
+    // Recorded as the compute_at that asked for it, as TVM's trace has it.
+    trace_.Last() = instruction();
+    return;
+  }
   SBlock block = Get(block_rv);
   For loop = Get(loop_rv);
   PrimFunc func = Func();
@@ -330,13 +356,7 @@ void Schedule::ComputeAtImpl(const SBlockRV& block_rv, const LoopRV& loop_rv,
     }
   }
   Replace(scope.get(), new_scope);
-  Record({reverse ? "reverse_compute_at" : "compute_at",
-          {{"block", TraceValue::Block(block_rv.id)},
-           {"loop", TraceValue::Loop(loop_rv.id)},
-           {"preserve_unit_loops", TraceValue::Bool(preserve_unit_loops)},
-           {"index", TraceValue::Int(index)}},
-          {},
-          false});
+  Record(instruction());
 }
 
 void Schedule::ComputeAt(const SBlockRV& block, const LoopRV& loop, bool preserve_unit_loops,

@@ -42,4 +42,24 @@ void TransformBlockLayout(Schedule& sch, const SBlockRV& block, const tir::Index
 // statements they move past, must not write what another one reads or writes.
 LoopRV Merge(Schedule& sch, const std::vector<LoopRV>& loops);
 
+// The two locations of TVM's sample_compute_location that are not loops, as loop handles:
+// compute_at (reverse_compute_at) of the root location leaves the block where it is, of the
+// inline location inlines it (compute_inline, reverse_compute_inline). Any other primitive
+// refuses them as undefined loops.
+inline constexpr int kRootLoopRV = -2;
+inline constexpr int kInlineLoopRV = -3;
+
+// TVM's CollectComputeLocation: where `block` may be computed, as sample_compute_location's
+// decisions in increasing order: -2 (inline, when compute_inline applies), -1 (root), then i
+// for the i-th loop of the first consumer's get_loops at which compute_at applies, among the
+// loops down to the consumers' lowest common loop, skipping unit loops, the data-parallel loops
+// after a reduction loop and the reduction loops after the last data-parallel one.
+std::vector<int64_t> ComputeLocationCandidates(const Schedule& sch, const SBlockRV& block);
+
+// TVM's sample_compute_location: one of the candidates, uniformly, or `decision` (kept when it is
+// still a candidate, else the candidate before it, else root, as TVM repairs a replayed one).
+// Returns the loop handle (kRootLoopRV / kInlineLoopRV for -1 / -2); the trace records the
+// decision.
+LoopRV SampleComputeLocation(Schedule& sch, const SBlockRV& block, std::optional<int64_t> decision = {});
+
 }  // namespace wb::schedule
