@@ -4,7 +4,9 @@
 // only the functions the pass changed. The panes get most of the width, a narrow pass list left
 // of them; the composer and the pass context the runs use (opt level, config keys, disabled and
 // required passes) fold out beside the list. Runs go to a worker thread, with the current pass in a
-// progress bar and a Cancel that stops the run between passes.
+// progress bar and a Cancel that stops the run between passes. The Analyze menu adds a structural
+// view of the selected pass, a check of each pass's meaning after every run and an impact column
+// (what each pass is worth in latency), the last two off the UI thread.
 #pragma once
 
 #include <QFutureWatcher>
