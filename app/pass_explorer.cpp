@@ -655,14 +655,15 @@ void PassExplorer::ShowRun(const transform::PipelineResult& run) {
 QString PassExplorer::RowText(const transform::PassSnapshot& s) const {
   bool edited = resumed_after_ == s.index;
   int at = static_cast<int>(&s - snapshots_.data());
-  QString meaning = has_check_ && check_.changed == at ? tr("   (changed the meaning)") : QString();
+  // Marked before its name too, which a narrow list still shows.
+  const bool broke = has_check_ && check_.changed == at;
   return QStringLiteral("%1  %2   %3 ms%4%5%6")
       .arg(s.index + 1, 2, 10, QLatin1Char('0'))
-      .arg(QString::fromStdString(s.name))
+      .arg((broke ? QStringLiteral("\u26A0 ") : QString()) + QString::fromStdString(s.name))
       .arg(s.milliseconds, 0, 'f', 3)
       .arg(s.changed() ? QString() : tr("   (unchanged)"))
       .arg(edited ? tr("   (edited after it)") : QString())
-      .arg(meaning);
+      .arg(broke ? tr("   (changed the meaning)") : QString());
 }
 
 void PassExplorer::Populate() {

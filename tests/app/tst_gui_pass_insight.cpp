@@ -218,7 +218,8 @@ class TestGuiPassInsight : public QObject {
     QVERIFY(px.lastCheck() != nullptr);
     QCOMPARE(px.lastCheck()->changed, 1);
     QListWidgetItem* marked = px.passList()->item(1);
-    QVERIFY2(marked->text().contains("TestingBreakMeaning") && marked->text().contains("(changed the meaning)"),
+    QVERIFY2(marked->text().contains(QString::fromUtf8("\u26A0 TestingBreakMeaning")) &&
+                 marked->text().contains("(changed the meaning)"),
              qPrintable(marked->text()));
     QVERIFY2(marked->toolTip().contains("function `main`") && marked->toolTip().contains("max abs error 1"),
              qPrintable(marked->toolTip()));
