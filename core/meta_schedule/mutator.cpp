@@ -96,8 +96,31 @@ std::optional<Candidate> MutateParallel(const Candidate& c, const std::vector<Sa
   return std::nullopt;
 }
 
+std::optional<Candidate> MutateComputeLocation(const Candidate& c, const std::vector<SampleSite>& sites,
+                                               std::mt19937_64& rng) {
+  std::vector<size_t> locations;
+  for (size_t i : SitesOf(sites, SampleSite::Kind::kComputeLocation, c)) {
+    if (sites[i].choices.size() > 1 && c.decisions[i].size() == 1) locations.push_back(i);
+  }
+  if (locations.empty()) return std::nullopt;
+  size_t site = locations[Pick(locations.size(), rng)];
+  std::vector<int64_t> others;
+  for (int64_t d : sites[site].choices) {
+    if (d != c.decisions[site][0]) others.push_back(d);
+  }
+  if (others.empty()) return std::nullopt;
+  Candidate out = c;
+  out.decisions[site] = {others[Pick(others.size(), rng)]};
+  // The sites after it were sampled on the old location's loops: sample them again.
+  for (size_t i = site + 1; i < out.decisions.size(); ++i) {
+    if (sites[i].kind == SampleSite::Kind::kComputeLocation) out.decisions[i].clear();
+  }
+  return out;
+}
+
 std::vector<Mutator> CpuMutators() {
   return {{"MutateTileSize", 0.9, MutateTileSize},
+          {"MutateComputeLocation", 0.05, MutateComputeLocation},
           {"MutateUnroll", 0.03, MutateUnroll},
           {"MutateParallel", 0.02, MutateParallel}};
 }

@@ -31,7 +31,13 @@ std::optional<Candidate> MutateUnroll(const Candidate& c, const std::vector<Samp
 std::optional<Candidate> MutateParallel(const Candidate& c, const std::vector<SampleSite>& sites,
                                         std::mt19937_64& rng);
 
-// MutateTileSize 0.9, MutateUnroll 0.03, MutateParallel 0.02 (TVM's CPU list).
+// MutateComputeLocation: another of the candidate locations of one sample_compute_location (the
+// later compute locations sampled again, since their candidates may have changed).
+std::optional<Candidate> MutateComputeLocation(const Candidate& c, const std::vector<SampleSite>& sites,
+                                               std::mt19937_64& rng);
+
+// MutateTileSize 0.9, MutateComputeLocation 0.05, MutateUnroll 0.03, MutateParallel 0.02 (TVM's
+// CPU list).
 std::vector<Mutator> CpuMutators();
 
 }  // namespace wb::meta_schedule

@@ -6,6 +6,7 @@
 #include "dlight/analysis.h"
 #include "dlight/schedule_rule.h"
 #include "meta_schedule/postproc.h"
+#include "schedule/primitive/primitives.h"
 #include "tir/functor.h"
 
 namespace wb::meta_schedule {
@@ -61,6 +62,24 @@ class Sampler {
     return rv;
   }
 
+  // sample_compute_location: the candidate's decision (repaired by the primitive when it is no
+  // longer a candidate), else a uniform draw.
+  LoopRV ComputeLocation(const SBlockRV& block) {
+    SampleSite site;
+    site.kind = SampleSite::Kind::kComputeLocation;
+    site.choices = schedule::ComputeLocationCandidates(sch_, block);
+    const std::vector<int64_t>* given = Given();
+    int64_t decision = given && given->size() == 1
+                           ? (*given)[0]
+                           : site.choices[sch_.SampleInt(0, static_cast<int64_t>(site.choices.size()))];
+    LoopRV loop = schedule::SampleComputeLocation(sch_, block, decision);
+    // What the primitive took (a repaired decision is the candidate before the given one).
+    auto below = std::upper_bound(site.choices.begin(), site.choices.end(), decision);
+    int64_t taken = below == site.choices.begin() ? -1 : *(below - 1);
+    Record(site, {taken});
+    return loop;
+  }
+
   // Not sampled (TVM's parallel annotation is fixed until MutateParallel changes it).
   int64_t ParallelLimit(int64_t dflt, std::vector<int64_t> useful) {
     SampleSite site;
@@ -93,7 +112,7 @@ bool CallsExp(const tir::SBlock& block) {
   tir::PostOrderVisit(block->body, [&](const ir::Object* node) {
     if (auto* call = dynamic_cast<const tir::CallNode*>(node)) {
       if (auto* op = dynamic_cast<const ir::OpNode*>(call->op.get())) {
-        found |= op->name == "tir.exp";
+        found |= op->name == "tirx.exp";
       }
     }
   });
@@ -178,6 +197,23 @@ void MultiLevelTiling(Schedule& sch, Sampler& sampler, const SpaceOptions& optio
   sch.ReverseComputeAt(cache, at, true);
 }
 
+// TVM's RandomComputeLocation conditions, for a block after tiling: directly under the root
+// block, with loops, alone under its outermost loop, not tiled, and read by a consumer.
+bool WantsComputeLocation(const Schedule& sch, const dlight::BlockInfo& info, const std::set<std::string>& tiled) {
+  if (tiled.count(info.name) || info.loops.empty()) return false;
+  Schedule probe = sch;  // the queries below stay out of the trace
+  if (probe.GetChildBlocks(info.loops.front()).size() != 1) return false;
+  return !probe.GetConsumers(info.rv).empty();
+}
+
+void RandomComputeLocation(Schedule& sch, Sampler& sampler, const std::set<std::string>& tiled) {
+  for (const dlight::BlockInfo& info : dlight::GetBlockInfos(sch)) {
+    if (!WantsComputeLocation(sch, info, tiled)) continue;
+    LoopRV at = sampler.ComputeLocation(info.rv);
+    sch.ComputeAt(info.rv, at, true);
+  }
+}
+
 // The products of the leading data-parallel loops of the first loop nest: the parallel limits
 // that fuse a different number of loops.
 std::vector<int64_t> UsefulParallelLimits(Schedule& sch) {
@@ -246,9 +282,13 @@ SampledSchedule ApplyDesignSpace(const tir::PrimFunc& func, const SpaceOptions& 
     sch.Seed(1 + (seed % 2147483645 + 2147483645) % 2147483645);
     Sampler sampler(sch, candidate, &out);
     AutoInline(sch);
+    std::set<std::string> tiled;
     for (const dlight::BlockInfo& info : dlight::GetBlockInfos(sch)) {
-      if (Tileable(info)) MultiLevelTiling(sch, sampler, options, info, candidate.sketch);
+      if (!Tileable(info)) continue;
+      MultiLevelTiling(sch, sampler, options, info, candidate.sketch);
+      tiled.insert(info.name);
     }
+    RandomComputeLocation(sch, sampler, tiled);
     ParallelizeVectorizeUnroll(sch, sampler, options);
     std::string error;
     if (!ApplyCpuPostprocs(sch, &error)) {

@@ -15,8 +15,11 @@
 //   (max_jobs_per_core x cores), meta_schedule.vectorize (max_vectorize_extent) and
 //   meta_schedule.unroll_explicit (sample_categorical over the unroll steps, uniform), which
 //   RewriteParallelVectorizeUnroll (postproc.h) turns into loop kinds.
-// Not here yet: InlineConstantScalars, AddRFactor, RandomComputeLocation (there is no
-// sample_compute_location primitive), ApplyCustomRule and the CUDA rules.
+// - RandomComputeLocation on each block left at the root that is not tiled, has a consumer and
+//   is its outermost loop's only block (what AutoInline could not inline: a block calling exp, a
+//   reduction that is not tiled): sample_compute_location over TVM's candidates (inline, root,
+//   a loop of its consumer) and compute_at there.
+// Not here yet: InlineConstantScalars, AddRFactor, ApplyCustomRule and the CUDA rules.
 //
 // A candidate is a sketch and its decisions: applying the rules again with the same decisions
 // gives the same schedule, which is how mutators (mutator.h) work and how a candidate is
@@ -46,15 +49,18 @@ SpaceOptions DefaultSpaceOptions(const codegen::Target& target);
 
 // One sampling site of a candidate, in the order the rules sample.
 struct SampleSite {
-  enum class Kind { kTile, kUnroll, kParallel } kind = Kind::kTile;
+  enum class Kind { kTile, kUnroll, kParallel, kComputeLocation } kind = Kind::kTile;
   int64_t extent = 0;               // kTile: the loop's extent
   int64_t max_innermost_factor = -1;  // kTile
-  std::vector<int64_t> choices;     // kUnroll: the steps; kParallel: the useful limits
+  // kUnroll: the steps; kParallel: the useful limits; kComputeLocation: the candidate decisions
+  // (-2 inline, -1 root, i a loop of the consumer).
+  std::vector<int64_t> choices;
 };
 
 struct Candidate {
   int sketch = 0;
-  // One per site, in order: kTile the factors, kUnroll {index}, kParallel {limit}. Missing or
+  // One per site, in order: kTile the factors, kUnroll {index}, kParallel {limit},
+  // kComputeLocation {decision}. Missing or
   // empty entries are sampled.
   std::vector<std::vector<int64_t>> decisions;
 };

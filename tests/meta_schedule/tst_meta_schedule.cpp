@@ -307,6 +307,46 @@ class TestMetaSchedule : public QObject {
     QVERIFY(p->decisions[3] != s.candidate.decisions[3]);
   }
 
+  // RandomComputeLocation: softmax's blocks that AutoInline leaves (the reductions, the exp) get a
+  // sample_compute_location each; the seeds reach different locations, MutateComputeLocation
+  // moves one to another candidate, and every result computes the softmax.
+  void randomComputeLocationOnSoftmax() {
+    ExtractedTasks t = ExtractTasks(ParseOrDie(kWorkloads));
+    const TuneTask* softmax = nullptr;
+    for (const TuneTask& task : t.tasks) {
+      if (task.name.find("softmax") != std::string::npos) softmax = &task;
+    }
+    QVERIFY(softmax);
+    std::set<int64_t> decisions;
+    std::optional<SampledSchedule> sample;
+    for (int64_t seed = 1; seed <= 30; ++seed) {
+      SampledSchedule s = ApplyDesignSpace(softmax->func, TwoCores(), Candidate{}, seed * 7919);
+      QVERIFY2(s.schedule.has_value(), s.error.c_str());
+      for (size_t k = 0; k < s.sites.size(); ++k) {
+        if (s.sites[k].kind != SampleSite::Kind::kComputeLocation) continue;
+        decisions.insert(s.candidate.decisions[k][0]);
+        QVERIFY(std::find(s.sites[k].choices.begin(), s.sites[k].choices.end(), s.candidate.decisions[k][0]) !=
+                s.sites[k].choices.end());
+        if (!sample && s.sites[k].choices.size() > 1) sample = s;
+      }
+    }
+    QVERIFY2(decisions.size() > 1, "every seed took the same compute location");
+    QVERIFY(sample.has_value());
+    QVERIFY(sample->schedule->trace().AsPython().find("sch.sample_compute_location(") != std::string::npos);
+    std::mt19937_64 rng(11);
+    for (int i = 0; i < 10; ++i) {
+      std::optional<Candidate> m = MutateComputeLocation(sample->candidate, sample->sites, rng);
+      QVERIFY(m.has_value());
+      SampledSchedule r = ApplyDesignSpace(softmax->func, TwoCores(), *m, 1);
+      QVERIFY2(r.schedule.has_value(), r.error.c_str());
+      for (const auto& check : workbench::CheckEquivalence(dlight::SingleFunctionModule(softmax->func),
+                                                           r.schedule->mod())) {
+        QVERIFY2(check.outcome == workbench::FunctionCheck::Outcome::kEqual,
+                 (check.detail + "\n" + r.schedule->trace().AsPython()).c_str());
+      }
+    }
+  }
+
   void featuresOfAScaleLoop() {
     std::vector<std::vector<double>> rows = ExtractStoreFeatures(MainOf(ParseOrDie(kScale)));
     QCOMPARE(rows.size(), size_t(1));
