@@ -599,6 +599,11 @@ class Interpreter {
       // the value is wanted, is the value itself.
       return Eval(call->args[0], frame);
     }
+    if (name == "relax.shape_of") {
+      Value x = Eval(call->args[0], frame);
+      if (x.kind != Value::Kind::kTensor) Fail("R.shape_of expects a tensor", span);
+      return Value::ShapeOf(x.tensor.shape());
+    }
     if (name == "relax.call_dps_packed") {
       std::string callee = "?";
       if (auto* ext = call->args[0].as<ExternFuncNode>()) callee = ext->global_symbol;

@@ -91,6 +91,20 @@ Tensor expand_dims(const Tensor& x, const std::vector<int64_t>& axes_in) {
       "expand_dims", "", {}, te::AxisNames("i", out_ndim));
 }
 
+Tensor repeat(const Tensor& x, int64_t repeats, int64_t axis) {
+  int64_t a = NormalizeAxis(axis, x.ndim(), "repeat");
+  std::vector<PrimExpr> shape = x.shape();
+  shape[a] = tir::mul(shape[a], Index(repeats));
+  return te::compute(
+      shape,
+      [&](const std::vector<Var>& i) {
+        std::vector<PrimExpr> idx(i.begin(), i.end());
+        idx[a] = tir::floordiv(i[a], Index(repeats));
+        return x(idx);
+      },
+      "T_repeat", kTagInjective, {}, te::AxisNames("ax", x.ndim()));
+}
+
 Tensor tile(const Tensor& x, const std::vector<int64_t>& repeats) {
   size_t ndim = std::max(x.ndim(), repeats.size());
   size_t xoff = ndim - x.ndim(), roff = ndim - repeats.size();

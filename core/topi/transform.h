@@ -46,6 +46,8 @@ Tensor gather_elements(const Tensor& x, const Tensor& indices, int64_t axis);
 // ONNX GatherND with batch_dims 0: the last axis of `indices` holds coordinates into x's first
 // axes; the output is indices.shape[:-1] + x.shape[K:] ("T_gather_nd").
 Tensor gather_nd(const Tensor& x, const Tensor& indices);
+// numpy's repeat along `axis`: out[..., i, ...] = x[..., i // repeats, ...] ("T_repeat").
+Tensor repeat(const Tensor& x, int64_t repeats, int64_t axis);
 // numpy's tile: `repeats` copies along each axis, ranks aligned from the right ("T_tile").
 Tensor tile(const Tensor& x, const std::vector<int64_t>& repeats);
 

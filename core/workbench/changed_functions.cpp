@@ -2,10 +2,12 @@
 
 #include <algorithm>
 
+#include "script/tvmscript.h"
+#include "workbench/text_diff.h"
 
 namespace wb::workbench {
 
-std::vector<FunctionDiff> DiffFunctions(const ir::IRModule& before, const ir::IRModule& after) {
+std::vector<FunctionDiff> AlignFunctions(const ir::IRModule& before, const ir::IRModule& after) {
   std::vector<FunctionDiff> out;
   if (!before.defined() || !after.defined()) return out;
   for (size_t i = 0; i < before->functions.size(); ++i) {
@@ -15,11 +17,54 @@ std::vector<FunctionDiff> DiffFunctions(const ir::IRModule& before, const ir::IR
       out.push_back({name, FunctionDiff::Kind::kOnlyBefore, {}});
     } else if (auto mismatch = ir::FindFirstMismatch(before->functions[i], other)) {
       out.push_back({name, FunctionDiff::Kind::kChanged, std::move(*mismatch)});
+    } else {
+      out.push_back({name, FunctionDiff::Kind::kSame, {}});
     }
   }
   for (size_t i = 0; i < after->functions.size(); ++i) {
     const std::string& name = after->global_vars[i]->name_hint;
     if (!before->Lookup(name).defined()) out.push_back({name, FunctionDiff::Kind::kOnlyAfter, {}});
+  }
+  return out;
+}
+
+std::vector<FunctionDiff> DiffFunctions(const ir::IRModule& before, const ir::IRModule& after) {
+  std::vector<FunctionDiff> out = AlignFunctions(before, after);
+  std::erase_if(out, [](const FunctionDiff& d) { return d.kind == FunctionDiff::Kind::kSame; });
+  return out;
+}
+
+std::string StructuralDiffText(const ir::IRModule& before, const ir::IRModule& after) {
+  if (!before.defined() || !after.defined()) return "no module after the pass: nothing to compare\n";
+  std::vector<FunctionDiff> aligned = AlignFunctions(before, after);
+  int counts[4] = {0, 0, 0, 0};
+  for (const FunctionDiff& d : aligned) ++counts[static_cast<int>(d.kind)];
+  std::string out = std::to_string(aligned.size()) + " function(s): " + std::to_string(counts[0]) + " same, " +
+                    std::to_string(counts[1]) + " changed, " + std::to_string(counts[3]) + " added, " +
+                    std::to_string(counts[2]) + " removed\n";
+  if (counts[1] + counts[2] + counts[3] == 0) {
+    if (auto whole = ir::FindFirstMismatch(before, after)) {
+      out += "module: first mismatch at " + whole->lhs_path + " (" + whole->reason + ")\n";
+    } else {
+      out += "structurally equal\n";
+    }
+  }
+  for (const FunctionDiff& d : aligned) {
+    switch (d.kind) {
+      case FunctionDiff::Kind::kSame: out += "same     " + d.name + "\n"; break;
+      case FunctionDiff::Kind::kOnlyBefore: out += "removed  " + d.name + "\n"; break;
+      case FunctionDiff::Kind::kOnlyAfter: out += "added    " + d.name + "\n"; break;
+      case FunctionDiff::Kind::kChanged: {
+        out += "changed  " + d.name + ": first mismatch at " + d.mismatch.lhs_path;
+        if (d.mismatch.rhs_path != d.mismatch.lhs_path) out += " (other side: " + d.mismatch.rhs_path + ")";
+        if (!d.mismatch.reason.empty()) out += ": " + d.mismatch.reason;
+        out += "\n";
+        out += UnifiedDiff(script::PrintModule(OnlyFunctions(before, {d.name})),
+                           script::PrintModule(OnlyFunctions(after, {d.name})), "before/" + d.name,
+                           "after/" + d.name);
+        break;
+      }
+    }
   }
   return out;
 }

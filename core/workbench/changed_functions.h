@@ -10,9 +10,10 @@
 
 namespace wb::workbench {
 
-// A function that differs between two modules.
+// A function of two modules aligned by name.
 struct FunctionDiff {
-  enum class Kind { kChanged, kOnlyBefore, kOnlyAfter };
+  // kSame: structurally equal (AlignFunctions only).
+  enum class Kind { kSame, kChanged, kOnlyBefore, kOnlyAfter };
   std::string name;
   Kind kind;
   // kChanged: where the two first differ; the paths start at the function (`root.body...`).
@@ -20,9 +21,18 @@ struct FunctionDiff {
 };
 
 // The functions of `before` and `after` aligned by name and compared structurally (a variable,
-// buffer or callee consistently renamed is no difference): one entry per function that differs,
-// in the order of `before`, then the functions only `after` has.
+// buffer or callee consistently renamed is no difference): one entry per function, in the order of
+// `before`, then the functions only `after` has.
+std::vector<FunctionDiff> AlignFunctions(const ir::IRModule& before, const ir::IRModule& after);
+
+// AlignFunctions' entries that differ (every kind but kSame).
 std::vector<FunctionDiff> DiffFunctions(const ir::IRModule& before, const ir::IRModule& after);
+
+// The structural view of a change, as text: a summary line, then one line per function (same,
+// changed with its first mismatch path and reason, added, removed), each changed function followed
+// by the unified diff of only that function's text; what differs outside the functions (module
+// attributes) when every function agrees.
+std::string StructuralDiffText(const ir::IRModule& before, const ir::IRModule& after);
 
 // The names of DiffFunctions' entries.
 std::vector<std::string> ChangedFunctions(const ir::IRModule& before, const ir::IRModule& after);

@@ -9,9 +9,11 @@ namespace wb::workbench {
 
 std::vector<Transition> PassTransitions(const transform::PipelineResult& result) {
   std::vector<Transition> transitions;
-  for (const auto& snap : result.snapshots) {
+  for (size_t i = 0; i < result.snapshots.size(); ++i) {
+    const auto& snap = result.snapshots[i];
     if (!snap.changed() || !snap.before.defined() || !snap.after.defined()) continue;
-    transitions.push_back({"pass " + std::to_string(snap.index + 1) + " " + snap.name, snap.before, snap.after});
+    transitions.push_back({"pass " + std::to_string(snap.index + 1) + " " + snap.name, snap.before, snap.after,
+                           /*check_relax=*/true, i});
   }
   return transitions;
 }
@@ -20,7 +22,7 @@ std::vector<Transition> StepTransitions(const std::vector<ScheduleStep>& steps) 
   std::vector<Transition> transitions;
   for (size_t i = 0; i < steps.size(); ++i) {
     transitions.push_back({"step " + std::to_string(i + 1) + " `" + steps[i].Title() + "`", steps[i].before, steps[i].after,
-                           /*check_relax=*/false});
+                           /*check_relax=*/false, i});
   }
   return transitions;
 }

@@ -30,6 +30,8 @@ struct Transition {
   // PrimFunc check already runs, so steps leave this off (a model's whole Relax graph per step
   // would cost far more than the step's own kernel).
   bool check_relax = true;
+  // Where it comes from: the position in the run's snapshots (PassTransitions) or in the steps.
+  size_t source = 0;
 };
 
 struct TransitionCheck {

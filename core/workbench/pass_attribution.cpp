@@ -100,7 +100,8 @@ double TotalMedian(const RunCheckResult& result) {
 }  // namespace
 
 PassAttribution AttributePasses(const PassAttributionRequest& request, const CancellationToken& token,
-                                const ProgressFn& progress) {
+                                const ProgressFn& progress,
+                                const std::function<void(const PassImpact&)>& on_impact) {
   PassAttribution out;
   auto report = [&](const std::string& stage, double fraction) {
     if (progress) progress(stage, fraction);
@@ -113,6 +114,10 @@ PassAttribution AttributePasses(const PassAttributionRequest& request, const Can
   }
   out.passes = full.passes;
   out.baseline = Time(request, full, token, {});
+  if (out.baseline.cancelled) {
+    out.cancelled = true;
+    return out;
+  }
   if (!out.baseline.message.empty()) {
     out.message = out.baseline.message;
     return out;
@@ -175,6 +180,7 @@ PassAttribution AttributePasses(const PassAttributionRequest& request, const Can
         }
       }
     }
+    if (on_impact) on_impact(impact);
     out.impacts.push_back(std::move(impact));
   }
   report("attributed", 1);

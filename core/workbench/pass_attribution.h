@@ -11,6 +11,7 @@
 // disabled everywhere at once.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -65,10 +66,13 @@ struct PassAttribution {
   bool ok() const { return message.empty(); }
 };
 
-// Progress: "build without NAME (i/n)" and the run's own stages. Cancelling stops between passes.
+// Progress: "build without NAME (i/n)" and the run's own stages. Cancelling stops between passes
+// (and the runs between samples); the passes attributed so far stay in the result. `on_impact`,
+// when set, gets each pass's impact as soon as it is known (on the calling thread).
 PassAttribution AttributePasses(const PassAttributionRequest& request,
                                 const CancellationToken& token = {},
-                                const ProgressFn& progress = {});
+                                const ProgressFn& progress = {},
+                                const std::function<void(const PassImpact&)>& on_impact = {});
 
 // The report as JSON: {"passes": [{"pass", "outcome", "with_s", "without_s", "change_percent",
 // "message", "functions": [{"name", "with_s", "without_s"}]}]}.

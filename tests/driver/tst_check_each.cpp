@@ -10,6 +10,7 @@
 
 #include "driver/driver.h"
 #include "script/tvmscript.h"
+#include "testing/testing_passes.h"
 #include "transform/instrument.h"
 #include "transform/registry.h"
 #include "workbench/check_each.h"
@@ -18,15 +19,7 @@ using namespace wb;
 
 namespace {
 
-const char* kAddOne = R"(# from tvm.script import tirx as T
-
-@T.prim_func
-def main(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
-    for i in range(64):
-        with T.sblock("B"):
-            vi = T.axis.spatial(64, i)
-            B[vi] = A[vi] + T.float32(1.0)
-)";
+const char* const kAddOne = transform::testing::kAddOneKernel;
 
 struct Result {
   int code;

@@ -394,6 +394,14 @@ class TestRelaxOps : public QObject {
                 "topk: ret_type must be both, values or indices, got all");
     CHECK_ERROR(Infer({T({n, I(3)})}, On("relax.flip", {{"axis", Int(2)}})),
                 "flip: axis 2 is out of range for a tensor of rank 2");
+    CHECK_TYPE(Infer({T({n, I(3)})}, On("relax.shape_of")), "R.Shape([n, 3])");
+    CHECK_TYPE(Infer({T({n, I(3)})}, On("relax.repeat", {{"repeats", Int(2)}, {"axis", Int(-1)}})),
+               "R.Tensor((n, 6), \"float32\")");
+    CHECK_TYPE(Infer({T({n, I(3)})}, On("relax.repeat", {{"repeats", Int(2)}})), "R.Tensor((n * 6,), \"float32\")");
+    CHECK_ERROR(Infer({T({n, I(3)})}, On("relax.repeat", {{"repeats", Int(0)}})),
+                "repeat: repeats must be at least 1, got 0");
+    CHECK_ERROR(Infer({T({n, I(3)})}, On("relax.repeat", {{"repeats", Int(2)}, {"axis", Int(2)}})),
+                "repeat: axis 2 is out of range for a tensor of rank 2");
     CHECK_TYPE(Infer({T({n, I(3)})}, On("relax.tile", {{"repeats", IntArray({2, 1})}})),
                "R.Tensor((n * 2, 3), \"float32\")");
     CHECK_TYPE(Infer({T({n, I(3)})}, On("relax.tile", {{"repeats", IntArray({4, 1, 2})}})),

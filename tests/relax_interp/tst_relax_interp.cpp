@@ -483,6 +483,52 @@ class Module:
     }
   }
 
+  // repeat along an axis and of the flattened data (numpy's repeat), through LegalizeOps.
+  void repeatAlongAnAxisAndFlattened() {
+    ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2, 3), dtype="float32")) -> R.Tuple(R.Tensor((2, 9), dtype="float32"), R.Tensor((12,), dtype="float32")):
+        with R.dataflow():
+            a: R.Tensor((2, 9), dtype="float32") = R.repeat(x, 3, axis=1)
+            b: R.Tensor((12,), dtype="float32") = R.repeat(x, 2)
+            gv: R.Tuple(R.Tensor((2, 9), dtype="float32"), R.Tensor((12,), dtype="float32")) = a, b
+            R.output(gv)
+        return gv
+)");
+    QCOMPARE(script::PrintModule(ParseOrFail(script::PrintModule(m))), script::PrintModule(m));
+    runtime::NDArray x = Random({2, 3}, 43);
+    auto r = relax::InterpretRelax(m, "main", {Value::Tensor(x)}, transform::InterpreterOptions());
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    for (int i = 0; i < 2; ++i) {
+      for (int j = 0; j < 9; ++j) QCOMPARE(r.value.fields[0].tensor.GetDouble(i * 9 + j), x.GetDouble(i * 3 + j / 3));
+    }
+    for (int k = 0; k < 12; ++k) QCOMPARE(r.value.fields[1].tensor.GetDouble(k), x.GetDouble(k / 2));
+  }
+
+  // shape_of gives the tensor's shape, symbolic dims bound by the argument.
+  void shapeOfASymbolicTensor() {
+    ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor(("n", 3), dtype="float32")) -> R.Shape(ndim=2):
+        n = T.int64()
+        s: R.Shape([n, 3]) = R.shape_of(x)
+        return s
+)");
+    QCOMPARE(script::PrintModule(ParseOrFail(script::PrintModule(m))), script::PrintModule(m));
+    auto r = relax::InterpretRelax(m, "main", {Value::Tensor(Random({5, 3}, 44))}, transform::InterpreterOptions());
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    QVERIFY(r.value.kind == Value::Kind::kShape);
+    QCOMPARE(r.value.shape, (std::vector<int64_t>{5, 3}));
+  }
+
   // sort / argsort / topk are stable: equal elements keep their order, in both directions.
   void sortingIsStable() {
     ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I

@@ -1,14 +1,20 @@
 // Passes that fail on purpose, for testing how pipelines and the batch runner contain failures
 // (a case that crashes or hangs must be reported and must not stop the run), and a pass and a
-// schedule step that change a program's meaning, for testing that checking each step finds them. Registered only in
+// schedule step that change a program's meaning, for testing that checking each step finds them,
+// and a pass that renames a variable (a text change, no structural one). Registered only in
 // the test programs that link tests/testing (see its CMakeLists.txt), never in a shipped one.
+#include "testing/testing_passes.h"
+
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
+#include <string>
 #include <thread>
 
 #include "relax/expr.h"
 #include "schedule/recipe.h"
 #include "schedule/schedule.h"
+#include "script/tvmscript.h"
 #include "tir/functor.h"
 #include "tir/op.h"
 #include "tir/stmt.h"
@@ -112,6 +118,27 @@ schedule::RecipeMethodRegistrar broken_step(
        return {};
      }},
     {"testing", "for testing --check-each: adds 1 to every float store", {}});
+
+// Renames every variable spelled `vi` to `v_row` (the module printed, edited, parsed back): a
+// change of text that is no change of structure.
+PassRegistrar rename_registrar({
+    "TestingRenameVi",
+    "for testing structural diffs: renames the variable vi to v_row",
+    {},
+    [](const PassArgs&) {
+      return ir::CreateModulePass(
+          [](ir::IRModule m, const ir::PassContext&) {
+            std::string text = script::PrintModule(m);
+            for (size_t at = text.find("vi"); at != std::string::npos; at = text.find("vi", at + 2)) {
+              bool word = (at == 0 || !std::isalnum(static_cast<unsigned char>(text[at - 1]))) &&
+                          (at + 2 >= text.size() || !std::isalnum(static_cast<unsigned char>(text[at + 2])));
+              if (word) text.replace(at, 2, "v_row");
+            }
+            script::ParseResult parsed = script::Parse(text, "<TestingRenameVi>");
+            return parsed.diagnostics.HasErrors() ? m : parsed.module;
+          },
+          0, "TestingRenameVi");
+    }});
 
 }  // namespace
 

@@ -121,7 +121,22 @@ OpInfo CallDPSPacked() {
   return Define(std::move(def));
 }
 
+// shape_of: the shape of a tensor as a value; its dims when the type knows them (TVM's
+// InferStructInfoShapeOf). Not legalized: the VM reads it (vm.builtin.shape_of).
+OpInfo ShapeOf() {
+  OpDef def;
+  def.name = "relax.shape_of";
+  def.args = {"expr"};
+  def.infer = [](const Call&, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the argument");
+    if (x->shape) return MakeShapeType(*x->shape);
+    return MakeShapeType(x->ndim);
+  };
+  return Define(std::move(def));
+}
+
 const OpRegistrar kOps[] = {
+    OpRegistrar(ShapeOf()),
     OpRegistrar(CallTIR()),
     OpRegistrar(CallTIRInplace()),
     OpRegistrar(CallDPSPacked()),

@@ -461,6 +461,35 @@ OpInfo Tile() {
   return Define(std::move(def));
 }
 
+// repeat: each element repeated `repeats` times along `axis` (numpy's repeat); without an axis,
+// of the flattened input.
+OpInfo Repeat() {
+  OpDef def;
+  def.name = "relax.repeat";
+  def.args = {"data"};
+  def.pattern = OpPatternKind::kInjective;
+  def.attrs_type_key = "relax.attrs.RepeatAttrs";
+  def.attrs = {IntAttr("repeats", 1), OptionalIntAttr("axis")};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the data");
+    int64_t repeats = AttrInt(call, "repeats");
+    if (repeats < 1) throw TypeError("repeats must be at least 1, got " + std::to_string(repeats));
+    if (AttrIsNone(call, "axis")) {
+      if (!x->shape) return WithVDevice(MakeTensorType(x->dtype, 1), x->vdevice);
+      std::vector<PrimExpr> dims = *x->shape;
+      dims.push_back(Int64(repeats));
+      return WithVDevice(MakeTensorType({Product(dims)}, x->dtype), x->vdevice);
+    }
+    if (x->IsUnknownNdim()) return GetRef(x);
+    int64_t axis = NormalizeAxis(AttrInt(call, "axis"), x->ndim);
+    if (!x->shape) return repeats == 1 ? GetRef(x) : WithVDevice(MakeTensorType(x->dtype, x->ndim), x->vdevice);
+    std::vector<PrimExpr> dims = *x->shape;
+    dims[axis] = Mul(dims[axis], Int64(repeats));
+    return WithVDevice(MakeTensorType(dims, x->dtype), x->vdevice);
+  };
+  return Define(std::move(def));
+}
+
 // flip: the elements in reverse order along one axis; the type is the input's.
 OpInfo Flip() {
   OpDef def;
@@ -612,7 +641,7 @@ const OpRegistrar kOps[] = {
     OpRegistrar(Split()),       OpRegistrar(StridedSlice()),    OpRegistrar(Take()),
     OpRegistrar(BroadcastTo()), OpRegistrar(LayoutTransform()), OpRegistrar(Tile()),
     OpRegistrar(GatherElements()), OpRegistrar(GatherND()), OpRegistrar(Where()),
-    OpRegistrar(Flip()),
+    OpRegistrar(Flip()),        OpRegistrar(Repeat()),
 };
 
 }  // namespace

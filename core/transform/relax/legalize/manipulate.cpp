@@ -167,6 +167,21 @@ void RegisterManipulate(LegalizeTable& table) {
     te::Tensor indices = te.Tensor(call, 1);
     return Guard([&] { return te.Emit(topi::gather_nd(x, indices), "gather_nd"); });
   };
+  table["relax.repeat"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    return Guard([&] {
+      int64_t repeats = AttrInt(call, "repeats");
+      if (AttrIsNone(call, "axis")) {
+        // Of the flattened data, as TVM legalizes it.
+        std::vector<ir::PrimExpr> shape = x.shape();
+        ir::PrimExpr n = shape.empty() ? ir::PrimExpr(tir::make_const(ir::DataType::Int(64), int64_t(1))) : shape[0];
+        for (size_t d = 1; d < shape.size(); ++d) n = tir::mul(n, shape[d]);
+        return te.Emit(topi::repeat(topi::reshape(x, {n}), repeats, 0), "repeat");
+      }
+      return te.Emit(topi::repeat(x, repeats, AttrInt(call, "axis")), "repeat");
+    });
+  };
   table["relax.tile"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     TECall te(bb);
     te::Tensor x = te.Tensor(call, 0);
