@@ -131,8 +131,62 @@ class TestDlight : public QObject {
     std::string relax =
         Program({{"x", {m.toStdString(), k.toStdString()}}, {"w", {k.toStdString(), ns}}},
                 {"gv = R.matmul(x, w)"});
-    QCOMPARE(CheckAll(relax, false),
-             Expected([&](int lanes) { return n % lanes == 0 ? "Matmul" : "Fallback"; }));
+    // One output column: a matrix-vector product over x's contiguous rows.
+    QCOMPARE(CheckAll(relax, false), Expected([&](int lanes) {
+               return n == 1 ? "GEMV" : n % lanes == 0 ? "Matmul" : "Fallback";
+             }));
+  }
+
+  // GEMV at batch 1 over the matrix's contiguous axis: a dense layer's weight W[j, k] and a
+  // matmul (N, K) x (K,), with odd, prime, unit and vector-multiple K and N, symbolic rows, and
+  // a fused epilogue; the lanes sum in a vector (rfactor) where K holds two whole vectors.
+  void gemv_data() {
+    QTest::addColumn<int>("n");
+    QTest::addColumn<int>("k");
+    for (auto [n, k] : std::vector<std::pair<int, int>>{
+             {1, 1}, {5, 3}, {7, 16}, {13, 64}, {64, 97}, {3, 128}, {1, 256}, {1000, 512}}) {
+      QTest::addRow("%dx%d", n, k) << n << k;
+    }
+  }
+  void gemv() {
+    QFETCH(int, n);
+    QFETCH(int, k);
+    std::string ns = std::to_string(n), ks = std::to_string(k);
+    script::ParseResult dense = script::Parse(
+        "from tvm.script import tirx as T\n\n@T.prim_func\n"
+        "def main(X: T.Buffer((1, " + ks + "), \"float32\"), W: T.Buffer((" + ns + ", " + ks +
+            "), \"float32\"), Y: T.Buffer((1, " + ns + "), \"float32\")):\n"
+        "    for i, j, k in T.grid(1, " + ns + ", " + ks + "):\n"
+        "        with T.sblock(\"dense\"):\n"
+        "            vi, vj, vk = T.axis.remap(\"SSR\", [i, j, k])\n"
+        "            with T.init():\n"
+        "                Y[vi, vj] = T.float32(0.0)\n"
+        "            Y[vi, vj] = Y[vi, vj] + X[vi, vk] * W[vj, vk]\n",
+        "dense.py");
+    QVERIFY(dense.ok());
+    auto func = ir::Downcast<tir::PrimFuncNode>(dense.module->Lookup("main"));
+    for (const std::string& t : kTargets) {
+      codegen::Target target = t == "host" ? codegen::Target::Host() : TargetOf(t);
+      QCOMPARE(CheckKernel("dense", func, target, t == "host"), std::string("GEMV"));
+      auto applied = dlight::ApplyRules(func, target, dlight::cpu::DefaultRules());
+      QVERIFY(applied.has_value());
+      std::string trace = applied->schedule.trace().AsPython();
+      int lanes = Lanes(t);
+      QCOMPARE(trace.find("rfactor") != std::string::npos, k % lanes == 0 && k >= 2 * lanes);
+      QCOMPARE(trace.find("parallel") != std::string::npos, int64_t{n} * k >= (1 << 18));
+    }
+    // The matmul (N, K) x (K,), with bias and relu after it (FuseOps leaves them a kernel of
+    // their own).
+    std::string relax = Program({{"w", {ns, ks}}, {"x", {ks}}, {"b", {ns}}},
+                                {"lv = R.matmul(w, x)", "lv1 = R.add(lv, b)", "gv = R.nn.relu(lv1)"});
+    QCOMPARE(CheckAll(relax, true, "matmul"), Expected([](int) { return "GEMV"; }));
+  }
+
+  void gemvSymbolicRows() {
+    std::string relax = Program({{"w", {"n", "64"}}, {"x", {"64"}}}, {"gv = R.matmul(w, x)"});
+    QCOMPARE(CheckAll(relax, false, "", 5), Expected([](int) { return "GEMV"; }));
+    relax = Program({{"w", {"n", "7"}}, {"x", {"7"}}}, {"gv = R.matmul(w, x)"});
+    QCOMPARE(CheckAll(relax, false, "", 3), Expected([](int) { return "GEMV"; }));
   }
 
   void batchMatmul() {

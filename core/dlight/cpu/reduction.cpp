@@ -10,7 +10,15 @@
 // (rfactor): the lanes accumulate in a vector, reassociating the sum (or max) as the schedule
 // says, and the lanes are combined once per row. Elementwise stages get the spatial loop
 // schedule inside the row.
+//
+// GEMV (batch 1: a dense layer with its weight [N, K], a matmul (N, K) x (K,)) is the same
+// schedule on a matrix-vector product whose reduction axis is the matrix's contiguous one: one
+// output element per row, the row's K products summed in vector lanes (rfactor), the epilogue
+// computed at the row; it goes parallel by its multiply-adds (N x K), not by its N outputs. A
+// GEMV whose contiguous axis is the output's ((1, K) x (K, N)) is the Matmul rule's register
+// tile of one row: k outside, the output vectorized.
 #include <algorithm>
+#include <set>
 
 #include "dlight/cpu/rules.h"
 #include "dlight/cpu/spatial.h"
@@ -56,27 +64,98 @@ std::vector<LoopRV> LoopsBelow(schedule::Schedule& sch, const SBlockRV& block,
   throw std::invalid_argument("block is not under the row loop");
 }
 
-std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen::Target& target) {
+// The iterators (positions among the block's) the region's indices use.
+std::set<size_t> ItersOf(const tir::SBlock& block, const tir::BufferRegion& region) {
+  std::set<size_t> used;
+  for (const ir::Range& range : region->region) {
+    for (size_t k = 0; k < block->iter_vars.size(); ++k) {
+      if (range->min.same_as(block->iter_vars[k]->var)) used.insert(k);
+    }
+  }
+  return used;
+}
+
+// Whether the block (a reduction reading at iterators) is a matrix-vector product with its
+// reduction axis contiguous: one reduction iterator k; two inputs, the matrix indexed last by k
+// and by the output's iterators, the vector by k and iterators of extent 1 only (batch 1).
+bool IsContiguousGemv(const BlockInfo& b) {
+  const tir::SBlock& block = b.block;
+  std::optional<size_t> k;
+  for (size_t i = 0; i < block->iter_vars.size(); ++i) {
+    if (block->iter_vars[i]->iter_type != tir::IterVarType::kCommReduce) continue;
+    if (k) return false;
+    k = i;
+  }
+  if (!k) return false;
+  const tir::Buffer& out = block->writes[0]->buffer;
+  std::vector<tir::BufferRegion> inputs;
+  for (const tir::BufferRegion& read : block->reads) {
+    if (!read->buffer.same_as(out)) inputs.push_back(read);
+  }
+  if (inputs.size() != 2) return false;
+  auto unit = [&](size_t i) { return tir::IsConstInt(block->iter_vars[i]->dom->extent, 1); };
+  for (size_t m = 0; m < 2; ++m) {
+    const tir::BufferRegion& matrix = inputs[m];
+    const tir::BufferRegion& vector = inputs[1 - m];
+    if (matrix->region.empty() || !matrix->region.back()->min.same_as(block->iter_vars[*k]->var))
+      continue;
+    std::set<size_t> mi = ItersOf(block, matrix), vi = ItersOf(block, vector);
+    if (!vi.count(*k)) continue;
+    bool vector_ok = std::all_of(vi.begin(), vi.end(), [&](size_t i) { return i == *k || unit(i); });
+    // The matrix has a row per output element: it uses every iterator the output does not
+    // leave at extent 1.
+    bool rows_ok = mi.size() >= 2;
+    for (size_t i = 0; i < block->iter_vars.size(); ++i) {
+      if (i != *k && !unit(i) && !mi.count(i)) rows_ok = false;
+    }
+    if (vector_ok && rows_ok) return true;
+  }
+  return false;
+}
+
+enum class Kind { kRows, kGemv };
+
+std::optional<schedule::Schedule> ApplyRows(const tir::PrimFunc& func, const codegen::Target& target,
+                                            Kind kind) {
   schedule::Schedule sch(SingleFunctionModule(func));
   std::vector<BlockInfo> blocks = GetBlockInfos(sch);
   if (blocks.empty()) return std::nullopt;
   std::optional<size_t> rows_rank;
+  size_t gemvs = 0, reductions = 0;
   for (const BlockInfo& b : blocks) {
     if (!b.simple_nest) return std::nullopt;
     if (b.IsSpatial()) continue;
-    if (!b.IsReduction() || !b.ReductionInnermost() || MatchMatmul(b.block) ||
-        !ReadsAtIterators(b.block))
+    if (!b.IsReduction() || !b.ReductionInnermost() || !ReadsAtIterators(b.block))
       return std::nullopt;
+    ++reductions;
+    if (kind == Kind::kGemv) {
+      if (!IsContiguousGemv(b)) return std::nullopt;
+      ++gemvs;
+    } else if (MatchMatmul(b.block)) {
+      return std::nullopt;
+    }
     size_t p = DataParCount(b);
     if (p == 0 || (rows_rank && *rows_rank != p)) return std::nullopt;
     rows_rank = p;
   }
-  if (!rows_rank) return std::nullopt;
+  if (!rows_rank || (kind == Kind::kGemv && (gemvs != 1 || reductions != 1))) return std::nullopt;
   for (const BlockInfo& b : blocks) {
     if (b.block->iter_vars.size() < *rows_rank) return std::nullopt;
   }
   CpuParams params = CpuParamsOf(target);
-  std::optional<int64_t> work = LoopElements(sch, blocks.back().loops);
+  // The work on the rows: a GEMV's multiply-adds (its rows are few, each long), else the
+  // elements of the output.
+  std::optional<int64_t> work;
+  bool parallel = false;
+  if (kind == Kind::kGemv) {
+    for (const BlockInfo& b : blocks) {
+      if (!b.IsSpatial()) work = LoopElements(sch, b.loops);
+    }
+    parallel = !work || *work >= kMinParallelMultiplyAdds;
+  } else {
+    work = LoopElements(sch, blocks.back().loops);
+    parallel = !work || *work >= kMinParallelElements;
+  }
 
   // Vector partial results for the reductions that have whole vectors to reduce.
   std::vector<std::pair<SBlockRV, ir::DataType>> rfactored;
@@ -85,7 +164,10 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
     ir::DataType dtype = b.block->writes[0]->buffer->dtype;
     int64_t lanes = params.Lanes(dtype);
     std::optional<int64_t> extent = ConstExtent(sch.Get(b.loops.back())->extent);
-    if (lanes < 2 || !extent || *extent % lanes != 0 || *extent < 2 * lanes) continue;
+    // Not over symbolic rows: the rfactor block's binding is not proven affine there.
+    if (lanes < 2 || !extent || *extent % lanes != 0 || *extent < 2 * lanes ||
+        !LoopElements(sch, b.loops))
+      continue;
     std::vector<LoopRV> split = sch.Split(b.loops.back(), {std::nullopt, lanes});
     rfactored.emplace_back(sch.RFactor(split[1], 0), dtype);
   }
@@ -116,11 +198,20 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
     if (!lanes || !reduce ||
         info->block->iter_vars[reduce_iter]->iter_type != tir::IterVarType::kCommReduce)
       continue;
-    sch.Reorder({*reduce, *lanes});
+    // Reorder only when the lanes are not already inside (its affine check fails on symbolic
+    // rows, which this analysis cannot prove).
+    std::vector<LoopRV> loops = sch.GetLoops(rf);
+    auto at = [&](const LoopRV& l) {
+      for (size_t p = 0; p < loops.size(); ++p) {
+        if (sch.Get(loops[p]).get() == sch.Get(l).get()) return p;
+      }
+      return loops.size();
+    };
+    if (at(*lanes) < at(*reduce)) sch.Reorder({*reduce, *lanes});
     sch.Vectorize(*lanes);
     decompose.emplace_back(rf, *reduce);
   }
-  if (!work || *work >= kMinParallelElements) sch.Parallel(rows);
+  if (parallel) sch.Parallel(rows);
   // Last (loop kinds need whole reductions): the inits out of the lane loops; each init's lane
   // loop is a copy of the vectorized one.
   for (const auto& [rf, loop] : decompose) sch.DecomposeReduction(rf, loop);
@@ -129,6 +220,16 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
 
 }  // namespace
 
-ScheduleRule Reduction() { return {"Reduction", Apply}; }
+ScheduleRule Reduction() {
+  return {"Reduction", [](const tir::PrimFunc& f, const codegen::Target& t) {
+            return ApplyRows(f, t, Kind::kRows);
+          }};
+}
+
+ScheduleRule GEMV() {
+  return {"GEMV", [](const tir::PrimFunc& f, const codegen::Target& t) {
+            return ApplyRows(f, t, Kind::kGemv);
+          }};
+}
 
 }  // namespace wb::dlight::cpu

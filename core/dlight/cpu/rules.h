@@ -20,6 +20,9 @@ ScheduleRule Conv2d();
 // sum/mean/max over the last axes): parallel over rows, each row's stages computed together,
 // vector partial results (reduction.cpp).
 ScheduleRule Reduction();
+// A matrix-vector product (batch 1) over the matrix's contiguous axis, with its epilogue: the
+// Reduction schedule with one output element per row, parallel by its multiply-adds.
+ScheduleRule GEMV();
 // Functions of data-parallel blocks only (elementwise, broadcast, transpose, layout changes):
 // the producers inlined into the outputs, parallel outer loops, vectorized inner loops.
 ScheduleRule Injective();
@@ -27,7 +30,7 @@ ScheduleRule Injective();
 // reduction parallel over its data-parallel loops.
 ScheduleRule Fallback();
 
-// Matmul, Conv2d, Reduction, Injective, Fallback.
+// GEMV, Matmul, Conv2d, Reduction, Injective, Fallback.
 std::vector<ScheduleRule> DefaultRules();
 
 }  // namespace wb::dlight::cpu
