@@ -1,6 +1,7 @@
 // Default-scheduled kernels (core/dlight's CPU rules, as default_build_pipeline applies them)
 // against the references users would pick instead (PERFORMANCE.md), on 1 and 2 threads:
-//   1. sgemm 1024 (R.matmul legalized) against OpenBLAS cblas_sgemm;
+//   1. sgemm 1024 (R.matmul legalized) against OpenBLAS cblas_sgemm, and GEMV 4096 x 4096 times a
+//      vector (R.matmul of (N, K) x (K,), the GEMV rule) against OpenBLAS cblas_sgemv;
 //   2. softmax over 4096x4096 rows (R.nn.softmax legalized) against a hand-vectorized loop
 //      compiled -O3 -march=native (softmax_reference.cpp);
 //   3. vector add of 64M floats (R.add legalized) against a plain loop;
@@ -148,6 +149,17 @@ class Module:
         return gv
 )";
 
+const char* kGemv = R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(w: R.Tensor((4096, 4096), dtype="float32"), x: R.Tensor((4096,), dtype="float32")):
+        with R.dataflow():
+            gv = R.matmul(w, x)
+            R.output(gv)
+        return gv
+)";
+
 const char* kSoftmax = R"(
 @I.ir_module
 class Module:
@@ -230,6 +242,8 @@ int main(int argc, char** argv) {
   Kernel matmul = Build(kMatmul), softmax = Build(kSoftmax), add = Build(kAdd),
          conv = Build(kConv2d);
   PrintCompile("sgemm 1024", matmul);
+  Kernel gemv = Build(kGemv);
+  PrintCompile("gemv 4096", gemv);
   PrintCompile("softmax", softmax);
   PrintCompile("add 64M", add);
   PrintCompile("conv2d", conv);
@@ -259,6 +273,31 @@ int main(int argc, char** argv) {
     openblas_set_num_threads(threads);
     Compare("sgemm 1024, " + std::to_string(threads) + "T (GFLOP/s)", matmul.func, {a, b, c}, sgemm,
             rounds, 3, 2.0 * kN * kN * kN / 1e9, "GF/s");
+  }
+
+  // --- GEMV 4096 x 4096 (memory-bound: 64 MiB of matrix per call)
+  {
+    constexpr int kG = 4096;
+    NDArray w = NDArray::Empty({kG, kG}, runtime::Float(32)), x = NDArray::Empty({kG}, runtime::Float(32));
+    NDArray y = NDArray::Empty({kG}, runtime::Float(32)), yref = NDArray::Empty({kG}, runtime::Float(32));
+    runtime::FillRandom(w, 3);
+    runtime::FillRandom(x, 4);
+    auto* pw = reinterpret_cast<float*>(w.ElementData());
+    auto* px = reinterpret_cast<float*>(x.ElementData());
+    auto* py = reinterpret_cast<float*>(yref.ElementData());
+    runtime::PackedFunc sgemv([&](const std::vector<runtime::PackedArg>&, runtime::PackedRet*) {
+      cblas_sgemv(CblasRowMajor, CblasNoTrans, kG, kG, 1.0f, pw, kG, px, 1, 0.0f, py, 1);
+    });
+    gemv.func(w, x, y);
+    sgemv.Call({});
+    runtime::CompareResult same = runtime::Compare(y, yref, {1e-3, 1e-3});
+    std::printf("gemv result vs OpenBLAS: %s\n", same.ok ? "equal within 1e-3" : same.message.c_str());
+    for (int threads : {1, 2}) {
+      pool.SetNumThreads(threads);
+      openblas_set_num_threads(threads);
+      Compare("gemv 4096, " + std::to_string(threads) + "T (GB/s of matrix)", gemv.func, {w, x, y},
+              sgemv, rounds, 3, 4.0 * kG * kG / 1e9, "GB/s");
+    }
   }
 
   // --- softmax 4096 x 4096
