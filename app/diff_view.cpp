@@ -56,9 +56,10 @@ void DiffPanes::Show(const std::string& before, const std::string& after) {
   after_->setExtraSelections({});
   future_ = QtConcurrent::run(
       [before, after] { return workbench::DiffLines(before, after); });
-  // Runs on this object's thread; dropped when this object is gone first.
+  // Runs on this object's thread; dropped when this object is gone first. Posted, not called:
+  // when the diff is done before the continuation is attached, Qt runs it at once, inside Show.
   future_.then(this, [this, generation](const workbench::LineDiff& diff) {
-    Apply(generation, diff);
+    QMetaObject::invokeMethod(this, [this, generation, diff] { Apply(generation, diff); }, Qt::QueuedConnection);
   });
 }
 
