@@ -67,15 +67,11 @@ class Sampler {
   LoopRV ComputeLocation(const SBlockRV& block) {
     SampleSite site;
     site.kind = SampleSite::Kind::kComputeLocation;
-    site.choices = schedule::ComputeLocationCandidates(sch_, block);
     const std::vector<int64_t>* given = Given();
-    int64_t decision = given && given->size() == 1
-                           ? (*given)[0]
-                           : site.choices[sch_.SampleInt(0, static_cast<int64_t>(site.choices.size()))];
-    LoopRV loop = schedule::SampleComputeLocation(sch_, block, decision);
-    // What the primitive took (a repaired decision is the candidate before the given one).
-    auto below = std::upper_bound(site.choices.begin(), site.choices.end(), decision);
-    int64_t taken = below == site.choices.begin() ? -1 : *(below - 1);
+    std::optional<int64_t> decision;
+    if (given && given->size() == 1) decision = (*given)[0];
+    int64_t taken = -1;
+    LoopRV loop = schedule::SampleComputeLocation(sch_, block, decision, &site.choices, &taken);
     Record(site, {taken});
     return loop;
   }

@@ -19,6 +19,7 @@
 #include <QTreeWidget>
 
 #include "code_editor.h"
+#include "testing/testing_passes.h"
 #include "main_window.h"
 #include "pass_explorer.h"
 #include "schedule_pane.h"
@@ -50,16 +51,6 @@ QStringList TreeNames(QTreeWidget* tree) {
   for (QTreeWidgetItemIterator it(tree); *it; ++it) out << (*it)->text(0);
   return out;
 }
-
-const char* kAddOne = R"(# from tvm.script import tirx as T
-
-@T.prim_func
-def main(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
-    for i in range(64):
-        with T.sblock("B"):
-            vi = T.axis.spatial(64, i)
-            B[vi] = A[vi] + T.float32(1.0)
-)";
 
 const char* kTwoFunctions = R"(# from tvm.script import ir as I
 # from tvm.script import tirx as T
@@ -139,7 +130,7 @@ class TestGuiSchedule : public QObject {
   // every float store); a step already checked is not checked again after undo and redo.
   void checkEachStepMarksTheStepThatChangedMeaning() {
     MainWindow w;
-    w.SetText(kAddOne, "add.py");
+    w.SetText(wb::transform::testing::kAddOneKernel, "add.py");
     SchedulePane* s = w.schedule();
     QVERIFY(Trigger(s, "i", "Split i"));
     s->argumentsEdit()->setText("None, 8");

@@ -59,7 +59,9 @@ std::vector<int64_t> ComputeLocationCandidates(const Schedule& sch, const SBlock
 // TVM's sample_compute_location: one of the candidates, uniformly, or `decision` (kept when it is
 // still a candidate, else the candidate before it, else root, as TVM repairs a replayed one).
 // Returns the loop handle (kRootLoopRV / kInlineLoopRV for -1 / -2); the trace records the
-// decision.
-LoopRV SampleComputeLocation(Schedule& sch, const SBlockRV& block, std::optional<int64_t> decision = {});
+// decision. `candidates` and `taken`, when given, receive ComputeLocationCandidates and the
+// decision taken (what a tuner records as the site's choices and decision).
+LoopRV SampleComputeLocation(Schedule& sch, const SBlockRV& block, std::optional<int64_t> decision = {},
+                             std::vector<int64_t>* candidates = nullptr, int64_t* taken = nullptr);
 
 }  // namespace wb::schedule

@@ -88,13 +88,18 @@ ConsumerLoops LoopsOfConsumers(Schedule& probe, const SBlockRV& block) {
   return out;
 }
 
-}  // namespace
+// The candidates, and for each loop candidate the loop's variable (the i-th loop of the first
+// consumer).
+struct Locations {
+  std::vector<int64_t> decisions;
+  std::vector<Var> loop_vars;  // parallel to the decisions >= 0
+};
 
-std::vector<int64_t> ComputeLocationCandidates(const Schedule& sch, const SBlockRV& block) {
+Locations CollectLocations(const Schedule& sch, const SBlockRV& block) {
   sch.Get(block);  // an unknown handle is the caller's error
-  std::vector<int64_t> out;
-  if (Succeeds(sch, [&](Schedule& s) { s.ComputeInline(block); })) out.push_back(-2);
-  out.push_back(-1);
+  Locations out;
+  if (Succeeds(sch, [&](Schedule& s) { s.ComputeInline(block); })) out.decisions.push_back(-2);
+  out.decisions.push_back(-1);
   Schedule probe = sch;
   ConsumerLoops c = LoopsOfConsumers(probe, block);
   std::vector<LoopType> types;
@@ -115,41 +120,50 @@ std::vector<int64_t> ComputeLocationCandidates(const Schedule& sch, const SBlock
     }
     const Var loop_var = c.loops[i]->loop_var;
     if (Succeeds(sch, [&](Schedule& s) { s.ComputeAt(block, s.NewLoopRV(loop_var), true, -1); })) {
-      out.push_back(static_cast<int64_t>(i));
+      out.decisions.push_back(static_cast<int64_t>(i));
+      out.loop_vars.push_back(loop_var);
     }
   }
   return out;
 }
 
-LoopRV SampleComputeLocation(Schedule& sch, const SBlockRV& block, std::optional<int64_t> decision) {
-  std::vector<int64_t> candidates = ComputeLocationCandidates(sch, block);
-  int64_t chosen;
+}  // namespace
+
+std::vector<int64_t> ComputeLocationCandidates(const Schedule& sch, const SBlockRV& block) {
+  return CollectLocations(sch, block).decisions;
+}
+
+LoopRV SampleComputeLocation(Schedule& sch, const SBlockRV& block, std::optional<int64_t> decision,
+                             std::vector<int64_t>* candidates_out, int64_t* taken) {
+  Locations locations = CollectLocations(sch, block);
+  const std::vector<int64_t>& candidates = locations.decisions;
+  size_t index;
   if (decision) {
-    auto it = std::lower_bound(candidates.begin(), candidates.end(), *decision);
-    if (it != candidates.end() && *it == *decision) {
-      chosen = *decision;
-    } else if (it != candidates.begin()) {
-      chosen = *(it - 1);
-    } else {
-      chosen = -1;
-    }
+    // Kept when still a candidate, else the candidate before it, else root (index of -1).
+    auto it = std::upper_bound(candidates.begin(), candidates.end(), *decision);
+    index = it == candidates.begin() ? static_cast<size_t>(std::find(candidates.begin(), candidates.end(), -1) -
+                                                           candidates.begin())
+                                     : static_cast<size_t>(it - candidates.begin()) - 1;
   } else {
-    chosen = candidates[sch.SampleInt(0, static_cast<int64_t>(candidates.size()))];
+    index = static_cast<size_t>(sch.SampleInt(0, static_cast<int64_t>(candidates.size())));
   }
+  const int64_t chosen = candidates[index];
   LoopRV out;
   if (chosen == -2) {
     out = LoopRV{kInlineLoopRV};
   } else if (chosen == -1) {
     out = LoopRV{kRootLoopRV};
   } else {
-    Schedule probe = sch;
-    ConsumerLoops c = LoopsOfConsumers(probe, block);
-    out = sch.NewLoopRV(c.loops.at(static_cast<size_t>(chosen))->loop_var);
+    // The loop candidates follow -1 in order.
+    size_t first_loop = static_cast<size_t>(std::find(candidates.begin(), candidates.end(), -1) - candidates.begin()) + 1;
+    out = sch.NewLoopRV(locations.loop_vars.at(index - first_loop));
   }
   sch.Record({"sample_compute_location",
               {{"block", TraceValue::Block(block.id)}, {"decision", TraceValue::Int(chosen)}},
               {TraceValue::Loop(out.id)},
               false});
+  if (candidates_out) *candidates_out = candidates;
+  if (taken) *taken = chosen;
   return out;
 }
 
