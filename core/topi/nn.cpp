@@ -187,6 +187,76 @@ Tensor layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta,
       "T_layer_norm", kTagInjective);
 }
 
+Tensor group_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta, int64_t num_groups,
+                  int64_t channel_axis, const std::vector<int64_t>& axes_in, double epsilon) {
+  const char* op = num_groups == 0 ? "instance_norm" : "group_norm";
+  size_t ndim = x.ndim();
+  int64_t c = NormalizeAxis(channel_axis, ndim, op);
+  std::vector<bool> red(ndim, false);
+  for (int64_t a : axes_in) red[NormalizeAxis(a, ndim, op)] = true;
+  if (red[c]) throw std::invalid_argument(std::string(op) + ": channel_axis must not be among the axes");
+  // The statistics are kept per (the axes neither reduced nor the channel's, the group).
+  PrimExpr per_group = num_groups == 0 ? Index(1) : tir::floordiv(x.shape()[c], Index(num_groups));
+  PrimExpr group_count = num_groups == 0 ? x.shape()[c] : Index(num_groups);
+  std::vector<PrimExpr> target, reduced = {per_group};
+  for (size_t i = 0; i < ndim; ++i) {
+    if (static_cast<int64_t>(i) == c) {
+      target.push_back(group_count);
+    } else if (red[i]) {
+      reduced.push_back(x.shape()[i]);
+    } else {
+      target.push_back(x.shape()[i]);
+    }
+  }
+  DataType t = x.dtype();
+  te::CommReducerSpec tuple_sum = te::MakeReducer(
+      [](const std::vector<Var>& a, const std::vector<Var>& b) {
+        return std::vector<PrimExpr>{tir::add(a[0], b[0]), tir::add(a[1], b[1])};
+      },
+      {Const(t, 0), Const(t, 0)});
+  std::vector<Tensor> temp = te::compute_batch(
+      target,
+      [&](const std::vector<Var>& idx) {
+        std::vector<te::IterVar> rv;
+        if (num_groups != 0) rv.push_back(te::reduce_axis(per_group, "kc"));
+        std::vector<PrimExpr> full;
+        for (size_t i = 0, j = 0; i < ndim; ++i) {
+          if (static_cast<int64_t>(i) == c) {
+            PrimExpr g = idx[j++];
+            full.push_back(num_groups == 0 ? g : tir::add(tir::mul(g, per_group), rv[0]->var));
+          } else if (red[i]) {
+            rv.push_back(te::reduce_axis(x.shape()[i], "k" + std::to_string(i)));
+            full.push_back(rv.back()->var);
+          } else {
+            full.push_back(idx[j++]);
+          }
+        }
+        PrimExpr v = x(full);
+        return tuple_sum.Apply({v, tir::mul(v, v)}, rv);
+      },
+      x.name() + "_red_temp", kTagCommReduce);
+  PrimExpr extent = tir::cast(t, Product(reduced));
+  return te::compute(
+      x.shape(),
+      [&](const std::vector<Var>& i) {
+        std::vector<PrimExpr> key;
+        for (size_t k = 0; k < ndim; ++k) {
+          if (static_cast<int64_t>(k) == c) {
+            key.push_back(num_groups == 0 ? PrimExpr(i[k]) : tir::floordiv(i[k], per_group));
+          } else if (!red[k]) {
+            key.push_back(i[k]);
+          }
+        }
+        PrimExpr mean = tir::div(temp[0](key), extent);
+        PrimExpr var = tir::sub(tir::div(temp[1](key), extent), tir::mul(mean, mean));
+        PrimExpr out = tir::mul(tir::sub(x(i), mean), Intrin("rsqrt", {tir::add(var, Const(t, epsilon))}));
+        if (gamma.defined()) out = tir::mul(out, gamma(std::vector<PrimExpr>{i[c]}));
+        if (beta.defined()) out = tir::add(out, beta(std::vector<PrimExpr>{i[c]}));
+        return out;
+      },
+      num_groups == 0 ? "T_instance_norm" : "T_group_norm", kTagInjective);
+}
+
 Tensor rms_norm(const Tensor& x, const Tensor& weight, const std::vector<int64_t>& axes_in,
                 double epsilon) {
   std::vector<int64_t> axes = ReduceAxes(axes_in, x.ndim(), "rms_norm");

@@ -27,6 +27,12 @@ Tensor layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta,
 // x / sqrt(mean(x*x over axes) + eps) * weight ("T_rms_norm").
 Tensor rms_norm(const Tensor& x, const Tensor& weight, const std::vector<int64_t>& axes,
                 double epsilon);
+// Group normalization: the channels on `channel_axis` split into `num_groups` groups; each
+// group of each sample normalized over its channels and `axes` (one-pass mean and variance, as
+// layer_norm), then * gamma[c] + beta[c] (either may be undefined). num_groups 0: one channel a
+// group (instance normalization). "T_group_norm" / "T_instance_norm".
+Tensor group_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta, int64_t num_groups,
+                  int64_t channel_axis, const std::vector<int64_t>& axes, double epsilon);
 // Inference batch norm along `axis`: (x - moving_mean) / sqrt(moving_var + eps) * gamma + beta;
 // also returns copies of moving_mean and moving_var (the op's other two results).
 std::vector<Tensor> batch_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta,

@@ -127,6 +127,7 @@ class TestONNXImport : public QObject {
     row("conv_pool_1d", {"conv", "max", "avg"});
     row("argmin_round_quant", {"amin", "amin0", "round", "q8", "qi8", "gath"});
     row("topk", {"v", "i", "vs", "is"});
+    row("group_instance_norm", {"gn", "in3", "gn_c"});
   }
   void model() {
     QFETCH(QString, name);

@@ -340,6 +340,22 @@ class TestRelaxOps : public QObject {
                "R.Tensor((n, 16), \"float32\")");
     CHECK_ERROR(Infer({T({n, I(16)}), T({I(16), I(1)})}, On("relax.nn.rms_norm")),
                 "nn.rms_norm: the weight must have rank 1, got 2");
+    CHECK_TYPE(Infer({T({n, I(8), I(4), I(4)}), T({I(8)}), T({I(8)})},
+                     On("relax.nn.group_norm", {{"num_groups", Int(4)}, {"channel_axis", Int(1)},
+                                                {"axes", IntArray({2, 3})}})),
+               "R.Tensor((n, 8, 4, 4), \"float32\")");
+    CHECK_ERROR(Infer({T({n, I(8), I(4)}), T({I(8)}), T({I(8)})},
+                      On("relax.nn.group_norm", {{"num_groups", Int(3)}, {"axes", IntArray({2})}})),
+                "nn.group_norm: the 8 channels are not divisible by 3 groups");
+    CHECK_ERROR(Infer({T({n, I(8), I(4)}), T({I(8)}), T({I(8)})},
+                      On("relax.nn.group_norm", {{"num_groups", Int(2)}, {"axes", IntArray({1, 2})}})),
+                "nn.group_norm: channel_axis 1 must not be among the axes");
+    CHECK_TYPE(Infer({T({n, I(4), I(5)}), T({I(4)}), T({I(4)})},
+                     On("relax.nn.instance_norm", {{"axes", IntArray({-1})}})),
+               "R.Tensor((n, 4, 5), \"float32\")");
+    CHECK_ERROR(Infer({T({n, I(4), I(5)}), T({I(5)}), T({I(4)})},
+                      On("relax.nn.instance_norm", {{"axes", IntArray({2})}})),
+                "nn.instance_norm: the gamma has dimension 5 where the data has 4 (axis 1)");
   }
 
   void reshape() {

@@ -483,6 +483,54 @@ class Module:
     }
   }
 
+  // group_norm (a symbolic batch, 3 groups of 2 channels) and instance_norm, each against the
+  // formula: per (sample, group) mean and variance over the group's channels and the axes.
+  void groupAndInstanceNorm() {
+    ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor(("n", 6, 5), dtype="float32"), g: R.Tensor((6,), dtype="float32"), b: R.Tensor((6,), dtype="float32")) -> R.Tuple(R.Tensor(("n", 6, 5), dtype="float32"), R.Tensor(("n", 6, 5), dtype="float32")):
+        n = T.int64()
+        with R.dataflow():
+            gn: R.Tensor((n, 6, 5), dtype="float32") = R.nn.group_norm(x, g, b, num_groups=3, channel_axis=1, axes=[2], epsilon=1.0000000000000001e-05, center=True, scale=True)
+            inorm: R.Tensor((n, 6, 5), dtype="float32") = R.nn.instance_norm(x, g, b, channel_axis=1, axes=[2], epsilon=0.001, center=True, scale=False)
+            gv: R.Tuple(R.Tensor((n, 6, 5), dtype="float32"), R.Tensor((n, 6, 5), dtype="float32")) = gn, inorm
+            R.output(gv)
+        return gv
+)");
+    QCOMPARE(script::PrintModule(ParseOrFail(script::PrintModule(m))), script::PrintModule(m));
+    runtime::NDArray x = Random({2, 6, 5}, 44), g = Random({6}, 45), b = Random({6}, 46);
+    auto r = relax::InterpretRelax(m, "main", {Value::Tensor(x), Value::Tensor(g), Value::Tensor(b)},
+                                   transform::InterpreterOptions());
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    auto X = [&](int s, int c, int w) { return x.GetDouble((s * 6 + c) * 5 + w); };
+    auto near = [](double got, double want) { return std::fabs(got - want) <= 1e-4 * (1 + std::fabs(want)); };
+    for (int s = 0; s < 2; ++s) {
+      for (int c = 0; c < 6; ++c) {
+        // The statistics of c's group (channels 2 * (c / 2) and the next) and of c alone.
+        double gm = 0, gvar = 0, cm = 0, cvar = 0;
+        for (int k = 0; k < 2; ++k) {
+          for (int w = 0; w < 5; ++w) gm += X(s, 2 * (c / 2) + k, w) / 10;
+        }
+        for (int k = 0; k < 2; ++k) {
+          for (int w = 0; w < 5; ++w) gvar += std::pow(X(s, 2 * (c / 2) + k, w) - gm, 2) / 10;
+        }
+        for (int w = 0; w < 5; ++w) cm += X(s, c, w) / 5;
+        for (int w = 0; w < 5; ++w) cvar += std::pow(X(s, c, w) - cm, 2) / 5;
+        for (int w = 0; w < 5; ++w) {
+          size_t i = (s * 6 + c) * 5 + w;
+          double want_g = (X(s, c, w) - gm) / std::sqrt(gvar + 1e-5) * g.GetDouble(c) + b.GetDouble(c);
+          double want_i = (X(s, c, w) - cm) / std::sqrt(cvar + 1e-3) + b.GetDouble(c);
+          QVERIFY2(near(r.value.fields[0].tensor.GetDouble(i), want_g), "group_norm");
+          QVERIFY2(near(r.value.fields[1].tensor.GetDouble(i), want_i), "instance_norm");
+        }
+      }
+    }
+  }
+
   // repeat along an axis and of the flattened data (numpy's repeat), through LegalizeOps.
   void repeatAlongAnAxisAndFlattened() {
     ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I

@@ -278,23 +278,51 @@ Expr AlongAxis(NodeContext& ctx, const Expr& v, const PrimExpr& channels, int64_
   return ctx.Op("relax.reshape", {v, ShapeOf(dims)});
 }
 
-// InstanceNormalization by its formula: each (sample, channel) normalized over the spatial axes,
-// then scaled and shifted per channel.
+// InstanceNormalization onto relax.nn.instance_norm: each (sample, channel) normalized over the
+// spatial axes, then scaled and shifted per channel.
 std::vector<Operand> ConvertInstanceNorm(NodeContext& ctx) {
   int64_t rank = ctx.Rank(0);
-  if (rank < 3) ctx.Fail("the input must have spatial axes");
+  if (rank < 3) ctx.Fail("the input must have spatial axes, got rank " + std::to_string(rank));
   std::vector<int64_t> axes;
   for (int64_t k = 2; k < rank; ++k) axes.push_back(k);
-  ir::AttrMap reduce{{"axis", relax::IntArray(axes)}, {"keepdims", ir::MakeBool(true)}};
-  DataType dtype = ctx.DType(0);
-  Expr x = ctx.Expr(0);
-  Expr centered = ctx.Op("relax.subtract", {x, ctx.Op("relax.mean", {x}, reduce)});
-  Expr var = ctx.Op("relax.mean", {ctx.Op("relax.multiply", {centered, centered})}, reduce);
-  Expr eps = ScalarConstant(dtype, ctx.AttrFloat("epsilon", 1e-5f));
-  Expr y = ctx.Op("relax.divide", {centered, ctx.Op("relax.sqrt", {ctx.Op("relax.add", {var, eps})})});
-  PrimExpr channels = ctx.Shape(0)[1];
-  y = ctx.Op("relax.multiply", {y, AlongAxis(ctx, ctx.Expr(1), channels, 1, rank)});
-  return {Value(Expr(ctx.Op("relax.add", {y, AlongAxis(ctx, ctx.Expr(2), channels, 1, rank)})))};
+  return {Value(Expr(ctx.Op("relax.nn.instance_norm", {ctx.Expr(0), ctx.Expr(1), ctx.Expr(2)},
+                            {{"channel_axis", ir::MakeInt(1)},
+                             {"axes", relax::IntArray(axes)},
+                             {"epsilon", ir::MakeFloat(ctx.AttrFloat("epsilon", 1e-5f))}})))};
+}
+
+// GroupNormalization (opset 18) onto relax.nn.group_norm: its scale and bias hold one value per
+// group, repeated here to one per channel as the op takes them.
+std::vector<Operand> ConvertGroupNorm(NodeContext& ctx) {
+  int64_t rank = ctx.Rank(0);
+  if (rank < 2) ctx.Fail("the input must have a channel axis, got rank " + std::to_string(rank));
+  int64_t groups = ctx.AttrInt("num_groups", 0);
+  if (groups <= 0) ctx.Fail("num_groups must be positive, got " + std::to_string(groups));
+  if (ctx.AttrInt("stash_type", 1) != 1) {
+    ctx.Fail("stash_type " + std::to_string(ctx.AttrInt("stash_type", 1)) + " is not supported (only 1, float32)");
+  }
+  const int64_t* channels = tir::AsConstInt(ctx.Shape(0)[1]);
+  if (!channels) ctx.Fail("the channel dim must be static");
+  if (*channels % groups != 0) {
+    ctx.Fail(std::to_string(*channels) + " channels are not divisible by num_groups " + std::to_string(groups));
+  }
+  auto per_channel = [&](size_t i) {
+    Expr v = ctx.Expr(i);
+    const int64_t* n = ctx.Rank(i) == 1 ? tir::AsConstInt(ctx.Shape(i)[0]) : nullptr;
+    if (!n || (*n != groups && *n != *channels)) {
+      ctx.Fail(std::string(i == 1 ? "scale" : "bias") + " must hold num_groups (" + std::to_string(groups) +
+               ") values");
+    }
+    if (*n == *channels) return v;
+    return Expr(ctx.Op("relax.repeat", {v}, {{"repeats", ir::MakeInt(*channels / groups)}, {"axis", ir::MakeInt(0)}}));
+  };
+  std::vector<int64_t> axes;
+  for (int64_t k = 2; k < rank; ++k) axes.push_back(k);
+  return {Value(Expr(ctx.Op("relax.nn.group_norm", {ctx.Expr(0), per_channel(1), per_channel(2)},
+                            {{"num_groups", ir::MakeInt(groups)},
+                             {"channel_axis", ir::MakeInt(1)},
+                             {"axes", relax::IntArray(axes)},
+                             {"epsilon", ir::MakeFloat(ctx.AttrFloat("epsilon", 1e-5f))}})))};
 }
 
 // DequantizeLinear: (x - zero_point) * scale, per tensor or per `axis`.
@@ -355,6 +383,7 @@ void RegisterNN(ConverterTable& t) {
   t["BatchNormalization"] = ConvertBatchNorm;
   t["LayerNormalization"] = ConvertLayerNorm;
   t["InstanceNormalization"] = ConvertInstanceNorm;
+  t["GroupNormalization"] = ConvertGroupNorm;
   t["DequantizeLinear"] = ConvertDequantize;
   t["Softmax"] = SoftmaxLike("relax.nn.softmax");
   t["LogSoftmax"] = SoftmaxLike("relax.nn.log_softmax");

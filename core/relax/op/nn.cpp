@@ -435,6 +435,52 @@ OpInfo LayerNorm() {
   return Define(std::move(def));
 }
 
+// group_norm / instance_norm: the channels on `channel_axis` split into `num_groups` groups (one
+// channel a group for instance_norm), each group of a sample normalized over its channels and
+// `axes`, then scaled and shifted per channel by the 1-D gamma and beta.
+OpInfo ChannelNorm(bool grouped) {
+  OpDef def;
+  def.name = grouped ? "relax.nn.group_norm" : "relax.nn.instance_norm";
+  def.args = {"data", "gamma", "beta"};
+  def.pattern = OpPatternKind::kOutEWiseFusable;
+  def.attrs_type_key = grouped ? "relax.attrs.GroupNormAttrs" : "relax.attrs.InstanceNormAttrs";
+  if (grouped) def.attrs.push_back(IntAttr("num_groups", 1));
+  for (AttrField f : {IntAttr("channel_axis", 1), IntsAttr("axes", {}), FloatAttr("epsilon", 1e-5),
+                      BoolAttr("center", true), BoolAttr("scale", true)}) {
+    def.attrs.push_back(std::move(f));
+  }
+  def.infer = [grouped](const Call& call, const std::vector<Type>& types) -> Type {
+    Type data_type = FloatSameAsInput(types);
+    const auto* data = data_type.as<TensorTypeNode>();
+    int64_t groups = grouped ? AttrInt(call, "num_groups") : 1;
+    if (groups <= 0) throw TypeError("num_groups must be positive, got " + std::to_string(groups));
+    for (size_t i = 1; i < 3; ++i) {
+      const TensorTypeNode* p = TensorArg(types, i, i == 1 ? "gamma" : "beta");
+      if (!p->IsUnknownDtype() && !data->IsUnknownDtype() && p->dtype != data->dtype) {
+        throw TypeError(std::string(i == 1 ? "gamma" : "beta") + " has dtype " + p->dtype.ToString() +
+                        " where the data has " + data->dtype.ToString());
+      }
+    }
+    if (data->IsUnknownNdim()) return data_type;
+    int64_t channel = NormalizeAxis(AttrInt(call, "channel_axis"), data->ndim);
+    std::vector<int64_t> axes = NormalizeAxes(AttrInts(call, "axes"), data->ndim);
+    for (int64_t a : axes) {
+      if (a == channel) throw TypeError("channel_axis " + std::to_string(channel) + " must not be among the axes");
+    }
+    if (data->shape) {
+      auto c = AsConstInt((*data->shape)[channel]);
+      if (c && *c % groups != 0) {
+        throw TypeError("the " + std::to_string(*c) + " channels are not divisible by " + std::to_string(groups) +
+                        " groups");
+      }
+    }
+    CheckParam(types, 1, "gamma", data, {channel});
+    CheckParam(types, 2, "beta", data, {channel});
+    return data_type;
+  };
+  return Define(std::move(def));
+}
+
 OpInfo RMSNorm() {
   OpDef def;
   def.name = "relax.nn.rms_norm";
@@ -490,6 +536,8 @@ const OpRegistrar kOps[] = {
     OpRegistrar(BatchNorm()),
     OpRegistrar(LayerNorm()),
     OpRegistrar(RMSNorm()),
+    OpRegistrar(ChannelNorm(true)),
+    OpRegistrar(ChannelNorm(false)),
     OpRegistrar(Dropout()),
 };
 

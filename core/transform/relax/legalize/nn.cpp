@@ -168,6 +168,25 @@ void RegisterNN(LegalizeTable& table) {
         topi::layer_norm(x, gamma, beta, AttrInts(call, "axes"), AttrFloat(call, "epsilon")),
         "layer_norm");
   };
+  for (const char* name : {"relax.nn.group_norm", "relax.nn.instance_norm"}) {
+    bool grouped = std::string_view(name) == "relax.nn.group_norm";
+    table[name] = [grouped](BlockBuilder& bb, const Call& call) -> Expr {
+      TECall te(bb);
+      te::Tensor x = te.Tensor(call, 0);
+      te::Tensor gamma = te.Tensor(call, 1);
+      te::Tensor beta = te.Tensor(call, 2);
+      if (!AttrBool(call, "scale")) gamma = te::Tensor();
+      if (!AttrBool(call, "center")) beta = te::Tensor();
+      try {
+        return te.Emit(topi::group_norm(x, gamma, beta, grouped ? AttrInt(call, "num_groups") : 0,
+                                        AttrInt(call, "channel_axis"), AttrInts(call, "axes"),
+                                        AttrFloat(call, "epsilon")),
+                       grouped ? "group_norm" : "instance_norm");
+      } catch (const std::invalid_argument& e) {
+        throw LegalizeError(e.what());
+      }
+    };
+  }
   table["relax.nn.rms_norm"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     TECall te(bb);
     te::Tensor x = te.Tensor(call, 0);
