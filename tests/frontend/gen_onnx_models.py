@@ -709,6 +709,65 @@ def group_instance_norm():
          [init("gs", gs), init("gb", gb), init("cs", cs), init("cb", cb)], opset=18, check=False)
 
 
+def resize_ref(x, out_hw, mode, coord, nearest="round_prefer_floor"):
+    """ONNX Resize on the last two axes by the spec's formulas, edge values outside the image."""
+    n, c, ih, iw = x.shape
+    oh, ow = out_hw
+
+    def source(o, i, out):
+        if coord == "align_corners":
+            return o * (i - 1) / (out - 1) if out > 1 else 0.0
+        if coord == "asymmetric":
+            return o * i / out
+        if coord == "pytorch_half_pixel" and out == 1:
+            return 0.0
+        return (o + 0.5) * i / out - 0.5
+
+    def at(y, w):
+        return x[:, :, min(max(y, 0), ih - 1), min(max(w, 0), iw - 1)]
+
+    y = np.zeros((n, c, oh, ow), np.float64)
+    for i in range(oh):
+        for j in range(ow):
+            sy, sx = source(i, ih, oh), source(j, iw, ow)
+            if mode == "nearest":
+                r = {"round_prefer_floor": lambda v: math.ceil(v - 0.5), "floor": math.floor}[nearest]
+                y[:, :, i, j] = at(r(sy), r(sx))
+            else:
+                fy, fx = math.floor(sy), math.floor(sx)
+                ty, tx = sy - fy, sx - fx
+                top = at(fy, fx) * (1 - tx) + at(fy, fx + 1) * tx
+                bottom = at(fy + 1, fx) * (1 - tx) + at(fy + 1, fx + 1) * tx
+                y[:, :, i, j] = top * (1 - ty) + bottom * ty
+    return y.astype(np.float32)
+
+
+def resize():
+    """Resize: linear and nearest, by scales and by sizes, in the coordinate transformations
+    that exporters write (PyTorch's nearest upsampling is asymmetric + floor)."""
+    x = rand(1, 2, 3, 4)
+    empty = init("empty", np.array([], np.float32))
+    nodes = [
+        helper.make_node("Resize", ["x", "", "s2"], ["lin_hp"], mode="linear"),
+        helper.make_node("Resize", ["x", "", "s2"], ["near_pt"], mode="nearest",
+                         coordinate_transformation_mode="asymmetric", nearest_mode="floor"),
+        helper.make_node("Resize", ["x", "empty", "empty", "sz57"], ["lin_ac"], mode="linear",
+                         coordinate_transformation_mode="align_corners"),
+        helper.make_node("Resize", ["x", "", "", "sz57"], ["near_hp"], mode="nearest"),
+        helper.make_node("Resize", ["x", "", "", "sz13"], ["lin_php"], mode="linear",
+                         coordinate_transformation_mode="pytorch_half_pixel"),
+    ]
+    expected = {"lin_hp": resize_ref(x, (6, 8), "linear", "half_pixel"),
+                "near_pt": resize_ref(x, (6, 8), "nearest", "asymmetric", "floor"),
+                "lin_ac": resize_ref(x, (5, 7), "linear", "align_corners"),
+                "near_hp": resize_ref(x, (5, 7), "nearest", "half_pixel"),
+                "lin_php": resize_ref(x, (1, 3), "linear", "pytorch_half_pixel")}
+    save("resize", nodes, [("x", F32, [1, 2, 3, 4])], [(k, F32, list(v.shape)) for k, v in expected.items()],
+         {"x": x}, expected,
+         [init("s2", np.array([1, 1, 2, 2], np.float32)), empty,
+          init("sz57", np.array([1, 2, 5, 7], np.int64)), init("sz13", np.array([1, 2, 1, 3], np.int64))], opset=13)
+
+
 # --- error cases ------------------------------------------------------------------------------
 
 def errors():
@@ -723,10 +782,13 @@ def errors():
          {}, {}, opset=9)
     save("dynamic_reshape", [helper.make_node("Reshape", ["x", "target"], ["y"], name="reshape")],
          [("x", F32, [2, 3]), ("target", I64, [2])], [("y", F32, [3, 2])], {}, {})
+    save("resize_cubic", [helper.make_node("Resize", ["x", "", "s2"], ["y"], name="rs", mode="cubic")],
+         [("x", F32, [1, 1, 2, 2])], [("y", F32, [1, 1, 4, 4])], {}, {},
+         [init("s2", np.array([1, 1, 2, 2], np.float32))], opset=13)
     good = open(os.path.join(DATA, "mlp.onnx"), "rb").read()
     with open(os.path.join(DATA, "truncated.onnx"), "wb") as f:
         f.write(good[:len(good) // 2])
-    for folder in ("unsupported_ops", "old_opset", "dynamic_reshape"):
+    for folder in ("unsupported_ops", "old_opset", "dynamic_reshape", "resize_cubic"):
         shutil.rmtree(os.path.join(DATA, folder))
 
 
@@ -757,6 +819,7 @@ def main():
     argmin_round_quant()
     topk()
     group_instance_norm()
+    resize()
     errors()
 
 

@@ -128,6 +128,7 @@ class TestONNXImport : public QObject {
     row("argmin_round_quant", {"amin", "amin0", "round", "q8", "qi8", "gath"});
     row("topk", {"v", "i", "vs", "is"});
     row("group_instance_norm", {"gn", "in3", "gn_c"});
+    row("resize", {"lin_hp", "near_pt", "lin_ac", "near_hp", "lin_php"});
   }
   void model() {
     QFETCH(QString, name);
@@ -232,6 +233,15 @@ class TestONNXImport : public QObject {
     QVERIFY(!r.ok());
     std::string all = Messages(r.diagnostics);
     QVERIFY2(all.find("Reshape at node 'reshape' (#0): the shape (input 'target') must be known at import time") != std::string::npos,
+             all.c_str());
+  }
+
+  // An attribute value a converter does not handle is named with the op and the node.
+  void unsupportedAttributeNamesNode() {
+    onnx::ImportResult r = onnx::FromONNXFile(DataDir() + "/resize_cubic.onnx");
+    QVERIFY(!r.ok());
+    std::string all = Messages(r.diagnostics);
+    QVERIFY2(all.find("Resize at node 'rs' (#0): mode 'cubic' is not supported (nearest, linear)") != std::string::npos,
              all.c_str());
   }
 

@@ -358,6 +358,25 @@ class TestRelaxOps : public QObject {
                 "nn.instance_norm: the gamma has dimension 5 where the data has 4 (axis 1)");
   }
 
+  void resize2d() {
+    tir::Var n = tir::MakeVar("n", kI64), h = tir::MakeVar("h", kI64);
+    auto resize_to = [](std::vector<PrimExpr> size, AttrMap attrs) {
+      return [size, attrs](const std::vector<Var>& p) {
+        return MakeOpCall("relax.image.resize2d", {p[0], MakeShapeExpr(size)}, attrs);
+      };
+    };
+    CHECK_TYPE(Infer({T({n, I(3), I(8), I(8)})}, resize_to({h, I(16)}, {})),
+               "R.Tensor((n, 3, h, 16), \"float32\")");
+    CHECK_TYPE(Infer({T({n, I(8), I(8), I(3)})}, resize_to({I(4), I(4)}, {{"layout", ir::MakeString("NHWC")}})),
+               "R.Tensor((n, 4, 4, 3), \"float32\")");
+    CHECK_ERROR(Infer({T({n, I(3), I(8)})}, resize_to({I(4), I(4)}, {})),
+                "image.resize2d: the data must be 4-D, got rank 3");
+    CHECK_ERROR(Infer({T({n, I(3), I(8), I(8)})}, resize_to({I(4), I(4)}, {{"method", ir::MakeString("area")}})),
+                "image.resize2d: method must be nearest_neighbor, linear or cubic, got area");
+    CHECK_ERROR(Infer({T({n, I(3), I(8), I(8)})}, resize_to({I(4)}, {})),
+                "image.resize2d: the size must have 2 dims (height, width), got 1");
+  }
+
   void reshape() {
     tir::Var n = tir::MakeVar("n", kI64);
     auto reshape_to = [](std::vector<PrimExpr> dims) {

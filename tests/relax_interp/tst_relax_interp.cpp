@@ -5,6 +5,7 @@
 // is a diagnostic that names the reason.
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 #include "relax/block_builder.h"
@@ -526,6 +527,68 @@ class Module:
           double want_i = (X(s, c, w) - cm) / std::sqrt(cvar + 1e-3) + b.GetDouble(c);
           QVERIFY2(near(r.value.fields[0].tensor.GetDouble(i), want_g), "group_norm");
           QVERIFY2(near(r.value.fields[1].tensor.GetDouble(i), want_i), "instance_norm");
+        }
+      }
+    }
+  }
+
+  // resize2d's methods and coordinate transformations against their definitions: the source
+  // coordinate of each output pixel, neighbors clamped to the image.
+  void resize2dMatchesItsDefinition() {
+    ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((1, 2, 3, 4), dtype="float32")) -> R.Tuple(R.Tensor((1, 2, 5, 7), dtype="float32"), R.Tensor((1, 2, 5, 7), dtype="float32"), R.Tensor((1, 2, 5, 7), dtype="float32"), R.Tensor((1, 2, 6, 8), dtype="float32"), R.Tensor((1, 2, 1, 3), dtype="float32")):
+        with R.dataflow():
+            a: R.Tensor((1, 2, 5, 7), dtype="float32") = R.image.resize2d(x, R.shape([5, 7]), roi=[T.float32(0.0), T.float32(0.0), T.float32(0.0), T.float32(0.0)], layout="NCHW", method="linear", coordinate_transformation_mode="half_pixel", rounding_method="round", cubic_alpha=-0.75, cubic_exclude=0, extrapolation_value=0.0)
+            b: R.Tensor((1, 2, 5, 7), dtype="float32") = R.image.resize2d(x, R.shape([5, 7]), method="linear", coordinate_transformation_mode="align_corners")
+            c: R.Tensor((1, 2, 5, 7), dtype="float32") = R.image.resize2d(x, R.shape([5, 7]), method="nearest_neighbor", coordinate_transformation_mode="half_pixel", rounding_method="round_prefer_floor")
+            d: R.Tensor((1, 2, 6, 8), dtype="float32") = R.image.resize2d(x, R.shape([6, 8]), method="nearest_neighbor", coordinate_transformation_mode="asymmetric", rounding_method="floor")
+            e: R.Tensor((1, 2, 1, 3), dtype="float32") = R.image.resize2d(x, R.shape([1, 3]), method="linear", coordinate_transformation_mode="pytorch_half_pixel")
+            gv: R.Tuple(R.Tensor((1, 2, 5, 7), dtype="float32"), R.Tensor((1, 2, 5, 7), dtype="float32"), R.Tensor((1, 2, 5, 7), dtype="float32"), R.Tensor((1, 2, 6, 8), dtype="float32"), R.Tensor((1, 2, 1, 3), dtype="float32")) = a, b, c, d, e
+            R.output(gv)
+        return gv
+)");
+    QCOMPARE(script::PrintModule(ParseOrFail(script::PrintModule(m))), script::PrintModule(m));
+    runtime::NDArray x = Random({1, 2, 3, 4}, 47);
+    auto r = relax::InterpretRelax(m, "main", {Value::Tensor(x)}, transform::InterpreterOptions());
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    auto X = [&](int c, int64_t y, int64_t w) {
+      y = std::clamp<int64_t>(y, 0, 2);
+      w = std::clamp<int64_t>(w, 0, 3);
+      return x.GetDouble((c * 3 + y) * 4 + w);
+    };
+    // mode: 0 half_pixel, 1 align_corners, 2 asymmetric, 3 pytorch_half_pixel.
+    auto source = [](int mode, int o, int in, int out) {
+      if (mode == 1) return out > 1 ? o * double(in - 1) / (out - 1) : 0.0;
+      if (mode == 2) return o * double(in) / out;
+      if (mode == 3 && out == 1) return 0.0;
+      return (o + 0.5) * in / out - 0.5;
+    };
+    auto bilinear = [&](int c, double sy, double sx) {
+      double fy = std::floor(sy), fx = std::floor(sx), ty = sy - fy, tx = sx - fx;
+      auto y0 = int64_t(fy), x0 = int64_t(fx);
+      double top = X(c, y0, x0) * (1 - tx) + X(c, y0, x0 + 1) * tx;
+      double bottom = X(c, y0 + 1, x0) * (1 - tx) + X(c, y0 + 1, x0 + 1) * tx;
+      return top * (1 - ty) + bottom * ty;
+    };
+    auto near = [](double got, double want) { return std::fabs(got - want) <= 1e-5 * (1 + std::fabs(want)); };
+    struct Case { size_t field; int mode; bool linear; int oh, ow; };
+    for (Case k : {Case{0, 0, true, 5, 7}, Case{1, 1, true, 5, 7}, Case{2, 0, false, 5, 7}, Case{3, 2, false, 6, 8},
+                   Case{4, 3, true, 1, 3}}) {
+      for (int c = 0; c < 2; ++c) {
+        for (int i = 0; i < k.oh; ++i) {
+          for (int j = 0; j < k.ow; ++j) {
+            double sy = source(k.mode, i, 3, k.oh), sx = source(k.mode, j, 4, k.ow);
+            double want = k.linear ? bilinear(c, sy, sx)
+                          : k.mode == 2 ? X(c, int64_t(std::floor(sy)), int64_t(std::floor(sx)))
+                                        : X(c, int64_t(std::ceil(sy - 0.5)), int64_t(std::ceil(sx - 0.5)));
+            double got = r.value.fields[k.field].tensor.GetDouble((c * k.oh + i) * k.ow + j);
+            QVERIFY2(near(got, want), ("resize case " + std::to_string(k.field)).c_str());
+          }
         }
       }
     }

@@ -368,6 +368,81 @@ std::vector<Operand> ConvertQuantize(NodeContext& ctx) {
   return {Value(Expr(ctx.Op("relax.astype", {y}, {{"dtype", relax::DTypeAttr(out)}})))};
 }
 
+// Resize onto relax.image.resize2d (4-D data, the spatial axes resized): nearest (its
+// nearest_mode the rounding) and linear, with the coordinate transformations half_pixel,
+// pytorch_half_pixel, align_corners and asymmetric. The output size comes from `sizes` or from
+// `scales` (floor(dim * scale)); scales must give whole sizes, where the op's in/out ratio is the
+// scale ONNX maps coordinates with.
+std::vector<Operand> ConvertResize(NodeContext& ctx) {
+  int64_t rank = ctx.Rank(0);
+  if (rank != 4) ctx.Fail("only 4-D data (NCHW) is supported, got rank " + std::to_string(rank));
+  std::string mode = ctx.AttrString("mode", "nearest");
+  if (mode != "nearest" && mode != "linear") ctx.Fail("mode '" + mode + "' is not supported (nearest, linear)");
+  std::string coord = ctx.AttrString("coordinate_transformation_mode", "half_pixel");
+  if (coord != "half_pixel" && coord != "pytorch_half_pixel" && coord != "align_corners" && coord != "asymmetric") {
+    ctx.Fail("coordinate_transformation_mode '" + coord +
+             "' is not supported (half_pixel, pytorch_half_pixel, align_corners, asymmetric)");
+  }
+  std::string nearest = ctx.AttrString("nearest_mode", "round_prefer_floor");
+  if (mode == "nearest" && nearest != "round_prefer_floor" && nearest != "round_prefer_ceil" && nearest != "floor" &&
+      nearest != "ceil") {
+    ctx.Fail("nearest_mode '" + nearest + "' is not supported");
+  }
+  if (ctx.AttrInt("antialias", 0) != 0) ctx.Fail("antialias 1 is not supported");
+  std::string policy = ctx.AttrString("keep_aspect_ratio_policy", "stretch");
+  if (policy != "stretch") ctx.Fail("keep_aspect_ratio_policy '" + policy + "' is not supported (only stretch)");
+  std::vector<int64_t> axes = ctx.AttrInts("axes", {0, 1, 2, 3});
+  for (int64_t& a : axes) a = NormalizeAxis(a, rank, ctx);
+  std::vector<PrimExpr> in = ctx.Shape(0);
+  std::vector<PrimExpr> out = in;
+  auto has_values = [&](size_t i) {
+    if (!ctx.HasInput(i)) return false;
+    if (const KnownInts* k = ctx.Known(i)) return !k->values.empty();
+    const auto* c = ctx.Input(i).expr.as<relax::ConstantNode>();
+    if (!c) ctx.Fail("input " + std::to_string(i) + " ('" + ctx.node().input(static_cast<int>(i)) + "') must be a constant");
+    return !ConstantValues(*c).empty();
+  };
+  if (ctx.NumInputs() > 3 && has_values(3)) {
+    std::vector<int64_t> sizes = ctx.ConstInts(3, "the sizes");
+    if (sizes.size() != axes.size()) ctx.Fail("sizes must have one value per axis");
+    for (size_t k = 0; k < axes.size(); ++k) {
+      const int64_t* d = tir::AsConstInt(in[axes[k]]);
+      if (!d || *d != sizes[k]) out[axes[k]] = I64(sizes[k]);
+    }
+  } else if (ctx.NumInputs() > 2 && has_values(2)) {
+    std::vector<double> scales = ConstantValues(*ctx.Input(2).expr.as<relax::ConstantNode>());
+    if (scales.size() != axes.size()) ctx.Fail("scales must have one value per axis");
+    for (size_t k = 0; k < axes.size(); ++k) {
+      double sc = scales[k];
+      if (sc <= 0) ctx.Fail("scales must be positive, got " + std::to_string(sc));
+      if (sc == 1.0) continue;
+      const int64_t* d = tir::AsConstInt(in[axes[k]]);
+      if (d) {
+        double size = *d * sc;
+        if (size != std::floor(size)) {
+          ctx.Fail("scale " + std::to_string(sc) + " on a dim of " + std::to_string(*d) +
+                   " gives a fractional size; give sizes instead");
+        }
+        out[axes[k]] = I64(static_cast<int64_t>(size));
+      } else if (sc == std::floor(sc)) {
+        out[axes[k]] = tir::mul(in[axes[k]], I64(static_cast<int64_t>(sc)));
+      } else {
+        ctx.Fail("a fractional scale (" + std::to_string(sc) + ") needs a static dim");
+      }
+    }
+  } else {
+    ctx.Fail("neither scales nor sizes is given");
+  }
+  if (out[0].get() != in[0].get() || out[1].get() != in[1].get()) {
+    ctx.Fail("only the spatial axes (2 and 3) can be resized");
+  }
+  ir::AttrMap attrs{{"layout", ir::MakeString("NCHW")},
+                    {"method", ir::MakeString(mode == "nearest" ? "nearest_neighbor" : "linear")},
+                    {"coordinate_transformation_mode", ir::MakeString(coord)}};
+  if (mode == "nearest") attrs["rounding_method"] = ir::MakeString(nearest);
+  return {Value(Expr(ctx.Op("relax.image.resize2d", {ctx.Expr(0), ShapeOf({out[2], out[3]})}, attrs)))};
+}
+
 }  // namespace
 
 void RegisterNN(ConverterTable& t) {
@@ -384,6 +459,7 @@ void RegisterNN(ConverterTable& t) {
   t["LayerNormalization"] = ConvertLayerNorm;
   t["InstanceNormalization"] = ConvertInstanceNorm;
   t["GroupNormalization"] = ConvertGroupNorm;
+  t["Resize"] = ConvertResize;
   t["DequantizeLinear"] = ConvertDequantize;
   t["Softmax"] = SoftmaxLike("relax.nn.softmax");
   t["LogSoftmax"] = SoftmaxLike("relax.nn.log_softmax");

@@ -26,6 +26,7 @@ const LegalizeTable& Table() {
     legalize::RegisterManipulate(t);
     legalize::RegisterReduce(t);
     legalize::RegisterCreate(t);
+    legalize::RegisterImage(t);
     return t;
   }();
   return table;

@@ -41,6 +41,7 @@ void RegisterNN(LegalizeTable& table);
 void RegisterManipulate(LegalizeTable& table);
 void RegisterReduce(LegalizeTable& table);
 void RegisterCreate(LegalizeTable& table);
+void RegisterImage(LegalizeTable& table);
 
 // The operands of one call_tir under construction.
 class TECall {
