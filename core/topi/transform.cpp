@@ -1,6 +1,7 @@
 #include "topi/transform.h"
 
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
 
 #include "tir/builtin.h"
@@ -405,7 +406,132 @@ PrimExpr WrapIndex(const PrimExpr& index, const PrimExpr& extent) {
   return tir::MakeSelect(tir::less(i, Index(0)), tir::add(i, extent), i);
 }
 
+
+// A scatter in gather form: each output element reduces the updates that land on it (`land`
+// gives, for the output index and the reduction vars, whether an update lands there and its
+// value; one that does not is the reduction's identity) and combines the result with the data. "update" keeps the last landing update in
+// row-major order of the reduction, as a sequential scatter would.
+Tensor ScatterByLanding(const Tensor& data, const std::string& reduction, const std::vector<PrimExpr>& extents,
+                        const std::function<std::pair<PrimExpr, PrimExpr>(const std::vector<Var>&,
+                                                                            const std::vector<Var>&)>& land,
+                        const std::string& name) {
+  ir::DataType t = data.dtype();
+  auto reduce_vars = [&] {
+    std::vector<te::IterVar> rv;
+    for (size_t k = 0; k < extents.size(); ++k) rv.push_back(te::reduce_axis(extents[k], "k" + std::to_string(k)));
+    return rv;
+  };
+  auto vars_of = [](const std::vector<te::IterVar>& rv) {
+    std::vector<Var> v;
+    for (const auto& r : rv) v.push_back(r->var);
+    return v;
+  };
+  if (reduction == "update") {
+    te::CommReducerSpec last = te::MakeReducer(
+        [](const std::vector<Var>& a, const std::vector<Var>& b) {
+          PrimExpr later = tir::greater(b[0], a[0]);
+          return std::vector<PrimExpr>{tir::MakeSelect(later, b[0], a[0]), tir::MakeSelect(later, b[1], a[1])};
+        },
+        {Index(-1), Const(t, 0)});
+    std::vector<Tensor> found = te::compute_batch(
+        data.shape(),
+        [&](const std::vector<Var>& i) {
+          std::vector<te::IterVar> rv = reduce_vars();
+          std::vector<Var> r = vars_of(rv);
+          auto [lands, value] = land(i, r);
+          PrimExpr pos = tir::MakeSelect(lands, Ravel(std::vector<PrimExpr>(r.begin(), r.end()), extents), Index(-1));
+          return last.Apply({pos, value}, rv);
+        },
+        name + "_found", kTagCommReduce);
+    return te::compute(
+        data.shape(),
+        [&](const std::vector<Var>& i) {
+          return tir::MakeSelect(tir::greater_equal(found[0](i), Index(0)), found[1](i), data(i));
+        },
+        name, kTagInjective);
+  }
+  PrimExpr identity;
+  std::function<PrimExpr(PrimExpr, PrimExpr)> combine;
+  if (reduction == "add") {
+    identity = Const(t, 0), combine = [](PrimExpr a, PrimExpr b) { return tir::add(a, b); };
+  } else if (reduction == "mul") {
+    identity = Const(t, 1), combine = [](PrimExpr a, PrimExpr b) { return tir::mul(a, b); };
+  } else if (reduction == "max") {
+    identity = te::min_value(t), combine = [](PrimExpr a, PrimExpr b) { return tir::max(a, b); };
+  } else if (reduction == "min") {
+    identity = te::max_value(t), combine = [](PrimExpr a, PrimExpr b) { return tir::min(a, b); };
+  } else {
+    throw std::invalid_argument(name.substr(2) + ": reduction " + reduction +
+                                " is not supported (update, add, mul, max, min)");
+  }
+  te::CommReducerSpec reducer = te::MakeReducer(
+      [&](const std::vector<Var>& a, const std::vector<Var>& b) { return std::vector<PrimExpr>{combine(a[0], b[0])}; },
+      {identity});
+  std::vector<Tensor> acc = te::compute_batch(
+      data.shape(),
+      [&](const std::vector<Var>& i) {
+        std::vector<te::IterVar> rv = reduce_vars();
+        auto [lands, value] = land(i, vars_of(rv));
+        return reducer.Apply({tir::MakeSelect(lands, value, identity)}, rv);
+      },
+      name + "_acc", kTagCommReduce);
+  return te::compute(
+      data.shape(), [&](const std::vector<Var>& i) { return combine(data(i), acc[0](i)); }, name, kTagInjective);
+}
+
 }  // namespace
+
+Tensor scatter_elements(const Tensor& x, const Tensor& indices, const Tensor& updates, int64_t axis,
+                        const std::string& reduction) {
+  int64_t a = NormalizeAxis(axis, x.ndim(), "scatter_elements");
+  if (indices.ndim() != x.ndim() || updates.ndim() != x.ndim()) {
+    throw std::invalid_argument("scatter_elements: the data, indices and updates must have one rank");
+  }
+  const std::vector<PrimExpr>& is = indices.shape();
+  return ScatterByLanding(
+      x, reduction, {is[a]},
+      [&](const std::vector<Var>& i, const std::vector<Var>& r) {
+        // The update at q = i with q[axis] = k lands on i when indices[q] is i[axis]; q's other
+        // coordinates must be inside the indices (clamped for the read, checked in the condition).
+        std::vector<PrimExpr> q;
+        PrimExpr inside = tir::make_const(ir::DataType::Bool(), int64_t(1));
+        for (size_t d = 0; d < x.ndim(); ++d) {
+          if (static_cast<int64_t>(d) == a) {
+            q.push_back(r[0]);
+          } else {
+            q.push_back(tir::min(i[d], tir::sub(is[d], Index(1))));
+            inside = tir::logical_and(inside, tir::less(i[d], is[d]));
+          }
+        }
+        PrimExpr lands = tir::logical_and(inside, tir::equal(WrapIndex(indices(q), x.shape()[a]), i[a]));
+        return std::pair{lands, updates(q)};
+      },
+      "T_scatter_elements");
+}
+
+Tensor scatter_nd(const Tensor& x, const Tensor& indices, const Tensor& updates, const std::string& reduction) {
+  const int64_t* k = indices.ndim() ? tir::AsConstInt(indices.shape().back()) : nullptr;
+  if (!k || *k < 1 || *k > static_cast<int64_t>(x.ndim())) throw std::invalid_argument("scatter_nd: bad index depth");
+  std::vector<PrimExpr> outer(indices.shape().begin(), indices.shape().end() - 1);
+  if (outer.empty()) outer.push_back(Index(1));
+  bool scalar_outer = indices.ndim() == 1;
+  return ScatterByLanding(
+      x, reduction, outer,
+      [&](const std::vector<Var>& i, const std::vector<Var>& r) {
+        std::vector<PrimExpr> at;
+        if (!scalar_outer) at.assign(r.begin(), r.end());
+        PrimExpr lands = tir::make_const(ir::DataType::Bool(), int64_t(1));
+        for (int64_t d = 0; d < *k; ++d) {
+          std::vector<PrimExpr> where = at;
+          where.push_back(Index(d));
+          lands = tir::logical_and(lands, tir::equal(WrapIndex(indices(where), x.shape()[d]), i[d]));
+        }
+        std::vector<PrimExpr> u = at;
+        for (size_t d = *k; d < x.ndim(); ++d) u.push_back(i[d]);
+        return std::pair{lands, updates(u)};
+      },
+      "T_scatter_nd");
+}
 
 Tensor gather_elements(const Tensor& x, const Tensor& indices, int64_t axis) {
   int64_t a = NormalizeAxis(axis, x.ndim(), "gather_elements");

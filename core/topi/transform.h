@@ -46,6 +46,16 @@ Tensor gather_elements(const Tensor& x, const Tensor& indices, int64_t axis);
 // ONNX GatherND with batch_dims 0: the last axis of `indices` holds coordinates into x's first
 // axes; the output is indices.shape[:-1] + x.shape[K:] ("T_gather_nd").
 Tensor gather_nd(const Tensor& x, const Tensor& indices);
+// ONNX ScatterElements: data with updates[q] combined into position q with q[axis] =
+// indices[q] (negative indices count from the end); reduction update (the last update wins),
+// add, mul, max or min. Computed in gather form, a reduction over the indices' axis per output
+// element ("T_scatter_elements").
+Tensor scatter_elements(const Tensor& x, const Tensor& indices, const Tensor& updates, int64_t axis,
+                        const std::string& reduction);
+// ONNX ScatterND: indices' last axis (K) holds coordinates into x's first K axes, updates has
+// shape indices.shape[:-1] + x.shape[K:]; the reductions as scatter_elements. A reduction over
+// all the indices' positions per output element ("T_scatter_nd").
+Tensor scatter_nd(const Tensor& x, const Tensor& indices, const Tensor& updates, const std::string& reduction);
 // numpy's repeat along `axis`: out[..., i, ...] = x[..., i // repeats, ...] ("T_repeat").
 Tensor repeat(const Tensor& x, int64_t repeats, int64_t axis);
 // numpy's tile: `repeats` copies along each axis, ranks aligned from the right ("T_tile").

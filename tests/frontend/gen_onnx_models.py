@@ -768,6 +768,39 @@ def resize():
           init("sz57", np.array([1, 2, 5, 7], np.int64)), init("sz13", np.array([1, 2, 1, 3], np.int64))], opset=13)
 
 
+def scatter():
+    """ScatterElements and ScatterND, plain and with reductions (opset 16), negative indices."""
+    x = rand(3, 5)
+    ie = np.array([[1, -1, 0], [4, 2, 2]], np.int64)
+    ue = rand(2, 3)
+    ind = np.array([[2], [0]], np.int64)
+    und = rand(2, 5)
+    ipt = np.array([[0, 1], [2, 3], [0, 1]], np.int64)
+    upt = rand(3)
+    nodes = [
+        helper.make_node("ScatterElements", ["x", "ie", "ue"], ["se"], axis=1),
+        helper.make_node("ScatterElements", ["x", "ie", "ue"], ["se_add"], axis=-1, reduction="add"),
+        helper.make_node("ScatterND", ["x", "ind", "und"], ["snd"]),
+        helper.make_node("ScatterND", ["x", "ipt", "upt"], ["snd_mul"], reduction="mul"),
+    ]
+    se, se_add = x.copy(), x.copy()
+    for p in range(2):
+        for q in range(3):
+            c = ie[p, q] % 5
+            se[p, c] = ue[p, q]
+            se_add[p, c] += ue[p, q]
+    snd = x.copy()
+    snd[ind[:, 0]] = und
+    snd_mul = x.copy()
+    for p in range(3):
+        snd_mul[ipt[p, 0], ipt[p, 1]] *= upt[p]
+    expected = {"se": se, "se_add": se_add, "snd": snd, "snd_mul": snd_mul}
+    save("scatter", nodes, [("x", F32, [3, 5]), ("ue", F32, [2, 3]), ("und", F32, [2, 5]), ("upt", F32, [3])],
+         [(k, F32, list(v.shape)) for k, v in expected.items()],
+         {"x": x, "ue": ue, "und": und, "upt": upt}, expected,
+         [init("ie", ie), init("ind", ind), init("ipt", ipt)], opset=16)
+
+
 # --- error cases ------------------------------------------------------------------------------
 
 def errors():
@@ -820,6 +853,7 @@ def main():
     topk()
     group_instance_norm()
     resize()
+    scatter()
     errors()
 
 

@@ -129,6 +129,7 @@ class TestONNXImport : public QObject {
     row("topk", {"v", "i", "vs", "is"});
     row("group_instance_norm", {"gn", "in3", "gn_c"});
     row("resize", {"lin_hp", "near_pt", "lin_ac", "near_hp", "lin_php"});
+    row("scatter", {"se", "se_add", "snd", "snd_mul"});
   }
   void model() {
     QFETCH(QString, name);

@@ -358,6 +358,27 @@ class TestRelaxOps : public QObject {
                 "nn.instance_norm: the gamma has dimension 5 where the data has 4 (axis 1)");
   }
 
+  void scatter() {
+    tir::Var n = tir::MakeVar("n", kI64);
+    auto I64T = [](std::vector<PrimExpr> dims) { return T(std::move(dims), DataType::Int(64)); };
+    CHECK_TYPE(Infer({T({n, I(5)}), I64T({n, I(2)}), T({n, I(2)})},
+                     On("relax.scatter_elements", {{"axis", Int(1)}, {"reduction", ir::MakeString("add")}})),
+               "R.Tensor((n, 5), \"float32\")");
+    CHECK_ERROR(Infer({T({n, I(5)}), I64T({n, I(2)}), T({n, I(3)})}, On("relax.scatter_elements")),
+                "scatter_elements: the updates have shape (n, 3) where (n, 2) is expected");
+    CHECK_ERROR(Infer({T({n, I(5)}), I64T({n, I(2)}), T({n, I(2)})},
+                      On("relax.scatter_elements", {{"reduction", ir::MakeString("sub")}})),
+                "scatter_elements: reduction must be update, add, mul, mean, max or min, got sub");
+    CHECK_ERROR(Infer({T({n, I(5)}), T({n, I(2)}), T({n, I(2)})}, On("relax.scatter_elements")),
+                "scatter_elements: the indices must have an integer dtype, got float32");
+    CHECK_TYPE(Infer({T({n, I(4), I(3)}), I64T({I(2), I(1)}), T({I(2), I(4), I(3)})}, On("relax.scatter_nd")),
+               "R.Tensor((n, 4, 3), \"float32\")");
+    CHECK_ERROR(Infer({T({n, I(4), I(3)}), I64T({I(2), I(2)}), T({I(2), I(4)})}, On("relax.scatter_nd")),
+                "scatter_nd: the updates have shape (2, 4) where (2, 3) is expected");
+    CHECK_ERROR(Infer({T({n, I(4)}), I64T({I(2), I(3)}), T({I(2)})}, On("relax.scatter_nd")),
+                "scatter_nd: the indices' last dimension 3 must be in [1, 2]");
+  }
+
   void resize2d() {
     tir::Var n = tir::MakeVar("n", kI64), h = tir::MakeVar("h", kI64);
     auto resize_to = [](std::vector<PrimExpr> size, AttrMap attrs) {

@@ -594,6 +594,74 @@ class Module:
     }
   }
 
+  // scatter_elements and scatter_nd against sequential scatters: repeated and negative indices,
+  // the last update winning for "update", the others combined.
+  void scatterMatchesSequentialScatter() {
+    ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((3, 5), dtype="float32"), i: R.Tensor((2, 3), dtype="int64"), u: R.Tensor((2, 3), dtype="float32"), ni: R.Tensor((4, 1), dtype="int64"), nu: R.Tensor((4, 5), dtype="float32"), pi: R.Tensor((3, 2), dtype="int64"), pu: R.Tensor((3,), dtype="float32")) -> R.Tuple(R.Tensor((3, 5), dtype="float32"), R.Tensor((3, 5), dtype="float32"), R.Tensor((3, 5), dtype="float32"), R.Tensor((3, 5), dtype="float32"), R.Tensor((3, 5), dtype="float32")):
+        with R.dataflow():
+            a: R.Tensor((3, 5), dtype="float32") = R.scatter_elements(x, i, u, axis=1, reduction="update")
+            b: R.Tensor((3, 5), dtype="float32") = R.scatter_elements(x, i, u, axis=1, reduction="add")
+            c: R.Tensor((3, 5), dtype="float32") = R.scatter_nd(x, ni, nu, reduction="update")
+            d: R.Tensor((3, 5), dtype="float32") = R.scatter_nd(x, ni, nu, reduction="mul")
+            e: R.Tensor((3, 5), dtype="float32") = R.scatter_nd(x, pi, pu, reduction="max")
+            gv: R.Tuple(R.Tensor((3, 5), dtype="float32"), R.Tensor((3, 5), dtype="float32"), R.Tensor((3, 5), dtype="float32"), R.Tensor((3, 5), dtype="float32"), R.Tensor((3, 5), dtype="float32")) = a, b, c, d, e
+            R.output(gv)
+        return gv
+)");
+    QCOMPARE(script::PrintModule(ParseOrFail(script::PrintModule(m))), script::PrintModule(m));
+    runtime::NDArray x = Random({3, 5}, 48), u = Random({2, 3}, 49), nu = Random({4, 5}, 50), pu = Random({3}, 51);
+    auto ints = [](std::vector<int64_t> shape, const std::vector<int64_t>& v) {
+      runtime::NDArray a = runtime::NDArray::Empty(std::move(shape), runtime::Int(64));
+      for (size_t k = 0; k < v.size(); ++k) a.SetDouble(k, double(v[k]));
+      return a;
+    };
+    // Row 0 hits column 1 twice; -1 is the last column.
+    std::vector<int64_t> iv = {1, 1, -1, 0, 4, 2}, niv = {2, 0, -1, 2}, piv = {0, 0, 1, 4, 0, 0};
+    runtime::NDArray i = ints({2, 3}, iv), ni = ints({4, 1}, niv), pi = ints({3, 2}, piv);
+    auto r = relax::InterpretRelax(
+        m, "main",
+        {Value::Tensor(x), Value::Tensor(i), Value::Tensor(u), Value::Tensor(ni), Value::Tensor(nu), Value::Tensor(pi),
+         Value::Tensor(pu)},
+        transform::InterpreterOptions());
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    std::vector<std::vector<double>> want(5, std::vector<double>(15));
+    for (auto& w : want) {
+      for (int k = 0; k < 15; ++k) w[k] = x.GetDouble(k);
+    }
+    auto wrap = [](int64_t v, int64_t n) { return v < 0 ? v + n : v; };
+    for (int p = 0; p < 2; ++p) {
+      for (int q = 0; q < 3; ++q) {
+        int64_t at = p * 5 + wrap(iv[p * 3 + q], 5);
+        want[0][at] = u.GetDouble(p * 3 + q);
+        want[1][at] += u.GetDouble(p * 3 + q);
+      }
+    }
+    for (int p = 0; p < 4; ++p) {
+      int64_t row = wrap(niv[p], 3);
+      for (int c = 0; c < 5; ++c) {
+        want[2][row * 5 + c] = nu.GetDouble(p * 5 + c);
+        want[3][row * 5 + c] *= nu.GetDouble(p * 5 + c);
+      }
+    }
+    for (int p = 0; p < 3; ++p) {
+      int64_t at = piv[p * 2] * 5 + piv[p * 2 + 1];
+      want[4][at] = std::max(want[4][at], pu.GetDouble(p));
+    }
+    for (size_t f = 0; f < 5; ++f) {
+      for (int k = 0; k < 15; ++k) {
+        double got = r.value.fields[f].tensor.GetDouble(k);
+        QVERIFY2(std::fabs(got - want[f][k]) <= 1e-5 * (1 + std::fabs(want[f][k])),
+                 ("scatter case " + std::to_string(f) + " element " + std::to_string(k)).c_str());
+      }
+    }
+  }
+
   // repeat along an axis and of the flattened data (numpy's repeat), through LegalizeOps.
   void repeatAlongAnAxisAndFlattened() {
     ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I

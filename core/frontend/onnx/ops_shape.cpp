@@ -471,6 +471,26 @@ std::vector<Operand> ConvertGatherND(NodeContext& ctx) {
   return {Value(Expr(ctx.Op("relax.gather_nd", {ctx.Expr(0), ctx.Expr(1)})))};
 }
 
+// ONNX's scatter reduction (none, add, mul, max, min) as the op's (update, ...).
+ir::ObjectRef ScatterReduction(NodeContext& ctx) {
+  std::string r = ctx.AttrString("reduction", "none");
+  if (r != "none" && r != "add" && r != "mul" && r != "max" && r != "min") {
+    ctx.Fail("reduction '" + r + "' is not supported (none, add, mul, max, min)");
+  }
+  return ir::MakeString(r == "none" ? "update" : r);
+}
+
+std::vector<Operand> ConvertScatterElements(NodeContext& ctx) {
+  int64_t axis = NormalizeAxis(ctx.AttrInt("axis", 0), ctx.Rank(0), ctx);
+  return {Value(Expr(ctx.Op("relax.scatter_elements", {ctx.Expr(0), ctx.Expr(1), ctx.Expr(2)},
+                            {{"axis", ir::MakeInt(axis)}, {"reduction", ScatterReduction(ctx)}})))};
+}
+
+std::vector<Operand> ConvertScatterND(NodeContext& ctx) {
+  return {Value(Expr(ctx.Op("relax.scatter_nd", {ctx.Expr(0), ctx.Expr(1), ctx.Expr(2)},
+                            {{"reduction", ScatterReduction(ctx)}})))};
+}
+
 }  // namespace
 
 void RegisterShape(ConverterTable& t) {
@@ -493,6 +513,8 @@ void RegisterShape(ConverterTable& t) {
   t["Tile"] = ConvertTile;
   t["GatherElements"] = ConvertGatherElements;
   t["GatherND"] = ConvertGatherND;
+  t["ScatterElements"] = ConvertScatterElements;
+  t["ScatterND"] = ConvertScatterND;
 }
 
 }  // namespace wb::frontend::onnx

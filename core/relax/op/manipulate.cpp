@@ -539,6 +539,95 @@ OpInfo GatherElements() {
   return Define(std::move(def));
 }
 
+// The reductions a scatter combines the data and its updates with (TVM's names).
+void CheckScatterReduction(const Call& call) {
+  std::string r = AttrString(call, "reduction");
+  if (r != "update" && r != "add" && r != "mul" && r != "mean" && r != "max" && r != "min") {
+    throw TypeError("reduction must be update, add, mul, mean, max or min, got " + r);
+  }
+}
+
+// The updates of a scatter: the data's dtype, and `want` as their shape when known.
+void CheckUpdates(const std::vector<Type>& types, const TensorTypeNode* x,
+                  const std::optional<std::vector<PrimExpr>>& want, int64_t want_ndim) {
+  const TensorTypeNode* u = TensorArg(types, 2, "the updates");
+  if (!u->IsUnknownDtype() && !x->IsUnknownDtype() && u->dtype != x->dtype) {
+    throw TypeError("the updates have dtype " + u->dtype.ToString() + " where the data has " + x->dtype.ToString());
+  }
+  if (want_ndim == kUnknownNDim || u->IsUnknownNdim()) return;
+  if (u->ndim != want_ndim) {
+    throw TypeError("the updates must have rank " + std::to_string(want_ndim) + ", got " + std::to_string(u->ndim));
+  }
+  if (!want || !u->shape) return;
+  for (size_t d = 0; d < want->size(); ++d) {
+    if (ProveNotEqual((*want)[d], (*u->shape)[d])) {
+      throw TypeError("the updates have shape " + ShapeText(*u->shape) + " where " + ShapeText(*want) +
+                      " is expected");
+    }
+  }
+}
+
+// scatter_elements (ONNX ScatterElements): data with updates[q] combined into
+// data[q with q[axis] = indices[q]]; the type is the data's.
+OpInfo ScatterElements() {
+  OpDef def;
+  def.name = "relax.scatter_elements";
+  def.args = {"data", "indices", "updates"};
+  def.pattern = OpPatternKind::kOpaque;
+  def.attrs_type_key = "relax.attrs.ScatterElementsAttrs";
+  def.attrs = {IntAttr("axis", 0), StringAttr("reduction", "update")};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the data");
+    const TensorTypeNode* indices = IndicesArg(types, 1);
+    CheckScatterReduction(call);
+    if (!x->IsUnknownNdim()) {
+      NormalizeAxis(AttrInt(call, "axis"), x->ndim);
+      if (!indices->IsUnknownNdim() && indices->ndim != x->ndim) {
+        throw TypeError("the indices must have the data's rank " + std::to_string(x->ndim) + ", got " +
+                        std::to_string(indices->ndim));
+      }
+    }
+    CheckUpdates(types, x, indices->shape, indices->ndim);
+    return GetRef(x);
+  };
+  return Define(std::move(def));
+}
+
+// scatter_nd (ONNX ScatterND): the last axis of `indices` (K long) holds coordinates into the
+// data's first K axes; updates has shape indices.shape[:-1] + data.shape[K:].
+OpInfo ScatterND() {
+  OpDef def;
+  def.name = "relax.scatter_nd";
+  def.args = {"data", "indices", "updates"};
+  def.pattern = OpPatternKind::kOpaque;
+  def.attrs_type_key = "relax.attrs.ScatterNDAttrs";
+  def.attrs = {StringAttr("reduction", "update")};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the data");
+    const TensorTypeNode* indices = IndicesArg(types, 1);
+    CheckScatterReduction(call);
+    if (x->IsUnknownNdim() || !indices->shape || indices->shape->empty()) {
+      CheckUpdates(types, x, std::nullopt, kUnknownNDim);
+      return GetRef(x);
+    }
+    auto depth = AsConstInt(indices->shape->back());
+    if (!depth) throw TypeError("the indices' last dimension must be static");
+    if (*depth < 1 || *depth > x->ndim) {
+      throw TypeError("the indices' last dimension " + std::to_string(*depth) + " must be in [1, " +
+                      std::to_string(x->ndim) + "]");
+    }
+    int64_t want_ndim = indices->ndim - 1 + x->ndim - *depth;
+    std::optional<std::vector<PrimExpr>> want;
+    if (x->shape) {
+      want.emplace(indices->shape->begin(), indices->shape->end() - 1);
+      want->insert(want->end(), x->shape->begin() + *depth, x->shape->end());
+    }
+    CheckUpdates(types, x, want, want_ndim);
+    return GetRef(x);
+  };
+  return Define(std::move(def));
+}
+
 OpInfo GatherND() {
   OpDef def;
   def.name = "relax.gather_nd";
@@ -641,7 +730,8 @@ const OpRegistrar kOps[] = {
     OpRegistrar(Split()),       OpRegistrar(StridedSlice()),    OpRegistrar(Take()),
     OpRegistrar(BroadcastTo()), OpRegistrar(LayoutTransform()), OpRegistrar(Tile()),
     OpRegistrar(GatherElements()), OpRegistrar(GatherND()), OpRegistrar(Where()),
-    OpRegistrar(Flip()),        OpRegistrar(Repeat()),
+    OpRegistrar(Flip()),        OpRegistrar(Repeat()),          OpRegistrar(ScatterElements()),
+    OpRegistrar(ScatterND()),
 };
 
 }  // namespace

@@ -167,6 +167,23 @@ void RegisterManipulate(LegalizeTable& table) {
     te::Tensor indices = te.Tensor(call, 1);
     return Guard([&] { return te.Emit(topi::gather_nd(x, indices), "gather_nd"); });
   };
+  table["relax.scatter_elements"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    te::Tensor indices = te.Tensor(call, 1);
+    te::Tensor updates = te.Tensor(call, 2);
+    return Guard([&] {
+      return te.Emit(topi::scatter_elements(x, indices, updates, AttrInt(call, "axis"), AttrString(call, "reduction")),
+                     "scatter_elements");
+    });
+  };
+  table["relax.scatter_nd"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    te::Tensor indices = te.Tensor(call, 1);
+    te::Tensor updates = te.Tensor(call, 2);
+    return Guard([&] { return te.Emit(topi::scatter_nd(x, indices, updates, AttrString(call, "reduction")), "scatter_nd"); });
+  };
   table["relax.repeat"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     TECall te(bb);
     te::Tensor x = te.Tensor(call, 0);
