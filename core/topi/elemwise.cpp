@@ -222,4 +222,51 @@ Tensor softplus(const Tensor& x, double beta, double threshold) {
   });
 }
 
+namespace {
+
+// Element `i` of a quantization parameter: its only element, or the one at i[axis].
+PrimExpr QParam(const Tensor& p, const std::vector<tir::Var>& i, size_t axis) {
+  bool singleton = true;
+  for (const PrimExpr& d : p.shape()) {
+    const int64_t* c = tir::AsConstInt(d);
+    singleton = singleton && c && *c == 1;
+  }
+  if (singleton) return p(std::vector<PrimExpr>(p.ndim(), Index(0)));
+  return p(std::vector<PrimExpr>{i[axis]});
+}
+
+size_t QAxis(const Tensor& x, int64_t axis, const char* op) {
+  return x.ndim() == 0 ? 0 : static_cast<size_t>(NormalizeAxis(axis, x.ndim(), op));
+}
+
+}  // namespace
+
+Tensor quantize(const Tensor& x, const Tensor& scale, const Tensor& zero_point, int64_t axis, DataType out_dtype) {
+  size_t a = QAxis(x, axis, "quantize");
+  DataType t = x.dtype();
+  return te::compute(
+      x.shape(),
+      [&](const std::vector<tir::Var>& i) {
+        PrimExpr q = Intrin("round", {tir::div(x(i), tir::cast(t, QParam(scale, i, a)))});
+        q = tir::add(q, tir::cast(t, QParam(zero_point, i, a)));
+        q = tir::max(tir::min(q, tir::cast(t, te::max_value(out_dtype))), tir::cast(t, te::min_value(out_dtype)));
+        return tir::cast(out_dtype, q);
+      },
+      "quantized", kTagElemWise, {}, PyAxes(x));
+}
+
+Tensor dequantize(const Tensor& x, const Tensor& scale, const Tensor& zero_point, int64_t axis, DataType out_dtype) {
+  size_t a = QAxis(x, axis, "dequantize");
+  DataType f32 = DataType::Float(32);
+  return te::compute(
+      x.shape(),
+      [&](const std::vector<tir::Var>& i) {
+        PrimExpr v = tir::sub(tir::cast(f32, x(i)), tir::cast(f32, QParam(zero_point, i, a)));
+        v = tir::mul(v, tir::cast(f32, QParam(scale, i, a)));
+        if (out_dtype == DataType::Float(16)) v = tir::max(tir::min(v, Const(f32, 65504.0)), Const(f32, -65504.0));
+        return tir::cast(out_dtype, v);
+      },
+      "dequantized", kTagElemWise, {}, PyAxes(x));
+}
+
 }  // namespace wb::topi

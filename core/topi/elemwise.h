@@ -41,4 +41,10 @@ Tensor leaky_relu(const Tensor& x, double alpha);
 // log(1 + exp(beta * x)) / beta, and x itself where beta * x > threshold (TVM's topi.nn.softplus).
 Tensor softplus(const Tensor& x, double beta, double threshold);
 
+// quantize: saturate(round(x / scale) + zero_point) in out_dtype (round ties to even);
+// dequantize: (x - zero_point) * scale computed in float32, then out_dtype. scale and zero_point
+// are per tensor (every dim 1, or rank 0) or 1-D along `axis` ("quantized" / "dequantized").
+Tensor quantize(const Tensor& x, const Tensor& scale, const Tensor& zero_point, int64_t axis, DataType out_dtype);
+Tensor dequantize(const Tensor& x, const Tensor& scale, const Tensor& zero_point, int64_t axis, DataType out_dtype);
+
 }  // namespace wb::topi

@@ -379,6 +379,24 @@ class TestRelaxOps : public QObject {
                 "scatter_nd: the indices' last dimension 3 must be in [1, 2]");
   }
 
+  void quantization() {
+    tir::Var n = tir::MakeVar("n", kI64);
+    auto Of = [](std::vector<PrimExpr> dims, DataType t) { return T(std::move(dims), t); };
+    CHECK_TYPE(Infer({T({n, I(4)}), T({I(4)}), Of({I(4)}, DataType::Int(8))},
+                     On("relax.quantize", {{"axis", Int(1)}, {"out_dtype", DTypeAttr(DataType::Int(8))}})),
+               "R.Tensor((n, 4), \"int8\")");
+    CHECK_TYPE(Infer({Of({n, I(4)}, DataType::UInt(8)), T({}), Of({}, DataType::UInt(8))}, On("relax.dequantize")),
+               "R.Tensor((n, 4), \"float32\")");
+    CHECK_ERROR(Infer({T({n, I(4)}), T({I(3)}), Of({I(4)}, DataType::Int(8))},
+                      On("relax.quantize", {{"axis", Int(1)}})),
+                "quantize: the scale has 3 values where the data has 4 on axis 1");
+    CHECK_ERROR(Infer({T({n, I(4)}), T({}), Of({}, DataType::Int(8))},
+                      On("relax.quantize", {{"out_dtype", DTypeAttr(DataType::Float(32))}})),
+                "quantize: out_dtype must be int8, uint8, int16 or uint16, got float32");
+    CHECK_ERROR(Infer({T({n, I(4)}), T({}), Of({}, DataType::Int(8))}, On("relax.dequantize")),
+                "dequantize: the data must have an integer dtype, got float32");
+  }
+
   void resize2d() {
     tir::Var n = tir::MakeVar("n", kI64), h = tir::MakeVar("h", kI64);
     auto resize_to = [](std::vector<PrimExpr> size, AttrMap attrs) {

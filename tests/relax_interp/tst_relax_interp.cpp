@@ -662,6 +662,50 @@ class Module:
     }
   }
 
+  // quantize per channel (saturating, ties to even) and dequantize per tensor, against the
+  // formulas.
+  void quantizeAndDequantize() {
+    ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2, 3), dtype="float32"), s: R.Tensor((3,), dtype="float32"), z: R.Tensor((3,), dtype="int8"), q: R.Tensor((2, 3), dtype="uint8"), ds: R.Tensor((), dtype="float32"), dz: R.Tensor((), dtype="uint8")) -> R.Tuple(R.Tensor((2, 3), dtype="int8"), R.Tensor((2, 3), dtype="float32")):
+        with R.dataflow():
+            a: R.Tensor((2, 3), dtype="int8") = R.quantize(x, s, z, out_dtype="int8", axis=1)
+            b: R.Tensor((2, 3), dtype="float32") = R.dequantize(q, ds, dz, out_dtype="float32", axis=-1)
+            gv: R.Tuple(R.Tensor((2, 3), dtype="int8"), R.Tensor((2, 3), dtype="float32")) = a, b
+            R.output(gv)
+        return gv
+)");
+    QCOMPARE(script::PrintModule(ParseOrFail(script::PrintModule(m))), script::PrintModule(m));
+    auto of = [](std::vector<int64_t> shape, runtime::DLDataType t, const std::vector<double>& v) {
+      runtime::NDArray a = runtime::NDArray::Empty(std::move(shape), t);
+      for (size_t k = 0; k < v.size(); ++k) a.SetDouble(k, v[k]);
+      return a;
+    };
+    // 2.5 / 1 and -0.5 / 1 are ties (to 2 and -0); 300 saturates.
+    std::vector<double> xv = {2.5, -0.5, 300.0, -1.3, 0.26, -40.0};
+    runtime::NDArray x = of({2, 3}, runtime::Float(32), xv);
+    runtime::NDArray s = of({3}, runtime::Float(32), {1.0, 0.5, 0.25});
+    runtime::NDArray z = of({3}, runtime::Int(8), {0, 3, -10});
+    std::vector<double> qv = {0, 17, 128, 200, 255, 3};
+    runtime::NDArray qu = of({2, 3}, runtime::UInt(8), qv);
+    runtime::NDArray ds = of({}, runtime::Float(32), {0.125}), dz = of({}, runtime::UInt(8), {128});
+    auto r = relax::InterpretRelax(
+        m, "main",
+        {Value::Tensor(x), Value::Tensor(s), Value::Tensor(z), Value::Tensor(qu), Value::Tensor(ds), Value::Tensor(dz)},
+        transform::InterpreterOptions());
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    const double sv[3] = {1.0, 0.5, 0.25}, zv[3] = {0, 3, -10};
+    for (int k = 0; k < 6; ++k) {
+      double want = std::clamp(std::nearbyint(float(xv[k]) / sv[k % 3]) + zv[k % 3], -128.0, 127.0);
+      QCOMPARE(r.value.fields[0].tensor.GetDouble(k), want);
+      QCOMPARE(r.value.fields[1].tensor.GetDouble(k), (qv[k] - 128) * 0.125);
+    }
+  }
+
   // repeat along an axis and of the flattened data (numpy's repeat), through LegalizeOps.
   void repeatAlongAnAxisAndFlattened() {
     ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I

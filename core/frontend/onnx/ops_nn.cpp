@@ -271,13 +271,6 @@ Converter SoftmaxLike(const char* relax_name) {
   };
 }
 
-// The shape that puts a per-channel vector on `axis` of a rank-`rank` tensor: (1, C, 1, 1).
-Expr AlongAxis(NodeContext& ctx, const Expr& v, const PrimExpr& channels, int64_t axis, int64_t rank) {
-  std::vector<PrimExpr> dims(rank, I64(1));
-  dims[axis] = channels;
-  return ctx.Op("relax.reshape", {v, ShapeOf(dims)});
-}
-
 // InstanceNormalization onto relax.nn.instance_norm: each (sample, channel) normalized over the
 // spatial axes, then scaled and shifted per channel.
 std::vector<Operand> ConvertInstanceNorm(NodeContext& ctx) {
@@ -325,47 +318,23 @@ std::vector<Operand> ConvertGroupNorm(NodeContext& ctx) {
                              {"epsilon", ir::MakeFloat(ctx.AttrFloat("epsilon", 1e-5f))}})))};
 }
 
-// DequantizeLinear: (x - zero_point) * scale, per tensor or per `axis`.
-std::vector<Operand> ConvertDequantize(NodeContext& ctx) {
-  int64_t rank = ctx.Rank(0);
-  DataType out = ctx.DType(1);
-  ir::AttrMap to_float{{"dtype", relax::DTypeAttr(out)}};
-  Expr x = ctx.Op("relax.astype", {ctx.Expr(0)}, to_float);
-  Expr scale = ctx.Expr(1);
-  Expr zero = ctx.HasInput(2) ? Expr(ctx.Op("relax.astype", {ctx.Expr(2)}, to_float)) : Expr();
-  if (ctx.Rank(1) == 1 && rank > 1) {
-    int64_t axis = NormalizeAxis(ctx.AttrInt("axis", 1), rank, ctx);
-    PrimExpr n = ctx.Shape(1)[0];
-    scale = AlongAxis(ctx, scale, n, axis, rank);
-    if (zero.defined()) zero = AlongAxis(ctx, zero, n, axis, rank);
-  }
-  if (zero.defined()) x = ctx.Op("relax.subtract", {x, zero});
-  return {Value(Expr(ctx.Op("relax.multiply", {x, scale})))};
-}
-
-// QuantizeLinear: saturate(round(x / scale) + zero_point) in the zero point's dtype (uint8 when
-// there is none), per tensor or per `axis`; round is to nearest, ties to even.
-std::vector<Operand> ConvertQuantize(NodeContext& ctx) {
-  int64_t rank = ctx.Rank(0);
-  DataType in = ctx.DType(0);
-  DataType out = ctx.HasInput(2) ? ctx.DType(2) : DataType::UInt(8);
-  if (!out.is_integer() && !out.is_uint()) ctx.Fail("only integer outputs are supported, got " + out.ToString());
-  Expr scale = ctx.Expr(1);
-  Expr zero = ctx.HasInput(2) ? Expr(ctx.Op("relax.astype", {ctx.Expr(2)}, {{"dtype", relax::DTypeAttr(in)}})) : Expr();
-  if (ctx.Rank(1) == 1 && rank > 1) {
-    int64_t axis = NormalizeAxis(ctx.AttrInt("axis", 1), rank, ctx);
-    PrimExpr n = ctx.Shape(1)[0];
-    scale = AlongAxis(ctx, scale, n, axis, rank);
-    if (zero.defined()) zero = AlongAxis(ctx, zero, n, axis, rank);
-  }
-  Expr y = ctx.Op("relax.round", {ctx.Op("relax.divide", {ctx.Expr(0), scale})});
-  if (zero.defined()) y = ctx.Op("relax.add", {y, zero});
-  bool is_signed = out.is_integer() && !out.is_uint();
-  double lo = is_signed ? -std::ldexp(1.0, out.bits() - 1) : 0.0;
-  double hi = is_signed ? std::ldexp(1.0, out.bits() - 1) - 1 : std::ldexp(1.0, out.bits()) - 1;
-  auto bound = [&](double v) { return relax::MakePrimValue(tir::MakeFloatImm(in, v)); };
-  y = ctx.Op("relax.clip", {y, bound(lo), bound(hi)});
-  return {Value(Expr(ctx.Op("relax.astype", {y}, {{"dtype", relax::DTypeAttr(out)}})))};
+// QuantizeLinear and DequantizeLinear onto relax.quantize / relax.dequantize, per tensor (a
+// scalar or one-element scale) or per `axis` (a 1-D scale). QuantizeLinear's output dtype is its
+// zero point's (uint8 without one); a missing zero point is 0.
+Converter QDQ(bool quantize) {
+  return [quantize](NodeContext& ctx) -> std::vector<Operand> {
+    if (ctx.AttrInt("block_size", 0) != 0) ctx.Fail("block_size " + std::to_string(ctx.AttrInt("block_size", 0)) + " (blocked quantization) is not supported");
+    if (ctx.AttrInt("saturate", 1) != 1) ctx.Fail("saturate 0 is not supported");
+    int64_t rank = ctx.Rank(0);
+    int64_t srank = ctx.Rank(1);
+    if (srank > 1) ctx.Fail("the scale must be a scalar or 1-D, got rank " + std::to_string(srank));
+    int64_t axis = rank == 0 ? 0 : NormalizeAxis(ctx.AttrInt("axis", 1), rank, ctx);
+    DataType out = quantize ? (ctx.HasInput(2) ? ctx.DType(2) : DataType::UInt(8)) : ctx.DType(1);
+    if (quantize && !out.is_integer()) ctx.Fail("only integer outputs are supported, got " + out.ToString());
+    Expr zero = ctx.HasInput(2) ? ctx.Expr(2) : Expr(ScalarConstant(quantize ? out : ctx.DType(0), 0));
+    return {Value(Expr(ctx.Op(quantize ? "relax.quantize" : "relax.dequantize", {ctx.Expr(0), ctx.Expr(1), zero},
+                              {{"out_dtype", relax::DTypeAttr(out)}, {"axis", ir::MakeInt(axis)}})))};
+  };
 }
 
 // Resize onto relax.image.resize2d (4-D data, the spatial axes resized): nearest (its
@@ -447,7 +416,7 @@ std::vector<Operand> ConvertResize(NodeContext& ctx) {
 
 void RegisterNN(ConverterTable& t) {
   t["ConvTranspose"] = ConvertConvTranspose;
-  t["QuantizeLinear"] = ConvertQuantize;
+  t["QuantizeLinear"] = QDQ(true);
   t["Gemm"] = ConvertGemm;
   t["MatMul"] = ConvertMatMul;
   t["Conv"] = ConvertConv;
@@ -460,7 +429,7 @@ void RegisterNN(ConverterTable& t) {
   t["InstanceNormalization"] = ConvertInstanceNorm;
   t["GroupNormalization"] = ConvertGroupNorm;
   t["Resize"] = ConvertResize;
-  t["DequantizeLinear"] = ConvertDequantize;
+  t["DequantizeLinear"] = QDQ(false);
   t["Softmax"] = SoftmaxLike("relax.nn.softmax");
   t["LogSoftmax"] = SoftmaxLike("relax.nn.log_softmax");
 }

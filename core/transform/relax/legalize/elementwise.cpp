@@ -68,6 +68,22 @@ void RegisterUnary(LegalizeTable& table) {
     double hi = BoundOf(bounds, call->args[2], "max");
     return te.Emit(topi::clip(x, lo, hi), "clip");
   };
+  for (bool quantize : {true, false}) {
+    table[quantize ? "relax.quantize" : "relax.dequantize"] = [quantize](BlockBuilder& bb, const Call& call) -> Expr {
+      TECall te(bb);
+      te::Tensor x = te.Tensor(call, 0);
+      te::Tensor scale = te.Tensor(call, 1);
+      te::Tensor zero = te.Tensor(call, 2);
+      int64_t axis = relax::AttrInt(call, "axis");
+      ir::DataType out = relax::AttrDataType(call, "out_dtype");
+      try {
+        return quantize ? te.Emit(topi::quantize(x, scale, zero, axis, out), "quantize")
+                        : te.Emit(topi::dequantize(x, scale, zero, axis, out), "dequantize");
+      } catch (const std::invalid_argument& e) {
+        throw LegalizeError(e.what());
+      }
+    };
+  }
   table["relax.astype"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     TECall te(bb);
     te::Tensor x = te.Tensor(call, 0);
