@@ -343,6 +343,36 @@ Tensor pad(const Tensor& x, const std::vector<int64_t>& before, const std::vecto
       name, kTagInjective, {}, te::AxisNames("i", x.ndim()));
 }
 
+Tensor conv1d(const Tensor& data, const Tensor& weight, const Conv1DParams& p) {
+  if (data.ndim() != 3 || weight.ndim() != 3) throw std::invalid_argument("topi.conv1d: operands must be 3-D");
+  if (p.padding.size() != 2) throw std::invalid_argument("topi.conv1d: padding must have 2 values");
+  const auto& ds = data.shape();
+  const auto& ws = weight.shape();
+  PrimExpr F = ws[0], CI = ws[1];
+  const int64_t* kw = tir::AsConstInt(ws[2]);
+  if (!kw) throw std::invalid_argument("topi.conv1d: the kernel size must be static");
+  PrimExpr OW = WindowOut(ds[2], p.padding[0] + p.padding[1], *kw, p.dilation, p.stride, false);
+  Tensor in = data;
+  if (AnyNonZero(p.padding)) in = pad(data, {0, 0, p.padding[0]}, {0, 0, p.padding[1]}, Const(data.dtype(), 0), "pad_temp");
+  DataType out_t = p.out_dtype.is_void() ? data.dtype() : p.out_dtype;
+  const int64_t* f_const = tir::AsConstInt(F);
+  if (p.groups > 1 && !f_const) throw std::invalid_argument("topi.conv1d: grouped convolution needs static channels");
+  std::string name = std::string(p.groups > 1 ? "group_" : "") + "conv1d_ncw";
+  return te::compute(
+      {ds[0], F, OW},
+      [&](const std::vector<Var>& i) {
+        te::IterVar rc = te::reduce_axis(CI, "rc");
+        te::IterVar rx = te::reduce_axis(Index(*kw), "rx");
+        PrimExpr wx = tir::add(tir::mul(i[2], Index(p.stride)), tir::mul(rx->var, Index(p.dilation)));
+        PrimExpr c = rc->var;
+        if (p.groups > 1) c = tir::add(tir::mul(tir::floordiv(i[1], Index(*f_const / p.groups)), CI), rc->var);
+        PrimExpr a = in(std::vector<PrimExpr>{i[0], c, wx});
+        PrimExpr b = weight(std::vector<PrimExpr>{i[1], rc->var, rx->var});
+        return te::sum(tir::mul(tir::cast(out_t, a), tir::cast(out_t, b)), {rc, rx});
+      },
+      name, name, {}, {"nn", "ff", "xx"});
+}
+
 Tensor conv2d(const Tensor& data, const Tensor& weight, const Conv2DParams& p) {
   bool nchw = p.data_layout == "NCHW";
   if (!(nchw && p.kernel_layout == "OIHW") &&

@@ -54,6 +54,17 @@ struct Conv2DParams {
 };
 Tensor conv2d(const Tensor& data, const Tensor& weight, const Conv2DParams& params);
 
+struct Conv1DParams {
+  int64_t stride = 1;
+  std::vector<int64_t> padding = {0, 0};  // left, right
+  int64_t dilation = 1;
+  int64_t groups = 1;
+  DataType out_dtype = DataType::Void();
+};
+// NCW data, OIW weight: out[n, f, x] sums data[n, c, x * stride + rx * dilation - pad_left] *
+// weight[f, c, rx] over the input channels c of f's group ("conv1d_ncw", "group_conv1d_ncw").
+Tensor conv1d(const Tensor& data, const Tensor& weight, const Conv1DParams& params);
+
 struct Conv2DTransposeParams {
   std::vector<int64_t> strides = {1, 1};
   std::vector<int64_t> padding = {0, 0, 0, 0};  // top, left, bottom, right

@@ -397,6 +397,19 @@ class TestRelaxOps : public QObject {
                 "dequantize: the data must have an integer dtype, got float32");
   }
 
+  void conv1d() {
+    tir::Var n = tir::MakeVar("n", kI64), w = tir::MakeVar("w", kI64);
+    CHECK_TYPE(Infer({T({n, I(4), I(10)}), T({I(6), I(2), I(3)})},
+                     On("relax.nn.conv1d", {{"strides", IntArray({2})}, {"padding", IntArray({1, 2})}, {"groups", Int(2)}})),
+               "R.Tensor((n, 6, 6), \"float32\")");
+    CHECK_TYPE(Infer({T({n, I(4), w}), T({I(6), I(4), I(3)})}, On("relax.nn.conv1d")),
+               "R.Tensor((n, 6, w - 2), \"float32\")");
+    CHECK_ERROR(Infer({T({n, I(4), I(10)}), T({I(6), I(3), I(3)})}, On("relax.nn.conv1d")),
+                "nn.conv1d: the data has 4 input channels but the weight expects 3 (3 per group x 1 groups)");
+    CHECK_ERROR(Infer({T({n, I(4), I(10), I(1)}), T({I(6), I(4), I(3)})}, On("relax.nn.conv1d")),
+                "nn.conv1d: the data must be 3-D, got rank 4");
+  }
+
   void resize2d() {
     tir::Var n = tir::MakeVar("n", kI64), h = tir::MakeVar("h", kI64);
     auto resize_to = [](std::vector<PrimExpr> size, AttrMap attrs) {

@@ -706,6 +706,42 @@ class Module:
     }
   }
 
+  // conv1d with padding, stride, dilation and groups against the direct sum.
+  void conv1dMatchesTheDirectSum() {
+    ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2, 4, 9), dtype="float32"), w: R.Tensor((6, 2, 3), dtype="float32")) -> R.Tensor((2, 6, 4), dtype="float32"):
+        with R.dataflow():
+            gv: R.Tensor((2, 6, 4), dtype="float32") = R.nn.conv1d(x, w, strides=[2], padding=[2, 1], dilation=[2], groups=2, data_layout="NCW", kernel_layout="OIW", out_layout="NCW", out_dtype="void")
+            R.output(gv)
+        return gv
+)");
+    QCOMPARE(script::PrintModule(ParseOrFail(script::PrintModule(m))), script::PrintModule(m));
+    runtime::NDArray x = Random({2, 4, 9}, 53), w = Random({6, 2, 3}, 54);
+    auto r = relax::InterpretRelax(m, "main", {Value::Tensor(x), Value::Tensor(w)}, transform::InterpreterOptions());
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    for (int b = 0; b < 2; ++b) {
+      for (int f = 0; f < 6; ++f) {
+        for (int o = 0; o < 4; ++o) {
+          double want = 0;
+          for (int c = 0; c < 2; ++c) {
+            for (int k = 0; k < 3; ++k) {
+              int at = o * 2 + k * 2 - 2;
+              if (at < 0 || at >= 9) continue;
+              want += x.GetDouble((b * 4 + (f / 3) * 2 + c) * 9 + at) * w.GetDouble((f * 2 + c) * 3 + k);
+            }
+          }
+          double got = r.value.tensor.GetDouble((b * 6 + f) * 4 + o);
+          QVERIFY2(std::fabs(got - want) <= 1e-5 * (1 + std::fabs(want)), "conv1d");
+        }
+      }
+    }
+  }
+
   // repeat along an axis and of the flattened data (numpy's repeat), through LegalizeOps.
   void repeatAlongAnAxisAndFlattened() {
     ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I

@@ -1,6 +1,7 @@
-// Neural-network ONNX ops: Gemm and MatMul, 1-D and 2-D Conv and ConvTranspose (1-D as 2-D over
-// a unit height), pooling, the normalizations, quantization and the softmax family, mapped onto
-// relax.matmul, relax.nn.* and relax.mean / relax.max as TVM's ONNX frontend maps them.
+// Neural-network ONNX ops: Gemm and MatMul, 1-D and 2-D Conv (onto conv1d / conv2d),
+// ConvTranspose and pooling (1-D as 2-D over a unit height), the normalizations, Resize,
+// quantization and the softmax family, mapped onto relax.matmul, relax.nn.*, relax.image.*,
+// relax.quantize / dequantize and relax.mean / relax.max as TVM's ONNX frontend maps them.
 #include <cmath>
 
 #include "frontend/onnx/importer.h"
@@ -100,29 +101,26 @@ std::vector<int64_t> KernelOf(NodeContext& ctx, const char* op) {
   return kernel;
 }
 
-Expr AddChannelBias(NodeContext& ctx, Expr y, size_t bias_input) {
+// The bias as (1, C, 1[, 1]) added to a rank-`rank` result.
+Expr AddChannelBias(NodeContext& ctx, Expr y, size_t bias_input, int64_t rank = 4) {
   if (!ctx.HasInput(bias_input)) return y;
-  Expr bias = ctx.Op("relax.reshape", {ctx.Expr(bias_input), ShapeOf({I64(1), ctx.Shape(bias_input)[0], I64(1), I64(1)})});
+  std::vector<PrimExpr> dims(rank, I64(1));
+  dims[1] = ctx.Shape(bias_input)[0];
+  Expr bias = ctx.Op("relax.reshape", {ctx.Expr(bias_input), ShapeOf(dims)});
   return ctx.Op("relax.add", {y, bias});
 }
 
+// Conv: 1-D onto relax.nn.conv1d, 2-D onto relax.nn.conv2d.
 std::vector<Operand> ConvertConv(NodeContext& ctx) {
   std::vector<int64_t> kernel = KernelOf(ctx, "convolution");
-  bool one_d = kernel.size() == 1;
   Window w = ReadWindow(ctx, ctx.AttrInts("kernel_shape", kernel));
-  if (one_d) w = As2D(w);
-  Expr data = ctx.Expr(0), weight = ctx.Expr(1);
-  if (one_d) {
-    data = UnitHeight(ctx, data);
-    weight = UnitHeight(ctx, weight);
-  }
-  Expr y = ctx.Op("relax.nn.conv2d", {data, weight},
+  bool one_d = kernel.size() == 1;
+  Expr y = ctx.Op(one_d ? "relax.nn.conv1d" : "relax.nn.conv2d", {ctx.Expr(0), ctx.Expr(1)},
                   {{"strides", relax::IntArray(w.strides)},
                    {"padding", relax::IntArray(w.pads)},
                    {"dilation", relax::IntArray(w.dilations)},
                    {"groups", ir::MakeInt(ctx.AttrInt("group", 1))}});
-  y = AddChannelBias(ctx, y, 2);
-  return {Value(one_d ? DropHeight(ctx, y) : y)};
+  return {Value(AddChannelBias(ctx, y, 2, one_d ? 3 : 4))};
 }
 
 // ConvTranspose onto relax.nn.conv2d_transpose (ONNX's weight is (C, M / group, kH, kW), TVM's

@@ -140,6 +140,70 @@ std::vector<PrimExpr> ToLayout(const std::vector<PrimExpr>& nchw, const std::str
   return out;
 }
 
+// conv1d: NCW data, OIW weight (their letters in any order); padding is 1 or 2 values (left,
+// right).
+OpInfo Conv1D() {
+  OpDef def;
+  def.name = "relax.nn.conv1d";
+  def.args = {"data", "weight"};
+  def.pattern = OpPatternKind::kOutEWiseFusable;
+  def.attrs_type_key = "relax.attrs.Conv1DAttrs";
+  def.attrs = {IntsAttr("strides", {1}),         IntsAttr("padding", {0, 0}),
+               IntsAttr("dilation", {1}),        IntAttr("groups", 1),
+               StringAttr("data_layout", "NCW"), StringAttr("kernel_layout", "OIW"),
+               StringAttr("out_layout", "NCW"),  DTypeField("out_dtype")};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* data = TensorArg(types, 0, "the data");
+    const TensorTypeNode* weight = TensorArg(types, 1, "the weight");
+    DataType out_dtype = AttrDataType(call, "out_dtype");
+    if (out_dtype.is_void()) {
+      if (!data->IsUnknownDtype() && !weight->IsUnknownDtype() && data->dtype != weight->dtype) {
+        throw TypeError("data types " + data->dtype.ToString() + " and " + weight->dtype.ToString() +
+                        " of the data and the weight do not match (give out_dtype)");
+      }
+      out_dtype = data->dtype;
+    }
+    std::string out_layout = AttrString(call, "out_layout");
+    if (out_layout.empty()) out_layout = AttrString(call, "data_layout");
+    std::vector<size_t> dpos = LayoutPositions(AttrString(call, "data_layout"), "NCW", "data");
+    std::vector<size_t> wpos = LayoutPositions(AttrString(call, "kernel_layout"), "OIW", "kernel");
+    std::vector<size_t> opos = LayoutPositions(out_layout, "NCW", "output");
+    for (auto [t, role] : {std::pair{data, "data"}, std::pair{weight, "weight"}}) {
+      if (!t->IsUnknownNdim() && t->ndim != 3) {
+        throw TypeError(std::string("the ") + role + " must be 3-D, got rank " + std::to_string(t->ndim));
+      }
+    }
+    std::vector<int64_t> strides = AttrInts(call, "strides"), dilation = AttrInts(call, "dilation");
+    std::vector<int64_t> pad = AttrInts(call, "padding");
+    if (strides.size() != 1 || strides[0] <= 0) throw TypeError("strides must be one positive value");
+    if (dilation.size() != 1 || dilation[0] <= 0) throw TypeError("dilation must be one positive value");
+    if (pad.size() == 1) pad.push_back(pad[0]);
+    if (pad.size() != 2) throw TypeError("padding must have 1 or 2 values, got " + std::to_string(pad.size()));
+    int64_t groups = AttrInt(call, "groups");
+    if (groups <= 0) throw TypeError("groups must be positive");
+    if (!data->shape || !weight->shape) return MakeTensorType(out_dtype, 3);
+    const auto& ds = *data->shape;
+    const auto& ws = *weight->shape;
+    PrimExpr expected = Mul(ws[wpos[1]], Int64(groups));
+    if (ProveNotEqual(ds[dpos[1]], expected)) {
+      throw TypeError("the data has " + DimText(ds[dpos[1]]) + " input channels but the weight expects " +
+                      DimText(expected) + " (" + DimText(ws[wpos[1]]) + " per group x " + std::to_string(groups) +
+                      " groups)");
+    }
+    auto out_channels = AsConstInt(ws[wpos[0]]);
+    if (out_channels && *out_channels % groups != 0) {
+      throw TypeError("the weight's " + std::to_string(*out_channels) + " output channels are not divisible by " +
+                      std::to_string(groups) + " groups");
+    }
+    std::vector<PrimExpr> ncw = {ds[dpos[0]], ws[wpos[0]],
+                                 WindowOutput(ds[dpos[2]], ws[wpos[2]], pad[0] + pad[1], dilation[0], strides[0], false)};
+    std::vector<PrimExpr> out(3);
+    for (size_t i = 0; i < 3; ++i) out[opos[i]] = ncw[i];
+    return MakeTensorType(out, out_dtype);
+  };
+  return Define(std::move(def));
+}
+
 OpInfo Conv2D() {
   OpDef def;
   def.name = "relax.nn.conv2d";
@@ -527,6 +591,7 @@ const OpRegistrar kOps[] = {
     OpRegistrar(Pad()),
     OpRegistrar(Softmax("softmax")),
     OpRegistrar(Softmax("log_softmax")),
+    OpRegistrar(Conv1D()),
     OpRegistrar(Conv2D()),
     OpRegistrar(Conv2DTranspose()),
     OpRegistrar(PRelu()),

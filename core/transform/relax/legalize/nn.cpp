@@ -86,6 +86,28 @@ void RegisterNN(LegalizeTable& table) {
     TECall te(bb);
     return te.Emit(topi::log_softmax(te.Tensor(call, 0), AttrInt(call, "axis")), "log_softmax");
   };
+  table["relax.nn.conv1d"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    SameOutLayout(call, "data_layout");
+    if (AttrString(call, "data_layout") != "NCW" || AttrString(call, "kernel_layout") != "OIW") {
+      throw LegalizeError("conv1d layouts " + AttrString(call, "data_layout") + "/" + AttrString(call, "kernel_layout") +
+                          " are not supported (NCW/OIW is)");
+    }
+    TECall te(bb);
+    te::Tensor data = te.Tensor(call, 0);
+    te::Tensor weight = te.Tensor(call, 1);
+    topi::Conv1DParams p;
+    p.stride = AttrInts(call, "strides").at(0);
+    p.padding = AttrInts(call, "padding");
+    if (p.padding.size() == 1) p.padding.push_back(p.padding[0]);
+    p.dilation = AttrInts(call, "dilation").at(0);
+    p.groups = AttrInt(call, "groups");
+    p.out_dtype = AttrDataType(call, "out_dtype");
+    try {
+      return te.Emit(topi::conv1d(data, weight, p), "conv1d");
+    } catch (const std::invalid_argument& e) {
+      throw LegalizeError(e.what());
+    }
+  };
   table["relax.nn.conv2d"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     SameOutLayout(call, "data_layout");
     TECall te(bb);
