@@ -1,7 +1,9 @@
 #include "topi/linalg.h"
 
+#include <map>
 #include <stdexcept>
 
+#include "support/einsum_subscripts.h"
 #include "tir/op.h"
 #include "topi/broadcast.h"
 #include "topi/util.h"
@@ -57,6 +59,47 @@ Tensor matmul(const Tensor& a, const Tensor& b, ir::DataType out_dtype) {
         return te::sum(tir::mul(x, y), {k});
       },
       "matmul", "", {}, te::AxisNames("i", out.size()));
+}
+
+Tensor einsum(const std::string& subscripts, const std::vector<Tensor>& operands) {
+  support::EinsumSubscripts sub;
+  try {
+    sub = support::ParseEinsumSubscripts(subscripts, operands.size());
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("topi.einsum: ") + e.what());
+  }
+  std::map<char, PrimExpr> extent;
+  for (size_t k = 0; k < operands.size(); ++k) {
+    if (sub.inputs[k].size() != operands[k].ndim()) throw std::invalid_argument("topi.einsum: an operand's rank differs from its subscripts");
+    for (size_t d = 0; d < sub.inputs[k].size(); ++d) extent.emplace(sub.inputs[k][d], operands[k].shape()[d]);
+  }
+  std::vector<PrimExpr> shape;
+  for (char c : sub.output) shape.push_back(extent.at(c));
+  std::string summed;
+  for (const auto& [c, e] : extent) {
+    if (sub.output.find(c) == std::string::npos) summed.push_back(c);
+  }
+  DataType t = operands[0].dtype();
+  return te::compute(
+      shape,
+      [&](const std::vector<tir::Var>& i) {
+        std::map<char, PrimExpr> at;
+        for (size_t d = 0; d < sub.output.size(); ++d) at[sub.output[d]] = i[d];
+        std::vector<te::IterVar> rv;
+        for (char c : summed) {
+          rv.push_back(te::reduce_axis(extent.at(c), std::string("k_") + c));
+          at[c] = rv.back()->var;
+        }
+        PrimExpr product;
+        for (size_t k = 0; k < operands.size(); ++k) {
+          std::vector<PrimExpr> idx;
+          for (char c : sub.inputs[k]) idx.push_back(at.at(c));
+          PrimExpr v = tir::cast(t, operands[k](idx));
+          product = product.defined() ? tir::mul(product, v) : v;
+        }
+        return rv.empty() ? product : te::sum(product, rv);
+      },
+      "T_einsum", summed.empty() ? kTagInjective : kTagCommReduce);
 }
 
 }  // namespace wb::topi

@@ -801,6 +801,22 @@ def scatter():
          [init("ie", ie), init("ind", ind), init("ipt", ipt)], opset=16)
 
 
+def einsum():
+    """Einsum (opset 12): a batched matrix product, a transpose-contraction and an implicit
+    output."""
+    a, b, m = rand(2, 3, 4), rand(2, 4, 5), rand(3, 4)
+    nodes = [
+        helper.make_node("Einsum", ["a", "b"], ["bmm"], equation="bij,bjk->bik"),
+        helper.make_node("Einsum", ["m", "a"], ["ct"], equation="ij, bij -> jb"),
+        helper.make_node("Einsum", ["m"], ["tr"], equation="ij"),
+    ]
+    expected = {"bmm": np.einsum("bij,bjk->bik", a, b), "ct": np.einsum("ij,bij->jb", m, a),
+                "tr": np.einsum("ij", m)}
+    expected = {k: np.ascontiguousarray(v) for k, v in expected.items()}
+    save("einsum", nodes, [("a", F32, [2, 3, 4]), ("b", F32, [2, 4, 5]), ("m", F32, [3, 4])],
+         [(k, F32, list(v.shape)) for k, v in expected.items()], {"a": a, "b": b, "m": m}, expected, opset=12)
+
+
 # --- error cases ------------------------------------------------------------------------------
 
 def errors():
@@ -854,6 +870,7 @@ def main():
     group_instance_norm()
     resize()
     scatter()
+    einsum()
     errors()
 
 

@@ -130,6 +130,7 @@ class TestONNXImport : public QObject {
     row("group_instance_norm", {"gn", "in3", "gn_c"});
     row("resize", {"lin_hp", "near_pt", "lin_ac", "near_hp", "lin_php"});
     row("scatter", {"se", "se_add", "snd", "snd_mul"});
+    row("einsum", {"bmm", "ct", "tr"});
   }
   void model() {
     QFETCH(QString, name);

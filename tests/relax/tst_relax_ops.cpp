@@ -410,6 +410,25 @@ class TestRelaxOps : public QObject {
                 "nn.conv1d: the data must be 3-D, got rank 4");
   }
 
+  void einsum() {
+    tir::Var n = tir::MakeVar("n", kI64);
+    auto tuple_of = [](std::string subscripts) {
+      return [subscripts](const std::vector<Var>& p) {
+        return MakeOpCall("relax.einsum", {MakeTuple(std::vector<Expr>(p.begin(), p.end()))},
+                          {{"subscripts", ir::MakeString(subscripts)}});
+      };
+    };
+    CHECK_TYPE(Infer({T({n, I(3), I(4)}), T({n, I(4), I(5)})}, tuple_of("bij,bjk->bik")),
+               "R.Tensor((n, 3, 5), \"float32\")");
+    CHECK_TYPE(Infer({T({I(3), I(4)}), T({I(4)})}, tuple_of("ij,j")), "R.Tensor((3,), \"float32\")");
+    CHECK_TYPE(Infer({T({I(4), I(4)})}, tuple_of("ii")), "R.Tensor((), \"float32\")");
+    CHECK_ERROR(Infer({T({I(3), I(4)}), T({I(5), I(2)})}, tuple_of("ij,jk->ik")),
+                "einsum: label 'j' has dims 4 and 5");
+    CHECK_ERROR(Infer({T({I(3), I(4)})}, tuple_of("...ij->ji")),
+                "einsum: subscripts '...ij->ji': an ellipsis (...) is not supported");
+    CHECK_ERROR(Infer({T({I(3), I(4)})}, tuple_of("ijk->k")), "einsum: the first operand has rank 2 but subscripts 'ijk'");
+  }
+
   void resize2d() {
     tir::Var n = tir::MakeVar("n", kI64), h = tir::MakeVar("h", kI64);
     auto resize_to = [](std::vector<PrimExpr> size, AttrMap attrs) {

@@ -742,6 +742,45 @@ class Module:
     }
   }
 
+  // einsum: a batched matrix product, a trace-like diagonal sum with an implicit output and an
+  // outer product, against their loops.
+  void einsumMatchesItsLoops() {
+    ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(a: R.Tensor((2, 3, 4), dtype="float32"), b: R.Tensor((2, 4, 5), dtype="float32"), c: R.Tensor((3, 3), dtype="float32"), v: R.Tensor((3,), dtype="float32")) -> R.Tuple(R.Tensor((2, 3, 5), dtype="float32"), R.Tensor((), dtype="float32"), R.Tensor((3, 3), dtype="float32")):
+        with R.dataflow():
+            bmm: R.Tensor((2, 3, 5), dtype="float32") = R.einsum((a, b), subscripts="bij,bjk->bik")
+            tr: R.Tensor((), dtype="float32") = R.einsum((c,), subscripts="ii")
+            outer: R.Tensor((3, 3), dtype="float32") = R.einsum((v, v), subscripts="i,j->ji")
+            gv: R.Tuple(R.Tensor((2, 3, 5), dtype="float32"), R.Tensor((), dtype="float32"), R.Tensor((3, 3), dtype="float32")) = bmm, tr, outer
+            R.output(gv)
+        return gv
+)");
+    QCOMPARE(script::PrintModule(ParseOrFail(script::PrintModule(m))), script::PrintModule(m));
+    runtime::NDArray a = Random({2, 3, 4}, 55), b = Random({2, 4, 5}, 56), c = Random({3, 3}, 57), v = Random({3}, 58);
+    auto r = relax::InterpretRelax(m, "main", {Value::Tensor(a), Value::Tensor(b), Value::Tensor(c), Value::Tensor(v)},
+                                   transform::InterpreterOptions());
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    auto near = [](double got, double want) { return std::fabs(got - want) <= 1e-5 * (1 + std::fabs(want)); };
+    for (int p = 0; p < 2; ++p) {
+      for (int i = 0; i < 3; ++i) {
+        for (int k = 0; k < 5; ++k) {
+          double want = 0;
+          for (int j = 0; j < 4; ++j) want += a.GetDouble((p * 3 + i) * 4 + j) * b.GetDouble((p * 4 + j) * 5 + k);
+          QVERIFY2(near(r.value.fields[0].tensor.GetDouble((p * 3 + i) * 5 + k), want), "bmm");
+        }
+      }
+    }
+    QVERIFY2(near(r.value.fields[1].tensor.GetDouble(0), c.GetDouble(0) + c.GetDouble(4) + c.GetDouble(8)), "trace");
+    for (int i = 0; i < 3; ++i) {
+      for (int j = 0; j < 3; ++j) QVERIFY2(near(r.value.fields[2].tensor.GetDouble(j * 3 + i), v.GetDouble(i) * v.GetDouble(j)), "outer");
+    }
+  }
+
   // repeat along an axis and of the flattened data (numpy's repeat), through LegalizeOps.
   void repeatAlongAnAxisAndFlattened() {
     ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I

@@ -38,6 +38,15 @@ std::vector<Operand> ConvertMatMul(NodeContext& ctx) {
   return {Value(Expr(ctx.Op("relax.matmul", {ctx.Expr(0), ctx.Expr(1)})))};
 }
 
+// Einsum onto relax.einsum (its equation the subscripts).
+std::vector<Operand> ConvertEinsum(NodeContext& ctx) {
+  std::vector<Expr> operands;
+  for (size_t i = 0; i < ctx.NumInputs(); ++i) operands.push_back(ctx.Expr(i));
+  std::string equation = ctx.AttrString("equation", "");
+  if (equation.empty()) ctx.Fail("the equation is missing");
+  return {Value(Expr(ctx.Op("relax.einsum", {relax::MakeTuple(operands)}, {{"subscripts", ir::MakeString(equation)}})))};
+}
+
 // The spatial attributes of Conv and the pools, with auto_pad resolved on static shapes.
 struct Window {
   std::vector<int64_t> kernel, strides, dilations, pads;  // pads: begins then ends
@@ -417,6 +426,7 @@ void RegisterNN(ConverterTable& t) {
   t["QuantizeLinear"] = QDQ(true);
   t["Gemm"] = ConvertGemm;
   t["MatMul"] = ConvertMatMul;
+  t["Einsum"] = ConvertEinsum;
   t["Conv"] = ConvertConv;
   t["MaxPool"] = Pool("relax.nn.max_pool2d", false);
   t["AveragePool"] = Pool("relax.nn.avg_pool2d", true);

@@ -1,6 +1,10 @@
 // relax.matmul with numpy semantics: a 1-D operand is a row (first) or column (second) vector
 // whose extra dim is dropped from the result; leading batch dims broadcast.
+#include <map>
+#include <stdexcept>
+
 #include "relax/op/op_common.h"
+#include "support/einsum_subscripts.h"
 
 namespace wb::relax {
 namespace {
@@ -63,7 +67,65 @@ OpInfo Matmul() {
   return Define(std::move(def));
 }
 
+// einsum: numpy's Einstein summation over a tuple of tensors (no ellipsis); each label's dim is
+// the one its operands agree on.
+OpInfo Einsum() {
+  OpDef def;
+  def.name = "relax.einsum";
+  def.args = {"operands"};
+  def.pattern = OpPatternKind::kOutEWiseFusable;
+  def.attrs_type_key = "relax.attrs.EinsumAttrs";
+  def.attrs = {StringAttr("subscripts", "")};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    auto* tuple = types[0].as<TupleTypeNode>();
+    if (!tuple) throw TypeError("the operands must be a tuple of tensors, got " + TypeToString(types[0]));
+    if (tuple->fields.empty()) throw TypeError("the operands are empty");
+    support::EinsumSubscripts sub;
+    try {
+      sub = support::ParseEinsumSubscripts(AttrString(call, "subscripts"), tuple->fields.size());
+    } catch (const std::invalid_argument& e) {
+      throw TypeError(std::string("subscripts '") + AttrString(call, "subscripts") + "': " + e.what());
+    }
+    DataType dtype = DataType::Void();
+    std::map<char, PrimExpr> dims;
+    bool known = true;
+    for (size_t k = 0; k < tuple->fields.size(); ++k) {
+      const auto* t = tuple->fields[k].as<TensorTypeNode>();
+      if (!t) throw TypeError("the " + Ordinal(k) + " operand must be a tensor");
+      if (!t->IsUnknownDtype()) {
+        if (!dtype.is_void() && t->dtype != dtype) {
+          throw TypeError("the operands' dtypes " + dtype.ToString() + " and " + t->dtype.ToString() + " differ");
+        }
+        dtype = t->dtype;
+      }
+      const std::string& labels = sub.inputs[k];
+      if (!t->IsUnknownNdim() && t->ndim != static_cast<int64_t>(labels.size())) {
+        throw TypeError("the " + Ordinal(k) + " operand has rank " + std::to_string(t->ndim) + " but subscripts '" +
+                        labels + "'");
+      }
+      if (!t->shape) {
+        known = false;
+        continue;
+      }
+      for (size_t d = 0; d < labels.size(); ++d) {
+        auto [it, fresh] = dims.emplace(labels[d], (*t->shape)[d]);
+        if (!fresh && ProveNotEqual(it->second, (*t->shape)[d])) {
+          throw TypeError(std::string("label '") + labels[d] + "' has dims " + DimText(it->second) + " and " +
+                          DimText((*t->shape)[d]));
+        }
+      }
+    }
+    int64_t ndim = static_cast<int64_t>(sub.output.size());
+    if (!known) return MakeTensorType(dtype, ndim);
+    std::vector<PrimExpr> out;
+    for (char c : sub.output) out.push_back(dims.at(c));
+    return MakeTensorType(out, dtype);
+  };
+  return Define(std::move(def));
+}
+
 const OpRegistrar kMatmul(Matmul());
+const OpRegistrar kEinsum(Einsum());
 
 }  // namespace
 }  // namespace wb::relax
