@@ -222,6 +222,15 @@ Tensor softplus(const Tensor& x, double beta, double threshold) {
   });
 }
 
+Tensor arange(const PrimExpr& start, const PrimExpr& step, const PrimExpr& length, DataType dtype) {
+  return te::compute(
+      {length},
+      [&](const std::vector<tir::Var>& i) {
+        return tir::add(tir::cast(dtype, start), tir::mul(tir::cast(dtype, step), tir::cast(dtype, i[0])));
+      },
+      "T_arange", kTagInjective);
+}
+
 namespace {
 
 // Element `i` of a quantization parameter: its only element, or the one at i[axis].

@@ -29,6 +29,8 @@ Tensor cast(const Tensor& x, DataType dtype);
 Tensor where(const Tensor& condition, const Tensor& x, const Tensor& y);
 // A tensor of `shape` filled with `value` converted to `dtype` ("T_full").
 Tensor full(const std::vector<PrimExpr>& shape, DataType dtype, const PrimExpr& value);
+// start + step * i for i in [0, length), in dtype ("T_arange").
+Tensor arange(const PrimExpr& start, const PrimExpr& step, const PrimExpr& length, DataType dtype);
 
 // Activations.
 Tensor relu(const Tensor& x);

@@ -817,6 +817,26 @@ def einsum():
          [(k, F32, list(v.shape)) for k, v in expected.items()], {"a": a, "b": b, "m": m}, expected, opset=12)
 
 
+def range_dynamic():
+    """Range over a symbolic dim (position ids 0 .. seq): R.arange with a PrimValue end, added to
+    the input so the output follows its shape."""
+    x = rand(5, 3)
+    nodes = [
+        helper.make_node("Shape", ["x"], ["shape"]),
+        helper.make_node("Gather", ["shape", "zero"], ["seq"], axis=0),
+        helper.make_node("Range", ["start", "seq", "step"], ["pos"]),
+        helper.make_node("Cast", ["pos"], ["posf"], to=F32),
+        helper.make_node("Unsqueeze", ["posf", "one"], ["col"]),
+        helper.make_node("Add", ["x", "col"], ["y"]),
+    ]
+    pos = np.arange(0, 5, 1, dtype=np.int64)
+    expected = {"y": x + pos.astype(np.float32)[:, None], "pos": pos}
+    save("range_dynamic", nodes, [("x", F32, ["seq", 3])], [("y", F32, ["seq", 3]), ("pos", I64, ["seq"])],
+         {"x": x}, expected,
+         [init("zero", np.int64(0)), init("start", np.int64(0)), init("step", np.int64(1)),
+          init("one", np.array([1], np.int64))], opset=13)
+
+
 # --- error cases ------------------------------------------------------------------------------
 
 def errors():
@@ -871,6 +891,7 @@ def main():
     resize()
     scatter()
     einsum()
+    range_dynamic()
     errors()
 
 

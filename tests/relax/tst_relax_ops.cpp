@@ -429,6 +429,24 @@ class TestRelaxOps : public QObject {
     CHECK_ERROR(Infer({T({I(3), I(4)})}, tuple_of("ijk->k")), "einsum: the first operand has rank 2 but subscripts 'ijk'");
   }
 
+  void arange() {
+    tir::Var n = tir::MakeVar("n", kI64);
+    auto range = [](PrimExpr a, PrimExpr b, PrimExpr c, AttrMap attrs) {
+      return [=](const std::vector<Var>&) {
+        return MakeOpCall("relax.arange", {MakePrimValue(a), MakePrimValue(b), MakePrimValue(c)}, attrs);
+      };
+    };
+    CHECK_TYPE(Infer({}, range(I(0), n, I(1), {{"dtype", DTypeAttr(DataType::Int(64))}})), "R.Tensor((n,), \"int64\")");
+    CHECK_TYPE(Infer({}, range(I(1), n, I(2), {})), "R.Tensor((n // 2,), \"int64\")");
+    CHECK_TYPE(Infer({}, range(I(0), n, I(3), {})), "R.Tensor(((n + 2) // 3,), \"int64\")");
+    CHECK_TYPE(Infer({}, range(I(2), I(11), I(3), {{"dtype", DTypeAttr(DataType::Float(32))}})),
+               "R.Tensor((3,), \"float32\")");
+    CHECK_TYPE(Infer({}, range(tir::MakeFloatImm(DataType::Float(32), 0.0), tir::MakeFloatImm(DataType::Float(32), 1.0),
+                               tir::MakeFloatImm(DataType::Float(32), 0.25), {})),
+               "R.Tensor((4,), \"float32\")");
+    CHECK_ERROR(Infer({}, range(I(0), n, I(0), {})), "arange: the step must not be 0");
+  }
+
   void resize2d() {
     tir::Var n = tir::MakeVar("n", kI64), h = tir::MakeVar("h", kI64);
     auto resize_to = [](std::vector<PrimExpr> size, AttrMap attrs) {

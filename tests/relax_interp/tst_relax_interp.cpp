@@ -781,6 +781,34 @@ class Module:
     }
   }
 
+  // arange with a symbolic end (the length n - 2 from a shape var) and with floats.
+  void arangeWithASymbolicEnd() {
+    ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor(("n",), dtype="float32")) -> R.Tuple(R.Tensor(("n - 2",), dtype="int64"), R.Tensor((4,), dtype="float32")):
+        n = T.int64()
+        with R.dataflow():
+            a: R.Tensor((n - 2,), dtype="int64") = R.arange(R.prim_value(2), R.prim_value(n), R.prim_value(1), dtype="int64")
+            b: R.Tensor((4,), dtype="float32") = R.arange(R.prim_value(T.float32(0.5)), R.prim_value(T.float32(2.0)), R.prim_value(T.float32(0.40000000000000002)), dtype="float32")
+            gv: R.Tuple(R.Tensor((n - 2,), dtype="int64"), R.Tensor((4,), dtype="float32")) = a, b
+            R.output(gv)
+        return gv
+)");
+    QCOMPARE(script::PrintModule(ParseOrFail(script::PrintModule(m))), script::PrintModule(m));
+    auto r = relax::InterpretRelax(m, "main", {Value::Tensor(Random({7}, 59))}, transform::InterpreterOptions());
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    const runtime::NDArray& a = r.value.fields[0].tensor;
+    QCOMPARE(a.shape(), std::vector<int64_t>({5}));
+    for (int k = 0; k < 5; ++k) QCOMPARE(a.GetDouble(k), double(2 + k));
+    for (int k = 0; k < 4; ++k) {
+      QVERIFY(std::fabs(r.value.fields[1].tensor.GetDouble(k) - (0.5 + 0.4 * k)) < 1e-6);
+    }
+  }
+
   // repeat along an axis and of the flattened data (numpy's repeat), through LegalizeOps.
   void repeatAlongAnAxisAndFlattened() {
     ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I

@@ -410,10 +410,24 @@ std::vector<Operand> ConvertConstant(NodeContext& ctx) {
   ctx.Fail("no supported value attribute (value, value_float(s), value_int(s))");
 }
 
+// Range: folded to a constant when start, limit and delta are; onto relax.arange when they are
+// integers known at import time (a symbolic dim from Shape, say).
 std::vector<Operand> ConvertRange(NodeContext& ctx) {
   DataType dtype = ctx.DType(0);
   std::optional<double> start = ctx.ConstScalar(0), limit = ctx.ConstScalar(1), delta = ctx.ConstScalar(2);
-  if (!start || !limit || !delta) ctx.Fail("start, limit and delta must be constants");
+  if (!start || !limit || !delta) {
+    std::vector<relax::Expr> bounds;
+    for (size_t i = 0; i < 3; ++i) {
+      const KnownInts* k = ctx.Known(i);
+      if (!k || k->values.size() != 1) {
+        ctx.Fail("start, limit and delta must be constants or integers known at import time (input '" +
+                 ctx.node().input(static_cast<int>(i)) + "' is not)");
+      }
+      bounds.push_back(relax::MakePrimValue(tir::cast(DataType::Int(64), k->values[0])));
+    }
+    if (delta && *delta == 0) ctx.Fail("delta is 0");
+    return {Value(Expr(ctx.Op("relax.arange", bounds, {{"dtype", relax::DTypeAttr(dtype)}})))};
+  }
   if (*delta == 0) ctx.Fail("delta is 0");
   int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((*limit - *start) / *delta)));
   std::vector<double> values;

@@ -1,5 +1,8 @@
 // Tensor creation (relax.full, relax.zeros, relax.ones, and their _like forms): the shape is a value argument, so the
 // result's dims are exactly the ShapeExpr's, symbolic ones included.
+#include <algorithm>
+#include <cmath>
+
 #include "relax/op/op_common.h"
 
 namespace wb::relax {
@@ -72,7 +75,50 @@ OpInfo Like(const char* name, bool with_fill) {
   return Define(std::move(def));
 }
 
+// arange: start, end and step are PrimValues (symbolic ones included); the length is
+// (end - start + step - 1) // step for integers, as TVM computes it, and ceil((end - start) / step)
+// for constant floats. Without a dtype: int64 when all three are integers, else float32.
+OpInfo Arange() {
+  OpDef def;
+  def.name = "relax.arange";
+  def.args = {"start", "end", "step"};
+  def.pattern = OpPatternKind::kInjective;
+  def.attrs_type_key = "relax.attrs.InitAttrs";
+  def.attrs = {DTypeField("dtype")};
+  def.infer = [](const Call& call, const std::vector<Type>&) -> Type {
+    const char* roles[] = {"start", "end", "step"};
+    std::vector<PrimExpr> v;
+    bool ints = true;
+    for (size_t i = 0; i < 3; ++i) {
+      auto* pv = call->args[i].as<PrimValueNode>();
+      if (!pv) throw TypeError(std::string("the ") + roles[i] + " must be a R.prim_value");
+      v.push_back(pv->value);
+      ints = ints && pv->value->dtype.is_integer();
+    }
+    DataType dtype = AttrDataType(call, "dtype");
+    if (dtype.is_void()) dtype = ints ? DataType::Int(64) : DataType::Float(32);
+    if (auto s = AsConstInt(v[2]); s && *s == 0) throw TypeError("the step must not be 0");
+    if (ints) {
+      auto first = AsConstInt(v[0]), step = AsConstInt(v[2]);
+      PrimExpr numer = first && step ? Add(v[1], Int64(*step - 1 - *first)) : Sub(Add(Sub(v[1], v[0]), v[2]), Int64(1));
+      return MakeTensorType({step && *step == 1 ? numer : FloorDiv(numer, v[2])}, dtype);
+    }
+    auto as_double = [](const PrimExpr& e) -> std::optional<double> {
+      if (auto c = AsConstInt(e)) return double(*c);
+      if (auto* f = e.as<tir::FloatImmNode>()) return f->value;
+      return std::nullopt;
+    };
+    auto start = as_double(v[0]), end = as_double(v[1]), step = as_double(v[2]);
+    if (!start || !end || !step) return MakeTensorType(dtype, 1);
+    if (*step == 0) throw TypeError("the step must not be 0");
+    auto n = static_cast<int64_t>(std::ceil(static_cast<float>(*end - *start) / static_cast<float>(*step)));
+    return MakeTensorType({Int64(std::max<int64_t>(n, 0))}, dtype);
+  };
+  return Define(std::move(def));
+}
+
 const OpRegistrar kOps[] = {
+    OpRegistrar(Arange()),
     OpRegistrar(Like("zeros_like", false)),
     OpRegistrar(Like("ones_like", false)),
     OpRegistrar(Like("full_like", true)),

@@ -83,6 +83,13 @@ void RegisterReduce(LegalizeTable& table) {
 
 void RegisterCreate(LegalizeTable& table) {
   table["relax.full"] = Fill(std::nullopt);
+  table["relax.arange"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    const relax::TensorTypeNode* out = OutputTensorType(call);
+    if (!out->shape) throw LegalizeError("the length of the range is not known");
+    TECall te(bb);
+    auto value = [&](size_t i) { return te.Dim(call->args[i].as<relax::PrimValueNode>()->value); };
+    return te.Emit(topi::arange(value(0), value(2), te.Dim((*out->shape)[0]), out->dtype), "arange");
+  };
   table["relax.zeros"] = Fill(0.0);
   table["relax.ones"] = Fill(1.0);
   // The _like forms: the output type carries the shape and dtype; full_like's fill value is
