@@ -1,6 +1,7 @@
 #include "code_editor.h"
 
 #include <QPainter>
+#include <QScrollBar>
 #include <QTextBlock>
 
 namespace wb::app {
@@ -168,7 +169,28 @@ void CodeEditor::SetDiagnostics(const DiagnosticList& diagnostics) {
 
 void CodeEditor::UpdateExtraSelections() {
   // Occurrences under the squiggles, so that an error stays visible on a highlighted name.
-  setExtraSelections(occurrence_selections_ + diagnostic_selections_ + link_selections_);
+  setExtraSelections(linked_line_selections_ + occurrence_selections_ + diagnostic_selections_ + link_selections_);
+}
+
+void CodeEditor::SetLinkedLines(const QList<int>& lines) {
+  linked_lines_ = lines;
+  linked_line_selections_.clear();
+  for (int line : lines) {
+    QTextEdit::ExtraSelection sel;
+    sel.cursor = QTextCursor(document()->findBlockByNumber(std::max(0, line - 1)));
+    sel.format.setBackground(QColor("#fff3b0"));
+    sel.format.setProperty(QTextFormat::FullWidthSelection, true);
+    linked_line_selections_.push_back(sel);
+  }
+  UpdateExtraSelections();
+  if (!lines.isEmpty()) {
+    QTextBlock block = document()->findBlockByNumber(std::max(0, lines.front() - 1));
+    // Into sight without moving the cursor.
+    QRectF rect = blockBoundingGeometry(block).translated(contentOffset());
+    if (rect.top() < 0 || rect.bottom() > viewport()->height()) {
+      verticalScrollBar()->setValue(std::max(0, lines.front() - 1 - 5));
+    }
+  }
 }
 
 void CodeEditor::GoTo(int line, int column) {
