@@ -127,8 +127,16 @@ class TestCli : public QObject {
     QCOMPARE(Workbench({}).code, 2);
     Run r = Workbench({"x.py", "--frobnicate"});
     QCOMPARE(r.code, 2);
-    QVERIFY(r.err.contains("unknown option '--frobnicate'"));
-    QVERIFY(r.err.contains("usage:"));
+    // The message and a one-line hint, not the whole usage burying it.
+    QCOMPARE(r.err, QString("workbench: unknown option '--frobnicate'\n"
+                            "workbench: run with --help (workbench --batch --help) for the usage\n"));
+    // The same for a bad value and for a bad combination of options.
+    for (const QStringList& args : {QStringList{"x.py", "--number", "many"}, QStringList{"x.py", "--source-map"}}) {
+      Run bad = Workbench(args);
+      QCOMPARE(bad.code, 2);
+      QVERIFY2(bad.err.endsWith("workbench: run with --help (workbench --batch --help) for the usage\n"), qPrintable(bad.err));
+      QVERIFY2(bad.err.count('\n') <= 3 && !bad.err.contains("usage: workbench"), qPrintable(bad.err));
+    }
   }
 
   void emitPrintsCanonicalForm() {
