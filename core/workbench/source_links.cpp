@@ -26,14 +26,16 @@ const ir::GlobalVarNode* CalledKernel(const relax::Expr& value) {
   return call->args[0].as<ir::GlobalVarNode>();
 }
 
-void CollectCallers(const relax::Expr& expr, std::map<std::string, std::vector<int>>* callers) {
+using Callers = std::map<std::string, std::vector<std::pair<int, int>>>;
+
+void CollectCallers(const relax::Expr& expr, Callers* callers) {
   if (auto* seq = expr.as<relax::SeqExprNode>()) {
     for (const relax::BindingBlock& block : seq->blocks) {
       for (const relax::Binding& b : block->bindings) {
         auto* vb = b.as<relax::VarBindingNode>();
         if (!vb) continue;
         if (const ir::GlobalVarNode* kernel = CalledKernel(vb->value); kernel && vb->span.defined()) {
-          (*callers)[kernel->name_hint].push_back(static_cast<int>(vb->span.start().line));
+          (*callers)[kernel->name_hint].push_back(LineRange(vb->span));
         }
         CollectCallers(vb->value, callers);
       }
@@ -93,9 +95,16 @@ const std::vector<codegen::SourceLine>& SourceLinks::Map(codegen::SourceMapForma
 }
 
 std::string SourceLinks::KernelAtDocumentLine(int line) const {
-  for (const auto& [kernel, lines] : printed_.callers) {
-    if (std::find(lines.begin(), lines.end(), line) != lines.end()) return kernel;
+  std::string best;
+  int narrowest = 0;
+  for (const auto& [kernel, ranges] : printed_.callers) {
+    for (const auto& [first, last] : ranges) {
+      if (line < first || line > last || (!best.empty() && last - first >= narrowest)) continue;
+      best = kernel;
+      narrowest = last - first;
+    }
   }
+  if (!best.empty()) return best;
   for (const auto& [kernel, range] : printed_.document_ranges) {
     if (line >= range.first && line <= range.second) return kernel;
   }
@@ -128,7 +137,13 @@ std::optional<SourceLinks::Origin> SourceLinks::OriginOfViewLine(int line, codeg
   for (const auto& [kernel, range] : printed_ranges_) {
     if (origin.printed_line < range.first || origin.printed_line > range.second) continue;
     origin.kernel = kernel;
-    if (auto it = printed_.callers.find(kernel); it != printed_.callers.end()) origin.bindings = it->second;
+    if (auto it = printed_.callers.find(kernel); it != printed_.callers.end()) {
+      for (const auto& [first, last] : it->second) {
+        for (int l = first; l <= last; ++l) origin.bindings.push_back(l);
+      }
+      std::sort(origin.bindings.begin(), origin.bindings.end());
+      origin.bindings.erase(std::unique(origin.bindings.begin(), origin.bindings.end()), origin.bindings.end());
+    }
     if (auto it = printed_.document_ranges.find(kernel); it != printed_.document_ranges.end()) {
       origin.document_range = it->second;
     }

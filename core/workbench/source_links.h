@@ -29,10 +29,12 @@ struct PrintedModule {
   std::string text;
   ir::IRModule module;
   DiagnosticList diagnostics;
-  // Per PrimFunc name: the lines (1-based) of the document's Relax bindings that call it. A binding
-  // keeps its span through LegalizeOps, which replaces the op call by call_tir of the PrimFunc it
-  // made, so these hold for kernels written in the document and for those made from ops.
-  std::map<std::string, std::vector<int>> callers;
+  // Per PrimFunc name: the first and last lines (1-based) of the document's Relax bindings that
+  // call it. A binding keeps its span through LegalizeOps, which replaces the op call by call_tir
+  // of the PrimFunc it made, and FuseOps' call of a fused function spans the bindings it fused
+  // (FuseTIR keeps it), so these hold for kernels written in the document, for those made from
+  // ops and for fused ones.
+  std::map<std::string, std::vector<std::pair<int, int>>> callers;
   // Per PrimFunc name written in the document: its first and last line there.
   std::map<std::string, std::pair<int, int>> document_ranges;
 };
@@ -48,8 +50,9 @@ class SourceLinks {
 
   const PrintedModule& printed() const { return printed_; }
 
-  // The PrimFunc a document line belongs to: a binding that calls it, or a line of its definition
-  // in the document. Empty when none.
+  // The PrimFunc a document line belongs to: a binding that calls it (the narrowest, where a fused
+  // call's span holds other bindings), or a line of its definition in the document. Empty when
+  // none.
   std::string KernelAtDocumentLine(int line) const;
   // The kernel's first and last line in the printed module; {0, 0} when it is not there.
   std::pair<int, int> PrintedRange(const std::string& kernel) const;
@@ -60,7 +63,7 @@ class SourceLinks {
   struct Origin {
     int printed_line = 0;         // 1-based line of the printed module
     std::string kernel;           // the PrimFunc holding that line
-    std::vector<int> bindings;    // document lines of the bindings that call it
+    std::vector<int> bindings;    // document lines of the bindings that call it, every line of each
     std::pair<int, int> document_range{0, 0};  // the kernel's definition in the document, if written there
   };
   // Empty when the line maps to no statement.

@@ -14,6 +14,7 @@
 #include "codegen/source_map.h"
 #include "driver/driver.h"
 #include "script/tvmscript.h"
+#include "transform/registry.h"
 #include "workbench/build_session.h"
 #include "workbench/source_links.h"
 
@@ -103,6 +104,26 @@ class Module:
 constexpr int kRelaxMatmulLine = 20;  // the R.matmul binding
 constexpr int kRelaxCallTirLine = 21;
 constexpr int kRelaxReluStoreLine = 14;
+
+// An elementwise chain that FuseOps groups into one function and FuseTIR into one PrimFunc, and a
+// matmul left alone.
+const char* kFusable = R"(# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((64, 64), dtype="float32"), b: R.Tensor((64,), dtype="float32")) -> R.Tensor((64, 64), dtype="float32"):
+        with R.dataflow():
+            lv = R.add(x, b)
+            lv1 = R.nn.relu(lv)
+            lv2 = R.multiply(lv1, lv1)
+            gv = R.matmul(lv2, x)
+            R.output(gv)
+        return gv
+)";
+constexpr int kFusableAddLine = 9;  // add, relu and multiply fuse
+constexpr int kFusableMatmulLine = 12;
 
 QString Write(const QTemporaryDir& dir, const QString& name, const char* text) {
   QString path = dir.filePath(name);
@@ -323,6 +344,33 @@ class TestSourceMap : public QObject {
       found = true;
     }
     QVERIFY2(found, built.assembly.c_str());
+  }
+
+  // FuseTIR's PrimFunc knows the bindings it was fused from: FuseOps' call spans them.
+  void fusedKernelLinksToEveryBindingItFused() {
+    script::ParseResult parsed = script::Parse(kFusable, "fuse.py");
+    QVERIFY(parsed.module.defined() && !parsed.diagnostics.HasErrors());
+    DiagnosticList diags;
+    auto pipeline = transform::BuildPipeline("LegalizeOps, AnnotateTIROpPattern, FuseOps, FuseTIR", diags);
+    QVERIFY(pipeline);
+    workbench::BuildRequest request;
+    request.module = pipeline->Run(parsed.module, ir::PassContext::Current());
+    request.original = parsed.module;
+    request.link_path = "fuse.py.scheduled.py";
+    workbench::BuildOutcome built = workbench::BuildModule(request);
+    QVERIFY2(built.ok(), RenderDiagnostics(built.diagnostics).c_str());
+    QVERIFY(built.links);
+    std::string fused = built.links->KernelAtDocumentLine(kFusableAddLine);
+    QVERIFY2(QString::fromStdString(fused).startsWith("fused_"), fused.c_str());
+    QCOMPARE(built.links->KernelAtDocumentLine(kFusableAddLine + 1), fused);
+    QCOMPARE(built.links->KernelAtDocumentLine(kFusableAddLine + 2), fused);
+    std::string matmul = built.links->KernelAtDocumentLine(kFusableMatmulLine);
+    QVERIFY(!matmul.empty() && matmul != fused);
+    std::vector<int> lines = built.links->ViewLines(fused, codegen::SourceMapFormat::kAssembly);
+    QVERIFY(!lines.empty());
+    auto origin = built.links->OriginOfViewLine(lines.front(), codegen::SourceMapFormat::kAssembly);
+    QVERIFY(origin);
+    QCOMPARE(origin->bindings, (std::vector<int>{kFusableAddLine, kFusableAddLine + 1, kFusableAddLine + 2}));
   }
 
   void sourceMapNeedsAnLlvmOrAsmView() {
