@@ -24,6 +24,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrent>
 
+#include "line_marks.h"
 #include "profile_chart.h"
 #include "roofline_chart.h"
 #include "workbench/schedule_session.h"
@@ -520,15 +521,7 @@ void BuildPanel::ShowBuild(const workbench::BuildOutcome& build) {
 
 void BuildPanel::Highlight(QPlainTextEdit* view, const QList<int>& lines, bool scroll) {
   linked_[view] = lines;
-  QList<QTextEdit::ExtraSelection> selections;
-  for (int line : lines) {
-    QTextEdit::ExtraSelection sel;
-    sel.cursor = QTextCursor(view->document()->findBlockByNumber(line));
-    sel.format.setBackground(QColor("#fff3b0"));
-    sel.format.setProperty(QTextFormat::FullWidthSelection, true);
-    selections << sel;
-  }
-  view->setExtraSelections(selections);
+  view->setExtraSelections(LineMarks(view->document(), lines, LinkedLineTint()));
   if (scroll && !lines.isEmpty()) {
     QSignalBlocker block(view);
     view->setTextCursor(QTextCursor(view->document()->findBlockByNumber(lines.front())));

@@ -4,6 +4,8 @@
 #include <QScrollBar>
 #include <QTextBlock>
 
+#include "line_marks.h"
+
 namespace wb::app {
 
 namespace {
@@ -174,14 +176,9 @@ void CodeEditor::UpdateExtraSelections() {
 
 void CodeEditor::SetLinkedLines(const QList<int>& lines) {
   linked_lines_ = lines;
-  linked_line_selections_.clear();
-  for (int line : lines) {
-    QTextEdit::ExtraSelection sel;
-    sel.cursor = QTextCursor(document()->findBlockByNumber(std::max(0, line - 1)));
-    sel.format.setBackground(QColor("#fff3b0"));
-    sel.format.setProperty(QTextFormat::FullWidthSelection, true);
-    linked_line_selections_.push_back(sel);
-  }
+  QList<int> lines0;
+  for (int line : lines) lines0 << line - 1;
+  linked_line_selections_ = LineMarks(document(), lines0, LinkedLineTint());
   UpdateExtraSelections();
   if (!lines.isEmpty()) {
     QTextBlock block = document()->findBlockByNumber(std::max(0, lines.front() - 1));
