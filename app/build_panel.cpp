@@ -1,7 +1,5 @@
 #include "build_panel.h"
 
-#include "workbench/source_links.h"
-
 #include <QComboBox>
 #include <QEventLoop>
 #include <QFileDialog>
@@ -203,10 +201,12 @@ BuildPanel::BuildPanel(QWidget* parent) : QWidget(parent) {
   views_->addTab(cuda_, tr("CUDA"));
   views_->addTab(ptx_, tr("PTX"));
   printed_ = SourceView();
-  printed_->setToolTip(tr("The module as built, printed: the LLVM IR and assembly lines map to its lines"));
+  printed_->setToolTip(
+      tr("The module as built, printed: the LLVM IR and assembly lines map to its lines"));
   views_->addTab(printed_, tr("Built TVMScript"));
   for (QPlainTextEdit* view : {ir_, asm_}) {
-    connect(view, &QPlainTextEdit::cursorPositionChanged, this, [this, view] { LinkViewLine(view); });
+    connect(view, &QPlainTextEdit::cursorPositionChanged, this,
+            [this, view] { LinkViewLine(view); });
   }
 
   splitter_ = new QSplitter(Qt::Vertical);
@@ -579,14 +579,17 @@ QString BuildPanel::LinkDocumentLine(int line) {
 void BuildPanel::LinkViewLine(QPlainTextEdit* view) {
   const auto& build = session_.build();
   if (!build || !build->ok() || !build->links) return;
-  auto format = view == asm_ ? codegen::SourceMapFormat::kAssembly : codegen::SourceMapFormat::kLLVMIR;
+  auto format =
+      view == asm_ ? codegen::SourceMapFormat::kAssembly : codegen::SourceMapFormat::kLLVMIR;
   auto origin = build->links->OriginOfViewLine(view->textCursor().blockNumber(), format);
   if (!origin) return;
   Highlight(printed_, {origin->printed_line - 1}, true);
   QList<int> document;
   for (int l : origin->bindings) document << l;
-  if (document.isEmpty() && origin->document_range.first > 0) document << origin->document_range.first;
-  status_->setText(tr("%1: line %2 of the built module").arg(Q(origin->kernel)).arg(origin->printed_line));
+  if (document.isEmpty() && origin->document_range.first > 0)
+    document << origin->document_range.first;
+  status_->setText(
+      tr("%1: line %2 of the built module").arg(Q(origin->kernel)).arg(origin->printed_line));
   Q_EMIT viewLineLinked(Q(origin->kernel), document);
 }
 

@@ -171,7 +171,8 @@ void CodeEditor::SetDiagnostics(const DiagnosticList& diagnostics) {
 
 void CodeEditor::UpdateExtraSelections() {
   // Occurrences under the squiggles, so that an error stays visible on a highlighted name.
-  setExtraSelections(linked_line_selections_ + occurrence_selections_ + diagnostic_selections_ + link_selections_);
+  setExtraSelections(linked_line_selections_ + occurrence_selections_ + diagnostic_selections_ +
+                     link_selections_);
 }
 
 void CodeEditor::SetLinkedLines(const QList<int>& lines) {

@@ -12,7 +12,8 @@
 namespace wb::app {
 
 // `lines` 0-based; lines past the end are left out.
-inline QList<QTextEdit::ExtraSelection> LineMarks(QTextDocument* document, const QList<int>& lines, const QColor& tint) {
+inline QList<QTextEdit::ExtraSelection> LineMarks(QTextDocument* document, const QList<int>& lines,
+                                                  const QColor& tint) {
   QList<QTextEdit::ExtraSelection> selections;
   for (int line : lines) {
     QTextBlock block = document->findBlockByNumber(line);

@@ -131,10 +131,11 @@ MainWindow::MainWindow() {
     QString kernel = build_->LinkDocumentLine(editor_->textCursor().blockNumber() + 1);
     if (!kernel.isEmpty()) schedule_->ShowKernel(kernel);
   });
-  connect(build_, &BuildPanel::viewLineLinked, this, [this](const QString& kernel, const QList<int>& lines) {
-    editor_->SetLinkedLines(lines);
-    schedule_->ShowKernel(kernel);
-  });
+  connect(build_, &BuildPanel::viewLineLinked, this,
+          [this](const QString& kernel, const QList<int>& lines) {
+            editor_->SetLinkedLines(lines);
+            schedule_->ShowKernel(kernel);
+          });
   tune_ = new TunePanel;
   build_->views()->addTab(tune_, tr("Tune"));
   // The best schedule found (or any record) continues by hand in the schedule pane.

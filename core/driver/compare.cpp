@@ -75,7 +75,8 @@ int RunCompareCommand(const BatchOptions& opts, std::ostream& out, std::ostream&
         out << "function " << d.name << ": only in " << opts.compare << "\n";
       } else {
         size_t count = d.mismatches.size() + d.more_mismatches;
-        out << "function " << d.name << ": " << count << (count == 1 ? " mismatch\n" : " mismatches\n");
+        out << "function " << d.name << ": " << count
+            << (count == 1 ? " mismatch\n" : " mismatches\n");
         for (const ir::StructuralMismatch& m : d.mismatches) {
           out << "  " << workbench::MismatchText(m) << "\n";
           out << Underline(m.lhs, opts.files[0] + ": " + m.lhs_path, opts.color);

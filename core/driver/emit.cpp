@@ -11,7 +11,6 @@
 #include <ostream>
 
 #include "codegen/source_map.h"
-
 #include "driver/commands.h"
 #include "driver/module_input.h"
 #include "workbench/build_session.h"
@@ -31,7 +30,8 @@ std::string PrintedModulePath(const BatchOptions& opts) {
 }
 
 // Writes the module the build printed for its source map (BuildRequest::link_path).
-int WritePrintedModule(const BatchOptions& opts, const workbench::BuildOutcome& built, std::ostream& err) {
+int WritePrintedModule(const BatchOptions& opts, const workbench::BuildOutcome& built,
+                       std::ostream& err) {
   if (!built.links) return 0;
   const workbench::PrintedModule& printed = built.links->printed();
   std::error_code ec;

@@ -1,5 +1,4 @@
 #include "ir/structural_equal.h"
-#include "ir/structural_mismatches.h"
 
 #include <algorithm>
 #include <array>
@@ -7,11 +6,13 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <unordered_map>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <variant>
 #include <vector>
+
+#include "ir/structural_mismatches.h"
 
 namespace wb::ir {
 
@@ -116,8 +117,8 @@ struct Steps {
 };
 
 // Compares two graphs depth-first, in field order, and stops at the first difference (or, asked
-// for every difference, records it, leaves the differing pair's insides alone and walks on). The walk
-// uses an explicit stack of tasks, so the depth of the IR is bounded by memory, not by the
+// for every difference, records it, leaves the differing pair's insides alone and walks on). The
+// walk uses an explicit stack of tasks, so the depth of the IR is bounded by memory, not by the
 // thread's stack. The path to the current position is kept as steps and spelled out only when a
 // difference is met.
 class Comparer {
@@ -332,7 +333,8 @@ class Comparer {
       return limit_ > 1;
     }
     std::string path = PathText();
-    mismatches_.push_back(StructuralMismatch{path, path, ObjectRef(a), ObjectRef(b), std::move(reason)});
+    mismatches_.push_back(
+        StructuralMismatch{path, path, ObjectRef(a), ObjectRef(b), std::move(reason)});
     return limit_ > 1;
   }
 

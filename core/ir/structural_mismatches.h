@@ -14,7 +14,8 @@ namespace wb::ir {
 // first: after each, the walk leaves that pair's insides and goes on with the rest (so a changed
 // expression is one difference, not one per node inside it). At most `limit` are returned; `more`
 // (when given) gets how many more there were. Empty when the graphs are equal.
-std::vector<StructuralMismatch> FindMismatches(const ObjectRef& a, const ObjectRef& b, size_t limit = 50,
-                                               size_t* more = nullptr, bool map_free_vars = true);
+std::vector<StructuralMismatch> FindMismatches(const ObjectRef& a, const ObjectRef& b,
+                                               size_t limit = 50, size_t* more = nullptr,
+                                               bool map_free_vars = true);
 
 }  // namespace wb::ir

@@ -141,14 +141,16 @@ BuildOutcome BuildModule(const BuildRequest& request, const CancellationToken& t
         out.links = std::make_shared<SourceLinks>(std::move(printed), "", "");
         // The failure's spans name the printed module's lines: report it against the module's
         // own text instead, as an unlinked build of it does.
-        if (!built->ok()) *built = Compile(request.module, *target, /*default_schedule=*/true, request.debug_lines);
+        if (!built->ok())
+          *built = Compile(request.module, *target, /*default_schedule=*/true, request.debug_lines);
       } else {
         // The views can still be shown, only not linked: say why, and build the module as it is.
         std::string why = "the printed module does not parse back";
         for (const Diagnostic& d : printed.diagnostics) {
           if (d.severity == Severity::kError) why = d.message;
         }
-        out.diagnostics.Add(Diagnostic::Warning("the build's views are not linked to the source: " + why));
+        out.diagnostics.Add(
+            Diagnostic::Warning("the build's views are not linked to the source: " + why));
         *built = Compile(request.module, *target, /*default_schedule=*/true, request.debug_lines);
       }
     }
@@ -180,7 +182,8 @@ BuildOutcome BuildModule(const BuildRequest& request, const CancellationToken& t
     // A Relax module that calls no kernel has no kernel module to show.
     if (built->kernels.defined()) *text = built->kernels->GetSource(format);
   }
-  if (out.links) out.links = std::make_shared<SourceLinks>(out.links->printed(), out.llvm_ir, out.assembly);
+  if (out.links)
+    out.links = std::make_shared<SourceLinks>(out.links->printed(), out.llvm_ir, out.assembly);
   out.module = built->kernels;
   out.compiled = built;
   out.state = OutcomeState::kOk;

@@ -19,7 +19,8 @@ std::vector<FunctionDiff> AlignFunctions(const ir::IRModule& before, const ir::I
       continue;
     }
     FunctionDiff diff{name, FunctionDiff::Kind::kSame, {}};
-    diff.mismatches = ir::FindMismatches(before->functions[i], other, kMaxMismatches, &diff.more_mismatches);
+    diff.mismatches =
+        ir::FindMismatches(before->functions[i], other, kMaxMismatches, &diff.more_mismatches);
     if (!diff.mismatches.empty()) diff.kind = FunctionDiff::Kind::kChanged;
     out.push_back(std::move(diff));
   }
@@ -58,7 +59,8 @@ std::string StructuralDiffText(const ir::IRModule& before, const ir::IRModule& a
       case FunctionDiff::Kind::kOnlyAfter: out += "added    " + d.name + "\n"; break;
       case FunctionDiff::Kind::kChanged: {
         size_t count = d.mismatches.size() + d.more_mismatches;
-        out += "changed  " + d.name + ": " + std::to_string(count) + (count == 1 ? " mismatch\n" : " mismatches\n");
+        out += "changed  " + d.name + ": " + std::to_string(count) +
+               (count == 1 ? " mismatch\n" : " mismatches\n");
         for (const ir::StructuralMismatch& m : d.mismatches) out += "  " + MismatchText(m) + "\n";
         if (d.more_mismatches) out += "  and " + std::to_string(d.more_mismatches) + " more\n";
         out += UnifiedDiff(script::PrintModule(OnlyFunctions(before, {d.name})),

@@ -35,8 +35,8 @@ std::vector<FunctionDiff> DiffFunctions(const ir::IRModule& before, const ir::IR
 
 // The structural view of a change, as text: a summary line, then one line per function (same,
 // changed with the number of mismatches, added, removed), each changed function followed by one
-// line per mismatch (path and reason) and the unified diff of only that function's text; what differs outside the functions (module
-// attributes) when every function agrees.
+// line per mismatch (path and reason) and the unified diff of only that function's text; what
+// differs outside the functions (module attributes) when every function agrees.
 std::string StructuralDiffText(const ir::IRModule& before, const ir::IRModule& after);
 
 // One mismatch as a line: "at PATH (other side: PATH): REASON".

@@ -34,7 +34,8 @@ void CollectCallers(const relax::Expr& expr, Callers* callers) {
       for (const relax::Binding& b : block->bindings) {
         auto* vb = b.as<relax::VarBindingNode>();
         if (!vb) continue;
-        if (const ir::GlobalVarNode* kernel = CalledKernel(vb->value); kernel && vb->span.defined()) {
+        if (const ir::GlobalVarNode* kernel = CalledKernel(vb->value);
+            kernel && vb->span.defined()) {
           (*callers)[kernel->name_hint].push_back(LineRange(vb->span));
         }
         CollectCallers(vb->value, callers);
@@ -49,13 +50,15 @@ void CollectCallers(const relax::Expr& expr, Callers* callers) {
 
 }  // namespace
 
-PrintedModule PrintForLinking(const ir::IRModule& module, const ir::IRModule& document, const std::string& path) {
+PrintedModule PrintForLinking(const ir::IRModule& module, const ir::IRModule& document,
+                              const std::string& path) {
   PrintedModule out;
   out.path = path;
   ir::IRModule built = module;
   if (HasRelaxFunctions(module)) built = transform::LegalizeModule(module, &out.diagnostics);
   for (size_t i = 0; i < built->size(); ++i) {
-    if (auto* f = built->functions[i].as<relax::FunctionNode>()) CollectCallers(f->body, &out.callers);
+    if (auto* f = built->functions[i].as<relax::FunctionNode>())
+      CollectCallers(f->body, &out.callers);
   }
   for (auto& [name, lines] : out.callers) {
     std::sort(lines.begin(), lines.end());
@@ -64,7 +67,8 @@ PrintedModule PrintForLinking(const ir::IRModule& module, const ir::IRModule& do
   const ir::IRModule& written = document.defined() ? document : module;
   for (size_t i = 0; i < written->size(); ++i) {
     if (written->functions[i].as<tir::PrimFuncNode>() && written->functions[i]->span.defined()) {
-      out.document_ranges[written->global_vars[i]->name_hint] = LineRange(written->functions[i]->span);
+      out.document_ranges[written->global_vars[i]->name_hint] =
+          LineRange(written->functions[i]->span);
     }
   }
   out.text = script::PrintModule(built);
@@ -78,14 +82,16 @@ PrintedModule PrintForLinking(const ir::IRModule& module, const ir::IRModule& do
   return out;
 }
 
-SourceLinks::SourceLinks(PrintedModule printed, const std::string& llvm_ir, const std::string& assembly)
+SourceLinks::SourceLinks(PrintedModule printed, const std::string& llvm_ir,
+                         const std::string& assembly)
     : printed_(std::move(printed)),
       ir_(codegen::MapSourceLines(llvm_ir, codegen::SourceMapFormat::kLLVMIR)),
       assembly_(codegen::MapSourceLines(assembly, codegen::SourceMapFormat::kAssembly)) {
   if (!printed_.module.defined()) return;
   for (size_t i = 0; i < printed_.module->size(); ++i) {
     if (printed_.module->functions[i].as<tir::PrimFuncNode>()) {
-      printed_ranges_[printed_.module->global_vars[i]->name_hint] = LineRange(printed_.module->functions[i]->span);
+      printed_ranges_[printed_.module->global_vars[i]->name_hint] =
+          LineRange(printed_.module->functions[i]->span);
     }
   }
 }
@@ -116,20 +122,24 @@ std::pair<int, int> SourceLinks::PrintedRange(const std::string& kernel) const {
   return it == printed_ranges_.end() ? std::pair<int, int>{0, 0} : it->second;
 }
 
-std::vector<int> SourceLinks::ViewLines(const std::string& kernel, codegen::SourceMapFormat view) const {
+std::vector<int> SourceLinks::ViewLines(const std::string& kernel,
+                                        codegen::SourceMapFormat view) const {
   std::vector<int> out;
   auto [first, last] = PrintedRange(kernel);
   if (first == 0) return out;
   const std::vector<codegen::SourceLine>& map = Map(view);
   for (size_t i = 0; i < map.size(); ++i) {
-    if (map[i].line >= first && map[i].line <= last && map[i].file == printed_.path) out.push_back(static_cast<int>(i));
+    if (map[i].line >= first && map[i].line <= last && map[i].file == printed_.path)
+      out.push_back(static_cast<int>(i));
   }
   return out;
 }
 
-std::optional<SourceLinks::Origin> SourceLinks::OriginOfViewLine(int line, codegen::SourceMapFormat view) const {
+std::optional<SourceLinks::Origin> SourceLinks::OriginOfViewLine(
+    int line, codegen::SourceMapFormat view) const {
   const std::vector<codegen::SourceLine>& map = Map(view);
-  if (line < 0 || line >= static_cast<int>(map.size()) || map[line].line <= 0 || map[line].file != printed_.path) {
+  if (line < 0 || line >= static_cast<int>(map.size()) || map[line].line <= 0 ||
+      map[line].file != printed_.path) {
     return std::nullopt;
   }
   Origin origin;
@@ -142,7 +152,8 @@ std::optional<SourceLinks::Origin> SourceLinks::OriginOfViewLine(int line, codeg
         for (int l = first; l <= last; ++l) origin.bindings.push_back(l);
       }
       std::sort(origin.bindings.begin(), origin.bindings.end());
-      origin.bindings.erase(std::unique(origin.bindings.begin(), origin.bindings.end()), origin.bindings.end());
+      origin.bindings.erase(std::unique(origin.bindings.begin(), origin.bindings.end()),
+                            origin.bindings.end());
     }
     if (auto it = printed_.document_ranges.find(kernel); it != printed_.document_ranges.end()) {
       origin.document_range = it->second;

@@ -41,7 +41,8 @@ struct PrintedModule {
 
 // `document` is the module whose spans are the document's (the editor's parse, or the schedule's
 // module built from it); `module` what is built (it may be `document` itself).
-PrintedModule PrintForLinking(const ir::IRModule& module, const ir::IRModule& document, const std::string& path);
+PrintedModule PrintForLinking(const ir::IRModule& module, const ir::IRModule& document,
+                              const std::string& path);
 
 // One build's links, from its printed module and its views' texts.
 class SourceLinks {
@@ -61,10 +62,11 @@ class SourceLinks {
 
   // Where a view's line (0-based) came from.
   struct Origin {
-    int printed_line = 0;         // 1-based line of the printed module
-    std::string kernel;           // the PrimFunc holding that line
-    std::vector<int> bindings;    // document lines of the bindings that call it, every line of each
-    std::pair<int, int> document_range{0, 0};  // the kernel's definition in the document, if written there
+    int printed_line = 0;       // 1-based line of the printed module
+    std::string kernel;         // the PrimFunc holding that line
+    std::vector<int> bindings;  // document lines of the bindings that call it, every line of each
+    std::pair<int, int> document_range{
+        0, 0};  // the kernel's definition in the document, if written there
   };
   // Empty when the line maps to no statement.
   std::optional<Origin> OriginOfViewLine(int line, codegen::SourceMapFormat view) const;

@@ -99,7 +99,9 @@ void PutCursorOnLine(QPlainTextEdit* view, int line0) {
   view->setTextCursor(QTextCursor(view->document()->findBlockByNumber(line0)));
 }
 
-QString LineText(QPlainTextEdit* view, int line0) { return view->document()->findBlockByNumber(line0).text(); }
+QString LineText(QPlainTextEdit* view, int line0) {
+  return view->document()->findBlockByNumber(line0).text();
+}
 
 }  // namespace
 
@@ -141,7 +143,9 @@ class TestGuiLinks : public QObject {
     }
     // Its multiply-adds are among them.
     bool fma = false;
-    for (int line : assembly) fma |= LineText(b->assemblyView(), line).contains(QRegularExpression("\\b(v?fmadd\\w*|fmla|v?mulps|v?mulss)\\b"));
+    for (int line : assembly)
+      fma |= LineText(b->assemblyView(), line)
+                 .contains(QRegularExpression("\\b(v?fmadd\\w*|fmla|v?mulps|v?mulss)\\b"));
     QVERIFY(fma);
     QList<int> printed = b->linkedLines(b->printedView());
     QVERIFY(!printed.isEmpty());
@@ -192,7 +196,8 @@ class TestGuiLinks : public QObject {
     QPlainTextEdit* assembly = b->assemblyView();
     int fma = -1;
     for (int i = 0; i < assembly->blockCount(); ++i) {
-      if (LineText(assembly, i).contains(QRegularExpression("^\\s+(vfmadd\\w*|fmla|vmulps|mulps)\\s"))) {
+      if (LineText(assembly, i)
+              .contains(QRegularExpression("^\\s+(vfmadd\\w*|fmla|vmulps|mulps)\\s"))) {
         fma = i;
         break;
       }
@@ -202,7 +207,8 @@ class TestGuiLinks : public QObject {
     QList<int> statement = b->linkedLines(b->printedView());
     QCOMPARE(statement.size(), 1);
     QString body = LineText(b->printedView(), statement.front());
-    QVERIFY2(body.contains(QRegularExpression("C\\[.*\\] = C\\[.*\\] \\+ A\\[.*\\] \\* B\\[")), qPrintable(body));
+    QVERIFY2(body.contains(QRegularExpression("C\\[.*\\] = C\\[.*\\] \\+ A\\[.*\\] \\* B\\[")),
+             qPrintable(body));
     QCOMPARE(b->printedView()->textCursor().blockNumber(), statement.front());
     // A module of PrimFuncs has no binding: the kernel's definition (its `def` line) is marked in
     // the editor.

@@ -129,14 +129,19 @@ class TestCli : public QObject {
     Run r = Workbench({"x.py", "--frobnicate"});
     QCOMPARE(r.code, 2);
     // The message and a one-line hint, not the whole usage burying it.
-    QCOMPARE(r.err, QString("workbench: unknown option '--frobnicate'\n"
-                            "workbench: run with --help (workbench --batch --help) for the usage\n"));
+    QCOMPARE(r.err,
+             QString("workbench: unknown option '--frobnicate'\n"
+                     "workbench: run with --help (workbench --batch --help) for the usage\n"));
     // The same for a bad value and for a bad combination of options.
-    for (const QStringList& args : {QStringList{"x.py", "--number", "many"}, QStringList{"x.py", "--source-map"}}) {
+    for (const QStringList& args :
+         {QStringList{"x.py", "--number", "many"}, QStringList{"x.py", "--source-map"}}) {
       Run bad = Workbench(args);
       QCOMPARE(bad.code, 2);
-      QVERIFY2(bad.err.endsWith("workbench: run with --help (workbench --batch --help) for the usage\n"), qPrintable(bad.err));
-      QVERIFY2(bad.err.count('\n') <= 3 && !bad.err.contains("usage: workbench"), qPrintable(bad.err));
+      QVERIFY2(
+          bad.err.endsWith("workbench: run with --help (workbench --batch --help) for the usage\n"),
+          qPrintable(bad.err));
+      QVERIFY2(bad.err.count('\n') <= 3 && !bad.err.contains("usage: workbench"),
+               qPrintable(bad.err));
     }
   }
 
@@ -218,7 +223,8 @@ class TestCli : public QObject {
     QVERIFY2(r.out.contains(": 8 vs 7"), qPrintable(r.out));
     QVERIFY2(r.out.contains(": 2 vs 3"), qPrintable(r.out));
     QVERIFY2(r.out.contains("range(7)") && r.out.contains("T.float32(3.0)"), qPrintable(r.out));
-    QCOMPARE(r.out.count(QRegularExpression("^  at root\\.", QRegularExpression::MultilineOption)), 2);
+    QCOMPARE(r.out.count(QRegularExpression("^  at root\\.", QRegularExpression::MultilineOption)),
+             2);
   }
 
   void pipelineWithDumpDir() {

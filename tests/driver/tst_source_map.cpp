@@ -8,7 +8,6 @@
 #include <QStringList>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <sstream>
 
 #include "codegen/source_map.h"
@@ -295,7 +294,8 @@ class TestSourceMap : public QObject {
     QVERIFY(def > 0);
     for (const auto& [line, at] : hits) {
       QVERIFY2(at > def && at <= lines.size(), qPrintable(line));
-      QVERIFY2(lines[at - 1].contains(QRegularExpression("\\] = .*\\+ .*\\*")), qPrintable(line + "  ->  " + lines[at - 1]));
+      QVERIFY2(lines[at - 1].contains(QRegularExpression("\\] = .*\\+ .*\\*")),
+               qPrintable(line + "  ->  " + lines[at - 1]));
     }
   }
 
@@ -312,9 +312,12 @@ class TestSourceMap : public QObject {
     QVERIFY2(built.ok(), RenderDiagnostics(built.diagnostics).c_str());
     QVERIFY(built.links);
     const workbench::SourceLinks& links = *built.links;
-    QCOMPARE(QString::fromStdString(links.KernelAtDocumentLine(kRelaxMatmulLine)), QString("matmul"));
-    QCOMPARE(QString::fromStdString(links.KernelAtDocumentLine(kRelaxCallTirLine)), QString("relu"));
-    QCOMPARE(QString::fromStdString(links.KernelAtDocumentLine(kRelaxReluStoreLine)), QString("relu"));
+    QCOMPARE(QString::fromStdString(links.KernelAtDocumentLine(kRelaxMatmulLine)),
+             QString("matmul"));
+    QCOMPARE(QString::fromStdString(links.KernelAtDocumentLine(kRelaxCallTirLine)),
+             QString("relu"));
+    QCOMPARE(QString::fromStdString(links.KernelAtDocumentLine(kRelaxReluStoreLine)),
+             QString("relu"));
     QVERIFY(links.KernelAtDocumentLine(2).empty());
     QStringList printed = QString::fromStdString(links.printed().text).split('\n');
     QStringList assembly = QString::fromStdString(built.assembly).split('\n');
@@ -337,7 +340,8 @@ class TestSourceMap : public QObject {
     for (int line : links.ViewLines("relu", codegen::SourceMapFormat::kAssembly)) {
       if (!assembly[line].contains(QRegularExpression("max"))) continue;
       auto origin = links.OriginOfViewLine(line, codegen::SourceMapFormat::kAssembly);
-      QVERIFY2(printed[origin->printed_line - 1].contains("T.max("), qPrintable(printed[origin->printed_line - 1]));
+      QVERIFY2(printed[origin->printed_line - 1].contains("T.max("),
+               qPrintable(printed[origin->printed_line - 1]));
       QCOMPARE(origin->bindings, std::vector<int>{kRelaxCallTirLine});
       QVERIFY(origin->document_range.first >= 7 && origin->document_range.first <= 8);
       QVERIFY(origin->document_range.second >= kRelaxReluStoreLine);
@@ -351,7 +355,8 @@ class TestSourceMap : public QObject {
     script::ParseResult parsed = script::Parse(kFusable, "fuse.py");
     QVERIFY(parsed.module.defined() && !parsed.diagnostics.HasErrors());
     DiagnosticList diags;
-    auto pipeline = transform::BuildPipeline("LegalizeOps, AnnotateTIROpPattern, FuseOps, FuseTIR", diags);
+    auto pipeline =
+        transform::BuildPipeline("LegalizeOps, AnnotateTIROpPattern, FuseOps, FuseTIR", diags);
     QVERIFY(pipeline);
     workbench::BuildRequest request;
     request.module = pipeline->Run(parsed.module, ir::PassContext::Current());
@@ -370,7 +375,8 @@ class TestSourceMap : public QObject {
     QVERIFY(!lines.empty());
     auto origin = built.links->OriginOfViewLine(lines.front(), codegen::SourceMapFormat::kAssembly);
     QVERIFY(origin);
-    QCOMPARE(origin->bindings, (std::vector<int>{kFusableAddLine, kFusableAddLine + 1, kFusableAddLine + 2}));
+    QCOMPARE(origin->bindings,
+             (std::vector<int>{kFusableAddLine, kFusableAddLine + 1, kFusableAddLine + 2}));
   }
 
   void sourceMapNeedsAnLlvmOrAsmView() {

@@ -3,9 +3,9 @@
 // and the messages LoadJSON gives for malformed input.
 
 #include <QTest>
-#include <functional>
 #include <bit>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
@@ -371,8 +371,8 @@ class TestStructural : public QObject {
     QCOMPARE(all.size(), size_t(3));
     QCOMPARE(all[0].lhs_path, ir::FindFirstMismatch(a, b)->lhs_path);
     QStringList expected;
-    for (ModuleOptions alone : {ModuleOptions{.kind = ForKind::kParallel}, ModuleOptions{.addend = 3.0},
-                                ModuleOptions{.pragma = 2}}) {
+    for (ModuleOptions alone : {ModuleOptions{.kind = ForKind::kParallel},
+                                ModuleOptions{.addend = 3.0}, ModuleOptions{.pragma = 2}}) {
       expected << QString::fromStdString(ir::FindFirstMismatch(a, BuildModule(alone))->lhs_path);
     }
     QStringList found;
