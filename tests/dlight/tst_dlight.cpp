@@ -344,7 +344,7 @@ def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.
 
   // Convolutions and pooling are windowed reductions, not rows: Reduction refuses them (computed
   // at each output point, the padding would be recomputed per window); Conv2d takes the
-  // convolutions, pooling falls back; a small one stays on the calling thread (the bundled
+  // convolutions, Pool the pooling; a small one stays on the calling thread (the bundled
   // convnet's 3x3 convolutions were 3-8x slower parallel).
   void windowedReductions() {
     const std::string conv =
@@ -358,7 +358,7 @@ def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.
     QCOMPARE(CheckAll(relax, false), Expected([](int) { return "Fallback"; }));
     relax = Program({{"x", {"1", "2", "9", "9"}}},
                     {"gv = R.nn.max_pool2d(x, pool_size=[3, 3], strides=[2, 2])"});
-    QCOMPARE(CheckAll(relax, false), Expected([](int) { return "Fallback"; }));
+    QCOMPARE(CheckAll(relax, false), Expected([](int) { return "Pool"; }));
     // Few multiply-adds: no thread.
     relax = Program({{"x", {"1", "3", "12", "12"}}, {"w", {"8", "3", "3", "3"}}},
                     {conv, "gv = R.nn.relu(lv)"});
@@ -368,6 +368,50 @@ def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.
       QVERIFY2(script::PrintModule(applied->schedule.mod()).find("T.parallel") == std::string::npos,
                name.c_str());
     }
+  }
+
+  // Pooling over both layouts, max and average (its division a stage after the pool), strides,
+  // padding, dilation, ceil mode, rows that are and are not whole vectors, a symbolic batch;
+  // fused with a relu after it too. Every schedule checked in the interpreter and compiled.
+  void pool_data() {
+    QTest::addColumn<QString>("relax");
+    QTest::addColumn<bool>("fuse");
+    auto add = [](const char* name, std::string relax, bool fuse) {
+      QTest::newRow(name) << QString::fromStdString(relax) << fuse;
+    };
+    auto pool = [](const char* op, std::vector<std::string> shape, const char* attrs) {
+      return Program({{"x", shape}}, {std::string("gv = R.nn.") + op + "(x, " + attrs + ")"});
+    };
+    add("max_nchw_3x3s2p1", pool("max_pool2d", {"1", "4", "13", "13"},
+                                 "pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1]"), false);
+    add("max_nchw_2x2s2_row16", pool("max_pool2d", {"2", "3", "32", "32"},
+                                     "pool_size=[2, 2], strides=[2, 2]"), false);
+    add("avg_nchw_3x3s1p1", pool("avg_pool2d", {"1", "5", "9", "7"},
+                                 "pool_size=[3, 3], padding=[1, 1, 1, 1]"), false);
+    add("avg_nchw_include_pad", pool("avg_pool2d", {"1", "2", "8", "8"},
+                                     "pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1], "
+                                     "count_include_pad=True"), false);
+    add("max_nhwc_3x3s2p1", pool("max_pool2d", {"1", "9", "9", "32"},
+                                 "pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1], "
+                                 "layout=\"NHWC\""), false);
+    add("avg_nhwc_odd_channels", pool("avg_pool2d", {"2", "6", "6", "7"},
+                                      "pool_size=[2, 2], strides=[2, 2], layout=\"NHWC\""),
+        false);
+    add("max_dilated_ceil", pool("max_pool2d", {"1", "3", "11", "11"},
+                                 "pool_size=[2, 2], strides=[2, 2], dilation=[2, 2], "
+                                 "ceil_mode=True"), false);
+    add("max_symbolic_batch", pool("max_pool2d", {"n", "2", "8", "16"},
+                                   "pool_size=[2, 2], strides=[1, 1]"), false);
+    add("max_fused_relu",
+        Program({{"x", {"1", "4", "12", "12"}}},
+                {"lv = R.nn.max_pool2d(x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1])",
+                 "gv = R.nn.relu(lv)"}),
+        true);
+  }
+  void pool() {
+    QFETCH(QString, relax);
+    QFETCH(bool, fuse);
+    QCOMPARE(CheckAll(relax.toStdString(), fuse, "", 3), Expected([](int) { return "Pool"; }));
   }
 
   // Conv2d over many shapes and both layouts: the output's innermost extent decides (a vector
