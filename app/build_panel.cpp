@@ -17,13 +17,16 @@
 #include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QTextBlock>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrent>
 
+#include "line_marks.h"
 #include "profile_chart.h"
 #include "roofline_chart.h"
 #include "workbench/schedule_session.h"
+#include "workbench/source_links.h"
 
 namespace wb::app {
 
@@ -197,6 +200,14 @@ BuildPanel::BuildPanel(QWidget* parent) : QWidget(parent) {
   ptx_ = SourceView();
   views_->addTab(cuda_, tr("CUDA"));
   views_->addTab(ptx_, tr("PTX"));
+  printed_ = SourceView();
+  printed_->setToolTip(
+      tr("The module as built, printed: the LLVM IR and assembly lines map to its lines"));
+  views_->addTab(printed_, tr("Built TVMScript"));
+  for (QPlainTextEdit* view : {ir_, asm_}) {
+    connect(view, &QPlainTextEdit::cursorPositionChanged, this,
+            [this, view] { LinkViewLine(view); });
+  }
 
   splitter_ = new QSplitter(Qt::Vertical);
   splitter_->setObjectName("buildSplitter");
@@ -355,6 +366,8 @@ bool BuildPanel::Start(Job job) {
     status_->setText(tr("Nothing to build: the document does not parse"));
     return false;
   }
+  // The views link to the document (LinkDocumentLine) through the module printed under this name.
+  if (!job.measure_peaks) request.link_path = "built.py";
   // Reuse the current build when it is of this very module and target.
   std::optional<workbench::BuildOutcome> current;
   if (!job.build && !job.measure_peaks && session_.IsCurrent(request)) current = *session_.build();
@@ -481,6 +494,8 @@ void BuildPanel::ShowBuild(const workbench::BuildOutcome& build) {
       asm_->clear();
       cuda_->clear();
       ptx_->clear();
+      printed_->clear();
+      linked_.clear();
       results_->setRowCount(0);
       ShowErrors(build.diagnostics);
       status_->setText(tr("Build failed: %1")
@@ -493,6 +508,8 @@ void BuildPanel::ShowBuild(const workbench::BuildOutcome& build) {
       asm_->setPlainText(Q(build.assembly));
       cuda_->setPlainText(Q(build.cuda_source));
       ptx_->setPlainText(Q(build.ptx));
+      printed_->setPlainText(build.links ? Q(build.links->printed().text) : QString());
+      linked_.clear();
       ShowErrors(build.diagnostics);
       status_->setText(tr("Built step %1 for %2 in %3 ms")
                            .arg(build.request.step)
@@ -500,6 +517,80 @@ void BuildPanel::ShowBuild(const workbench::BuildOutcome& build) {
                            .arg(build.seconds * 1e3, 0, 'f', 0));
       return;
   }
+}
+
+void BuildPanel::Highlight(QPlainTextEdit* view, const QList<int>& lines, bool scroll) {
+  linked_[view] = lines;
+  view->setExtraSelections(LineMarks(view->document(), lines, LinkedLineTint()));
+  if (scroll && !lines.isEmpty()) {
+    QSignalBlocker block(view);
+    view->setTextCursor(QTextCursor(view->document()->findBlockByNumber(lines.front())));
+    view->centerCursor();
+  }
+}
+
+QList<int> BuildPanel::linkedLines(QPlainTextEdit* view) const {
+  auto it = linked_.find(view);
+  return it == linked_.end() ? QList<int>{} : it->second;
+}
+
+QString BuildPanel::LinkDocumentLine(int line) {
+  for (QPlainTextEdit* view : {ir_, asm_, printed_}) Highlight(view, {}, false);
+  const auto& build = session_.build();
+  if (!build) {
+    status_->setText(tr("Build the module to link its lines to the LLVM IR and assembly"));
+    return {};
+  }
+  if (!build->ok()) {
+    status_->setText(tr("No linked views: the last build failed"));
+    return {};
+  }
+  if (!build->links) {
+    status_->setText(tr("This build's views are not linked to the source"));
+    return {};
+  }
+  const workbench::SourceLinks& links = *build->links;
+  std::string kernel = links.KernelAtDocumentLine(line);
+  if (kernel.empty()) {
+    status_->setText(tr("Line %1 calls no kernel of the build").arg(line));
+    return {};
+  }
+  auto lines = [&](codegen::SourceMapFormat format) {
+    QList<int> out;
+    for (int l : links.ViewLines(kernel, format)) out << l;
+    return out;
+  };
+  QList<int> ir = lines(codegen::SourceMapFormat::kLLVMIR);
+  QList<int> assembly = lines(codegen::SourceMapFormat::kAssembly);
+  Highlight(ir_, ir, true);
+  Highlight(asm_, assembly, true);
+  auto [first, last] = links.PrintedRange(kernel);
+  QList<int> printed;
+  for (int l = first; first > 0 && l <= last; ++l) printed << l - 1;
+  Highlight(printed_, printed, true);
+  status_->setText(tr("Line %1 runs %2: %3 lines of assembly, %4 of LLVM IR")
+                       .arg(line)
+                       .arg(Q(kernel))
+                       .arg(assembly.size())
+                       .arg(ir.size()));
+  return Q(kernel);
+}
+
+void BuildPanel::LinkViewLine(QPlainTextEdit* view) {
+  const auto& build = session_.build();
+  if (!build || !build->ok() || !build->links) return;
+  auto format =
+      view == asm_ ? codegen::SourceMapFormat::kAssembly : codegen::SourceMapFormat::kLLVMIR;
+  auto origin = build->links->OriginOfViewLine(view->textCursor().blockNumber(), format);
+  if (!origin) return;
+  Highlight(printed_, {origin->printed_line - 1}, true);
+  QList<int> document;
+  for (int l : origin->bindings) document << l;
+  if (document.isEmpty() && origin->document_range.first > 0)
+    document << origin->document_range.first;
+  status_->setText(
+      tr("%1: line %2 of the built module").arg(Q(origin->kernel)).arg(origin->printed_line));
+  Q_EMIT viewLineLinked(Q(origin->kernel), document);
 }
 
 void BuildPanel::ShowRun(const workbench::RunOutcome& run) {

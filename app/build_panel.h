@@ -12,6 +12,7 @@
 #include <QFutureWatcher>
 #include <QWidget>
 #include <functional>
+#include <map>
 #include <optional>
 
 #include "workbench/build_session.h"
@@ -91,6 +92,17 @@ class BuildPanel : public QWidget {
   QPlainTextEdit* assemblyView() const { return asm_; }
   QPlainTextEdit* cudaView() const { return cuda_; }
   QPlainTextEdit* ptxView() const { return ptx_; }
+  // The module the build compiled, printed: the text its views' lines map to
+  // (workbench/source_links.h).
+  QPlainTextEdit* printedView() const { return printed_; }
+
+  // Linked views: highlights the LLVM IR, assembly and printed-module lines of the kernel that
+  // the document's line `line` (1-based) calls or defines, and says so in the status line. Returns
+  // the kernel's name; empty (with the reason shown, nothing highlighted) when there is none or
+  // no build to link.
+  QString LinkDocumentLine(int line);
+  // The lines (0-based) highlighted in a view by the last link.
+  QList<int> linkedLines(QPlainTextEdit* view) const;
   QSplitter* splitter() const { return splitter_; }
 
  Q_SIGNALS:
@@ -99,6 +111,9 @@ class BuildPanel : public QWidget {
   void jobFinished();
   // An error with a source location was activated: go there in the editor.
   void sourceLocationActivated(int line, int column);
+  // The cursor went onto a line of the LLVM IR or assembly that came from `kernel`: the document's
+  // lines to mark (the bindings that call it, else its definition).
+  void viewLineLinked(const QString& kernel, const QList<int>& document_lines);
 
  private:
   // What a job does and what it gives back.
@@ -122,6 +137,8 @@ class BuildPanel : public QWidget {
   void UpdateRoofline();
   void UpdateTargetStatus();
   void SetBusy(bool busy);
+  void LinkViewLine(QPlainTextEdit* view);
+  void Highlight(QPlainTextEdit* view, const QList<int>& lines, bool scroll);
   std::string TargetText() const;
 
   const workbench::ScheduleSession* schedule_ = nullptr;
@@ -157,6 +174,8 @@ class BuildPanel : public QWidget {
   QPlainTextEdit* asm_;
   QPlainTextEdit* cuda_;  // CUDA targets: the kernels' CUDA C and PTX
   QPlainTextEdit* ptx_;
+  QPlainTextEdit* printed_;
+  std::map<QPlainTextEdit*, QList<int>> linked_;
   QSplitter* splitter_;
 };
 

@@ -1,7 +1,10 @@
 #include "code_editor.h"
 
 #include <QPainter>
+#include <QScrollBar>
 #include <QTextBlock>
+
+#include "line_marks.h"
 
 namespace wb::app {
 
@@ -168,7 +171,24 @@ void CodeEditor::SetDiagnostics(const DiagnosticList& diagnostics) {
 
 void CodeEditor::UpdateExtraSelections() {
   // Occurrences under the squiggles, so that an error stays visible on a highlighted name.
-  setExtraSelections(occurrence_selections_ + diagnostic_selections_ + link_selections_);
+  setExtraSelections(linked_line_selections_ + occurrence_selections_ + diagnostic_selections_ +
+                     link_selections_);
+}
+
+void CodeEditor::SetLinkedLines(const QList<int>& lines) {
+  linked_lines_ = lines;
+  QList<int> lines0;
+  for (int line : lines) lines0 << line - 1;
+  linked_line_selections_ = LineMarks(document(), lines0, LinkedLineTint());
+  UpdateExtraSelections();
+  if (!lines.isEmpty()) {
+    QTextBlock block = document()->findBlockByNumber(std::max(0, lines.front() - 1));
+    // Into sight without moving the cursor.
+    QRectF rect = blockBoundingGeometry(block).translated(contentOffset());
+    if (rect.top() < 0 || rect.bottom() > viewport()->height()) {
+      verticalScrollBar()->setValue(std::max(0, lines.front() - 1 - 5));
+    }
+  }
 }
 
 void CodeEditor::GoTo(int line, int column) {

@@ -53,6 +53,10 @@ class CodeEditor : public QPlainTextEdit {
   void SetDiagnostics(const DiagnosticList& diagnostics);
   // Moves the cursor to a 1-based line and column and shows it.
   void GoTo(int line, int column);
+  // Marks whole lines (1-based) that a view linked to (the bindings of the kernel an assembly line
+  // came from), scrolling the first into sight; the cursor stays. Empty: clears the marks.
+  void SetLinkedLines(const QList<int>& lines);
+  const QList<int>& linkedLines() const { return linked_lines_; }
   int LineNumberAreaWidth() const;
   void PaintLineNumbers(QPaintEvent* event);
   TVMScriptHighlighter* highlighter() const { return highlighter_; }
@@ -126,6 +130,8 @@ class CodeEditor : public QPlainTextEdit {
   QList<QTextEdit::ExtraSelection> diagnostic_selections_;
   QList<QTextEdit::ExtraSelection> occurrence_selections_;
   QList<QTextEdit::ExtraSelection> link_selections_;  // the name under the mouse with Ctrl held
+  QList<QTextEdit::ExtraSelection> linked_line_selections_;
+  QList<int> linked_lines_;
 
   EditorAnalysis* analysis_ = nullptr;
   SymbolPicker* picker_ = nullptr;

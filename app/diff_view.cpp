@@ -4,6 +4,8 @@
 #include <QTextBlock>
 #include <QtConcurrent/QtConcurrent>
 
+#include "line_marks.h"
+
 namespace wb::app {
 
 QPlainTextEdit* MakeCodePane() {
@@ -19,16 +21,11 @@ QPlainTextEdit* MakeCodePane() {
 namespace {
 
 int Tint(QPlainTextEdit* pane, const std::vector<bool>& changed, const QColor& tint) {
-  QList<QTextEdit::ExtraSelection> selections;
-  QTextBlock block = pane->document()->firstBlock();
-  for (size_t i = 0; i < changed.size() && block.isValid(); ++i, block = block.next()) {
-    if (!changed[i]) continue;
-    QTextEdit::ExtraSelection sel;
-    sel.format.setBackground(tint);
-    sel.format.setProperty(QTextFormat::FullWidthSelection, true);
-    sel.cursor = QTextCursor(block);
-    selections.push_back(sel);
+  QList<int> lines;
+  for (size_t i = 0; i < changed.size(); ++i) {
+    if (changed[i]) lines << static_cast<int>(i);
   }
+  QList<QTextEdit::ExtraSelection> selections = LineMarks(pane->document(), lines, tint);
   pane->setExtraSelections(selections);
   return static_cast<int>(selections.size());
 }

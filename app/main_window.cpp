@@ -123,6 +123,19 @@ MainWindow::MainWindow() {
   connect(build_, &BuildPanel::sourceLocationActivated, this,
           [this](int line, int column) { editor_->GoTo(line, column); });
   connect(build_, &BuildPanel::jobFinished, this, &MainWindow::OnBuildJobFinished);
+  // Linked views: the cursor on a binding (or in a PrimFunc) shows its kernel in the schedule tree
+  // and its lines in the build's views; the cursor on a line of those views marks its bindings.
+  connect(editor_, &QPlainTextEdit::cursorPositionChanged, this, [this] {
+    if (build_dock_->isHidden() || !build_->session().build()) return;
+    editor_->SetLinkedLines({});
+    QString kernel = build_->LinkDocumentLine(editor_->textCursor().blockNumber() + 1);
+    if (!kernel.isEmpty()) schedule_->ShowKernel(kernel);
+  });
+  connect(build_, &BuildPanel::viewLineLinked, this,
+          [this](const QString& kernel, const QList<int>& lines) {
+            editor_->SetLinkedLines(lines);
+            schedule_->ShowKernel(kernel);
+          });
   tune_ = new TunePanel;
   build_->views()->addTab(tune_, tr("Tune"));
   // The best schedule found (or any record) continues by hand in the schedule pane.

@@ -333,6 +333,35 @@ void SchedulePane::SelectFunction(const QString& name) {
   if (diags.HasErrors()) ShowError(FirstMessage(diags));
 }
 
+bool SchedulePane::ShowKernel(const QString& name) {
+  std::vector<std::string> names = session_.PrimFuncNames();
+  if (std::find(names.begin(), names.end(), name.toStdString()) == names.end()) {
+    message_->setText(
+        tr("%1 is made by the build (LegalizeOps); the module has no such PrimFunc to schedule")
+            .arg(name));
+    return false;
+  }
+  if (Q(session_.func_name()) != name) {
+    if (session_.CanUndo()) {
+      message_->setText(
+          tr("%1 is linked; switch to it in the function box (the steps of %2 would be dropped)")
+              .arg(name, Q(session_.func_name())));
+      return false;
+    }
+    SelectFunction(name);
+  }
+  for (QTreeWidgetItemIterator it(tree_); *it; ++it) {
+    int node = (*it)->data(0, Qt::UserRole).toInt();
+    if (node >= 0 && node < static_cast<int>(nodes_.size()) &&
+        nodes_[node].kind == ScheduleTreeNode::Kind::kLoop) {
+      tree_->setCurrentItem(*it);
+      return true;
+    }
+  }
+  tree_->setCurrentItem(tree_->topLevelItemCount() ? tree_->topLevelItem(0) : nullptr);
+  return true;
+}
+
 void SchedulePane::Refresh() {
   nodes_ = session_.Tree();
   {

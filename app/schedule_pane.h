@@ -68,6 +68,11 @@ class SchedulePane : public QWidget {
   bool LoadDefaultSchedule();
   bool SaveRecipeFile(const QString& path);
   void SelectFunction(const QString& name);
+  // Linked views: shows the PrimFunc `name` with its outermost loop selected in the tree. Switches
+  // to it only while the current function has no schedule step (switching drops the steps); false
+  // when it does not show it (not a function of the module, or steps in the way), with the reason
+  // in the message line.
+  bool ShowKernel(const QString& name);
 
   QTreeWidget* tree() const { return tree_; }
   QComboBox* functionBox() const { return func_; }

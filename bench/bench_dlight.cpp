@@ -8,6 +8,9 @@
 //   4. conv2d 3x3, 64->64 channels, 56x56, batch 1, NCHW (R.nn.conv2d legalized) against im2col
 //      + OpenBLAS sgemm and, where libdnnl-dev is installed, oneDNN (NCHW data in and out, its
 //      weights reordered to the layout it prefers once, outside the timing);
+//   5. max pooling 3x3, stride 2, padding 1 over 64 channels of 112x112 (a ResNet stem's pool),
+//      NCHW and NHWC (R.nn.max_pool2d legalized, the Pool rule) against oneDNN's pooling in
+//      the same layout, where libdnnl-dev is installed;
 // and what the default schedule costs at compile time per kernel (choosing and applying the
 // rule; the LLVM build with and without it). Ours and the reference alternate in the same run;
 // each line prints both medians, the min-max spreads and the ratio. Usage: bench_dlight [ROUNDS]
@@ -193,6 +196,28 @@ class Module:
         return gv
 )";
 
+const char* kMaxPoolNCHW = R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((1, 64, 112, 112), dtype="float32")):
+        with R.dataflow():
+            gv = R.nn.max_pool2d(x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1])
+            R.output(gv)
+        return gv
+)";
+
+const char* kMaxPoolNHWC = R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((1, 112, 112, 64), dtype="float32")):
+        with R.dataflow():
+            gv = R.nn.max_pool2d(x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1], layout="NHWC")
+            R.output(gv)
+        return gv
+)";
+
 // conv2d 3x3, stride 1, padding 1, NCHW, batch 1: im2col (parallel over input channels) into a
 // (C*9) x (H*W) matrix, then one sgemm with the (F) x (C*9) weight.
 struct Im2colConv {
@@ -247,6 +272,9 @@ int main(int argc, char** argv) {
   PrintCompile("softmax", softmax);
   PrintCompile("add 64M", add);
   PrintCompile("conv2d", conv);
+  Kernel pool_nchw = Build(kMaxPoolNCHW), pool_nhwc = Build(kMaxPoolNHWC);
+  PrintCompile("maxpool NCHW", pool_nchw);
+  PrintCompile("maxpool NHWC", pool_nhwc);
 
   // --- sgemm 1024
   constexpr int kN = 1024;
@@ -420,6 +448,56 @@ int main(int argc, char** argv) {
   }
 #else
   std::printf("conv2d vs oneDNN: not built (libdnnl-dev not found at configure time)\n");
+#endif
+
+  // --- max pooling 3x3 / 2, padding 1, 64 x 112 x 112 -> 64 x 56 x 56, both layouts
+#ifdef WB_HAVE_DNNL
+  for (bool nhwc : {false, true}) {
+    using tag = dnnl::memory::format_tag;
+    using dt = dnnl::memory::data_type;
+    const Kernel& k = nhwc ? pool_nhwc : pool_nchw;
+    std::vector<int64_t> in_shape = nhwc ? std::vector<int64_t>{1, 112, 112, 64}
+                                         : std::vector<int64_t>{1, 64, 112, 112};
+    std::vector<int64_t> out_shape = nhwc ? std::vector<int64_t>{1, 56, 56, 64}
+                                          : std::vector<int64_t>{1, 64, 56, 56};
+    NDArray px = NDArray::Empty(in_shape, runtime::Float(32));
+    NDArray py = NDArray::Empty(out_shape, runtime::Float(32)),
+            pr = NDArray::Empty(out_shape, runtime::Float(32));
+    runtime::FillRandom(px, 8);
+    dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+    dnnl::stream stream(engine);
+    // oneDNN's dims are always N, C, H, W; the tag says how they lie in memory.
+    const tag layout = nhwc ? tag::nhwc : tag::nchw;
+    dnnl::memory::desc src_md({1, 64, 112, 112}, dt::f32, layout),
+        dst_md({1, 64, 56, 56}, dt::f32, layout);
+    dnnl::pooling_forward::desc desc(dnnl::prop_kind::forward_inference,
+                                     dnnl::algorithm::pooling_max, src_md, dst_md, {2, 2}, {3, 3},
+                                     {1, 1}, {1, 1});
+    dnnl::pooling_forward::primitive_desc pd(desc, engine);
+    dnnl::memory src(src_md, engine, px.ElementData());
+    dnnl::memory dst(dst_md, engine, pr.ElementData());
+    dnnl::pooling_forward prim(pd);
+    runtime::PackedFunc dnnl_ref([&](const std::vector<runtime::PackedArg>&, runtime::PackedRet*) {
+      prim.execute(stream, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
+      stream.wait();
+    });
+    k.func(px, py);
+    dnnl_ref.Call({});
+    check = runtime::Compare(py, pr, {0, 0});
+    std::printf("maxpool %s result vs oneDNN (%s): %s\n", nhwc ? "NHWC" : "NCHW",
+                pd.impl_info_str(), check.ok ? "identical" : check.message.c_str());
+    // Bytes of the input read once and of the output written.
+    const double gbytes = 4.0 * (64 * 112 * 112 + 64 * 56 * 56) / 1e9;
+    for (int threads : {1, 2}) {
+      pool.SetNumThreads(threads);
+      omp_set_num_threads(threads);
+      Compare(std::string("maxpool ") + (nhwc ? "NHWC " : "NCHW ") + std::to_string(threads) +
+                  "T (GB/s)",
+              k.func, {px, py}, dnnl_ref, rounds, 10, gbytes, "GB/s");
+    }
+  }
+#else
+  std::printf("maxpool vs oneDNN: not built (libdnnl-dev not found at configure time)\n");
 #endif
   return 0;
 }

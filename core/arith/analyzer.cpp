@@ -6,6 +6,34 @@ namespace wb::arith {
 
 using namespace tir;
 
+namespace {
+
+// A comparison the simplifier left open, `a < b` (or <=, >, >=), is true when b - a is at least
+// 1 (0) over the variables' bound ranges taken as symbolic intervals: `ax0 <= n - 1` where
+// ax0 ranges over [0, n - 1] (TVM's ProofStrength::kSymbolicBound, the same pattern only).
+bool CanProveSymbolicBound(Analyzer& analyzer, const PrimExpr& cond) {
+  auto* cmp = dynamic_cast<const BinaryNode*>(cond.get());
+  if (!cmp || !cmp->a->dtype.is_int() || !cmp->b->dtype.is_int()) return false;
+  PrimExpr diff;
+  int64_t least = 0;
+  if (cond.as<LTNode>()) {
+    diff = sub(cmp->b, cmp->a), least = 1;
+  } else if (cond.as<LENode>()) {
+    diff = sub(cmp->b, cmp->a);
+  } else if (cond.as<GTNode>()) {
+    diff = sub(cmp->a, cmp->b), least = 1;
+  } else if (cond.as<GENode>()) {
+    diff = sub(cmp->a, cmp->b);
+  } else {
+    return false;
+  }
+  IntSet range = analyzer.int_set(analyzer.Simplify(diff));
+  if (!range.HasLowerBound()) return false;
+  return analyzer.const_int_bound(analyzer.Simplify(range.min_value)).min_value >= least;
+}
+
+}  // namespace
+
 Analyzer::Analyzer()
     : const_int_bound(this), modular_set(this), rewrite_simplify(this), canonical_simplify(this),
       int_set(this) {}
@@ -37,8 +65,11 @@ PrimExpr Analyzer::Simplify(const PrimExpr& expr) {
 bool Analyzer::CanProve(const PrimExpr& cond) {
   PrimExpr res = Simplify(cond);
   const int64_t* v = AsConstInt(res);
-  return v && *v != 0;
+  if (v) return *v != 0;
+  return CanProveSymbolicBound(*this, res);
 }
+
+
 
 bool Analyzer::CanProveEqual(const PrimExpr& a, const PrimExpr& b) {
   // AsConstInt points into its argument: keep the simplified expression alive.

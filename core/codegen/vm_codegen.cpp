@@ -447,6 +447,7 @@ VMBuildResult BuildVM(const ir::IRModule& module, const Target& target, const VM
       if (target.is_cuda()) kernels = transform::DefaultGPUSchedule()(kernels);
       BuildOptions kernel_options;
       kernel_options.default_schedule = options.default_schedule;
+      kernel_options.debug_lines = options.debug_lines;
       BuildResult built = Build(kernels, target, kernel_options);
       if (!built.ok()) {
         for (const auto& d : built.diagnostics) result.diagnostics.Add(d);

@@ -37,6 +37,9 @@ struct VMBuildOptions {
   // ApplyDefaultSchedule, and codegen::Build's for the kernels the pipeline left unscheduled);
   // false leaves them as legalized, to see the unscheduled code.
   bool default_schedule = true;
+  // The kernels' code carries DWARF line information from their statements' spans
+  // (BuildOptions::debug_lines).
+  bool debug_lines = false;
 };
 
 struct VMBuildResult {

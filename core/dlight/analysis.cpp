@@ -1,5 +1,7 @@
 #include "dlight/analysis.h"
 
+#include "ir/structural_equal.h"
+
 #include <algorithm>
 #include <set>
 
@@ -120,7 +122,9 @@ bool SameExtent(const PrimExpr& a, const PrimExpr& b) {
   if (a.same_as(b)) return true;
   const int64_t* x = AsConstInt(a);
   const int64_t* y = AsConstInt(b);
-  return x && y && *x == *y;
+  if (x || y) return x && y && *x == *y;
+  // Symbolic: the same expression, built twice (`n` and `n` cast from the shape, `n * 4`).
+  return ir::StructuralEqual(a, b, /*map_free_vars=*/false);
 }
 
 }  // namespace

@@ -41,6 +41,16 @@ std::string RecipeFor(const AppliedRule& applied, const std::string& func_name) 
 
 namespace {
 
+// Block annotations a compute definition carries (TOPI's softmax and log_softmax say their
+// axis, as TVM's do; "schedule_rule" names a custom rule): not a sign of a schedule. Any other
+// annotation was put there by a schedule (sch.annotate, a tuner, a pipeline).
+bool HasScheduleAnnotation(const tir::SBlock& block) {
+  for (const auto& [key, value] : block->annotations) {
+    if (key != "axis" && key != "schedule_rule") return true;
+  }
+  return false;
+}
+
 // Finds the first sign of a schedule in a function body (IsScheduled's rule).
 class ScheduleSigns : public tir::StmtVisitor {
  public:
@@ -64,7 +74,7 @@ class ScheduleSigns : public tir::StmtVisitor {
       std::swap(outside, loops_);
       return;
     }
-    if (depth_ > 1 || !op->block->annotations.empty() || !IsSimpleNest(op, loops_)) {
+    if (depth_ > 1 || HasScheduleAnnotation(op->block) || !IsSimpleNest(op, loops_)) {
       found = true;
       return;
     }

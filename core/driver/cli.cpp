@@ -292,6 +292,9 @@ int RunBatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
   repeatable("--disable-pass", opts.disabled_passes, "a pass that must not run (repeatable)", "NAME");
   repeatable("--require-pass", opts.required_passes, "a pass that runs whatever its opt level (repeatable)", "NAME");
 
+  // A usage error: what is wrong and where the full usage is (it runs to a hundred lines, which
+  // would bury the message).
+  const char* hint = "workbench: run with --help (workbench --batch --help) for the usage\n";
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
     app.parse(reversed);
@@ -307,15 +310,15 @@ int RunBatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                                [](const std::string& a) { return a.size() > 1 && a[0] == '-'; });
     if (option != extras.end()) err << "workbench: unknown option '" << *option << "'\n";
     else err << "workbench: unexpected argument '" << (extras.empty() ? "" : extras[0]) << "'\n";
-    err << app.help();
+    err << hint;
     return 2;
   } catch (const CLI::ParseError& e) {
-    err << "workbench: " << e.what() << "\n" << app.help();
+    err << "workbench: " << e.what() << "\n" << hint;
     return 2;
   }
   opts.reference = *workbench::ParseReference(reference);
   if (!Validate(&opts, err)) {
-    err << app.help();
+    err << hint;
     return 2;
   }
   if (opts.list_passes) return RunListPassesCommand(out);

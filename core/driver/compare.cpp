@@ -1,6 +1,6 @@
 // `workbench --batch FILE --compare OTHER [--ignore-global-symbol]`: structural equality of two
-// modules: every function that differs (aligned by name) and where it first differs, underlined in
-// both sources.
+// modules: every function that differs (aligned by name) and every place it differs, each
+// underlined in both sources.
 #include <optional>
 #include <ostream>
 
@@ -52,7 +52,7 @@ int RunCompareCommand(const BatchOptions& opts, std::ostream& out, std::ostream&
     a = StripGlobalSymbols(a);
     b = StripGlobalSymbols(b);
   }
-  // Every function that differs, aligned by name, each with where it first differs; what
+  // Every function that differs, aligned by name, each with every place it differs; what
   // differs outside the functions (module attributes, their order) as the whole module's first
   // mismatch when the functions all agree.
   std::vector<workbench::FunctionDiff> diffs = workbench::DiffFunctions(a, b);
@@ -74,9 +74,15 @@ int RunCompareCommand(const BatchOptions& opts, std::ostream& out, std::ostream&
       } else if (d.kind == workbench::FunctionDiff::Kind::kOnlyAfter) {
         out << "function " << d.name << ": only in " << opts.compare << "\n";
       } else {
-        out << "function " << d.name << ": " << MismatchDetail(d.mismatch) << "\n";
-        out << Underline(d.mismatch.lhs, opts.files[0] + ": " + d.mismatch.lhs_path, opts.color);
-        out << Underline(d.mismatch.rhs, opts.compare + ": " + d.mismatch.rhs_path, opts.color);
+        size_t count = d.mismatches.size() + d.more_mismatches;
+        out << "function " << d.name << ": " << count
+            << (count == 1 ? " mismatch\n" : " mismatches\n");
+        for (const ir::StructuralMismatch& m : d.mismatches) {
+          out << "  " << workbench::MismatchText(m) << "\n";
+          out << Underline(m.lhs, opts.files[0] + ": " + m.lhs_path, opts.color);
+          out << Underline(m.rhs, opts.compare + ": " + m.rhs_path, opts.color);
+        }
+        if (d.more_mismatches) out << "  and " << d.more_mismatches << " more\n";
       }
     }
   }

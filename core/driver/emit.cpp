@@ -2,18 +2,19 @@
 // `--emit llvm|llvm-opt|asm|cuda|ptx` (after --schedule and --pipeline): what a build for the
 // target makes of the module, through the build the GUI's Build panel shows its views from
 // (workbench::BuildModule), so both print the same text. None of them needs a GPU.
-// `--source-map` (llvm, llvm-opt, asm): the module as built is printed to a file and parsed back
-// from it, the build carries debug lines from those spans, and each line of the view that maps to
-// a statement ends in a comment `FILE:LINE` naming its line of that printed module.
+// `--source-map` (llvm, llvm-opt, asm): the module as built (legalized first when it has Relax
+// functions) is printed to a file and parsed back from it, the build carries debug lines from those
+// spans (workbench/source_links.h), and each line of the view that maps to a statement ends in a
+// comment `FILE:LINE` naming its line of that printed module.
 #include <filesystem>
 #include <fstream>
 #include <ostream>
 
 #include "codegen/source_map.h"
-
 #include "driver/commands.h"
 #include "driver/module_input.h"
 #include "workbench/build_session.h"
+#include "workbench/source_links.h"
 
 namespace wb::driver {
 
@@ -28,27 +29,20 @@ std::string PrintedModulePath(const BatchOptions& opts) {
   return (std::filesystem::path(opts.dump_dir) / std::filesystem::path(name).filename()).string();
 }
 
-// Prints `module` to PrintedModulePath and replaces it with the module parsed back from that
-// text, so that its statements' spans name lines of the file.
-int ReparseFromPrintedFile(const BatchOptions& opts, ir::IRModule* module, std::ostream& err) {
-  std::string path = PrintedModulePath(opts);
-  std::string text = script::PrintModule(*module);
+// Writes the module the build printed for its source map (BuildRequest::link_path).
+int WritePrintedModule(const BatchOptions& opts, const workbench::BuildOutcome& built,
+                       std::ostream& err) {
+  if (!built.links) return 0;
+  const workbench::PrintedModule& printed = built.links->printed();
   std::error_code ec;
   if (!opts.dump_dir.empty()) std::filesystem::create_directories(opts.dump_dir, ec);
-  std::ofstream file(path, std::ios::binary);
-  file << text;
+  std::ofstream file(printed.path, std::ios::binary);
+  file << printed.text;
   file.close();
   if (!file) {
-    err << "workbench: --source-map: cannot write " << path << "\n";
+    err << "workbench: --source-map: cannot write " << printed.path << "\n";
     return 2;
   }
-  script::ParseResult parsed = script::Parse(text, path);
-  if (!parsed.module.defined() || parsed.diagnostics.HasErrors()) {
-    err << RenderDiagnostics(parsed.diagnostics, opts.color);
-    err << "workbench: --source-map: the printed module " << path << " does not parse back\n";
-    return 1;
-  }
-  *module = parsed.module;
   return 0;
 }
 
@@ -74,16 +68,14 @@ int EmitBuildOutput(const BatchOptions& opts, const ir::IRModule& original, std:
     transform::PipelineResult result;
     if (int rc = ApplyPipelineOption(opts, &request.module, &result, err)) return rc;
   }
-  if (opts.source_map && workbench::HasRelaxFunctions(request.module)) {
-    err << "workbench: --source-map: " << opts.files[0]
-        << " has Relax functions; source maps cover modules of PrimFuncs only\n";
-    return 2;
-  }
-  if (opts.source_map) {
-    if (int rc = ReparseFromPrintedFile(opts, &request.module, err)) return rc;
-    request.debug_lines = true;
-  }
+  if (opts.source_map) request.link_path = PrintedModulePath(opts);
   workbench::BuildOutcome built = workbench::BuildModule(request);
+  if (int rc = WritePrintedModule(opts, built, err)) return rc;
+  if (opts.source_map && !built.links) {
+    err << RenderDiagnostics(built.diagnostics, opts.color);
+    err << "workbench: --source-map: the module as built could not be printed and parsed back\n";
+    return 1;
+  }
   if (!built.ok()) {
     err << RenderDiagnostics(built.diagnostics, opts.color);
     err << "workbench: build for " << (built.target.empty() ? request.target : built.target) << " failed\n";

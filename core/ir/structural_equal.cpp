@@ -6,11 +6,13 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <unordered_map>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <variant>
 #include <vector>
+
+#include "ir/structural_mismatches.h"
 
 namespace wb::ir {
 
@@ -114,13 +116,15 @@ struct Steps {
   uint8_t size = 0;
 };
 
-// Compares two graphs depth-first, in field order, and stops at the first difference. The walk
-// uses an explicit stack of tasks, so the depth of the IR is bounded by memory, not by the
+// Compares two graphs depth-first, in field order, and stops at the first difference (or, asked
+// for every difference, records it, leaves the differing pair's insides alone and walks on). The
+// walk uses an explicit stack of tasks, so the depth of the IR is bounded by memory, not by the
 // thread's stack. The path to the current position is kept as steps and spelled out only when a
 // difference is met.
 class Comparer {
  public:
-  Comparer(bool map_free_vars, bool explain) : map_free_vars_(map_free_vars), explain_(explain) {}
+  Comparer(bool map_free_vars, bool explain, size_t limit = 1)
+      : map_free_vars_(map_free_vars), explain_(explain), limit_(limit) {}
 
   bool Equal(const ObjectRef& a, const ObjectRef& b) {
     tasks_.push_back(Task{Task::kCompare, a.get(), b.get(), false, 0, {}, {}});
@@ -138,13 +142,20 @@ class Comparer {
           rhs_to_lhs_.emplace(task.b, task.a);
           break;
         case Task::kFail:
-          return Fail(task.a, task.b, std::move(task.reason));
+          if (!Fail(task.a, task.b, std::move(task.reason))) return false;
+          break;
       }
     }
-    return true;
+    return mismatches_.empty();
   }
 
-  std::optional<StructuralMismatch> TakeMismatch() { return std::move(mismatch_); }
+  std::optional<StructuralMismatch> TakeMismatch() {
+    if (mismatches_.empty()) return std::nullopt;
+    return std::move(mismatches_.front());
+  }
+  std::vector<StructuralMismatch> TakeMismatches() { return std::move(mismatches_); }
+  // Differences beyond the limit (counted, not recorded).
+  size_t more() const { return more_; }
 
  private:
   struct Task {
@@ -194,7 +205,7 @@ class Comparer {
 
   // Queues the comparison of the fields of a and b, which have the same type. A difference in a
   // value field becomes a kFail task in its place, so that it is reported only if nothing before
-  // it differs; nothing after it needs comparing.
+  // it differs; nothing after it needs comparing, unless every difference is asked for.
   void Expand(const Object* a, const Object* b, bool in_def) {
     CollectFields(a, &fields_a_);
     CollectFields(b, &fields_b_);
@@ -208,7 +219,9 @@ class Comparer {
     };
     size_t n = std::min(fields_a_.size(), fields_b_.size());
     bool differs = false;
-    for (size_t i = 0; i < n && !differs; ++i) {
+    // Asked for every difference, the other fields are compared too (a loop's kind and its body).
+    bool every = explain_ && limit_ > 1;
+    for (size_t i = 0; i < n && (!differs || every); ++i) {
       const Field& fa = fields_a_[i];
       const Field& fb = fields_b_[i];
       bool def = in_def || fa.kind == FieldKind::kDef;
@@ -311,12 +324,18 @@ class Comparer {
     return "";
   }
 
-  // Records the difference (when asked to explain) and returns false.
+  // Records the difference (when asked to explain); false stops the walk, true (below the limit of
+  // differences to record) goes on past it.
   bool Fail(const Object* a, const Object* b, std::string reason) {
     if (!explain_) return false;
+    if (mismatches_.size() >= limit_) {
+      ++more_;
+      return limit_ > 1;
+    }
     std::string path = PathText();
-    mismatch_ = StructuralMismatch{path, path, ObjectRef(a), ObjectRef(b), std::move(reason)};
-    return false;
+    mismatches_.push_back(
+        StructuralMismatch{path, path, ObjectRef(a), ObjectRef(b), std::move(reason)});
+    return limit_ > 1;
   }
 
   std::string PathText() const {
@@ -351,7 +370,9 @@ class Comparer {
   std::vector<Step> path_;
   std::vector<Field> fields_a_;  // scratch for Expand
   std::vector<Field> fields_b_;
-  std::optional<StructuralMismatch> mismatch_;
+  size_t limit_;
+  std::vector<StructuralMismatch> mismatches_;
+  size_t more_ = 0;
 };
 
 }  // namespace
@@ -365,6 +386,21 @@ std::optional<StructuralMismatch> FindFirstMismatch(const ObjectRef& a, const Ob
   Comparer comparer(map_free_vars, /*explain=*/true);
   if (comparer.Equal(a, b)) return std::nullopt;
   return comparer.TakeMismatch();
+}
+
+std::vector<StructuralMismatch> FindMismatches(const ObjectRef& a, const ObjectRef& b, size_t limit,
+                                               size_t* more, bool map_free_vars) {
+  // A limit of one would stop at the first: that is FindFirstMismatch.
+  Comparer comparer(map_free_vars, /*explain=*/true, std::max<size_t>(limit, 2));
+  comparer.Equal(a, b);
+  std::vector<StructuralMismatch> out = comparer.TakeMismatches();
+  size_t extra = comparer.more();
+  if (out.size() > limit) {
+    extra += out.size() - limit;
+    out.resize(limit);
+  }
+  if (more) *more = extra;
+  return out;
 }
 
 }  // namespace wb::ir

@@ -135,6 +135,61 @@ bool Tileable(const dlight::BlockInfo& info) {
   return info.simple_nest && info.IsReduction() && HasReuse(info.block);
 }
 
+// TVM's NeedsRFactorOrCrossThreadReduction for the blocks a simple nest drives: a reduction with
+// its reduction loops innermost and every extent known; one that tiling would take gets rfactor
+// only when its spatial loops are fewer elements than its reduction and than the parallel limit
+// (there is too little to run in parallel otherwise), any other when it reduces more than one
+// element.
+bool NeedsRFactor(Schedule& sch, const dlight::BlockInfo& info, const SpaceOptions& options) {
+  if (!info.simple_nest || !info.IsReduction() || !info.ReductionInnermost()) return false;
+  int64_t space = 1, reduce = 1;
+  for (size_t k = 0; k < info.loops.size(); ++k) {
+    const int64_t* extent = tir::AsConstInt(sch.Get(info.loops[k])->extent);
+    if (!extent) return false;
+    (info.block->iter_vars[k]->iter_type == tir::IterVarType::kDataPar ? space : reduce) *= *extent;
+  }
+  if (reduce == 1 && space == 1) return false;
+  const int64_t max_parallel = static_cast<int64_t>(options.max_jobs_per_core) * options.num_cores;
+  if (Tileable(info)) return space < reduce && space <= max_parallel;
+  return reduce > 1;
+}
+
+// TVM's AddRFactor: the reduction loops fused, split in two by sample_perfect_tile, and the
+// block factored over the outer (variant 1) or the inner (variant 2) part; variant 0 leaves it.
+// The factored block is at the root with the original as its consumer, so RandomComputeLocation
+// places it. Returns the names of the blocks factored (tiling leaves them alone).
+std::set<std::string> AddRFactor(Schedule& sch, Sampler& sampler, const SpaceOptions& options,
+                                 int variant) {
+  std::set<std::string> factored;
+  if (variant == 0) return factored;
+  for (const dlight::BlockInfo& info : dlight::GetBlockInfos(sch)) {
+    if (!NeedsRFactor(sch, info, options)) continue;
+    std::vector<LoopRV> reduce;
+    size_t spatial = 0;
+    for (size_t k = 0; k < info.loops.size(); ++k) {
+      if (info.block->iter_vars[k]->iter_type == tir::IterVarType::kDataPar) {
+        ++spatial;
+      } else {
+        reduce.push_back(info.loops[k]);
+      }
+    }
+    LoopRV fused = reduce.size() == 1 ? reduce[0] : sch.Fuse(reduce);
+    std::vector<Schedule::ExprRV> factors = sampler.Tile(fused, 2, options.max_innermost_factor);
+    std::vector<LoopRV> split = sch.SplitBy(fused, {factors.begin(), factors.end()});
+    sch.RFactor(split[variant - 1], static_cast<int64_t>(spatial));
+    factored.insert(info.name);
+  }
+  return factored;
+}
+
+// How many AddRFactor variants the function has after AutoInline: 3 when a block needs rfactor.
+int RFactorVariants(Schedule& sch, const SpaceOptions& options) {
+  for (const dlight::BlockInfo& info : dlight::GetBlockInfos(sch)) {
+    if (NeedsRFactor(sch, info, options)) return 3;
+  }
+  return 1;
+}
+
 void AutoInline(Schedule& sch) {
   std::vector<dlight::BlockInfo> infos = dlight::GetBlockInfos(sch);
   if (infos.size() < 2) return;
@@ -257,13 +312,23 @@ SpaceOptions DefaultSpaceOptions(const codegen::Target& target) {
   return options;
 }
 
-int NumSketches(const tir::PrimFunc& func) {
+namespace {
+
+// The write-cache levels of MultiLevelTiling's sketches: 3 when a block is tiled.
+int WriteLevels(Schedule& sch) {
+  for (const dlight::BlockInfo& info : dlight::GetBlockInfos(sch)) {
+    if (Tileable(info)) return 3;
+  }
+  return 1;
+}
+
+}  // namespace
+
+int NumSketches(const tir::PrimFunc& func, const SpaceOptions& options) {
   try {
     Schedule sch(dlight::SingleFunctionModule(func));
     AutoInline(sch);
-    for (const dlight::BlockInfo& info : dlight::GetBlockInfos(sch)) {
-      if (Tileable(info)) return 3;
-    }
+    return WriteLevels(sch) * RFactorVariants(sch, options);
   } catch (const std::exception&) {
   }
   return 1;
@@ -278,10 +343,15 @@ SampledSchedule ApplyDesignSpace(const tir::PrimFunc& func, const SpaceOptions& 
     sch.Seed(1 + (seed % 2147483645 + 2147483645) % 2147483645);
     Sampler sampler(sch, candidate, &out);
     AutoInline(sch);
-    std::set<std::string> tiled;
+    // The sketch: a write-cache level for each AddRFactor variant.
+    const int levels = WriteLevels(sch);
+    const int variant = candidate.sketch / levels, write_level = candidate.sketch % levels;
+    std::set<std::string> tiled = AddRFactor(sch, sampler, options, variant);
     for (const dlight::BlockInfo& info : dlight::GetBlockInfos(sch)) {
-      if (!Tileable(info)) continue;
-      MultiLevelTiling(sch, sampler, options, info, candidate.sketch);
+      if (!Tileable(info) || tiled.count(info.name) ||
+          info.name.size() > 3 && info.name.compare(info.name.size() - 3, 3, "_rf") == 0)
+        continue;
+      MultiLevelTiling(sch, sampler, options, info, write_level);
       tiled.insert(info.name);
     }
     RandomComputeLocation(sch, sampler, tiled);

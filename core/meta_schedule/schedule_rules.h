@@ -19,7 +19,13 @@
 //   is its outermost loop's only block (what AutoInline could not inline: a block calling exp, a
 //   reduction that is not tiled): sample_compute_location over TVM's candidates (inline, root,
 //   a loop of its consumer) and compute_at there.
-// Not here yet: InlineConstantScalars, AddRFactor, ApplyCustomRule and the CUDA rules.
+// - AddRFactor (before tiling, after AutoInline) on each reduction with too little spatial
+//   work to run in parallel (TVM's conditions): the reduction loops fused, split in two by
+//   sample_perfect_tile and the block factored over the outer or the inner part (rfactor), or
+//   left as it is: three variants, the same for every such block of the function. Factored
+//   blocks are not tiled; RandomComputeLocation places the factored block.
+// Not here yet: InlineConstantScalars (AutoInline inlines constant blocks), ApplyCustomRule
+// and the CUDA rules.
 //
 // A candidate is a sketch and its decisions: applying the rules again with the same decisions
 // gives the same schedule, which is how mutators (mutator.h) work and how a candidate is
@@ -73,8 +79,9 @@ struct SampledSchedule {
   std::string error;                           // why there is no schedule
 };
 
-// How many sketches the design space of `func` has (at least 1).
-int NumSketches(const tir::PrimFunc& func);
+// How many sketches the design space of `func` has (at least 1): MultiLevelTiling's write-cache
+// levels times AddRFactor's variants; sketch s is variant s / levels at level s % levels.
+int NumSketches(const tir::PrimFunc& func, const SpaceOptions& options);
 
 // Applies the rules for `candidate.sketch` to `func` (as "main" of its own module), taking the
 // candidate's decisions and sampling the rest from `seed`, then the CPU postprocessors. A rule

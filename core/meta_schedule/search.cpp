@@ -218,7 +218,7 @@ class Tuner {
       st.report.message = "symbolic shapes: not tuned, the default schedule applies";
       return;
     }
-    st.sketches = NumSketches(task.func);
+    st.sketches = NumSketches(task.func, st.space);
     if (db_) {
       std::string error;
       // Keyed as ApplyDatabase looks it up, whatever symbol the task's function carries.

@@ -36,8 +36,10 @@ typedef int32_t (*WBPackedCFunc)(WBValue* args, int32_t* type_codes, int32_t num
 // The body of a parallel loop: runs task `task_id` of `num_task`.
 typedef int32_t (*WBParallelLambda)(int32_t task_id, int32_t num_task, void* cdata);
 
-// Runs `flambda` on the runtime's thread pool with `num_task` tasks (0: one per pool thread);
-// returns the first non-zero task result, or 0.
+// Runs `flambda` on the runtime's thread pool with one task per pool thread, or `num_task` tasks
+// when that is fewer (generated code passes the loop's extent, so that no thread is woken for an
+// empty chunk, and a one-iteration loop runs on the caller); 0: one per pool thread. Returns the
+// first non-zero task result, or 0.
 int32_t WBBackendParallelLaunch(WBParallelLambda flambda, void* cdata, int32_t num_task);
 void WBAPISetLastError(const char* message);
 const char* WBGetLastError();

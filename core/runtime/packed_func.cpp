@@ -32,15 +32,28 @@ PackedRet PackedFunc::Call(const std::vector<PackedArg>& args) const {
 
 PackedFunc WrapPackedCFunc(WBPackedCFunc fn, std::shared_ptr<void> keep_alive) {
   return PackedFunc([fn, keep_alive](const std::vector<PackedArg>& args, PackedRet* ret) {
-    std::vector<WBValue> values(args.size());
-    std::vector<int32_t> codes(args.size());
+    // The C arrays of the call: on the stack for the usual few arguments (a kernel call through
+    // the VM is a few microseconds, and two heap allocations were a good part of it).
+    constexpr size_t kInline = 16;
+    WBValue inline_values[kInline];
+    int32_t inline_codes[kInline];
+    std::vector<WBValue> heap_values;
+    std::vector<int32_t> heap_codes;
+    WBValue* values = inline_values;
+    int32_t* codes = inline_codes;
+    if (args.size() > kInline) {
+      heap_values.resize(args.size());
+      heap_codes.resize(args.size());
+      values = heap_values.data();
+      codes = heap_codes.data();
+    }
     for (size_t i = 0; i < args.size(); ++i) {
       values[i] = args[i].value();
       codes[i] = args[i].code();
     }
-    WBAPISetLastError("");
-    int32_t rc = fn(values.data(), codes.data(), static_cast<int32_t>(args.size()), &ret->value,
-                    &ret->code, nullptr);
+    if (!last_error.empty()) last_error.clear();
+    int32_t rc = fn(values, codes, static_cast<int32_t>(args.size()), &ret->value, &ret->code,
+                    nullptr);
     if (rc != 0) {
       std::string message = WBGetLastError();
       if (message.empty()) message = "packed function failed with code " + std::to_string(rc);

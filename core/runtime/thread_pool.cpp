@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <string>
@@ -154,6 +155,6 @@ int32_t ThreadPool::Launch(int num_tasks, const std::function<int32_t(int)>& fn)
 extern "C" int32_t WBBackendParallelLaunch(WBParallelLambda flambda, void* cdata,
                                            int32_t num_task) {
   auto& pool = wb::runtime::ThreadPool::Global();
-  int n = num_task <= 0 ? pool.num_threads() : num_task;
+  int n = num_task <= 0 ? pool.num_threads() : std::min(num_task, pool.num_threads());
   return pool.Launch(n, [&](int task) { return flambda(task, n, cdata); });
 }

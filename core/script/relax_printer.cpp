@@ -419,6 +419,9 @@ std::string RelaxPrinter::CallText(const CallNode* call) {
     // Every declared attribute, in the declaration order of TVM's attrs class.
     for (const auto& field : info->attrs) {
       auto it = call->attrs.find(field.name);
+      if (it == call->attrs.end() && !field.default_from.empty()) {
+        it = call->attrs.find(field.default_from);
+      }
       args.push_back(field.name + "=" + AttrValue(it == call->attrs.end() ? field.default_value
                                                                            : it->second));
     }

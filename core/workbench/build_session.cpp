@@ -9,6 +9,7 @@
 #include "runtime/cuda/cuda_driver.h"
 #include "tir/stmt.h"
 #include "workbench/schedule_session.h"
+#include "workbench/source_links.h"
 
 namespace wb::workbench {
 
@@ -131,7 +132,28 @@ BuildOutcome BuildModule(const BuildRequest& request, const CancellationToken& t
   auto start = std::chrono::steady_clock::now();
   auto built = std::make_shared<CompiledModule>();
   try {
-    *built = Compile(request.module, *target, /*default_schedule=*/true, request.debug_lines);
+    if (request.link_path.empty()) {
+      *built = Compile(request.module, *target, /*default_schedule=*/true, request.debug_lines);
+    } else {
+      PrintedModule printed = PrintForLinking(request.module, request.original, request.link_path);
+      if (printed.module.defined()) {
+        *built = Compile(printed.module, *target, /*default_schedule=*/true, /*debug_lines=*/true);
+        out.links = std::make_shared<SourceLinks>(std::move(printed), "", "");
+        // The failure's spans name the printed module's lines: report it against the module's
+        // own text instead, as an unlinked build of it does.
+        if (!built->ok())
+          *built = Compile(request.module, *target, /*default_schedule=*/true, request.debug_lines);
+      } else {
+        // The views can still be shown, only not linked: say why, and build the module as it is.
+        std::string why = "the printed module does not parse back";
+        for (const Diagnostic& d : printed.diagnostics) {
+          if (d.severity == Severity::kError) why = d.message;
+        }
+        out.diagnostics.Add(
+            Diagnostic::Warning("the build's views are not linked to the source: " + why));
+        *built = Compile(request.module, *target, /*default_schedule=*/true, request.debug_lines);
+      }
+    }
   } catch (const std::exception& e) {
     // Build turns the failures it knows into diagnostics; anything else still must not escape a
     // worker thread.
@@ -160,6 +182,8 @@ BuildOutcome BuildModule(const BuildRequest& request, const CancellationToken& t
     // A Relax module that calls no kernel has no kernel module to show.
     if (built->kernels.defined()) *text = built->kernels->GetSource(format);
   }
+  if (out.links)
+    out.links = std::make_shared<SourceLinks>(out.links->printed(), out.llvm_ir, out.assembly);
   out.module = built->kernels;
   out.compiled = built;
   out.state = OutcomeState::kOk;
@@ -270,6 +294,7 @@ bool BuildSession::IsCurrent(const BuildRequest& request) const {
   if (built.target != request.target || built.step != request.step || built.trace != request.trace) {
     return false;
   }
+  if (built.link_path != request.link_path) return false;
   if (built.module.get() == request.module.get()) return true;
   return request.module.defined() && ir::StructuralEqual(built.module, request.module);
 }

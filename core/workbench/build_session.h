@@ -25,6 +25,7 @@
 namespace wb::workbench {
 
 class ScheduleSession;
+class SourceLinks;
 
 // --- Targets -------------------------------------------------------------------------------------
 
@@ -61,6 +62,11 @@ struct BuildRequest {
   // debug_lines): the LLVM IR and assembly views then map back to the text `module` was parsed
   // from (codegen/source_map.h).
   bool debug_lines = false;
+  // Non-empty: link the views to the text (workbench/source_links.h). The module is printed under
+  // this name (legalized first when it has Relax functions), parsed back, and that is built, with
+  // debug lines; BuildOutcome::links then maps the views' lines to the printed module's and to
+  // the document's bindings (`original`'s spans, else `module`'s).
+  std::string link_path;
 };
 
 // The scheduled module of `schedule` (its original when it has no step) with its step and trace.
@@ -79,6 +85,9 @@ struct BuildOutcome {
   std::string cuda_source;      // CUDA targets: the kernels' CUDA C
   std::string ptx;              // and the PTX NVRTC made of it
   double seconds = 0;           // lowering and code generation
+  // BuildRequest::link_path: the links of the views; set once the printed module parsed back
+  // (its views empty when the build then failed).
+  std::shared_ptr<const SourceLinks> links;
   bool ok() const { return state == OutcomeState::kOk; }
 };
 

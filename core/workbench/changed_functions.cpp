@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ir/structural_mismatches.h"
 #include "script/tvmscript.h"
 #include "workbench/text_diff.h"
 
@@ -15,11 +16,13 @@ std::vector<FunctionDiff> AlignFunctions(const ir::IRModule& before, const ir::I
     ir::BaseFunc other = after->Lookup(name);
     if (!other.defined()) {
       out.push_back({name, FunctionDiff::Kind::kOnlyBefore, {}});
-    } else if (auto mismatch = ir::FindFirstMismatch(before->functions[i], other)) {
-      out.push_back({name, FunctionDiff::Kind::kChanged, std::move(*mismatch)});
-    } else {
-      out.push_back({name, FunctionDiff::Kind::kSame, {}});
+      continue;
     }
+    FunctionDiff diff{name, FunctionDiff::Kind::kSame, {}};
+    diff.mismatches =
+        ir::FindMismatches(before->functions[i], other, kMaxMismatches, &diff.more_mismatches);
+    if (!diff.mismatches.empty()) diff.kind = FunctionDiff::Kind::kChanged;
+    out.push_back(std::move(diff));
   }
   for (size_t i = 0; i < after->functions.size(); ++i) {
     const std::string& name = after->global_vars[i]->name_hint;
@@ -55,10 +58,11 @@ std::string StructuralDiffText(const ir::IRModule& before, const ir::IRModule& a
       case FunctionDiff::Kind::kOnlyBefore: out += "removed  " + d.name + "\n"; break;
       case FunctionDiff::Kind::kOnlyAfter: out += "added    " + d.name + "\n"; break;
       case FunctionDiff::Kind::kChanged: {
-        out += "changed  " + d.name + ": first mismatch at " + d.mismatch.lhs_path;
-        if (d.mismatch.rhs_path != d.mismatch.lhs_path) out += " (other side: " + d.mismatch.rhs_path + ")";
-        if (!d.mismatch.reason.empty()) out += ": " + d.mismatch.reason;
-        out += "\n";
+        size_t count = d.mismatches.size() + d.more_mismatches;
+        out += "changed  " + d.name + ": " + std::to_string(count) +
+               (count == 1 ? " mismatch\n" : " mismatches\n");
+        for (const ir::StructuralMismatch& m : d.mismatches) out += "  " + MismatchText(m) + "\n";
+        if (d.more_mismatches) out += "  and " + std::to_string(d.more_mismatches) + " more\n";
         out += UnifiedDiff(script::PrintModule(OnlyFunctions(before, {d.name})),
                            script::PrintModule(OnlyFunctions(after, {d.name})), "before/" + d.name,
                            "after/" + d.name);
@@ -66,6 +70,13 @@ std::string StructuralDiffText(const ir::IRModule& before, const ir::IRModule& a
       }
     }
   }
+  return out;
+}
+
+std::string MismatchText(const ir::StructuralMismatch& m) {
+  std::string out = "at " + m.lhs_path;
+  if (m.rhs_path != m.lhs_path) out += " (other side: " + m.rhs_path + ")";
+  if (!m.reason.empty()) out += ": " + m.reason;
   return out;
 }
 

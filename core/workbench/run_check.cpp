@@ -274,6 +274,7 @@ CompiledModule Compile(const ir::IRModule& module, const codegen::Target& target
   if (HasRelaxFunctions(module)) {
     codegen::VMBuildOptions options;
     options.default_schedule = default_schedule;
+    options.debug_lines = debug_lines;
     codegen::VMBuildResult built = codegen::BuildVM(module, target, options);
     out.diagnostics = built.diagnostics;
     if (!built.ok()) return out;

@@ -199,7 +199,8 @@ bool HasRelaxFunctions(const ir::IRModule& module);
 
 // codegen::BuildVM for a module with Relax functions, else codegen::Build. `default_schedule`
 // off builds the legalized kernels as written (the compiled reference: a default schedule must
-// not check itself). `debug_lines`: codegen::BuildOptions::debug_lines (PrimFunc modules).
+// not check itself). `debug_lines`: codegen::BuildOptions::debug_lines (for the kernels of a
+// Relax module too).
 CompiledModule Compile(const ir::IRModule& module, const codegen::Target& target,
                        bool default_schedule = true, bool debug_lines = false);
 

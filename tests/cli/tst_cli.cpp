@@ -5,6 +5,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -127,8 +128,21 @@ class TestCli : public QObject {
     QCOMPARE(Workbench({}).code, 2);
     Run r = Workbench({"x.py", "--frobnicate"});
     QCOMPARE(r.code, 2);
-    QVERIFY(r.err.contains("unknown option '--frobnicate'"));
-    QVERIFY(r.err.contains("usage:"));
+    // The message and a one-line hint, not the whole usage burying it.
+    QCOMPARE(r.err,
+             QString("workbench: unknown option '--frobnicate'\n"
+                     "workbench: run with --help (workbench --batch --help) for the usage\n"));
+    // The same for a bad value and for a bad combination of options.
+    for (const QStringList& args :
+         {QStringList{"x.py", "--number", "many"}, QStringList{"x.py", "--source-map"}}) {
+      Run bad = Workbench(args);
+      QCOMPARE(bad.code, 2);
+      QVERIFY2(
+          bad.err.endsWith("workbench: run with --help (workbench --batch --help) for the usage\n"),
+          qPrintable(bad.err));
+      QVERIFY2(bad.err.count('\n') <= 3 && !bad.err.contains("usage: workbench"),
+               qPrintable(bad.err));
+    }
   }
 
   void emitPrintsCanonicalForm() {
@@ -193,6 +207,24 @@ class TestCli : public QObject {
     QCOMPARE(only.code, 1);
     QVERIFY2(only.out.contains("function h: only in"), qPrintable(only.out));
     QVERIFY2(only.out.contains("1 function(s) differ"), qPrintable(only.out));
+  }
+
+  // Inside one function, every place it differs is listed and underlined, not only the first; a
+  // renamed variable is still no difference.
+  void compareListsEveryMismatchInsideAFunction() {
+    QByteArray two = QByteArray(kScale).replace("T.float32(2.0)", "T.float32(3.0)");
+    // A second change: the loop's extent; and the loop renamed, which is no change.
+    two.replace("range(8)", "range(7)").replace("for i", "for k").replace(", i)", ", k)");
+    QVERIFY(two.contains("range(7)") && two.contains("T.float32(3.0)"));
+    QTemporaryDir tmp;
+    Run r = Workbench({Write(tmp, "a.py", kScale), "--compare", Write(tmp, "b.py", two)});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.out.contains("function scale: 2 mismatches"), qPrintable(r.out));
+    QVERIFY2(r.out.contains(": 8 vs 7"), qPrintable(r.out));
+    QVERIFY2(r.out.contains(": 2 vs 3"), qPrintable(r.out));
+    QVERIFY2(r.out.contains("range(7)") && r.out.contains("T.float32(3.0)"), qPrintable(r.out));
+    QCOMPARE(r.out.count(QRegularExpression("^  at root\\.", QRegularExpression::MultilineOption)),
+             2);
   }
 
   void pipelineWithDumpDir() {

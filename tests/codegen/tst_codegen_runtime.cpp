@@ -65,6 +65,25 @@ class TstCodegenRuntime : public QObject {
     QCOMPARE(WBBackendParallelLaunch(lambda, &data, 0), 0);
     QCOMPARE(data.calls.load(), 4);  // 0 tasks: one per pool thread
     QCOMPARE(data.num_task.load(), 4);
+    // A loop of fewer iterations than threads asks for that many tasks, never more threads.
+    data.calls = 0;
+    QCOMPARE(WBBackendParallelLaunch(lambda, &data, 2), 0);
+    QCOMPARE(data.calls.load(), 2);
+    QCOMPARE(data.num_task.load(), 2);
+    data.calls = 0;
+    QCOMPARE(WBBackendParallelLaunch(lambda, &data, 100), 0);
+    QCOMPARE(data.calls.load(), 4);
+    QCOMPARE(data.num_task.load(), 4);
+    // One iteration runs on the calling thread.
+    struct Where {
+      std::thread::id id;
+    } where;
+    auto record = [](int32_t, int32_t, void* cdata) -> int32_t {
+      static_cast<Where*>(cdata)->id = std::this_thread::get_id();
+      return 0;
+    };
+    QCOMPARE(WBBackendParallelLaunch(record, &where, 1), 0);
+    QCOMPARE(where.id, std::this_thread::get_id());
     pool.SetNumThreads(saved);
   }
 

@@ -8,13 +8,14 @@
 #include <QStringList>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <sstream>
 
 #include "codegen/source_map.h"
 #include "driver/driver.h"
 #include "script/tvmscript.h"
+#include "transform/registry.h"
 #include "workbench/build_session.h"
+#include "workbench/source_links.h"
 
 namespace {
 
@@ -71,6 +72,57 @@ l1, = sch.get_loops(block=b0)
 l2, l3 = sch.split(loop=l1, factors=[None, 8])
 sch.vectorize(loop=l3)
 )";
+
+// A Relax model: a matmul and an add, both legalized into PrimFuncs by the build, and a kernel
+// written in the module called by call_tir.
+const char* kRelax = R"(# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @T.prim_func
+    def relu(x: T.Buffer((64, 64), "float32"), y: T.Buffer((64, 64), "float32")):
+        for i, j in T.grid(64, 64):
+            with T.sblock("relu"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(x[vi, vj])
+                T.writes(y[vi, vj])
+                y[vi, vj] = T.max(x[vi, vj], T.float32(0.0))
+
+    @R.function
+    def main(x: R.Tensor((64, 64), dtype="float32"), w: R.Tensor((64, 64), dtype="float32")) -> R.Tensor((64, 64), dtype="float32"):
+        cls = Module
+        with R.dataflow():
+            lv: R.Tensor((64, 64), dtype="float32") = R.matmul(x, w, out_dtype="void")
+            lv1 = R.call_tir(cls.relu, (lv,), out_ty=R.Tensor((64, 64), dtype="float32"))
+            gv: R.Tensor((64, 64), dtype="float32") = R.add(lv1, x)
+            R.output(gv)
+        return gv
+)";
+constexpr int kRelaxMatmulLine = 20;  // the R.matmul binding
+constexpr int kRelaxCallTirLine = 21;
+constexpr int kRelaxReluStoreLine = 14;
+
+// An elementwise chain that FuseOps groups into one function and FuseTIR into one PrimFunc, and a
+// matmul left alone.
+const char* kFusable = R"(# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((64, 64), dtype="float32"), b: R.Tensor((64,), dtype="float32")) -> R.Tensor((64, 64), dtype="float32"):
+        with R.dataflow():
+            lv = R.add(x, b)
+            lv1 = R.nn.relu(lv)
+            lv2 = R.multiply(lv1, lv1)
+            gv = R.matmul(lv2, x)
+            R.output(gv)
+        return gv
+)";
+constexpr int kFusableAddLine = 9;  // add, relu and multiply fuse
+constexpr int kFusableMatmulLine = 12;
 
 QString Write(const QTemporaryDir& dir, const QString& name, const char* text) {
   QString path = dir.filePath(name);
@@ -222,6 +274,109 @@ class TestSourceMap : public QObject {
     }
     QVERIFY(code[0].size() > 20);
     QCOMPARE(code[1], code[0]);
+  }
+
+  // A Relax module: the VM build's kernels carry debug lines too, pointing at the printed
+  // legalized module, whose matmul PrimFunc (made by LegalizeOps) holds the FMA's store.
+  void relaxModuleAssemblyMapsToItsLegalizedKernels() {
+    QTemporaryDir tmp;
+    QString src = Write(tmp, "model.py", kRelax);
+    Batch r = RunBatch({src, "--emit", "asm", "--source-map"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QString printed = src + ".scheduled.py";
+    QStringList lines = ReadLines(printed);
+    QVERIFY2(lines.join('\n').contains("R.call_tir(cls.matmul"), qPrintable(lines.join('\n')));
+    QRegularExpression fma("^\\s+(vfmadd\\w*|fmla|vmulps|mulps|vmulss|mulss)\\s");
+    auto hits = Annotated(r.out, fma, printed, "#");
+    if (hits.empty()) hits = Annotated(r.out, fma, printed, "//");
+    QVERIFY2(!hits.empty(), qPrintable(r.out));
+    int def = lines.indexOf(QRegularExpression("^\\s+def matmul\\(.*")) + 1;
+    QVERIFY(def > 0);
+    for (const auto& [line, at] : hits) {
+      QVERIFY2(at > def && at <= lines.size(), qPrintable(line));
+      QVERIFY2(lines[at - 1].contains(QRegularExpression("\\] = .*\\+ .*\\*")),
+               qPrintable(line + "  ->  " + lines[at - 1]));
+    }
+  }
+
+  // The links of a Relax build (workbench/source_links.h): a binding's kernel and its view lines,
+  // and back from a view line to the printed statement and the bindings.
+  void relaxBindingsLinkToTheirKernelsLines() {
+    script::ParseResult parsed = script::Parse(kRelax, "model.py");
+    QVERIFY(parsed.module.defined() && !parsed.diagnostics.HasErrors());
+    workbench::BuildRequest request;
+    request.module = parsed.module;
+    request.original = parsed.module;
+    request.link_path = "model.py.scheduled.py";
+    workbench::BuildOutcome built = workbench::BuildModule(request);
+    QVERIFY2(built.ok(), RenderDiagnostics(built.diagnostics).c_str());
+    QVERIFY(built.links);
+    const workbench::SourceLinks& links = *built.links;
+    QCOMPARE(QString::fromStdString(links.KernelAtDocumentLine(kRelaxMatmulLine)),
+             QString("matmul"));
+    QCOMPARE(QString::fromStdString(links.KernelAtDocumentLine(kRelaxCallTirLine)),
+             QString("relu"));
+    QCOMPARE(QString::fromStdString(links.KernelAtDocumentLine(kRelaxReluStoreLine)),
+             QString("relu"));
+    QVERIFY(links.KernelAtDocumentLine(2).empty());
+    QStringList printed = QString::fromStdString(links.printed().text).split('\n');
+    QStringList assembly = QString::fromStdString(built.assembly).split('\n');
+    for (const char* kernel : {"matmul", "relu", "add"}) {
+      std::vector<int> lines = links.ViewLines(kernel, codegen::SourceMapFormat::kAssembly);
+      QVERIFY2(!lines.empty(), kernel);
+      auto [first, last] = links.PrintedRange(kernel);
+      QVERIFY(first > 0 && last > first);
+      for (int line : lines) {
+        auto origin = links.OriginOfViewLine(line, codegen::SourceMapFormat::kAssembly);
+        QVERIFY(origin);
+        QCOMPARE(QString::fromStdString(origin->kernel), QString(kernel));
+        QVERIFY(origin->printed_line >= first && origin->printed_line <= last);
+      }
+      QVERIFY(!links.ViewLines(kernel, codegen::SourceMapFormat::kLLVMIR).empty());
+    }
+    // The relu kernel's max: back at its store in the printed module, and at both its call and its
+    // definition in the document.
+    bool found = false;
+    for (int line : links.ViewLines("relu", codegen::SourceMapFormat::kAssembly)) {
+      if (!assembly[line].contains(QRegularExpression("max"))) continue;
+      auto origin = links.OriginOfViewLine(line, codegen::SourceMapFormat::kAssembly);
+      QVERIFY2(printed[origin->printed_line - 1].contains("T.max("),
+               qPrintable(printed[origin->printed_line - 1]));
+      QCOMPARE(origin->bindings, std::vector<int>{kRelaxCallTirLine});
+      QVERIFY(origin->document_range.first >= 7 && origin->document_range.first <= 8);
+      QVERIFY(origin->document_range.second >= kRelaxReluStoreLine);
+      found = true;
+    }
+    QVERIFY2(found, built.assembly.c_str());
+  }
+
+  // FuseTIR's PrimFunc knows the bindings it was fused from: FuseOps' call spans them.
+  void fusedKernelLinksToEveryBindingItFused() {
+    script::ParseResult parsed = script::Parse(kFusable, "fuse.py");
+    QVERIFY(parsed.module.defined() && !parsed.diagnostics.HasErrors());
+    DiagnosticList diags;
+    auto pipeline =
+        transform::BuildPipeline("LegalizeOps, AnnotateTIROpPattern, FuseOps, FuseTIR", diags);
+    QVERIFY(pipeline);
+    workbench::BuildRequest request;
+    request.module = pipeline->Run(parsed.module, ir::PassContext::Current());
+    request.original = parsed.module;
+    request.link_path = "fuse.py.scheduled.py";
+    workbench::BuildOutcome built = workbench::BuildModule(request);
+    QVERIFY2(built.ok(), RenderDiagnostics(built.diagnostics).c_str());
+    QVERIFY(built.links);
+    std::string fused = built.links->KernelAtDocumentLine(kFusableAddLine);
+    QVERIFY2(QString::fromStdString(fused).startsWith("fused_"), fused.c_str());
+    QCOMPARE(built.links->KernelAtDocumentLine(kFusableAddLine + 1), fused);
+    QCOMPARE(built.links->KernelAtDocumentLine(kFusableAddLine + 2), fused);
+    std::string matmul = built.links->KernelAtDocumentLine(kFusableMatmulLine);
+    QVERIFY(!matmul.empty() && matmul != fused);
+    std::vector<int> lines = built.links->ViewLines(fused, codegen::SourceMapFormat::kAssembly);
+    QVERIFY(!lines.empty());
+    auto origin = built.links->OriginOfViewLine(lines.front(), codegen::SourceMapFormat::kAssembly);
+    QVERIFY(origin);
+    QCOMPARE(origin->bindings,
+             (std::vector<int>{kFusableAddLine, kFusableAddLine + 1, kFusableAddLine + 2}));
   }
 
   void sourceMapNeedsAnLlvmOrAsmView() {

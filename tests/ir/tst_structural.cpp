@@ -3,9 +3,9 @@
 // and the messages LoadJSON gives for malformed input.
 
 #include <QTest>
-#include <functional>
 #include <bit>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
@@ -17,6 +17,7 @@
 #include "ir/json.h"
 #include "ir/structural_equal.h"
 #include "ir/structural_hash.h"
+#include "ir/structural_mismatches.h"
 #include "relax/expr.h"
 #include "tir/builtin.h"
 #include "tir/expr.h"
@@ -357,6 +358,33 @@ class TestStructural : public QObject {
     QCOMPARE(m->lhs->type_index(), TypeIndex::kFloatImm);
     QCOMPARE(m->lhs.as<FloatImmNode>()->value, 1.0);
     QCOMPARE(m->rhs.as<FloatImmNode>()->value, 3.0);
+  }
+
+  // Every difference, in walk order, each the one FindFirstMismatch would name had it been alone;
+  // a renaming is none, and the limit counts what it leaves out.
+  void findMismatchesListsEveryDifference() {
+    ir::IRModule a = BuildModule();
+    QVERIFY(ir::FindMismatches(a, BuildModule({.loop_name = "k", .buffer_name = "B"})).empty());
+    ModuleOptions three{.addend = 3.0, .kind = ForKind::kParallel, .pragma = 2};
+    ir::IRModule b = BuildModule(three);
+    std::vector<ir::StructuralMismatch> all = ir::FindMismatches(a, b);
+    QCOMPARE(all.size(), size_t(3));
+    QCOMPARE(all[0].lhs_path, ir::FindFirstMismatch(a, b)->lhs_path);
+    QStringList expected;
+    for (ModuleOptions alone : {ModuleOptions{.kind = ForKind::kParallel},
+                                ModuleOptions{.addend = 3.0}, ModuleOptions{.pragma = 2}}) {
+      expected << QString::fromStdString(ir::FindFirstMismatch(a, BuildModule(alone))->lhs_path);
+    }
+    QStringList found;
+    for (const auto& m : all) found << QString::fromStdString(m.lhs_path);
+    expected.sort();
+    found.sort();
+    QCOMPARE(found, expected);
+    size_t more = 0;
+    QCOMPARE(ir::FindMismatches(a, b, 2, &more).size(), size_t(2));
+    QCOMPARE(more, size_t(1));
+    QCOMPARE(ir::FindMismatches(a, b, 1, &more).size(), size_t(1));
+    QCOMPARE(more, size_t(2));
   }
 
   void variablesMapOneToOne() {

@@ -175,7 +175,7 @@ class TestMetaSchedule : public QObject {
     tasks.push_back(mm);
     int checked = 0;
     for (const TuneTask& task : tasks) {
-      const int sketches = NumSketches(task.func);
+      const int sketches = NumSketches(task.func, TwoCores());
       std::set<uint64_t> distinct;
       bool parallel = false, vectorized = false;
       for (int64_t seed = 1; seed <= 60; ++seed) {
@@ -213,9 +213,73 @@ class TestMetaSchedule : public QObject {
     QVERIFY(checked >= 240);
   }
 
+  // AddRFactor: a reduction with little spatial work (a row sum of 2 rows, a 4-row GEMV) gets
+  // three variants (no rfactor, rfactor over the outer or the inner part of its split reduction
+  // loop), times MultiLevelTiling's three write levels where the block is tiled; the factored
+  // sketches have an "_rf" block, replay from their traces and compute what the original does.
+  void addRFactorSketches() {
+    const char* sum = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((2, 512), "float32"), B: T.Buffer((2,), "float32")):
+        T.func_attr({"tirx.noalias": True})
+        for i, k in T.grid(2, 512):
+            with T.sblock("B"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                T.reads(A[vi, vk])
+                T.writes(B[vi])
+                with T.init():
+                    B[vi] = T.float32(0.0)
+                B[vi] = B[vi] + A[vi, vk]
+)";
+    const char* gemv = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(W: T.Buffer((4, 256), "float32"), x: T.Buffer((256,), "float32"), y: T.Buffer((4,), "float32")):
+        T.func_attr({"tirx.noalias": True})
+        for i, k in T.grid(4, 256):
+            with T.sblock("y"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                T.reads(W[vi, vk], x[vk])
+                T.writes(y[vi])
+                with T.init():
+                    y[vi] = T.float32(0.0)
+                y[vi] = y[vi] + W[vi, vk] * x[vk]
+)";
+    for (auto [text, sketches] : std::vector<std::pair<const char*, int>>{{sum, 3}, {gemv, 9}}) {
+      tir::PrimFunc f = MainOf(ParseOrDie(text));
+      QCOMPARE(NumSketches(f, TwoCores()), sketches);
+      const int levels = sketches / 3;
+      for (int sketch = 0; sketch < sketches; ++sketch) {
+        for (int64_t seed = 1; seed <= 6; ++seed) {
+          Candidate c;
+          c.sketch = sketch;
+          SampledSchedule s = ApplyDesignSpace(f, TwoCores(), c, seed * 31);
+          QVERIFY2(s.schedule.has_value(), s.error.c_str());
+          std::string trace = s.schedule->trace().AsPython();
+          const bool factored = sketch / levels != 0;
+          QCOMPARE(trace.find("sch.rfactor(") != std::string::npos, factored);
+          schedule::Schedule replay(dlight::SingleFunctionModule(f));
+          DiagnosticList diags = schedule::ApplyRecipe(replay, trace);
+          QVERIFY2(diags.empty(), trace.c_str());
+          QVERIFY2(ir::StructuralEqual(replay.mod(), s.schedule->mod()), trace.c_str());
+          workbench::EquivalenceOptions eq;
+          eq.seed = static_cast<uint64_t>(seed);
+          for (const auto& check : workbench::CheckEquivalence(dlight::SingleFunctionModule(f),
+                                                               s.schedule->mod(), eq)) {
+            QVERIFY2(check.outcome == workbench::FunctionCheck::Outcome::kEqual,
+                     (check.detail + "\n" + trace).c_str());
+          }
+        }
+      }
+    }
+    // Enough spatial work: no rfactor (the matmul's 32 x 40 outputs against its 48-long sums).
+    QCOMPARE(NumSketches(MainOf(ParseOrDie(kMatmul)), TwoCores()), 3);
+  }
+
   void multiLevelTilingSamplesSSRSRS() {
     tir::PrimFunc f = MainOf(ParseOrDie(kMatmul));
-    QCOMPARE(NumSketches(f), 3);
+    QCOMPARE(NumSketches(f, TwoCores()), 3);
     Candidate c;
     c.sketch = 1;
     SampledSchedule s = ApplyDesignSpace(f, TwoCores(), c, 7);

@@ -263,6 +263,24 @@ class TestRelaxOps : public QObject {
                                             {"kernel_layout", ir::MakeString("OHWI")},
                                             {"out_layout", ir::MakeString("NHWC")}})),
                "R.Tensor((2, 6, 6, 6), \"float32\")");
+    // Without out_layout the output takes the data's layout (TVM's out_layout=None).
+    CHECK_TYPE(Infer({T({I(2), I(8), I(8), I(4)}), T({I(6), I(3), I(3), I(4)})},
+                     On("relax.nn.conv2d", {{"data_layout", ir::MakeString("NHWC")},
+                                            {"kernel_layout", ir::MakeString("OHWI")}})),
+               "R.Tensor((2, 6, 6, 6), \"float32\")");
+    CHECK_TYPE(Infer({T({I(1), I(9), I(9), I(32)})},
+                     On("relax.nn.max_pool2d", {{"pool_size", IntArray({3, 3})},
+                                                {"strides", IntArray({2, 2})},
+                                                {"layout", ir::MakeString("NHWC")}})),
+               "R.Tensor((1, 4, 4, 32), \"float32\")");
+    CHECK_TYPE(Infer({T({I(1), I(9), I(9), I(32)})},
+                     On("relax.nn.avg_pool2d", {{"layout", ir::MakeString("NHWC")},
+                                                {"out_layout", ir::MakeString("NCHW")}})),
+               "R.Tensor((1, 32, 9, 9), \"float32\")");
+    CHECK_TYPE(Infer({T({I(1), I(6), I(6), I(8)})},
+                     On("relax.nn.adaptive_avg_pool2d", {{"output_size", IntArray({1, 1})},
+                                                         {"layout", ir::MakeString("NHWC")}})),
+               "R.Tensor((1, 1, 1, 8), \"float32\")");
     // A symbolic spatial size gives a symbolic output size.
     CHECK_TYPE(Infer({T({I(1), I(3), n, n}), T({I(8), I(3), I(3), I(3)})},
                      On("relax.nn.conv2d", {{"padding", IntArray({1, 1, 1, 1})}})),

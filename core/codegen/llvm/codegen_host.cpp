@@ -252,9 +252,18 @@ void CodeGenLLVM::EmitParallelFor(const ForNode* op) {
     builder_.CreateRet(builder_.CreateCall(body_fn, args));
   }
 
+  // As many tasks as the loop has iterations, at most (the pool takes fewer when it has fewer
+  // threads): a short loop wakes no thread it has no work for.
+  llvm::Value* extent64 = builder_.CreateSExtOrTrunc(Emit(op->extent), i64);
+  llvm::Value* int32_max = builder_.getInt64(INT32_MAX);
+  llvm::Value* clamped =
+      builder_.CreateSelect(builder_.CreateICmpSLT(extent64, int32_max), extent64, int32_max);
+  clamped = builder_.CreateSelect(builder_.CreateICmpSLT(clamped, builder_.getInt64(1)),
+                                  builder_.getInt64(1), clamped);
+  llvm::Value* num_task = builder_.CreateTrunc(clamped, i32);
   auto* launch_type = llvm::FunctionType::get(i32, {ptr, ptr, i32}, false);
   llvm::Value* rc = builder_.CreateCall(launch_type, BackendFunction(runtime::kParallelLaunchSymbol, launch_type),
-                                        {lambda, cdata, builder_.getInt32(0)});
+                                        {lambda, cdata, num_task});
   CheckReturnCode(rc);
 }
 

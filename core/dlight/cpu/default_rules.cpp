@@ -3,7 +3,7 @@
 namespace wb::dlight::cpu {
 
 std::vector<ScheduleRule> DefaultRules() {
-  return {GEMV(), Matmul(), Conv2d(), Reduction(), Injective(), Fallback()};
+  return {GEMV(), Matmul(), Conv2d(), Reduction(), Pool(), Injective(), Fallback()};
 }
 
 }  // namespace wb::dlight::cpu

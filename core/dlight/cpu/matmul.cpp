@@ -44,10 +44,13 @@ struct Tile {
 std::optional<Tile> ChooseTile(std::optional<int64_t> m, int64_t n, int64_t lanes, int registers) {
   std::optional<Tile> best;
   double best_score = 0;
-  for (int64_t nv = 1; nv <= 8; ++nv) {
+  for (int64_t nv = 1; nv <= 16; ++nv) {
     if (n % (nv * lanes) != 0) continue;
     for (int64_t mr = 1; mr <= 16; ++mr) {
-      if (mr * nv + nv + 1 > registers) break;
+      // One row uses each vector of B once (the load folds into the FMA): the accumulators and
+      // the broadcast are all that must stay in registers. More rows keep B's vectors too.
+      const int64_t needed = mr == 1 ? nv + 2 : mr * nv + nv + 1;
+      if (needed > registers || (mr > 1 && nv > 8)) break;
       if (m && mr > *m) break;
       double acc = static_cast<double>(mr * nv);
       double loads = static_cast<double>(mr + nv);
@@ -156,7 +159,16 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
   if (!n) return std::nullopt;
   CpuParams params = CpuParamsOf(target);
   ir::DataType dtype = pattern->c->dtype;
-  std::optional<Tile> tile = ChooseTile(m, *n, params.Lanes(dtype), params.vector_registers);
+  const int64_t lanes = params.Lanes(dtype);
+  std::optional<Tile> tile = ChooseTile(m, *n, lanes, params.vector_registers);
+  // Columns that are no whole number of vectors (a classifier's 10 outputs) are padded to one:
+  // the kernel computes the padded columns from zero-padded columns of B and the write-back
+  // drops them. Not when the padding would be most of the work (N below half a vector).
+  bool pad_columns = false;
+  if (!tile && lanes > 1 && *n * 2 > lanes) {
+    tile = ChooseTile(m, CeilDiv(*n, lanes) * lanes, lanes, params.vector_registers);
+    pad_columns = tile.has_value();
+  }
   if (!tile) return std::nullopt;
 
   // Producers before the matmul (a cast, a transpose of an operand) are inlined into it.
@@ -174,9 +186,11 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
   // computed padded, its padded buffer the tile's registers). Where padding does not apply, the
   // rows past the end stay predicated.
   std::optional<SBlockRV> padded_write_back;
-  if (m && *m % tile->rows != 0 && *m > tile->rows) {
+  const bool pad_rows = m && *m % tile->rows != 0 && *m > tile->rows;
+  if (pad_rows || pad_columns) {
     std::vector<int64_t> padding(iters.size(), 1);
-    padding[pattern->i_iter] = tile->rows;
+    if (pad_rows) padding[pattern->i_iter] = tile->rows;
+    if (pad_columns) padding[pattern->j_iter] = lanes;
     try {
       sch.PadEinsum(block, padding);
       // The copy of the rows that exist out of the padded C is the write-back of the tile.
@@ -185,6 +199,7 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
       sch.SetScope(block, 0, "local");
       padded_write_back = copy[0];
     } catch (const schedule::ScheduleError&) {
+      if (pad_columns) return std::nullopt;
     }
   }
   // What the matmul reads now: an inlined transpose changes B's buffer and its layout.
@@ -192,7 +207,7 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
   if (!reads) return std::nullopt;
   // B is packed when it is read often enough to pay for the copy, and always when transposed
   // (the kernel's vector loads need B's columns contiguous).
-  const bool pack = reads->b_transposed || !m || CeilDiv(*m, tile->rows) >= kPackRowTiles;
+  const bool pack = reads->b_transposed || (m && CeilDiv(*m, tile->rows) >= kPackRowTiles);
   std::optional<SBlockRV> packed;
   if (pack && !(packed = PackB(sch, block, *reads, tile->cols(), params))) return std::nullopt;
 

@@ -164,9 +164,10 @@ std::optional<schedule::Schedule> ApplyRows(const tir::PrimFunc& func, const cod
     ir::DataType dtype = b.block->writes[0]->buffer->dtype;
     int64_t lanes = params.Lanes(dtype);
     std::optional<int64_t> extent = ConstExtent(sch.Get(b.loops.back())->extent);
-    // Not over symbolic rows: the rfactor block's binding is not proven affine there.
+    // Not for a reduction of several values at once (layer_norm's sum and sum of squares):
+    // rfactor takes one.
     if (lanes < 2 || !extent || *extent % lanes != 0 || *extent < 2 * lanes ||
-        !LoopElements(sch, b.loops))
+        b.block->writes.size() != 1)
       continue;
     std::vector<LoopRV> split = sch.Split(b.loops.back(), {std::nullopt, lanes});
     rfactored.emplace_back(sch.RFactor(split[1], 0), dtype);

@@ -20,6 +20,10 @@ ScheduleRule Conv2d();
 // sum/mean/max over the last axes): parallel over rows, each row's stages computed together,
 // vector partial results (reduction.cpp).
 ScheduleRule Reduction();
+// A windowed reduction of one input (max and average pooling, any rank and layout) with its
+// padding and the stages after it: parallel over planes, the padding computed per plane, the
+// window outside the output's innermost axis, which is the vector (pool.cpp).
+ScheduleRule Pool();
 // A matrix-vector product (batch 1) over the matrix's contiguous axis, with its epilogue: the
 // Reduction schedule with one output element per row, parallel by its multiply-adds.
 ScheduleRule GEMV();
@@ -30,7 +34,7 @@ ScheduleRule Injective();
 // reduction parallel over its data-parallel loops.
 ScheduleRule Fallback();
 
-// GEMV, Matmul, Conv2d, Reduction, Injective, Fallback.
+// GEMV, Matmul, Conv2d, Reduction, Pool, Injective, Fallback.
 std::vector<ScheduleRule> DefaultRules();
 
 }  // namespace wb::dlight::cpu

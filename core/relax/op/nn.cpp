@@ -213,7 +213,7 @@ OpInfo Conv2D() {
   def.attrs = {IntsAttr("strides", {1, 1}),       IntsAttr("padding", {0, 0, 0, 0}),
                IntsAttr("dilation", {1, 1}),      IntAttr("groups", 1),
                StringAttr("data_layout", "NCHW"), StringAttr("kernel_layout", "OIHW"),
-               StringAttr("out_layout", "NCHW"),  DTypeField("out_dtype")};
+               StringAttrFrom("out_layout", "data_layout"), DTypeField("out_dtype")};
   def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
     const TensorTypeNode* data = TensorArg(types, 0, "the data");
     const TensorTypeNode* weight = TensorArg(types, 1, "the weight");
@@ -280,7 +280,7 @@ OpInfo Conv2DTranspose() {
   def.attrs = {IntsAttr("strides", {1, 1}),       IntsAttr("padding", {0, 0, 0, 0}),
                IntsAttr("output_padding", {0, 0}), IntsAttr("dilation", {1, 1}),
                IntAttr("groups", 1),              StringAttr("data_layout", "NCHW"),
-               StringAttr("kernel_layout", "IOHW"), StringAttr("out_layout", "NCHW"),
+               StringAttr("kernel_layout", "IOHW"), StringAttrFrom("out_layout", "data_layout"),
                DTypeField("out_dtype")};
   def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
     const TensorTypeNode* data = TensorArg(types, 0, "the data");
@@ -376,7 +376,7 @@ OpInfo Pool2D(const char* name) {
   def.attrs = {IntsAttr("pool_size", {1, 1}), IntsAttr("strides", {1, 1}),
                IntsAttr("dilation", {1, 1}),  IntsAttr("padding", {0, 0, 0, 0}),
                BoolAttr("ceil_mode", false),  BoolAttr("count_include_pad", false),
-               StringAttr("layout", "NCHW"),  StringAttr("out_layout", "NCHW")};
+               StringAttr("layout", "NCHW"),  StringAttrFrom("out_layout", "layout")};
   def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
     const TensorTypeNode* data = TensorArg(types, 0, "the data");
     std::string layout = AttrString(call, "layout");
@@ -411,7 +411,7 @@ OpInfo AdaptiveAvgPool2D() {
   def.pattern = OpPatternKind::kOutEWiseFusable;
   def.attrs_type_key = "relax.attrs.AdaptivePool2DAttrs";
   def.attrs = {OptionalIntsAttr("output_size"), StringAttr("layout", "NCHW"),
-               StringAttr("out_layout", "NCHW")};
+               StringAttrFrom("out_layout", "layout")};
   def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
     const TensorTypeNode* data = TensorArg(types, 0, "the data");
     std::string layout = AttrString(call, "layout");

@@ -278,6 +278,9 @@ AttrField BoolAttr(std::string name, bool value) {
 AttrField StringAttr(std::string name, std::string value) {
   return {std::move(name), AttrKind::kString, ir::MakeString(std::move(value))};
 }
+AttrField StringAttrFrom(std::string name, std::string from) {
+  return {std::move(name), AttrKind::kString, ObjectRef(), std::move(from)};
+}
 AttrField DTypeField(std::string name, DataType value) {
   return {std::move(name), AttrKind::kDataType, DTypeAttr(value)};
 }

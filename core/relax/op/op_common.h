@@ -90,6 +90,8 @@ AttrField IntAttr(std::string name, int64_t value);
 AttrField FloatAttr(std::string name, double value);
 AttrField BoolAttr(std::string name, bool value);
 AttrField StringAttr(std::string name, std::string value);
+// A string attribute that, when not given, takes the value of attribute `from` (declared before).
+AttrField StringAttrFrom(std::string name, std::string from);
 AttrField DTypeField(std::string name, DataType value = DataType::Void());
 AttrField IntsAttr(std::string name, std::vector<int64_t> value);
 AttrField OptionalIntAttr(std::string name);

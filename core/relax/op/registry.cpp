@@ -142,9 +142,16 @@ Call MakeOpCall(std::string_view name, std::vector<Expr> args, AttrMap attrs,
           Diagnostic::Error(info->script_name() + " has no attribute '" + key + "'", span));
     }
   }
+  std::vector<const AttrField*> following;
   for (const AttrField& field : info->attrs) {
-    if (!attrs.count(field.name)) attrs[field.name] = field.default_value;
+    if (attrs.count(field.name)) continue;
+    if (field.default_from.empty()) {
+      attrs[field.name] = field.default_value;
+    } else {
+      following.push_back(&field);
+    }
   }
+  for (const AttrField* field : following) attrs[field->name] = attrs[field->default_from];
   return MakeCall(info->op, std::move(args), std::move(attrs), std::move(sinfo_args),
                   std::move(span));
 }

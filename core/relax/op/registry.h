@@ -49,6 +49,9 @@ struct AttrField {
   std::string name;
   AttrKind kind;
   ObjectRef default_value;  // null: None
+  // When not empty and the call does not give this attribute: the value of that attribute
+  // (TVM's `out_layout=None`: the data's layout), not default_value.
+  std::string default_from;
 };
 
 // What type inference gives: a type, or a diagnostic whose message says what is wrong in the

@@ -381,8 +381,9 @@ Value VirtualMachine::CallPacked(int64_t func_idx, std::vector<Value>& args) {
       if (!kernel.defined()) throw VMError("no builtin or kernel named '" + name + "'");
       // Kernels take tensors as DLTensor*, integers and floats; they write their outputs in place.
       fn = [kernel, name](std::vector<Value>& a) -> Value {
-        std::vector<PackedArg> packed;
-        packed.reserve(a.size());
+        // Reused from call to call on this thread (a kernel does not call back into a VM).
+        thread_local std::vector<PackedArg> packed;
+        packed.clear();
         for (const Value& v : a) {
           switch (v.kind) {
             case Value::Kind::kTensor: packed.emplace_back(v.tensor); break;
@@ -421,12 +422,12 @@ Value VirtualMachine::RunFunction(int64_t func_idx, std::vector<Value> args, int
     return {};
   };
   int64_t pc = f.start_instr;
+  std::vector<Value> call_args;  // reused by the calls of this frame
   while (pc < f.end_instr) {
     const Instruction& in = exec_->instructions[pc];
     switch (in.op) {
       case Instruction::Op::kCall: {
-        std::vector<Value> call_args;
-        call_args.reserve(in.args.size());
+        call_args.clear();
         for (const InstrArg& a : in.args) call_args.push_back(load(a));
         const FuncEntry& callee = exec_->func_table.at(in.func_idx);
         Value result = callee.kind == FuncEntry::Kind::kVMFunc

@@ -514,7 +514,11 @@ class OperatorFusor {
       Var result = outputs.size() == 1 ? SameKindVar(outputs[0], outputs[0]->name_hint, type)
                    : any_output_var    ? Var(MakeVar(last->name_hint, type))
                                        : Var(MakeDataflowVar(last->name_hint, type));
-      out.push_back(MakeVarBinding(result, call));
+      // The call stands for the group's bindings: it spans them, so what is built from the fused
+      // function (FuseTIR's PrimFunc) points back at the text they came from.
+      Span span;
+      for (const Binding& grouped : creator.bindings()) span = Span::Merge(span, grouped->span);
+      out.push_back(MakeVarBinding(result, call, span));
       if (outputs.size() == 1) {
         remap->var_map[outputs[0].get()] = result;
         continue;
