@@ -140,6 +140,34 @@ std::vector<PrimExpr> ToLayout(const std::vector<PrimExpr>& nchw, const std::str
   return out;
 }
 
+// A convolution's out_dtype: the attribute, else the data's, which must then be the weight's.
+DataType ConvOutDType(const Call& call, const TensorTypeNode* data, const TensorTypeNode* weight) {
+  DataType out_dtype = AttrDataType(call, "out_dtype");
+  if (!out_dtype.is_void()) return out_dtype;
+  if (!data->IsUnknownDtype() && !weight->IsUnknownDtype() && data->dtype != weight->dtype) {
+    throw TypeError("data types " + data->dtype.ToString() + " and " + weight->dtype.ToString() +
+                    " of the data and the weight do not match (give out_dtype)");
+  }
+  return data->dtype;
+}
+
+// A convolution's channels: the data's are the weight's input channels times the groups, and the
+// weight's output channels divide into the groups.
+void CheckConvChannels(const PrimExpr& data_channels, const PrimExpr& per_group, const PrimExpr& out_channels,
+                       int64_t groups) {
+  PrimExpr expected = Mul(per_group, Int64(groups));
+  if (ProveNotEqual(data_channels, expected)) {
+    throw TypeError("the data has " + DimText(data_channels) + " input channels but the weight expects " +
+                    DimText(expected) + " (" + DimText(per_group) + " per group x " + std::to_string(groups) +
+                    " groups)");
+  }
+  auto out = AsConstInt(out_channels);
+  if (out && *out % groups != 0) {
+    throw TypeError("the weight's " + std::to_string(*out) + " output channels are not divisible by " +
+                    std::to_string(groups) + " groups");
+  }
+}
+
 // conv1d: NCW data, OIW weight (their letters in any order); padding is 1 or 2 values (left,
 // right).
 OpInfo Conv1D() {
@@ -151,18 +179,11 @@ OpInfo Conv1D() {
   def.attrs = {IntsAttr("strides", {1}),         IntsAttr("padding", {0, 0}),
                IntsAttr("dilation", {1}),        IntAttr("groups", 1),
                StringAttr("data_layout", "NCW"), StringAttr("kernel_layout", "OIW"),
-               StringAttr("out_layout", "NCW"),  DTypeField("out_dtype")};
+               StringAttrFrom("out_layout", "data_layout"), DTypeField("out_dtype")};
   def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
     const TensorTypeNode* data = TensorArg(types, 0, "the data");
     const TensorTypeNode* weight = TensorArg(types, 1, "the weight");
-    DataType out_dtype = AttrDataType(call, "out_dtype");
-    if (out_dtype.is_void()) {
-      if (!data->IsUnknownDtype() && !weight->IsUnknownDtype() && data->dtype != weight->dtype) {
-        throw TypeError("data types " + data->dtype.ToString() + " and " + weight->dtype.ToString() +
-                        " of the data and the weight do not match (give out_dtype)");
-      }
-      out_dtype = data->dtype;
-    }
+    DataType out_dtype = ConvOutDType(call, data, weight);
     std::string out_layout = AttrString(call, "out_layout");
     if (out_layout.empty()) out_layout = AttrString(call, "data_layout");
     std::vector<size_t> dpos = LayoutPositions(AttrString(call, "data_layout"), "NCW", "data");
@@ -184,17 +205,7 @@ OpInfo Conv1D() {
     if (!data->shape || !weight->shape) return MakeTensorType(out_dtype, 3);
     const auto& ds = *data->shape;
     const auto& ws = *weight->shape;
-    PrimExpr expected = Mul(ws[wpos[1]], Int64(groups));
-    if (ProveNotEqual(ds[dpos[1]], expected)) {
-      throw TypeError("the data has " + DimText(ds[dpos[1]]) + " input channels but the weight expects " +
-                      DimText(expected) + " (" + DimText(ws[wpos[1]]) + " per group x " + std::to_string(groups) +
-                      " groups)");
-    }
-    auto out_channels = AsConstInt(ws[wpos[0]]);
-    if (out_channels && *out_channels % groups != 0) {
-      throw TypeError("the weight's " + std::to_string(*out_channels) + " output channels are not divisible by " +
-                      std::to_string(groups) + " groups");
-    }
+    CheckConvChannels(ds[dpos[1]], ws[wpos[1]], ws[wpos[0]], groups);
     std::vector<PrimExpr> ncw = {ds[dpos[0]], ws[wpos[0]],
                                  WindowOutput(ds[dpos[2]], ws[wpos[2]], pad[0] + pad[1], dilation[0], strides[0], false)};
     std::vector<PrimExpr> out(3);
@@ -217,15 +228,7 @@ OpInfo Conv2D() {
   def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
     const TensorTypeNode* data = TensorArg(types, 0, "the data");
     const TensorTypeNode* weight = TensorArg(types, 1, "the weight");
-    DataType out_dtype = AttrDataType(call, "out_dtype");
-    if (out_dtype.is_void()) {
-      if (!data->IsUnknownDtype() && !weight->IsUnknownDtype() && data->dtype != weight->dtype) {
-        throw TypeError("data types " + data->dtype.ToString() + " and " +
-                        weight->dtype.ToString() +
-                        " of the data and the weight do not match (give out_dtype)");
-      }
-      out_dtype = data->dtype;
-    }
+    DataType out_dtype = ConvOutDType(call, data, weight);
     std::string data_layout = AttrString(call, "data_layout");
     std::string out_layout = AttrString(call, "out_layout");
     if (out_layout.empty()) out_layout = data_layout;
@@ -246,19 +249,7 @@ OpInfo Conv2D() {
     if (!data->shape || !weight->shape) return MakeTensorType(out_dtype, 4);
     const auto& ds = *data->shape;
     const auto& ws = *weight->shape;
-    PrimExpr in_channels = ds[dpos[1]];
-    PrimExpr expected = Mul(ws[wpos[1]], Int64(groups));
-    if (ProveNotEqual(in_channels, expected)) {
-      throw TypeError("the data has " + DimText(in_channels) + " input channels but the weight " +
-                      "expects " + DimText(expected) + " (" + DimText(ws[wpos[1]]) +
-                      " per group x " + std::to_string(groups) + " groups)");
-    }
-    auto out_channels = AsConstInt(ws[wpos[0]]);
-    if (out_channels && *out_channels % groups != 0) {
-      throw TypeError("the weight's " + std::to_string(*out_channels) +
-                      " output channels are not divisible by " + std::to_string(groups) +
-                      " groups");
-    }
+    CheckConvChannels(ds[dpos[1]], ws[wpos[1]], ws[wpos[0]], groups);
     std::vector<PrimExpr> nchw = {
         ds[dpos[0]], ws[wpos[0]],
         WindowOutput(ds[dpos[2]], ws[wpos[2]], pad[0] + pad[2], dilation[0], strides[0], false),
@@ -285,14 +276,7 @@ OpInfo Conv2DTranspose() {
   def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
     const TensorTypeNode* data = TensorArg(types, 0, "the data");
     const TensorTypeNode* weight = TensorArg(types, 1, "the weight");
-    DataType out_dtype = AttrDataType(call, "out_dtype");
-    if (out_dtype.is_void()) {
-      if (!data->IsUnknownDtype() && !weight->IsUnknownDtype() && data->dtype != weight->dtype) {
-        throw TypeError("data types " + data->dtype.ToString() + " and " + weight->dtype.ToString() +
-                        " of the data and the weight do not match (give out_dtype)");
-      }
-      out_dtype = data->dtype;
-    }
+    DataType out_dtype = ConvOutDType(call, data, weight);
     std::string out_layout = AttrString(call, "out_layout");
     if (out_layout.empty()) out_layout = AttrString(call, "data_layout");
     std::vector<size_t> dpos = LayoutPositions(AttrString(call, "data_layout"), "NCHW", "data");
