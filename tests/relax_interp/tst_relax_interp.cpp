@@ -597,6 +597,27 @@ class Module:
     QVERIFY2(check(r.value.fields[2].tensor, 0.5, true, 2), "attention_bias, BottomRight");
   }
 
+  // arange's short forms, as TVM's Python API takes them: arange(end) and arange(start, end),
+  // printed with all three bounds.
+  void arangeShortForms() {
+    ir::IRModule m = ParseOrFail(R"(# from tvm.script import relax as R
+
+@R.function
+def main() -> R.Tuple(R.Tensor((5,), dtype="int64"), R.Tensor((4,), dtype="int64")):
+    a = R.arange(5)
+    b = R.arange(2, 6)
+    return (a, b)
+)");
+    std::string printed = script::PrintModule(m);
+    QVERIFY2(printed.find("R.arange(0, 5, 1, dtype=\"int64\")") != std::string::npos, printed.c_str());
+    QVERIFY2(printed.find("R.arange(2, 6, 1, dtype=\"int64\")") != std::string::npos, printed.c_str());
+    QCOMPARE(script::PrintModule(ParseOrFail(printed)), printed);
+    auto r = relax::InterpretRelax(m, "main", {}, transform::InterpreterOptions());
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    for (int i = 0; i < 5; ++i) QCOMPARE(r.value.fields[0].tensor.GetDouble(i), double(i));
+    for (int i = 0; i < 4; ++i) QCOMPARE(r.value.fields[1].tensor.GetDouble(i), double(2 + i));
+  }
+
   // attention's struct info errors name the operand and the dim.
   void attentionErrors() {
     auto error = [](const std::string& call, const std::string& q, const std::string& k) {
