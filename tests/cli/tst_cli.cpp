@@ -143,6 +143,13 @@ class TestCli : public QObject {
       QVERIFY2(bad.err.count('\n') <= 3 && !bad.err.contains("usage: workbench"),
                qPrintable(bad.err));
     }
+    // A bad number says what was expected (not CLI11's range of doubles).
+    QCOMPARE(Workbench({"x.py", "--number", "many"}).err.section('\n', 0, 0),
+             QString("workbench: --number: expected a positive integer, got 'many'"));
+    QCOMPARE(Workbench({"x.py", "--repeat", "0"}).err.section('\n', 0, 0),
+             QString("workbench: --repeat: must be positive, got 0"));
+    QCOMPARE(Workbench({"x.py", "--min-repeat-ms", "-3"}).err.section('\n', 0, 0),
+             QString("workbench: --min-repeat-ms: must be zero or more, got -3"));
   }
 
   void emitPrintsCanonicalForm() {
