@@ -232,6 +232,10 @@ class TestCli : public QObject {
     QVERIFY2(r.out.contains("range(7)") && r.out.contains("T.float32(3.0)"), qPrintable(r.out));
     QCOMPARE(r.out.count(QRegularExpression("^  at root\\.", QRegularExpression::MultilineOption)),
              2);
+    // The literal extent has no span of its own: its loop's line is underlined instead.
+    QVERIFY2(!r.out.contains("no source location"), qPrintable(r.out));
+    QVERIFY2(r.out.contains("(within the tirx.For here)"), qPrintable(r.out));
+    QVERIFY2(r.out.contains("b.py:") && r.out.contains("for k in range(7):\n        ^"), qPrintable(r.out));
   }
 
   void pipelineWithDumpDir() {
