@@ -36,6 +36,13 @@ std::string StmtKind(const Stmt& s) {
   return s->type_key();
 }
 
+// "serial", "parallel", "vectorized", "unrolled", "thread-bound".
+std::string KindWord(ForKind kind) {
+  if (kind == ForKind::kUnrolled) return "unrolled";
+  if (kind == ForKind::kThreadBinding) return "thread-bound";
+  return ForKindName(kind);
+}
+
 bool IsIndexInt(DataType t) {
   return (t.is_int() || t.is_uint()) && t.lanes() == 1 && (t.bits() == 32 || t.bits() == 64);
 }
@@ -118,7 +125,7 @@ class DescMatcher {
       return Fail(loop + " has extent " + ExprText(a->extent) + ", " + desc + " " + ExprText(b->extent));
     }
     if (a->kind != b->kind) {
-      return Fail(loop + " is " + ForKindName(a->kind) + ", " + desc + " is " + ForKindName(b->kind));
+      return Fail(loop + " is " + KindWord(a->kind) + ", " + desc + " is " + KindWord(b->kind));
     }
     if (a->thread_binding.defined() != b->thread_binding.defined() ||
         (a->thread_binding.defined() && a->thread_binding->thread_tag != b->thread_binding->thread_tag)) {
