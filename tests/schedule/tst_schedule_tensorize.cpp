@@ -341,6 +341,15 @@ def impl(a: T.handle, b: T.handle):
                                             "[C[vi_o, (vj_o * 8):(vj_o * 8) + 8]], the description's "
                                             "`root` writes [C[0:16]]: the extents of `C` differ from "
                                             "the description's"));
+    // Through a recipe: the error is at the recipe line, with a note at the source of the block
+    // (split made the loop, so it has none of its own).
+    DiagnosticList d = ApplyRecipe(sch, "sch.tensorize(sch.get_loops(\"C_update\")[3], \"fma_f32_1x16x4_avx512\")\n");
+    QCOMPARE(d.size(), size_t(1));
+    QCOMPARE(std::string(d[0].span.text()),
+             std::string("sch.tensorize(sch.get_loops(\"C_update\")[3], \"fma_f32_1x16x4_avx512\")"));
+    QVERIFY2(d[0].message.find("doesn't match the tensor intrin") != std::string::npos, d[0].message.c_str());
+    QCOMPARE(d[0].notes.size(), size_t(1));
+    QCOMPARE(std::string(d[0].notes[0].span.text()).substr(0, 18), std::string("with T.sblock(\"C\")"));
     // The 8-lane intrinsic fits that tile.
     Tensorize(sch, j1, "fma_f32_1x8x4_avx2");
     ExpectSameMeaning(before, sch.mod());

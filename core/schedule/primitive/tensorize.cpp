@@ -474,6 +474,11 @@ Tensorized Build(const PrimFunc& func, const Stmt& target, const std::string& na
         if (b->span.defined()) span = b->span;
       }
     }
+    // Loops that split or fuse made have no source: point at the block they were made for.
+    for (const SBlock& b : CollectBlocks(target)) {
+      if (span.defined()) break;
+      span = b->span;
+    }
     throw ScheduleError(kPrim, "The stmt " + at + " doesn't match the tensor intrin `" + name +
                                    "`: " + matcher.why,
                         span);
