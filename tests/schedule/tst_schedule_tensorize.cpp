@@ -5,6 +5,8 @@
 // (all of them; the VNNI ones run only where the CPU has the instruction), and replayed.
 
 #include <QTest>
+#include <array>
+#include <random>
 #include <string>
 
 #include "codegen/build.h"
@@ -408,6 +410,44 @@ def impl(a: T.handle, b: T.handle):
         QCOMPARE(MatchingTensorIntrins(func8, ir::GetRef(f)), std::vector<std::string>{"fma_f32_1x8x4_avx2"});
       }
     });
+  }
+
+  void randomTilesMatchExactlyWhereTheyFit() {
+    // Random tile sizes and loop orders; every FMA intrinsic tried at every loop of the tile.
+    // It must apply exactly at the inner j loop of a tile of its lanes by 4 steps of k in (j, k)
+    // order, keep the meaning and replay there, and fail leaving the schedule alone elsewhere.
+    ir::IRModule before = ParseModule(kMatmul);
+    std::mt19937_64 rng(7);
+    int applied = 0, refused = 0;
+    for (int round = 0; round < 24; ++round) {
+      int jf = std::array<int, 3>{4, 8, 16}[rng() % 3];
+      int kf = std::array<int, 3>{2, 4, 8}[rng() % 3];
+      bool swapped = rng() % 3 == 0;
+      Schedule sch(before);
+      QVERIFY(ApplyRecipe(sch, Tile(jf, kf) + (swapped ? "sch.reorder(l7, l5)\n" : "")).empty());
+      std::vector<LoopRV> loops = sch.GetLoops(sch.GetSBlock("C_update"));
+      for (size_t l = 0; l < loops.size(); ++l) {
+        for (int lanes : {8, 16}) {
+          std::string intrin = lanes == 8 ? "fma_f32_1x8x4_avx2" : "fma_f32_1x16x4_avx512";
+          bool fits = jf == lanes && kf == 4 && !swapped && l == 3;
+          Schedule trial = sch;
+          std::string message = FailsCleanly(trial, [&] { Tensorize(trial, loops[l], intrin); });
+          QVERIFY2((message == "(no error)") == fits, message.c_str());
+          if (fits) {
+            ++applied;
+            ExpectSameMeaning(before, trial.mod(), round);
+            ExpectReplay(before, trial);
+          } else {
+            ++refused;
+            QVERIFY2(message.find("doesn't match the tensor intrin") != std::string::npos ||
+                         message.find("can not be blockized") != std::string::npos,
+                     message.c_str());
+          }
+        }
+      }
+    }
+    QVERIFY(applied > 0);
+    QVERIFY(refused > 0);
   }
 
   void fmaMatmulBuildsAndRuns_data() {
