@@ -5,14 +5,15 @@
 
 #include <string>
 
+#include "tir/expr_text.h"
 #include "tir/stmt.h"
 
 namespace wb::lang {
 
-std::string ExprText(const ir::PrimExpr& expr);
+using tir::ExprText;
+using tir::RegionText;
 // `T.Buffer((256, 256), "float32")`, with `scope="shared"` when not global.
 std::string BufferText(const tir::Buffer& buffer);
-std::string RegionText(const tir::BufferRegion& region);
 // `def main(A: T.Buffer(...), n: T.int32)`.
 std::string SignatureText(const std::string& name, const tir::PrimFuncNode* func);
 
