@@ -42,6 +42,24 @@ void TransformBlockLayout(Schedule& sch, const SBlockRV& block, const tir::Index
 // statements they move past, must not write what another one reads or writes.
 LoopRV Merge(Schedule& sch, const std::vector<LoopRV>& loops);
 
+// TVM's loop_partition: the loop (constant min and extent, no annotation or thread binding)
+// becomes consecutive loops `<var>0, <var>1, ...` over ranges of the given lengths (one None takes
+// what the others leave; without one, a last range takes it), each a copy of the body under an
+// opaque block `<block>_<var><k>_partition`, all under an opaque block `<block>_<var>_common` in
+// the loop's place (`<block>`: the first block under the loop). The copies' loops and iterators
+// are fresh variables and their blocks are renamed `<name>_<var><k>`, so handles to the blocks
+// under the loop expire; a block bound directly to the loop variable gets that iterator's domain
+// narrowed to its range. Departures from TVM, for soundness: a loop that binds a reduction
+// iterator of a block with an init is refused (TVM's copies would each restart the reduction);
+// block regions stay per-instance (TVM widens them to the iterators' domains, which later
+// primitives take for one instance's accesses); the partition and common blocks get the regions
+// their bodies access (TVM leaves them empty, hiding the accesses from dependence analysis); a
+// loop not starting at 0 is cut from its min (TVM cuts from 0 and loses iterations).
+// `preserve_unit_iters` is recorded and, as in TVM, has no effect. Returns the new loops.
+std::vector<LoopRV> LoopPartition(Schedule& sch, const LoopRV& loop,
+                                  const std::vector<Schedule::Factor>& factors,
+                                  bool preserve_unit_iters = true);
+
 // The two locations of TVM's sample_compute_location that are not loops, as loop handles:
 // compute_at (reverse_compute_at) of the root location leaves the block where it is, of the
 // inline location inlines it (compute_inline, reverse_compute_inline). Any other primitive
