@@ -280,6 +280,17 @@ class Module:
                                           "has annotation or thread binding"));
     }
 
+    // The common block of an inner loop's partition uses the outer loop's variable itself: moving
+    // it with reverse_compute_at, which rebuilds loops from iterators only, is refused.
+    Schedule two(ParseModule(kTwoStage));
+    LoopPartition(two, two.GetLoops(two.GetSBlock("C"))[1], {int64_t(4)});
+    SBlockRV common = two.GetSBlock("C_j_common");
+    LoopRV b_i = two.GetLoops(two.GetSBlock("B"))[0];
+    QCOMPARE(FailsCleanly(two, [&] { two.ReverseComputeAt(common, b_i); }),
+             Rendered("reverse-compute-at",
+                      "The block `C_j_common` uses the loop variable `i` other than through its "
+                      "iterator bindings, so its loops cannot be regenerated at the new location"));
+
     // Through a recipe: the error is at the call, with a note at the loop.
     Schedule rec(ParseModule(kScale));
     DiagnosticList diags =
