@@ -60,6 +60,18 @@ std::vector<LoopRV> LoopPartition(Schedule& sch, const LoopRV& loop,
                                   const std::vector<Schedule::Factor>& factors,
                                   bool preserve_unit_iters = true);
 
+// TVM's cache_inplace, for a block that reads and writes the buffer (its `read_buffer_index`-th
+// read) in place: inside the innermost loop around the block (else its scope), a stage
+// `<buf>_<scope>` copies the buffer into a new `<scope>` buffer of its shape just before the
+// block, the block (and what it nests, opaque uses of the buffer's data included) works on the
+// copy, and a stage copies what the block writes back just after it. TVM names both stages
+// `<buf>_<scope>`; handles follow blocks by name, so the second is `<buf>_<scope>_1`. The regions
+// are the block's, through its bindings (TVM copies them as written, which only works for blocks
+// without iterators), and the copy-in covers the written region too, so that the copy-back
+// never writes values the block did not produce. Returns the two stages.
+std::vector<SBlockRV> CacheInplace(Schedule& sch, const SBlockRV& block, int read_buffer_index,
+                                   const std::string& storage_scope);
+
 // The two locations of TVM's sample_compute_location that are not loops, as loop handles:
 // compute_at (reverse_compute_at) of the root location leaves the block where it is, of the
 // inline location inlines it (compute_inline, reverse_compute_inline). Any other primitive
