@@ -135,7 +135,7 @@ class Module:
 // The primitives RandomScheduler draws from; the first kBaseKinds on every program, all of them
 // on kPadPool (so that the other programs' seeded sequences stay as they were).
 constexpr size_t kBaseKinds = 11;
-constexpr size_t kAllKinds = 14;
+constexpr size_t kAllKinds = 15;
 
 class RandomScheduler {
  public:
@@ -145,7 +145,7 @@ class RandomScheduler {
   // One attempted primitive; returns whether it applied. A failure must leave no trace.
   // Applied primitives by kind: split, fuse, reorder, compute_at, cache_read, cache_write,
   // vectorize, parallel, and (for extra coverage) compute_inline, reverse_compute_inline,
-  // reindex, transform_block_layout, decompose_padding, loop_partition.
+  // reindex, transform_block_layout, decompose_padding, loop_partition, read_at/write_at.
   std::array<int, kAllKinds> applied{};
 
   bool Step() {
@@ -259,7 +259,7 @@ class RandomScheduler {
           if (loops.empty()) return false;
           DecomposePadding(sch_, block, Pick(loops));
           break;
-        default: {
+        case 13: {
           if (loops.empty()) return false;
           LoopRV loop = Pick(loops);
           const int64_t* extent = tir::AsConstInt(sch_.Get(loop)->extent);
@@ -269,6 +269,21 @@ class RandomScheduler {
             LoopPartition(sch_, loop, {first, std::monostate{}});
           } else {
             LoopPartition(sch_, loop, {first});
+          }
+          break;
+        }
+        default: {
+          if (loops.empty()) return false;
+          tir::SBlock b = sch_.Get(block);
+          bool read = Uniform(2) == 0;
+          size_t n = read ? b->reads.size() : b->writes.size();
+          if (n == 0) return false;
+          int index = static_cast<int>(Uniform(n));
+          std::string scope = Uniform(2) ? "shared" : "local";
+          if (read) {
+            ReadAt(sch_, Pick(loops), block, index, scope);
+          } else {
+            WriteAt(sch_, Pick(loops), block, index, scope);
           }
           break;
         }
@@ -346,7 +361,7 @@ void RunSeeds(const char* program, uint64_t first_seed, int seeds, int steps,
   for (int n : by_kind) counts += std::to_string(n) + " ";
   qInfo("applied %d of %d (split fuse reorder compute_at cache_read cache_write vectorize "
         "parallel compute_inline reverse_compute_inline reindex transform_block_layout "
-        "decompose_padding loop_partition: %s)",
+        "decompose_padding loop_partition read_at/write_at: %s)",
         applied, seeds * steps, counts.c_str());
   // The eight primitives the issue names must all have been exercised.
   for (size_t k = 0; k < 8; ++k) QVERIFY2(by_kind[k] > 0, counts.c_str());

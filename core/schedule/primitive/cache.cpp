@@ -574,21 +574,6 @@ class CacheInplaceRewriter : public StmtExprMutator {
   bool active_ = false;
 };
 
-// The hull of two regions of one buffer.
-std::vector<Range> Hull(const std::vector<Range>& a, const std::vector<Range>& b,
-                        arith::Analyzer* analyzer) {
-  std::vector<Range> out;
-  for (size_t d = 0; d < a.size(); ++d) {
-    DataType t = a[d]->min->dtype;
-    PrimExpr one = make_const(t, int64_t(1));
-    PrimExpr lo = analyzer->Simplify(min(a[d]->min, b[d]->min));
-    PrimExpr hi = analyzer->Simplify(max(add(a[d]->min, sub(a[d]->extent, one)),
-                                         add(b[d]->min, sub(b[d]->extent, one))));
-    out.push_back(ir::MakeRange(lo, analyzer->Simplify(add(sub(hi, lo), one))));
-  }
-  return out;
-}
-
 }  // namespace
 
 std::vector<SBlockRV> CacheInplace(Schedule& sch, const SBlockRV& block_rv, int read_buffer_index,
@@ -649,7 +634,7 @@ std::vector<SBlockRV> CacheInplace(Schedule& sch, const SBlockRV& block_rv, int 
   StageInfo in;
   in.original = buffer;
   in.cache = cache;
-  in.region = Hull(read_region, write_region, &analyzer);
+  in.region = RegionHull(read_region, write_region, &analyzer);
   in.stage_name = in_name;
   MakeCacheStage(&in, /*is_read=*/true);
   StageInfo out = in;

@@ -124,8 +124,12 @@ std::vector<BufferRegion> Clipped(const std::vector<BufferRegion>& regions,
       PrimExpr hi = analyzer.Simplify(add(lo, sub(range->extent, make_const(t, int64_t(1)))));
       if (!analyzer.CanProve(greater_equal(lo, zero))) lo = analyzer.Simplify(max(lo, zero));
       if (!analyzer.CanProve(less_equal(hi, last))) hi = analyzer.Simplify(min(hi, last));
-      ranges.push_back(
-          ir::MakeRange(lo, analyzer.Simplify(add(sub(hi, lo), make_const(t, int64_t(1))))));
+      // Where the clipped part is all of it (a predicated-off row), the region is empty.
+      PrimExpr extent = analyzer.Simplify(add(sub(hi, lo), make_const(t, int64_t(1))));
+      if (!analyzer.CanProve(greater_equal(extent, zero))) {
+        extent = analyzer.Simplify(max(extent, zero));
+      }
+      ranges.push_back(ir::MakeRange(lo, extent));
     }
     out.push_back(MakeBufferRegion(r->buffer, std::move(ranges), r->span));
   }

@@ -72,6 +72,22 @@ std::vector<LoopRV> LoopPartition(Schedule& sch, const LoopRV& loop,
 std::vector<SBlockRV> CacheInplace(Schedule& sch, const SBlockRV& block, int read_buffer_index,
                                    const std::string& storage_scope);
 
+// TVM's read_at / write_at: at each iteration of `loop` (an ancestor of `block`), a block
+// `<buf>_<scope>` (annotated auto_copy) copies the region of the buffer (the block's
+// `buffer_index`-th read / write) that the loop's body reads / writes, relaxed over the loops
+// under `loop` and, for shared and global scopes, over the thread loops above it, between the
+// buffer and a new `<buf>_<scope>` buffer of its shape. read_at copies in before the first
+// statement of the body that reads the buffer, and those statements from there on read the new
+// buffer; write_at copies out after the last statement that writes it, and the statements up to
+// there write it. The copy block's iterators `v0, ...` are bound to the loops of `loop`'s nest its
+// region uses. Refused (TVM fails an internal check): a write of the buffer after its first read
+// (read_at), a read after its last write (write_at); and, where TVM goes on and reads what was
+// never written, write_at over a block reading the buffer that no init of it writes first.
+SBlockRV ReadAt(Schedule& sch, const LoopRV& loop, const SBlockRV& block, int read_buffer_index,
+                const std::string& storage_scope);
+SBlockRV WriteAt(Schedule& sch, const LoopRV& loop, const SBlockRV& block, int write_buffer_index,
+                 const std::string& storage_scope);
+
 // The two locations of TVM's sample_compute_location that are not loops, as loop handles:
 // compute_at (reverse_compute_at) of the root location leaves the block where it is, of the
 // inline location inlines it (compute_inline, reverse_compute_inline). Any other primitive
