@@ -88,6 +88,19 @@ SBlockRV ReadAt(Schedule& sch, const LoopRV& loop, const SBlockRV& block, int re
 SBlockRV WriteAt(Schedule& sch, const LoopRV& loop, const SBlockRV& block, int write_buffer_index,
                  const std::string& storage_scope);
 
+// TVM's rolling_buffer: the buffer `block` writes (its `write_buffer_index`-th), computed at a tile
+// loop (the lowest common ancestor of the block and its consumers), keeps along one axis only
+// the tile one iteration writes: the axis whose tile start (`v * stride`, `floordiv(v * stride,
+// d)` or `v` for a tile loop `v`) moves with the outermost loop, when consecutive tiles overlap.
+// Accesses index that axis modulo the tile's extent, the iterator at the axis' position of the
+// blocks accessing the buffer becomes opaque, their regions are re-inferred, and the block's
+// predicate skips the rows of each overlapping axis the previous tile computed
+// (`v < 1 or row >= overlap`). TVM's checks (not an output block, only RAW dependences, the LCA
+// a loop, a rolling pattern), and what it assumes: the consumers read only what the block writes
+// under that loop, the tile loops are serial and start at 0, and the block's iterator d indexes
+// dimension d of the buffer.
+void RollingBuffer(Schedule& sch, const SBlockRV& block, int write_buffer_index);
+
 // The two locations of TVM's sample_compute_location that are not loops, as loop handles:
 // compute_at (reverse_compute_at) of the root location leaves the block where it is, of the
 // inline location inlines it (compute_inline, reverse_compute_inline). Any other primitive
