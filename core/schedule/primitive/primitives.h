@@ -101,6 +101,17 @@ SBlockRV WriteAt(Schedule& sch, const LoopRV& loop, const SBlockRV& block, int w
 // dimension d of the buffer.
 void RollingBuffer(Schedule& sch, const SBlockRV& block, int write_buffer_index);
 
+// TVM's fuse_reduction_epilogue, for its bias-add pattern: a sum reduction into `temp` (init
+// `temp[...] = c`, update `temp[...] = temp[...] + f`) and an epilogue `D[...] = temp[...] + X`
+// (or a copy of temp) over the reduction's data-parallel iterators become the reduction block
+// writing D with init `D[...] = c + X` and update `D[...] = D[...] + f`; the epilogue is removed
+// (its handles expire) and temp's allocation dropped. TVM's checks (stage pipeline, a single
+// write, a reduction and a complete block, not an output block, the body pattern) and, for the
+// meaning, more: the epilogue is temp's only reader, and the blocks between the two neither
+// access D nor write what X reads. Other epilogues (scaling, ReLU, clipping) are refused.
+void FuseReductionEpilogue(Schedule& sch, const SBlockRV& reduction_block,
+                           const SBlockRV& epilogue_block);
+
 // The two locations of TVM's sample_compute_location that are not loops, as loop handles:
 // compute_at (reverse_compute_at) of the root location leaves the block where it is, of the
 // inline location inlines it (compute_inline, reverse_compute_inline). Any other primitive
