@@ -112,6 +112,18 @@ void RollingBuffer(Schedule& sch, const SBlockRV& block, int write_buffer_index)
 void FuseReductionEpilogue(Schedule& sch, const SBlockRV& reduction_block,
                            const SBlockRV& epilogue_block);
 
+// TVM's annotate_buffer_access: the block's `buffer_index`-th read (`buf_type` "read") or write
+// region becomes the ranges `gen_new_ranges` gives from its iterators (two final indices per
+// dimension, start and stop), and the index is added to its `explicit_read_region` /
+// `explicit_write_region` annotation. As in TVM the region is the user's claim and is not
+// checked against the accesses; primitives that copy by regions (cache stages) trust it.
+void AnnotateBufferAccess(Schedule& sch, const SBlockRV& block, int buffer_index,
+                          const std::string& buf_type, const tir::IndexMap& gen_new_ranges);
+// Reads TVM's `lambda vi, vj: ((vi - 1, vi + 1), vj)` (pairs are start and stop, a lone
+// expression a point) as a map to the flattened bounds; null with `error` set on failure.
+tir::IndexMap ParseRangesLambda(std::string_view text, ir::DataType index_dtype,
+                                std::string* error);
+
 // The two locations of TVM's sample_compute_location that are not loops, as loop handles:
 // compute_at (reverse_compute_at) of the root location leaves the block where it is, of the
 // inline location inlines it (compute_inline, reverse_compute_inline). Any other primitive

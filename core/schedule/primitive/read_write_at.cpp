@@ -6,6 +6,7 @@
 #include "arith/analyzer.h"
 #include "arith/int_set.h"
 #include "schedule/block_scope.h"
+#include "schedule/primitive/annotate.h"
 #include "schedule/ir_path.h"
 #include "schedule/primitive/cache.h"
 #include "schedule/primitive/primitives.h"
@@ -33,45 +34,6 @@ std::vector<const SBlockRealizeNode*> NearestRealizes(const Stmt& stmt) {
   finder(stmt);
   return out;
 }
-
-// Every access of `src` (loads, stores, regions, match_buffers) moved to `dst`.
-class BufferReplacer : public StmtExprMutator {
- public:
-  BufferReplacer(Buffer src, Buffer dst) : src_(std::move(src)), dst_(std::move(dst)) {}
-  using StmtExprMutator::VisitExpr_;
-  using StmtExprMutator::VisitStmt_;
-
-  Stmt VisitStmt_(const BufferStoreNode* op) override {
-    Stmt s = StmtMutator::VisitStmt_(op);
-    const auto* store = s.as<BufferStoreNode>();
-    if (!store || !store->buffer.same_as(src_)) return s;
-    return MakeBufferStore(dst_, store->value, store->indices, store->predicate, store->span);
-  }
-  PrimExpr VisitExpr_(const BufferLoadNode* op) override {
-    PrimExpr e = ExprMutator::VisitExpr_(op);
-    const auto* load = e.as<BufferLoadNode>();
-    if (!load || !load->buffer.same_as(src_)) return e;
-    return MakeBufferLoad(dst_, load->indices, load->predicate);
-  }
-  Stmt VisitStmt_(const SBlockNode* op) override {
-    SBlock block = Downcast<SBlockNode>(StmtMutator::VisitStmt_(op));
-    SBlockNode* n = block.CopyOnWrite();
-    for (auto* regions : {&n->reads, &n->writes}) {
-      for (BufferRegion& r : *regions) {
-        if (r->buffer.same_as(src_)) r = MakeBufferRegion(dst_, r->region, r->span);
-      }
-    }
-    for (MatchBufferRegion& m : n->match_buffers) {
-      if (m->source->buffer.same_as(src_)) {
-        m = MakeMatchBufferRegion(m->buffer, MakeBufferRegion(dst_, m->source->region));
-      }
-    }
-    return block;
-  }
-
- private:
-  Buffer src_, dst_;
-};
 
 // Whether a loop bound to `tag` runs threads that share a buffer of `scope`, so that the copy
 // must cover all of them (TVM's CanRelaxStorageUnderThread).
@@ -244,7 +206,7 @@ SBlockRV ReadWriteAt(Schedule& sch, const LoopRV& loop_rv, const SBlockRV& block
                            name, body, {}, {}, {},
                            {{"auto_copy", make_const(DataType::Bool(), int64_t(1))}});
 
-  BufferReplacer replacer(src, dst);
+  detail::BufferReplacer replacer({{src.get(), dst}});
   for (size_t i = st; i < ed; ++i) subtrees[i] = replacer(subtrees[i]);
   subtrees.insert(subtrees.begin() + static_cast<std::ptrdiff_t>(insert_pos),
                   MakeSBlockRealize(values, make_const(DataType::Bool(), int64_t(1)), copy));
