@@ -27,6 +27,7 @@
 #include "tir/interpreter.h"
 #include "tir/stmt.h"
 #include "transform/relax/legalize_ops.h"
+#include "transform/relax/lift_transform_params.h"
 #include "workbench/run_inputs.h"
 
 namespace wb::workbench {
@@ -773,6 +774,23 @@ FunctionResult RunRelaxFunction(const RunContext& ctx, const std::string& name, 
   const vm::Executable& exec = *ctx.compiled.exec;
   std::string symbol = func->global_symbol();
   std::string vm_name = exec.FindFunction(name) >= 0 || symbol.empty() ? name : symbol;
+  // A function that LiftTransformParams split (in the built module, not in the reference) takes
+  // the reference's arguments as its callers give them: the weights through its transform
+  // function once, untimed and uncounted, then its inputs and the transformed values.
+  std::optional<transform::LiftedParams> lifted;
+  if (!transform::FindLiftedParams(ref_module, name)) lifted = transform::FindLiftedParams(ctx.request.module, name);
+  if (lifted && lifted->num_input <= vm_args.size()) {
+    std::vector<vm::Value> weights(vm_args.begin() + lifted->num_input, vm_args.end());
+    vm::Value transformed;
+    try {
+      vm::VirtualMachine machine(ctx.compiled.exec, ctx.compiled.kernels, ctx.device);
+      transformed = machine.Invoke(lifted->transform, {vm::Value::Tuple(std::move(weights))});
+    } catch (const std::exception& e) {
+      return fail("the VM failed in " + lifted->transform + ": " + e.what());
+    }
+    vm_args.resize(lifted->num_input);
+    for (const vm::Value& v : transformed.fields) vm_args.push_back(v);
+  }
   hooks.stage((ctx.request.reference == ReferenceKind::kNone ? "run " : "run and check ") + name);
   // The checked run counts the work through the wrapped kernels; the timed runs call them directly.
   auto counting = std::make_shared<WorkCountingModule>(ctx.compiled.kernels, KernelsBySymbol(ctx.compiled.lowered),

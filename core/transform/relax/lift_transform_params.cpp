@@ -199,14 +199,21 @@ class Lifter {
       CollectVarUses(ValueOf(lifted_[k]), &uses);
       for (const auto& [v, _] : uses) needed.insert(v);
     }
+    // The transform function has symbolic vars of its own, as every function does.
+    fuse::ExprRewriter rewriter;
+    for (const Object* v : weight_dims_) {
+      auto* var = static_cast<const tir::VarNode*>(v);
+      rewriter.dim_map[v] = tir::MakeVar(var->name_hint, var->dtype, var->span);
+    }
     std::vector<Type> weight_types;
-    for (size_t i = num_input_; i < f_->params.size(); ++i) weight_types.push_back(f_->params[i]->struct_info);
+    for (size_t i = num_input_; i < f_->params.size(); ++i) {
+      weight_types.push_back(rewriter.RewriteType(f_->params[i]->struct_info));
+    }
     Var tuple = MakeVar("params", ir::MakeTupleType(weight_types), f_->span);
     ir::AttrMap attrs{{"global_symbol", ir::MakeString(name)}, {"num_input", ir::MakeInt(0)}};
     BlockBuilder builder(module);
     builder.BeginFunction(name, {tuple}, attrs, true, f_->span);
     builder.BeginDataflowBlock();
-    fuse::ExprRewriter rewriter;
     for (size_t i = num_input_; i < f_->params.size(); ++i) {
       const Var& w = f_->params[i];
       if (!needed.count(w.get())) continue;
@@ -217,14 +224,15 @@ class Lifter {
       if (!emit[k]) continue;
       const Binding& b = lifted_[k];
       Expr value = rewriter.Rewrite(ValueOf(b));
+      Type type = rewriter.RewriteType(b->var->struct_info);
       Var v = b.as<MatchCastNode>()
-                  ? builder.EmitMatchCast(value, b.as<MatchCastNode>()->struct_info, b->var->name_hint, b->span)
-                  : builder.EmitBinding(MakeDataflowVar(b->var->name_hint, b->var->struct_info, b->var->span),
-                                        value, b->span);
+                  ? builder.EmitMatchCast(value, rewriter.RewriteType(b.as<MatchCastNode>()->struct_info),
+                                          b->var->name_hint, b->span)
+                  : builder.EmitBinding(MakeDataflowVar(b->var->name_hint, type, b->var->span), value, b->span);
       rewriter.var_map[b->var.get()] = v;
     }
     std::vector<Expr> fields;
-    if (!carried.empty()) fields.push_back(MakeShapeExpr(carried));
+    if (!carried.empty()) fields.push_back(rewriter.Rewrite(MakeShapeExpr(carried)));
     for (const Var& v : outputs) fields.push_back(rewriter.Rewrite(v));
     Var result = builder.EmitOutput(MakeTuple(std::move(fields)), "transformed");
     builder.EndBlock();
