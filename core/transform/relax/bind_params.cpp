@@ -72,9 +72,14 @@ Function Bind(const Function& f, const std::string& func_name, const ParamBindin
       Fail("parameter '" + p->name_hint + "' of '" + func_name + "' is bound twice", p->span);
     }
   }
+  // In the order of the parameters, so that messages do not depend on addresses.
+  std::vector<std::pair<const VarNode*, Constant>> in_order;
+  for (const Var& p : f->params) {
+    if (auto it = bound.find(p.get()); it != bound.end()) in_order.push_back(*it);
+  }
   // Symbolic vars from the constants' shapes, then the check that each constant fits its
   // parameter's type with them.
-  for (const auto& [p, c] : bound) {
+  for (const auto& [p, c] : in_order) {
     DimMap inferred;
     MatchDims(p->struct_info, GetType(c), &inferred);
     for (const auto& [var, extent] : inferred) {
@@ -91,7 +96,7 @@ Function Bind(const Function& f, const std::string& func_name, const ParamBindin
   }
   arith::Analyzer analyzer;
   rewriter.simplify = [&](const ir::PrimExpr& e) { return analyzer.Simplify(e); };
-  for (const auto& [p, c] : bound) {
+  for (const auto& [p, c] : in_order) {
     Type want = rewriter.RewriteType(p->struct_info);
     if (!IsBaseOf(want, GetType(c))) {
       Fail("the constant for parameter '" + p->name_hint + "' is " + TypeToString(GetType(c)) +
