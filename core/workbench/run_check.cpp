@@ -26,6 +26,7 @@
 #include "tir/functor.h"
 #include "tir/interpreter.h"
 #include "tir/stmt.h"
+#include "transform/relax/bind_params.h"
 #include "transform/relax/legalize_ops.h"
 #include "transform/relax/lift_transform_params.h"
 #include "workbench/run_inputs.h"
@@ -790,6 +791,28 @@ FunctionResult RunRelaxFunction(const RunContext& ctx, const std::string& name, 
     }
     vm_args.resize(lifted->num_input);
     for (const vm::Value& v : transformed.fields) vm_args.push_back(v);
+  } else if (auto kept = transform::KeptParams(ref, func)) {
+    // Bound parameters: the reference compares only when it gets their values from files too.
+    std::string unbound;
+    for (size_t i = 0, k = 0; i < ref->params.size(); ++i) {
+      if (k < kept->size() && (*kept)[k] == i) {
+        ++k;
+        continue;
+      }
+      std::string ignored;
+      const std::string& param = ref->params[i]->name_hint;
+      if (!FindInputFile(ctx.request.inputs, name, param, &ignored).defined()) {
+        unbound += (unbound.empty() ? "" : ", ") + param;
+      }
+    }
+    if (!unbound.empty() && ctx.request.reference != ReferenceKind::kNone) {
+      return fail("the pipeline bound the parameter(s) " + unbound + " of " + name +
+                  " to constants (BindParams): give the reference their values as input files (<param>.npy in "
+                  "the inputs directory), or run without a reference");
+    }
+    std::vector<vm::Value> args;
+    for (size_t i : *kept) args.push_back(vm_args[i]);
+    vm_args = std::move(args);
   }
   hooks.stage((ctx.request.reference == ReferenceKind::kNone ? "run " : "run and check ") + name);
   // The checked run counts the work through the wrapped kernels; the timed runs call them directly.

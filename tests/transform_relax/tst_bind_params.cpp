@@ -9,6 +9,7 @@
 #include "relax_pass_test.h"
 #include "runtime/ndarray.h"
 #include "transform/relax/bind_params.h"
+#include "workbench/run_check.h"
 
 using namespace relax_pass_test;
 using namespace wb;
@@ -272,6 +273,44 @@ class Module:
     QCOMPARE(QString::fromStdString(error),
              QString::fromStdString("pipeline failed: pass 'BindParams' failed: BindParams: params_dir '" + path +
                                     "/nothing' is not a directory"));
+  }
+
+  void boundModuleRunsThroughTheVM() {
+    // The run path: the built module has main(x), the reference main(x, w). The reference gets w
+    // from the inputs directory (the same file BindParams read); without the file it cannot be
+    // checked and says so; without a reference it runs. A different file is a mismatch.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    std::string why;
+    QVERIFY2(runtime::SaveNpy(dir.filePath("w.npy").toStdString(), Random({4, 3}, 21), &why), why.c_str());
+    ir::IRModule in = Parse(kDense);
+    std::string error;
+    ir::IRModule out =
+        RunPasses("BindParams(params_dir=\"" + dir.path().toStdString() + "\"), FoldConstant", in, &error);
+    QVERIFY2(out.defined(), error.c_str());
+    workbench::RunCheckRequest request;
+    request.module = out;
+    request.reference_module = in;
+    request.reference = workbench::ReferenceKind::kInterpreter;
+    request.isolate = false;
+    request.functions = {"main"};
+    request.inputs = dir.path().toStdString();
+    auto checked = workbench::RunAndCheck(request);
+    QVERIFY2(checked.message.empty(), checked.message.c_str());
+    QVERIFY2(checked.Find("main")->ok() && checked.Find("main")->checked(), checked.Find("main")->message.c_str());
+    request.inputs = "";
+    auto unchecked = workbench::RunAndCheck(request);
+    QCOMPARE(unchecked.Find("main")->status, workbench::RunStatus::kFailed);
+    QCOMPARE(QString::fromStdString(unchecked.Find("main")->message),
+             QString("the pipeline bound the parameter(s) w of main to constants (BindParams): give the reference "
+                     "their values as input files (<param>.npy in the inputs directory), or run without a reference"));
+    request.reference = workbench::ReferenceKind::kNone;
+    QVERIFY(workbench::RunAndCheck(request).Find("main")->ok());
+    QTemporaryDir other;
+    QVERIFY2(runtime::SaveNpy(other.filePath("w.npy").toStdString(), Random({4, 3}, 22), &why), why.c_str());
+    request.inputs = other.path().toStdString();
+    request.reference = workbench::ReferenceKind::kInterpreter;
+    QCOMPARE(workbench::RunAndCheck(request).Find("main")->status, workbench::RunStatus::kMismatch);
   }
 
   void registered() {

@@ -179,9 +179,19 @@ ir::Pass BindParamsFromDir(std::string func_name, std::string params_dir,
       0, "BindParams");
 }
 
+std::optional<std::vector<size_t>> KeptParams(const Function& written, const Function& bound) {
+  if (bound->params.size() >= written->params.size()) return std::nullopt;
+  std::vector<size_t> kept;
+  for (size_t i = 0; i < written->params.size() && kept.size() < bound->params.size(); ++i) {
+    if (written->params[i]->name_hint == bound->params[kept.size()]->name_hint) kept.push_back(i);
+  }
+  if (kept.size() != bound->params.size()) return std::nullopt;
+  return kept;
+}
+
 static PassRegistrar registrar(
     {"BindParams",
-     "replaces parameters of a Relax function by constants read from <params_dir>/<name>.npy",
+     "replaces parameters of a Relax function by constants read from <params_dir>/<name>.npy (Relax)",
      {{"func_name", ParamType::kString, ir::MakeString("main"),
        "the Relax function (its global symbol, or its name when private)"},
       {"params_dir", ParamType::kString, ir::MakeString(""),

@@ -12,6 +12,7 @@
 // The function's attributes are kept as they are (`num_input` too, as in TVM).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,5 +38,11 @@ ir::Pass BindParams(std::string func_name, ParamBindings params);
 // of the function that has a file there. A file that does not load is a PassError with its path.
 ir::Pass BindParamsFromDir(std::string func_name, std::string params_dir,
                            std::vector<std::string> names);
+
+// The parameters of `written` (a function as written) that `bound` (the same function after
+// BindParams) still takes, matched by name in order; nullopt when `bound` takes as many
+// parameters or its names are no subsequence of written's. How runs and checks tell that a
+// pipeline bound parameters, whose values they then need from elsewhere.
+std::optional<std::vector<size_t>> KeptParams(const relax::Function& written, const relax::Function& bound);
 
 }  // namespace wb::transform
