@@ -656,8 +656,12 @@ class Interpreter {
       std::optional<std::string> text = runtime::PythonFormat(format->value, texts, &error);
       if (!text) Fail("R." + name.substr(6) + ": " + error, span);
       if (print) {
-        std::printf("%s\n", text->c_str());
-        std::fflush(stdout);
+        if (options_.print) {
+          options_.print(*text);
+        } else {
+          std::printf("%s\n", text->c_str());
+          std::fflush(stdout);
+        }
         return Value::TupleOf({});
       }
       Fail("R.assert_op: " + (format->value.empty() && texts.empty() ? std::string("Assertion Failed") : *text),

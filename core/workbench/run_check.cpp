@@ -836,6 +836,7 @@ FunctionResult RunRelaxFunction(const RunContext& ctx, const std::string& name, 
   if (reference == ReferenceKind::kInterpreter) {
     relax::RelaxInterpretOptions options;
     options.legalize = transform::LegalizeCall;
+    options.print = [](const std::string&) {};  // the VM's run printed them
     relax::RelaxInterpretResult ir = relax::InterpretRelax(ref_module, name, in.args, options);
     if (!ir.ok()) return fail("the interpreter failed: " + RenderDiagnostics(ir.diagnostics));
     expected = ir.value;
