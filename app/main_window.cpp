@@ -415,6 +415,7 @@ std::string MainWindow::WorkspaceJson(const QString& path) const {
   ws.pipeline = passes_->pipelineText().toStdString();
   ws.schedule_func = schedule_->session().func_name();
   ws.recipe = schedule_->session().RecipeText();
+  ws.other_recipes = schedule_->session().OtherRecipes();
   return workbench::WorkspaceToJson(ws, path.toStdString());
 }
 
@@ -442,6 +443,15 @@ bool MainWindow::OpenWorkspace(const QString& path, bool quiet) {
     return fail(tr("The workspace's file %1 cannot be read").arg(QString::fromStdString(ws->file)));
   }
   if (!ws->pipeline.empty()) passes_->setPipelineText(QString::fromStdString(ws->pipeline));
+  // The other functions' schedules first, each replayed with that function selected.
+  for (const auto& [func, recipe] : ws->other_recipes) {
+    schedule_->SelectFunction(QString::fromStdString(func));
+    if (schedule_->session().func_name() != func ||
+        !schedule_->LoadRecipeText(QString::fromStdString(recipe))) {
+      return fail(tr("The workspace's schedule of %1 does not apply: %2")
+                      .arg(QString::fromStdString(func), schedule_->messageLabel()->text()));
+    }
+  }
   if (!ws->schedule_func.empty())
     schedule_->SelectFunction(QString::fromStdString(ws->schedule_func));
   if (!ws->recipe.empty() && !schedule_->LoadRecipeText(QString::fromStdString(ws->recipe))) {

@@ -301,34 +301,15 @@ void SchedulePane::MarkSteps() {
 }
 
 void SchedulePane::SetModule(const ir::IRModule& module, bool keep_recipe) {
-  std::string recipe = keep_recipe ? session_.RecipeText() : std::string();
-  std::string func = session_.func_name();
-  DiagnosticList diags = session_.Reset(module, func);
-  if (diags.HasErrors() && !func.empty()) diags = session_.Reset(module);  // the function is gone
-  if (diags.HasErrors() && module.defined()) {
-    // No "main" among several PrimFuncs: start on the first; the function box offers the rest.
-    for (size_t i = 0; i < module->functions.size(); ++i) {
-      if (module->functions[i].as<tir::PrimFuncNode>()) {
-        diags = session_.Reset(module, module->global_vars[i]->name_hint);
-        break;
-      }
-    }
-  }
-  QString problem = FirstMessage(diags);
-  if (!diags.HasErrors() && !recipe.empty()) {
-    DiagnosticList replay = session_.LoadRecipe(recipe);
-    if (replay.HasErrors()) {
-      problem = tr("The schedule no longer applies to the edited module and was dropped: %1")
-                    .arg(FirstMessage(replay));
-    }
-  }
+  DiagnosticList diags = session_.Reload(module, keep_recipe);
   Refresh();
-  if (!problem.isEmpty()) ShowError(problem);
+  if (!diags.empty()) ShowError(FirstMessage(diags));
 }
 
 void SchedulePane::SelectFunction(const QString& name) {
   if (!session_.original().defined()) return;
-  DiagnosticList diags = session_.Reset(session_.original(), name.toStdString());
+  // The steps of the function left are kept in the session and come back with it.
+  DiagnosticList diags = session_.SelectFunction(name.toStdString());
   Refresh();
   if (diags.HasErrors()) ShowError(FirstMessage(diags));
 }
@@ -341,15 +322,7 @@ bool SchedulePane::ShowKernel(const QString& name) {
             .arg(name));
     return false;
   }
-  if (Q(session_.func_name()) != name) {
-    if (session_.CanUndo()) {
-      message_->setText(
-          tr("%1 is linked; switch to it in the function box (the steps of %2 would be dropped)")
-              .arg(name, Q(session_.func_name())));
-      return false;
-    }
-    SelectFunction(name);
-  }
+  if (Q(session_.func_name()) != name) SelectFunction(name);
   for (QTreeWidgetItemIterator it(tree_); *it; ++it) {
     int node = (*it)->data(0, Qt::UserRole).toInt();
     if (node >= 0 && node < static_cast<int>(nodes_.size()) &&
@@ -367,7 +340,17 @@ void SchedulePane::Refresh() {
   {
     QSignalBlocker block(func_);
     func_->clear();
-    for (const std::string& f : session_.PrimFuncNames()) func_->addItem(Q(f));
+    std::vector<std::string> scheduled = session_.FunctionsWithSteps();
+    for (const std::string& f : session_.PrimFuncNames()) {
+      func_->addItem(Q(f));
+      if (std::find(scheduled.begin(), scheduled.end(), f) != scheduled.end()) {
+        // Its steps are kept: they come back when it is selected again.
+        QFont bold = func_->font();
+        bold.setBold(true);
+        func_->setItemData(func_->count() - 1, bold, Qt::FontRole);
+        func_->setItemData(func_->count() - 1, tr("%1 has schedule steps").arg(Q(f)), Qt::ToolTipRole);
+      }
+    }
     func_->setCurrentText(Q(session_.func_name()));
   }
   // Keep the selection on the same name across steps (a split loop's name is gone, then none).

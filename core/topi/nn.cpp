@@ -642,4 +642,101 @@ Tensor adaptive_avg_pool2d(const Tensor& data, std::vector<int64_t> output_size,
       "adaptive_pool_avg", kTagElemWise);
 }
 
+Tensor attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor* bias,
+                 const AttentionParams& params) {
+  if (q.ndim() != 4 || k.ndim() != 4 || v.ndim() != 4) {
+    throw std::invalid_argument("topi.attention: query, key and value must be 4-D (BSNH)");
+  }
+  if (bias && bias->ndim() != 4) throw std::invalid_argument("topi.attention: the bias must be 4-D");
+  using Idx = std::vector<PrimExpr>;
+  DataType t = q.dtype();
+  const auto& qs = q.shape();
+  const PrimExpr& seq = qs[1];
+  const PrimExpr& heads = qs[2];
+  const PrimExpr& head_dim = qs[3];
+  const PrimExpr& seq_kv = k.shape()[1];
+  // Query head h reads key/value head h / group.
+  PrimExpr group = tir::floordiv(heads, k.shape()[2]);
+  auto kv_head = [&](const PrimExpr& h) {
+    return tir::IsConstInt(group, 1) ? h : tir::floordiv(h, group);
+  };
+  PrimExpr scale = params.scale ? Const(t, *params.scale)
+                                : tir::div(Const(t, 1.0), Intrin("sqrt", {tir::cast(t, head_dim)}));
+  // Whether key j is visible from query i.
+  auto allowed = [&](const PrimExpr& i, const PrimExpr& j) -> PrimExpr {
+    if (params.causal_mask.empty()) return PrimExpr();
+    PrimExpr offset = Index(0);
+    if (params.causal_mask == "BottomRight") {
+      PrimExpr d = tir::sub(seq, seq_kv);
+      offset = tir::max(d, tir::neg(d));
+    } else if (params.causal_mask != "TopLeft") {
+      throw std::invalid_argument("topi.attention: causal_mask " + params.causal_mask + " is not supported");
+    }
+    return tir::less_equal(j, tir::add(i, offset));
+  };
+  // score[b, h, i, j] = sum_d q[b, i, h, d] k[b, j, h / group, d] * scale + bias.
+  Tensor score = te::compute(
+      {qs[0], heads, seq, seq_kv},
+      [&](const std::vector<Var>& x) {
+        te::IterVar d = te::reduce_axis(head_dim, "d");
+        PrimExpr dot = te::sum(tir::mul(q(Idx{x[0], x[2], x[1], d->var}), k(Idx{x[0], x[3], kv_head(x[1]), d->var})), {d});
+        return dot;
+      },
+      "T_attention_score");
+  Tensor logits = te::compute(
+      {qs[0], heads, seq, seq_kv},
+      [&](const std::vector<Var>& x) {
+        PrimExpr s = tir::mul(score(std::vector<PrimExpr>(x.begin(), x.end())), scale);
+        if (bias) {
+          std::vector<PrimExpr> bi;
+          for (size_t a = 0; a < 4; ++a) {
+            bool one = tir::IsConstInt(bias->shape()[a], 1) && !tir::IsConstInt(a == 0 ? qs[0] : a == 1 ? heads : a == 2 ? seq : seq_kv, 1);
+            bi.push_back(one ? Index(0) : PrimExpr(x[a]));
+          }
+          s = tir::add(s, (*bias)(bi));
+        }
+        return s;
+      },
+      "T_attention_logits");
+  Tensor row_max = te::compute(
+      {qs[0], heads, seq},
+      [&](const std::vector<Var>& x) {
+        te::IterVar j = te::reduce_axis(seq_kv, "j");
+        PrimExpr value = logits(Idx{x[0], x[1], x[2], j->var});
+        PrimExpr mask = allowed(x[2], j->var);
+        return te::max(mask.defined() ? tir::MakeSelect(mask, value, te::min_value(t)) : value, {j});
+      },
+      "T_attention_max");
+  Tensor exp = te::compute(
+      {qs[0], heads, seq, seq_kv},
+      [&](const std::vector<Var>& x) {
+        PrimExpr e = Intrin("exp", {tir::sub(logits(std::vector<PrimExpr>(x.begin(), x.end())),
+                                             row_max(Idx{x[0], x[1], x[2]}))});
+        PrimExpr mask = allowed(x[2], x[3]);
+        return mask.defined() ? tir::MakeSelect(mask, e, Const(t, 0)) : e;
+      },
+      "T_attention_exp");
+  Tensor row_sum = te::compute(
+      {qs[0], heads, seq},
+      [&](const std::vector<Var>& x) {
+        te::IterVar j = te::reduce_axis(seq_kv, "j");
+        return te::sum(exp(Idx{x[0], x[1], x[2], j->var}), {j});
+      },
+      "T_attention_sum");
+  // out[b, i, h, e] = sum_j exp[b, h, i, j] v[b, j, h / group, e] / sum[b, h, i].
+  Tensor weighted = te::compute(
+      {qs[0], seq, heads, v.shape()[3]},
+      [&](const std::vector<Var>& x) {
+        te::IterVar j = te::reduce_axis(seq_kv, "j");
+        return te::sum(tir::mul(exp(Idx{x[0], x[2], x[1], j->var}), v(Idx{x[0], j->var, kv_head(x[2]), x[3]})), {j});
+      },
+      "T_attention_weighted");
+  return te::compute(
+      {qs[0], seq, heads, v.shape()[3]},
+      [&](const std::vector<Var>& x) {
+        return tir::div(weighted(std::vector<PrimExpr>(x.begin(), x.end())), row_sum(Idx{x[0], x[2], x[1]}));
+      },
+      "T_attention");
+}
+
 }  // namespace wb::topi

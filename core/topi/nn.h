@@ -97,4 +97,15 @@ Tensor avg_pool2d(const Tensor& data, const Pool2DParams& params);
 Tensor adaptive_avg_pool2d(const Tensor& data, std::vector<int64_t> output_size,
                            const std::string& layout = "NCHW");
 
+struct AttentionParams {
+  std::optional<double> scale;  // default 1 / sqrt(head_dim)
+  std::string causal_mask;      // "", "TopLeft" or "BottomRight"
+};
+// Multi-head attention over BSNH q (B, S, N, H), k (B, L, Nk, H), v (B, L, Nk, Hv), N a multiple
+// of Nk (query head h reads key/value head h / (N / Nk)): out (B, S, N, Hv) is
+// softmax(q k^T * scale + bias) v over the keys j a causal mask allows (TopLeft: j <= i,
+// BottomRight: j <= i + |S - L|). `bias` (null: none) is 4-D, broadcast to (B, N, S, L).
+Tensor attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor* bias,
+                 const AttentionParams& params);
+
 }  // namespace wb::topi

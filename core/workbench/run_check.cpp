@@ -519,7 +519,8 @@ struct Hooks {
 // The module as written, built for the host CPU with LLVM, made when a function first needs it.
 class CompiledReference {
  public:
-  explicit CompiledReference(ir::IRModule module) : module_(std::move(module)) {}
+  CompiledReference(ir::IRModule module, std::shared_ptr<const CompiledModule> built)
+      : module_(std::move(module)), built_(std::move(built)) {}
   const CompiledModule* Get(std::string* error) {
     if (!built_) {
       built_ = std::make_shared<CompiledModule>(Compile(module_, codegen::Target::Host(),
@@ -536,7 +537,7 @@ class CompiledReference {
 
  private:
   ir::IRModule module_;
-  std::shared_ptr<CompiledModule> built_;
+  std::shared_ptr<const CompiledModule> built_;
 };
 
 struct RunContext {
@@ -1083,7 +1084,7 @@ RunCheckResult RunCompiled(const CompiledModule& compiled, const RunCheckRequest
     device.device_type = runtime::kDLCUDA;
   }
   ir::IRModule reference_module = request.reference_module.defined() ? request.reference_module : request.module;
-  CompiledReference compiled_reference(reference_module);
+  CompiledReference compiled_reference(reference_module, request.compiled_reference);
   RunContext ctx{compiled, request, reference_module, device, &compiled_reference};
   // A CUDA context does not survive a fork: GPU runs stay in this process.
   const bool isolate = request.isolate && device.device_type == runtime::kDLCPU;

@@ -52,6 +52,12 @@ std::string Join(const std::vector<ScheduleStep>& steps, size_t count) {
   return out;
 }
 
+std::vector<std::string> StepTexts(const std::vector<ScheduleStep>& steps) {
+  std::vector<std::string> out;
+  for (const ScheduleStep& step : steps) out.push_back(step.text);
+  return out;
+}
+
 // The statements of a recipe: a newline outside brackets and strings ends one; blank and
 // comment-only lines are dropped.
 std::vector<std::string> SplitStatements(std::string_view text) {
@@ -246,6 +252,8 @@ std::string Quote(const std::string& s) {
 DiagnosticList ScheduleSession::Reset(ir::IRModule module, std::string func_name) {
   DiagnosticList diags;
   original_ = ir::IRModule();
+  base_ = ir::IRModule();
+  kept_.clear();
   func_name_.clear();
   steps_.clear();
   redo_.clear();
@@ -276,12 +284,135 @@ DiagnosticList ScheduleSession::Reset(ir::IRModule module, std::string func_name
     return diags;
   }
   original_ = std::move(module);
+  base_ = original_;
   func_name_ = std::move(func_name);
   return diags;
 }
 
+DiagnosticList ScheduleSession::Reload(ir::IRModule module, bool keep_steps) {
+  std::map<std::string, std::vector<std::string>> recipes;
+  if (keep_steps) {
+    for (const auto& [name, kept] : kept_) recipes[name] = kept.steps;
+    if (!steps_.empty()) recipes[func_name_] = StepTexts(steps_);
+  }
+  std::string selected = func_name_;
+  DiagnosticList diags = Reset(module, selected);
+  if (diags.HasErrors() && !selected.empty()) diags = Reset(module);  // the function is gone
+  if (diags.HasErrors() && module.defined()) {
+    // No "main" among several PrimFuncs: start on the first.
+    for (size_t i = 0; i < module->functions.size(); ++i) {
+      if (module->functions[i].as<tir::PrimFuncNode>()) {
+        diags = Reset(module, module->global_vars[i]->name_hint);
+        break;
+      }
+    }
+  }
+  if (diags.HasErrors()) return diags;
+  selected = func_name_;
+  auto dropped = [&](const std::string& name, const DiagnosticList& why) {
+    std::string first = why.empty() ? std::string("it failed") : why[0].message;
+    diags.Add(Diagnostic::Warning("the schedule of '" + name + "' no longer applies to the edited module and was dropped: " + first));
+  };
+  // The other functions first, each onto the module as the ones before left it.
+  for (const std::string& name : PrimFuncNames()) {
+    auto it = recipes.find(name);
+    if (name == selected || it == recipes.end()) continue;
+    func_name_ = name;
+    std::vector<ScheduleStep> steps;
+    std::string trace;
+    DiagnosticList replay = BuildSteps(it->second, "<recipe of " + name + ">", &steps, &trace);
+    if (replay.HasErrors()) {
+      dropped(name, replay);
+      continue;
+    }
+    if (!steps.empty()) base_ = steps.back().after;
+    kept_[name] = {it->second, {}};
+  }
+  func_name_ = selected;
+  if (auto it = recipes.find(selected); it != recipes.end()) {
+    std::vector<ScheduleStep> steps;
+    std::string trace;
+    DiagnosticList replay = BuildSteps(it->second, "<recipe of " + selected + ">", &steps, &trace);
+    if (replay.HasErrors()) {
+      dropped(selected, replay);
+    } else {
+      steps_ = std::move(steps);
+      trace_ = steps_.empty() ? std::string() : trace;
+    }
+  }
+  return diags;
+}
+
+DiagnosticList ScheduleSession::SelectFunction(const std::string& func_name) {
+  DiagnosticList diags;
+  if (!original_.defined()) {
+    diags.Error("there is no module to schedule: the document does not parse");
+    return diags;
+  }
+  if (func_name == func_name_) return diags;
+  std::vector<std::string> names = PrimFuncNames();
+  if (std::find(names.begin(), names.end(), func_name) == names.end()) {
+    diags.Error("the module has no PrimFunc named \"" + func_name + "\"");
+    return diags;
+  }
+  // The module as every function's steps leave it becomes the base of the one selected; its
+  // own kept steps replay onto that (the others' schedules do not change what they name).
+  ir::IRModule base = module();
+  std::vector<std::string> recipe;
+  std::vector<ScheduleStep> redo;
+  if (auto it = kept_.find(func_name); it != kept_.end()) {
+    recipe = it->second.steps;
+    redo = it->second.redo;
+  }
+  // The function selected starts from its unscheduled self, its kept steps replayed on it.
+  base = ir::WithFunction(base, base->GetGlobalVar(func_name), original_->Lookup(func_name));
+  std::swap(base_, base);
+  std::string previous = func_name_;
+  func_name_ = func_name;
+  std::vector<ScheduleStep> steps;
+  std::string trace;
+  diags = BuildSteps(recipe, "<recipe of " + func_name + ">", &steps, &trace);
+  if (diags.HasErrors()) {
+    std::swap(base_, base);
+    func_name_ = previous;
+    return diags;
+  }
+  if (!steps_.empty() || !redo_.empty()) {
+    kept_[previous] = {StepTexts(steps_), std::move(redo_)};
+  } else {
+    kept_.erase(previous);
+  }
+  kept_.erase(func_name);
+  steps_ = std::move(steps);
+  redo_ = std::move(redo);
+  trace_ = steps_.empty() ? std::string() : trace;
+  return diags;
+}
+
+std::vector<std::string> ScheduleSession::FunctionsWithSteps() const {
+  std::vector<std::string> out;
+  for (const std::string& name : PrimFuncNames()) {
+    auto it = kept_.find(name);
+    if (name != func_name_ && it != kept_.end() && !it->second.steps.empty()) out.push_back(name);
+  }
+  return out;
+}
+
+std::map<std::string, std::string> ScheduleSession::OtherRecipes() const {
+  std::map<std::string, std::string> out;
+  for (const std::string& name : FunctionsWithSteps()) {
+    std::string recipe;
+    for (const std::string& text : kept_.at(name).steps) {
+      recipe += text;
+      if (recipe.back() != '\n') recipe += '\n';
+    }
+    out[name] = recipe;
+  }
+  return out;
+}
+
 const ir::IRModule& ScheduleSession::module() const {
-  return steps_.empty() ? original_ : steps_.back().after;
+  return steps_.empty() ? base_ : steps_.back().after;
 }
 
 std::vector<std::string> ScheduleSession::PrimFuncNames() const {
@@ -299,7 +430,7 @@ DiagnosticList ScheduleSession::Replay(const std::string& recipe, const std::str
                                        ir::IRModule* module, std::string* trace) const {
   DiagnosticList diags;
   try {
-    schedule::Schedule sch(original_);
+    schedule::Schedule sch(base_);
     sch.WorkOn(func_name_);
     diags = schedule::ApplyRecipe(sch, recipe, path);
     if (diags.HasErrors()) return diags;
@@ -383,20 +514,30 @@ DiagnosticList ScheduleSession::LoadRecipe(std::string_view text, const std::str
   diags = Replay(std::string(text), path, &final_module, &trace);
   if (diags.HasErrors()) return diags;
   std::vector<ScheduleStep> steps;
-  ir::IRModule before = original_;
-  std::string joined;
-  for (std::string& statement : SplitStatements(text)) {
-    joined += statement + "\n";
-    ir::IRModule after;
-    std::string ignored;
-    diags = Replay(joined, path, &after, &ignored);
-    if (diags.HasErrors()) return diags;
-    steps.push_back({std::move(statement), before, after});
-    before = after;
-  }
+  diags = BuildSteps(SplitStatements(text), path, &steps, &trace);
+  if (diags.HasErrors()) return diags;
   steps_ = std::move(steps);
   redo_.clear();
   trace_ = steps_.empty() ? std::string() : trace;
+  return diags;
+}
+
+DiagnosticList ScheduleSession::BuildSteps(const std::vector<std::string>& texts,
+                                           const std::string& path,
+                                           std::vector<ScheduleStep>* steps,
+                                           std::string* trace) const {
+  DiagnosticList diags;
+  ir::IRModule before = base_;
+  std::string joined;
+  for (const std::string& text : texts) {
+    joined += text;
+    if (joined.empty() || joined.back() != '\n') joined += '\n';
+    ir::IRModule after;
+    diags = Replay(joined, path, &after, trace);
+    if (diags.HasErrors()) return diags;
+    steps->push_back({text, before, after});
+    before = after;
+  }
   return diags;
 }
 

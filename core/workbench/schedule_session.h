@@ -8,6 +8,7 @@
 // dropping a step, load/save is text, and a step may use names an earlier step bound.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -69,8 +70,26 @@ class ScheduleSession {
   DiagnosticList Reset(ir::IRModule module, std::string func_name = "");
   bool active() const { return original_.defined() && !func_name_.empty(); }
 
+  // Starts over on an edited `module`: keeps the function selected (else "main", else the first
+  // PrimFunc) and, with `keep_steps`, every function's steps where they still apply. Errors say
+  // why there is nothing to schedule; a function whose steps no longer apply loses them with a
+  // warning naming it.
+  DiagnosticList Reload(ir::IRModule module, bool keep_steps = true);
+
+  // Goes on scheduling another PrimFunc of the same module, keeping every function's steps: the
+  // steps of the function left (and its redo list) come back when it is selected again, and the
+  // module holds every function as scheduled so far. The steps of the function selected are
+  // replayed on the module as the others leave it. Fails (changing nothing) when there is no
+  // such PrimFunc or its kept steps no longer apply.
+  DiagnosticList SelectFunction(const std::string& func_name);
+  // The functions (other than the current one) that have steps, in module order.
+  std::vector<std::string> FunctionsWithSteps() const;
+  // Their recipes (what a workspace saves beside the current function's).
+  std::map<std::string, std::string> OtherRecipes() const;
+
   const ir::IRModule& original() const { return original_; }
-  // The module after the last step (the original when there is none).
+  // The module after the last step (the original, with the other functions' steps, when there
+  // is none).
   const ir::IRModule& module() const;
   const std::string& func_name() const { return func_name_; }
   // Every PrimFunc of the original module, in order.
@@ -112,7 +131,20 @@ class ScheduleSession {
   DiagnosticList Replay(const std::string& recipe, const std::string& path, ir::IRModule* module,
                         std::string* trace) const;
 
+  // Rebuilds steps of these texts on base_ (with the trace of them all).
+  DiagnosticList BuildSteps(const std::vector<std::string>& texts, const std::string& path,
+                            std::vector<ScheduleStep>* steps, std::string* trace) const;
+
+  // The steps of a function not selected now.
+  struct KeptSchedule {
+    std::vector<std::string> steps;
+    std::vector<ScheduleStep> redo;
+  };
+
   ir::IRModule original_;
+  // original_ with every other function as its kept steps left it: what steps replay onto.
+  ir::IRModule base_;
+  std::map<std::string, KeptSchedule> kept_;
   std::string func_name_;
   std::vector<ScheduleStep> steps_;
   std::vector<ScheduleStep> redo_;

@@ -32,10 +32,9 @@ std::string WorkspaceToJson(const Workspace& ws, const std::string& workspace_pa
     fs::path rel = ec ? fs::path() : fs::relative(fs::path(file), folder, ec);
     if (!ec && !rel.empty() && rel.native().rfind("..", 0) != 0) file = rel.generic_string();
   }
-  json j = {{"version", kVersion},
-            {"file", file},
-            {"pipeline", ws.pipeline},
-            {"schedule", {{"func", ws.schedule_func}, {"recipe", ws.recipe}}}};
+  json schedule = {{"func", ws.schedule_func}, {"recipe", ws.recipe}};
+  if (!ws.other_recipes.empty()) schedule["others"] = ws.other_recipes;
+  json j = {{"version", kVersion}, {"file", file}, {"pipeline", ws.pipeline}, {"schedule", schedule}};
   return j.dump(2) + "\n";
 }
 
@@ -69,6 +68,16 @@ std::optional<Workspace> WorkspaceFromJson(const std::string& text, const std::s
     }
     ok = string_field(j["schedule"], "func", &ws.schedule_func) &&
          string_field(j["schedule"], "recipe", &ws.recipe);
+    if (ok && j["schedule"].contains("others")) {
+      const json& others = j["schedule"]["others"];
+      if (!others.is_object()) {
+        diags.Error(workspace_path + ": \"schedule\".\"others\" must be an object of function names to recipes");
+        return std::nullopt;
+      }
+      for (const auto& [name, recipe] : others.items()) {
+        ok = ok && string_field(others, name.c_str(), &ws.other_recipes[name]);
+      }
+    }
   }
   if (!ok) return std::nullopt;
   if (!ws.file.empty() && fs::path(ws.file).is_relative() && ws.file[0] != ':') {

@@ -1,10 +1,13 @@
 // A workspace: what the workbench window reopens on. Saved as JSON:
 //   {"version": 1, "file": "matmul.py", "pipeline": "LowerInitBlock, ...",
-//    "schedule": {"func": "main", "recipe": "b0 = sch.get_sblock(...)\n..."}}
+//    "schedule": {"func": "main", "recipe": "b0 = sch.get_sblock(...)\n...",
+//                 "others": {"relu": "..."}}}
+// `others` holds the recipes of the other functions that have schedule steps.
 // `file` is stored relative to the workspace file when it lies under the same folder, so a
 // workspace moves with its module.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 
@@ -17,6 +20,7 @@ struct Workspace {
   std::string pipeline;
   std::string schedule_func;
   std::string recipe;
+  std::map<std::string, std::string> other_recipes;  // function name -> recipe
 };
 
 // The JSON text of `ws` saved at `workspace_path`.

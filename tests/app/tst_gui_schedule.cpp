@@ -464,6 +464,52 @@ class TestGuiSchedule : public QObject {
     QCOMPARE(w.schedule()->functionBox()->count(), 2);
   }
 
+  // Switching the function box keeps each function's steps (the GUI never drops an edit).
+  void switchingFunctionsKeepsSteps() {
+    std::string text = kTwoFunctions;
+    text.replace(text.find("            B[i] = A[i]"), std::string("            B[i] = A[i]").size(),
+                 "            with T.sblock(\"C\"):\n                vi = T.axis.spatial(8, i)\n                B[vi] = A[vi]");
+    MainWindow w;
+    w.SetText(QString::fromStdString(text), "two.py");
+    SchedulePane* s = w.schedule();
+    QComboBox* box = s->functionBox();
+    QCOMPARE(box->currentText(), QString("copy"));  // functions are sorted by name
+    box->setCurrentText("reduce");
+    QVERIFY(Trigger(s, "k", "Unroll"));
+    int steps = s->stepList()->count();
+    QVERIFY(steps > 0);
+    box->setCurrentText("copy");
+    QCOMPARE(box->currentText(), QString("copy"));
+    QCOMPARE(s->stepList()->count(), 0);
+    // The function left is marked as having steps.
+    int reduce = box->findText("reduce");
+    QVERIFY(box->itemData(reduce, Qt::ToolTipRole).toString().contains("schedule steps"));
+    QVERIFY(Trigger(s, "i", "Parallel"));
+    box->setCurrentText("reduce");
+    QCOMPARE(s->stepList()->count(), steps);
+    QVERIFY(s->afterPane()->toPlainText().contains("T.unroll(8)"));
+    // An edit of the document keeps both schedules.
+    w.editor()->appendPlainText("# a comment\n");
+    w.AnalyzeNow();
+    QCOMPARE(box->currentText(), QString("reduce"));
+    QCOMPARE(s->stepList()->count(), steps);
+    box->setCurrentText("copy");
+    QVERIFY(s->stepList()->count() > 0);
+    QVERIFY(s->afterPane()->toPlainText().contains("T.parallel(8)"));
+    // A workspace keeps both functions' schedules.
+    QTemporaryDir dir;
+    QString module = dir.filePath("two.py");
+    QVERIFY(w.SaveTo(module));
+    QString workspace = dir.filePath("two.workbench.json");
+    QVERIFY(w.SaveWorkspace(workspace));
+    MainWindow again;
+    QVERIFY(again.OpenWorkspace(workspace, true));
+    QCOMPARE(again.schedule()->functionBox()->currentText(), QString("copy"));
+    QVERIFY(again.schedule()->afterPane()->toPlainText().contains("T.parallel(8)"));
+    again.schedule()->functionBox()->setCurrentText("reduce");
+    QVERIFY(again.schedule()->afterPane()->toPlainText().contains("T.unroll(8)"));
+  }
+
   void workspacesAndRecentFiles() {
     QTemporaryDir dir;
     QString module = dir.filePath("matmul.py");

@@ -465,6 +465,32 @@ class TestRelaxOps : public QObject {
     CHECK_ERROR(Infer({}, range(I(0), n, I(0), {})), "arange: the step must not be 0");
   }
 
+  void attention() {
+    tir::Var n = tir::MakeVar("n", kI64), s = tir::MakeVar("s", kI64);
+    auto attn = [](std::vector<size_t> args, AttrMap attrs = {}) {
+      return [=](const std::vector<Var>& p) {
+        std::vector<Expr> call_args;
+        for (size_t a : args) call_args.push_back(p[a]);
+        return MakeOpCall(args.size() == 4 ? "relax.nn.attention_bias" : "relax.nn.attention", call_args, attrs);
+      };
+    };
+    // Grouped-query heads: 8 query heads over 2 key/value heads; a symbolic batch and length.
+    CHECK_TYPE(Infer({T({n, s, I(8), I(64)}), T({n, I(32), I(2), I(64)}), T({n, I(32), I(2), I(16)})}, attn({0, 1, 2})),
+               "R.Tensor((n, s, 8, 16), \"float32\")");
+    CHECK_TYPE(Infer({T({I(2), I(4), I(8), I(64)}), T({I(2), I(6), I(8), I(64)}), T({I(2), I(6), I(8), I(64)}),
+                      T({I(1), I(8), I(4), I(6)})},
+                     attn({0, 1, 2, 3}, {{"causal_mask", ir::MakeString("BottomRight")}})),
+               "R.Tensor((2, 4, 8, 64), \"float32\")");
+    CHECK_ERROR(Infer({T({I(2), I(4), I(8), I(64)}), T({I(2), I(6), I(8), I(64)}), T({I(2), I(6), I(8), I(64)}),
+                       T({I(1), I(8), I(4), I(5)})},
+                      attn({0, 1, 2, 3})),
+                "nn.attention_bias: the key sequence length (6) and the bias sequence length (5) must be the same");
+    CHECK_ERROR(Infer({T({I(2), I(4), I(6), I(64)}), T({I(2), I(6), I(4), I(64)}), T({I(2), I(6), I(4), I(64)})}, attn({0, 1, 2})),
+                "nn.attention: the query's number of heads (6) must be a multiple of the key's (4)");
+    CHECK_ERROR(Infer({T({I(3), I(4), I(8), I(64)}), T({I(2), I(6), I(8), I(64)}), T({I(2), I(6), I(8), I(64)})}, attn({0, 1, 2})),
+                "nn.attention: the query batch size (3) and the key batch size (2) must be the same");
+  }
+
   void resize2d() {
     tir::Var n = tir::MakeVar("n", kI64), h = tir::MakeVar("h", kI64);
     auto resize_to = [](std::vector<PrimExpr> size, AttrMap attrs) {

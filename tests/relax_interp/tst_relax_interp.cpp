@@ -532,6 +532,110 @@ class Module:
     }
   }
 
+  // attention against its definition: softmax(q k^T * scale + bias) v per (batch, head) over the
+  // keys the causal mask allows, with grouped-query heads (4 query heads over 2 key/value heads),
+  // the default scale 1/sqrt(head_dim), a bias broadcast over the batch, and both masks.
+  void attentionMatchesItsDefinition() {
+    ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(q: R.Tensor((2, 3, 4, 5), dtype="float32"), k: R.Tensor((2, 6, 2, 5), dtype="float32"), v: R.Tensor((2, 6, 2, 7), dtype="float32"), bias: R.Tensor((1, 4, 3, 6), dtype="float32")) -> R.Tuple(R.Tensor((2, 3, 4, 7), dtype="float32"), R.Tensor((2, 3, 4, 7), dtype="float32"), R.Tensor((2, 3, 4, 7), dtype="float32")):
+        with R.dataflow():
+            a: R.Tensor((2, 3, 4, 7), dtype="float32") = R.nn.attention(q, k, v, scale=None, causal_mask=None, window_size=None)
+            b: R.Tensor((2, 3, 4, 7), dtype="float32") = R.nn.attention(q, k, v, bias, scale=0.25, causal_mask="TopLeft")
+            c: R.Tensor((2, 3, 4, 7), dtype="float32") = R.nn.attention_bias(q, k, v, bias, scale=T.float32(0.5), causal_mask="BottomRight", window_size=None)
+            gv: R.Tuple(R.Tensor((2, 3, 4, 7), dtype="float32"), R.Tensor((2, 3, 4, 7), dtype="float32"), R.Tensor((2, 3, 4, 7), dtype="float32")) = a, b, c
+            R.output(gv)
+        return gv
+)");
+    std::string printed = script::PrintModule(m);
+    // The bias form prints as TVM's attention_bias, the scale as a float32 literal.
+    QVERIFY2(printed.find("R.nn.attention_bias(q, k, v, bias, scale=T.float32(0.25), causal_mask=\"TopLeft\", window_size=None)") != std::string::npos, printed.c_str());
+    QVERIFY2(printed.find("R.nn.attention(q, k, v, scale=None, causal_mask=None, window_size=None)") != std::string::npos, printed.c_str());
+    QCOMPARE(script::PrintModule(ParseOrFail(printed)), printed);
+    runtime::NDArray q = Random({2, 3, 4, 5}, 61), k = Random({2, 6, 2, 5}, 62), v = Random({2, 6, 2, 7}, 63),
+                     bias = Random({1, 4, 3, 6}, 64);
+    auto r = relax::InterpretRelax(m, "main", {Value::Tensor(q), Value::Tensor(k), Value::Tensor(v), Value::Tensor(bias)},
+                                   transform::InterpreterOptions());
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    auto near = [](double got, double want) { return std::fabs(got - want) <= 1e-4 * (1 + std::fabs(want)); };
+    // mask: 0 none, 1 TopLeft (j <= i), 2 BottomRight (j <= i + |3 - 6|).
+    auto check = [&](const runtime::NDArray& out, double scale, bool with_bias, int mask) {
+      for (int b = 0; b < 2; ++b) {
+        for (int h = 0; h < 4; ++h) {
+          int kh = h / 2;
+          for (int i = 0; i < 3; ++i) {
+            std::vector<double> w(6, 0.0);
+            double top = -1e30, total = 0;
+            for (int j = 0; j < 6; ++j) {
+              double dot = 0;
+              for (int d = 0; d < 5; ++d) {
+                dot += q.GetDouble(((b * 3 + i) * 4 + h) * 5 + d) * k.GetDouble(((b * 6 + j) * 2 + kh) * 5 + d);
+              }
+              w[j] = dot * scale + (with_bias ? bias.GetDouble((h * 3 + i) * 6 + j) : 0.0);
+              bool visible = mask == 0 || (mask == 1 ? j <= i : j <= i + 3);
+              if (!visible) w[j] = -1e30;
+              top = std::max(top, w[j]);
+            }
+            for (double& x : w) total += (x = x <= -1e29 ? 0.0 : std::exp(x - top));
+            for (int e = 0; e < 7; ++e) {
+              double want = 0;
+              for (int j = 0; j < 6; ++j) want += w[j] / total * v.GetDouble(((b * 6 + j) * 2 + kh) * 7 + e);
+              double got = out.GetDouble(((b * 3 + i) * 4 + h) * 7 + e);
+              if (!near(got, want)) return false;
+            }
+          }
+        }
+      }
+      return true;
+    };
+    QVERIFY2(check(r.value.fields[0].tensor, 1 / std::sqrt(5.0), false, 0), "attention");
+    QVERIFY2(check(r.value.fields[1].tensor, 0.25, true, 1), "attention, bias, TopLeft");
+    QVERIFY2(check(r.value.fields[2].tensor, 0.5, true, 2), "attention_bias, BottomRight");
+  }
+
+  // arange's short forms, as TVM's Python API takes them: arange(end) and arange(start, end),
+  // printed with all three bounds.
+  void arangeShortForms() {
+    ir::IRModule m = ParseOrFail(R"(# from tvm.script import relax as R
+
+@R.function
+def main() -> R.Tuple(R.Tensor((5,), dtype="int64"), R.Tensor((4,), dtype="int64")):
+    a = R.arange(5)
+    b = R.arange(2, 6)
+    return (a, b)
+)");
+    std::string printed = script::PrintModule(m);
+    QVERIFY2(printed.find("R.arange(0, 5, 1, dtype=\"int64\")") != std::string::npos, printed.c_str());
+    QVERIFY2(printed.find("R.arange(2, 6, 1, dtype=\"int64\")") != std::string::npos, printed.c_str());
+    QCOMPARE(script::PrintModule(ParseOrFail(printed)), printed);
+    auto r = relax::InterpretRelax(m, "main", {}, transform::InterpreterOptions());
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    for (int i = 0; i < 5; ++i) QCOMPARE(r.value.fields[0].tensor.GetDouble(i), double(i));
+    for (int i = 0; i < 4; ++i) QCOMPARE(r.value.fields[1].tensor.GetDouble(i), double(2 + i));
+  }
+
+  // attention's struct info errors name the operand and the dim.
+  void attentionErrors() {
+    auto error = [](const std::string& call, const std::string& q, const std::string& k) {
+      std::string text = "# from tvm.script import relax as R\n\n@R.function\ndef main(q: R.Tensor(" + q +
+                         ", dtype=\"float32\"), k: R.Tensor(" + k + ", dtype=\"float32\")):\n    x = " + call + "\n    return x\n";
+      script::ParseResult p = script::Parse(text, "attention.py");
+      return p.ok() ? std::string() : RenderDiagnostics(p.diagnostics);
+    };
+    std::string heads = error("R.nn.attention(q, k, k)", "(1, 2, 3, 4)", "(1, 2, 2, 4)");
+    QVERIFY2(heads.find("number of heads (3) must be a multiple") != std::string::npos, heads.c_str());
+    std::string dim = error("R.nn.attention(q, k, k)", "(1, 2, 2, 4)", "(1, 2, 2, 8)");
+    QVERIFY2(dim.find("dimension of heads") != std::string::npos, dim.c_str());
+    std::string rank = error("R.nn.attention(q, k, k)", "(2, 4)", "(1, 2, 2, 4)");
+    QVERIFY2(rank.find("query must be 4-D") != std::string::npos, rank.c_str());
+    std::string mask = error("R.nn.attention(q, k, k, causal_mask=\"Diagonal\")", "(1, 2, 2, 4)", "(1, 2, 2, 4)");
+    QVERIFY2(mask.find("causal_mask must be None") != std::string::npos, mask.c_str());
+  }
+
   // resize2d's methods and coordinate transformations against their definitions: the source
   // coordinate of each output pixel, neighbors clamped to the image.
   void resize2dMatchesItsDefinition() {

@@ -219,6 +219,57 @@ class TestScheduleSession : public QObject {
     QVERIFY(!CustomStep(tree, 999, "sch.unroll(loop=loop)", "add", &error));
   }
 
+  // Switching functions keeps each one's steps; the module holds every function as scheduled,
+  // and an edited document keeps the schedules that still apply.
+  void eachFunctionKeepsItsSteps() {
+    ScheduleSession s;
+    QVERIFY(!s.Reset(Parse()).HasErrors());
+    QCOMPARE(s.func_name(), std::string("main"));
+    const char* parallel_main = "b = sch.get_sblock(name=\"C\")\ni, j, k = sch.get_loops(block=b)\nsch.parallel(loop=i)";
+    QVERIFY(!s.Apply(parallel_main).HasErrors());
+    QVERIFY(!s.SelectFunction("nope").empty());
+    QCOMPARE(s.func_name(), std::string("main"));
+    QVERIFY(!s.SelectFunction("add").HasErrors());
+    QCOMPARE(s.func_name(), std::string("add"));
+    QVERIFY(s.steps().empty());
+    QCOMPARE(s.FunctionsWithSteps(), std::vector<std::string>{"main"});
+    // The module still holds main as scheduled, and add's steps go on top.
+    auto printed = [&] { return Q(script::PrintModule(s.module())); };
+    QVERIFY(printed().contains("T.parallel(128)"));
+    QVERIFY(!s.Apply("b = sch.get_sblock(name=\"B\")\nl, = sch.get_loops(block=b)\nsch.vectorize(loop=l)").HasErrors());
+    QVERIFY(s.Undo());
+    QVERIFY(s.CanRedo());
+    QVERIFY(!s.SelectFunction("main").HasErrors());
+    QCOMPARE(s.steps().size(), size_t(1));
+    QVERIFY(Q(s.FuncText()).contains("T.parallel(128)"));
+    // Back on add: its redo list came back with it.
+    QVERIFY(!s.SelectFunction("add").HasErrors());
+    QVERIFY(s.Redo());
+    QVERIFY(Q(s.FuncText()).contains("T.vectorized(64)"));
+    QVERIFY(printed().contains("T.parallel(128)") && printed().contains("T.vectorized(64)"));
+    // The original is untouched (what the reference runs).
+    QVERIFY(!Q(script::PrintModule(s.original())).contains("T.parallel"));
+
+    // An edit that keeps both functions keeps both schedules.
+    QVERIFY(!s.Reload(Parse()).HasErrors());
+    QCOMPARE(s.func_name(), std::string("add"));
+    QVERIFY(printed().contains("T.parallel(128)") && printed().contains("T.vectorized(64)"));
+    // An edit that renames main's block drops main's schedule only, with a warning naming it.
+    std::string edited = kMatmul;
+    edited.replace(edited.find("T.sblock(\"C\")"), 13, "T.sblock(\"D\")");
+    script::ParseResult r = script::Parse(edited, "edited.py");
+    QVERIFY(r.ok());
+    DiagnosticList d = s.Reload(r.module);
+    QVERIFY(!d.HasErrors());
+    QCOMPARE(d.size(), size_t(1));
+    QVERIFY2(d[0].message.find("'main'") != std::string::npos, d[0].message.c_str());
+    QVERIFY(!printed().contains("T.parallel(128)") && printed().contains("T.vectorized(64)"));
+    QVERIFY(s.FunctionsWithSteps().empty());
+    // Reload without keeping drops everything.
+    QVERIFY(!s.Reload(Parse(), false).HasErrors());
+    QVERIFY(s.steps().empty() && s.FunctionsWithSteps().empty());
+  }
+
   void recipesRoundTripThroughFiles() {
     ScheduleSession s;
     s.Reset(Parse());

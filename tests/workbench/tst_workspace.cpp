@@ -20,7 +20,8 @@ class TestWorkspace : public QObject {
     QTemporaryDir dir;
     std::string module = dir.filePath("kernels/matmul.py").toStdString();
     std::string path = dir.filePath("matmul.workbench.json").toStdString();
-    Workspace ws{module, "LowerInitBlock, RemoveNoOp", "main", "b0 = sch.get_sblock(name=\"C\")\n"};
+    Workspace ws{module, "LowerInitBlock, RemoveNoOp", "main", "b0 = sch.get_sblock(name=\"C\")\n",
+                 {{"relu", "b0 = sch.get_sblock(name=\"R\")\n"}}};
     QVERIFY(!SaveWorkspace(ws, path).HasErrors());
     QFile f(QString::fromStdString(path));
     QVERIFY(f.open(QIODevice::ReadOnly));
@@ -33,6 +34,7 @@ class TestWorkspace : public QObject {
     QCOMPARE(back->pipeline, ws.pipeline);
     QCOMPARE(back->schedule_func, ws.schedule_func);
     QCOMPARE(back->recipe, ws.recipe);
+    QVERIFY(back->other_recipes == ws.other_recipes);
   }
 
   void withoutAWorkspacePathTheFileStaysAbsolute() {
@@ -52,6 +54,9 @@ class TestWorkspace : public QObject {
     QVERIFY(QString::fromStdString(d3[0].message).contains("newer"));
     DiagnosticList d4;
     QVERIFY(!WorkspaceFromJson(R"({"schedule": "x"})", "w.json", d4));
+    DiagnosticList d7;
+    QVERIFY(!WorkspaceFromJson(R"({"schedule": {"others": {"f": 1}}})", "w.json", d7));
+    QVERIFY(QString::fromStdString(d7[0].message).contains("\"f\" must be a string"));
     DiagnosticList d5;
     QVERIFY(!LoadWorkspace("/nonexistent/w.json", d5));
     QVERIFY(QString::fromStdString(d5[0].message).contains("cannot read"));

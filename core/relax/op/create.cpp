@@ -82,19 +82,41 @@ OpInfo Arange() {
   OpDef def;
   def.name = "relax.arange";
   def.args = {"start", "end", "step"};
+  // As TVM's Python API: arange(end) and arange(start, end) count by 1 from 0 or start; the
+  // call is normalized to all three.
+  def.optional_args = 2;
   def.pattern = OpPatternKind::kInjective;
   def.attrs_type_key = "relax.attrs.InitAttrs";
   def.attrs = {DTypeField("dtype")};
+  def.normalize = [](const Call& call) -> Call {
+    Call out = call;
+    // The dtype inference chose is written down, as TVM's Python API does.
+    if (AttrDataType(call, "dtype").is_void()) {
+      if (auto* t = call->struct_info.as<TensorTypeNode>()) out.CopyOnWrite()->attrs["dtype"] = DTypeAttr(t->dtype);
+    }
+    if (call->args.size() == 3) return out;
+    std::vector<Expr> args = call->args;
+    auto literal = [&](int64_t value) { return MakePrimValue(tir::MakeIntImm(DataType::Int(64), value), call->span); };
+    if (args.size() == 1) args.insert(args.begin(), literal(0));
+    args.push_back(literal(1));
+    out.CopyOnWrite()->args = std::move(args);
+    return out;
+  };
   def.infer = [](const Call& call, const std::vector<Type>&) -> Type {
     const char* roles[] = {"start", "end", "step"};
     std::vector<PrimExpr> v;
     bool ints = true;
-    for (size_t i = 0; i < 3; ++i) {
+    // arange(end): start 0; a missing step: 1.
+    size_t given = call->args.size();
+    if (given == 1) v.push_back(Int64(0));
+    for (size_t i = 0; i < given; ++i) {
       auto* pv = call->args[i].as<PrimValueNode>();
-      if (!pv) throw TypeError(std::string("the ") + roles[i] + " must be a R.prim_value");
+      const char* role = roles[given == 1 ? 1 : i];
+      if (!pv) throw TypeError(std::string("the ") + role + " must be a R.prim_value");
       v.push_back(pv->value);
       ints = ints && pv->value->dtype.is_integer();
     }
+    if (v.size() == 2) v.push_back(Int64(1));
     DataType dtype = AttrDataType(call, "dtype");
     if (dtype.is_void()) dtype = ints ? DataType::Int(64) : DataType::Float(32);
     if (auto s = AsConstInt(v[2]); s && *s == 0) throw TypeError("the step must not be 0");

@@ -86,6 +86,28 @@ void RegisterNN(LegalizeTable& table) {
     TECall te(bb);
     return te.Emit(topi::log_softmax(te.Tensor(call, 0), AttrInt(call, "axis")), "log_softmax");
   };
+  for (const char* name : {"relax.nn.attention", "relax.nn.attention_bias"}) {
+    table[name] = [](BlockBuilder& bb, const Call& call) -> Expr {
+      if (!AttrIsNone(call, "window_size")) {
+        throw LegalizeError("sliding-window attention (window_size) has no TensorIR lowering");
+      }
+      TECall te(bb);
+      te::Tensor q = te.Tensor(call, 0), k = te.Tensor(call, 1), v = te.Tensor(call, 2);
+      std::optional<te::Tensor> bias;
+      if (call->args.size() > 3) bias = te.Tensor(call, 3);
+      topi::AttentionParams p;
+      if (auto it = call->attrs.find("scale"); it != call->attrs.end() && it->second.defined()) {
+        if (auto* f = it->second.as<tir::FloatImmNode>()) p.scale = f->value;
+        if (auto* f = it->second.as<ir::FloatObj>()) p.scale = f->value;
+      }
+      p.causal_mask = AttrString(call, "causal_mask");
+      try {
+        return te.Emit(topi::attention(q, k, v, bias ? &*bias : nullptr, p), "attention");
+      } catch (const std::invalid_argument& e) {
+        throw LegalizeError(e.what());
+      }
+    };
+  }
   table["relax.nn.conv1d"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     SameOutLayout(call, "data_layout");
     if (AttrString(call, "data_layout") != "NCW" || AttrString(call, "kernel_layout") != "OIW") {
