@@ -258,6 +258,42 @@ class TestONNXImport : public QObject {
              all.c_str());
   }
 
+  // Models the fuzzer (tests/fuzz/fuzz_onnx.cpp) made of the seeds, in data/fuzz/: each is
+  // refused with a message naming the node and what is wrong, or imports and keeps the text
+  // round trip (an empty message).
+  void fuzzFindings_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("message");
+    // Range over constants from -5.98e18 (or to 2.96e11): once a loop of that many elements.
+    QTest::newRow("range_huge_start")
+        << "range_huge_start"
+        << "Range at node #9: the range from -5.98078e+18 to 4 by 1 has 5.98078e+18 elements, more than the 16777216 "
+           "folded into a constant at import time";
+    QTest::newRow("range_huge_limit")
+        << "range_huge_limit"
+        << "Range at node #9: the range from 0 to 296352743428 by 1 has 296352743428 elements, more than the 16777216 "
+           "folded into a constant at import time";
+    // A constant INT64_MIN: printed as -9223372036854775808, which the parser refused.
+    QTest::newRow("int64_min_constant") << "int64_min_constant" << "";
+  }
+  void fuzzFindings() {
+    QFETCH(QString, name);
+    QFETCH(QString, message);
+    onnx::ImportResult r = onnx::FromONNXFile(DataDir() + "/fuzz/" + name.toStdString() + ".onnx");
+    std::string all = Messages(r.diagnostics);
+    if (!message.isEmpty()) {
+      QVERIFY(!r.ok());
+      QVERIFY2(all.find(message.toStdString()) != std::string::npos, all.c_str());
+      return;
+    }
+    QVERIFY2(r.ok(), all.c_str());
+    std::string text = Print(r.module);
+    script::ParseResult again = script::Parse(text, "printed");
+    QVERIFY2(again.ok(), (Messages(again.diagnostics) + Code(text)).c_str());
+    QVERIFY2(ir::StructuralEqual(again.module, r.module), Code(text).c_str());
+    QCOMPARE(QString::fromStdString(Print(again.module)), QString::fromStdString(text));
+  }
+
   // One loader for every face: .onnx through the importer, anything else as TVMScript.
   void loadModulePicksByExtension() {
     script::ParseResult m = frontend::LoadModule(ModelPath("mlp"));

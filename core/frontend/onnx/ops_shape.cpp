@@ -429,7 +429,13 @@ std::vector<Operand> ConvertRange(NodeContext& ctx) {
     return {Value(Expr(ctx.Op("relax.arange", bounds, {{"dtype", relax::DTypeAttr(dtype)}})))};
   }
   if (*delta == 0) ctx.Fail("delta is 0");
-  int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((*limit - *start) / *delta)));
+  const double count = std::ceil((*limit - *start) / *delta);
+  if (!std::isfinite(count) || count > double(kMaxFoldedElements)) {
+    ctx.Fail("the range from " + FormatNumber(*start) + " to " + FormatNumber(*limit) + " by " + FormatNumber(*delta) +
+             " has " + (std::isfinite(count) ? FormatNumber(count) : std::string("no finite number of")) +
+             " elements, more than the " + std::to_string(kMaxFoldedElements) + " folded into a constant at import time");
+  }
+  int64_t n = std::max<int64_t>(0, static_cast<int64_t>(count));
   std::vector<double> values;
   for (int64_t i = 0; i < n; ++i) values.push_back(*start + static_cast<double>(i) * *delta);
   return {Value(Expr(MakeConstantOf(dtype, {n}, values)))};
