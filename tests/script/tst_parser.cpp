@@ -3,6 +3,7 @@
 #include <QTest>
 
 #include <chrono>
+#include <limits>
 #include <string>
 
 #include "relax/expr.h"
@@ -100,6 +101,7 @@ class TstParser : public QObject {
   void syntaxErrorsRecoverPerStatement();
   void functionWithAnErrorIsRecovered();
   void relaxFunctionWithAnErrorIsRecovered();
+  void int64MinLiteral();
 };
 
 void TstParser::matmulModule() {
@@ -934,6 +936,26 @@ class Module:
   QVERIFY2(late.diagnostics.begin()->message.find("does not fit its declared return type") != std::string::npos,
            late.diagnostics.begin()->message.c_str());
   QCOMPARE(late.recovered.size(), size_t(1));
+}
+
+void TstParser::int64MinLiteral() {
+  // The printer writes INT64_MIN as -9223372036854775808; the literal alone is out of range.
+  auto r = script::Parse(R"(@T.prim_func
+def f(A: T.Buffer((1,), "int64")):
+    A[0] = T.int64(-9223372036854775808)
+)");
+  QVERIFY2(r.ok(), Diags(r).c_str());
+  auto* store = Find<BufferStoreNode>(r.module->functions[0].as<PrimFuncNode>()->body);
+  QVERIFY(store);
+  auto* imm = store->value.as<IntImmNode>();
+  QVERIFY(imm && imm->value == std::numeric_limits<int64_t>::min());
+  QCOMPARE(script::Print(r).find("T.int64(-9223372036854775808)") != std::string::npos, true);
+  // Its negation would be 2^63: refused, as the literal 9223372036854775808 is.
+  for (const char* bad : {"-(-9223372036854775808)", "9223372036854775808"}) {
+    auto e = script::Parse(std::string("@T.prim_func\ndef f(A: T.Buffer((1,), \"int64\")):\n    A[0] = T.int64(") + bad + ")\n");
+    QCOMPARE(int(e.diagnostics.ErrorCount()), 1);
+    QVERIFY2(e.diagnostics.begin()->message == "integer literal out of range", Diags(e).c_str());
+  }
 }
 
 void TstParser::parseSpeed() {
