@@ -861,6 +861,24 @@ def errors():
         shutil.rmtree(os.path.join(DATA, folder))
 
 
+def external_data():
+    """An initializer stored beside the model (external_data.bin), and two whose location
+    points outside the model's folder, which the importer must refuse to read."""
+    w = np.arange(4, dtype=np.float32)
+    for case, location in (("external_data", "external_data.bin"), ("external_outside", "../outside.bin"),
+                           ("external_absolute", "/etc/hostname")):
+        t = TensorProto(name="w", data_type=F32, dims=[4], data_location=TensorProto.EXTERNAL)
+        t.external_data.add(key="location", value=location)
+        graph = helper.make_graph([helper.make_node("Add", ["x", "w"], ["y"])], case,
+                                  [helper.make_tensor_value_info("x", F32, [4])],
+                                  [helper.make_tensor_value_info("y", F32, [4])], initializer=[t])
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="gen_onnx_models")
+        model.ir_version = 8
+        onnx.save(model, os.path.join(DATA, case + ".onnx"))
+    with open(os.path.join(DATA, "external_data.bin"), "wb") as f:
+        f.write(w.tobytes())
+
+
 def main():
     if os.path.isdir(DATA):
         shutil.rmtree(DATA)
@@ -892,6 +910,7 @@ def main():
     scatter()
     einsum()
     range_dynamic()
+    external_data()
     errors()
 
 

@@ -258,7 +258,7 @@ class TestONNXImport : public QObject {
              all.c_str());
   }
 
-  // Models the fuzzer (tests/fuzz/fuzz_onnx.cpp) made of the seeds, in data/fuzz/: each is
+  // Models the fuzzer (tests/fuzz/fuzz_onnx.cpp) made of the seeds, in fuzz_findings/: each is
   // refused with a message naming the node and what is wrong, or imports and keeps the text
   // round trip (an empty message).
   void fuzzFindings_data() {
@@ -279,7 +279,7 @@ class TestONNXImport : public QObject {
   void fuzzFindings() {
     QFETCH(QString, name);
     QFETCH(QString, message);
-    onnx::ImportResult r = onnx::FromONNXFile(DataDir() + "/fuzz/" + name.toStdString() + ".onnx");
+    onnx::ImportResult r = onnx::FromONNXFile(DataDir() + "/../fuzz_findings/" + name.toStdString() + ".onnx");
     std::string all = Messages(r.diagnostics);
     if (!message.isEmpty()) {
       QVERIFY(!r.ok());
@@ -292,6 +292,29 @@ class TestONNXImport : public QObject {
     QVERIFY2(again.ok(), (Messages(again.diagnostics) + Code(text)).c_str());
     QVERIFY2(ir::StructuralEqual(again.module, r.module), Code(text).c_str());
     QCOMPARE(QString::fromStdString(Print(again.module)), QString::fromStdString(text));
+  }
+
+  // An initializer's external data is read from beside the model, and only from there.
+  void externalData() {
+    onnx::ImportResult r = Import("external_data");
+    QVERIFY2(r.ok(), Messages(r.diagnostics).c_str());
+    std::string text = Print(r.module);
+    QVERIFY2(text.find("R.add(x, metadata[\"relax.expr.Constant\"][0])") != std::string::npos, Code(text).c_str());
+    auto main = ir::Downcast<relax::FunctionNode>(r.module->Lookup("main"));
+    auto* seq = main->body.as<relax::SeqExprNode>();
+    auto* add = seq->blocks[0]->bindings[0].as<relax::VarBindingNode>()->value.as<relax::CallNode>();
+    auto* w = add->args[1].as<relax::ConstantNode>();
+    QVERIFY(w);
+    const float want[] = {0, 1, 2, 3};
+    QCOMPARE(w->data, std::string(reinterpret_cast<const char*>(want), sizeof(want)));
+    for (const char* name : {"external_outside", "external_absolute"}) {
+      onnx::ImportResult bad = Import(name);
+      QVERIFY(!bad.ok());
+      std::string all = Messages(bad.diagnostics);
+      QVERIFY2(all.find("initializer 'w': its external data location '") != std::string::npos &&
+                   all.find("' is not a relative path inside the model's folder") != std::string::npos,
+               all.c_str());
+    }
   }
 
   // One loader for every face: .onnx through the importer, anything else as TVMScript.
