@@ -275,6 +275,8 @@ class TestONNXImport : public QObject {
            "folded into a constant at import time";
     // A constant INT64_MIN: printed as -9223372036854775808, which the parser refused.
     QTest::newRow("int64_min_constant") << "int64_min_constant" << "";
+    // ... and as an R.arange bound (a Relax call's argument).
+    QTest::newRow("int64_min_arange") << "int64_min_arange" << "";
   }
   void fuzzFindings() {
     QFETCH(QString, name);
