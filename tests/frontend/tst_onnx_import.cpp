@@ -296,6 +296,24 @@ class TestONNXImport : public QObject {
     QCOMPARE(QString::fromStdString(Print(again.module)), QString::fromStdString(text));
   }
 
+  // Attribute values and shapes outside what ONNX allows are refused with what is wrong.
+  void malformedAttributes_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("zero strides") << "conv_zero_stride"
+                                  << "Conv at node 'conv' (#0): strides, dilations and kernel sizes must be positive, "
+                                     "got strides [0, 0], dilations [1, 1], kernel [3, 3]";
+    QTest::newRow("scalar bias") << "conv_scalar_bias" << "Conv at node 'conv' (#0): the bias must be 1-D, got rank 0";
+  }
+  void malformedAttributes() {
+    QFETCH(QString, name);
+    QFETCH(QString, message);
+    onnx::ImportResult r = Import(name.toStdString());
+    QVERIFY(!r.ok());
+    std::string all = Messages(r.diagnostics);
+    QVERIFY2(all.find(message.toStdString()) != std::string::npos, all.c_str());
+  }
+
   // An initializer's external data is read from beside the model, and only from there.
   void externalData() {
     onnx::ImportResult r = Import("external_data");
