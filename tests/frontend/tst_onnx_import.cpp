@@ -273,6 +273,9 @@ class TestONNXImport : public QObject {
         << "range_huge_limit"
         << "Range at node #9: the range from 0 to 296352743428 by 1 has 296352743428 elements, more than the 16777216 "
            "folded into a constant at import time";
+    // A shape concatenated with a scalar: indexed the scalar's missing dim.
+    QTest::newRow("concat_scalar") << "concat_scalar"
+                                   << "Concat at node #5: input 1 has rank 0, input 0 rank 1: the inputs of a Concat have one rank";
     // A constant INT64_MIN: printed as -9223372036854775808, which the parser refused.
     QTest::newRow("int64_min_constant") << "int64_min_constant" << "";
     // ... and as an R.arange bound (a Relax call's argument).
