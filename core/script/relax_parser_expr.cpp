@@ -197,6 +197,8 @@ Value RelaxParser::Eval(Node n) {
     case K::kComparisonOperator: {
       // Operator sugar on tensors becomes the op call; on PrimExprs it stays TensorIR.
       std::vector<Node> operands = p_.cst_->Children(n);
+      // A negative integer literal is a number (and -9223372036854775808 only reads whole).
+      if (operands.size() == 1 && p_.Kind(operands[0]) == K::kInteger) return p_.Eval(n);
       std::vector<Value> values;
       bool relax = false;
       for (Node o : operands) {
