@@ -3,11 +3,14 @@
 // R.tuple), R.call_tir / R.call_tir_inplace / R.call_dps_packed, registered ops with their
 // attributes, calls of module and local functions, tuples, indexing and operator sugar. Types
 // come from the op registry's inference as each expression is built.
+#include <cmath>
 #include <cstring>
 
 #include "ir/structural_equal.h"
 #include "relax/type.h"
 #include "script/relax_parser.h"
+
+#include <cmath>
 #include "script/relax_printer.h"
 #include "tir/op.h"
 
@@ -648,7 +651,14 @@ Value RelaxParser::CallRelax(const std::string& qualified, const Args& args) {
     if (!IsNull(dn)) dt = p_.ToDType(p_.Eval(dn), dn);
     std::string data(size_t(dt.bits() / 8 ? dt.bits() / 8 : 1), '\0');
     double d = v.kind == VK::kFloat ? v.f : double(v.i);
-    int64_t i = v.kind == VK::kFloat ? int64_t(v.f) : v.i;
+    int64_t i = v.kind == VK::kFloat ? 0 : v.i;
+    if (v.kind == VK::kFloat && !dt.is_float()) {
+      // A float given an integer dtype truncates, as numpy's astype does, when it fits.
+      if (!(std::isfinite(v.f) && v.f >= -9223372036854775808.0 && v.f < 9223372036854775808.0)) {
+        p_.Fail(vn, "R.const: " + std::string(p_.Text(vn)) + " is out of range for " + dt.ToString());
+      }
+      i = int64_t(v.f);
+    }
     if (dt.is_float() && dt.bits() == 32) { float f = float(d); std::memcpy(data.data(), &f, 4); }
     else if (dt.is_float() && dt.bits() == 64) { std::memcpy(data.data(), &d, 8); }
     else if (dt.is_bool()) { data[0] = char(i != 0); }

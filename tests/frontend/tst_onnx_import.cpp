@@ -278,6 +278,9 @@ class TestONNXImport : public QObject {
                                    << "Concat at node #5: input 1 has rank 0, input 0 rank 1: the inputs of a Concat have one rank";
     // A constant INT64_MIN: printed as -9223372036854775808, which the parser refused.
     QTest::newRow("int64_min_constant") << "int64_min_constant" << "";
+    // A float R.const beside an int64 one: the parser converted every value to int64 (undefined
+    // beyond its range, reported by UBSan).
+    QTest::newRow("float_const_beyond_int64") << "float_const_beyond_int64" << "";
     // ... and as an R.arange bound (a Relax call's argument).
     QTest::newRow("int64_min_arange") << "int64_min_arange" << "";
   }

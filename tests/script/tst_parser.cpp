@@ -102,6 +102,7 @@ class TstParser : public QObject {
   void functionWithAnErrorIsRecovered();
   void relaxFunctionWithAnErrorIsRecovered();
   void int64MinLiteral();
+  void relaxConstOfAFloatOutOfIntRange();
 };
 
 void TstParser::matmulModule() {
@@ -956,6 +957,19 @@ def f(A: T.Buffer((1,), "int64")):
     QCOMPARE(int(e.diagnostics.ErrorCount()), 1);
     QVERIFY2(e.diagnostics.begin()->message == "integer literal out of range", Diags(e).c_str());
   }
+}
+
+void TstParser::relaxConstOfAFloatOutOfIntRange() {
+  // A float constant given an integer dtype truncates when it fits and is refused when not (the
+  // conversion is undefined there).
+  auto src = [](const char* value) {
+    return std::string("@R.function\ndef f() -> R.Tensor((), \"int64\"):\n    c = R.const(") + value +
+           ", \"int64\")\n    return c\n";
+  };
+  QVERIFY(script::Parse(src("2.75")).ok());
+  auto r = script::Parse(src("1e30"));
+  QCOMPARE(int(r.diagnostics.ErrorCount()), 1);
+  QVERIFY2(r.diagnostics.begin()->message == "R.const: 1e30 is out of range for int64", Diags(r).c_str());
 }
 
 void TstParser::parseSpeed() {
