@@ -996,6 +996,23 @@ def activation_predicates():
          {"x": x}, {"mish": (x * np.tanh(softplus)).astype(np.float32)}, opset=18, check=False)
 
 
+def matmul_integer():
+    """MatMulInteger: uint8 x int8 with scalar zero points, int8 x int8 without (opset 10 op)."""
+    a = rng.integers(0, 256, (2, 3, 4)).astype(np.uint8)
+    b = rng.integers(-128, 128, (4, 5)).astype(np.int8)
+    c = rng.integers(-128, 128, (3, 4)).astype(np.int8)
+    nodes = [
+        helper.make_node("MatMulInteger", ["a", "b", "az", "bz"], ["zp"]),
+        helper.make_node("MatMulInteger", ["c", "b"], ["plain"]),
+    ]
+    expected = {"zp": (a.astype(np.int32) - 130) @ (b.astype(np.int32) + 3),
+                "plain": c.astype(np.int32) @ b.astype(np.int32)}
+    save("matmul_integer", nodes,
+         [("a", TensorProto.UINT8, [2, 3, 4]), ("b", TensorProto.INT8, [4, 5]), ("c", TensorProto.INT8, [3, 4])],
+         [(k, TensorProto.INT32, list(v.shape)) for k, v in expected.items()], {"a": a, "b": b, "c": c}, expected,
+         [init("az", np.uint8(130)), init("bz", np.array([-3], np.int8))], opset=13)
+
+
 # --- error cases ------------------------------------------------------------------------------
 
 def errors():
@@ -1087,6 +1104,7 @@ def main():
     layout_ops()
     norm_pool_ops()
     activation_predicates()
+    matmul_integer()
     external_data()
     malformed_attributes()
     errors()

@@ -136,6 +136,7 @@ class TestONNXImport : public QObject {
     row("norm_pool_ops", {"lp2", "lp3", "glp1", "glp2", "lrn3", "lrn2", "mvn", "mvn_last", "hm", "hm0"});
     row("hardmax_v11", {"hm"});
     row("mish", {"mish"});
+    row("matmul_integer", {"zp", "plain"});
     row("activation_predicates", {"celu", "shrink", "shrink_i", "nan", "inf", "pinf", "ninf", "cl"});
   }
   void model() {

@@ -39,6 +39,30 @@ std::vector<Operand> ConvertMatMul(NodeContext& ctx) {
   return {Value(Expr(ctx.Op("relax.matmul", {ctx.Expr(0), ctx.Expr(1)})))};
 }
 
+// MatMulInteger (opset 10): (A - a_zero_point) @ (B - b_zero_point) in int32, the 8-bit
+// operands widened first. Zero points per tensor (a scalar or one element) only.
+std::vector<Operand> ConvertMatMulInteger(NodeContext& ctx) {
+  DataType i32 = DataType::Int(32);
+  auto widened = [&](size_t data, size_t zero) {
+    DataType t = ctx.DType(data);
+    if (t != DataType::Int(8) && t != DataType::UInt(8)) ctx.Fail("the operands must be int8 or uint8, got " + t.ToString());
+    Expr x = ctx.Op("relax.astype", {ctx.Expr(data)}, {{"dtype", relax::DTypeAttr(i32)}});
+    if (!ctx.HasInput(zero)) return x;
+    std::vector<PrimExpr> zs = ctx.Shape(zero);
+    int64_t count = 1;
+    for (const auto& d : zs) {
+      const int64_t* c = tir::AsConstInt(d);
+      count *= c ? *c : -1;
+    }
+    if (zs.size() > 1 || count != 1) ctx.Fail("only per-tensor zero points (one element) are supported");
+    Expr z = ctx.Op("relax.astype", {ctx.Expr(zero)}, {{"dtype", relax::DTypeAttr(i32)}});
+    if (!zs.empty()) z = ctx.Op("relax.reshape", {z, ShapeOf({})});
+    return Expr(ctx.Op("relax.subtract", {x, z}));
+  };
+  Expr a = widened(0, 2), b = widened(1, 3);
+  return {Value(Expr(ctx.Op("relax.matmul", {a, b}, {{"out_dtype", relax::DTypeAttr(i32)}})))};
+}
+
 // Einsum onto relax.einsum (its equation the subscripts).
 std::vector<Operand> ConvertEinsum(NodeContext& ctx) {
   std::vector<Expr> operands;
@@ -572,6 +596,7 @@ void RegisterNN(ConverterTable& t) {
   t["QuantizeLinear"] = QDQ(true);
   t["Gemm"] = ConvertGemm;
   t["MatMul"] = ConvertMatMul;
+  t["MatMulInteger"] = ConvertMatMulInteger;
   t["Einsum"] = ConvertEinsum;
   t["Conv"] = ConvertConv;
   t["MaxPool"] = Pool("relax.nn.max_pool2d", false);
