@@ -3,6 +3,7 @@
 // the one command they ask for run.
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
 #include <ostream>
 
@@ -14,6 +15,29 @@
 namespace wb::driver {
 
 namespace {
+
+// CLI11's PositiveNumber / NonNegativeNumber run before the conversion and answer a value that
+// is no number with their whole double range; these say what was expected.
+CLI::Validator NumberCheck(bool allow_zero, bool integer = false) {
+  return CLI::Validator(
+      [allow_zero, integer](std::string& text) -> std::string {
+        char* end = nullptr;
+        double value = integer ? static_cast<double>(std::strtoll(text.c_str(), &end, 10)) : std::strtod(text.c_str(), &end);
+        if (text.empty() || end == text.c_str() || *end != '\0') {
+          return std::string("expected a ") + (allow_zero ? "non-negative " : "positive ") +
+                 (integer ? "integer" : "number") + ", got '" + text + "'";
+        }
+        if (allow_zero ? value < 0 : value <= 0) {
+          return std::string("must be ") + (allow_zero ? "zero or more" : "positive") + ", got " + text;
+        }
+        return "";
+      },
+      allow_zero ? "NONNEGATIVE" : "POSITIVE");
+}
+const CLI::Validator kPositive = NumberCheck(false);
+const CLI::Validator kNonNegative = NumberCheck(true);
+const CLI::Validator kCount = NumberCheck(false, true);
+const CLI::Validator kNonNegativeInt = NumberCheck(true, true);
 
 constexpr const char* kCommands = R"text(commands (exactly one; FILE is TVMScript):
   FILE... --roundtrip           parse, verify, print and re-parse each file
@@ -231,7 +255,7 @@ int RunBatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
       ->type_name("DIR");
   app.add_option("--resume-after", opts.resume_after, "with --pipeline and --with: run only the passes after the K-th")
       ->type_name("K")
-      ->check(CLI::NonNegativeNumber);
+      ->check(kNonNegativeInt);
   app.add_option("--with", opts.resume_with, "the module after pass K of --resume-after, as edited")->type_name("FILE");
   app.add_option("--schedule", opts.schedule, "schedule recipe file")->type_name("RECIPE");
   app.add_option("--func", opts.func, "the PrimFunc the recipe schedules; with --run, the Relax function to run")
@@ -251,7 +275,7 @@ int RunBatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                  "with --run: write the results as DIR/<graph output>.npy (ONNX), DIR/<func>/out<i>.npy "
                  "(Relax) or DIR/<func>/<buffer>.npy (PrimFuncs)")
       ->type_name("DIR");
-  app.add_option("--seed", opts.seed, "the seed of random inputs")->check(CLI::NonNegativeNumber);
+  app.add_option("--seed", opts.seed, "the seed of random inputs")->check(kNonNegativeInt);
   app.add_option("--reference", reference,
                  "what checks the outputs: auto (the interpreter for small work, else compiled), "
                  "interpreter, compiled (the module as written, built with LLVM) or none")
@@ -260,19 +284,19 @@ int RunBatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
   app.add_flag("--profile", opts.profile, "time every function (TVM's time evaluator)");
   app.add_flag("--attribute-passes", opts.attribute_passes,
                "with --run --profile: rebuild and time without each pass in turn, and report the change");
-  app.add_option("--number", opts.timing.number, "calls per sample")->check(CLI::PositiveNumber)->capture_default_str();
-  app.add_option("--repeat", opts.timing.repeat, "samples")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--number", opts.timing.number, "calls per sample")->check(kCount)->capture_default_str();
+  app.add_option("--repeat", opts.timing.repeat, "samples")->check(kCount)->capture_default_str();
   app.add_option("--min-repeat-ms", opts.timing.min_repeat_ms, "grow --number until a sample lasts this long")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--cooldown-ms", opts.timing.cooldown_ms, "sleep between samples")->check(CLI::NonNegativeNumber);
+      ->check(kNonNegative);
+  app.add_option("--cooldown-ms", opts.timing.cooldown_ms, "sleep between samples")->check(kNonNegative);
   app.add_flag("--flush-cache", opts.timing.flush_cache, "flush the CPU caches before each sample");
   app.add_flag("--tune", opts.tune, "tune the module's kernels into --work-dir");
-  app.add_option("--trials", opts.trials, "--tune: candidates measured, over all tasks")->check(CLI::PositiveNumber)
+  app.add_option("--trials", opts.trials, "--tune: candidates measured, over all tasks")->check(kCount)
       ->capture_default_str();
   app.add_option("--work-dir", opts.work_dir, "the tuning database (--tune writes it, --run builds with it)")
       ->type_name("DIR");
   app.add_option("--json", opts.json_path, "write a JSON report")->type_name("REPORT");
-  app.add_option("-j,--jobs", opts.jobs, "manifest cases run at once")->check(CLI::PositiveNumber);
+  app.add_option("-j,--jobs", opts.jobs, "manifest cases run at once")->check(kCount);
   app.add_option("--filter", opts.filter, "manifest cases whose name contains TEXT or matches it (* ?)")
       ->type_name("TEXT");
   app.add_flag("--update-goldens", opts.update_goldens, "rewrite the manifest's goldens and baselines");

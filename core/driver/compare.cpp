@@ -34,10 +34,19 @@ ir::IRModule StripGlobalSymbols(const ir::IRModule& module) {
   return ir::WithFunctions(module, std::move(vars), std::move(funcs));
 }
 
-// The source line of a node, with its span underlined, or a note that it has no source.
-std::string Underline(const ir::ObjectRef& node, const std::string& path_in_ir, bool color) {
-  if (!node.defined() || !node->span.defined()) return "  (" + path_in_ir + ": no source location)\n";
-  return RenderDiagnostic(Diagnostic{Severity::kNote, path_in_ir, node->span, {}}, color);
+// The source line of a node, with its span underlined; a node without one (a literal extent)
+// points at the nearest node above it that has one, or says that nothing does.
+std::string Underline(const ir::ObjectRef& node, const ir::ObjectRef& located, const std::string& path_in_ir,
+                      bool color) {
+  if (node.defined() && node->span.defined()) {
+    return RenderDiagnostic(Diagnostic{Severity::kNote, path_in_ir, node->span, {}}, color);
+  }
+  if (located.defined() && located->span.defined()) {
+    return RenderDiagnostic(
+        Diagnostic{Severity::kNote, path_in_ir + " (within the " + located->type_key() + " here)", located->span, {}},
+        color);
+  }
+  return "  (" + path_in_ir + ": no source location)\n";
 }
 
 }  // namespace
@@ -64,8 +73,8 @@ int RunCompareCommand(const BatchOptions& opts, std::ostream& out, std::ostream&
       return 0;
     }
     out << "not structurally equal: " << MismatchDetail(*whole) << "\n";
-    out << Underline(whole->lhs, opts.files[0] + ": " + whole->lhs_path, opts.color);
-    out << Underline(whole->rhs, opts.compare + ": " + whole->rhs_path, opts.color);
+    out << Underline(whole->lhs, whole->lhs_located, opts.files[0] + ": " + whole->lhs_path, opts.color);
+    out << Underline(whole->rhs, whole->rhs_located, opts.compare + ": " + whole->rhs_path, opts.color);
   } else {
     out << "not structurally equal: " << diffs.size() << " function(s) differ\n";
     for (const workbench::FunctionDiff& d : diffs) {
@@ -79,8 +88,8 @@ int RunCompareCommand(const BatchOptions& opts, std::ostream& out, std::ostream&
             << (count == 1 ? " mismatch\n" : " mismatches\n");
         for (const ir::StructuralMismatch& m : d.mismatches) {
           out << "  " << workbench::MismatchText(m) << "\n";
-          out << Underline(m.lhs, opts.files[0] + ": " + m.lhs_path, opts.color);
-          out << Underline(m.rhs, opts.compare + ": " + m.rhs_path, opts.color);
+          out << Underline(m.lhs, m.lhs_located, opts.files[0] + ": " + m.lhs_path, opts.color);
+          out << Underline(m.rhs, m.rhs_located, opts.compare + ": " + m.rhs_path, opts.color);
         }
         if (d.more_mismatches) out << "  and " << d.more_mismatches << " more\n";
       }

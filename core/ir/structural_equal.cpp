@@ -127,12 +127,14 @@ class Comparer {
       : map_free_vars_(map_free_vars), explain_(explain), limit_(limit) {}
 
   bool Equal(const ObjectRef& a, const ObjectRef& b) {
-    tasks_.push_back(Task{Task::kCompare, a.get(), b.get(), false, 0, {}, {}});
+    tasks_.push_back(Task{Task::kCompare, a.get(), b.get(), false, 0, {}, {}, nullptr, nullptr});
     while (!tasks_.empty()) {
       Task task = std::move(tasks_.back());
       tasks_.pop_back();
       path_.resize(task.depth);
       for (uint8_t i = 0; i < task.steps.size; ++i) path_.push_back(std::move(task.steps.items[i]));
+      located_a_ = task.located_a;
+      located_b_ = task.located_b;
       switch (task.kind) {
         case Task::kCompare:
           if (!Compare(task.a, task.b, task.in_def)) return false;
@@ -170,6 +172,9 @@ class Comparer {
     size_t depth;        // the path length of the parent
     Steps steps;         // from the parent to here
     std::string reason;  // kFail
+    // The nearest ancestors (the parents or above) that have a span.
+    const Object* located_a;
+    const Object* located_b;
   };
 
   bool Compare(const Object* a, const Object* b, bool in_def) {
@@ -198,7 +203,7 @@ class Comparer {
       return true;
     }
     // Mapped once their own fields (dtype, shape...) compare equal.
-    tasks_.push_back(Task{Task::kBind, a, b, in_def, path_.size(), {}, {}});
+    tasks_.push_back(Task{Task::kBind, a, b, in_def, path_.size(), {}, {}, located_a_, located_b_});
     Expand(a, b, in_def);
     return true;
   }
@@ -211,11 +216,13 @@ class Comparer {
     CollectFields(b, &fields_b_);
     std::vector<Task> children;
     size_t depth = path_.size();
+    const Object* la = a->span.defined() ? a : located_a_;
+    const Object* lb = b->span.defined() ? b : located_b_;
     auto compare = [&](const Object* x, const Object* y, bool def, Steps steps) {
-      children.push_back(Task{Task::kCompare, x, y, def, depth, std::move(steps), {}});
+      children.push_back(Task{Task::kCompare, x, y, def, depth, std::move(steps), {}, la, lb});
     };
     auto fail = [&](const Object* x, const Object* y, Steps steps, std::string why) {
-      children.push_back(Task{Task::kFail, x, y, false, depth, std::move(steps), std::move(why)});
+      children.push_back(Task{Task::kFail, x, y, false, depth, std::move(steps), std::move(why), la, lb});
     };
     size_t n = std::min(fields_a_.size(), fields_b_.size());
     bool differs = false;
@@ -333,8 +340,11 @@ class Comparer {
       return limit_ > 1;
     }
     std::string path = PathText();
-    mismatches_.push_back(
-        StructuralMismatch{path, path, ObjectRef(a), ObjectRef(b), std::move(reason)});
+    auto located = [](const Object* x, const Object* above) {
+      return ObjectRef(x && x->span.defined() ? x : above);
+    };
+    mismatches_.push_back(StructuralMismatch{path, path, ObjectRef(a), ObjectRef(b), std::move(reason),
+                                             located(a, located_a_), located(b, located_b_)});
     return limit_ > 1;
   }
 
@@ -368,6 +378,8 @@ class Comparer {
   std::unordered_map<const Object*, const Object*> rhs_to_lhs_;
   std::vector<Task> tasks_;
   std::vector<Step> path_;
+  const Object* located_a_ = nullptr;  // of the task being run
+  const Object* located_b_ = nullptr;
   std::vector<Field> fields_a_;  // scratch for Expand
   std::vector<Field> fields_b_;
   size_t limit_;

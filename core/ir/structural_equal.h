@@ -30,6 +30,10 @@ struct StructuralMismatch {
   ObjectRef rhs;
   // What differs, in a few words: "int32 vs int64", "tirx.Add vs tirx.Sub", "3 items vs 2".
   std::string reason;
+  // The nearest nodes at or above lhs / rhs that have a span (a literal extent has none, its loop
+  // does): where a message can point in the source. Null when nothing on the path has one.
+  ObjectRef lhs_located;
+  ObjectRef rhs_located;
 };
 
 // True when `a` and `b` are alpha-equivalent. Variables met in binding positions (FieldKind::kDef

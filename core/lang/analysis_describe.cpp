@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "relax/expr.h"
 #include "tir/builtin.h"
 
 namespace wb::lang {
@@ -26,7 +27,34 @@ std::string BufferText(const tir::Buffer& buffer) {
 }
 
 
-std::string SignatureText(const std::string& name, const tir::PrimFuncNode* func) {
+namespace {
+
+std::string RelaxSignatureText(const std::string& name, const relax::FunctionNode* func) {
+  std::string out = "def " + name + "(";
+  for (size_t i = 0; i < func->params.size(); ++i) {
+    out += (i ? ", " : "") + func->params[i]->name_hint + ": " + relax::TypeToString(func->params[i]->struct_info);
+  }
+  out += ")";
+  if (func->ret_struct_info.defined()) out += " -> " + relax::TypeToString(func->ret_struct_info);
+  return out;
+}
+
+}  // namespace
+
+std::string DecoratorText(const ir::BaseFuncNode* func) {
+  return ir::IsInstance<relax::FunctionNode>(func) ? "@R.function" : "@T.prim_func";
+}
+
+std::string FunctionKindText(const ir::BaseFuncNode* func) {
+  return ir::IsInstance<relax::FunctionNode>(func) ? "Relax function" : "PrimFunc";
+}
+
+std::string SignatureText(const std::string& name, const ir::BaseFuncNode* base) {
+  if (ir::IsInstance<relax::FunctionNode>(base)) {
+    return RelaxSignatureText(name, static_cast<const relax::FunctionNode*>(base));
+  }
+  if (!ir::IsInstance<tir::PrimFuncNode>(base)) return "def " + name;
+  auto func = static_cast<const tir::PrimFuncNode*>(base);
   std::string out = "def " + name + "(";
   for (size_t i = 0; i < func->params.size(); ++i) {
     out += i ? ", " : "";

@@ -80,11 +80,37 @@ std::vector<Range> RelaxRegion(const PrimFunc& func, const SBlockNode* block,
     if (!lo_v.defined() || UsesAny(lo_v, dom)) lo_v = zero;
     if (!hi_v.defined() || UsesAny(hi_v, dom)) hi_v = last;
     // Without the predicate a non-dividing split reaches past the buffer: clip to its shape.
-    if (clip && !analyzer->CanProve(greater_equal(lo_v, zero))) lo_v = max(lo_v, zero);
-    if (clip && !analyzer->CanProve(less_equal(hi_v, last))) hi_v = min(hi_v, last);
+    bool clipped = false;
+    if (clip && !analyzer->CanProve(greater_equal(lo_v, zero))) {
+      lo_v = max(lo_v, zero);
+      clipped = true;
+    }
+    if (clip && !analyzer->CanProve(less_equal(hi_v, last))) {
+      hi_v = min(hi_v, last);
+      clipped = true;
+    }
     lo_v = analyzer->Simplify(lo_v);
-    out.push_back(ir::MakeRange(
-        lo_v, analyzer->Simplify(add(sub(hi_v, lo_v), make_const(lo_v->dtype, int64_t(1))))));
+    PrimExpr extent =
+        analyzer->Simplify(add(sub(hi_v, lo_v), make_const(lo_v->dtype, int64_t(1))));
+    // Clipped to nothing (a row the predicate turns off entirely): an empty region.
+    if (clipped && !analyzer->CanProve(greater_equal(extent, zero))) {
+      extent = analyzer->Simplify(max(extent, make_const(extent->dtype, int64_t(0))));
+    }
+    out.push_back(ir::MakeRange(lo_v, extent));
+  }
+  return out;
+}
+
+std::vector<Range> RegionHull(const std::vector<Range>& a, const std::vector<Range>& b,
+                              arith::Analyzer* analyzer) {
+  std::vector<Range> out;
+  for (size_t d = 0; d < a.size(); ++d) {
+    DataType t = a[d]->min->dtype;
+    PrimExpr one = make_const(t, int64_t(1));
+    PrimExpr lo = analyzer->Simplify(min(a[d]->min, b[d]->min));
+    PrimExpr hi = analyzer->Simplify(max(add(a[d]->min, sub(a[d]->extent, one)),
+                                         add(b[d]->min, sub(b[d]->extent, one))));
+    out.push_back(ir::MakeRange(lo, analyzer->Simplify(add(sub(hi, lo), one))));
   }
   return out;
 }

@@ -38,6 +38,10 @@ bool IsValidStorageScope(const std::string& scope);
 // blocks by name, so a second cache stage of a buffer must not reuse the first one's name.
 std::string UniqueBlockName(const tir::PrimFunc& func, const std::string& base);
 
+// The smallest region covering both regions (of one buffer).
+std::vector<tir::Range> RegionHull(const std::vector<tir::Range>& a,
+                                   const std::vector<tir::Range>& b, arith::Analyzer* analyzer);
+
 // The region of `buffer` in `regions`, or null.
 tir::BufferRegion FindRegion(const std::vector<tir::BufferRegion>& regions,
                              const tir::Buffer& buffer);

@@ -80,6 +80,16 @@ bool ParseIntLiteral(std::string_view text, int64_t* out) {
   return true;
 }
 
+// Whether a decimal literal spells 2^63 (the magnitude of INT64_MIN, one past INT64_MAX).
+bool IsInt64MinMagnitude(std::string_view text) {
+  std::string digits;
+  for (char c : text) {
+    if (c != '_') digits += c;
+  }
+  size_t first = digits.find_first_not_of('0');
+  return first != std::string::npos && digits.substr(first) == "9223372036854775808";
+}
+
 int64_t FloorDivInt(int64_t a, int64_t b) {
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
@@ -183,10 +193,19 @@ Value Parser::Eval(Node n) {
     case K::kUnaryOperator: {
       Node op = Field(n, F().operator_);
       Node arg = Field(n, F().argument);
-      Value a = Eval(arg);
       std::string_view o = Text(op);
+      // -9223372036854775808 (how the printer writes INT64_MIN): the literal alone is out of
+      // range, its negation is not.
+      if (o == "-" && Kind(arg) == K::kInteger) {
+        int64_t v = 0;
+        if (!ParseIntLiteral(Text(arg), &v) && IsInt64MinMagnitude(Text(arg))) {
+          return Value::Int(std::numeric_limits<int64_t>::min());
+        }
+      }
+      Value a = Eval(arg);
       if (o == "+") return a;
       if (a.kind == VK::kInt || a.kind == VK::kBool) {
+        if (o == "-" && a.i == std::numeric_limits<int64_t>::min()) Fail(n, "integer literal out of range");
         return o == "-" ? Value::Int(-a.i) : Value::Int(~a.i);
       }
       if (a.kind == VK::kFloat) {

@@ -143,6 +143,13 @@ class TestCli : public QObject {
       QVERIFY2(bad.err.count('\n') <= 3 && !bad.err.contains("usage: workbench"),
                qPrintable(bad.err));
     }
+    // A bad number says what was expected (not CLI11's range of doubles).
+    QCOMPARE(Workbench({"x.py", "--number", "many"}).err.section('\n', 0, 0),
+             QString("workbench: --number: expected a positive integer, got 'many'"));
+    QCOMPARE(Workbench({"x.py", "--repeat", "0"}).err.section('\n', 0, 0),
+             QString("workbench: --repeat: must be positive, got 0"));
+    QCOMPARE(Workbench({"x.py", "--min-repeat-ms", "-3"}).err.section('\n', 0, 0),
+             QString("workbench: --min-repeat-ms: must be zero or more, got -3"));
   }
 
   void emitPrintsCanonicalForm() {
@@ -225,6 +232,10 @@ class TestCli : public QObject {
     QVERIFY2(r.out.contains("range(7)") && r.out.contains("T.float32(3.0)"), qPrintable(r.out));
     QCOMPARE(r.out.count(QRegularExpression("^  at root\\.", QRegularExpression::MultilineOption)),
              2);
+    // The literal extent has no span of its own: its loop's line is underlined instead.
+    QVERIFY2(!r.out.contains("no source location"), qPrintable(r.out));
+    QVERIFY2(r.out.contains("(within the tirx.For here)"), qPrintable(r.out));
+    QVERIFY2(r.out.contains("b.py:") && r.out.contains("for k in range(7):\n        ^"), qPrintable(r.out));
   }
 
   void pipelineWithDumpDir() {

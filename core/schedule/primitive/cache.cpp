@@ -2,6 +2,7 @@
 // one in another storage scope, with the readers or the writer redirected to the new buffer.
 // Names, checks, insertion points and cached regions follow TVM's cache_read_write.cc.
 #include "schedule/primitive/cache.h"
+#include "schedule/primitive/primitives.h"
 
 #include <unordered_set>
 
@@ -490,6 +491,172 @@ SBlockRV Schedule::CacheWrite(const SBlockRV& block_rv, int write_buffer_index,
 
 namespace {
 
+// cache_inplace's rewrite: the block (and what it nests) reads and writes the cache instead of
+// the buffer; `loc`'s body gets the copy-in stage before the block's statement and the copy-out
+// after it; the scope allocates the cache.
+class CacheInplaceRewriter : public StmtExprMutator {
+ public:
+  CacheInplaceRewriter(const SBlockNode* scope, const SBlockNode* block, const StmtNode* loc,
+                       size_t pos, Buffer buffer, Buffer cache, Stmt copy_in, Stmt copy_out)
+      : scope_(scope),
+        block_(block),
+        loc_(loc),
+        pos_(pos),
+        buffer_(std::move(buffer)),
+        cache_(std::move(cache)),
+        copy_in_(std::move(copy_in)),
+        copy_out_(std::move(copy_out)) {}
+  using StmtExprMutator::VisitExpr_;
+  using StmtExprMutator::VisitStmt_;
+
+  Stmt VisitStmt_(const ForNode* op) override {
+    Stmt s = StmtMutator::VisitStmt_(op);
+    if (op != loc_) return s;
+    For loop = Downcast<ForNode>(s);
+    loop.CopyOnWrite()->body = Insert(loop->body);
+    return loop;
+  }
+  Stmt VisitStmt_(const SBlockNode* op) override {
+    bool saved = active_;
+    active_ = active_ || op == block_;
+    SBlock block = Downcast<SBlockNode>(StmtMutator::VisitStmt_(op));
+    active_ = saved;
+    if (op == loc_) block = WithBody(block, Insert(block->body));
+    if (op == scope_) block.CopyOnWrite()->alloc_buffers.push_back(cache_);
+    if (active_ || op == block_) {
+      SBlockNode* n = block.CopyOnWrite();
+      n->reads = Redirect(n->reads);
+      n->writes = Redirect(n->writes);
+      for (MatchBufferRegion& m : n->match_buffers) {
+        if (m->source->buffer.same_as(buffer_)) {
+          m = MakeMatchBufferRegion(m->buffer, MakeBufferRegion(cache_, m->source->region));
+        }
+      }
+    }
+    return block;
+  }
+  Stmt VisitStmt_(const BufferStoreNode* op) override {
+    Stmt s = StmtMutator::VisitStmt_(op);
+    const auto* store = s.as<BufferStoreNode>();
+    if (!active_ || !store || !store->buffer.same_as(buffer_)) return s;
+    return MakeBufferStore(cache_, store->value, store->indices, store->predicate, store->span);
+  }
+  PrimExpr VisitExpr_(const BufferLoadNode* op) override {
+    PrimExpr e = ExprMutator::VisitExpr_(op);
+    const auto* load = e.as<BufferLoadNode>();
+    if (!active_ || !load || !load->buffer.same_as(buffer_)) return e;
+    return MakeBufferLoad(cache_, load->indices, load->predicate);
+  }
+  PrimExpr VisitExpr_(const VarNode* op) override {
+    // An opaque use (`B.data` handed to an extern call) moves to the cache too.
+    if (active_ && op == buffer_->data.get()) return cache_->data;
+    return GetRef(op);
+  }
+
+ private:
+  Stmt Insert(const Stmt& body) {
+    return InsertStmt(InsertStmt(body, pos_ + 1, copy_out_), pos_, copy_in_);
+  }
+  std::vector<BufferRegion> Redirect(const std::vector<BufferRegion>& regions) {
+    std::vector<BufferRegion> out;
+    for (const BufferRegion& r : regions) {
+      out.push_back(r->buffer.same_as(buffer_) ? MakeBufferRegion(cache_, r->region) : r);
+    }
+    return out;
+  }
+
+  const SBlockNode* scope_;
+  const SBlockNode* block_;
+  const StmtNode* loc_;
+  size_t pos_;
+  Buffer buffer_, cache_;
+  Stmt copy_in_, copy_out_;
+  bool active_ = false;
+};
+
+}  // namespace
+
+std::vector<SBlockRV> CacheInplace(Schedule& sch, const SBlockRV& block_rv, int read_buffer_index,
+                                   const std::string& storage_scope) {
+  const char* prim = "cache-buffer";
+  CheckStorageScope(prim, storage_scope);
+  SBlock block = sch.Get(block_rv);
+  PrimFunc func = sch.Func();
+  Buffer buffer = NthAccessBuffer(prim, block.get(), read_buffer_index, true);
+  SBlock scope = GetScopeRoot(sch, prim, block.get(), false);
+  BlockScope deps(scope);
+  for (const SBlock& child : deps.ReadersOf(buffer.get())) {
+    if (!HasRegionCover(func, deps, child.get(), buffer.get())) {
+      throw ScheduleError(prim, "The scope " + Quote(scope.get()) +
+                                    " 's region cover is not complete.\nThe region cover "
+                                    "property require to hold for every of its child blocks",
+                          scope->span);
+    }
+  }
+  BufferRegion read = FindRegion(block->reads, buffer);
+  BufferRegion write = FindRegion(block->writes, buffer);
+  if (!read.defined() || !write.defined()) {
+    throw ScheduleError(prim, "The target block " + Quote(block.get()) +
+                                  " does not both read & write target buffer " + buffer->name +
+                                  ".",
+                        block->span);
+  }
+  // TVM's CacheInplaceLocDetector: the innermost loop around the block (else the scope), just
+  // before the statement of its body that holds the block.
+  std::vector<const StmtNode*> path = PathIn(func, block.get());
+  const StmtNode* loc = scope.get();
+  size_t pos = 0;
+  bool pos_found = false;
+  for (size_t i = path.size() - 1; i-- > 0;) {
+    if (path[i] == scope.get()) break;
+    if (auto* seq = NodeAs<SeqStmtNode>(path[i]); seq && !pos_found) {
+      for (size_t k = 0; k < seq->seq.size(); ++k) {
+        if (seq->seq[k].get() == path[i + 1]) pos = k;
+      }
+      pos_found = true;
+    }
+    if (NodeAs<ForNode>(path[i])) {
+      loc = path[i];
+      break;
+    }
+  }
+  // The copy-in covers what the block writes too, so that the copy-out never writes back values
+  // the block did not produce.
+  arith::Analyzer analyzer;
+  std::vector<Range> read_region = RelaxRegion(func, block.get(), read, loc, &analyzer);
+  std::vector<Range> write_region = RelaxRegion(func, block.get(), write, loc, &analyzer);
+  Buffer cache = WithScope(buffer, storage_scope);
+  std::string in_name = UniqueBlockName(func, buffer->name + "_" + storage_scope);
+  std::string out_name = in_name;
+  for (int k = 1; out_name == in_name; ++k) {
+    out_name = UniqueBlockName(func, buffer->name + "_" + storage_scope + "_" + std::to_string(k));
+  }
+  StageInfo in;
+  in.original = buffer;
+  in.cache = cache;
+  in.region = RegionHull(read_region, write_region, &analyzer);
+  in.stage_name = in_name;
+  MakeCacheStage(&in, /*is_read=*/true);
+  StageInfo out = in;
+  out.region = write_region;
+  out.stage_name = out_name;
+  MakeCacheStage(&out, /*is_read=*/false);
+  Stmt new_scope = CacheInplaceRewriter(scope.get(), block.get(), loc, pos, buffer, cache,
+                                        in.stage, out.stage)(scope);
+  sch.Replace(scope.get(), new_scope);
+  std::vector<SBlockRV> stages = {sch.NewBlockRV(in_name), sch.NewBlockRV(out_name)};
+  sch.Record({"cache_inplace",
+              {{"block", TraceValue::Block(block_rv.id)},
+               {"read_buffer_index", TraceValue::Int(read_buffer_index)},
+               {"storage_scope", TraceValue::String(storage_scope)}},
+              {TraceValue::Block(stages[0].id), TraceValue::Block(stages[1].id)},
+              true});
+  return stages;
+}
+
+
+namespace {
+
 // A buffer index argument: an integer, or (as TVM's Python API allows) the buffer's name.
 int BufferIndexArg(Schedule& sch, RecipeArgs& args, const SBlockRV& block, const char* key,
                    bool is_read) {
@@ -547,6 +714,22 @@ RecipeDoc CacheDoc(bool is_read) {
             "None"}}};
 }
 RecipeMethodRegistrar reg_cache_read("cache_read", CacheMethod(true), CacheDoc(true));
+RecipeMethodRegistrar reg_cache_inplace(
+    "cache_inplace",
+    {{"block", "read_buffer_index", "storage_scope"}, false, RecipeReturns::kList,
+     [](Schedule& sch, RecipeArgs& args) -> std::vector<RecipeRV> {
+       SBlockRV block = args.Block("block");
+       int index = BufferIndexArg(sch, args, block, "read_buffer_index", true);
+       std::vector<SBlockRV> stages =
+           CacheInplace(sch, block, index, args.String("storage_scope"));
+       return {stages[0], stages[1]};
+     }},
+    {"caching",
+     "read and write a buffer the block updates in place through a cache around the block",
+     {{"block", RecipeParamKind::kBlock, "the block reading and writing the buffer", ""},
+      {"read_buffer_index", RecipeParamKind::kReadBuffer,
+       "the buffer to cache (one the block reads and writes)", ""},
+      {"storage_scope", RecipeParamKind::kStorageScope, "the cache's scope, e.g. local", ""}}});
 RecipeMethodRegistrar reg_cache_write("cache_write", CacheMethod(false), CacheDoc(false));
 
 

@@ -180,6 +180,22 @@ void Schedule::ComputeAtImpl(const SBlockRV& block_rv, const LoopRV& loop_rv,
                                   Quote(scope.get()) +
                                   ", which cannot be removed; Otherwise the scope will be empty.", block->span);
   }
+  // compute_at rebuilds the loops from the block's iterators: a block that uses a loop variable
+  // itself, not through its bindings (an opaque block such as loop_partition's), would be left
+  // with the variable undefined.
+  for (const StmtNode* s : PathTo(GetRef(removed), block.get())) {
+    auto* f = NodeAs<ForNode>(s);
+    if (!f) continue;
+    bool uses = false;
+    PostOrderVisit(block, [&](const ir::Object* n) { uses |= n == f->loop_var.get(); });
+    if (uses) {
+      throw ScheduleError(prim, "The block " + Quote(block.get()) + " uses the loop variable `" +
+                                    f->loop_var->name_hint +
+                                    "` other than through its iterator bindings, so its loops "
+                                    "cannot be regenerated at the new location",
+                          block->span);
+    }
+  }
   // Where the nest may go among the loop body's statements: after every producer there and
   // before every consumer.
   std::vector<SBlock> producers = deps.Producers(block.get());

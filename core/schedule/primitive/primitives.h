@@ -42,6 +42,88 @@ void TransformBlockLayout(Schedule& sch, const SBlockRV& block, const tir::Index
 // statements they move past, must not write what another one reads or writes.
 LoopRV Merge(Schedule& sch, const std::vector<LoopRV>& loops);
 
+// TVM's loop_partition: the loop (constant min and extent, no annotation or thread binding)
+// becomes consecutive loops `<var>0, <var>1, ...` over ranges of the given lengths (one None takes
+// what the others leave; without one, a last range takes it), each a copy of the body under an
+// opaque block `<block>_<var><k>_partition`, all under an opaque block `<block>_<var>_common` in
+// the loop's place (`<block>`: the first block under the loop). The copies' loops and iterators
+// are fresh variables and their blocks are renamed `<name>_<var><k>`, so handles to the blocks
+// under the loop expire; a block bound directly to the loop variable gets that iterator's domain
+// narrowed to its range. Departures from TVM, for soundness: a loop that binds a reduction
+// iterator of a block with an init is refused (TVM's copies would each restart the reduction);
+// block regions stay per-instance (TVM widens them to the iterators' domains, which later
+// primitives take for one instance's accesses); the partition and common blocks get the regions
+// their bodies access (TVM leaves them empty, hiding the accesses from dependence analysis); a
+// loop not starting at 0 is cut from its min (TVM cuts from 0 and loses iterations).
+// `preserve_unit_iters` is recorded and, as in TVM, has no effect. Returns the new loops.
+std::vector<LoopRV> LoopPartition(Schedule& sch, const LoopRV& loop,
+                                  const std::vector<Schedule::Factor>& factors,
+                                  bool preserve_unit_iters = true);
+
+// TVM's cache_inplace, for a block that reads and writes the buffer (its `read_buffer_index`-th
+// read) in place: inside the innermost loop around the block (else its scope), a stage
+// `<buf>_<scope>` copies the buffer into a new `<scope>` buffer of its shape just before the
+// block, the block (and what it nests, opaque uses of the buffer's data included) works on the
+// copy, and a stage copies what the block writes back just after it. TVM names both stages
+// `<buf>_<scope>`; handles follow blocks by name, so the second is `<buf>_<scope>_1`. The regions
+// are the block's, through its bindings (TVM copies them as written, which only works for blocks
+// without iterators), and the copy-in covers the written region too, so that the copy-back
+// never writes values the block did not produce. Returns the two stages.
+std::vector<SBlockRV> CacheInplace(Schedule& sch, const SBlockRV& block, int read_buffer_index,
+                                   const std::string& storage_scope);
+
+// TVM's read_at / write_at: at each iteration of `loop` (an ancestor of `block`), a block
+// `<buf>_<scope>` (annotated auto_copy) copies the region of the buffer (the block's
+// `buffer_index`-th read / write) that the loop's body reads / writes, relaxed over the loops
+// under `loop` and, for shared and global scopes, over the thread loops above it, between the
+// buffer and a new `<buf>_<scope>` buffer of its shape. read_at copies in before the first
+// statement of the body that reads the buffer, and those statements from there on read the new
+// buffer; write_at copies out after the last statement that writes it, and the statements up to
+// there write it. The copy block's iterators `v0, ...` are bound to the loops of `loop`'s nest its
+// region uses. Refused (TVM fails an internal check): a write of the buffer after its first read
+// (read_at), a read after its last write (write_at); and, where TVM goes on and reads what was
+// never written, write_at over a block reading the buffer that no init of it writes first.
+SBlockRV ReadAt(Schedule& sch, const LoopRV& loop, const SBlockRV& block, int read_buffer_index,
+                const std::string& storage_scope);
+SBlockRV WriteAt(Schedule& sch, const LoopRV& loop, const SBlockRV& block, int write_buffer_index,
+                 const std::string& storage_scope);
+
+// TVM's rolling_buffer: the buffer `block` writes (its `write_buffer_index`-th), computed at a tile
+// loop (the lowest common ancestor of the block and its consumers), keeps along one axis only
+// the tile one iteration writes: the axis whose tile start (`v * stride`, `floordiv(v * stride,
+// d)` or `v` for a tile loop `v`) moves with the outermost loop, when consecutive tiles overlap.
+// Accesses index that axis modulo the tile's extent, the iterator at the axis' position of the
+// blocks accessing the buffer becomes opaque, their regions are re-inferred, and the block's
+// predicate skips the rows of each overlapping axis the previous tile computed
+// (`v < 1 or row >= overlap`). TVM's checks (not an output block, only RAW dependences, the LCA
+// a loop, a rolling pattern), and what it assumes: the consumers read only what the block writes
+// under that loop, the tile loops are serial and start at 0, and the block's iterator d indexes
+// dimension d of the buffer.
+void RollingBuffer(Schedule& sch, const SBlockRV& block, int write_buffer_index);
+
+// TVM's fuse_reduction_epilogue, for its bias-add pattern: a sum reduction into `temp` (init
+// `temp[...] = c`, update `temp[...] = temp[...] + f`) and an epilogue `D[...] = temp[...] + X`
+// (or a copy of temp) over the reduction's data-parallel iterators become the reduction block
+// writing D with init `D[...] = c + X` and update `D[...] = D[...] + f`; the epilogue is removed
+// (its handles expire) and temp's allocation dropped. TVM's checks (stage pipeline, a single
+// write, a reduction and a complete block, not an output block, the body pattern) and, for the
+// meaning, more: the epilogue is temp's only reader, and the blocks between the two neither
+// access D nor write what X reads. Other epilogues (scaling, ReLU, clipping) are refused.
+void FuseReductionEpilogue(Schedule& sch, const SBlockRV& reduction_block,
+                           const SBlockRV& epilogue_block);
+
+// TVM's annotate_buffer_access: the block's `buffer_index`-th read (`buf_type` "read") or write
+// region becomes the ranges `gen_new_ranges` gives from its iterators (two final indices per
+// dimension, start and stop), and the index is added to its `explicit_read_region` /
+// `explicit_write_region` annotation. As in TVM the region is the user's claim and is not
+// checked against the accesses; primitives that copy by regions (cache stages) trust it.
+void AnnotateBufferAccess(Schedule& sch, const SBlockRV& block, int buffer_index,
+                          const std::string& buf_type, const tir::IndexMap& gen_new_ranges);
+// Reads TVM's `lambda vi, vj: ((vi - 1, vi + 1), vj)` (pairs are start and stop, a lone
+// expression a point) as a map to the flattened bounds; null with `error` set on failure.
+tir::IndexMap ParseRangesLambda(std::string_view text, ir::DataType index_dtype,
+                                std::string* error);
+
 // The two locations of TVM's sample_compute_location that are not loops, as loop handles:
 // compute_at (reverse_compute_at) of the root location leaves the block where it is, of the
 // inline location inlines it (compute_inline, reverse_compute_inline). Any other primitive

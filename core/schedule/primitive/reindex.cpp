@@ -196,6 +196,32 @@ SBlockRV Schedule::ReIndex(const SBlockRV& block_rv, const std::string& buffer_t
     top = path[i];
   }
 
+  // The stage iterates over the covered iterators' whole domains once, at the top of the chain:
+  // an iterator bound to a variable from outside the scope (a loop above a partition or an outer
+  // block) takes only part of its domain there, and the copy would overwrite the rest.
+  const SBlockRealizeNode* realize = RealizeOf(func, block.get());
+  std::vector<For> chain = LoopsUnderScope(func, block.get());
+  for (size_t i = 0; realize && i < block->iter_vars.size(); ++i) {
+    const IterVar& iv = block->iter_vars[i];
+    bool covered = false;
+    for (const PrimExpr& e : indices) {
+      PostOrderVisit(e, [&](const ir::Object* n) { covered |= n == iv->var.get(); });
+    }
+    if (!covered) continue;
+    PostOrderVisit(realize->iter_values[i], [&](const ir::Object* n) {
+      auto* v = NodeAs<VarNode>(n);
+      if (!v) return;
+      for (const For& l : chain) {
+        if (l->loop_var.get() == v) return;
+      }
+      throw ScheduleError(prim, "The iterator " + iv->var->name_hint + " of block " +
+                                    Quote(block.get()) + " is bound to `" + v->name_hint +
+                                    "`, which is defined outside the block's scope: the reindex "
+                                    "stage would copy its whole domain for every value of it",
+                          block->span);
+    });
+  }
+
   // Covered iterators, in the block's order, give the reindex buffer's shape and indices.
   std::vector<IterVar> stage_iters;
   std::vector<PrimExpr> shape, reindex_idx, stage_values;
