@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "tir/builtin.h"
 #include "tir/op.h"
 #include "topi/util.h"
 
@@ -76,6 +77,12 @@ const char* UnaryKindName(UnaryKind kind) {
       return "logical_not";
     case UnaryKind::kRound:
       return "round";
+    case UnaryKind::kIsNaN:
+      return "isnan";
+    case UnaryKind::kIsInf:
+      return "isinf";
+    case UnaryKind::kIsFinite:
+      return "isfinite";
   }
   return "?";
 }
@@ -132,6 +139,12 @@ PrimExpr ApplyUnary(UnaryKind kind, const PrimExpr& x) {
       return tir::mul(x, x);
     case UnaryKind::kLogicalNot:
       return tir::logical_not(x);
+    case UnaryKind::kIsNaN:
+    case UnaryKind::kIsInf:
+    case UnaryKind::kIsFinite:
+      // Integers are never NaN nor infinite.
+      if (!x->dtype.is_floating_point()) return Const(DataType::Bool(), kind == UnaryKind::kIsFinite ? 1 : 0);
+      return tir::MakeCall(DataType::Bool(), tir::GetOp(std::string("tirx.") + UnaryKindName(kind)), {x});
     case UnaryKind::kSign: {
       PrimExpr zero = Const(x->dtype, 0);
       return tir::MakeSelect(tir::greater(x, zero), Const(x->dtype, 1),

@@ -16,6 +16,7 @@ enum class UnaryKind {
   kNegative, kExp, kLog, kSqrt, kRsqrt, kTanh, kSigmoid, kAbs, kErf,
   kFloor, kCeil, kTrunc, kSin, kCos, kTan, kSinh, kCosh, kAsin, kAcos, kAtan,
   kAsinh, kAcosh, kAtanh, kSquare, kSign, kLogicalNot, kRound,
+  kIsNaN, kIsInf, kIsFinite,  // bool results
 };
 const char* UnaryKindName(UnaryKind kind);
 PrimExpr ApplyUnary(UnaryKind kind, const PrimExpr& x);

@@ -194,6 +194,21 @@ Tensor flip(const Tensor& x, int64_t axis) {
       "T_reverse_sequence", kTagInjective, {}, te::AxisNames("ax", x.ndim()));
 }
 
+Tensor trilu(const Tensor& x, PrimExpr k, bool upper) {
+  size_t n = x.ndim();
+  if (n < 2) throw std::invalid_argument("topi.trilu: the input must have at least two axes, got " + std::to_string(n));
+  return te::compute(
+      x.shape(),
+      [&](const std::vector<Var>& i) {
+        std::vector<PrimExpr> idx(i.begin(), i.end());
+        PrimExpr diff = tir::sub(i[n - 1], i[n - 2]);
+        PrimExpr offset = tir::cast(diff->dtype, k);
+        PrimExpr keep = upper ? tir::greater_equal(diff, offset) : tir::less_equal(diff, offset);
+        return tir::MakeSelect(keep, x(idx), Const(x.dtype(), 0));
+      },
+      "trilu", kTagElemWise, {}, te::AxisNames("ax", n));
+}
+
 Tensor squeeze(const Tensor& x, const std::optional<std::vector<int64_t>>& axes) {
   std::vector<bool> drop(x.ndim(), false);
   if (axes) {

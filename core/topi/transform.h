@@ -40,6 +40,9 @@ Tensor take(const Tensor& x, const Tensor& indices, std::optional<int64_t> axis,
             const std::string& mode = "fast");
 // The elements in reverse order along `axis` ("T_reverse_sequence", as TVM's topi.flip).
 Tensor flip(const Tensor& x, int64_t axis);
+// The upper (col - row >= k) or lower (col - row <= k) triangle of the last two axes, zero
+// elsewhere ("trilu", as TVM's topi.trilu); k may be symbolic.
+Tensor trilu(const Tensor& x, PrimExpr k, bool upper);
 // out[i] = x[i with the axis coordinate replaced by indices[i]] (ONNX GatherElements); the
 // output has the indices' shape; negative indices count from the end ("T_gather_elements").
 Tensor gather_elements(const Tensor& x, const Tensor& indices, int64_t axis);

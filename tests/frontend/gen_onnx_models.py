@@ -837,14 +837,190 @@ def range_dynamic():
           init("one", np.array([1], np.int64))], opset=13)
 
 
+def layout_ops():
+    """Trilu (both triangles, k given and not), DepthToSpace in DCR and CRD, SpaceToDepth,
+    EyeLike with k and a dtype, OneHot with negative and out-of-range indices (opset 14)."""
+    x = rand(2, 3, 4)
+    d = rand(1, 8, 2, 3)
+    sp = rand(1, 2, 4, 6)
+    e = rand(3, 4)
+    ind = np.array([[0, 2, -1], [3, 5, -4]], np.int64)
+    vals = np.array([-1.5, 2.0], np.float32)
+    nodes = [
+        helper.make_node("Trilu", ["x"], ["triu"]),
+        helper.make_node("Trilu", ["x", "k1"], ["tril1"], upper=0),
+        helper.make_node("Trilu", ["x", "km1"], ["triu_m1"], upper=1),
+        helper.make_node("DepthToSpace", ["d"], ["dcr"], blocksize=2),
+        helper.make_node("DepthToSpace", ["d"], ["crd"], blocksize=2, mode="CRD"),
+        helper.make_node("SpaceToDepth", ["sp"], ["s2d"], blocksize=2),
+        helper.make_node("EyeLike", ["e"], ["eye"], k=1, dtype=I64),
+        helper.make_node("EyeLike", ["e"], ["eye0"]),
+        helper.make_node("OneHot", ["ind", "depth", "vals"], ["oh"], axis=1),
+        helper.make_node("OneHot", ["ind", "depth", "vals"], ["oh_last"]),
+    ]
+    n, c, h, w = d.shape
+    b = 2
+    dcr = d.reshape(n, b, b, c // 4, h, w).transpose(0, 3, 4, 1, 5, 2).reshape(n, c // 4, h * b, w * b)
+    crd = d.reshape(n, c // 4, b, b, h, w).transpose(0, 1, 4, 2, 5, 3).reshape(n, c // 4, h * b, w * b)
+    n, c, h, w = sp.shape
+    s2d = sp.reshape(n, c, h // b, b, w // b, b).transpose(0, 3, 5, 1, 2, 4).reshape(n, c * 4, h // b, w // b)
+
+    def one_hot(axis):
+        depth = 4
+        out_shape = list(ind.shape)
+        out_shape.insert(axis if axis >= 0 else len(out_shape) + 1 + axis, depth)
+        hot = np.full(out_shape, vals[0], np.float32)
+        moved = np.moveaxis(hot, axis, -1)
+        for pos in np.ndindex(*ind.shape):
+            i = ind[pos]
+            if -depth <= i < depth:
+                moved[pos + (i % depth,)] = vals[1]
+        return np.ascontiguousarray(np.moveaxis(moved, -1, axis))
+
+    expected = {"triu": np.triu(x), "tril1": np.tril(x, 1), "triu_m1": np.triu(x, -1),
+                "dcr": np.ascontiguousarray(dcr), "crd": np.ascontiguousarray(crd),
+                "s2d": np.ascontiguousarray(s2d),
+                "eye": np.eye(3, 4, k=1, dtype=np.int64), "eye0": np.eye(3, 4, dtype=np.float32),
+                "oh": one_hot(1), "oh_last": one_hot(-1)}
+    types = {np.dtype(np.float32): F32, np.dtype(np.int64): I64}
+    save("layout_ops", nodes,
+         [("x", F32, [2, 3, 4]), ("d", F32, [1, 8, 2, 3]), ("sp", F32, [1, 2, 4, 6]), ("e", F32, [3, 4]),
+          ("vals", F32, [2])],
+         [(k, types[v.dtype], list(v.shape)) for k, v in expected.items()],
+         {"x": x, "d": d, "sp": sp, "e": e, "vals": vals}, expected,
+         [init("k1", np.int64(1)), init("km1", np.int64(-1)), init("ind", ind), init("depth", np.int64(4))],
+         opset=14)
+
+
+def lp_pool(x, kernel, strides, pads, p):
+    """ONNX LpPool on NCHW by the definition: the p-norm of each zero-padded window."""
+    xp = np.pad(x, ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])))
+    oh = (xp.shape[2] - kernel[0]) // strides[0] + 1
+    ow = (xp.shape[3] - kernel[1]) // strides[1] + 1
+    y = np.zeros(x.shape[:2] + (oh, ow), np.float64)
+    for i in range(oh):
+        for j in range(ow):
+            win = xp[:, :, i * strides[0]:i * strides[0] + kernel[0], j * strides[1]:j * strides[1] + kernel[1]]
+            y[:, :, i, j] = (np.abs(win.astype(np.float64)) ** p).sum(axis=(2, 3)) ** (1.0 / p)
+    return y.astype(np.float32)
+
+
+def lrn(x, size, alpha, beta, bias):
+    c = x.shape[1]
+    sq = np.zeros_like(x, dtype=np.float64)
+    for ch in range(c):
+        lo, hi = max(0, ch - (size - 1) // 2), min(c - 1, ch + math.ceil((size - 1) / 2))
+        sq[:, ch] = (x[:, lo:hi + 1].astype(np.float64) ** 2).sum(axis=1)
+    return (x / (bias + alpha / size * sq) ** beta).astype(np.float32)
+
+
+def norm_pool_ops():
+    """LpPool (p 2 with pads and strides, p 3 1-D), GlobalLpPool (p 1 and 2), LRN (even and odd
+    size), MeanVarianceNormalization (default and given axes), Hardmax before and from opset 13."""
+    x = rand(2, 3, 5, 4)
+    x1 = rand(1, 2, 7)
+    h = rand(2, 3, 4)
+    nodes = [
+        helper.make_node("LpPool", ["x"], ["lp2"], kernel_shape=[2, 3], strides=[2, 1], pads=[1, 0, 0, 1]),
+        helper.make_node("LpPool", ["x1"], ["lp3"], kernel_shape=[3], p=3, strides=[2]),
+        helper.make_node("GlobalLpPool", ["x"], ["glp1"], p=1),
+        helper.make_node("GlobalLpPool", ["x"], ["glp2"]),
+        helper.make_node("LRN", ["x"], ["lrn3"], size=3),
+        helper.make_node("LRN", ["x"], ["lrn2"], size=2, alpha=0.01, beta=0.5, bias=2.0),
+        helper.make_node("MeanVarianceNormalization", ["x"], ["mvn"]),
+        helper.make_node("MeanVarianceNormalization", ["h"], ["mvn_last"], axes=[-1]),
+        helper.make_node("Hardmax", ["h"], ["hm"]),
+        helper.make_node("Hardmax", ["h"], ["hm0"], axis=0),
+    ]
+    lp3 = lp_pool(x1[:, :, None, :], (1, 3), (1, 2), (0, 0, 0, 0), 3)[:, :, 0, :]
+
+    def mvn(v, axes):
+        m = v.mean(axis=axes, keepdims=True)
+        var = (v * v).mean(axis=axes, keepdims=True) - m * m
+        return ((v - m) / (np.sqrt(var) + 1e-9)).astype(np.float32)
+
+    def hardmax(v, axis):
+        out = np.zeros_like(v)
+        idx = np.expand_dims(v.argmax(axis=axis), axis)
+        np.put_along_axis(out, idx, 1.0, axis=axis)
+        return out
+
+    expected = {"lp2": lp_pool(x, (2, 3), (2, 1), (1, 0, 0, 1), 2), "lp3": np.ascontiguousarray(lp3),
+                "glp1": np.abs(x).sum(axis=(2, 3), keepdims=True),
+                "glp2": np.sqrt((x * x).sum(axis=(2, 3), keepdims=True)),
+                "lrn3": lrn(x, 3, 1e-4, 0.75, 1.0), "lrn2": lrn(x, 2, 0.01, 0.5, 2.0),
+                "mvn": mvn(x, (0, 2, 3)), "mvn_last": mvn(h, (2,)),
+                "hm": hardmax(h, -1), "hm0": hardmax(h, 0)}
+    save("norm_pool_ops", nodes, [("x", F32, [2, 3, 5, 4]), ("x1", F32, [1, 2, 7]), ("h", F32, [2, 3, 4])],
+         [(k, F32, list(v.shape)) for k, v in expected.items()], {"x": x, "x1": x1, "h": h}, expected, opset=13)
+    # Opset 11: Hardmax over the trailing block from axis 1 (the input coerced to 2-D).
+    flat = h.reshape(2, 12)
+    expected = {"hm": hardmax(flat, 1).reshape(h.shape)}
+    save("hardmax_v11", [helper.make_node("Hardmax", ["h"], ["hm"])], [("h", F32, [2, 3, 4])],
+         [("hm", F32, [2, 3, 4])], {"h": h}, expected, opset=11)
+
+
+def activation_predicates():
+    """Celu, Shrink (float and int), IsNaN, IsInf (each detection mode), CastLike (opset 15);
+    Mish (opset 18, newer than Debian's onnx checks)."""
+    x = rand(3, 4) * 2
+    xi = np.array([[-3, -1, 0, 1, 2, 5]], np.int32)
+    special = np.array([1.0, np.nan, np.inf, -np.inf, -2.0, 0.0], np.float32)
+    like = np.zeros((1,), np.int32)
+    nodes = [
+        helper.make_node("Celu", ["x"], ["celu"], alpha=0.5),
+        helper.make_node("Shrink", ["x"], ["shrink"], lambd=0.7, bias=0.2),
+        helper.make_node("Shrink", ["xi"], ["shrink_i"], lambd=1.5, bias=1.0),
+        helper.make_node("IsNaN", ["sp"], ["nan"]),
+        helper.make_node("IsInf", ["sp"], ["inf"]),
+        helper.make_node("IsInf", ["sp"], ["pinf"], detect_negative=0),
+        helper.make_node("IsInf", ["sp"], ["ninf"], detect_positive=0),
+        helper.make_node("CastLike", ["x", "like"], ["cl"]),
+    ]
+    softplus = np.log1p(np.exp(x.astype(np.float64)))
+
+    def shrink(v, lambd, bias):
+        return np.where(v < -lambd, v + bias, np.where(v > lambd, v - bias, 0)).astype(v.dtype)
+
+    expected = {"celu": np.where(x > 0, x, 0.5 * (np.exp(x / 0.5) - 1)).astype(np.float32),
+                "shrink": shrink(x, 0.7, 0.2), "shrink_i": shrink(xi, 1.5, 1),
+                "nan": np.isnan(special), "inf": np.isinf(special),
+                "pinf": np.isposinf(special), "ninf": np.isneginf(special),
+                "cl": x.astype(np.int32)}
+    types = {np.dtype(np.float32): F32, np.dtype(np.int32): TensorProto.INT32, np.dtype(bool): TensorProto.BOOL}
+    save("activation_predicates", nodes,
+         [("x", F32, [3, 4]), ("xi", TensorProto.INT32, [1, 6]), ("sp", F32, [6]), ("like", TensorProto.INT32, [1])],
+         [(k, types[v.dtype], list(v.shape)) for k, v in expected.items()],
+         {"x": x, "xi": xi, "sp": special, "like": like}, expected, opset=15)
+    save("mish", [helper.make_node("Mish", ["x"], ["mish"])], [("x", F32, [3, 4])], [("mish", F32, [3, 4])],
+         {"x": x}, {"mish": (x * np.tanh(softplus)).astype(np.float32)}, opset=18, check=False)
+
+
+def matmul_integer():
+    """MatMulInteger: uint8 x int8 with scalar zero points, int8 x int8 without (opset 10 op)."""
+    a = rng.integers(0, 256, (2, 3, 4)).astype(np.uint8)
+    b = rng.integers(-128, 128, (4, 5)).astype(np.int8)
+    c = rng.integers(-128, 128, (3, 4)).astype(np.int8)
+    nodes = [
+        helper.make_node("MatMulInteger", ["a", "b", "az", "bz"], ["zp"]),
+        helper.make_node("MatMulInteger", ["c", "b"], ["plain"]),
+    ]
+    expected = {"zp": (a.astype(np.int32) - 130) @ (b.astype(np.int32) + 3),
+                "plain": c.astype(np.int32) @ b.astype(np.int32)}
+    save("matmul_integer", nodes,
+         [("a", TensorProto.UINT8, [2, 3, 4]), ("b", TensorProto.INT8, [4, 5]), ("c", TensorProto.INT8, [3, 4])],
+         [(k, TensorProto.INT32, list(v.shape)) for k, v in expected.items()], {"a": a, "b": b, "c": c}, expected,
+         [init("az", np.uint8(130)), init("bz", np.array([-3], np.int8))], opset=13)
+
+
 # --- error cases ------------------------------------------------------------------------------
 
 def errors():
     nodes = [
         helper.make_node("Relu", ["x"], ["a"], name="ok"),
-        helper.make_node("Hardmax", ["a"], ["b"], name="hm"),
+        helper.make_node("Unique", ["a"], ["b"], name="uq"),
         helper.make_node("Relu", ["b"], ["c"]),
-        helper.make_node("Celu", ["c"], ["y"], name="celu"),
+        helper.make_node("Det", ["c"], ["y"], name="det"),
     ]
     save("unsupported_ops", nodes, [("x", F32, [2, 2])], [("y", F32, [2, 2])], {}, {})
     save("old_opset", [helper.make_node("Relu", ["x"], ["y"])], [("x", F32, [2])], [("y", F32, [2])],
@@ -925,6 +1101,10 @@ def main():
     scatter()
     einsum()
     range_dynamic()
+    layout_ops()
+    norm_pool_ops()
+    activation_predicates()
+    matmul_integer()
     external_data()
     malformed_attributes()
     errors()

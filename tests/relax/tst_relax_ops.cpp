@@ -194,6 +194,11 @@ class TestRelaxOps : public QObject {
     CHECK_ERROR(Infer({T({I(2)}, kI64)}, On("relax.sin")),
                 "sin: the operand must have a floating-point dtype, got int64");
     CHECK_TYPE(Infer({T({n}, DataType::Bool())}, On("relax.logical_not")), "R.Tensor((n,), \"bool\")");
+    // isnan / isinf / isfinite: bools of the operand's shape, on integers too.
+    for (const char* op : {"relax.isnan", "relax.isinf", "relax.isfinite"}) {
+      CHECK_TYPE(Infer({T({n, I(8)})}, On(op)), "R.Tensor((n, 8), \"bool\")");
+      CHECK_TYPE(Infer({T({I(2)}, kI64)}, On(op)), "R.Tensor((2,), \"bool\")");
+    }
     CHECK_ERROR(Infer({T({I(2)}, kI64)}, On("relax.exp")),
                 "exp: the operand must have a floating-point dtype, got int64");
     CHECK_TYPE(Infer({T({I(2)}, kI64)}, On("relax.abs")), "R.Tensor((2,), \"int64\")");
@@ -463,6 +468,24 @@ class TestRelaxOps : public QObject {
                                tir::MakeFloatImm(DataType::Float(32), 0.25), {})),
                "R.Tensor((4,), \"float32\")");
     CHECK_ERROR(Infer({}, range(I(0), n, I(0), {})), "arange: the step must not be 0");
+  }
+
+  // tril / triu keep the input's type; k is an integer R.prim_value.
+  void trilTriu() {
+    tir::Var n = tir::MakeVar("n", kI64);
+    for (const char* op : {"relax.tril", "relax.triu"}) {
+      CHECK_TYPE(Infer({T({n, I(3), I(4)})}, [=](const std::vector<Var>& p) { return MakeOpCall(op, {p[0], Prim(1)}); }),
+                 "R.Tensor((n, 3, 4), \"float32\")");
+      CHECK_TYPE(Infer({T({I(3), n}, kI64)}, [=](const std::vector<Var>& p) { return MakeOpCall(op, {p[0], MakePrimValue(n)}); }),
+                 "R.Tensor((3, n), \"int64\")");
+    }
+    CHECK_ERROR(Infer({T({I(4)})}, [](const std::vector<Var>& p) { return MakeOpCall("relax.tril", {p[0], Prim(0)}); }),
+                "tril: the input must have at least two axes, got rank 1");
+    CHECK_ERROR(Infer({T({I(4), I(4)})},
+                      [](const std::vector<Var>& p) {
+                        return MakeOpCall("relax.triu", {p[0], MakePrimValue(tir::MakeFloatImm(DataType::Float(32), 1.0))});
+                      }),
+                "triu: the diagonal offset k must be an integer R.prim_value");
   }
 
   void attention() {

@@ -618,6 +618,50 @@ def main() -> R.Tuple(R.Tensor((5,), dtype="int64"), R.Tensor((4,), dtype="int64
     for (int i = 0; i < 4; ++i) QCOMPARE(r.value.fields[1].tensor.GetDouble(i), double(2 + i));
   }
 
+  // tril / triu against their definition (col - row <= k, >= k), k a literal, left out (printed
+  // as 0) and a symbolic dim; isnan / isinf / isfinite on the special values.
+  void trilTriuAndPredicates() {
+    ir::IRModule m = ParseOrFail(R"(# from tvm.script import relax as R
+
+@R.function
+def main(x: R.Tensor((2, 3, 4), dtype="float32"), s: R.Tensor((4,), dtype="float32"), c: R.Shape(["n"])) -> R.Tuple(R.Tensor((2, 3, 4), dtype="float32"), R.Tensor((2, 3, 4), dtype="float32"), R.Tensor((2, 3, 4), dtype="float32"), R.Tensor((4,), dtype="bool"), R.Tensor((4,), dtype="bool"), R.Tensor((4,), dtype="bool")):
+    a = R.tril(x, -1)
+    b = R.triu(x)
+    d = R.tril(x, R.prim_value(n))
+    e = R.isnan(s)
+    f = R.isinf(s)
+    g = R.isfinite(s)
+    return (a, b, d, e, f, g)
+)");
+    std::string printed = script::PrintModule(m);
+    QVERIFY2(printed.find("R.triu(x, 0)") != std::string::npos, printed.c_str());
+    QCOMPARE(script::PrintModule(ParseOrFail(printed)), printed);
+    runtime::NDArray x = Random({2, 3, 4}, 51);
+    runtime::NDArray sp = runtime::NDArray::Empty({4}, runtime::Float(32));
+    const double specials[4] = {1.0, std::nan(""), HUGE_VAL, -HUGE_VAL};
+    for (int i = 0; i < 4; ++i) sp.SetDouble(i, specials[i]);
+    auto r = relax::InterpretRelax(m, "main", {Value::Tensor(x), Value::Tensor(sp), Value::ShapeOf({2})},
+                                   transform::InterpreterOptions());
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    for (int b = 0; b < 2; ++b) {
+      for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 4; ++j) {
+          size_t at = (b * 3 + i) * 4 + j;
+          double v = x.GetDouble(at);
+          QCOMPARE(r.value.fields[0].tensor.GetDouble(at), j - i <= -1 ? v : 0.0);
+          QCOMPARE(r.value.fields[1].tensor.GetDouble(at), j - i >= 0 ? v : 0.0);
+          QCOMPARE(r.value.fields[2].tensor.GetDouble(at), j - i <= 2 ? v : 0.0);
+        }
+      }
+    }
+    const double nan[4] = {0, 1, 0, 0}, inf[4] = {0, 0, 1, 1}, finite[4] = {1, 0, 0, 0};
+    for (int i = 0; i < 4; ++i) {
+      QCOMPARE(r.value.fields[3].tensor.GetDouble(i), nan[i]);
+      QCOMPARE(r.value.fields[4].tensor.GetDouble(i), inf[i]);
+      QCOMPARE(r.value.fields[5].tensor.GetDouble(i), finite[i]);
+    }
+  }
+
   // attention's struct info errors name the operand and the dim.
   void attentionErrors() {
     auto error = [](const std::string& call, const std::string& q, const std::string& k) {

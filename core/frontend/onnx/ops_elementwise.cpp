@@ -1,5 +1,5 @@
 // Element-wise ONNX ops: arithmetic and comparisons with numpy broadcasting, unary math, Clip,
-// Where, Cast and the pass-throughs (Identity, Dropout in inference). On integer values known at
+// Where, Cast / CastLike, IsNaN / IsInf, Shrink, the activations and the pass-throughs (Identity, Dropout in inference). On integer values known at
 // import time (shapes and their arithmetic) the binary ops, Where and Cast compute the result
 // here instead of emitting a call.
 #include <cctype>
@@ -159,10 +159,8 @@ std::vector<Operand> ConvertWhere(NodeContext& ctx) {
   return {Value(Expr(ctx.Op("relax.where", {ctx.Expr(0), ctx.Expr(1), ctx.Expr(2)})))};
 }
 
-std::vector<Operand> ConvertCast(NodeContext& ctx) {
-  int64_t to = ctx.AttrInt("to", 0);
-  DataType dtype = DataTypeOf(static_cast<int32_t>(to));
-  if (dtype.is_void()) ctx.Fail("casting to " + ONNXTypeName(static_cast<int32_t>(to)) + " is not supported");
+// Cast and CastLike: to `dtype`; known integers stay known.
+std::vector<Operand> CastTo(NodeContext& ctx, DataType dtype) {
   if (const KnownInts* k = ctx.Known(0); k && (dtype.is_integer() || dtype.is_bool())) {
     KnownInts out = *k;
     out.dtype = dtype;
@@ -177,6 +175,40 @@ std::vector<Operand> ConvertCast(NodeContext& ctx) {
   }
   if (ctx.DType(0) == dtype) return {ctx.Input(0)};
   return {Value(Expr(ctx.Op("relax.astype", {ctx.Expr(0)}, {{"dtype", relax::DTypeAttr(dtype)}})))};
+}
+
+std::vector<Operand> ConvertCast(NodeContext& ctx) {
+  int64_t to = ctx.AttrInt("to", 0);
+  DataType dtype = DataTypeOf(static_cast<int32_t>(to));
+  if (dtype.is_void()) ctx.Fail("casting to " + ONNXTypeName(static_cast<int32_t>(to)) + " is not supported");
+  return CastTo(ctx, dtype);
+}
+
+// CastLike (opset 15): to the element type of the second input.
+std::vector<Operand> ConvertCastLike(NodeContext& ctx) { return CastTo(ctx, ctx.DType(1)); }
+
+// IsInf: R.isinf, narrowed to one sign by detect_positive / detect_negative.
+std::vector<Operand> ConvertIsInf(NodeContext& ctx) {
+  Expr x = ctx.Expr(0);
+  bool pos = ctx.AttrInt("detect_positive", 1) != 0;
+  bool neg = ctx.AttrInt("detect_negative", 1) != 0;
+  if (!pos && !neg) {
+    return {Value(Expr(ctx.Op("relax.zeros_like", {x}, {{"dtype", relax::DTypeAttr(DataType::Bool())}})))};
+  }
+  Expr inf = ctx.Op("relax.isinf", {x});
+  if (pos && neg) return {Value(inf)};
+  Expr sign = ctx.Op(pos ? "relax.greater" : "relax.less", {x, ScalarConstant(ctx.DType(0), 0)});
+  return {Value(Expr(ctx.Op("relax.logical_and", {inf, sign})))};
+}
+
+// Shrink: x + bias below -lambd, x - bias above lambd, 0 between (any numeric dtype).
+std::vector<Operand> ConvertShrink(NodeContext& ctx) {
+  Expr x = ctx.Expr(0);
+  DataType dtype = ctx.DType(0);
+  double lambd = ctx.AttrFloat("lambd", 0.5f), bias = ctx.AttrFloat("bias", 0.0f);
+  auto c = [&](double v) { return Expr(ScalarConstant(dtype, v)); };
+  Expr high = ctx.Op("relax.where", {ctx.Op("relax.greater", {x, c(lambd)}), ctx.Op("relax.subtract", {x, c(bias)}), c(0)});
+  return {Value(Expr(ctx.Op("relax.where", {ctx.Op("relax.less", {x, c(-lambd)}), ctx.Op("relax.add", {x, c(bias)}), high})))};
 }
 
 std::vector<Operand> ConvertIdentity(NodeContext& ctx) { return {ctx.Input(0)}; }
@@ -313,6 +345,19 @@ void RegisterElementwise(ConverterTable& t) {
   t["Clip"] = ConvertClip;
   t["Where"] = ConvertWhere;
   t["Cast"] = ConvertCast;
+  t["CastLike"] = ConvertCastLike;
+  t["IsNaN"] = Unary("relax.isnan");
+  t["IsInf"] = ConvertIsInf;
+  t["Shrink"] = ConvertShrink;
+  t["Mish"] = Activate([](const Activation& a) {
+    return a.Op("relax.multiply", {a.x, a.Op("relax.tanh", {a.Op("relax.nn.softplus", {a.x})})});
+  });
+  t["Celu"] = Activate([](const Activation& a) {
+    double alpha = a.ctx.AttrFloat("alpha", 1.0f);
+    Expr scaled = a.Op("relax.divide", {a.x, a.C(alpha)});
+    Expr neg = a.Op("relax.multiply", {a.C(alpha), a.Op("relax.subtract", {a.Op("relax.exp", {scaled}), a.C(1)})});
+    return a.Op("relax.where", {a.Op("relax.greater", {a.x, a.C(0)}), a.x, neg});
+  });
   t["Identity"] = ConvertIdentity;
   t["Dropout"] = ConvertDropout;
 }

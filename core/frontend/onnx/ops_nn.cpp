@@ -1,6 +1,7 @@
 // Neural-network ONNX ops: Gemm and MatMul, 1-D and 2-D Conv (onto conv1d / conv2d),
-// ConvTranspose and pooling (1-D as 2-D over a unit height), the normalizations, Resize,
-// quantization and the softmax family, mapped onto relax.matmul, relax.nn.*, relax.image.*,
+// ConvTranspose and pooling (1-D as 2-D over a unit height; Lp pools through average pools), the
+// normalizations (LRN and MeanVarianceNormalization by their formulas), Resize, quantization and
+// the softmax family with Hardmax, mapped onto relax.matmul, relax.nn.*, relax.image.*,
 // relax.quantize / dequantize and relax.mean / relax.max as TVM's ONNX frontend maps them.
 #include <cmath>
 
@@ -36,6 +37,30 @@ std::vector<Operand> ConvertGemm(NodeContext& ctx) {
 
 std::vector<Operand> ConvertMatMul(NodeContext& ctx) {
   return {Value(Expr(ctx.Op("relax.matmul", {ctx.Expr(0), ctx.Expr(1)})))};
+}
+
+// MatMulInteger (opset 10): (A - a_zero_point) @ (B - b_zero_point) in int32, the 8-bit
+// operands widened first. Zero points per tensor (a scalar or one element) only.
+std::vector<Operand> ConvertMatMulInteger(NodeContext& ctx) {
+  DataType i32 = DataType::Int(32);
+  auto widened = [&](size_t data, size_t zero) {
+    DataType t = ctx.DType(data);
+    if (t != DataType::Int(8) && t != DataType::UInt(8)) ctx.Fail("the operands must be int8 or uint8, got " + t.ToString());
+    Expr x = ctx.Op("relax.astype", {ctx.Expr(data)}, {{"dtype", relax::DTypeAttr(i32)}});
+    if (!ctx.HasInput(zero)) return x;
+    std::vector<PrimExpr> zs = ctx.Shape(zero);
+    int64_t count = 1;
+    for (const auto& d : zs) {
+      const int64_t* c = tir::AsConstInt(d);
+      count *= c ? *c : -1;
+    }
+    if (zs.size() > 1 || count != 1) ctx.Fail("only per-tensor zero points (one element) are supported");
+    Expr z = ctx.Op("relax.astype", {ctx.Expr(zero)}, {{"dtype", relax::DTypeAttr(i32)}});
+    if (!zs.empty()) z = ctx.Op("relax.reshape", {z, ShapeOf({})});
+    return Expr(ctx.Op("relax.subtract", {x, z}));
+  };
+  Expr a = widened(0, 2), b = widened(1, 3);
+  return {Value(Expr(ctx.Op("relax.matmul", {a, b}, {{"out_dtype", relax::DTypeAttr(i32)}})))};
 }
 
 // Einsum onto relax.einsum (its equation the subscripts).
@@ -204,29 +229,159 @@ std::vector<Operand> ConvertConvTranspose(NodeContext& ctx) {
   return {Value(one_d ? DropHeight(ctx, y) : y)};
 }
 
+// A 1-D or 2-D pool of `data` (input 0's shape) with the node's window attributes;
+// count_include_pad only for average pooling.
+Expr PoolOf(NodeContext& ctx, const std::string& name, Expr data, std::optional<bool> count_include_pad) {
+  int64_t rank = ctx.Rank(0);
+  if (rank != 3 && rank != 4) ctx.Fail("only 1-D and 2-D pooling (3-D or 4-D data) is supported");
+  std::vector<int64_t> kernel = ctx.AttrInts("kernel_shape", {});
+  if (kernel.size() != static_cast<size_t>(rank - 2)) {
+    ctx.Fail("kernel_shape must have " + std::to_string(rank - 2) + " values");
+  }
+  bool one_d = rank == 3;
+  Window w = ReadWindow(ctx, kernel);
+  if (one_d) w = As2D(w);
+  ir::AttrMap attrs{{"pool_size", relax::IntArray(w.kernel)},
+                    {"strides", relax::IntArray(w.strides)},
+                    {"dilation", relax::IntArray(w.dilations)},
+                    {"padding", relax::IntArray(w.pads)},
+                    {"ceil_mode", ir::MakeBool(ctx.AttrInt("ceil_mode", 0) != 0)}};
+  if (count_include_pad) attrs["count_include_pad"] = ir::MakeBool(*count_include_pad);
+  if (!one_d) return ctx.Op(name, {data}, attrs);
+  return DropHeight(ctx, ctx.Op(name, {UnitHeight(ctx, data)}, attrs));
+}
+
 Converter Pool(const char* relax_name, bool average) {
   std::string name = relax_name;
   return [name, average](NodeContext& ctx) -> std::vector<Operand> {
-    int64_t rank = ctx.Rank(0);
-    if (rank != 3 && rank != 4) ctx.Fail("only 1-D and 2-D pooling (3-D or 4-D data) is supported");
     if (ctx.node().output_size() > 1 && !ctx.node().output(1).empty()) ctx.Fail("the Indices output is not supported");
-    std::vector<int64_t> kernel = ctx.AttrInts("kernel_shape", {});
-    if (kernel.size() != static_cast<size_t>(rank - 2)) {
-      ctx.Fail("kernel_shape must have " + std::to_string(rank - 2) + " values");
-    }
     if (ctx.AttrInt("storage_order", 0) != 0) ctx.Fail("storage_order 1 is not supported");
-    bool one_d = rank == 3;
-    Window w = ReadWindow(ctx, kernel);
-    if (one_d) w = As2D(w);
-    ir::AttrMap attrs{{"pool_size", relax::IntArray(w.kernel)},
-                      {"strides", relax::IntArray(w.strides)},
-                      {"dilation", relax::IntArray(w.dilations)},
-                      {"padding", relax::IntArray(w.pads)},
-                      {"ceil_mode", ir::MakeBool(ctx.AttrInt("ceil_mode", 0) != 0)}};
-    if (average) attrs["count_include_pad"] = ir::MakeBool(ctx.AttrInt("count_include_pad", 0) != 0);
-    if (!one_d) return {Value(Expr(ctx.Op(name, {ctx.Expr(0)}, attrs)))};
-    return {Value(DropHeight(ctx, ctx.Op(name, {UnitHeight(ctx, ctx.Expr(0))}, attrs)))};
+    std::optional<bool> include;
+    if (average) include = ctx.AttrInt("count_include_pad", 0) != 0;
+    return {Value(PoolOf(ctx, name, ctx.Expr(0), include))};
   };
+}
+
+// |x|^p, written as a product for p = 1 and 2.
+Expr AbsPower(NodeContext& ctx, const Expr& x, int64_t p) {
+  if (p == 1) return ctx.Op("relax.abs", {x});
+  if (p == 2) return ctx.Op("relax.multiply", {x, x});
+  return ctx.Op("relax.power", {ctx.Op("relax.abs", {x}), ScalarConstant(ctx.DType(0), static_cast<double>(p))});
+}
+
+Expr Root(NodeContext& ctx, const Expr& x, int64_t p) {
+  if (p == 1) return x;
+  if (p == 2) return ctx.Op("relax.sqrt", {x});
+  return ctx.Op("relax.power", {x, ScalarConstant(ctx.DType(0), 1.0 / static_cast<double>(p))});
+}
+
+int64_t LpOrder(NodeContext& ctx) {
+  if (!ctx.DType(0).is_floating_point()) ctx.Fail("the input must be a floating-point tensor");
+  int64_t p = ctx.AttrInt("p", 2);
+  if (p <= 0) ctx.Fail("p must be positive, got " + std::to_string(p));
+  return p;
+}
+
+// LpPool: the p-th root of the window sums of |x|^p, the sums as average pools (padding counted)
+// times the window size. ceil_mode windows run past the padding, where that product is no sum.
+std::vector<Operand> ConvertLpPool(NodeContext& ctx) {
+  int64_t p = LpOrder(ctx);
+  if (ctx.AttrInt("ceil_mode", 0) != 0) ctx.Fail("ceil_mode 1 is not supported");
+  for (int64_t d : ctx.AttrInts("dilations", {})) {
+    if (d != 1) ctx.Fail("dilations other than 1 are not supported");
+  }
+  int64_t window = 1;
+  for (int64_t k : ctx.AttrInts("kernel_shape", {})) window *= k;
+  Expr avg = PoolOf(ctx, "relax.nn.avg_pool2d", AbsPower(ctx, ctx.Expr(0), p), true);
+  Expr sum = ctx.Op("relax.multiply", {avg, ScalarConstant(ctx.DType(0), static_cast<double>(window))});
+  return {Value(Root(ctx, sum, p))};
+}
+
+// GlobalLpPool: the p-norm over all spatial axes, kept as 1.
+std::vector<Operand> ConvertGlobalLpPool(NodeContext& ctx) {
+  int64_t p = LpOrder(ctx);
+  int64_t rank = ctx.Rank(0);
+  if (rank < 3) ctx.Fail("the data must have spatial axes");
+  std::vector<int64_t> axes;
+  for (int64_t k = 2; k < rank; ++k) axes.push_back(k);
+  Expr sum = ctx.Op("relax.sum", {AbsPower(ctx, ctx.Expr(0), p)},
+                    {{"axis", relax::IntArray(axes)}, {"keepdims", ir::MakeBool(true)}});
+  return {Value(Root(ctx, sum, p))};
+}
+
+// LRN: x / (bias + alpha / size * S)^beta, S the sum of squares over the channel window
+// [c - floor((size-1)/2), c + ceil((size-1)/2)], computed as an average pool (padding counted)
+// of x² viewed as (N, 1, C, rest) times the window size.
+std::vector<Operand> ConvertLRN(NodeContext& ctx) {
+  if (!ctx.DType(0).is_floating_point()) ctx.Fail("the input must be a floating-point tensor");
+  int64_t rank = ctx.Rank(0);
+  if (rank < 2) ctx.Fail("the input must have a channel axis, got rank " + std::to_string(rank));
+  int64_t size = ctx.AttrInt("size", 0);
+  if (size <= 0) ctx.Fail("size must be positive, got " + std::to_string(size));
+  double alpha = ctx.AttrFloat("alpha", 1e-4f), beta = ctx.AttrFloat("beta", 0.75f), bias = ctx.AttrFloat("bias", 1.0f);
+  DataType dtype = ctx.DType(0);
+  std::vector<PrimExpr> shape = ctx.Shape(0);
+  PrimExpr rest = I64(1);
+  for (int64_t k = 2; k < rank; ++k) rest = tir::mul(rest, shape[k]);
+  Expr x = ctx.Expr(0);
+  Expr sq = ctx.Op("relax.reshape", {ctx.Op("relax.multiply", {x, x}), ShapeOf({shape[0], I64(1), shape[1], rest})});
+  int64_t before = (size - 1) / 2, after = size - 1 - before;
+  Expr avg = ctx.Op("relax.nn.avg_pool2d", {sq},
+                    {{"pool_size", relax::IntArray({size, 1})},
+                     {"strides", relax::IntArray({1, 1})},
+                     {"dilation", relax::IntArray({1, 1})},
+                     {"padding", relax::IntArray({before, 0, after, 0})},
+                     {"ceil_mode", ir::MakeBool(false)},
+                     {"count_include_pad", ir::MakeBool(true)}});
+  Expr sum = ctx.Op("relax.reshape", {avg, ShapeOf(shape)});
+  // alpha / size * (avg * size) is alpha * avg.
+  Expr base = ctx.Op("relax.add", {ScalarConstant(dtype, bias), ctx.Op("relax.multiply", {sum, ScalarConstant(dtype, alpha)})});
+  return {Value(Expr(ctx.Op("relax.divide", {x, ctx.Op("relax.power", {base, ScalarConstant(dtype, beta)})})))};
+}
+
+// MeanVarianceNormalization by ONNX's function body: (x - E[x]) / (sqrt(E[x²] - E[x]²) + 1e-9)
+// over `axes` (default 0, 2, 3).
+std::vector<Operand> ConvertMVN(NodeContext& ctx) {
+  if (!ctx.DType(0).is_floating_point()) ctx.Fail("the input must be a floating-point tensor");
+  int64_t rank = ctx.Rank(0);
+  std::vector<int64_t> axes = ctx.AttrInts("axes", {0, 2, 3});
+  for (int64_t& a : axes) a = NormalizeAxis(a, rank, ctx);
+  DataType dtype = ctx.DType(0);
+  Expr x = ctx.Expr(0);
+  ir::AttrMap attrs{{"axis", relax::IntArray(axes)}, {"keepdims", ir::MakeBool(true)}};
+  Expr mean = ctx.Op("relax.mean", {x}, attrs);
+  Expr mean_sq = ctx.Op("relax.mean", {ctx.Op("relax.multiply", {x, x})}, attrs);
+  Expr var = ctx.Op("relax.subtract", {mean_sq, ctx.Op("relax.multiply", {mean, mean})});
+  Expr std = ctx.Op("relax.add", {ctx.Op("relax.sqrt", {var}), ScalarConstant(dtype, 1e-9)});
+  return {Value(Expr(ctx.Op("relax.divide", {ctx.Op("relax.subtract", {x, mean}), std})))};
+}
+
+// Hardmax: 1 at the first maximum along `axis`, 0 elsewhere (argmax compared with the positions
+// along the axis). Before opset 13 the input is coerced to 2-D at `axis` (default 1), as Softmax.
+std::vector<Operand> ConvertHardmax(NodeContext& ctx) {
+  int64_t rank = ctx.Rank(0);
+  bool coerced = ctx.opset() < 13;
+  int64_t axis = NormalizeAxis(ctx.AttrInt("axis", coerced ? 1 : -1), rank, ctx);
+  std::vector<PrimExpr> shape = ctx.Shape(0);
+  Expr x = ctx.Expr(0);
+  std::vector<PrimExpr> work = shape;
+  if (coerced && axis != rank - 1) {
+    PrimExpr outer = I64(1), inner = I64(1);
+    for (int64_t k = 0; k < rank; ++k) (k < axis ? outer : inner) = tir::mul(k < axis ? outer : inner, shape[k]);
+    work = {outer, inner};
+    x = ctx.Op("relax.reshape", {x, ShapeOf(work)});
+    axis = 1;
+  }
+  Expr arg = ctx.Op("relax.argmax", {x}, {{"axis", ir::MakeInt(axis)}, {"keepdims", ir::MakeBool(true)}});
+  std::vector<PrimExpr> column(work.size(), I64(1));
+  column[axis] = work[axis];
+  Expr positions = ctx.Op("relax.arange", {relax::MakePrimValue(I64(0)), relax::MakePrimValue(work[axis]),
+                                           relax::MakePrimValue(I64(1))},
+                          {{"dtype", relax::DTypeAttr(DataType::Int(64))}});
+  positions = ctx.Op("relax.reshape", {positions, ShapeOf(column)});
+  Expr y = ctx.Op("relax.astype", {ctx.Op("relax.equal", {arg, positions})}, {{"dtype", relax::DTypeAttr(ctx.DType(0))}});
+  if (work.size() != shape.size()) y = ctx.Op("relax.reshape", {y, ShapeOf(shape)});
+  return {Value(y)};
 }
 
 Converter GlobalPool(const char* relax_name) {
@@ -441,12 +596,18 @@ void RegisterNN(ConverterTable& t) {
   t["QuantizeLinear"] = QDQ(true);
   t["Gemm"] = ConvertGemm;
   t["MatMul"] = ConvertMatMul;
+  t["MatMulInteger"] = ConvertMatMulInteger;
   t["Einsum"] = ConvertEinsum;
   t["Conv"] = ConvertConv;
   t["MaxPool"] = Pool("relax.nn.max_pool2d", false);
   t["AveragePool"] = Pool("relax.nn.avg_pool2d", true);
   t["GlobalAveragePool"] = GlobalPool("relax.mean");
   t["GlobalMaxPool"] = GlobalPool("relax.max");
+  t["LpPool"] = ConvertLpPool;
+  t["GlobalLpPool"] = ConvertGlobalLpPool;
+  t["LRN"] = ConvertLRN;
+  t["MeanVarianceNormalization"] = ConvertMVN;
+  t["Hardmax"] = ConvertHardmax;
   t["BatchNormalization"] = ConvertBatchNorm;
   t["LayerNormalization"] = ConvertLayerNorm;
   t["InstanceNormalization"] = ConvertInstanceNorm;

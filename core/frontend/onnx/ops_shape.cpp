@@ -1,5 +1,6 @@
 // Shape and layout ONNX ops: Shape, Size, Reshape, Flatten, Transpose, Squeeze, Unsqueeze,
-// Concat, Gather, Slice, Split, Expand, ConstantOfShape, Constant and Range. Values known at
+// Concat, Gather, Slice, Split, Expand, ConstantOfShape, Constant, Range, Trilu, DepthToSpace,
+// SpaceToDepth, OneHot and EyeLike. Values known at
 // import time (integer constants and shapes, elements possibly symbolic) are rearranged here, so
 // the shape arithmetic that exporters emit folds into the static or symbolic shape that a
 // Reshape or Expand finally takes.
@@ -528,6 +529,108 @@ std::vector<Operand> ConvertScatterND(NodeContext& ctx) {
                             {{"reduction", ScatterReduction(ctx)}})))};
 }
 
+// Trilu (opset 14) onto relax.triu / relax.tril; the diagonal offset k must be known at import.
+std::vector<Operand> ConvertTrilu(NodeContext& ctx) {
+  if (ctx.Rank(0) < 2) ctx.Fail("the input must have at least two axes, got rank " + std::to_string(ctx.Rank(0)));
+  int64_t k = 0;
+  if (ctx.HasInput(1)) {
+    std::vector<int64_t> ks = ctx.ConstInts(1, "k");
+    if (ks.size() != 1) ctx.Fail("k must be a scalar");
+    k = ks[0];
+  }
+  bool upper = ctx.AttrInt("upper", 1) != 0;
+  return {Value(Expr(ctx.Op(upper ? "relax.triu" : "relax.tril", {ctx.Expr(0), relax::MakePrimValue(I64(k))})))};
+}
+
+// The static dim `axis` of input 0, for the layout ops that split or merge it.
+int64_t StaticDim(NodeContext& ctx, int64_t axis, const char* what) {
+  const int64_t* d = tir::AsConstInt(ctx.Shape(0)[axis]);
+  if (!d) ctx.Fail(std::string("the ") + what + " dim must be static");
+  return *d;
+}
+
+// DepthToSpace onto reshape + permute_dims + reshape: the channels split into a (b, b, C/b²)
+// block (DCR, the default) or (C/b², b, b) (CRD), the block moved beside H and W.
+std::vector<Operand> ConvertDepthToSpace(NodeContext& ctx) {
+  if (ctx.Rank(0) != 4) ctx.Fail("the input must be 4-D (NCHW), got rank " + std::to_string(ctx.Rank(0)));
+  int64_t b = ctx.AttrInt("blocksize", 0);
+  if (b <= 0) ctx.Fail("blocksize must be positive, got " + std::to_string(b));
+  std::string mode = ctx.AttrString("mode", "DCR");
+  if (mode != "DCR" && mode != "CRD") ctx.Fail("mode '" + mode + "' is not supported (DCR, CRD)");
+  std::vector<PrimExpr> in = ctx.Shape(0);
+  int64_t c = StaticDim(ctx, 1, "channel");
+  if (c % (b * b) != 0) ctx.Fail(std::to_string(c) + " channels are not divisible by blocksize² " + std::to_string(b * b));
+  PrimExpr n = in[0], h = in[2], w = in[3], cb = I64(c / (b * b)), bb = I64(b);
+  bool dcr = mode == "DCR";
+  std::vector<PrimExpr> split = dcr ? std::vector<PrimExpr>{n, bb, bb, cb, h, w} : std::vector<PrimExpr>{n, cb, bb, bb, h, w};
+  std::vector<int64_t> perm = dcr ? std::vector<int64_t>{0, 3, 4, 1, 5, 2} : std::vector<int64_t>{0, 1, 4, 2, 5, 3};
+  Expr x = ctx.Op("relax.reshape", {ctx.Expr(0), relax::MakeShapeExpr(split)});
+  x = ctx.Op("relax.permute_dims", {x}, {{"axes", relax::IntArray(perm)}});
+  return {Value(Expr(ctx.Op("relax.reshape", {x, relax::MakeShapeExpr({n, cb, tir::mul(h, bb), tir::mul(w, bb)})})))};
+}
+
+// SpaceToDepth: each b x b block of H and W moved into the channels, block offsets first.
+std::vector<Operand> ConvertSpaceToDepth(NodeContext& ctx) {
+  if (ctx.Rank(0) != 4) ctx.Fail("the input must be 4-D (NCHW), got rank " + std::to_string(ctx.Rank(0)));
+  int64_t b = ctx.AttrInt("blocksize", 0);
+  if (b <= 0) ctx.Fail("blocksize must be positive, got " + std::to_string(b));
+  std::vector<PrimExpr> in = ctx.Shape(0);
+  int64_t h = StaticDim(ctx, 2, "height"), w = StaticDim(ctx, 3, "width");
+  if (h % b != 0 || w % b != 0) {
+    ctx.Fail("the spatial dims " + std::to_string(h) + "x" + std::to_string(w) + " are not divisible by blocksize " +
+             std::to_string(b));
+  }
+  PrimExpr n = in[0], c = in[1], bb = I64(b), hb = I64(h / b), wb = I64(w / b);
+  Expr x = ctx.Op("relax.reshape", {ctx.Expr(0), relax::MakeShapeExpr({n, c, hb, bb, wb, bb})});
+  x = ctx.Op("relax.permute_dims", {x}, {{"axes", relax::IntArray({0, 3, 5, 1, 2, 4})}});
+  return {Value(Expr(ctx.Op("relax.reshape", {x, relax::MakeShapeExpr({n, tir::mul(c, I64(b * b)), hb, wb})})))};
+}
+
+// OneHot (opset 11): on where the (wrapped) index equals the position along the new axis, off
+// elsewhere; an index outside [-depth, depth) gives a row of off. depth must be known at import;
+// values = [off, on] may be computed by the graph.
+std::vector<Operand> ConvertOneHot(NodeContext& ctx) {
+  std::optional<double> depth_value = ctx.ConstScalar(1);
+  if (!depth_value) ctx.Fail("the depth (input '" + ctx.node().input(1) + "') must be a constant scalar");
+  auto depth = static_cast<int64_t>(*depth_value);
+  if (depth <= 0) ctx.Fail("depth must be positive, got " + std::to_string(depth));
+  int64_t rank = ctx.Rank(0);
+  int64_t axis = NormalizeAxis(ctx.AttrInt("axis", -1), rank + 1, ctx);
+  Expr idx = ctx.Expr(0);
+  DataType i64 = DataType::Int(64);
+  if (ctx.DType(0) != i64) idx = ctx.Op("relax.astype", {idx}, {{"dtype", relax::DTypeAttr(i64)}});
+  Expr wrapped = ctx.Op("relax.add", {idx, ScalarConstant(i64, static_cast<double>(depth))});
+  idx = ctx.Op("relax.where", {ctx.Op("relax.less", {idx, ScalarConstant(i64, 0)}), wrapped, idx});
+  idx = ctx.Op("relax.expand_dims", {idx}, {{"axis", relax::IntArray({axis})}});
+  std::vector<PrimExpr> column(rank + 1, I64(1));
+  column[axis] = I64(depth);
+  Expr positions = ctx.Op("relax.arange", {relax::MakePrimValue(I64(0)), relax::MakePrimValue(I64(depth)),
+                                           relax::MakePrimValue(I64(1))},
+                          {{"dtype", relax::DTypeAttr(i64)}});
+  positions = ctx.Op("relax.reshape", {positions, relax::MakeShapeExpr(column)});
+  if (ctx.Rank(2) != 1) ctx.Fail("values must be a 1-D tensor [off, on]");
+  auto value = [&](int64_t i) {
+    return Expr(ctx.Op("relax.take", {ctx.Expr(2), MakeConstantOf(i64, {}, {static_cast<double>(i)})},
+                       {{"axis", ir::MakeInt(0)}}));
+  };
+  Expr hot = ctx.Op("relax.equal", {idx, positions});
+  return {Value(Expr(ctx.Op("relax.where", {hot, value(1), value(0)})))};
+}
+
+// EyeLike: ones on diagonal k of a 2-D shape, as triu(tril(ones)) at k; dtype from the attribute,
+// else the input's.
+std::vector<Operand> ConvertEyeLike(NodeContext& ctx) {
+  if (ctx.Rank(0) != 2) ctx.Fail("the input must be 2-D, got rank " + std::to_string(ctx.Rank(0)));
+  DataType dtype = ctx.DType(0);
+  if (const auto* a = ctx.Attr("dtype")) {
+    dtype = DataTypeOf(static_cast<int32_t>(a->i()));
+    if (dtype.is_void()) ctx.Fail("dtype " + ONNXTypeName(static_cast<int32_t>(a->i())) + " is not supported");
+  }
+  Expr k = relax::MakePrimValue(I64(ctx.AttrInt("k", 0)));
+  Expr ones = ctx.Op("relax.ones_like", {ctx.Expr(0)}, {{"dtype", relax::DTypeAttr(dtype)}});
+  return {Value(Expr(ctx.Op("relax.tril", {ctx.Op("relax.triu", {ones, k}), k})))};
+}
+
 }  // namespace
 
 void RegisterShape(ConverterTable& t) {
@@ -552,6 +655,11 @@ void RegisterShape(ConverterTable& t) {
   t["GatherND"] = ConvertGatherND;
   t["ScatterElements"] = ConvertScatterElements;
   t["ScatterND"] = ConvertScatterND;
+  t["Trilu"] = ConvertTrilu;
+  t["DepthToSpace"] = ConvertDepthToSpace;
+  t["SpaceToDepth"] = ConvertSpaceToDepth;
+  t["OneHot"] = ConvertOneHot;
+  t["EyeLike"] = ConvertEyeLike;
 }
 
 }  // namespace wb::frontend::onnx

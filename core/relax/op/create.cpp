@@ -1,4 +1,4 @@
-// Tensor creation (relax.full, relax.zeros, relax.ones, and their _like forms): the shape is a value argument, so the
+// Tensor creation (relax.full, relax.zeros, relax.ones, and their _like forms, arange, tril/triu): the shape is a value argument, so the
 // result's dims are exactly the ShapeExpr's, symbolic ones included.
 #include <algorithm>
 #include <cmath>
@@ -139,8 +139,39 @@ OpInfo Arange() {
   return Define(std::move(def));
 }
 
+// tril / triu: the input (at least 2-D) with the elements above (tril) or below (triu) diagonal
+// k of its last two axes zeroed; k is an integer R.prim_value (symbolic allowed), 0 when left
+// out (the call is normalized to carry it). The type is the input's.
+OpInfo Trilu(const char* name) {
+  OpDef def;
+  def.name = std::string("relax.") + name;
+  def.args = {"x", "k"};
+  def.optional_args = 1;
+  def.pattern = OpPatternKind::kElemWise;
+  def.normalize = [](const Call& call) -> Call {
+    if (call->args.size() == 2) return call;
+    Call out = call;
+    out.CopyOnWrite()->args.push_back(MakePrimValue(tir::MakeIntImm(DataType::Int(64), 0), call->span));
+    return out;
+  };
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the input");
+    if (!x->IsUnknownNdim() && x->ndim < 2) {
+      throw TypeError("the input must have at least two axes, got rank " + std::to_string(x->ndim));
+    }
+    if (call->args.size() > 1) {
+      auto* p = types[1].as<PrimTypeNode>();
+      if (!p || !p->dtype.is_integer()) throw TypeError("the diagonal offset k must be an integer R.prim_value");
+    }
+    return GetRef(x);
+  };
+  return Define(std::move(def));
+}
+
 const OpRegistrar kOps[] = {
     OpRegistrar(Arange()),
+    OpRegistrar(Trilu("tril")),
+    OpRegistrar(Trilu("triu")),
     OpRegistrar(Like("zeros_like", false)),
     OpRegistrar(Like("ones_like", false)),
     OpRegistrar(Like("full_like", true)),

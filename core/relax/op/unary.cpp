@@ -1,5 +1,5 @@
 // Element-wise unary ops (relax.exp, relax.clip, relax.astype ...): the result has the
-// operand's shape; astype changes the dtype. Float-only math (exp, log, sqrt ...) rejects
+// operand's shape; astype changes the dtype, isnan / isinf / isfinite give bools. Float-only math (exp, log, sqrt ...) rejects
 // integer tensors, as TVM does.
 #include "relax/op/op_common.h"
 
@@ -23,6 +23,19 @@ OpInfo Unary(const char* name, bool float_only) {
   def.pattern = OpPatternKind::kElemWise;
   def.infer = [float_only](const Call&, const std::vector<Type>& types) {
     return SameAsInput(types, float_only);
+  };
+  return Define(std::move(def));
+}
+
+// isnan / isinf / isfinite: a bool tensor of the operand's shape.
+OpInfo Predicate(const char* name) {
+  OpDef def;
+  def.name = std::string("relax.") + name;
+  def.args = {"x"};
+  def.pattern = OpPatternKind::kElemWise;
+  def.infer = [](const Call&, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the operand");
+    return WithVDevice(TensorOf(x->shape, DataType::Bool(), x->ndim), x->vdevice);
   };
   return Define(std::move(def));
 }
@@ -89,6 +102,9 @@ const OpRegistrar kOps[] = {
     OpRegistrar(Unary("square", false)),
     OpRegistrar(Unary("sign", false)),
     OpRegistrar(Unary("logical_not", false)),
+    OpRegistrar(Predicate("isnan")),
+    OpRegistrar(Predicate("isinf")),
+    OpRegistrar(Predicate("isfinite")),
     OpRegistrar(Clip()),
     OpRegistrar(Astype()),
 };

@@ -57,7 +57,8 @@ void RegisterUnary(LegalizeTable& table) {
   for (K k : {K::kNegative, K::kExp,   K::kLog,   K::kSqrt,  K::kRsqrt, K::kTanh,   K::kSigmoid,
               K::kAbs,      K::kErf,   K::kFloor, K::kCeil,  K::kTrunc, K::kSin,    K::kCos,
               K::kTan,      K::kSinh,  K::kCosh,  K::kAsin,  K::kAcos,  K::kAtan,   K::kAsinh,
-              K::kAcosh,    K::kAtanh, K::kSquare, K::kSign,  K::kLogicalNot, K::kRound}) {
+              K::kAcosh,    K::kAtanh, K::kSquare, K::kSign,  K::kLogicalNot, K::kRound,
+              K::kIsNaN,    K::kIsInf, K::kIsFinite}) {
     table[std::string("relax.") + topi::UnaryKindName(k)] = Unary(k);
   }
   table["relax.clip"] = [](BlockBuilder& bb, const Call& call) -> Expr {

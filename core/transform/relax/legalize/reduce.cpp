@@ -4,6 +4,7 @@
 #include "tir/op.h"
 #include "topi/elemwise.h"
 #include "topi/reduction.h"
+#include "topi/transform.h"
 #include "transform/relax/legalize/common.h"
 
 namespace wb::transform::legalize {
@@ -90,6 +91,17 @@ void RegisterCreate(LegalizeTable& table) {
     auto value = [&](size_t i) { return te.Dim(call->args[i].as<relax::PrimValueNode>()->value); };
     return te.Emit(topi::arange(value(0), value(2), te.Dim((*out->shape)[0]), out->dtype), "arange");
   };
+  for (bool upper : {false, true}) {
+    table[upper ? "relax.triu" : "relax.tril"] = [upper](BlockBuilder& bb, const Call& call) -> Expr {
+      TECall te(bb);
+      te::Tensor x = te.Tensor(call, 0);
+      // A symbolic k is a dim of the program; a R.Prim var a scalar parameter.
+      auto* pv = call->args[1].as<relax::PrimValueNode>();
+      ir::PrimExpr k = pv ? te.Dim(pv->value) : te.Scalar(call->args[1]);
+      if (!k.defined()) throw LegalizeError("the diagonal offset is not a R.prim_value");
+      return te.Emit(topi::trilu(x, k, upper), upper ? "triu" : "tril");
+    };
+  }
   table["relax.zeros"] = Fill(0.0);
   table["relax.ones"] = Fill(1.0);
   // The _like forms: the output type carries the shape and dtype; full_like's fill value is
