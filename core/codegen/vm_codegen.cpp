@@ -129,6 +129,12 @@ class FunctionCompiler {
     if (e.as<tir::FloorModNode>() || e.as<tir::ModNode>()) op = vm::kProgFloorMod;
     if (e.as<tir::MinNode>()) op = vm::kProgMin;
     if (e.as<tir::MaxNode>()) op = vm::kProgMax;
+    if (e.as<tir::EQNode>()) op = vm::kProgEQ;
+    if (e.as<tir::NENode>()) op = vm::kProgNE;
+    if (e.as<tir::LTNode>()) op = vm::kProgLT;
+    if (e.as<tir::LENode>()) op = vm::kProgLE;
+    if (e.as<tir::GTNode>()) op = vm::kProgGT;
+    if (e.as<tir::GENode>()) op = vm::kProgGE;
     if (op < 0 || !AppendProgram(bin->a, out) || !AppendProgram(bin->b, out)) return false;
     out->push_back(op);
     return true;
@@ -339,6 +345,20 @@ class FunctionCompiler {
         return InstrArg::Immediate(0);
       }
       if (op->name == "relax.shape_of") return EmitToNew("vm.builtin.shape_of", {VisitExpr(call->args.at(0))});
+      // The runtime's own functions (TVM's FCallPacked): the same arguments, in order.
+      if (op->name == "relax.print" || op->name == "relax.assert_op") {
+        std::vector<InstrArg> args;
+        for (const auto& a : call->args) args.push_back(VisitExpr(a));
+        return EmitToNew(op->name == "relax.print" ? "relax.run.print" : "relax.run.assert_op", std::move(args));
+      }
+      // A packed function the caller declared pure: called by its name with the other arguments.
+      if (op->name == "relax.call_pure_packed") {
+        auto* ext = call->args.empty() ? nullptr : call->args[0].as<relax::ExternFuncNode>();
+        if (!ext) Fail("R.call_pure_packed: the callee must be a packed function by name", call->span);
+        std::vector<InstrArg> args;
+        for (size_t i = 1; i < call->args.size(); ++i) args.push_back(VisitExpr(call->args[i]));
+        return EmitToNew(ext->global_symbol, std::move(args));
+      }
       Fail("op '" + op->name + "' is not lowered for the VM (run LegalizeOps and CallTIRRewrite first)", call->span);
     }
     std::vector<InstrArg> args;

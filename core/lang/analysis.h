@@ -2,9 +2,9 @@
 // diagnostics, outline, hover, navigation, completion, formatting and folding. Each works on a
 // Document and answers in TextRanges (LSP positions), knowing nothing of JSON-RPC or widgets.
 //
-// Everything degrades on text the parser does not handle (a syntax error, a Relax function):
-// the parser's diagnostics say what is wrong, and the other features answer from whatever
-// parsed (or with nothing) instead of failing.
+// Everything degrades on text with errors (a syntax error, a semantic error in a PrimFunc or a
+// Relax function): the parser's diagnostics say what is wrong, and the other features answer
+// from whatever parsed (or with nothing) instead of failing.
 #pragma once
 
 #include <optional>
@@ -46,7 +46,8 @@ struct DocumentSymbol {
   std::vector<DocumentSymbol> children;
 };
 
-// module > functions > (nested) blocks > buffers; parameters' buffers under their function.
+// module > functions > (nested) blocks > buffers; parameters' buffers under their function, a
+// Relax function's parameters under it.
 std::vector<DocumentSymbol> ComputeDocumentSymbols(const Document& doc);
 
 // --- Hover -------------------------------------------------------------------------------------

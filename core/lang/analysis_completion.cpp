@@ -6,6 +6,7 @@
 #include "lang/analysis_describe.h"
 #include "lang/analysis_index.h"
 #include "lang/analysis_namespace.h"
+#include "relax/expr.h"
 
 namespace wb::lang {
 
@@ -107,7 +108,8 @@ std::vector<CompletionItem> ComputeCompletion(const Document& doc, TextPosition 
     const SymbolIndex& index = SymbolIndex::Of(doc);
     for (const IndexedSymbol& s : index.symbols()) {
       if (s.role == SymbolRole::kFunction) {
-        out.push_back({s.name, CompletionKind::kFunction, SignatureText(s.name, s.func), "PrimFunc of the module"});
+        out.push_back({s.name, CompletionKind::kFunction, SignatureText(s.name, s.func),
+                       FunctionKindText(s.func) + " of the module"});
       }
     }
     return out;
@@ -123,9 +125,14 @@ std::vector<CompletionItem> ComputeCompletion(const Document& doc, TextPosition 
         break;
       }
       case SymbolRole::kFunction:
-        out.push_back({s.name, CompletionKind::kFunction, SignatureText(s.name, s.func), "PrimFunc"});
+        out.push_back({s.name, CompletionKind::kFunction, SignatureText(s.name, s.func), FunctionKindText(s.func)});
         break;
       default: {
+        if (ir::IsInstance<relax::VarNode>(s.node)) {
+          auto var = static_cast<const relax::VarNode*>(s.node);
+          out.push_back({s.name, CompletionKind::kVariable, relax::TypeToString(var->struct_info), ""});
+          break;
+        }
         auto var = static_cast<const tir::VarNode*>(s.node);
         out.push_back({s.name, CompletionKind::kVariable, "T." + var->dtype.ToString(), ""});
         break;
@@ -133,6 +140,8 @@ std::vector<CompletionItem> ComputeCompletion(const Document& doc, TextPosition 
     }
   }
   out.push_back({"T", CompletionKind::kModule, "tvm.script.tirx", "TensorIR script namespace"});
+  out.push_back({"R", CompletionKind::kModule, "tvm.script.relax", "Relax script namespace"});
+  out.push_back({"I", CompletionKind::kModule, "tvm.script.ir", "IRModule script namespace"});
   for (const char* kw : {"for", "in", "range", "with", "if", "else", "while", "def", "return", "assert"}) {
     out.push_back({kw, CompletionKind::kKeyword, "", ""});
   }

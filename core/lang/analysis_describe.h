@@ -5,15 +5,21 @@
 
 #include <string>
 
+#include "tir/expr_text.h"
 #include "tir/stmt.h"
 
 namespace wb::lang {
 
-std::string ExprText(const ir::PrimExpr& expr);
+using tir::ExprText;
+using tir::RegionText;
 // `T.Buffer((256, 256), "float32")`, with `scope="shared"` when not global.
 std::string BufferText(const tir::Buffer& buffer);
-std::string RegionText(const tir::BufferRegion& region);
-// `def main(A: T.Buffer(...), n: T.int32)`.
-std::string SignatureText(const std::string& name, const tir::PrimFuncNode* func);
+// `def main(A: T.Buffer(...), n: T.int32)` for a PrimFunc,
+// `def main(x: R.Tensor((4,), dtype="float32")) -> R.Tensor(...)` for a Relax function.
+std::string SignatureText(const std::string& name, const ir::BaseFuncNode* func);
+// The decorator of a function's kind: `@T.prim_func` or `@R.function`.
+std::string DecoratorText(const ir::BaseFuncNode* func);
+// "PrimFunc" or "Relax function".
+std::string FunctionKindText(const ir::BaseFuncNode* func);
 
 }  // namespace wb::lang

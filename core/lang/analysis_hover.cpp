@@ -4,6 +4,7 @@
 #include "lang/analysis_index.h"
 #include "lang/analysis_namespace.h"
 #include "lang/analysis_stale.h"
+#include "relax/expr.h"
 #include "tir/builtin.h"
 
 namespace wb::lang {
@@ -43,10 +44,26 @@ std::string DescribeBlock(const tir::SBlockNode* block) {
   return out;
 }
 
+// A Relax parameter or binding: its type (struct info) and what kind of name it is.
+std::string DescribeRelaxVar(const IndexedSymbol& s, const relax::VarNode* var) {
+  const bool dataflow = ir::IsInstance<relax::DataflowVarNode>(var);
+  std::string what = s.role == SymbolRole::kParam ? "parameter"
+                     : dataflow ? "dataflow variable: visible only inside its `R.dataflow()` block"
+                                : "variable";
+  if (!var->struct_info.defined()) {
+    return Code(s.name) + "\n\n" + what + "; its type is unknown (the statement that binds it has an error)";
+  }
+  return Code(s.name + ": " + relax::TypeToString(var->struct_info)) + "\n\n" + what;
+}
+
 std::string DescribeSymbol(const IndexedSymbol& s) {
+  if ((s.role == SymbolRole::kParam || s.role == SymbolRole::kLocalVar) &&
+      ir::IsInstance<relax::VarNode>(s.node)) {
+    return DescribeRelaxVar(s, static_cast<const relax::VarNode*>(s.node));
+  }
   switch (s.role) {
     case SymbolRole::kFunction:
-      return Code("@T.prim_func\n" + SignatureText(s.name, s.func)) + "\n\nPrimFunc";
+      return Code(DecoratorText(s.func) + "\n" + SignatureText(s.name, s.func)) + "\n\n" + FunctionKindText(s.func);
     case SymbolRole::kBuffer: {
       auto buffer = static_cast<const tir::BufferNode*>(s.node);
       std::string out = Code(buffer->name + ": " + BufferText(tir::Buffer(buffer)));

@@ -1,8 +1,10 @@
 #include "lang/analysis_index.h"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_set>
 
+#include "relax/expr.h"
 #include "script/parser_lexer.h"
 #include "tir/functor.h"
 
@@ -31,21 +33,43 @@ size_t FindWord(std::string_view text, std::string_view name, uint32_t begin, ui
   return std::string_view::npos;
 }
 
-// Collects the symbols of one PrimFunc by walking its body with a stack of scopes: a loop var is
-// visible in its loop, an iter var and a block's buffers in the block, everything else from its
-// definition to the end of the enclosing scope.
+// Collects the symbols of one function by walking it with a stack of scopes. In a PrimFunc a loop
+// var is visible in its loop, an iter var and a block's buffers in the block, everything else
+// from its definition to the end of the enclosing scope. In a Relax function a parameter is
+// visible in the function, a binding's name after its value to the end of the enclosing body (an
+// if branch's, or the function's), a dataflow var to the end of its `R.dataflow()` block; the
+// symbolic shape vars of both are visible in the whole function.
 class SymbolCollector : public tir::StmtExprVisitor {
  public:
-  SymbolCollector(std::string_view text, const tir::PrimFuncNode* func, uint32_t func_begin,
+  SymbolCollector(std::string_view text, const ir::BaseFuncNode* func, uint32_t func_begin,
                   uint32_t func_end, std::vector<IndexedSymbol>* out)
       : text_(text), func_(func), out_(out) {
     scopes_.push_back({func_begin, func_end});
   }
 
-  void Params() {
-    for (size_t i = 0; i < func_->params.size(); ++i) {
-      const tir::Buffer& buffer = func_->buffer_map[i];
-      const tir::Var& param = func_->params[i];
+  void PrimFunc(const tir::PrimFuncNode* func) {
+    Params(func);
+    VisitStmt(func->body);
+  }
+
+  void RelaxFunction(const relax::FunctionNode* func) {
+    for (const relax::Var& param : func->params) {
+      const Span& span = param->span;
+      if (span.defined()) {
+        AddAt(SymbolRole::kParam, param->name_hint, span.begin, scopes_.back().begin, scopes_.back().end,
+              param.get(), nullptr);
+      }
+      VisitType(param->struct_info);
+    }
+    VisitType(func->ret_struct_info);
+    VisitRelax(func->body);
+  }
+
+ private:
+  void Params(const tir::PrimFuncNode* func) {
+    for (size_t i = 0; i < func->params.size(); ++i) {
+      const tir::Buffer& buffer = func->buffer_map[i];
+      const tir::Var& param = func->params[i];
       if (buffer.defined()) {
         Add(SymbolRole::kBuffer, buffer->name, buffer->span, buffer.get(), nullptr);
         // A legacy `a: T.handle` + `A = T.match_buffer(a, ...)` names the handle separately.
@@ -57,6 +81,9 @@ class SymbolCollector : public tir::StmtExprVisitor {
       }
     }
   }
+
+  using tir::StmtExprVisitor::VisitExpr;
+  using tir::StmtExprVisitor::VisitStmt;
 
   void VisitStmt_(const tir::ForNode* op) override {
     VisitExpr(op->min);
@@ -113,7 +140,127 @@ class SymbolCollector : public tir::StmtExprVisitor {
     Add(SymbolRole::kShapeVar, op->name_hint, op->span, op, nullptr, /*function_scope=*/true);
   }
 
- private:
+  // --- Relax ---
+
+  void VisitRelax(const relax::Expr& expr) {
+    if (!expr.defined()) return;
+    if (auto* seq = expr.as<relax::SeqExprNode>()) {
+      Push(seq->span);
+      for (const relax::BindingBlock& block : seq->blocks) {
+        // The parser spans a DataflowBlock with its `with R.dataflow():`; one built elsewhere
+        // ends with its last binding.
+        std::optional<uint32_t> dataflow_end;
+        if (ir::IsInstance<relax::DataflowBlockNode>(block.get())) {
+          dataflow_end = block->span.defined() ? block->span.end : scopes_.back().begin;
+          for (const relax::Binding& b : block->bindings) {
+            if (b->span.defined()) dataflow_end = std::max(*dataflow_end, b->span.end);
+          }
+        }
+        for (const relax::Binding& b : block->bindings) VisitBinding(b.get(), dataflow_end);
+      }
+      VisitRelax(seq->body);
+      scopes_.pop_back();
+    } else if (auto* var = expr.as<relax::VarNode>()) {
+      // A name met before any binding of it: the placeholder a failed statement bound (its
+      // span is the name), visible from the end of that line on.
+      if (var->span.defined() && IsName(var->span, var->name_hint)) {
+        size_t line_end = text_.find('\n', var->span.end);
+        uint32_t visible = line_end == std::string_view::npos ? var->span.end : static_cast<uint32_t>(line_end);
+        AddAt(SymbolRole::kLocalVar, var->name_hint, var->span.begin, std::min(visible, scopes_.front().end),
+              scopes_.front().end, var, nullptr);
+      }
+    } else if (auto* call = expr.as<relax::CallNode>()) {
+      VisitRelax(call->op);
+      for (const relax::Expr& a : call->args) VisitRelax(a);
+      for (const ir::Type& t : call->sinfo_args) VisitType(t);
+    } else if (auto* tuple = expr.as<relax::TupleNode>()) {
+      for (const relax::Expr& f : tuple->fields) VisitRelax(f);
+    } else if (auto* item = expr.as<relax::TupleGetItemNode>()) {
+      VisitRelax(item->tuple);
+    } else if (auto* shape = expr.as<relax::ShapeExprNode>()) {
+      for (const ir::PrimExpr& v : shape->values) VisitExpr(v);
+    } else if (auto* prim = expr.as<relax::PrimValueNode>()) {
+      VisitExpr(prim->value);
+    } else if (auto* branch = expr.as<relax::IfNode>()) {
+      VisitRelax(branch->cond);
+      VisitRelax(branch->true_branch);
+      VisitRelax(branch->false_branch);
+    } else if (auto* nested = expr.as<relax::FunctionNode>()) {
+      Push(nested->span);
+      RelaxFunction(nested);
+      scopes_.pop_back();
+    }
+  }
+
+  void VisitBinding(const relax::BindingNode* binding, std::optional<uint32_t> dataflow_end) {
+    const relax::VarNode* var = binding->var.get();
+    relax::Expr value;
+    ir::Type cast_type;
+    if (auto* vb = ir::IsInstance<relax::VarBindingNode>(binding) ? static_cast<const relax::VarBindingNode*>(binding)
+                                                                   : nullptr) {
+      value = vb->value;
+    } else if (ir::IsInstance<relax::MatchCastNode>(binding)) {
+      auto* mc = static_cast<const relax::MatchCastNode*>(binding);
+      value = mc->value;
+      cast_type = mc->struct_info;
+    }
+    // The name first: an if's result is named by its branches' last statements, whose own
+    // vars then find that place taken (the uses after the if are the if's var).
+    if (std::optional<uint32_t> pos = BindingName(var, value.as<relax::IfNode>() != nullptr)) {
+      const bool dataflow_var = ir::IsInstance<relax::DataflowVarNode>(var) && dataflow_end;
+      uint32_t scope_begin = binding->span.defined() ? binding->span.end : *pos;
+      uint32_t scope_end = dataflow_var ? *dataflow_end : scopes_.back().end;
+      AddAt(SymbolRole::kLocalVar, var->name_hint, *pos, std::min(scope_begin, scope_end), scope_end, var, nullptr);
+    } else {
+      seen_.insert(var);  // a name the text does not spell (a tuple unpacking's hidden tuple)
+    }
+    VisitRelax(value);
+    VisitType(var->struct_info);
+    VisitType(cast_type);
+  }
+
+  // Where a binding's name is written: its span is the name itself (a parameter, an unpacking
+  // target, a nested function) or the value, with the name left of it on the line (`y = ...`,
+  // `y: R.Tensor(...) = ...`), or, for an if, in the branches.
+  std::optional<uint32_t> BindingName(const relax::VarNode* var, bool value_is_if) const {
+    const Span& span = var->span;
+    if (!span.defined() || span.end > text_.size()) return std::nullopt;
+    if (IsName(span, var->name_hint)) return span.begin;
+    size_t pos;
+    if (value_is_if) {
+      pos = FindWord(text_, var->name_hint, span.begin, span.end);
+    } else {
+      size_t line = span.begin == 0 ? std::string_view::npos : text_.rfind('\n', span.begin - 1);
+      uint32_t line_start = line == std::string_view::npos ? 0 : static_cast<uint32_t>(line + 1);
+      pos = FindWord(text_, var->name_hint, line_start, span.begin);
+    }
+    if (pos == std::string_view::npos) return std::nullopt;
+    return static_cast<uint32_t>(pos);
+  }
+
+  bool IsName(const Span& span, const std::string& name) const {
+    return span.end <= text_.size() && text_.substr(span.begin, span.end - span.begin) == name;
+  }
+
+  // The symbolic shape vars of a Relax type (`R.Tensor(("n", 4))`, `R.Shape([n])`).
+  void VisitType(const ir::Type& type) {
+    if (!type.defined()) return;
+    if (auto* tensor = type.as<relax::TensorTypeNode>()) {
+      if (tensor->shape) {
+        for (const ir::PrimExpr& d : *tensor->shape) VisitExpr(d);
+      }
+    } else if (auto* shape = type.as<relax::ShapeTypeNode>()) {
+      if (shape->values) {
+        for (const ir::PrimExpr& d : *shape->values) VisitExpr(d);
+      }
+    } else if (auto* tuple = type.as<ir::TupleTypeNode>()) {
+      for (const ir::Type& f : tuple->fields) VisitType(f);
+    } else if (auto* fn = type.as<relax::FuncTypeNode>()) {
+      for (const ir::Type& p : fn->params) VisitType(p);
+      VisitType(fn->ret);
+    }
+  }
+
   struct Scope {
     uint32_t begin, end;
   };
@@ -134,17 +281,27 @@ class SymbolCollector : public tir::StmtExprVisitor {
 
   void Add(SymbolRole role, const std::string& name, const Span& span, const ir::Object* node,
            const ir::Object* owner, bool function_scope = false) {
-    if (!span.defined() || !seen_.insert(node).second) return;
+    if (!span.defined()) return;
     size_t pos = FindWord(text_, name, span.begin, span.end);
-    if (pos == std::string_view::npos) return;
+    if (pos == std::string_view::npos) {
+      seen_.insert(node);
+      return;
+    }
+    const Scope& scope = function_scope ? scopes_.front() : scopes_.back();
+    AddAt(role, name, static_cast<uint32_t>(pos), scope.begin, scope.end, node, owner);
+  }
+
+  // One symbol a node, and one a place of the text (the first claims it).
+  void AddAt(SymbolRole role, const std::string& name, uint32_t def_begin, uint32_t scope_begin,
+             uint32_t scope_end, const ir::Object* node, const ir::Object* owner) {
+    if (!seen_.insert(node).second || !def_places_.insert(def_begin).second) return;
     IndexedSymbol s;
     s.role = role;
     s.name = name;
-    s.def_begin = static_cast<uint32_t>(pos);
-    s.def_end = static_cast<uint32_t>(pos + name.size());
-    const Scope& scope = function_scope ? scopes_.front() : scopes_.back();
-    s.scope_begin = scope.begin;
-    s.scope_end = scope.end;
+    s.def_begin = def_begin;
+    s.def_end = def_begin + static_cast<uint32_t>(name.size());
+    s.scope_begin = scope_begin;
+    s.scope_end = scope_end;
     s.node = node;
     s.owner = owner;
     s.func = func_;
@@ -180,10 +337,11 @@ class SymbolCollector : public tir::StmtExprVisitor {
   }
 
   std::string_view text_;
-  const tir::PrimFuncNode* func_;
+  const ir::BaseFuncNode* func_;
   std::vector<IndexedSymbol>* out_;
   std::vector<Scope> scopes_;
   std::unordered_set<const ir::Object*> seen_;
+  std::unordered_set<uint32_t> def_places_;
 };
 
 // Names a module function can be reached through: the class name, `cls` and `self`.
@@ -235,7 +393,11 @@ const SymbolIndex& SymbolIndex::Of(const Document& doc) {
 SymbolIndex::SymbolIndex(const Document& doc) {
   const std::string& text = doc.text();
   const script::ParseResult& parsed = doc.Parsed();
-  auto index_function = [&](const ir::GlobalVar& gv, const tir::PrimFuncNode* func) {
+  auto index_function = [&](const ir::GlobalVar& gv, const ir::BaseFuncNode* func) {
+    auto prim = ir::IsInstance<tir::PrimFuncNode>(func) ? static_cast<const tir::PrimFuncNode*>(func) : nullptr;
+    auto relax_func =
+        ir::IsInstance<relax::FunctionNode>(func) ? static_cast<const relax::FunctionNode*>(func) : nullptr;
+    if (!prim && !relax_func) return;  // an R.ExternFunc: nothing of it is in the text but its name
     if (gv->span.defined()) {
       IndexedSymbol s;
       s.role = SymbolRole::kFunction;
@@ -251,22 +413,27 @@ SymbolIndex::SymbolIndex(const Document& doc) {
     uint32_t begin = func->span.defined() ? func->span.begin : 0;
     uint32_t end = func->span.defined() ? func->span.end : static_cast<uint32_t>(text.size());
     SymbolCollector collector(text, func, begin, end + 1, &symbols_);
-    collector.Params();
-    collector.VisitStmt(func->body);
+    if (prim) {
+      collector.PrimFunc(prim);
+    } else {
+      collector.RelaxFunction(relax_func);
+    }
   };
   if (parsed.module.defined()) {
     const ir::IRModuleNode* mod = parsed.module.get();
-    for (size_t i = 0; i < mod->functions.size(); ++i) {
-      auto func = mod->functions[i].as<tir::PrimFuncNode>();
-      if (!func) continue;  // Relax functions: nothing to index yet
-      index_function(mod->global_vars[i], func);
-    }
+    for (size_t i = 0; i < mod->functions.size(); ++i) index_function(mod->global_vars[i], mod->functions[i].get());
   }
   // A function with an error in its body still answers for what did parse (as clangd does):
   // its names resolve as they would once the error is fixed.
   for (const script::ParseResult::Recovered& r : parsed.recovered) index_function(r.gvar, r.func.get());
 
-  for (size_t k = 0; k < symbols_.size(); ++k) by_name_[symbols_[k].name].push_back(static_cast<int>(k));
+  // A name where it is defined is that definition (the scope of a Relax binding starts after
+  // its value, so scopes alone would send `x = R.add(x, x)`'s first x to the earlier one).
+  std::unordered_map<uint32_t, int> defined_at;
+  for (size_t k = 0; k < symbols_.size(); ++k) {
+    by_name_[symbols_[k].name].push_back(static_cast<int>(k));
+    defined_at.emplace(symbols_[k].def_begin, static_cast<int>(k));
+  }
   std::vector<Token> tokens = Tokenize(text);
   std::unordered_set<std::string> class_names = ClassNames(text, tokens);
   for (size_t i = 0; i < tokens.size(); ++i) {
@@ -280,7 +447,12 @@ SymbolIndex::SymbolIndex(const Document& doc) {
       if (!class_names.count(owner)) continue;
       function_only = true;
     }
-    int symbol = Resolve(name, t.begin, function_only ? Context::kMember : t.quoted ? Context::kQuoted : Context::kCode);
+    int symbol = -1;
+    if (auto d = defined_at.find(t.begin); !function_only && d != defined_at.end() && symbols_[d->second].name == name) {
+      symbol = d->second;
+    } else {
+      symbol = Resolve(name, t.begin, function_only ? Context::kMember : t.quoted ? Context::kQuoted : Context::kCode);
+    }
     if (symbol < 0) continue;
     const IndexedSymbol& s = symbols_[symbol];
     occurrences_.push_back({t.begin, t.end, symbol, t.begin == s.def_begin});

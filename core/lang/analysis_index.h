@@ -1,7 +1,9 @@
 // The symbol index of a document: every name the parse defines (functions, buffers, variables,
-// blocks) with its definition's text range and the region of text where it is visible, and every
-// occurrence of those names in the text resolved to one of them. Hover, go to definition, find
-// references, highlights and completion are all look-ups in this index.
+// blocks; in PrimFuncs and Relax functions alike) with its definition's text range and the region
+// of text where it is visible, and every occurrence of those names in the text resolved to one of
+// them. Hover, go to definition, find references, highlights and completion are all look-ups in
+// this index. Functions left out of the module for an error (ParseResult::recovered) are indexed
+// as far as they were built, so the features answer in them too.
 //
 // Why not the IR alone: a Var node is shared by all its uses, so only its definition carries a
 // span. Uses are found in the text instead (identifier tokens, and identifiers quoted as strings
@@ -22,14 +24,16 @@ namespace wb::lang {
 
 enum class SymbolRole { kFunction, kParam, kBuffer, kShapeVar, kLoopVar, kIterVar, kLocalVar, kBlock };
 
+// A Relax parameter or binding is a kParam or kLocalVar whose node is a relax::VarNode (a
+// relax::DataflowVarNode inside `R.dataflow()`); a TensorIR one's is a tir::VarNode.
 struct IndexedSymbol {
   SymbolRole role = SymbolRole::kLocalVar;
   std::string name;
   uint32_t def_begin = 0, def_end = 0;      // the defining name in the text
   uint32_t scope_begin = 0, scope_end = 0;  // where the name resolves to this symbol
-  const ir::Object* node = nullptr;  // PrimFunc, Buffer, Var or SBlock
+  const ir::Object* node = nullptr;  // the function, Buffer, Var (tir or relax) or SBlock
   const ir::Object* owner = nullptr;  // the For of a loop var, the IterVar of an iter var
-  const tir::PrimFuncNode* func = nullptr;
+  const ir::BaseFuncNode* func = nullptr;  // the PrimFunc or relax::Function it belongs to
 };
 
 struct Occurrence {

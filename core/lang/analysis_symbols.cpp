@@ -1,7 +1,9 @@
-// The outline of a document: module > functions > blocks (nested as in the source) > buffers.
+// The outline of a document: module > functions > blocks (nested as in the source) > buffers;
+// a Relax function's parameters under it.
 #include "lang/analysis.h"
 #include "lang/analysis_describe.h"
 #include "lang/analysis_index.h"
+#include "relax/expr.h"
 #include "tir/functor.h"
 
 namespace wb::lang {
@@ -71,6 +73,24 @@ class OutlineBuilder : public tir::StmtVisitor {
   std::vector<DocumentSymbol*> stack_;
 };
 
+// A Relax function's parameters, as a PrimFunc's buffers are listed under it.
+void AddRelaxParams(const Document& doc, const SymbolIndex& index, const relax::FunctionNode* func,
+                    DocumentSymbol* out) {
+  for (const relax::Var& param : func->params) {
+    for (const IndexedSymbol& s : index.symbols()) {
+      if (s.node != param.get()) continue;
+      DocumentSymbol p;
+      p.name = s.name;
+      p.detail = relax::TypeToString(param->struct_info);
+      p.kind = SymbolKind::kVariable;
+      p.selection_range = doc.RangeOf(s.def_begin, s.def_end);
+      p.range = p.selection_range;
+      out->children.push_back(std::move(p));
+      break;
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<DocumentSymbol> ComputeDocumentSymbols(const Document& doc) {
@@ -86,12 +106,17 @@ std::vector<DocumentSymbol> ComputeDocumentSymbols(const Document& doc) {
     f.detail = SignatureText(s.name, s.func);
     f.selection_range = doc.RangeOf(s.def_begin, s.def_end);
     f.range = s.func->span.defined() ? doc.RangeOf(s.func->span) : f.selection_range;
-    for (size_t i = 0; i < s.func->params.size(); ++i) {
-      if (!s.func->buffer_map[i].defined()) continue;
-      OutlineBuilder(doc, index, &f).AddBuffer(s.func->buffer_map[i]);
+    if (ir::IsInstance<relax::FunctionNode>(s.func)) {
+      AddRelaxParams(doc, index, static_cast<const relax::FunctionNode*>(s.func), &f);
+    } else {
+      auto prim = static_cast<const tir::PrimFuncNode*>(s.func);
+      for (size_t i = 0; i < prim->params.size(); ++i) {
+        if (!prim->buffer_map[i].defined()) continue;
+        OutlineBuilder(doc, index, &f).AddBuffer(prim->buffer_map[i]);
+      }
+      OutlineBuilder builder(doc, index, &f);
+      builder.VisitStmt(prim->body);
     }
-    OutlineBuilder builder(doc, index, &f);
-    builder.VisitStmt(s.func->body);
     functions.push_back(std::move(f));
   }
   std::sort(functions.begin(), functions.end(), [](const DocumentSymbol& a, const DocumentSymbol& b) {

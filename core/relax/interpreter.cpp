@@ -1,6 +1,7 @@
 #include "relax/interpreter.h"
 
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <stdexcept>
 #include <unordered_map>
@@ -9,6 +10,7 @@
 #include "ir/structural_hash.h"
 #include "relax/block_builder.h"
 #include "relax/op/registry.h"
+#include "runtime/text_format.h"
 #include "tir/interpreter.h"
 
 namespace wb::relax {
@@ -569,6 +571,44 @@ class Interpreter {
     return is_tuple ? Value::TupleOf(std::move(outputs)) : outputs[0];
   }
 
+  // A value as R.print shows it (TVM's render_object): tensors as nested lists, tuples and
+  // shapes in parentheses.
+  static std::string Render(const Value& v) {
+    switch (v.kind) {
+      case Value::Kind::kTensor: return runtime::ElementsText(v.tensor);
+      case Value::Kind::kPrim:
+        if (v.dtype.is_bool()) return v.int_value ? "True" : "False";
+        if (v.dtype.is_floating_point()) {
+          char text[40];
+          std::snprintf(text, sizeof(text), "%.8g", v.float_value);
+          return text;
+        }
+        return std::to_string(v.int_value);
+      case Value::Kind::kString: return v.string_value;
+      case Value::Kind::kShape:
+      case Value::Kind::kTuple: {
+        std::string out;
+        size_t n = v.kind == Value::Kind::kShape ? v.shape.size() : v.fields.size();
+        for (size_t i = 0; i < n; ++i) {
+          out += (i ? ", " : "") +
+                 (v.kind == Value::Kind::kShape ? std::to_string(v.shape[i]) : Render(v.fields[i]));
+        }
+        return "(" + out + (n == 1 ? ",)" : ")");
+      }
+      default: return v.Describe();
+    }
+  }
+
+  // An assert's condition: a boolean scalar, as a prim value or a 0-d bool tensor.
+  bool Holds(const Value& cond, const Span& span) {
+    if (cond.kind == Value::Kind::kPrim) return cond.int_value != 0;
+    if (cond.kind == Value::Kind::kTensor && cond.tensor.shape().empty() &&
+        cond.tensor.dtype().code == runtime::kDLBool) {
+      return cond.tensor.GetInt(0) != 0;
+    }
+    Fail("R.assert_op: the condition must be a boolean scalar, got " + cond.Describe(), span);
+  }
+
   Value CallOp(const CallNode* call, const ir::OpNode* op, Frame& frame) {
     const Span& span = call->span;
     const std::string& name = op->name;
@@ -603,6 +643,38 @@ class Interpreter {
       Value x = Eval(call->args[0], frame);
       if (x.kind != Value::Kind::kTensor) Fail("R.shape_of expects a tensor", span);
       return Value::ShapeOf(x.tensor.shape());
+    }
+    if (name == "relax.print" || name == "relax.assert_op") {
+      bool print = name == "relax.print";
+      size_t format_index = print ? 0 : 1;
+      auto* format = format_index < call->args.size() ? call->args[format_index].as<StringImmNode>() : nullptr;
+      if (!format) Fail(name + ": the format string is missing", span);
+      std::vector<std::string> texts;
+      for (size_t i = format_index + 1; i < call->args.size(); ++i) texts.push_back(Render(Eval(call->args[i], frame)));
+      if (!print && Holds(Eval(call->args[0], frame), span)) return Value::TupleOf({});
+      std::string error;
+      std::optional<std::string> text = runtime::PythonFormat(format->value, texts, &error);
+      if (!text) Fail("R." + name.substr(6) + ": " + error, span);
+      if (print) {
+        if (options_.print) {
+          options_.print(*text);
+        } else {
+          std::printf("%s\n", text->c_str());
+          std::fflush(stdout);
+        }
+        return Value::TupleOf({});
+      }
+      Fail("R.assert_op: " + (format->value.empty() && texts.empty() ? std::string("Assertion Failed") : *text),
+           span);
+    }
+    if (name == "relax.call_pure_packed") {
+      std::string callee = "?";
+      if (!call->args.empty()) {
+        if (auto* ext = call->args[0].as<ExternFuncNode>()) callee = ext->global_symbol;
+      }
+      Fail("R.call_pure_packed(\"" + callee + "\") calls a packed function, which the interpreter "
+           "cannot evaluate",
+           span);
     }
     if (name == "relax.call_dps_packed") {
       std::string callee = "?";

@@ -72,6 +72,9 @@ struct RelaxInterpretOptions {
   uint64_t max_iterations = 200'000'000;
   // Nested calls of Relax functions before the run is stopped (runaway recursion).
   int max_call_depth = 256;
+  // Where R.print's lines go; empty: stdout. A reference run beside the run it checks, which
+  // printed already, passes one that drops them.
+  std::function<void(const std::string&)> print;
 };
 
 struct RelaxInterpretResult {

@@ -119,6 +119,17 @@ Type SubstituteDims(const Type& type, const DimMap& map) {
   });
 }
 
+Type MapDims(const Type& type, const std::function<PrimExpr(const PrimExpr&)>& fn) {
+  bool changed = false;
+  ForEachDim(type, [&](const PrimExpr& d) { changed = changed || !fn(d).same_as(d); });
+  if (!changed) return type;
+  return RewriteDims(type, [&](const std::vector<PrimExpr>& dims) {
+    std::vector<PrimExpr> out;
+    for (const PrimExpr& d : dims) out.push_back(fn(d));
+    return std::optional<std::vector<PrimExpr>>(std::move(out));
+  });
+}
+
 void MatchDims(const Type& param, const Type& arg, DimMap* map) {
   if (!param.defined() || !arg.defined()) return;
   auto match_list = [&](const std::vector<PrimExpr>& p, const std::vector<PrimExpr>& a) {

@@ -23,6 +23,9 @@ using DimMap = std::unordered_map<const Object*, PrimExpr>;
 // `type` with every var in `map` replaced; unchanged types are returned as they are.
 Type SubstituteDims(const Type& type, const DimMap& map);
 PrimExpr SubstituteDims(const PrimExpr& expr, const DimMap& map);
+// `type` with every dim of its tensor and shape types replaced by `fn(dim)` (a simplifier, say);
+// the same object when `fn` changes no dim.
+Type MapDims(const Type& type, const std::function<PrimExpr(const PrimExpr&)>& fn);
 // Matches `param` (a callee's declared type) against `arg` (the caller's): where a dim of the
 // param is a bare var, maps it to the arg's dim. Vars already mapped are left as they are.
 void MatchDims(const Type& param, const Type& arg, DimMap* map);

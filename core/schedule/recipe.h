@@ -146,6 +146,7 @@ enum class RecipeParamKind {
   kIndexMap,     // lambda text, e.g. `lambda i, j: (j, i)`
   kBool,
   kString,       // a name, e.g. get_sblock's
+  kTensorIntrin, // a registered tensor intrinsic's name (schedule/tensor_intrin.h)
 };
 
 // One parameter as tools present it.

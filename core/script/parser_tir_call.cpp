@@ -115,7 +115,15 @@ Value Parser::ExprCall(std::string_view name, const Args& args) {
     }
     return Value::Expr(body);
   }
-  if (name == "T.Ramp") {
+  if (name == "T.llvm_lookup_intrinsic_id") {
+    // LLVM's intrinsic IDs change between LLVM versions: the IR keeps the name, and the LLVM
+    // codegen looks it up (TVM's T.call_llvm_pure_intrin(dtype, name, ...) takes a name too).
+    expect(1);
+    Value v = Eval(args.pos[0]);
+    if (v.kind != VK::kStr) Fail(args.pos[0], "T.llvm_lookup_intrinsic_id takes the intrinsic's name");
+    return Value::Expr(MakeStringImm(v.s, span));
+  }
+  if (name == "T.Ramp" || name == "T.ramp") {
     expect(3);
     PrimExpr base = EvalPrim(args.pos[0]);
     PrimExpr stride = ToPrimAs(Eval(args.pos[1]), base->dtype, args.pos[1]);
@@ -123,7 +131,7 @@ Value Parser::ExprCall(std::string_view name, const Args& args) {
     if (lanes < 1 || lanes > 65535) Fail(args.pos[2], "invalid number of lanes");
     return Value::Expr(MakeRamp(base, stride, lanes, span));
   }
-  if (name == "T.Broadcast") {
+  if (name == "T.Broadcast" || name == "T.broadcast") {
     expect(2);
     PrimExpr v = EvalPrim(args.pos[0]);
     int64_t lanes = ToInt(Eval(args.pos[1]), args.pos[1]);

@@ -22,7 +22,8 @@ const std::unordered_map<std::string_view, Group>& Builtins() {
     std::unordered_map<std::string_view, Group> t;
     for (const char* n :
          {"T.max", "T.min", "T.floordiv", "T.floormod", "T.truncdiv", "T.truncmod", "T.Cast",
-          "T.cast", "T.Select", "T.Let", "T.Ramp", "T.Broadcast", "T.Shuffle", "T.comm_reducer", "T.index_map",
+          "T.cast", "T.Select", "T.Let", "T.Ramp", "T.ramp", "T.Broadcast", "T.broadcast",
+          "T.llvm_lookup_intrinsic_id", "T.Shuffle", "T.comm_reducer", "T.index_map",
           "T.meta_var", "T.address_of", "T.abs", "T.max_value", "T.min_value", "T.infinity",
           "T.Add", "T.Sub", "T.Mul", "T.Div", "T.Mod", "T.FloorDiv", "T.FloorMod", "T.Min",
           "T.Max", "T.EQ", "T.NE", "T.LT", "T.LE", "T.GT", "T.GE", "T.And", "T.Or", "T.Not",
@@ -77,6 +78,16 @@ bool ParseIntLiteral(std::string_view text, int64_t* out) {
   if (errno == ERANGE || end == digits.c_str() + start || *end != '\0') return false;
   *out = v;
   return true;
+}
+
+// Whether a decimal literal spells 2^63 (the magnitude of INT64_MIN, one past INT64_MAX).
+bool IsInt64MinMagnitude(std::string_view text) {
+  std::string digits;
+  for (char c : text) {
+    if (c != '_') digits += c;
+  }
+  size_t first = digits.find_first_not_of('0');
+  return first != std::string::npos && digits.substr(first) == "9223372036854775808";
 }
 
 int64_t FloorDivInt(int64_t a, int64_t b) {
@@ -182,10 +193,19 @@ Value Parser::Eval(Node n) {
     case K::kUnaryOperator: {
       Node op = Field(n, F().operator_);
       Node arg = Field(n, F().argument);
-      Value a = Eval(arg);
       std::string_view o = Text(op);
+      // -9223372036854775808 (how the printer writes INT64_MIN): the literal alone is out of
+      // range, its negation is not.
+      if (o == "-" && Kind(arg) == K::kInteger) {
+        int64_t v = 0;
+        if (!ParseIntLiteral(Text(arg), &v) && IsInt64MinMagnitude(Text(arg))) {
+          return Value::Int(std::numeric_limits<int64_t>::min());
+        }
+      }
+      Value a = Eval(arg);
       if (o == "+") return a;
       if (a.kind == VK::kInt || a.kind == VK::kBool) {
+        if (o == "-" && a.i == std::numeric_limits<int64_t>::min()) Fail(n, "integer literal out of range");
         return o == "-" ? Value::Int(-a.i) : Value::Int(~a.i);
       }
       if (a.kind == VK::kFloat) {
@@ -857,7 +877,9 @@ Value Parser::CallMethod(const Value& method, const Args& args) {
     v.bspec = spec;
     return v;
   }
-  size_t need = method.s == "vload" ? 1 : 2;
+  // TVM's A.vload(begin, dtype): the last index becomes a ramp of dtype's lanes.
+  bool vload_dtype = method.s == "vload" && (args.pos.size() == 2 || !IsNull(args.Kw("dtype")));
+  size_t need = method.s == "vload" ? (vload_dtype && args.pos.size() == 2 ? 2 : 1) : 2;
   if (args.pos.size() != need) Fail(n, "A." + method.s + " expects " + std::to_string(need) + " arguments");
   Value idx = Eval(args.pos[0]);
   std::vector<PrimExpr> indices;
@@ -868,6 +890,18 @@ Value Parser::CallMethod(const Value& method, const Args& args) {
   }
   PrimExpr pred;
   if (Node p = args.Kw("predicate"); !IsNull(p)) pred = EvalPrim(p);
+  if (vload_dtype) {
+    Node dn = args.pos.size() == 2 ? args.pos[1] : args.Kw("dtype");
+    DataType t = ToDType(Eval(dn), dn);
+    if (t.element_of() != b->dtype.element_of() || t.lanes() % b->dtype.lanes() != 0) {
+      Fail(dn, "A.vload of " + t.ToString() + " from a buffer of " + b->dtype.ToString());
+    }
+    int lanes = t.lanes() / b->dtype.lanes();
+    if (lanes > 1 && !indices.empty()) {
+      PrimExpr& last = indices.back();
+      last = MakeRamp(last, make_const(last->dtype, int64_t(1)), lanes, SpanOf(n));
+    }
+  }
   if (method.s == "vload") return Value::Expr(MakeBufferLoad(b, std::move(indices), pred, SpanOf(n)));
   Value value;
   value.kind = VK::kFrame;  // marker: a store statement, picked up by the statement parser

@@ -54,7 +54,12 @@ void ParseRelaxFunction(Parser& p, Node def, Node decorator, const ir::GlobalVar
   RelaxParser parser(p);
   size_t errors = p.diags_.ErrorCount();
   Function func = parser.ParseFunction(def, decorator, gv->name_hint, true);
-  if (!func.defined() || p.diags_.ErrorCount() > errors || def->has_error) return;
+  if (!func.defined()) return;
+  if (p.diags_.ErrorCount() > errors || def->has_error) {
+    // As for a PrimFunc: out of the module, but what was built serves the editor.
+    p.recovered_.push_back({gv, func});
+    return;
+  }
   p.funcs_.push_back(func);
   p.parsed_gvars_.push_back(gv);
 }
@@ -152,6 +157,9 @@ Function RelaxParser::ParseFunction(Node def, Node decorator, const std::string&
       ir::Type type;
       try {
         type = EvalType(Unwrap(p_, p_.Field(param, p_.F().type)));
+      } catch (const ParseAbort&) {
+        // Reported; the parameter stays, untyped (as a failed binding's name does), so that
+        // the body is still checked and the function still serves the editor.
       } catch (...) {
         p_.in_signature_ = false;
         throw;
@@ -176,15 +184,19 @@ Function RelaxParser::ParseFunction(Node def, Node decorator, const std::string&
     std::vector<Node> stmts = p_.cst_->Children(p_.Field(def, p_.F().body));
     Expr body;
     ParseStmts(stmts, true, &body);
-    if (!body.defined()) {
-      p_.Fail(p_.Field(def, p_.F().name),
-              "Relax function '" + name + "' must end with a return statement");
+    // The checks of the whole function report and go on: the function is then only recovered
+    // (ParseResult::recovered), never in the module.
+    const bool returns = body.defined();
+    if (!returns) {
+      p_.Error(p_.Field(def, p_.F().name),
+               "Relax function '" + name + "' must end with a return statement");
+      body = MakeTuple({});
     }
     SeqExpr seq = FinishSeq(body, p_.SpanOf(p_.Field(def, p_.F().body)));
     Type body_type = GetType(body);
-    if (ret.defined() && body_type.defined() && !IsBaseOf(ret, body_type)) {
-      p_.Fail(return_value_, "the function returns " + TypeText(body_type) +
-                                 ", which does not fit its declared return type " + TypeText(ret));
+    if (returns && ret.defined() && body_type.defined() && !IsBaseOf(ret, body_type)) {
+      p_.Error(return_value_, "the function returns " + TypeText(body_type) +
+                                  ", which does not fit its declared return type " + TypeText(ret));
     }
     ir::AttrMap attrs = func_attrs_;
     if (top_level && !flags.private_ && !attrs.count("global_symbol")) {
@@ -214,13 +226,20 @@ Function RelaxParser::ParseFunction(Node def, Node decorator, const std::string&
 void RelaxParser::ParseStmts(const std::vector<Node>& stmts, bool allow_return, Expr* result) {
   for (size_t i = 0; i < stmts.size(); ++i) {
     Node s = stmts[i];
-    if (result->defined()) p_.Fail(s, "no statement may follow the return statement");
+    if (result->defined()) {
+      p_.Error(s, "no statement may follow the return statement");
+      return;
+    }
     try {
       ParseStmt(s, stmts, i, result);
     } catch (const ParseAbort&) {
       // Reported; go on with the next statement so that later errors are found too. Names the
       // failed statement would have bound get untyped placeholders, which silences errors that
       // could only repeat this one.
+      BindPlaceholders(s);
+      if (p_.Kind(s) == K::kReturnStatement) *result = MakeTuple({});
+    } catch (const DiagnosticError& e) {
+      p_.diags_.Add(e.diagnostic());
       BindPlaceholders(s);
       if (p_.Kind(s) == K::kReturnStatement) *result = MakeTuple({});
     }
@@ -552,7 +571,7 @@ void RelaxParser::ParseDataflow(Node s) {
   for (auto& [name, v] : keep) p_.Bind(name, v);
   in_dataflow_ = false;
   if (!unused.defined()) {
-    seqs_.back().blocks.push_back(MakeDataflowBlock(std::move(dataflow_bindings_)));
+    seqs_.back().blocks.push_back(MakeDataflowBlock(std::move(dataflow_bindings_), p_.SpanOf(s)));
   }
   dataflow_bindings_.clear();
 }

@@ -197,6 +197,8 @@ Value RelaxParser::Eval(Node n) {
     case K::kComparisonOperator: {
       // Operator sugar on tensors becomes the op call; on PrimExprs it stays TensorIR.
       std::vector<Node> operands = p_.cst_->Children(n);
+      // A negative integer literal is a number (and -9223372036854775808 only reads whole).
+      if (operands.size() == 1 && p_.Kind(operands[0]) == K::kInteger) return p_.Eval(n);
       std::vector<Value> values;
       bool relax = false;
       for (Node o : operands) {
@@ -704,19 +706,12 @@ Value RelaxParser::CallRelax(const std::string& qualified, const Args& args) {
     if (Node tn = pos(1, "struct_info"); !IsNull(tn)) t = EvalType(tn);
     return Value::Of(VK::kObject, MakeExternFunc(p_.ToStr(p_.Eval(sn), sn), t, span));
   }
-  if (name == "call_packed") {
-    // R.call_packed("fn", *args, ty_args=...): a call of an ExternFunc, impure.
-    Node sn = pos(0);
-    if (IsNull(sn) || p_.Kind(sn) != K::kString) p_.Fail(n, "R.call_packed needs a function name");
-    Expr callee = MakeExternFunc(p_.StringLiteral(sn), {}, p_.SpanOf(sn));
-    std::vector<Expr> call_args;
-    for (size_t i = 1; i < args.pos.size(); ++i) {
-      call_args.push_back(Normalize(ToExpr(Eval(args.pos[i]), args.pos[i]), args.pos[i]));
-    }
+  // ty_args=T or ty_args=(T, ...) (sinfo_args= too) of R.call_packed and R.call_pure_packed.
+  auto ty_args_of = [&](const char* fn) {
     std::vector<Type> ty_args;
     for (const auto& [key, node] : args.kw) {
       if (key != "ty_args" && key != "sinfo_args") {
-        p_.Fail(node, "R.call_packed has no argument '" + std::string(key) + "'");
+        p_.Fail(node, std::string(fn) + " has no argument '" + std::string(key) + "'");
       }
       if (p_.Kind(node) == K::kTuple || p_.Kind(node) == K::kList) {
         for (Node t : p_.cst_->Children(node)) ty_args.push_back(EvalType(t));
@@ -724,10 +719,75 @@ Value RelaxParser::CallRelax(const std::string& qualified, const Args& args) {
         ty_args.push_back(EvalType(node));
       }
     }
+    return ty_args;
+  };
+  auto rest_from = [&](size_t first) {
+    std::vector<Expr> out;
+    for (size_t i = first; i < args.pos.size(); ++i) {
+      out.push_back(Normalize(ToExpr(Eval(args.pos[i]), args.pos[i]), args.pos[i]));
+    }
+    return out;
+  };
+  if (name == "call_packed") {
+    // R.call_packed("fn", *args, ty_args=...): a call of an ExternFunc, impure.
+    Node sn = pos(0);
+    if (IsNull(sn) || p_.Kind(sn) != K::kString) p_.Fail(n, "R.call_packed needs a function name");
+    Expr callee = MakeExternFunc(p_.StringLiteral(sn), {}, p_.SpanOf(sn));
+    std::vector<Expr> call_args = rest_from(1);
+    std::vector<Type> ty_args = ty_args_of("R.call_packed");
     Type ret = ty_args.size() == 1 ? ty_args[0]
                : ty_args.empty()   ? Type(MakeObjectType())
                                    : Type(ir::MakeTupleType(ty_args));
     return Value::Of(VK::kObject, WithType(MakeCall(callee, call_args, {}, ty_args, span), ret));
+  }
+  if (name == "call_pure_packed") {
+    // R.call_pure_packed("fn" or R.ExternFunc(...), *args, ty_args=...): relax.call_pure_packed
+    // with the callee as its first argument.
+    Node sn = pos(0);
+    if (IsNull(sn)) p_.Fail(n, "R.call_pure_packed needs a function name");
+    Expr callee = p_.Kind(sn) == K::kString ? Expr(MakeExternFunc(p_.StringLiteral(sn), {}, p_.SpanOf(sn)))
+                                            : ToExpr(Eval(sn), sn);
+    std::vector<Expr> call_args{callee};
+    for (Expr& a : rest_from(1)) call_args.push_back(std::move(a));
+    std::vector<Type> ty_args = ty_args_of("R.call_pure_packed");
+    return Value::Of(VK::kObject,
+                     Normalize(MakeCall(GetOp("relax.call_pure_packed"), call_args, {}, ty_args, span), n));
+  }
+  // format="..." (or format=R.str("...")) of R.print and R.assert_op.
+  auto format_of = [&](Node f) -> Expr {
+    if (IsNull(f)) return MakeStringImm("", span);
+    Expr e = ToExpr(Eval(f), f);
+    if (!e.as<StringImmNode>()) p_.Fail(f, "format must be a string");
+    return Normalize(e, f);
+  };
+  if (name == "print") {
+    // R.print(*values, format=""): the format string is the call's first argument.
+    for (const auto& [key, node] : args.kw) {
+      if (key != "format") p_.Fail(node, "R.print has no argument '" + std::string(key) + "'");
+    }
+    std::vector<Expr> call_args{format_of(args.Kw("format"))};
+    for (Expr& a : rest_from(0)) call_args.push_back(std::move(a));
+    return Value::Of(VK::kObject, Normalize(MakeCall(GetOp("relax.print"), call_args, {}, {}, span), n));
+  }
+  if (name == "assert_op") {
+    // R.assert_op(condition, *format_args, format_args=None, format=""): the condition, the
+    // format string, then the values the message shows. A TensorIR condition is a PrimValue.
+    Node cn = pos(0);
+    if (IsNull(cn)) p_.Fail(n, "R.assert_op needs a condition");
+    std::vector<Expr> values = rest_from(1);
+    for (const auto& [key, node] : args.kw) {
+      if (key == "format") continue;
+      if (key != "format_args") p_.Fail(node, "R.assert_op has no argument '" + std::string(key) + "'");
+      if (p_.Kind(node) == K::kNone) continue;
+      if (p_.Kind(node) == K::kTuple || p_.Kind(node) == K::kList) {
+        for (Node v : p_.cst_->Children(node)) values.push_back(Normalize(ToExpr(Eval(v), v), v));
+      } else {
+        values.push_back(Normalize(ToExpr(Eval(node), node), node));
+      }
+    }
+    std::vector<Expr> call_args{Normalize(ToExpr(Eval(cn), cn), cn), format_of(args.Kw("format"))};
+    for (Expr& v : values) call_args.push_back(std::move(v));
+    return Value::Of(VK::kObject, Normalize(MakeCall(GetOp("relax.assert_op"), call_args, {}, {}, span), n));
   }
   if (name == "call_tir" || name == "call_tir_inplace" || name == "call_dps_packed") {
     return CallTIR(name, args);

@@ -377,6 +377,19 @@ std::string RelaxPrinter::CallText(const CallNode* call) {
     return "R.hint_on_device(" + Expr(call->args[0]) + ", R.device(dev_type=" + attr("dev_type") +
            ", dev_id=" + attr("dev_id") + "))";
   }
+  // The format string, an argument of the call, is printed as the keyword it was written as.
+  if (IsOp(op, "relax.print") && !call->args.empty()) {
+    std::vector<std::string> args;
+    for (size_t i = 1; i < call->args.size(); ++i) args.push_back(Expr(call->args[i]));
+    args.push_back("format=" + Expr(call->args[0]));
+    return "R.print(" + Join(args) + ")";
+  }
+  if (IsOp(op, "relax.assert_op") && call->args.size() >= 2) {
+    std::vector<std::string> args{Expr(call->args[0])};
+    for (size_t i = 2; i < call->args.size(); ++i) args.push_back(Expr(call->args[i]));
+    args.push_back("format=" + Expr(call->args[1]));
+    return "R.assert_op(" + Join(args) + ")";
+  }
   bool is_tir = IsOp(op, "relax.call_tir"), is_inplace = IsOp(op, "relax.call_tir_inplace"),
        is_dps = IsOp(op, "relax.call_dps_packed");
   if ((is_tir || is_inplace || is_dps) && (call->args.size() == 2 || (is_tir && call->args.size() == 3)) &&

@@ -21,13 +21,14 @@ struct ParseResult {
   // True when the source was an `@I.ir_module` class, false for top-level functions.
   bool is_module = true;
   DiagnosticList diagnostics;
-  // The PrimFuncs left out of `module` for an error inside their body, as far as they were
-  // built: a statement that failed (or did not parse) is missing, the rest is there. Not valid
-  // IR: only for what reads names and spans (the editor's hover, navigation, outline), which
-  // then still answer from what did parse; never verified, printed, lowered or run.
+  // The functions (PrimFuncs and Relax functions) left out of `module` for an error inside
+  // their body, as far as they were built: a statement that failed (or did not parse) is
+  // missing, the rest is there (a Relax name the failed statement bound is an untyped Var). Not
+  // valid IR: only for what reads names and spans (the editor's hover, navigation, outline),
+  // which then still answer from what did parse; never verified, printed, lowered or run.
   struct Recovered {
     ir::GlobalVar gvar;
-    tir::PrimFunc func;
+    ir::BaseFunc func;
   };
   std::vector<Recovered> recovered;
 

@@ -48,7 +48,11 @@ namespace {
 // with LLVM and run against the function before it built the same way, in a child process, on
 // the same seeded inputs. Both sides go through this project's codegen, so this catches what the
 // transition changed, not a codegen bug both share.
-FunctionCheck CheckCompiled(const Transition& t, const FunctionCheck& skipped, const EquivalenceOptions& options) {
+// Both sides are built without default schedules: the check is of what the transition changed
+// (a default schedule of the module after it is checked where it is applied), and so a snapshot's
+// build serves as the module after one transition and the module before the next.
+FunctionCheck CheckCompiled(const Transition& t, const FunctionCheck& skipped, const EquivalenceOptions& options,
+                            CompiledCache& cache) {
   RunCheckRequest request;
   request.module = t.after;
   request.reference_module = t.before;
@@ -56,7 +60,14 @@ FunctionCheck CheckCompiled(const Transition& t, const FunctionCheck& skipped, c
   request.seed = options.seed;
   request.symbolic_extent = options.symbolic_extent;
   request.reference = ReferenceKind::kCompiled;
-  RunCheckResult run = RunAndCheck(request);
+  request.compiled_reference = cache.Get(t.before);
+  std::shared_ptr<const CompiledModule> after = cache.Get(t.after);
+  RunCheckResult run;
+  if (!after->ok()) {
+    run.message = "the build of the module after it failed: " + RenderDiagnostics(after->diagnostics);
+  } else {
+    run = RunCompiled(*after, request);
+  }
   FunctionCheck check = skipped;
   const FunctionResult* r = run.Find(skipped.name);
   if (!r) {
@@ -87,7 +98,21 @@ FunctionCheck CheckCompiled(const Transition& t, const FunctionCheck& skipped, c
 
 }  // namespace
 
-TransitionCheck CheckTransition(const Transition& t, const EquivalenceOptions& options) {
+std::shared_ptr<const CompiledModule> CompiledCache::Get(const ir::IRModule& module) {
+  for (const auto& [m, built] : entries_) {
+    if (m.same_as(module)) return built;
+  }
+  ++builds_;
+  auto built = std::make_shared<const CompiledModule>(Compile(module, codegen::Target::Host(), /*default_schedule=*/false));
+  entries_.emplace_back(module, built);
+  // A sequence needs the last module after; keep a few.
+  if (entries_.size() > 4) entries_.erase(entries_.begin());
+  return built;
+}
+
+TransitionCheck CheckTransition(const Transition& t, const EquivalenceOptions& options, CompiledCache* cache) {
+  CompiledCache local;
+  if (!cache) cache = &local;
   TransitionCheck check;
   bool ran = false;
   // One function's outcome: a line always, a change when it differs or no longer runs.
@@ -102,7 +127,7 @@ TransitionCheck CheckTransition(const Transition& t, const EquivalenceOptions& o
   for (FunctionCheck c : CheckEquivalence(t.before, t.after, options)) {
     using Outcome = FunctionCheck::Outcome;
     if (c.outcome == Outcome::kSkipped && options.compiled_fallback && t.after->Lookup(c.name).defined()) {
-      c = CheckCompiled(t, c, options);
+      c = CheckCompiled(t, c, options, *cache);
     }
     add("function", c.name, OutcomeName(c.outcome), c.outcome == Outcome::kDifferent || c.outcome == Outcome::kFailed,
         c.outcome == Outcome::kSkipped, c.detail);
@@ -129,10 +154,11 @@ std::vector<TransitionCheck> CheckTransitions(const std::vector<Transition>& tra
                                               const ProgressFn& progress, const EquivalenceOptions& options) {
   std::vector<TransitionCheck> checks(transitions.size());
   for (auto& c : checks) c.outcome = TransitionCheck::Outcome::kCancelled;
+  CompiledCache cache;
   for (size_t i = 0; i < transitions.size(); ++i) {
     if (token.cancelled()) break;
     if (progress) progress("checking " + transitions[i].label, static_cast<double>(i) / transitions.size());
-    checks[i] = CheckTransition(transitions[i], options);
+    checks[i] = CheckTransition(transitions[i], options, &cache);
     if (stop_at_first_change && checks[i].outcome == TransitionCheck::Outcome::kChanged) {
       checks.resize(i + 1);
       break;

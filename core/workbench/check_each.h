@@ -6,7 +6,9 @@
 // pane all call this.
 #pragma once
 
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ir/expr.h"
@@ -20,6 +22,7 @@ struct PipelineResult;
 namespace wb::workbench {
 
 struct ScheduleStep;
+struct CompiledModule;
 
 // One transformation: a pass or a schedule step, with the module before and after it.
 struct Transition {
@@ -55,9 +58,25 @@ std::vector<Transition> StepTransitions(const std::vector<ScheduleStep>& steps);
 
 const char* TransitionOutcomeName(TransitionCheck::Outcome outcome);
 
+// The builds of modules checked against their compiled selves (a function too large for the
+// interpreter), kept so that a snapshot is built once: a transition's module after is the next
+// one's module before. Keeps the latest few.
+class CompiledCache {
+ public:
+  // `module` built for the host without default schedules (what a compiled check compares).
+  std::shared_ptr<const CompiledModule> Get(const ir::IRModule& module);
+  int builds() const { return builds_; }
+
+ private:
+  std::vector<std::pair<ir::IRModule, std::shared_ptr<const CompiledModule>>> entries_;
+  int builds_ = 0;
+};
+
 // Checks one transition. A function the transition left as the same object is equal without
-// being run (a schedule step touches one PrimFunc of the module).
-TransitionCheck CheckTransition(const Transition& transition, const EquivalenceOptions& options = {});
+// being run (a schedule step touches one PrimFunc of the module). `cache` (may be null) shares
+// builds between the transitions of a sequence.
+TransitionCheck CheckTransition(const Transition& transition, const EquivalenceOptions& options = {},
+                                CompiledCache* cache = nullptr);
 
 // Checks every transition in order, reporting progress after each; stops early when
 // `stop_at_first_change` (the batch bisection) or when cancelled (the rest come back

@@ -4,6 +4,7 @@
 
 #include "transform/instrument.h"
 #include "transform/registry.h"
+#include "workbench/schedule_catalog.h"
 #include "workbench/schedule_session.h"
 
 namespace wb::workbench {
@@ -156,6 +157,20 @@ std::vector<ScheduleAction> ComputeScheduleActions(const lang::Document& doc, la
   candidates.push_back({"Parallelize loop " + name, LoopKindStep(tree, loop, "parallel", func, &error)});
   candidates.push_back({"Vectorize loop " + name, LoopKindStep(tree, loop, "vectorize", func, &error)});
   candidates.push_back({"Unroll loop " + name, LoopKindStep(tree, loop, "unroll", func, &error)});
+  // The tensor intrinsics whose description the block, or the innermost loop's subtree, matches.
+  if (const SchedulePrimitive* tensorize = FindSchedulePrimitive("tensorize")) {
+    std::vector<int> nodes{target};
+    if (loop != target) nodes.push_back(loop);
+    for (int node : nodes) {
+      const ScheduleTreeNode& n = tree[node];
+      for (const std::string& intrin : n.tensor_intrins) {
+        std::string what = n.kind == ScheduleTreeNode::Kind::kLoop ? "loop " : "block ";
+        candidates.push_back({"Tensorize " + what + n.name + " with " + intrin,
+                              ComposeStep(*tensorize, tree, node, {{"tensor_intrin", intrin}}, func,
+                                          &error)});
+      }
+    }
+  }
   for (auto& [title, step] : candidates) {
     if (!step) continue;
     ScheduleSession trial;

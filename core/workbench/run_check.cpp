@@ -26,7 +26,9 @@
 #include "tir/functor.h"
 #include "tir/interpreter.h"
 #include "tir/stmt.h"
+#include "transform/relax/bind_params.h"
 #include "transform/relax/legalize_ops.h"
+#include "transform/relax/lift_transform_params.h"
 #include "workbench/run_inputs.h"
 
 namespace wb::workbench {
@@ -517,7 +519,8 @@ struct Hooks {
 // The module as written, built for the host CPU with LLVM, made when a function first needs it.
 class CompiledReference {
  public:
-  explicit CompiledReference(ir::IRModule module) : module_(std::move(module)) {}
+  CompiledReference(ir::IRModule module, std::shared_ptr<const CompiledModule> built)
+      : module_(std::move(module)), built_(std::move(built)) {}
   const CompiledModule* Get(std::string* error) {
     if (!built_) {
       built_ = std::make_shared<CompiledModule>(Compile(module_, codegen::Target::Host(),
@@ -534,7 +537,7 @@ class CompiledReference {
 
  private:
   ir::IRModule module_;
-  std::shared_ptr<CompiledModule> built_;
+  std::shared_ptr<const CompiledModule> built_;
 };
 
 struct RunContext {
@@ -773,6 +776,45 @@ FunctionResult RunRelaxFunction(const RunContext& ctx, const std::string& name, 
   const vm::Executable& exec = *ctx.compiled.exec;
   std::string symbol = func->global_symbol();
   std::string vm_name = exec.FindFunction(name) >= 0 || symbol.empty() ? name : symbol;
+  // A function that LiftTransformParams split (in the built module, not in the reference) takes
+  // the reference's arguments as its callers give them: the weights through its transform
+  // function once, untimed and uncounted, then its inputs and the transformed values.
+  std::optional<transform::LiftedParams> lifted;
+  if (!transform::FindLiftedParams(ref_module, name)) lifted = transform::FindLiftedParams(ctx.request.module, name);
+  if (lifted && lifted->num_input <= vm_args.size()) {
+    std::vector<vm::Value> weights(vm_args.begin() + lifted->num_input, vm_args.end());
+    vm::Value transformed;
+    try {
+      vm::VirtualMachine machine(ctx.compiled.exec, ctx.compiled.kernels, ctx.device);
+      transformed = machine.Invoke(lifted->transform, {vm::Value::Tuple(std::move(weights))});
+    } catch (const std::exception& e) {
+      return fail("the VM failed in " + lifted->transform + ": " + e.what());
+    }
+    vm_args.resize(lifted->num_input);
+    for (const vm::Value& v : transformed.fields) vm_args.push_back(v);
+  } else if (auto kept = transform::KeptParams(ref, func)) {
+    // Bound parameters: the reference compares only when it gets their values from files too.
+    std::string unbound;
+    for (size_t i = 0, k = 0; i < ref->params.size(); ++i) {
+      if (k < kept->size() && (*kept)[k] == i) {
+        ++k;
+        continue;
+      }
+      std::string ignored;
+      const std::string& param = ref->params[i]->name_hint;
+      if (!FindInputFile(ctx.request.inputs, name, param, &ignored).defined()) {
+        unbound += (unbound.empty() ? "" : ", ") + param;
+      }
+    }
+    if (!unbound.empty() && ctx.request.reference != ReferenceKind::kNone) {
+      return fail("the pipeline bound the parameter(s) " + unbound + " of " + name +
+                  " to constants (BindParams): give the reference their values as input files (<param>.npy in "
+                  "the inputs directory), or run without a reference");
+    }
+    std::vector<vm::Value> args;
+    for (size_t i : *kept) args.push_back(vm_args[i]);
+    vm_args = std::move(args);
+  }
   hooks.stage((ctx.request.reference == ReferenceKind::kNone ? "run " : "run and check ") + name);
   // The checked run counts the work through the wrapped kernels; the timed runs call them directly.
   auto counting = std::make_shared<WorkCountingModule>(ctx.compiled.kernels, KernelsBySymbol(ctx.compiled.lowered),
@@ -795,6 +837,7 @@ FunctionResult RunRelaxFunction(const RunContext& ctx, const std::string& name, 
   if (reference == ReferenceKind::kInterpreter) {
     relax::RelaxInterpretOptions options;
     options.legalize = transform::LegalizeCall;
+    options.print = [](const std::string&) {};  // the VM's run printed them
     relax::RelaxInterpretResult ir = relax::InterpretRelax(ref_module, name, in.args, options);
     if (!ir.ok()) return fail("the interpreter failed: " + RenderDiagnostics(ir.diagnostics));
     expected = ir.value;
@@ -1041,7 +1084,7 @@ RunCheckResult RunCompiled(const CompiledModule& compiled, const RunCheckRequest
     device.device_type = runtime::kDLCUDA;
   }
   ir::IRModule reference_module = request.reference_module.defined() ? request.reference_module : request.module;
-  CompiledReference compiled_reference(reference_module);
+  CompiledReference compiled_reference(reference_module, request.compiled_reference);
   RunContext ctx{compiled, request, reference_module, device, &compiled_reference};
   // A CUDA context does not survive a fork: GPU runs stay in this process.
   const bool isolate = request.isolate && device.device_type == runtime::kDLCPU;

@@ -101,6 +101,8 @@ struct TimedCall {
 std::vector<runtime::TimeEvaluatorResult> TimeInterleaved(const std::vector<TimedCall>& calls, int rounds,
                                                           const TimingOptions& timing);
 
+struct CompiledModule;
+
 struct RunCheckRequest {
   ir::IRModule module;            // what is built and run (scheduled, transformed)
   ir::IRModule reference_module;  // what the reference runs: the module as written; null: `module`
@@ -136,6 +138,10 @@ struct RunCheckRequest {
   bool keep_outputs = false;   // fill FunctionResult::outputs
   // With `profile` on the CPU: measure the host's peaks again instead of reading their cache.
   bool measure_peaks = false;
+  // kCompiled: the reference module already built for the host without default schedules (as
+  // Compile(reference_module, Host, false) builds it); null: built by the run. A sequence of
+  // checks passes the build of one check's module on as the next one's reference.
+  std::shared_ptr<const CompiledModule> compiled_reference;
 };
 
 // One function's run.

@@ -1,5 +1,7 @@
 #include "workbench/schedule_catalog.h"
 
+#include "schedule/tensor_intrin.h"
+
 #include <algorithm>
 #include <cctype>
 #include <set>
@@ -15,7 +17,8 @@ namespace {
 const std::vector<std::string>& GroupOrder() {
   static const std::vector<std::string> order = {
       "loop transformations", "loop kinds", "compute location", "caching",
-      "reduction",            "layout",     "annotations",      "GPU"};
+      "reduction",            "layout",     "tensorization",    "annotations",
+      "GPU"};
   return order;
 }
 
@@ -158,6 +161,7 @@ bool IsChoiceKind(RecipeParamKind k) {
     case RecipeParamKind::kReadBuffer:
     case RecipeParamKind::kWriteBuffer:
     case RecipeParamKind::kBuffer:
+    case RecipeParamKind::kTensorIntrin:
       return true;
     default:
       return false;
@@ -360,6 +364,10 @@ std::vector<ScheduleChoice> ParamChoices(const SchedulePrimitive& prim, const Sc
     case RecipeParamKind::kBool:
       out.push_back({"True", "True"});
       out.push_back({"False", "False"});
+      break;
+    case RecipeParamKind::kTensorIntrin:
+      // Those whose description the selection matches (tensorize's target is the selection).
+      for (const std::string& name : tree[node].tensor_intrins) out.push_back({name, name});
       break;
     default:
       break;
@@ -594,6 +602,16 @@ std::optional<std::string> ComposeStep(const SchedulePrimitive& prim,
         case RecipeParamKind::kString:
           py = Quote(text);
           break;
+        case RecipeParamKind::kTensorIntrin: {
+          std::vector<std::string> known = schedule::TensorIntrinNames();
+          if (std::find(known.begin(), known.end(), text) == known.end()) {
+            std::string list;
+            for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+            throw fail("'" + text + "' is not a registered tensor intrinsic (" + list + ")");
+          }
+          py = Quote(text);
+          break;
+        }
         case RecipeParamKind::kBlockOrLoop:
           // Only ever the selection (the target parameter), never a form field.
           throw fail("a block or loop argument cannot be given in the form");

@@ -8,6 +8,7 @@
 #include "dlight/cpu/rules.h"
 #include "lang/analysis_describe.h"
 #include "schedule/recipe.h"
+#include "schedule/primitive/tensorize.h"
 #include "script/tvmscript.h"
 #include "tir/functor.h"
 #include "tir/op.h"
@@ -120,9 +121,10 @@ class TreeBuilder : public tir::StmtVisitor {
  public:
   std::vector<ScheduleTreeNode> nodes;
 
-  void Build(const tir::Stmt& body) {
+  void Build(const tir::PrimFunc& func) {
+    func_ = func;
     frames_.push_back({});
-    VisitStmt(body);
+    VisitStmt(func->body);
   }
 
  protected:
@@ -136,6 +138,7 @@ class TreeBuilder : public tir::StmtVisitor {
     if (auto imm = op->extent.as<tir::IntImmNode>()) n.extent_value = imm->value;
     n.kind_name = tir::ForKindName(op->kind);
     if (op->thread_binding.defined()) n.thread = op->thread_binding->thread_tag;
+    n.tensor_intrins = schedule::MatchingTensorIntrins(func_, ir::GetRef(op));
     int index = Push(std::move(n));
     frames_.back().push_back(index);
     parents_.push_back(index);
@@ -170,6 +173,7 @@ class TreeBuilder : public tir::StmtVisitor {
     n.loops = frames_.back();
     for (const tir::BufferRegion& r : op->reads) n.reads.push_back(r->buffer->name);
     for (const tir::BufferRegion& r : op->writes) n.writes.push_back(r->buffer->name);
+    if (realize) n.tensor_intrins = schedule::MatchingTensorIntrins(func_, ir::GetRef(op));
     int index = Push(std::move(n));
     // The loops since the enclosing block are what get_loops(block) returns; the first block
     // below a loop is how recipes reach it.
@@ -195,6 +199,7 @@ class TreeBuilder : public tir::StmtVisitor {
     return static_cast<int>(nodes.size()) - 1;
   }
 
+  tir::PrimFunc func_;
   std::vector<std::vector<int>> frames_;  // loops since the innermost enclosing block
   std::vector<int> parents_;
   const tir::SBlockRealizeNode* realize_ = nullptr;
@@ -590,7 +595,7 @@ std::vector<ScheduleTreeNode> ScheduleSession::Tree() const {
   auto* func = f.as<tir::PrimFuncNode>();
   if (!func) return {};
   TreeBuilder builder;
-  builder.Build(func->body);
+  builder.Build(ir::GetRef(func));
   return std::move(builder.nodes);
 }
 

@@ -50,6 +50,9 @@ struct ScheduleTreeNode {
   // read_buffer_index / write_buffer_index counts).
   std::vector<std::string> reads;
   std::vector<std::string> writes;
+
+  // The registered tensor intrinsics tensorize(this loop or block) matches.
+  std::vector<std::string> tensor_intrins;
 };
 
 // One applied step with the module before and after it.

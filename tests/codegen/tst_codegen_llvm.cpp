@@ -4,6 +4,8 @@
 // while/break/let, local allocations, decl_buffer views, symbolic shapes, math intrinsics.
 
 #include <QTest>
+#include <cmath>
+#include <tuple>
 
 #include "codegen_test_util.h"
 #include "codegen/flop_count.h"
@@ -385,6 +387,47 @@ class Module:
     QVERIFY(!r.ok());
     std::string text = RenderDiagnostics(r.diagnostics);
     QVERIFY2(text.find("not supported") != std::string::npos, text.c_str());
+  }
+
+  void llvmIntrinsicsByName() {
+    // T.call_llvm_pure_intrin names the intrinsic (LLVM's IDs differ between versions); an
+    // overloaded one takes its types from the arguments. Printed with the name, as TVM's
+    // call_llvm_pure_intrin(dtype, name, ...) reads it.
+    const std::string text = R"(
+@I.ir_module
+class Module:
+    @T.prim_func
+    def main(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32"), C: T.Buffer((8,), "float32")):
+        C[T.Ramp(0, 1, 8)] = T.call_llvm_pure_intrin(T.llvm_lookup_intrinsic_id("llvm.fma"), A[T.Ramp(0, 1, 8)], B[T.Ramp(0, 1, 8)], C[T.Ramp(0, 1, 8)], dtype="float32x8")
+)";
+    auto mod = ParseOk(text);
+    std::string printed = script::PrintModule(mod);
+    QVERIFY2(printed.find("T.call_llvm_pure_intrin(\"float32x8\", \"llvm.fma\", A[0:8]") != std::string::npos,
+             printed.c_str());
+    runtime::Module built = BuildOk(mod);
+    std::vector<runtime::NDArray> arrays;
+    for (uint64_t i = 0; i < 3; ++i) {
+      arrays.push_back(runtime::NDArray::Empty({8}, *runtime::DTypeFromString("float32")));
+      runtime::FillRandom(arrays.back(), runtime::RandomFillOptions{i + 5, -2.0, 2.0});
+    }
+    runtime::NDArray c0 = arrays[2].Copy();
+    built.get_function("main").Call({arrays[0], arrays[1], arrays[2]});
+    for (int64_t k = 0; k < 8; ++k) {
+      float want = std::fma(static_cast<float>(arrays[0].GetDouble(k)), static_cast<float>(arrays[1].GetDouble(k)),
+                            static_cast<float>(c0.GetDouble(k)));
+      QCOMPARE(static_cast<float>(arrays[2].GetDouble(k)), want);
+    }
+    // An unknown name and a signature that does not fit are build errors naming them.
+    for (auto [from, to, why] : std::vector<std::tuple<std::string, std::string, std::string>>{
+             {"llvm.fma", "llvm.no_such_thing", "LLVM has no intrinsic named llvm.no_such_thing"},
+             {"llvm.fma", "llvm.x86.avx512.vpdpbusd.512", "do not fit the intrinsic's signature"}}) {
+      std::string bad = text;
+      bad.replace(bad.find(from), from.size(), to);
+      codegen::BuildResult r = codegen::Build(ParseOk(bad), codegen::Target::Host());
+      QVERIFY(!r.ok());
+      std::string message = RenderDiagnostics(r.diagnostics);
+      QVERIFY2(message.find(why) != std::string::npos, message.c_str());
+    }
   }
 
   void targetOptionsReachTheMachineCode() {

@@ -121,6 +121,15 @@ class TstCheckEach : public QObject {
       QVERIFY2(ok.outcome == Outcome::kEqual, ok.lines[0].c_str());
       QVERIFY2(ok.lines[0].find("against the compiled function before it") != std::string::npos, ok.lines[0].c_str());
     }
+    // Through a cache, as CheckTransitions runs a sequence: each snapshot is built once (the
+    // module after the first pass is the module before the second).
+    QCOMPARE(good.size(), size_t(2));
+    QVERIFY(good[0].after.same_as(good[1].before));
+    workbench::CompiledCache cache;
+    for (const auto& t : good) {
+      QVERIFY(workbench::CheckTransition(t, options, &cache).outcome == Outcome::kEqual);
+    }
+    QCOMPARE(cache.builds(), 3);
 
     // Without the fallback it is only skipped, with the interpreter's reason.
     options.compiled_fallback = false;

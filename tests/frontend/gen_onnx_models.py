@@ -861,6 +861,39 @@ def errors():
         shutil.rmtree(os.path.join(DATA, folder))
 
 
+def external_data():
+    """An initializer stored beside the model (external_data.bin), and two whose location
+    points outside the model's folder, which the importer must refuse to read."""
+    w = np.arange(4, dtype=np.float32)
+    for case, location in (("external_data", "external_data.bin"), ("external_outside", "../outside.bin"),
+                           ("external_absolute", "/etc/hostname")):
+        t = TensorProto(name="w", data_type=F32, dims=[4], data_location=TensorProto.EXTERNAL)
+        t.external_data.add(key="location", value=location)
+        graph = helper.make_graph([helper.make_node("Add", ["x", "w"], ["y"])], case,
+                                  [helper.make_tensor_value_info("x", F32, [4])],
+                                  [helper.make_tensor_value_info("y", F32, [4])], initializer=[t])
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="gen_onnx_models")
+        model.ir_version = 8
+        onnx.save(model, os.path.join(DATA, case + ".onnx"))
+    with open(os.path.join(DATA, "external_data.bin"), "wb") as f:
+        f.write(w.tobytes())
+
+
+def malformed_attributes():
+    """Models an exporter would not write, which the importer must refuse with a message: a Conv
+    with zero strides (auto_pad SAME divides by them), one with a scalar bias."""
+    w = init("w", np.ones((2, 1, 3, 3), np.float32))
+    for case, attrs, extra in (("conv_zero_stride", {"strides": [0, 0], "auto_pad": "SAME_UPPER"}, []),
+                               ("conv_scalar_bias", {}, [init("b", np.float32(1))])):
+        inputs = ["x", "w"] + [t.name for t in extra]
+        graph = helper.make_graph([helper.make_node("Conv", inputs, ["y"], name="conv", **attrs)], case,
+                                  [helper.make_tensor_value_info("x", F32, [1, 1, 5, 5])],
+                                  [helper.make_tensor_value_info("y", F32, None)], initializer=[w] + extra)
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="gen_onnx_models")
+        model.ir_version = 8
+        onnx.save(model, os.path.join(DATA, case + ".onnx"))
+
+
 def main():
     if os.path.isdir(DATA):
         shutil.rmtree(DATA)
@@ -892,6 +925,8 @@ def main():
     scatter()
     einsum()
     range_dynamic()
+    external_data()
+    malformed_attributes()
     errors()
 
 

@@ -258,6 +258,88 @@ class TestONNXImport : public QObject {
              all.c_str());
   }
 
+  // Models the fuzzer (tests/fuzz/fuzz_onnx.cpp) made of the seeds, in fuzz_findings/: each is
+  // refused with a message naming the node and what is wrong, or imports and keeps the text
+  // round trip (an empty message).
+  void fuzzFindings_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("message");
+    // Range over constants from -5.98e18 (or to 2.96e11): once a loop of that many elements.
+    QTest::newRow("range_huge_start")
+        << "range_huge_start"
+        << "Range at node #9: the range from -5.98078e+18 to 4 by 1 has 5.98078e+18 elements, more than the 16777216 "
+           "folded into a constant at import time";
+    QTest::newRow("range_huge_limit")
+        << "range_huge_limit"
+        << "Range at node #9: the range from 0 to 296352743428 by 1 has 296352743428 elements, more than the 16777216 "
+           "folded into a constant at import time";
+    // A shape concatenated with a scalar: indexed the scalar's missing dim.
+    QTest::newRow("concat_scalar") << "concat_scalar"
+                                   << "Concat at node #5: input 1 has rank 0, input 0 rank 1: the inputs of a Concat have one rank";
+    // A constant INT64_MIN: printed as -9223372036854775808, which the parser refused.
+    QTest::newRow("int64_min_constant") << "int64_min_constant" << "";
+    // ... and as an R.arange bound (a Relax call's argument).
+    QTest::newRow("int64_min_arange") << "int64_min_arange" << "";
+  }
+  void fuzzFindings() {
+    QFETCH(QString, name);
+    QFETCH(QString, message);
+    onnx::ImportResult r = onnx::FromONNXFile(DataDir() + "/../fuzz_findings/" + name.toStdString() + ".onnx");
+    std::string all = Messages(r.diagnostics);
+    if (!message.isEmpty()) {
+      QVERIFY(!r.ok());
+      QVERIFY2(all.find(message.toStdString()) != std::string::npos, all.c_str());
+      return;
+    }
+    QVERIFY2(r.ok(), all.c_str());
+    std::string text = Print(r.module);
+    script::ParseResult again = script::Parse(text, "printed");
+    QVERIFY2(again.ok(), (Messages(again.diagnostics) + Code(text)).c_str());
+    QVERIFY2(ir::StructuralEqual(again.module, r.module), Code(text).c_str());
+    QCOMPARE(QString::fromStdString(Print(again.module)), QString::fromStdString(text));
+  }
+
+  // Attribute values and shapes outside what ONNX allows are refused with what is wrong.
+  void malformedAttributes_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("zero strides") << "conv_zero_stride"
+                                  << "Conv at node 'conv' (#0): strides, dilations and kernel sizes must be positive, "
+                                     "got strides [0, 0], dilations [1, 1], kernel [3, 3]";
+    QTest::newRow("scalar bias") << "conv_scalar_bias" << "Conv at node 'conv' (#0): the bias must be 1-D, got rank 0";
+  }
+  void malformedAttributes() {
+    QFETCH(QString, name);
+    QFETCH(QString, message);
+    onnx::ImportResult r = Import(name.toStdString());
+    QVERIFY(!r.ok());
+    std::string all = Messages(r.diagnostics);
+    QVERIFY2(all.find(message.toStdString()) != std::string::npos, all.c_str());
+  }
+
+  // An initializer's external data is read from beside the model, and only from there.
+  void externalData() {
+    onnx::ImportResult r = Import("external_data");
+    QVERIFY2(r.ok(), Messages(r.diagnostics).c_str());
+    std::string text = Print(r.module);
+    QVERIFY2(text.find("R.add(x, metadata[\"relax.expr.Constant\"][0])") != std::string::npos, Code(text).c_str());
+    auto main = ir::Downcast<relax::FunctionNode>(r.module->Lookup("main"));
+    auto* seq = main->body.as<relax::SeqExprNode>();
+    auto* add = seq->blocks[0]->bindings[0].as<relax::VarBindingNode>()->value.as<relax::CallNode>();
+    auto* w = add->args[1].as<relax::ConstantNode>();
+    QVERIFY(w);
+    const float want[] = {0, 1, 2, 3};
+    QCOMPARE(w->data, std::string(reinterpret_cast<const char*>(want), sizeof(want)));
+    for (const char* name : {"external_outside", "external_absolute"}) {
+      onnx::ImportResult bad = Import(name);
+      QVERIFY(!bad.ok());
+      std::string all = Messages(bad.diagnostics);
+      QVERIFY2(all.find("initializer 'w': its external data location '") != std::string::npos &&
+                   all.find("' is not a relative path inside the model's folder") != std::string::npos,
+               all.c_str());
+    }
+  }
+
   // One loader for every face: .onnx through the importer, anything else as TVMScript.
   void loadModulePicksByExtension() {
     script::ParseResult m = frontend::LoadModule(ModelPath("mlp"));

@@ -336,6 +336,96 @@ def f(A: T.Buffer((4, 4), "float32"), B: T.Buffer((4,), "float32")):
     QVERIFY2(lb[0]["range"]["start"] == PosOf(lone, "B: T.Buffer"), lb.dump().c_str());
   }
 
+  // An IRModule of a PrimFunc and a Relax function calling it, where one function (the Relax
+  // one or the PrimFunc) has a semantic error: hover, definition, references, completion and the
+  // outline still answer in the other function and in the healthy parts of the failing one.
+  void navigationInRelaxWithASemanticError_data() {
+    QTest::addColumn<QString>("from");
+    QTest::addColumn<QString>("to");
+    QTest::addColumn<QString>("error");
+    QTest::newRow("R.call_tir to an unknown function")
+        << "R.call_tir(cls.bias_relu," << "R.call_tir(cls.bias_reluu," << "bias_reluu";
+    QTest::newRow("an op with wrong argument types")
+        << "R.matmul(lv1, w1, " << "R.matmul(lv1, w0, " << "matmul";
+    QTest::newRow("a PrimFunc's buffer indexed with the wrong rank")
+        << "+ b[vj]" << "+ b[vi, vj]" << "has 1 dimension but is indexed with 2";
+  }
+
+  void navigationInRelaxWithASemanticError() {
+    QFETCH(QString, from);
+    QFETCH(QString, to);
+    QFETCH(QString, error);
+    std::string text = ReadExample("mlp.py");
+    size_t at = text.find(from.toStdString());
+    QVERIFY(at != std::string::npos);
+    text.replace(at, from.size(), to.toStdString());
+    LspClient c;
+    c.Initialize();
+    std::string uri = "file:///relax_semantic.py";
+    c.Open(uri, text);
+    auto d = c.Diagnostics(uri);
+    QVERIFY(d.has_value());
+    QCOMPARE(d->size(), size_t(1));
+    QVERIFY2((*d)[0]["message"].get<std::string>().find(error.toStdString()) != std::string::npos, d->dump().c_str());
+    auto definition = [&](const json& pos) { return c.Call("textDocument/definition", At(uri, pos))["result"]; };
+    auto starts_at = [&](const json& locations, const json& pos) {
+      return locations.is_array() && locations.size() == 1 && locations[0]["range"]["start"] == pos &&
+             locations[0]["uri"] == uri;
+    };
+
+    // The Relax function: a parameter, a dataflow var, an output var, the module alias.
+    std::string x = HoverText(c.Call("textDocument/hover", At(uri, PosOf(text, "R.matmul(x", 0, 9))));
+    QVERIFY2(x.find("x: R.Tensor((8, 32)") != std::string::npos && x.find("parameter") != std::string::npos, x.c_str());
+    json x_def = definition(PosOf(text, "R.matmul(x", 0, 9));
+    QVERIFY2(starts_at(x_def, PosOf(text, "x: R.Tensor")), x_def.dump().c_str());
+    std::string lv = HoverText(c.Call("textDocument/hover", At(uri, PosOf(text, "(lv, b0)", 0, 1))));
+    QVERIFY2(lv.find("R.Tensor((8, 64)") != std::string::npos && lv.find("dataflow variable") != std::string::npos,
+             lv.c_str());
+    json lv_def = definition(PosOf(text, "(lv, b0)", 0, 1));
+    QVERIFY2(starts_at(lv_def, PosOf(text, "lv: R.Tensor")), lv_def.dump().c_str());
+    json gv_refs = c.Call("textDocument/references",
+                          {{"textDocument", TextDoc(uri)}, {"position", PosOf(text, "return gv", 0, 7)},
+                           {"context", {{"includeDeclaration", true}}}})["result"];
+    QCOMPARE(gv_refs.size(), size_t(3));  // the binding, R.output, the return
+    QVERIFY2(gv_refs[0]["range"]["start"] == PosOf(text, "gv: R.Tensor"), gv_refs.dump().c_str());
+    json w1_refs = c.Call("textDocument/references",
+                          {{"textDocument", TextDoc(uri)}, {"position", PosOf(text, "w1: R.Tensor")},
+                           {"context", {{"includeDeclaration", true}}}})["result"];
+    QCOMPARE(w1_refs.size(), size_t(from.startsWith("R.matmul") ? 1 : 2));
+    // The call_tir target goes to its PrimFunc (when the call names one).
+    if (!from.startsWith("R.call_tir")) {
+      json target = definition(PosOf(text, "cls.bias_relu", 0, 4));
+      QVERIFY2(starts_at(target, PosOf(text, "bias_relu(x: T.Buffer")), target.dump().c_str());
+      std::string f = HoverText(c.Call("textDocument/hover", At(uri, PosOf(text, "cls.bias_relu", 0, 4))));
+      QVERIFY2(f.find("@T.prim_func") != std::string::npos && f.find("def bias_relu(x: T.Buffer((8, 64)") != std::string::npos,
+               f.c_str());
+    }
+    // Completion in the last binding: parameters, earlier bindings, functions.
+    auto names = Labels(c.Call("textDocument/completion", At(uri, PosOf(text, "R.add(lv2", 0, 6))));
+    for (const char* l : {"x", "w0", "b1", "lv", "lv1", "lv2", "main", "bias_relu", "R"}) QVERIFY2(Has(names, l), l);
+    QVERIFY(!Has(names, "vi"));
+
+    // The PrimFunc: a buffer, an iter var, the block.
+    std::string y = HoverText(c.Call("textDocument/hover", At(uri, PosOf(text, "y[vi, vj] = T.max"))));
+    QVERIFY2(y.find("(8, 64)") != std::string::npos && y.find("float32") != std::string::npos, y.c_str());
+    json vj = definition(PosOf(text, "y[vi, vj] = T.max", 0, 6));
+    QVERIFY2(starts_at(vj, PosOf(text, "vi, vj = T.axis", 0, 4)), vj.dump().c_str());
+    std::string block = HoverText(c.Call("textDocument/hover", At(uri, PosOf(text, "\"bias_relu\"", 0, 1))));
+    QVERIFY2(block.find("iter vars") != std::string::npos, block.c_str());
+
+    // The outline: both functions, main with its parameters.
+    json symbols = c.Call("textDocument/documentSymbol", {{"textDocument", TextDoc(uri)}})["result"];
+    QCOMPARE(symbols.size(), size_t(1));
+    std::vector<std::string> functions;
+    for (const json& f : symbols[0]["children"]) functions.push_back(f["name"]);
+    QVERIFY2(Has(functions, "bias_relu") && Has(functions, "main"), symbols.dump().c_str());
+    for (const json& f : symbols[0]["children"]) {
+      if (f["name"] != "main") continue;
+      QVERIFY2(f["detail"].get<std::string>().find("def main(x: R.Tensor((8, 32)") == 0, f.dump().c_str());
+      QCOMPARE(f["children"].size(), size_t(5));
+    }
+  }
+
   void documentSymbols() {
     LspClient c;
     c.Initialize();

@@ -129,6 +129,54 @@ class TestLspWorkbench : public QObject {
     QCOMPARE(c.ShutdownAndExit(), 0);
   }
 
+  void tensorizeActionAtATile() {
+    // A matmul tiled for the 1x16x4 FMA intrinsic: its j_1 loop's subtree matches it.
+    std::string text = R"(# from tvm.script import ir as I
+# from tvm.script import tirx as T
+
+@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((4, 8), "float32"), B: T.Buffer((8, 32), "float32"), C: T.Buffer((4, 32), "float32")):
+        for i, j_0 in T.grid(4, 2):
+            for j_1_init in range(16):
+                with T.sblock("C_init"):
+                    vi = T.axis.spatial(4, i)
+                    vj = T.axis.spatial(32, j_0 * 16 + j_1_init)
+                    T.reads()
+                    T.writes(C[vi, vj])
+                    C[vi, vj] = T.float32(0.0)
+            for k_0, j_1, k_1 in T.grid(2, 16, 4):
+                with T.sblock("C_update"):
+                    vi = T.axis.spatial(4, i)
+                    vj = T.axis.spatial(32, j_0 * 16 + j_1)
+                    vk = T.axis.reduce(8, k_0 * 4 + k_1)
+                    T.reads(C[vi, vj], A[vi, vk], B[vk, vj])
+                    T.writes(C[vi, vj])
+                    C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+)";
+    LspClient c;
+    c.Initialize();
+    c.Open("file:///t.py", text);
+    json r = CodeActions(c, "file:///t.py", PosOf(text, "k_0, j_1", 5), json::array({"refactor"}));
+    const json* t = FindTitle(r["result"], "Schedule: Tensorize loop j_1 with fma_f32_1x16x4_avx512");
+    QVERIFY2(t, r.dump().c_str());
+    std::string after = EditText(*t, "file:///t.py");
+    QVERIFY2(after.find("T.match_buffer(C[vi_o, vj_o * 16:vj_o * 16 + 16], (16,)") != std::string::npos,
+             after.c_str());
+    // No other intrinsic fits that tile, and none fits the loop k_1.
+    for (const json& a : r["result"]) {
+      std::string title = a["title"].get<std::string>();
+      QVERIFY2(title.find("Tensorize") == std::string::npos ||
+                   title == "Schedule: Tensorize loop j_1 with fma_f32_1x16x4_avx512",
+               title.c_str());
+    }
+    json rk = CodeActions(c, "file:///t.py", PosOf(text, "j_1, k_1", 5), json::array({"refactor"}));
+    QVERIFY(!rk["result"].dump().empty());
+    QVERIFY2(rk["result"].dump().find("Tensorize") == std::string::npos, rk.dump().c_str());
+    QCOMPARE(c.ShutdownAndExit(), 0);
+  }
+
   void passActionsResolveLazilyOrAtOnce() {
     std::string text = ReadExample("matmul.py");
     {

@@ -827,6 +827,37 @@ class TestRelaxOps : public QObject {
     QVERIFY2(bad.error.find("must be a string") != std::string::npos, bad.error.c_str());
   }
 
+  void printAssertAndPurePacked() {
+    tir::Var n = tir::MakeVar("n", kI64);
+    auto with_format = [](const char* op, size_t at) {
+      return [op, at](const std::vector<Var>& p) {
+        std::vector<Expr> args(p.begin(), p.end());
+        args.insert(args.begin() + at, MakeStringImm("{}"));
+        return MakeOpCall(op, args);
+      };
+    };
+    CHECK_TYPE(Infer({T({n})}, with_format("relax.print", 0)), "R.Tuple()");
+    CHECK_ERROR(Infer({T({n})}, On("relax.print")),
+                "print: the first argument must be the format string (an R.str)");
+    CHECK_TYPE(Infer({ir::MakePrimType(ir::DataType::Bool()), T({n})}, with_format("relax.assert_op", 1)),
+               "R.Tuple()");
+    CHECK_TYPE(Infer({MakeTensorType({}, ir::DataType::Bool())}, with_format("relax.assert_op", 1)), "R.Tuple()");
+    CHECK_ERROR(Infer({T({n})}, with_format("relax.assert_op", 1)),
+                "assert_op: the condition must be a boolean scalar, got R.Tensor((n,), \"float32\")");
+    CHECK_TYPE(Infer({T({n})},
+                     [&](const std::vector<Var>& p) {
+                       return MakeOpCall("relax.call_pure_packed", {MakeExternFunc("my_shape_of"), p[0]}, {},
+                                         {MakeShapeType({n})});
+                     }),
+               "R.Shape([n])");
+    CHECK_ERROR(Infer({T({n})},
+                      [&](const std::vector<Var>& p) {
+                        return MakeOpCall("relax.call_pure_packed", {p[0]}, {}, {MakeShapeType({n})});
+                      }),
+                "call_pure_packed: the callee must be a packed function (a name or an R.ExternFunc), got "
+                "R.Tensor((n,), \"float32\")");
+  }
+
   // Runs last: every op in the registry was exercised above.
   void everyRegisteredOpIsTested() {
     for (const OpInfo* info : AllOps()) {

@@ -3,8 +3,10 @@
 #include <QTest>
 
 #include <chrono>
+#include <limits>
 #include <string>
 
+#include "relax/expr.h"
 #include "script/tvmscript.h"
 #include "tir/stmt.h"
 
@@ -98,6 +100,8 @@ class TstParser : public QObject {
   void pythonLexingAndPrecedence();
   void syntaxErrorsRecoverPerStatement();
   void functionWithAnErrorIsRecovered();
+  void relaxFunctionWithAnErrorIsRecovered();
+  void int64MinLiteral();
 };
 
 void TstParser::matmulModule() {
@@ -870,7 +874,8 @@ class Module:
   QCOMPARE(r.module->functions.size(), size_t(1));  // only `good`
   QCOMPARE(r.recovered.size(), size_t(1));
   QCOMPARE(r.recovered[0].gvar->name_hint, std::string("bad"));
-  const PrimFuncNode* bad = r.recovered[0].func.get();
+  const PrimFuncNode* bad = r.recovered[0].func.as<PrimFuncNode>();
+  QVERIFY(bad);
   QCOMPARE(bad->params.size(), size_t(2));
   QVERIFY(bad->buffer_map[0].defined() && bad->buffer_map[0]->name == "A");
   QVERIFY(bad->buffer_map[0]->span.defined());
@@ -883,6 +888,74 @@ class Module:
   QVERIFY(store->value.as<AddNode>());
   // A function that parses is never in `recovered`.
   QVERIFY(script::Parse("@T.prim_func\ndef f():\n    pass\n").recovered.empty());
+}
+
+void TstParser::relaxFunctionWithAnErrorIsRecovered() {
+  // As a PrimFunc: the failing binding is missing, the name it bound an untyped Var with the
+  // name's span, the rest (parameters, the other bindings, the dataflow block) there.
+  const char* src = R"(@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4,), "float32"), y: R.Tensor((3,), "float32")) -> R.Tensor((4,), "float32"):
+        with R.dataflow():
+            a = R.add(x, x)
+            b = R.add(a, y)
+            c = R.multiply(b, a)
+            R.output(c)
+        return c
+)";
+  auto r = script::Parse(src);
+  QCOMPARE(int(r.diagnostics.ErrorCount()), 1);
+  QVERIFY(r.module.defined());
+  QCOMPARE(r.module->functions.size(), size_t(0));
+  QCOMPARE(r.recovered.size(), size_t(1));
+  QCOMPARE(r.recovered[0].gvar->name_hint, std::string("main"));
+  auto* main = r.recovered[0].func.as<relax::FunctionNode>();
+  QVERIFY(main);
+  QCOMPARE(main->params.size(), size_t(2));
+  auto* seq = main->body.as<relax::SeqExprNode>();
+  QVERIFY(seq);
+  QCOMPARE(seq->blocks.size(), size_t(1));
+  const auto& bindings = seq->blocks[0]->bindings;
+  QCOMPARE(bindings.size(), size_t(2));  // a and c; b failed
+  QCOMPARE(bindings[0]->var->name_hint, std::string("a"));
+  QCOMPARE(bindings[1]->var->name_hint, std::string("c"));
+  QVERIFY(seq->blocks[0]->span.defined());  // the `with R.dataflow():`
+  auto* call = bindings[1].as<relax::VarBindingNode>()->value.as<relax::CallNode>();
+  QVERIFY(call);
+  auto* b = call->args[0].as<relax::VarNode>();
+  QVERIFY(b && b->name_hint == "b" && !b->struct_info.defined());
+  std::string text = src;
+  QCOMPARE(b->span.begin, uint32_t(text.find("b = R.add")));
+  // A late error (the return type) still leaves the function to the editor.
+  std::string late_src = text;
+  late_src.replace(late_src.find("b = R.add(a, y)"), 15, "b = R.add(a, x)");
+  late_src.replace(late_src.find("-> R.Tensor((4,)"), 16, "-> R.Tensor((5,)");
+  auto late = script::Parse(late_src);
+  QCOMPARE(int(late.diagnostics.ErrorCount()), 1);
+  QVERIFY2(late.diagnostics.begin()->message.find("does not fit its declared return type") != std::string::npos,
+           late.diagnostics.begin()->message.c_str());
+  QCOMPARE(late.recovered.size(), size_t(1));
+}
+
+void TstParser::int64MinLiteral() {
+  // The printer writes INT64_MIN as -9223372036854775808; the literal alone is out of range.
+  auto r = script::Parse(R"(@T.prim_func
+def f(A: T.Buffer((1,), "int64")):
+    A[0] = T.int64(-9223372036854775808)
+)");
+  QVERIFY2(r.ok(), Diags(r).c_str());
+  auto* store = Find<BufferStoreNode>(r.module->functions[0].as<PrimFuncNode>()->body);
+  QVERIFY(store);
+  auto* imm = store->value.as<IntImmNode>();
+  QVERIFY(imm && imm->value == std::numeric_limits<int64_t>::min());
+  QCOMPARE(script::Print(r).find("T.int64(-9223372036854775808)") != std::string::npos, true);
+  // Its negation would be 2^63: refused, as the literal 9223372036854775808 is.
+  for (const char* bad : {"-(-9223372036854775808)", "9223372036854775808"}) {
+    auto e = script::Parse(std::string("@T.prim_func\ndef f(A: T.Buffer((1,), \"int64\")):\n    A[0] = T.int64(") + bad + ")\n");
+    QCOMPARE(int(e.diagnostics.ErrorCount()), 1);
+    QVERIFY2(e.diagnostics.begin()->message == "integer literal out of range", Diags(e).c_str());
+  }
 }
 
 void TstParser::parseSpeed() {

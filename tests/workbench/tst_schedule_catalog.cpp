@@ -246,6 +246,12 @@ std::vector<Case> Cases() {
       {"merge", kTwoOutputs, "B.j", {{"loops", "j, C.j"}}, "sch.merge(l"},
       {"add_unit_loop", kMatmulRelu, "D", {}, "sch.add_unit_loop(block_or_loop=b"},
       {"blockize", kMatmulRelu, "D.j", {}, "sch.blockize(target=l"},
+      // The 1x8 tile of j with 4 steps of k, its init split off: the 8-lane FMA intrinsic fits.
+      {"tensorize", kMatmulRelu, "C_update.j_1", {{"tensor_intrin", "fma_f32_1x8x4_avx2"}},
+       "sch.tensorize(block_or_loop=l",
+       "b0 = sch.get_sblock(name=\"C\")\ni, j, k = sch.get_loops(b0)\n"
+       "j0, j1 = sch.split(j, [None, 8])\nk0, k1 = sch.split(k, [None, 4])\n"
+       "sch.reorder(j0, k0, j1, k1)\nsch.decompose_reduction(b0, k0)\n"},
       {"parallel", kMatmulRelu, "C.i", {}, "sch.parallel(loop=l"},
       {"vectorize", kMatmulRelu, "D.j", {}, "sch.vectorize(loop=l"},
       {"unroll", kMatmulRelu, "C.k", {}, "sch.unroll(loop=l"},
@@ -333,7 +339,8 @@ class TestScheduleCatalog : public QObject {
     }
     QCOMPARE(groups, (std::vector<std::string>{"loop transformations", "loop kinds",
                                                "compute location", "caching", "reduction",
-                                               "layout", "annotations", "GPU"}));
+                                               "layout", "tensorization", "annotations",
+                                               "GPU"}));
     const SchedulePrimitive* ca = FindSchedulePrimitive("compute_at");
     QCOMPARE(static_cast<int>(ca->target), static_cast<int>(ScheduleTarget::kBlockAndLoop));
     QCOMPARE(ca->target_param, std::string("block"));
@@ -403,6 +410,34 @@ class TestScheduleCatalog : public QObject {
     std::set<std::string> covered;
     for (const Case& c : Cases()) covered.insert(c.primitive);
     for (const SchedulePrimitive& p : ScheduleCatalog()) QVERIFY2(covered.count(p.name), p.name.c_str());
+  }
+
+  void tensorizeOffersTheIntrinsicsThatMatch() {
+    ScheduleSession s;
+    QVERIFY(!s.Reset(ParseModule(kMatmulRelu)).HasErrors());
+    QVERIFY(!s.Apply("b0 = sch.get_sblock(name=\"C\")\ni, j, k = sch.get_loops(b0)\n"
+                     "j0, j1 = sch.split(j, [None, 8])\nk0, k1 = sch.split(k, [None, 4])\n"
+                     "sch.reorder(j0, k0, j1, k1)\nsch.decompose_reduction(b0, k0)\n")
+                 .HasErrors());
+    auto tree = s.Tree();
+    const SchedulePrimitive* t = FindSchedulePrimitive("tensorize");
+    QVERIFY(t);
+    QCOMPARE(static_cast<int>(t->target), static_cast<int>(ScheduleTarget::kBlockOrLoop));
+    const ScheduleParam* intrin = Param(*t, "tensor_intrin");
+    QVERIFY(intrin && intrin->kind == schedule::RecipeParamKind::kTensorIntrin);
+    QCOMPARE(Labels(ParamChoices(*t, *intrin, tree, Node(tree, "C_update.j_1"))),
+             std::vector<std::string>{"fma_f32_1x8x4_avx2"});
+    // Where nothing matches, tensorize is not offered.
+    for (const char* other : {"C_update.k_1", "C_update.k_0", "D.j", "C_update"}) {
+      auto offered = PrimitivesFor(tree, Node(tree, other));
+      QVERIFY2(std::find(offered.begin(), offered.end(), t) == offered.end(), other);
+    }
+    // A name that is no registered intrinsic is refused by the composer.
+    std::string error;
+    QVERIFY(!ComposeStep(*t, tree, Node(tree, "C_update.j_1"), {{"tensor_intrin", "nope"}}, "main",
+                         &error));
+    QVERIFY2(error.find("'nope' is not a registered tensor intrinsic") != std::string::npos,
+             error.c_str());
   }
 
   void computeAtChoicesAreTheConsumersLoops() {

@@ -1,7 +1,9 @@
 // Builtin calls: math (LLVM intrinsics where LLVM has one, libm otherwise; float16/bfloat16
 // through float32; vectors lane by lane for libm), bit operations, if_then_else, reinterpret,
-// and the runtime-structure accessor tvm_struct_get that MakePackedAPI's prologue uses.
+// the runtime-structure accessor tvm_struct_get that MakePackedAPI's prologue uses, and calls of
+// LLVM intrinsics by name (call_llvm_intrin, call_llvm_pure_intrin).
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/Support/raw_ostream.h>
 
 #include <limits>
 #include <map>
@@ -217,6 +219,46 @@ llvm::Value* CodeGenLLVM::EmitVectorIfThenElse(const CallNode* op) {
   return phi;
 }
 
+// T.call_llvm_(pure_)intrin(dtype, name, args...): the intrinsic by name (the IR keeps names, as
+// intrinsic IDs differ between LLVM versions), its overloaded types inferred from the argument
+// and result types as LLVM's verifier matches them.
+llvm::Value* CodeGenLLVM::EmitCallLLVMIntrin(const CallNode* op) {
+  auto* o = op->op.as<ir::OpNode>();
+  std::string call = "T." + InfoOf(ir::GetRef(o))->script_name;
+  auto* iname = op->args.empty() ? nullptr : op->args[0].as<StringImmNode>();
+  if (!iname) {
+    throw CodegenError(call + " needs the LLVM intrinsic's name first, e.g. "
+                       "T.llvm_lookup_intrinsic_id(\"llvm.x86.avx512.vpdpbusd.512\")");
+  }
+  llvm::Intrinsic::ID id = llvm::Function::lookupIntrinsicID(iname->value);
+  if (id == llvm::Intrinsic::not_intrinsic) {
+    throw CodegenError(call + ": LLVM has no intrinsic named " + iname->value);
+  }
+  std::vector<llvm::Value*> args;
+  std::vector<llvm::Type*> types;
+  for (size_t i = 1; i < op->args.size(); ++i) {
+    args.push_back(Emit(op->args[i]));
+    types.push_back(args.back()->getType());
+  }
+  llvm::Type* ret = op->dtype.is_void() ? builder_.getVoidTy() : LLVMType(op->dtype);
+  llvm::FunctionType* fty = llvm::FunctionType::get(ret, types, false);
+  llvm::SmallVector<llvm::Intrinsic::IITDescriptor, 8> table;
+  llvm::Intrinsic::getIntrinsicInfoTableEntries(id, table);
+  llvm::ArrayRef<llvm::Intrinsic::IITDescriptor> infos = table;
+  llvm::SmallVector<llvm::Type*, 4> overloads;
+  if (llvm::Intrinsic::matchIntrinsicSignature(fty, infos, overloads) !=
+          llvm::Intrinsic::MatchIntrinsicTypes_Match ||
+      llvm::Intrinsic::matchIntrinsicVarArg(false, infos)) {
+    std::string sig;
+    llvm::raw_string_ostream os(sig);
+    fty->print(os);
+    throw CodegenError(call + "(\"" + iname->value + "\"): the result and argument types " + os.str() +
+                       " do not fit the intrinsic's signature");
+  }
+  llvm::Function* f = llvm::Intrinsic::getDeclaration(module_, id, overloads);
+  return builder_.CreateCall(f, args);
+}
+
 llvm::Value* CodeGenLLVM::EmitCall(const CallNode* op) {
   auto* o = op->op.as<ir::OpNode>();
   if (!o) throw CodegenError("calls to other functions of the module are not supported by the LLVM codegen");
@@ -299,6 +341,7 @@ llvm::Value* CodeGenLLVM::EmitCall(const CallNode* op) {
     if (!load) throw CodegenError("T.address_of needs a buffer element");
     return BufferAccess(load->buffer, load->indices, load->dtype).address;
   }
+  if (name == "call_llvm_intrin" || name == "call_llvm_pure_intrin") return EmitCallLLVMIntrin(op);
   if (name == "call_extern" || name == "call_pure_extern") {
     auto* fname = op->args.empty() ? nullptr : op->args[0].as<StringImmNode>();
     if (!fname) throw CodegenError("T." + name + " needs the function name first");

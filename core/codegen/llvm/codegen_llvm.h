@@ -75,6 +75,7 @@ class CodeGenLLVM : public tir::ExprFunctor<llvm::Value*(const ir::PrimExpr&)>,
   // --- builtin calls (codegen_intrin.cpp)
   llvm::Value* EmitCall(const tir::CallNode* op);
   llvm::Value* EmitMath(const std::string& name, const tir::CallNode* op);
+  llvm::Value* EmitCallLLVMIntrin(const tir::CallNode* op);
   llvm::Value* EmitStructGet(const tir::CallNode* op);
   llvm::Value* EmitVectorIfThenElse(const tir::CallNode* op);
   // T.call_packed("name", args...): a lookup through the module context, cached in a global,

@@ -4,6 +4,7 @@
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
 #include <climits>
+#include <limits>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -44,23 +45,45 @@ std::string ShapeText(const std::vector<int64_t>& shape) {
   return s + (shape.size() == 1 ? ",)" : ")");
 }
 
+// A non-negative decimal integer of an external data entry (`offset`, `length`).
+int64_t ExternalDataNumber(const std::string& key, const std::string& value) {
+  int64_t n = 0;
+  if (value.empty()) throw ImportError("its external data " + key + " is empty");
+  for (char c : value) {
+    if (c < '0' || c > '9' || n > (std::numeric_limits<int64_t>::max() - (c - '0')) / 10) {
+      throw ImportError("its external data " + key + " '" + value + "' is not a byte count");
+    }
+    n = n * 10 + (c - '0');
+  }
+  return n;
+}
+
 // The bytes of an EXTERNAL tensor, read from the file its `location` names beside the model.
+// As ONNX requires, the location is a relative path that stays inside the model's folder: a
+// model never makes the importer read any other file of the machine.
 std::string ReadExternalData(const TensorProto& t, const std::string& model_path) {
   std::string location;
   int64_t offset = 0, length = -1;
   for (const auto& kv : t.external_data()) {
     if (kv.key() == "location") location = kv.value();
-    if (kv.key() == "offset") offset = std::stoll(kv.value());
-    if (kv.key() == "length") length = std::stoll(kv.value());
+    if (kv.key() == "offset") offset = ExternalDataNumber("offset", kv.value());
+    if (kv.key() == "length") length = ExternalDataNumber("length", kv.value());
   }
   if (location.empty()) throw ImportError("external data without a location");
-  std::filesystem::path file = std::filesystem::path(model_path).parent_path() / location;
+  std::filesystem::path relative(location);
+  bool escapes = relative.has_root_name() || relative.has_root_directory();
+  for (const auto& part : relative.lexically_normal()) escapes = escapes || part == "..";
+  if (escapes) {
+    throw ImportError("its external data location '" + location +
+                      "' is not a relative path inside the model's folder");
+  }
+  std::filesystem::path file = std::filesystem::path(model_path).parent_path() / relative;
   std::ifstream in(file, std::ios::binary);
   if (!in) throw ImportError("cannot read its external data file '" + file.string() + "'");
   in.seekg(0, std::ios::end);
   int64_t size = in.tellg();
-  if (length < 0) length = size - offset;
-  if (offset < 0 || offset + length > size) {
+  if (offset <= size && length < 0) length = size - offset;
+  if (offset > size || length > size - offset) {
     throw ImportError("its external data (offset " + std::to_string(offset) + ", length " +
                       std::to_string(length) + ") lies outside '" + file.string() + "' (" +
                       std::to_string(size) + " bytes)");

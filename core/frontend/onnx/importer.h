@@ -49,6 +49,12 @@ struct Operand {
 
 // The largest integer constant whose elements are kept for import-time arithmetic.
 constexpr size_t kMaxKnownElements = 4096;
+// The largest constant an op over constants is folded into at import time (Range): a model that
+// asks for more is refused with its size, not left to exhaust memory.
+constexpr int64_t kMaxFoldedElements = int64_t(1) << 24;
+
+// A number as a message shows it: integral values without a fraction.
+std::string FormatNumber(double value);
 
 DataType DataTypeOf(int32_t onnx_elem_type);  // Void when unsupported
 std::string ONNXTypeName(int32_t onnx_elem_type);

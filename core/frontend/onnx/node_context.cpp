@@ -2,6 +2,8 @@
 // element-wise conversions).
 #include <cmath>
 #include <cstring>
+#include <iomanip>
+#include <sstream>
 
 #include "frontend/onnx/importer.h"
 #include "relax/dim_text.h"
@@ -183,6 +185,15 @@ Operand Value(KnownInts known) {
   if (known.AllConstant()) op.expr = ConstantOfKnown(known);
   op.known = std::move(known);
   return op;
+}
+
+std::string FormatNumber(double value) {
+  if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 1e15) {
+    return std::to_string(static_cast<int64_t>(value));
+  }
+  std::ostringstream os;
+  os << std::setprecision(6) << value;
+  return os.str();
 }
 
 int64_t NormalizeAxis(int64_t axis, int64_t rank, const NodeContext& ctx) {

@@ -52,6 +52,12 @@ struct Window {
   std::vector<int64_t> kernel, strides, dilations, pads;  // pads: begins then ends
 };
 
+std::string ListText(const std::vector<int64_t>& values) {
+  std::string out = "[";
+  for (size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + std::to_string(values[i]);
+  return out + "]";
+}
+
 Window ReadWindow(NodeContext& ctx, const std::vector<int64_t>& kernel) {
   size_t n = kernel.size();
   Window w;
@@ -62,6 +68,12 @@ Window ReadWindow(NodeContext& ctx, const std::vector<int64_t>& kernel) {
   if (w.strides.size() != n || w.dilations.size() != n || w.pads.size() != 2 * n) {
     ctx.Fail("strides, dilations and pads must have one value per spatial axis (pads two)");
   }
+  for (size_t k = 0; k < n; ++k) {
+    if (w.strides[k] <= 0 || w.dilations[k] <= 0 || kernel[k] <= 0) {
+      ctx.Fail("strides, dilations and kernel sizes must be positive, got strides " + ListText(w.strides) +
+               ", dilations " + ListText(w.dilations) + ", kernel " + ListText(kernel));
+    }
+  }
   std::string auto_pad = ctx.AttrString("auto_pad", "NOTSET");
   if (auto_pad == "NOTSET") return w;
   if (auto_pad == "VALID") {
@@ -70,6 +82,7 @@ Window ReadWindow(NodeContext& ctx, const std::vector<int64_t>& kernel) {
   }
   if (auto_pad != "SAME_UPPER" && auto_pad != "SAME_LOWER") ctx.Fail("unknown auto_pad '" + auto_pad + "'");
   std::vector<PrimExpr> shape = ctx.Shape(0);
+  if (shape.size() < n) ctx.Fail("the input has fewer dims than the " + std::to_string(n) + " spatial axes");
   for (size_t k = 0; k < n; ++k) {
     const int64_t* in = tir::AsConstInt(shape[shape.size() - n + k]);
     if (!in) ctx.Fail("auto_pad " + auto_pad + " needs static spatial dims");
@@ -113,8 +126,10 @@ std::vector<int64_t> KernelOf(NodeContext& ctx, const char* op) {
 // The bias as (1, C, 1[, 1]) added to a rank-`rank` result.
 Expr AddChannelBias(NodeContext& ctx, Expr y, size_t bias_input, int64_t rank = 4) {
   if (!ctx.HasInput(bias_input)) return y;
+  std::vector<PrimExpr> bias_shape = ctx.Shape(bias_input);
+  if (bias_shape.size() != 1) ctx.Fail("the bias must be 1-D, got rank " + std::to_string(bias_shape.size()));
   std::vector<PrimExpr> dims(rank, I64(1));
-  dims[1] = ctx.Shape(bias_input)[0];
+  dims[1] = bias_shape[0];
   Expr bias = ctx.Op("relax.reshape", {ctx.Expr(bias_input), ShapeOf(dims)});
   return ctx.Op("relax.add", {y, bias});
 }

@@ -226,11 +226,28 @@ std::vector<Operand> ConvertConcat(NodeContext& ctx) {
   size_t n = ctx.NumInputs();
   int64_t rank = ctx.Rank(0);
   int64_t axis = NormalizeAxis(ctx.AttrInt("axis", 0), rank, ctx);
+  for (size_t i = 1; i < n; ++i) {
+    if (ctx.Rank(i) != rank) {
+      ctx.Fail("input " + std::to_string(i) + " has rank " + std::to_string(ctx.Rank(i)) + ", input 0 rank " +
+               std::to_string(rank) + ": the inputs of a Concat have one rank");
+    }
+  }
   std::vector<const KnownInts*> known;
   for (size_t i = 0; i < n; ++i) {
     if (const KnownInts* k = ctx.Known(i)) known.push_back(k);
   }
-  if (known.size() == n) return {Value(ConcatKnown(known, axis))};
+  if (known.size() == n) {
+    for (size_t i = 1; i < n; ++i) {
+      for (int64_t d = 0; d < rank; ++d) {
+        if (d != axis && known[i]->shape[d] != known[0]->shape[d]) {
+          ctx.Fail("input " + std::to_string(i) + " differs from input 0 in dim " + std::to_string(d) +
+                   " (" + std::to_string(known[i]->shape[d]) + " vs " + std::to_string(known[0]->shape[d]) +
+                   "), which is not the concatenated axis");
+        }
+      }
+    }
+    return {Value(ConcatKnown(known, axis))};
+  }
   std::vector<Expr> parts;
   for (size_t i = 0; i < n; ++i) parts.push_back(ctx.Expr(i));
   return {Value(Expr(ctx.Op("relax.concat", {relax::MakeTuple(parts)}, {{"axis", ir::MakeInt(axis)}})))};
@@ -429,7 +446,13 @@ std::vector<Operand> ConvertRange(NodeContext& ctx) {
     return {Value(Expr(ctx.Op("relax.arange", bounds, {{"dtype", relax::DTypeAttr(dtype)}})))};
   }
   if (*delta == 0) ctx.Fail("delta is 0");
-  int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((*limit - *start) / *delta)));
+  const double count = std::ceil((*limit - *start) / *delta);
+  if (!std::isfinite(count) || count > double(kMaxFoldedElements)) {
+    ctx.Fail("the range from " + FormatNumber(*start) + " to " + FormatNumber(*limit) + " by " + FormatNumber(*delta) +
+             " has " + (std::isfinite(count) ? FormatNumber(count) : std::string("no finite number of")) +
+             " elements, more than the " + std::to_string(kMaxFoldedElements) + " folded into a constant at import time");
+  }
+  int64_t n = std::max<int64_t>(0, static_cast<int64_t>(count));
   std::vector<double> values;
   for (int64_t i = 0; i < n; ++i) values.push_back(*start + static_cast<double>(i) * *delta);
   return {Value(Expr(MakeConstantOf(dtype, {n}, values)))};

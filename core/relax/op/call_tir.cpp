@@ -2,6 +2,8 @@
 // module), relax.call_tir_inplace (the kernel writes some outputs into its inputs) and
 // relax.call_dps_packed (a packed function by name). The result type is not inferred but
 // declared by the caller (out_sinfo, the call's sinfo_args), so inference checks the declaration.
+// relax.call_pure_packed calls a packed function by name that the caller promises is pure, its
+// result declared by ty_args.
 #include "relax/op/op_common.h"
 
 namespace wb::relax {
@@ -121,6 +123,26 @@ OpInfo CallDPSPacked() {
   return Define(std::move(def));
 }
 
+// call_pure_packed(callee, args...): the result is the declared ty_args (one type, several as a
+// tuple, none: R.Object), as TVM's ExternFunc derives it.
+OpInfo CallPurePacked() {
+  OpDef def;
+  def.name = "relax.call_pure_packed";
+  def.args = {"args"};
+  def.variadic = true;
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    if (types.empty()) throw TypeError("the callee is missing");
+    if (!types[0].as<PackedFuncTypeNode>()) {
+      throw TypeError("the callee must be a packed function (a name or an R.ExternFunc), got " +
+                      TypeToString(types[0]));
+    }
+    if (call->sinfo_args.empty()) return MakeObjectType();
+    if (call->sinfo_args.size() == 1) return call->sinfo_args[0];
+    return ir::MakeTupleType(call->sinfo_args);
+  };
+  return Define(std::move(def));
+}
+
 // shape_of: the shape of a tensor as a value; its dims when the type knows them (TVM's
 // InferStructInfoShapeOf). Not legalized: the VM reads it (vm.builtin.shape_of).
 OpInfo ShapeOf() {
@@ -140,6 +162,7 @@ const OpRegistrar kOps[] = {
     OpRegistrar(CallTIR()),
     OpRegistrar(CallTIRInplace()),
     OpRegistrar(CallDPSPacked()),
+    OpRegistrar(CallPurePacked()),
 };
 
 }  // namespace

@@ -1,9 +1,11 @@
 #include "runtime/vm/vm.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "runtime/ndarray_device.h"
 #include "runtime/packed_func.h"
+#include "runtime/text_format.h"
 
 namespace wb::runtime::vm {
 
@@ -307,11 +309,78 @@ int64_t EvalShapeProgram(const std::vector<int64_t>& program, const std::vector<
       case kProgFloorMod: stack.push_back(a - floordiv(a, b) * b); break;
       case kProgMin: stack.push_back(std::min(a, b)); break;
       case kProgMax: stack.push_back(std::max(a, b)); break;
+      case kProgEQ: stack.push_back(a == b); break;
+      case kProgNE: stack.push_back(a != b); break;
+      case kProgLT: stack.push_back(a < b); break;
+      case kProgLE: stack.push_back(a <= b); break;
+      case kProgGT: stack.push_back(a > b); break;
+      case kProgGE: stack.push_back(a >= b); break;
       default: throw VMError("malformed shape program (opcode " + std::to_string(op) + ")");
     }
   }
   if (stack.size() != 1) throw VMError("malformed shape program (" + std::to_string(stack.size()) + " results)");
   return stack.back();
+}
+
+// A value as relax.run.print shows it (TVM's render_object): tensors as nested lists, tuples and
+// shapes in parentheses.
+std::string Render(const Value& v) {
+  switch (v.kind) {
+    case Value::Kind::kTensor: return ElementsText(v.tensor);
+    case Value::Kind::kInt: return std::to_string(v.int_value);
+    case Value::Kind::kFloat: {
+      char text[40];
+      std::snprintf(text, sizeof(text), "%.8g", v.float_value);
+      return text;
+    }
+    case Value::Kind::kString: return v.string_value;
+    case Value::Kind::kShape:
+    case Value::Kind::kTuple: {
+      std::string out;
+      size_t n = v.kind == Value::Kind::kShape ? v.shape.size() : v.fields.size();
+      for (size_t i = 0; i < n; ++i) {
+        out += (i ? ", " : "") + (v.kind == Value::Kind::kShape ? std::to_string(v.shape[i]) : Render(v.fields[i]));
+      }
+      return "(" + out + (n == 1 ? ",)" : ")");
+    }
+    default: return v.Describe();
+  }
+}
+
+// The message of print(format, values...) and assert_op(condition, format, values...).
+std::string FormatMessage(const std::vector<Value>& args, size_t format_index, const char* what) {
+  CheckArgCount(args, format_index + 1, what);
+  const std::string& format = AsString(args[format_index], what);
+  std::vector<std::string> texts;
+  for (size_t i = format_index + 1; i < args.size(); ++i) texts.push_back(Render(args[i]));
+  std::string error;
+  std::optional<std::string> text = PythonFormat(format, texts, &error);
+  if (!text) throw VMError(std::string(what) + ": " + error);
+  if (format.empty() && texts.empty() && format_index == 1) return "Assertion Failed";
+  return *text;
+}
+
+Value Print(std::vector<Value>& args) {
+  std::string text = FormatMessage(args, 0, "relax.run.print");
+  std::printf("%s\n", text.c_str());
+  std::fflush(stdout);
+  return Value::Tuple({});
+}
+
+Value AssertOp(std::vector<Value>& args) {
+  CheckArgCount(args, 2, "relax.run.assert_op");
+  const Value& cond = args[0];
+  bool holds = false;
+  if (cond.kind == Value::Kind::kInt) {
+    holds = cond.int_value != 0;
+  } else if (cond.kind == Value::Kind::kTensor && cond.tensor.shape().empty() && cond.tensor.dtype().code == kDLBool) {
+    NDArray host = cond.tensor.is_cpu() ? cond.tensor : cond.tensor.CopyTo(CPU());
+    holds = host.GetInt(0) != 0;
+  } else {
+    throw VMError("R.assert_op: the condition must be a boolean scalar, got " + cond.Describe());
+  }
+  if (!holds) throw VMError("R.assert_op: " + FormatMessage(args, 1, "relax.run.assert_op"));
+  return Value::Tuple({});
 }
 
 const std::map<std::string, Builtin>& Builtins() {
@@ -325,6 +394,7 @@ const std::map<std::string, Builtin>& Builtins() {
       {"vm.builtin.eval_prim", EvalPrim},              {"vm.builtin.alloc_storage", AllocStorage},
       {"vm.builtin.alloc_tensor_from_storage", AllocTensorFromStorage},
       {"vm.builtin.null_value", NullValue},
+      {"relax.run.print", Print},                      {"relax.run.assert_op", AssertOp},
   };
   return table;
 }

@@ -50,7 +50,7 @@ enum MakeShapeCode : int64_t {
 
 // A shape program: integer arithmetic over heap slots in postfix, as a flat list of opcodes
 // (kPushImm and kPushHeap take the next entry as operand). Integer division and modulo floor,
-// as TensorIR's floordiv/floormod.
+// as TensorIR's floordiv/floormod; comparisons give 1 or 0 (an R.assert_op's condition).
 enum ShapeProgramOp : int64_t {
   kPushImm = 0,
   kPushHeap = 1,
@@ -61,6 +61,12 @@ enum ShapeProgramOp : int64_t {
   kProgFloorMod = 6,
   kProgMin = 7,
   kProgMax = 8,
+  kProgEQ = 9,
+  kProgNE = 10,
+  kProgLT = 11,
+  kProgLE = 12,
+  kProgGT = 13,
+  kProgGE = 14,
 };
 // Throws VMError on a malformed program or a division by zero.
 int64_t EvalShapeProgram(const std::vector<int64_t>& program, const std::vector<int64_t>& heap);

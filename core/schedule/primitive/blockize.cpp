@@ -169,10 +169,10 @@ Stmt OuterInit(const SBlock& inner_block, const std::vector<PrimExpr>& inner_val
 
 }  // namespace
 
-SBlockRV Schedule::Blockize(const LoopRV& loop_rv, bool preserve_unit_iters) {
-  const char* prim = "blockize";
-  For loop = Get(loop_rv);
-  PrimFunc func = Func();
+namespace detail {
+
+SBlockRealize BlockizeLoop(const PrimFunc& func, const For& loop, bool preserve_unit_iters,
+                           const char* prim) {
   std::vector<SBlock> children = ChildBlocks(loop);
   if (children.size() != 1) {
     throw ScheduleError(prim, "The loop " + Quote(loop.get()) +
@@ -298,8 +298,16 @@ SBlockRV Schedule::Blockize(const LoopRV& loop_rv, bool preserve_unit_iters) {
                      block->name_hint + "_init");
   }
   SBlock outer = MakeSBlock(outer_iters, reads, writes, block->name_hint + "_o", body, init);
-  Replace(loop.get(), MakeSBlockRealize(outer_values, outer_pred, outer));
-  SBlockRV out = NewBlockRV(outer->name_hint);
+  return Downcast<SBlockRealizeNode>(MakeSBlockRealize(outer_values, outer_pred, outer));
+}
+
+}  // namespace detail
+
+SBlockRV Schedule::Blockize(const LoopRV& loop_rv, bool preserve_unit_iters) {
+  For loop = Get(loop_rv);
+  SBlockRealize realize = detail::BlockizeLoop(Func(), loop, preserve_unit_iters, "blockize");
+  Replace(loop.get(), realize);
+  SBlockRV out = NewBlockRV(realize->block->name_hint);
   Record({"blockize",
           {{"target", TraceValue::Loop(loop_rv.id)},
            {"preserve_unit_iters", TraceValue::Bool(preserve_unit_iters)}},

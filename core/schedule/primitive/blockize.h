@@ -1,4 +1,5 @@
-// Region and index helpers shared by blockize.cpp and layout.cpp.
+// Region and index helpers shared by blockize.cpp and layout.cpp, and blockize's core that
+// tensorize.cpp shares.
 #pragma once
 
 #include "arith/analyzer.h"
@@ -26,5 +27,11 @@ class IndexSimplifier : public tir::StmtExprMutator {
   tir::BufferRegion VisitBufferRegion(const tir::BufferRegion& region) override;
   arith::Analyzer* analyzer_;
 };
+
+// TVM's BlockizeImpl: the realize of the block `<name>_o` that blockize(loop) puts in the loop's
+// place (its checks throw ScheduleError(primitive, ...)); nothing is replaced. tensorize of a
+// loop blockizes through this without recording a blockize step.
+tir::SBlockRealize BlockizeLoop(const tir::PrimFunc& func, const tir::For& loop,
+                                bool preserve_unit_iters, const char* primitive);
 
 }  // namespace wb::schedule::detail

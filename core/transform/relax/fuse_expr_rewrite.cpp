@@ -21,7 +21,9 @@ bool SameExprs(const std::vector<Expr>& a, const std::vector<Expr>& b) {
 
 Type ExprRewriter::RewriteType(const Type& type) {
   if (!type.defined() || dim_map.empty()) return type;
-  return SubstituteDims(type, dim_map);
+  Type out = SubstituteDims(type, dim_map);
+  if (simplify && !out.same_as(type)) out = MapDims(out, simplify);
+  return out;
 }
 
 Expr ExprRewriter::Rewrite(const Expr& expr) {
@@ -55,6 +57,7 @@ Expr ExprRewriter::Rewrite(const Expr& expr) {
       bool changed = false;
       for (const PrimExpr& v : s->values) {
         values.push_back(SubstituteDims(v, dim_map));
+        if (simplify && !values.back().same_as(v)) values.back() = simplify(values.back());
         changed = changed || !values.back().same_as(v);
       }
       return changed ? Expr(MakeShapeExpr(std::move(values), s->span)) : expr;
@@ -63,6 +66,7 @@ Expr ExprRewriter::Rewrite(const Expr& expr) {
       auto* p = expr.as<PrimValueNode>();
       if (dim_map.empty()) return expr;
       PrimExpr v = SubstituteDims(p->value, dim_map);
+      if (simplify && !v.same_as(p->value)) v = simplify(v);
       return v.same_as(p->value) ? expr : Expr(MakePrimValue(v, p->span));
     }
     case TypeIndex::kRelaxCall: {

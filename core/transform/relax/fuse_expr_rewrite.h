@@ -1,9 +1,11 @@
 // Rewriting Relax expressions for the fusion passes: FuseOps moves bindings into new functions
 // (their arguments become parameters, their symbolic dims fresh vars of the new function) and
 // FuseTIR replaces calls in the caller; both need "this expression, with these Relax vars and
-// these TensorIR vars replaced", types included. Unchanged subtrees are shared, not copied.
+// these TensorIR vars replaced", types included (so do BindParams and LiftTransformParams).
+// Unchanged subtrees are shared, not copied.
 #pragma once
 
+#include <functional>
 #include <unordered_map>
 #include <vector>
 
@@ -18,6 +20,9 @@ class ExprRewriter {
   // Relax vars (by node) to their replacements; TensorIR vars to theirs.
   std::unordered_map<const ir::Object*, relax::Expr> var_map;
   relax::DimMap dim_map;
+  // Applied to every dim and shape value that a substitution changed (BindParams folds `n * 2`
+  // into 8 once n is bound); none: the dims are kept as substituted.
+  std::function<ir::PrimExpr(const ir::PrimExpr&)> simplify;
 
   relax::Expr Rewrite(const relax::Expr& expr);
   relax::Type RewriteType(const relax::Type& type);

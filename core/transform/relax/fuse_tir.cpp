@@ -15,7 +15,7 @@ namespace wb::transform {
 namespace {
 
 using namespace relax;
-using fuse::DefRenewer;
+using tir::DefRenewer;
 
 [[noreturn]] void Fail(const std::string& message, const Span& span = {}) {
   throw ir::PassError(Diagnostic::Error("FuseTIR: " + message, span));
@@ -113,7 +113,7 @@ class FusedTIRConstructor {
     attrs["tirx.noalias"] = ir::MakeBool(true);
     if (has_root_) attrs["s_tir"] = ir::MakeBool(true);
     // Fresh definitions: the fused kernel shares no var with the Relax function it replaces.
-    return fuse::RenewDefs(tir::MakePrimFunc(params_, buffer_map_, body, {}, std::move(attrs)));
+    return tir::RenewDefs(tir::MakePrimFunc(params_, buffer_map_, body, {}, std::move(attrs)));
   }
 
  private:

@@ -1,7 +1,6 @@
-// Copying TensorIR for FuseTIR: inlining a kernel's body into a fused PrimFunc replaces its
-// parameter buffers by the fused function's buffers, and gives every variable, buffer and block
-// it defines a fresh object, so that one kernel inlined twice (exp then exp) does not define the
-// same loop var twice. TVM calls the second half RenewDefs.
+// Copying TensorIR for FuseTIR: inlining a kernel's body into a fused PrimFunc matches its
+// parameter buffers' shapes against the fused function's buffers and keeps block names unique;
+// the fresh definitions themselves come from tir/renew_defs.h.
 #pragma once
 
 #include <string>
@@ -9,39 +8,9 @@
 #include <vector>
 
 #include "tir/functor.h"
+#include "tir/renew_defs.h"
 
 namespace wb::transform::fuse {
-
-class DefRenewer : public tir::StmtExprMutator {
- public:
-  // Substitutions applied to uses; definitions met while copying are added.
-  std::unordered_map<const tir::VarNode*, tir::PrimExpr> var_map;
-  std::unordered_map<const tir::BufferNode*, tir::Buffer> buffer_map;
-
-  tir::Var RenewVar(const tir::Var& var);
-  // A definition: a fresh buffer with a fresh data pointer and substituted shape.
-  tir::Buffer RenewBuffer(const tir::Buffer& buffer);
-
-  using tir::StmtExprMutator::VisitExpr;
-  using tir::StmtExprMutator::VisitStmt;
-
- protected:
-  using tir::StmtExprMutator::VisitExpr_;
-  using tir::StmtExprMutator::VisitStmt_;
-
-  tir::PrimExpr VisitExpr_(const tir::VarNode* op) override;
-  tir::PrimExpr VisitExpr_(const tir::SizeVarNode* op) override;
-  tir::PrimExpr VisitExpr_(const tir::LetNode* op) override;
-  tir::Stmt VisitStmt_(const tir::BindNode* op) override;
-  tir::Stmt VisitStmt_(const tir::ForNode* op) override;
-  tir::Stmt VisitStmt_(const tir::AttrStmtNode* op) override;
-  tir::Stmt VisitStmt_(const tir::SBlockNode* op) override;
-  tir::Buffer VisitBufferUse(const tir::Buffer& buffer) override;
-  tir::Buffer VisitBufferDef(const tir::Buffer& buffer) override { return RenewBuffer(buffer); }
-};
-
-// `func` with every parameter, symbolic shape var, buffer and inner definition fresh.
-tir::PrimFunc RenewDefs(const tir::PrimFunc& func);
 
 // Matches the dims of a kernel's buffer (`from`) against the dims it is bound to (`to`): a bare
 // var of `from` met first is mapped to the dim of `to`; every other dim must equal its

@@ -3,7 +3,9 @@
 #include <cstdio>
 #include <functional>
 
+#include "transform/relax/bind_params.h"
 #include "transform/relax/legalize_ops.h"
+#include "transform/relax/lift_transform_params.h"
 
 namespace wb::transform {
 
@@ -34,6 +36,7 @@ std::vector<RelaxFunctionCheck> CheckRelaxEquivalence(const ir::IRModule& before
                                                       const RelaxCheckOptions& options) {
   std::vector<RelaxFunctionCheck> checks;
   relax::RelaxInterpretOptions run = InterpreterOptions();
+  run.print = [](const std::string&) {};  // a check prints nothing of the program's own
   for (size_t i = 0; i < before->functions.size(); ++i) {
     auto func = before->functions[i].as_ref<relax::FunctionNode>();
     if (!func.defined()) continue;
@@ -42,6 +45,13 @@ std::vector<RelaxFunctionCheck> CheckRelaxEquivalence(const ir::IRModule& before
     if (!after->Lookup(check.name).as<relax::FunctionNode>()) {
       check.outcome = Outcome::kSkipped;
       check.detail = "no Relax function of that name after the transformation";
+      checks.push_back(check);
+      continue;
+    }
+    auto transformed = after->Lookup(check.name).as_ref<relax::FunctionNode>();
+    if (KeptParams(func, transformed)) {
+      check.outcome = Outcome::kSkipped;
+      check.detail = "parameters were bound to constants (BindParams), whose values the original needs";
       checks.push_back(check);
       continue;
     }
@@ -69,7 +79,24 @@ std::vector<RelaxFunctionCheck> CheckRelaxEquivalence(const ir::IRModule& before
       checks.push_back(check);
       continue;
     }
-    relax::RelaxInterpretResult r2 = relax::InterpretRelax(after, check.name, copy(*args), run);
+    // A function that LiftTransformParams split runs as its callers run it: the transform of its
+    // weights once, then the function on its inputs and what the transform returned.
+    std::vector<relax::Value> after_args = copy(*args);
+    auto lifted = FindLiftedParams(before, check.name) ? std::nullopt : FindLiftedParams(after, check.name);
+    if (lifted && lifted->num_input <= after_args.size()) {
+      std::vector<relax::Value> weights(after_args.begin() + lifted->num_input, after_args.end());
+      relax::RelaxInterpretResult t =
+          relax::InterpretRelax(after, lifted->transform, {relax::Value::TupleOf(std::move(weights))}, run);
+      if (!t.ok()) {
+        check.outcome = Outcome::kFailed;
+        check.detail = "its transform function " + lifted->transform + " does not run: " + t.diagnostics[0].message;
+        checks.push_back(check);
+        continue;
+      }
+      after_args.resize(lifted->num_input);
+      for (const relax::Value& v : t.value.fields) after_args.push_back(v);
+    }
+    relax::RelaxInterpretResult r2 = relax::InterpretRelax(after, check.name, std::move(after_args), run);
     if (!r2.ok()) {
       check.outcome = Outcome::kFailed;
       check.detail = "the transformed function does not run: " + r2.diagnostics[0].message;

@@ -32,6 +32,9 @@ struct RelaxCheckOptions {
 // One entry per Relax function of `before` (matched by name in `after`). kFailed: the
 // transformed function does not run though the original does; kSkipped: the original cannot be
 // run (its arguments cannot be made, or it calls something the interpreter cannot evaluate).
+// A function that LiftTransformParams split in `after` (and not in `before`) is called as its
+// FindLiftedParams says: its weights through `<name>_transform_params` first. One whose
+// parameters BindParams bound is kSkipped: the values the original needs are not known here.
 std::vector<RelaxFunctionCheck> CheckRelaxEquivalence(const ir::IRModule& before,
                                                       const ir::IRModule& after,
                                                       const RelaxCheckOptions& options = {});
