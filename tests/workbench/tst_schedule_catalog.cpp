@@ -172,6 +172,62 @@ const ScheduleParam* Param(const SchedulePrimitive& p, const std::string& name) 
 }
 
 // One primitive applied through the catalog: on `program`, with `node` selected; loop-valued
+// A matmul and a bias add (fuse_reduction_epilogue), an in-place update (cache_inplace), and a
+// stencil cascade (rolling_buffer).
+const char* kMatmulBias = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 16), "float32"), B: T.Buffer((16, 16), "float32"), D: T.Buffer((16, 16), "float32")):
+        C = T.sblock_alloc_buffer((16, 16))
+        for i, j, k in T.grid(16, 16, 16):
+            with T.sblock("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                T.reads(A[vi, vk], B[vk, vj])
+                T.writes(C[vi, vj])
+                with T.init():
+                    C[vi, vj] = T.float32(0.0)
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+        for i, j in T.grid(16, 16):
+            with T.sblock("D"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(C[vi, vj], B[vi, vj])
+                T.writes(D[vi, vj])
+                D[vi, vj] = C[vi, vj] + B[vi, vj]
+)";
+const char* kInplace = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(X: T.Buffer((8, 8), "float32"), A: T.Buffer((8, 8), "float32")):
+        for i, j in T.grid(8, 8):
+            with T.sblock("X"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(X[vi, vj], A[vi, vj])
+                T.writes(X[vi, vj])
+                X[vi, vj] = X[vi, vj] + A[vi, vj]
+)";
+const char* kStencil = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((14,), "float32"), C: T.Buffer((10,), "float32")):
+        B = T.sblock_alloc_buffer((12,))
+        for i, k in T.grid(12, 3):
+            with T.sblock("B"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                T.reads(A[vi + vk])
+                T.writes(B[vi])
+                with T.init():
+                    B[vi] = T.float32(0.0)
+                B[vi] = B[vi] + A[vi + vk]
+        for i, k in T.grid(10, 3):
+            with T.sblock("C"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                T.reads(B[vi + vk])
+                T.writes(C[vi])
+                with T.init():
+                    C[vi] = T.float32(0.0)
+                C[vi] = C[vi] + B[vi + vk]
+)";
+
 // arguments written "D.j" are turned into tree indices. `setup` is a step applied first.
 struct Case {
   std::string primitive;
@@ -229,6 +285,25 @@ std::vector<Case> Cases() {
        "index_map=lambda i, j: (i * 16 + j,)"},
       {"annotate", kConv, "Y.x", {{"ann_key", "pragma_auto_unroll_max_step"}, {"ann_val", "16"}},
        "ann_key=\"pragma_auto_unroll_max_step\", ann_val=16"},
+      {"loop_partition", kMatmulRelu, "D.j", {{"factors", "4, None"}},
+       "sch.loop_partition(loop=l"},
+      {"cache_inplace", kInplace, "X", {{"read_buffer_index", "0"}, {"storage_scope", "local"}},
+       "sch.cache_inplace(block=b"},
+      {"read_at", kMatmulRelu, "C.i",
+       {{"block", "C"}, {"read_buffer_index", "0"}, {"storage_scope", "shared"}},
+       "sch.read_at(loop=l"},
+      {"write_at", kMatmulRelu, "C.i",
+       {{"block", "C"}, {"write_buffer_index", "0"}, {"storage_scope", "local"}},
+       "sch.write_at(loop=l"},
+      {"rolling_buffer", kStencil, "B", {{"write_buffer_index", "0"}}, "sch.rolling_buffer(block=b",
+       "l0, l1 = sch.get_loops(sch.get_sblock(\"C\"))\nl2, l3 = sch.split(l0, [2, 5])\n"
+       "sch.compute_at(sch.get_sblock(\"B\"), l2)\n"},
+      {"fuse_reduction_epilogue", kMatmulBias, "C", {{"epilogue_block", "D"}},
+       "sch.fuse_reduction_epilogue(reduction_block=b"},
+      {"annotate_buffer_access", kMatmulRelu, "D",
+       {{"buffer_index", "0"}, {"buf_type", "read"},
+        {"gen_new_ranges", "lambda vi, vj: ((vi, vi + 1), (0, 16))"}},
+       "sch.annotate_buffer_access(block=b"},
       {"unannotate", kConv, "Y", {{"ann_key", "note"}}, "sch.unannotate(",
        "b0 = sch.get_sblock(name=\"Y\")\nsch.annotate(block_or_loop=b0, ann_key=\"note\", "
        "ann_val=\"kept\")\n"},
