@@ -1,5 +1,7 @@
 #include "schedule/region.h"
 
+#include <set>
+
 #include "schedule/block_scope.h"
 #include "schedule/ir_path.h"
 #include "tir/functor.h"
@@ -46,12 +48,14 @@ std::vector<Range> RelaxRegion(const PrimFunc& func, const SBlockNode* block,
     }
   }
   arith::RangeMap dom;
+  std::set<const ir::Object*> outer_loops;  // loops at or above `top`: symbolic in the region
   bool below_top = false;
   for (const StmtNode* s : path) {
     if (s == top) {
       below_top = true;
       if (const auto* loop = NodeAs<ForNode>(s)) {
         analyzer->Bind(loop->loop_var, ir::MakeRange(loop->min, loop->extent), true);
+        outer_loops.insert(loop->loop_var.get());
       }
       continue;
     }
@@ -62,6 +66,7 @@ std::vector<Range> RelaxRegion(const PrimFunc& func, const SBlockNode* block,
     } else {
       // Loops outside `top` stay symbolic, but their ranges let the clipping below prove bounds.
       analyzer->Bind(loop->loop_var, ir::MakeRange(loop->min, loop->extent), true);
+      outer_loops.insert(loop->loop_var.get());
     }
   }
   const Buffer& buffer = buffer_region->buffer;
@@ -92,9 +97,16 @@ std::vector<Range> RelaxRegion(const PrimFunc& func, const SBlockNode* block,
     lo_v = analyzer->Simplify(lo_v);
     PrimExpr extent =
         analyzer->Simplify(add(sub(hi_v, lo_v), make_const(lo_v->dtype, int64_t(1))));
-    // Clipped to nothing (a row the predicate turns off entirely): an empty region.
+    // Clipped to nothing for some iterations of the loops outside (a row the predicate turns off
+    // entirely): an empty, not negative, region there. An extent that also depends on the
+    // function's own variables (a row count `n`, not provably positive) stays as it is: those are
+    // sizes, and the region-cover checks downstream must compare it as written.
     if (clipped && !analyzer->CanProve(greater_equal(extent, zero))) {
-      extent = analyzer->Simplify(max(extent, make_const(extent->dtype, int64_t(0))));
+      bool loops_only = true;
+      PostOrderVisit(extent, [&](const ir::Object* n) {
+        if (NodeAs<VarNode>(n) && !outer_loops.count(n)) loops_only = false;
+      });
+      if (loops_only) extent = analyzer->Simplify(max(extent, make_const(extent->dtype, int64_t(0))));
     }
     out.push_back(ir::MakeRange(lo_v, extent));
   }

@@ -1,6 +1,8 @@
 // reindex (shared/SCHEDULE.md §2.4): a stage that copies a buffer to (or from) a new one indexed
 // directly by the block iterators the access uses, so that the block itself accesses
 // `B_reindex[vi, vj]`. Checks and names follow TVM's cache_read_write.cc.
+#include <set>
+
 #include "arith/analyzer.h"
 #include "ir/structural_equal.h"
 #include "schedule/block_scope.h"
@@ -201,6 +203,15 @@ SBlockRV Schedule::ReIndex(const SBlockRV& block_rv, const std::string& buffer_t
   // block) takes only part of its domain there, and the copy would overwrite the rest.
   const SBlockRealizeNode* realize = RealizeOf(func, block.get());
   std::vector<For> chain = LoopsUnderScope(func, block.get());
+  // What a binding may name from outside the chain without harm: the function's own variables
+  // (a symbolic extent `n`); what it may not: loops and block iterators above the scope.
+  std::set<const ir::Object*> bound_above;
+  PostOrderVisit(func->body, [&](const ir::Object* n) {
+    if (auto* f = NodeAs<ForNode>(n)) bound_above.insert(f->loop_var.get());
+    if (auto* b = NodeAs<SBlockNode>(n)) {
+      for (const IterVar& iv : b->iter_vars) bound_above.insert(iv->var.get());
+    }
+  });
   for (size_t i = 0; realize && i < block->iter_vars.size(); ++i) {
     const IterVar& iv = block->iter_vars[i];
     bool covered = false;
@@ -210,7 +221,7 @@ SBlockRV Schedule::ReIndex(const SBlockRV& block_rv, const std::string& buffer_t
     if (!covered) continue;
     PostOrderVisit(realize->iter_values[i], [&](const ir::Object* n) {
       auto* v = NodeAs<VarNode>(n);
-      if (!v) return;
+      if (!v || !bound_above.count(v)) return;
       for (const For& l : chain) {
         if (l->loop_var.get() == v) return;
       }
