@@ -166,7 +166,7 @@ LoopRV Schedule::Fuse(const std::vector<LoopRV>& loop_rvs, bool preserve_unit_it
     }
     bool dependent = false;
     PostOrderVisit(loop->extent, [&](const ir::Object* n) {
-      if (outer_vars.count(static_cast<const VarNode*>(n)) && ir::IsInstance<VarNode>(n)) {
+      if (ir::IsInstance<VarNode>(n) && outer_vars.count(static_cast<const VarNode*>(n))) {
         dependent = true;
       }
     });

@@ -145,9 +145,9 @@ std::vector<std::string> TensorIntrinNames() {
   return out;
 }
 
-TensorIntrinRegistrar::TensorIntrinRegistrar(const char* name, const char* desc_script,
-                                             const char* impl_script) {
-  PendingBuiltins().push_back({name, desc_script, impl_script});
+TensorIntrinRegistrar::TensorIntrinRegistrar(std::string name, std::string desc_script,
+                                             std::string impl_script) {
+  PendingBuiltins().push_back({std::move(name), std::move(desc_script), std::move(impl_script)});
 }
 
 }  // namespace wb::schedule

@@ -47,7 +47,7 @@ std::vector<std::string> TensorIntrinNames();
 // initialisation must not run the parser); one that does not register is a programming error
 // and aborts with the reason.
 struct TensorIntrinRegistrar {
-  TensorIntrinRegistrar(const char* name, const char* desc_script, const char* impl_script);
+  TensorIntrinRegistrar(std::string name, std::string desc_script, std::string impl_script);
 };
 
 }  // namespace wb::schedule

@@ -12,115 +12,69 @@
 //   target with the feature and run only on a CPU that has it.
 #include "schedule/tensor_intrin.h"
 
+#include <string>
+
 namespace wb::schedule {
 namespace {
 
-const char* kFmaDesc16 = R"(@T.prim_func
-def fma_f32_1x16x4_desc(a: T.handle, b: T.handle, c: T.handle):
-    A = T.match_buffer(a, (4,), "float32", offset_factor=1)
-    B = T.match_buffer(b, (4, 16), "float32", offset_factor=1)
-    C = T.match_buffer(c, (16,), "float32", offset_factor=1)
-    with T.sblock("root"):
-        T.reads(C[0:16], A[0:4], B[0:4, 0:16])
-        T.writes(C[0:16])
-        for j, k in T.grid(16, 4):
-            with T.sblock("update"):
-                vj, vk = T.axis.remap("SR", [j, k])
-                C[vj] = C[vj] + A[vk] * B[vk, vj]
-)";
+// `text` with every "@N" replaced by `lanes` and "@B" by `lanes * 4` (the bytes of a u8x4 row).
+std::string Lanes(std::string text, int lanes) {
+  for (auto [key, value] : {std::pair{"@B", lanes * 4}, std::pair{"@N", lanes}}) {
+    for (size_t at = text.find(key); at != std::string::npos; at = text.find(key, at)) {
+      text.replace(at, 2, std::to_string(value));
+    }
+  }
+  return text;
+}
 
-const char* kFmaImpl16 = R"(@T.prim_func
-def fma_f32_1x16x4_impl(a: T.handle, b: T.handle, c: T.handle):
-    A = T.match_buffer(a, (4,), "float32", offset_factor=1)
-    B = T.match_buffer(b, (4, 16), "float32", offset_factor=1)
-    C = T.match_buffer(c, (16,), "float32", offset_factor=1)
-    with T.sblock("root"):
-        T.reads(C[0:16], A[0:4], B[0:4, 0:16])
-        T.writes(C[0:16])
-        for k in T.unroll(4):
-            C[T.Ramp(0, 1, 16)] = C[T.Ramp(0, 1, 16)] + T.Broadcast(A[k], 16) * B[k, T.Ramp(0, 1, 16)]
-)";
+// The buffers and regions both functions of an intrinsic declare.
+std::string Header(const std::string& name, const char* types, bool lanes_first) {
+  std::string b = lanes_first ? "(@N, 4)" : "(4, @N)";
+  std::string b_region = lanes_first ? "B[0:@N, 0:4]" : "B[0:4, 0:@N]";
+  std::string t_a = types[0] == 'f' ? "float32" : "uint8";
+  std::string t_b = types[0] == 'f' ? "float32" : "int8";
+  std::string t_c = types[0] == 'f' ? "float32" : "int32";
+  return "@T.prim_func\ndef " + name + "(a: T.handle, b: T.handle, c: T.handle):\n"
+         "    A = T.match_buffer(a, (4,), \"" + t_a + "\", offset_factor=1)\n"
+         "    B = T.match_buffer(b, " + b + ", \"" + t_b + "\", offset_factor=1)\n"
+         "    C = T.match_buffer(c, (@N,), \"" + t_c + "\", offset_factor=1)\n"
+         "    with T.sblock(\"root\"):\n"
+         "        T.reads(C[0:@N], A[0:4], " + b_region + ")\n"
+         "        T.writes(C[0:@N])\n";
+}
 
-const char* kFmaDesc8 = R"(@T.prim_func
-def fma_f32_1x8x4_desc(a: T.handle, b: T.handle, c: T.handle):
-    A = T.match_buffer(a, (4,), "float32", offset_factor=1)
-    B = T.match_buffer(b, (4, 8), "float32", offset_factor=1)
-    C = T.match_buffer(c, (8,), "float32", offset_factor=1)
-    with T.sblock("root"):
-        T.reads(C[0:8], A[0:4], B[0:4, 0:8])
-        T.writes(C[0:8])
-        for j, k in T.grid(8, 4):
-            with T.sblock("update"):
-                vj, vk = T.axis.remap("SR", [j, k])
-                C[vj] = C[vj] + A[vk] * B[vk, vj]
-)";
+// C[0:N] += A[k] * B[k, 0:N] over k < 4, on N float32 lanes.
+TensorIntrinRegistrar Fma(const char* name, int lanes) {
+  std::string desc = Header(std::string(name) + "_desc", "f", false) +
+                     "        for j, k in T.grid(@N, 4):\n"
+                     "            with T.sblock(\"update\"):\n"
+                     "                vj, vk = T.axis.remap(\"SR\", [j, k])\n"
+                     "                C[vj] = C[vj] + A[vk] * B[vk, vj]\n";
+  std::string impl = Header(std::string(name) + "_impl", "f", false) +
+                     "        for k in T.unroll(4):\n"
+                     "            C[T.Ramp(0, 1, @N)] = C[T.Ramp(0, 1, @N)] + T.Broadcast(A[k], @N) * "
+                     "B[k, T.Ramp(0, 1, @N)]\n";
+  return TensorIntrinRegistrar(name, Lanes(desc, lanes), Lanes(impl, lanes));
+}
 
-const char* kFmaImpl8 = R"(@T.prim_func
-def fma_f32_1x8x4_impl(a: T.handle, b: T.handle, c: T.handle):
-    A = T.match_buffer(a, (4,), "float32", offset_factor=1)
-    B = T.match_buffer(b, (4, 8), "float32", offset_factor=1)
-    C = T.match_buffer(c, (8,), "float32", offset_factor=1)
-    with T.sblock("root"):
-        T.reads(C[0:8], A[0:4], B[0:4, 0:8])
-        T.writes(C[0:8])
-        for k in T.unroll(4):
-            C[T.Ramp(0, 1, 8)] = C[T.Ramp(0, 1, 8)] + T.Broadcast(A[k], 8) * B[k, T.Ramp(0, 1, 8)]
-)";
+// C[i] += sum over k < 4 of A[k] * B[i, k] (u8 x i8 -> i32) on N lanes, one vpdpbusd of `llvm`.
+TensorIntrinRegistrar Vnni(const char* name, int lanes, const char* llvm) {
+  std::string desc = Header("dot_product_@Nx4_u8i8i32_desc", "i", true) +
+                     "        for i, k in T.grid(@N, 4):\n"
+                     "            with T.sblock(\"update\"):\n"
+                     "                vi, vk = T.axis.remap(\"SR\", [i, k])\n"
+                     "                C[vi] = C[vi] + T.Cast(\"int32\", A[vk]) * T.Cast(\"int32\", B[vi, vk])\n";
+  std::string impl = Header("dot_product_@Nx4_u8i8i32_vnni", "i", true) +
+                     "        C[T.Ramp(0, 1, @N)] = T.call_llvm_pure_intrin(\"int32x@N\", \"" + std::string(llvm) +
+                     "\", C[T.Ramp(0, 1, @N)], T.Broadcast(T.reinterpret(\"int32\", A[T.Ramp(0, 1, 4)]), @N), "
+                     "T.reinterpret(\"int32x@N\", B[0, T.Ramp(0, 1, @B)]))\n";
+  return TensorIntrinRegistrar(name, Lanes(desc, lanes), Lanes(impl, lanes));
+}
 
-const char* kVnniDesc16 = R"(@T.prim_func
-def dot_product_16x4_u8i8i32_desc(a: T.handle, b: T.handle, c: T.handle):
-    A = T.match_buffer(a, (4,), "uint8", offset_factor=1)
-    B = T.match_buffer(b, (16, 4), "int8", offset_factor=1)
-    C = T.match_buffer(c, (16,), "int32", offset_factor=1)
-    with T.sblock("root"):
-        T.reads(C[0:16], A[0:4], B[0:16, 0:4])
-        T.writes(C[0:16])
-        for i, k in T.grid(16, 4):
-            with T.sblock("update"):
-                vi, vk = T.axis.remap("SR", [i, k])
-                C[vi] = C[vi] + T.Cast("int32", A[vk]) * T.Cast("int32", B[vi, vk])
-)";
-
-const char* kVnniImpl16 = R"(@T.prim_func
-def dot_product_16x4_u8i8i32_vnni(a: T.handle, b: T.handle, c: T.handle):
-    A = T.match_buffer(a, (4,), "uint8", offset_factor=1)
-    B = T.match_buffer(b, (16, 4), "int8", offset_factor=1)
-    C = T.match_buffer(c, (16,), "int32", offset_factor=1)
-    with T.sblock("root"):
-        T.reads(C[0:16], A[0:4], B[0:16, 0:4])
-        T.writes(C[0:16])
-        C[T.Ramp(0, 1, 16)] = T.call_llvm_pure_intrin("int32x16", "llvm.x86.avx512.vpdpbusd.512", C[T.Ramp(0, 1, 16)], T.Broadcast(T.reinterpret("int32", A[T.Ramp(0, 1, 4)]), 16), T.reinterpret("int32x16", B[0, T.Ramp(0, 1, 64)]))
-)";
-
-const char* kVnniDesc8 = R"(@T.prim_func
-def dot_product_8x4_u8i8i32_desc(a: T.handle, b: T.handle, c: T.handle):
-    A = T.match_buffer(a, (4,), "uint8", offset_factor=1)
-    B = T.match_buffer(b, (8, 4), "int8", offset_factor=1)
-    C = T.match_buffer(c, (8,), "int32", offset_factor=1)
-    with T.sblock("root"):
-        T.reads(C[0:8], A[0:4], B[0:8, 0:4])
-        T.writes(C[0:8])
-        for i, k in T.grid(8, 4):
-            with T.sblock("update"):
-                vi, vk = T.axis.remap("SR", [i, k])
-                C[vi] = C[vi] + T.Cast("int32", A[vk]) * T.Cast("int32", B[vi, vk])
-)";
-
-const char* kVnniImpl8 = R"(@T.prim_func
-def dot_product_8x4_u8i8i32_avx_vnni(a: T.handle, b: T.handle, c: T.handle):
-    A = T.match_buffer(a, (4,), "uint8", offset_factor=1)
-    B = T.match_buffer(b, (8, 4), "int8", offset_factor=1)
-    C = T.match_buffer(c, (8,), "int32", offset_factor=1)
-    with T.sblock("root"):
-        T.reads(C[0:8], A[0:4], B[0:8, 0:4])
-        T.writes(C[0:8])
-        C[T.Ramp(0, 1, 8)] = T.call_llvm_pure_intrin("int32x8", "llvm.x86.avx512.vpdpbusd.256", C[T.Ramp(0, 1, 8)], T.Broadcast(T.reinterpret("int32", A[T.Ramp(0, 1, 4)]), 8), T.reinterpret("int32x8", B[0, T.Ramp(0, 1, 32)]))
-)";
-
-TensorIntrinRegistrar fma16("fma_f32_1x16x4_avx512", kFmaDesc16, kFmaImpl16);
-TensorIntrinRegistrar fma8("fma_f32_1x8x4_avx2", kFmaDesc8, kFmaImpl8);
-TensorIntrinRegistrar vnni16("dot_16x4_vnni", kVnniDesc16, kVnniImpl16);
-TensorIntrinRegistrar vnni8("dot_8x4_avx_vnni", kVnniDesc8, kVnniImpl8);
+TensorIntrinRegistrar fma16 = Fma("fma_f32_1x16x4_avx512", 16);
+TensorIntrinRegistrar fma8 = Fma("fma_f32_1x8x4_avx2", 8);
+TensorIntrinRegistrar vnni16 = Vnni("dot_16x4_vnni", 16, "llvm.x86.avx512.vpdpbusd.512");
+TensorIntrinRegistrar vnni8 = Vnni("dot_8x4_avx_vnni", 8, "llvm.x86.avx512.vpdpbusd.256");
 
 }  // namespace
 }  // namespace wb::schedule

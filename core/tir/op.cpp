@@ -25,6 +25,12 @@ int64_t Wrap(DataType t, int64_t v) {
 
 PrimExpr IntConst(DataType t, int64_t v, const Span& span) { return MakeIntImm(t, Wrap(t, v), span); }
 
+// Folded integer add, sub and mul wrap in two's complement as the hardware does (Wrap then
+// narrows to the type); computed unsigned, since signed overflow is undefined in C++.
+int64_t WrappingAdd(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
+int64_t WrappingSub(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b)); }
+int64_t WrappingMul(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b)); }
+
 // A folded float result. Folding rounds through the type's precision (as TVM's float32
 // folding does); literals written in the source keep the double they were written as.
 PrimExpr FoldedFloat(DataType t, double v, const Span& span) {
@@ -55,18 +61,18 @@ PrimExpr TryFold(TypeIndex kind, const PrimExpr& a, const PrimExpr& b, const Spa
   auto is_f = [](const FloatImmNode* p, double v) { return p && p->value == v; };
   switch (kind) {
     case TypeIndex::kAdd:
-      if (ia && ib) return IntConst(t, *ia + *ib, span);
+      if (ia && ib) return IntConst(t, WrappingAdd(*ia, *ib), span);
       if (fa && fb) return FoldedFloat(t, fa->value + fb->value, span);
       if (is_i(ia, 0) || is_f(fa, 0)) return b;
       if (is_i(ib, 0) || is_f(fb, 0)) return a;
       return PrimExpr();
     case TypeIndex::kSub:
-      if (ia && ib) return IntConst(t, *ia - *ib, span);
+      if (ia && ib) return IntConst(t, WrappingSub(*ia, *ib), span);
       if (fa && fb) return FoldedFloat(t, fa->value - fb->value, span);
       if (is_i(ib, 0) || is_f(fb, 0)) return a;
       return PrimExpr();
     case TypeIndex::kMul:
-      if (ia && ib) return IntConst(t, *ia * *ib, span);
+      if (ia && ib) return IntConst(t, WrappingMul(*ia, *ib), span);
       if (fa && fb) return FoldedFloat(t, fa->value * fb->value, span);
       if (is_i(ia, 1) || is_f(fa, 1)) return b;
       if (is_i(ia, 0) || is_f(fa, 0)) return a;

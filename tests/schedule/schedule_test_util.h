@@ -35,6 +35,12 @@ class Module:
                 C[vi, vj] = B[vi, vj] + T.float32(1.0)
 )";
 
+// Applies `recipe` to `sch`, failing the test (with the first message) when it reports anything.
+inline void Apply(Schedule& sch, const std::string& recipe) {
+  DiagnosticList diags = ApplyRecipe(sch, recipe);
+  QVERIFY2(diags.empty(), diags.empty() ? "" : diags[0].message.c_str());
+}
+
 inline ir::IRModule ParseModule(const std::string& text) {
   script::ParseResult parsed = script::Parse(text);
   if (!parsed.ok()) {

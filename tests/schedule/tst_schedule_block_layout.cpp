@@ -45,11 +45,6 @@ class Module:
 )" + nest;
 }
 
-void Apply(Schedule& sch, const std::string& recipe) {
-  DiagnosticList diags = ApplyRecipe(sch, recipe);
-  QVERIFY2(diags.empty(), diags.empty() ? "" : diags[0].message.c_str());
-}
-
 }  // namespace
 
 class TestScheduleBlockLayout : public QObject {

@@ -9,15 +9,6 @@ using namespace wb;
 using namespace wb::schedule;
 using namespace wb::schedule::testing;
 
-namespace {
-
-void Apply(Schedule& sch, const std::string& recipe) {
-  DiagnosticList diags = ApplyRecipe(sch, recipe);
-  QVERIFY2(diags.empty(), diags.empty() ? "" : diags[0].message.c_str());
-}
-
-}  // namespace
-
 class TestScheduleBufferAccess : public QObject {
   Q_OBJECT
 

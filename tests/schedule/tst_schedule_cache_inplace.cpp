@@ -72,11 +72,6 @@ std::string Copy(const std::string& name, const std::string& from, const std::st
          to + "[v0, v1] = " + from + "[v0, v1]\n";
 }
 
-void Apply(Schedule& sch, const std::string& recipe) {
-  DiagnosticList diags = ApplyRecipe(sch, recipe);
-  QVERIFY2(diags.empty(), diags.empty() ? "" : diags[0].message.c_str());
-}
-
 }  // namespace
 
 class TestScheduleCacheInplace : public QObject {

@@ -49,11 +49,6 @@ const std::string kCBlock = R"(                    with T.sblock("C"):
                         C[vi, vj] = B[vi, vj] + T.float32(1.0)
 )";
 
-void Apply(Schedule& sch, const std::string& recipe) {
-  DiagnosticList diags = ApplyRecipe(sch, recipe);
-  QVERIFY2(diags.empty(), diags.empty() ? "" : diags[0].message.c_str());
-}
-
 }  // namespace
 
 class TestScheduleMerge : public QObject {

@@ -68,7 +68,8 @@ class Module:
 )";
 }
 
-DiagnosticList Apply(Schedule& sch, const std::string& recipe) {
+// The recipe's diagnostics, the first one also shown (the tests check them).
+DiagnosticList ApplyShowing(Schedule& sch, const std::string& recipe) {
   DiagnosticList diags = ApplyRecipe(sch, recipe);
   if (!diags.empty()) qWarning("%s", diags[0].message.c_str());
   return diags;
@@ -113,7 +114,7 @@ class Module:
   void twoDimensionalAtTheTop() {
     ir::IRModule before = ParseModule(Pool(kPoolCond));
     Schedule sch(before);
-    DiagnosticList diags = Apply(sch, "pad = sch.get_sblock(\"P\")\n"
+    DiagnosticList diags = ApplyShowing(sch, "pad = sch.get_sblock(\"P\")\n"
                                       "sch.decompose_padding(pad, sch.get_loops(pad)[0])\n");
     QVERIFY(diags.empty());
     ExpectModule(before, sch.mod(), PoolWith(R"(        for i, j in T.grid(10, 10):
@@ -215,7 +216,7 @@ class Module:
     ir::IRModule before = ParseModule(Pool(kPoolCond));
     Schedule sch(before);
     std::string t = std::to_string(tile);
-    DiagnosticList diags = Apply(
+    DiagnosticList diags = ApplyShowing(
         sch, "block = sch.get_sblock(\"C\")\n"
              "pad = sch.get_sblock(\"P\")\n"
              "i, j, ki, kj = sch.get_loops(block)\n"

@@ -51,11 +51,6 @@ std::string ScaleBlock(const std::string& name, const std::string& i, const std:
          "    T.writes(C[vi, vj])\n" + indent + "    C[vi, vj] = A[vi, vj] * T.float32(2.0)\n";
 }
 
-void Apply(Schedule& sch, const std::string& recipe) {
-  DiagnosticList diags = ApplyRecipe(sch, recipe);
-  QVERIFY2(diags.empty(), diags.empty() ? "" : diags[0].message.c_str());
-}
-
 }  // namespace
 
 class TestSchedulePartition : public QObject {

@@ -64,11 +64,6 @@ class Module:
                     Z[vi, vj] = A[vi, 7 - vj] + Y[vi, vj]
 )";
 
-void Apply(Schedule& sch, const std::string& recipe) {
-  DiagnosticList diags = ApplyRecipe(sch, recipe);
-  QVERIFY2(diags.empty(), diags.empty() ? "" : diags[0].message.c_str());
-}
-
 }  // namespace
 
 class TestScheduleReadWriteAt : public QObject {

@@ -59,11 +59,6 @@ class Module:
                 C[vi, vj] = T.max(C[vi, vj], B[vi + vki, vj + vkj])
 )";
 
-void Apply(Schedule& sch, const std::string& recipe) {
-  DiagnosticList diags = ApplyRecipe(sch, recipe);
-  QVERIFY2(diags.empty(), diags.empty() ? "" : diags[0].message.c_str());
-}
-
 }  // namespace
 
 class TestScheduleRollingBuffer : public QObject {
