@@ -48,7 +48,7 @@ struct SumForm {
 void AddTerm(SumForm* dst, SplitTerm t) {
   for (size_t i = 0; i < dst->terms.size(); ++i) {
     if (dst->terms[i].SameSplit(t)) {
-      dst->terms[i].scale += t.scale;
+      dst->terms[i].scale = WrappingAdd(dst->terms[i].scale, t.scale);
       if (dst->terms[i].scale == 0) dst->terms.erase(dst->terms.begin() + i);
       return;
     }
@@ -57,9 +57,9 @@ void AddTerm(SumForm* dst, SplitTerm t) {
 }
 
 void AddInto(SumForm* dst, const SumForm& src, int64_t factor) {
-  dst->base += src.base * factor;
+  dst->base = WrappingAdd(dst->base, WrappingMul(src.base, factor));
   for (SplitTerm t : src.terms) {
-    t.scale *= factor;
+    t.scale = WrappingMul(t.scale, factor);
     AddTerm(dst, std::move(t));
   }
 }
@@ -80,9 +80,15 @@ void MergeSplits(SumForm* s) {
         const SplitTerm& lo = s->terms[i];
         const SplitTerm& hi = s->terms[j];
         if (i == j || lo.upper == kPosInf || !lo.SameIndex(hi)) continue;
-        if (hi.lower != lo.lower * lo.upper || hi.scale != lo.scale * lo.upper) continue;
+        int64_t lower_product = 0, scale_product = 0, upper_product = 0;
+        if (__builtin_mul_overflow(lo.lower, lo.upper, &lower_product) ||
+            __builtin_mul_overflow(lo.scale, lo.upper, &scale_product) ||
+            hi.lower != lower_product || hi.scale != scale_product) {
+          continue;
+        }
+        if (hi.upper != kPosInf && __builtin_mul_overflow(lo.upper, hi.upper, &upper_product)) continue;
         SplitTerm merged = lo;
-        merged.upper = hi.upper == kPosInf ? kPosInf : lo.upper * hi.upper;
+        merged.upper = hi.upper == kPosInf ? kPosInf : upper_product;
         s->terms.erase(s->terms.begin() + std::max(i, j));
         s->terms.erase(s->terms.begin() + std::min(i, j));
         if (merged.IsPlain() && merged.index_sum) {
@@ -119,12 +125,12 @@ PrimExpr Emit(const SumForm& s) {
     if (!res.defined()) {
       res = MakeBinary(TypeIndex::kMul, EmitTerm(t, 1, s.dtype), Const(s.dtype, t.scale));
     } else {
-      res = MakeBinary(TypeIndex::kSub, res, EmitTerm(t, -t.scale, s.dtype));
+      res = MakeBinary(TypeIndex::kSub, res, EmitTerm(t, WrappingSub(0, t.scale), s.dtype));
     }
   }
   if (!res.defined()) return Const(s.dtype, s.base);
   if (s.base > 0) return MakeBinary(TypeIndex::kAdd, res, Const(s.dtype, s.base));
-  if (s.base < 0) return MakeBinary(TypeIndex::kSub, res, Const(s.dtype, -s.base));
+  if (s.base < 0) return MakeBinary(TypeIndex::kSub, res, Const(s.dtype, WrappingSub(0, s.base)));
   return res;
 }
 
@@ -248,7 +254,7 @@ class CanonicalMutator : public ExprMutator {
       ConstIntBound b = analyzer_->const_int_bound(Emit(rest));
       if (b.min_value != kNegInf && b.max_value != kPosInf &&
           FloorDiv(b.min_value, c) == FloorDiv(b.max_value, c)) {
-        result.base += FloorDiv(b.min_value, c);
+        result.base = WrappingAdd(result.base, FloorDiv(b.min_value, c));
       } else {
         AddTerm(&result, DivTerm(rest, c));
       }
@@ -286,7 +292,7 @@ class CanonicalMutator : public ExprMutator {
     if (b.min_value != kNegInf && b.max_value != kPosInf &&
         FloorDiv(b.min_value, c) == FloorDiv(b.max_value, c)) {
       // The quotient is one constant q: floormod(N, c) == N - q*c.
-      rest.base -= FloorDiv(b.min_value, c) * c;
+      rest.base = WrappingSub(rest.base, WrappingMul(FloorDiv(b.min_value, c), c));
       return rest;
     }
     if (rest.base == 0 && rest.terms.size() == 1 && rest.terms[0].scale > 0 &&

@@ -18,6 +18,13 @@ inline int64_t FloorDiv(int64_t a, int64_t b) {
 }
 inline int64_t FloorMod(int64_t a, int64_t b) { return a - FloorDiv(a, b) * b; }
 
+// Integer add, sub and mul that wrap in two's complement as the hardware does, computed
+// unsigned since signed overflow is undefined in C++. Folding and the canonical form's scales
+// use them: a program whose constants overflow wraps, it does not invoke undefined behaviour.
+inline int64_t WrappingAdd(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
+inline int64_t WrappingSub(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b)); }
+inline int64_t WrappingMul(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b)); }
+
 inline int64_t Gcd(int64_t a, int64_t b) {
   if (a < 0) a = -a;
   if (b < 0) b = -b;

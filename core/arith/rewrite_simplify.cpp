@@ -168,8 +168,8 @@ class RewriteMutator : public ExprMutator {
     if (!IsIndex(a) || !IsIndex(b)) return tir::add(a, b);
     if (ConstOf(a) && !ConstOf(b)) std::swap(a, b);  // constants to the right
     if (const int64_t* c2 = ConstOf(b)) {
-      if (auto* x = a.as<AddNode>(); x && ConstOf(x->b)) return Add(x->a, Const(a, *ConstOf(x->b) + *c2));
-      if (auto* x = a.as<SubNode>(); x && ConstOf(x->b)) return Add(x->a, Const(a, *c2 - *ConstOf(x->b)));
+      if (auto* x = a.as<AddNode>(); x && ConstOf(x->b)) return Add(x->a, Const(a, WrappingAdd(*ConstOf(x->b), *c2)));
+      if (auto* x = a.as<SubNode>(); x && ConstOf(x->b)) return Add(x->a, Const(a, WrappingSub(*c2, *ConstOf(x->b))));
     }
     if (auto* s = b.as<SubNode>(); s && Same(s->b, a)) return s->a;  // x + (y - x)
     // max(x, y) + min(x, y) -> x + y: one of them is x and the other y, whatever the order.
@@ -193,7 +193,7 @@ class RewriteMutator : public ExprMutator {
       if (Same(s->a, b)) return s->b;  // (x + y) - x
       if (Same(s->b, b)) return s->a;  // (x + y) - y
     }
-    if (const int64_t* c2 = ConstOf(b)) return Add(a, Const(a, -*c2));
+    if (const int64_t* c2 = ConstOf(b)) return Add(a, Const(a, WrappingSub(0, *c2)));
     return tir::sub(a, b);
   }
 
@@ -201,7 +201,7 @@ class RewriteMutator : public ExprMutator {
     if (!IsIndex(a) || !IsIndex(b)) return tir::mul(a, b);
     if (ConstOf(a) && !ConstOf(b)) std::swap(a, b);
     if (const int64_t* c2 = ConstOf(b)) {
-      if (auto* m = a.as<MulNode>(); m && ConstOf(m->b)) return Mul(m->a, Const(a, *ConstOf(m->b) * *c2));
+      if (auto* m = a.as<MulNode>(); m && ConstOf(m->b)) return Mul(m->a, Const(a, WrappingMul(*ConstOf(m->b), *c2)));
     }
     return tir::mul(a, b);
   }
@@ -385,7 +385,7 @@ class RewriteMutator : public ExprMutator {
       // x * c1 < c2 -> x < ceil(c2 / c1) for c1 > 0, and the like for the other comparisons.
       if (auto* m = a.as<MulNode>(); m && ConstOf(m->b) && *ConstOf(m->b) > 0) {
         int64_t c1 = *ConstOf(m->b);
-        int64_t floor_q = FloorDiv(*c2, c1), ceil_q = -FloorDiv(-*c2, c1);
+        int64_t floor_q = FloorDiv(*c2, c1), ceil_q = floor_q + (*c2 % c1 != 0 ? 1 : 0);
         switch (kind) {
           case TypeIndex::kLT: return MakeBinary(kind, m->a, Const(a, ceil_q));
           case TypeIndex::kLE: return MakeBinary(kind, m->a, Const(a, floor_q));
@@ -398,11 +398,13 @@ class RewriteMutator : public ExprMutator {
           default: break;
         }
       }
-      if (auto* s = a.as<AddNode>(); s && ConstOf(s->b)) {
-        return MakeBinary(kind, s->a, Const(a, *c2 - *ConstOf(s->b)));
+      // Only where c2 -+ c1 itself does not overflow: the moved constant must mean the same.
+      int64_t moved = 0;
+      if (auto* s = a.as<AddNode>(); s && ConstOf(s->b) && !__builtin_sub_overflow(*c2, *ConstOf(s->b), &moved)) {
+        return MakeBinary(kind, s->a, Const(a, moved));
       }
-      if (auto* s = a.as<SubNode>(); s && ConstOf(s->b)) {
-        return MakeBinary(kind, s->a, Const(a, *c2 + *ConstOf(s->b)));
+      if (auto* s = a.as<SubNode>(); s && ConstOf(s->b) && !__builtin_add_overflow(*c2, *ConstOf(s->b), &moved)) {
+        return MakeBinary(kind, s->a, Const(a, moved));
       }
     }
     return folded;

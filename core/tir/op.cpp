@@ -3,8 +3,13 @@
 #include <cmath>
 #include <limits>
 
+#include "arith/int_math.h"
+
 namespace wb::tir {
 
+using arith::WrappingAdd;
+using arith::WrappingMul;
+using arith::WrappingSub;
 using ir::TypeIndex;
 
 namespace {
@@ -24,12 +29,6 @@ int64_t Wrap(DataType t, int64_t v) {
 }
 
 PrimExpr IntConst(DataType t, int64_t v, const Span& span) { return MakeIntImm(t, Wrap(t, v), span); }
-
-// Folded integer add, sub and mul wrap in two's complement as the hardware does (Wrap then
-// narrows to the type); computed unsigned, since signed overflow is undefined in C++.
-int64_t WrappingAdd(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
-int64_t WrappingSub(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b)); }
-int64_t WrappingMul(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b)); }
 
 // A folded float result. Folding rounds through the type's precision (as TVM's float32
 // folding does); literals written in the source keep the double they were written as.

@@ -4,6 +4,7 @@
 
 #include <QTest>
 #include <functional>
+#include <limits>
 #include <set>
 #include <string>
 #include <vector>
@@ -468,6 +469,15 @@ class TestRelaxOps : public QObject {
                                tir::MakeFloatImm(DataType::Float(32), 0.25), {})),
                "R.Tensor((4,), \"float32\")");
     CHECK_ERROR(Infer({}, range(I(0), n, I(0), {})), "arange: the step must not be 0");
+    // Constant bounds: the exact count, an empty range is 0 elements (not negative), counting down
+    // works, and bounds at int64's ends neither overflow nor pass for a real size.
+    CHECK_TYPE(Infer({}, range(I(5), I(0), I(1), {})), "R.Tensor((0,), \"int64\")");
+    CHECK_TYPE(Infer({}, range(I(10), I(0), I(-3), {})), "R.Tensor((4,), \"int64\")");
+    constexpr int64_t kMin = std::numeric_limits<int64_t>::min(), kMax = std::numeric_limits<int64_t>::max();
+    CHECK_TYPE(Infer({}, range(I(kMax - 1), I(kMax), I(1), {})), "R.Tensor((1,), \"int64\")");
+    CHECK_ERROR(Infer({}, range(I(kMin), I(kMax), I(1), {})), "arange: the range has more than 2^63 - 1 elements");
+    // A symbolic end after a start at int64's lower end: the count stays symbolic, without overflow.
+    QCOMPARE(QString::fromStdString(Infer({}, range(I(kMin), n, I(1), {})).error), QString());
   }
 
   // tril / triu keep the input's type; k is an integer R.prim_value.

@@ -2,6 +2,7 @@
 // result's dims are exactly the ShapeExpr's, symbolic ones included.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "relax/op/op_common.h"
 
@@ -121,8 +122,19 @@ OpInfo Arange() {
     if (dtype.is_void()) dtype = ints ? DataType::Int(64) : DataType::Float(32);
     if (auto s = AsConstInt(v[2]); s && *s == 0) throw TypeError("the step must not be 0");
     if (ints) {
-      auto first = AsConstInt(v[0]), step = AsConstInt(v[2]);
-      PrimExpr numer = first && step ? Add(v[1], Int64(*step - 1 - *first)) : Sub(Add(Sub(v[1], v[0]), v[2]), Int64(1));
+      auto first = AsConstInt(v[0]), last = AsConstInt(v[1]), step = AsConstInt(v[2]);
+      if (first && last && step) {
+        // All constant: the exact count, computed wide so that no bound overflows; an empty
+        // range is 0 elements, a count beyond int64 is refused.
+        __int128 span = static_cast<__int128>(*last) - *first;
+        __int128 count = *step > 0 ? (span + *step - 1) / *step : (span + *step + 1) / *step;
+        if (count < 0) count = 0;
+        if (count > std::numeric_limits<int64_t>::max()) throw TypeError("the range has more than 2^63 - 1 elements");
+        return MakeTensorType({Int64(static_cast<int64_t>(count))}, dtype);
+      }
+      int64_t offset = 0;  // step - 1 - start, where it does not overflow
+      bool folded = first && step && !__builtin_sub_overflow(*step - 1, *first, &offset);
+      PrimExpr numer = folded ? Add(v[1], Int64(offset)) : Sub(Add(Sub(v[1], v[0]), v[2]), Int64(1));
       return MakeTensorType({step && *step == 1 ? numer : FloorDiv(numer, v[2])}, dtype);
     }
     auto as_double = [](const PrimExpr& e) -> std::optional<double> {

@@ -1,5 +1,6 @@
 #include "relax/op/op_common.h"
 
+#include "arith/int_math.h"
 #include "ir/structural_equal.h"
 #include "relax/dim_text.h"
 #include "tir/op.h"
@@ -126,7 +127,7 @@ std::pair<PrimExpr, int64_t> SplitOffset(const PrimExpr& e) {
     if (auto c = AsConstInt(add->b)) return {add->a, *c};
   }
   if (auto* sub = e.as<tir::SubNode>()) {
-    if (auto c = AsConstInt(sub->b)) return {sub->a, -*c};
+    if (auto c = AsConstInt(sub->b)) return {sub->a, arith::WrappingSub(0, *c)};
   }
   return {e, 0};
 }
@@ -134,7 +135,7 @@ std::pair<PrimExpr, int64_t> SplitOffset(const PrimExpr& e) {
 PrimExpr WithOffset(const PrimExpr& base, int64_t offset) {
   if (!base.defined()) return Int64(offset);
   if (offset > 0) return tir::add(base, Int64(offset));
-  if (offset < 0) return tir::sub(base, Int64(-offset));
+  if (offset < 0) return tir::sub(base, Int64(arith::WrappingSub(0, offset)));
   return base;
 }
 
@@ -144,15 +145,15 @@ PrimExpr Add(PrimExpr a, PrimExpr b) {
   auto [ba, ca] = SplitOffset(a);
   auto [bb, cb] = SplitOffset(b);
   PrimExpr base = !ba.defined() ? bb : !bb.defined() ? ba : tir::add(ba, bb);
-  return WithOffset(base, ca + cb);
+  return WithOffset(base, arith::WrappingAdd(ca, cb));
 }
 
 PrimExpr Sub(PrimExpr a, PrimExpr b) {
   auto [ba, ca] = SplitOffset(a);
   auto [bb, cb] = SplitOffset(b);
-  if (bb.defined() && ba.defined() && ProveEqual(ba, bb)) return Int64(ca - cb);
-  if (bb.defined()) return WithOffset(tir::sub(ba.defined() ? ba : Int64(0), bb), ca - cb);
-  return WithOffset(ba, ca - cb);
+  if (bb.defined() && ba.defined() && ProveEqual(ba, bb)) return Int64(arith::WrappingSub(ca, cb));
+  if (bb.defined()) return WithOffset(tir::sub(ba.defined() ? ba : Int64(0), bb), arith::WrappingSub(ca, cb));
+  return WithOffset(ba, arith::WrappingSub(ca, cb));
 }
 
 PrimExpr Mul(PrimExpr a, PrimExpr b) {
@@ -173,7 +174,7 @@ void SplitProduct(const std::vector<PrimExpr>& dims, int64_t* constant,
   *constant = 1;
   for (const PrimExpr& d : dims) {
     if (auto c = AsConstInt(d)) {
-      *constant *= *c;
+      *constant = arith::WrappingMul(*constant, *c);
     } else {
       symbolic->push_back(d);
     }
