@@ -6,6 +6,7 @@
 
 #include "codegen/build.h"
 #include "relax/expr.h"
+#include "relax/op/registry.h"
 #include "runtime/vm/vm.h"
 #include "relax/type.h"
 #include "tir/expr.h"
@@ -346,10 +347,10 @@ class FunctionCompiler {
       }
       if (op->name == "relax.shape_of") return EmitToNew("vm.builtin.shape_of", {VisitExpr(call->args.at(0))});
       // The runtime's own functions (TVM's FCallPacked): the same arguments, in order.
-      if (op->name == "relax.print" || op->name == "relax.assert_op") {
+      if (const relax::OpInfo* info = relax::InfoOf(ir::GetRef(op)); info && !info->call_packed.empty()) {
         std::vector<InstrArg> args;
         for (const auto& a : call->args) args.push_back(VisitExpr(a));
-        return EmitToNew(op->name == "relax.print" ? "relax.run.print" : "relax.run.assert_op", std::move(args));
+        return EmitToNew(info->call_packed, std::move(args));
       }
       // A packed function the caller declared pure: called by its name with the other arguments.
       if (op->name == "relax.call_pure_packed") {

@@ -10,6 +10,7 @@
 #include "ir/structural_hash.h"
 #include "relax/block_builder.h"
 #include "relax/op/registry.h"
+#include "runtime/nonzero.h"
 #include "runtime/text_format.h"
 #include "tir/interpreter.h"
 
@@ -666,6 +667,11 @@ class Interpreter {
       }
       Fail("R.assert_op: " + (format->value.empty() && texts.empty() ? std::string("Assertion Failed") : *text),
            span);
+    }
+    if (name == "relax.nonzero") {
+      Value x = Eval(call->args[0], frame);
+      if (x.kind != Value::Kind::kTensor) Fail("R.nonzero expects a tensor", span);
+      return Value::Tensor(runtime::NonZero(x.tensor));
     }
     if (name == "relax.call_pure_packed") {
       std::string callee = "?";

@@ -6,7 +6,8 @@
 // vars are bound from the arguments and by R.match_cast, which checks the value against its
 // type at run time; call_tir / call_tir_inplace / direct calls of PrimFuncs run the kernel in
 // the TensorIR reference interpreter with outputs allocated from out_ty; an op call runs by
-// legalizing that one call (the op's FLegalize) into PrimFuncs and interpreting them. Anything
+// legalizing that one call (the op's FLegalize) into PrimFuncs and interpreting them; R.nonzero,
+// whose result's size only the data gives, runs runtime::NonZero as the VM does. Anything
 // that cannot be evaluated (an extern function, an op without a legalization) stops the run with
 // a diagnostic that names it, at the span of the expression.
 //

@@ -1,5 +1,6 @@
 #include "topi/nn.h"
 
+#include <cctype>
 #include <stdexcept>
 
 #include "tir/builtin.h"
@@ -41,13 +42,6 @@ PrimExpr WindowOut(const PrimExpr& in, int64_t pad_total, int64_t kernel, int64_
   PrimExpr span = tir::sub(tir::add(in, Index(pad_total)), Index(k_eff));
   if (ceil_mode) span = tir::add(span, Index(stride - 1));
   return tir::add(tir::floordiv(span, Index(stride)), Index(1));
-}
-
-std::vector<int64_t> Pad4(const std::vector<int64_t>& p) {
-  if (p.size() == 1) return {p[0], p[0], p[0], p[0]};
-  if (p.size() == 2) return {p[0], p[1], p[0], p[1]};
-  if (p.size() == 4) return p;
-  throw std::invalid_argument("topi: padding must have 1, 2 or 4 values");
 }
 
 bool AnyNonZero(const std::vector<int64_t>& v) {
@@ -343,151 +337,198 @@ Tensor pad(const Tensor& x, const std::vector<int64_t>& before, const std::vecto
       name, kTagInjective, {}, te::AxisNames("i", x.ndim()));
 }
 
-Tensor conv1d(const Tensor& data, const Tensor& weight, const Conv1DParams& p) {
-  if (data.ndim() != 3 || weight.ndim() != 3) throw std::invalid_argument("topi.conv1d: operands must be 3-D");
-  if (p.padding.size() != 2) throw std::invalid_argument("topi.conv1d: padding must have 2 values");
-  const auto& ds = data.shape();
-  const auto& ws = weight.shape();
-  PrimExpr F = ws[0], CI = ws[1];
-  const int64_t* kw = tir::AsConstInt(ws[2]);
-  if (!kw) throw std::invalid_argument("topi.conv1d: the kernel size must be static");
-  PrimExpr OW = WindowOut(ds[2], p.padding[0] + p.padding[1], *kw, p.dilation, p.stride, false);
-  Tensor in = data;
-  if (AnyNonZero(p.padding)) in = pad(data, {0, 0, p.padding[0]}, {0, 0, p.padding[1]}, Const(data.dtype(), 0), "pad_temp");
-  DataType out_t = p.out_dtype.is_void() ? data.dtype() : p.out_dtype;
-  const int64_t* f_const = tir::AsConstInt(F);
-  if (p.groups > 1 && !f_const) throw std::invalid_argument("topi.conv1d: grouped convolution needs static channels");
-  std::string name = std::string(p.groups > 1 ? "group_" : "") + "conv1d_ncw";
-  return te::compute(
-      {ds[0], F, OW},
-      [&](const std::vector<Var>& i) {
-        te::IterVar rc = te::reduce_axis(CI, "rc");
-        te::IterVar rx = te::reduce_axis(Index(*kw), "rx");
-        PrimExpr wx = tir::add(tir::mul(i[2], Index(p.stride)), tir::mul(rx->var, Index(p.dilation)));
-        PrimExpr c = rc->var;
-        if (p.groups > 1) c = tir::add(tir::mul(tir::floordiv(i[1], Index(*f_const / p.groups)), CI), rc->var);
-        PrimExpr a = in(std::vector<PrimExpr>{i[0], c, wx});
-        PrimExpr b = weight(std::vector<PrimExpr>{i[1], rc->var, rx->var});
-        return te::sum(tir::mul(tir::cast(out_t, a), tir::cast(out_t, b)), {rc, rx});
-      },
-      name, name, {}, {"nn", "ff", "xx"});
+namespace {
+
+// The spatial letters of a layout with `k` spatial axes, outermost first.
+std::string SpatialLetters(size_t k) { return k == 1 ? "W" : k == 2 ? "HW" : "DHW"; }
+
+// Where each letter of `canonical` ("NC" + spatial, "OI" + spatial) sits in `layout`.
+std::vector<size_t> LayoutPerm(const std::string& layout, const std::string& canonical, const std::string& op,
+                               const char* what) {
+  std::vector<size_t> pos;
+  for (char c : canonical) pos.push_back(layout.find(c));
+  bool ok = layout.size() == canonical.size();
+  for (size_t p : pos) ok = ok && p != std::string::npos;
+  if (!ok) {
+    throw std::invalid_argument(op + ": " + what + " layout " + layout + " is not supported (expected a permutation of " +
+                                canonical + ")");
+  }
+  return pos;
 }
 
-Tensor conv2d(const Tensor& data, const Tensor& weight, const Conv2DParams& p) {
-  bool nchw = p.data_layout == "NCHW";
-  if (!(nchw && p.kernel_layout == "OIHW") &&
-      !(p.data_layout == "NHWC" && p.kernel_layout == "HWIO")) {
-    throw std::invalid_argument("topi.conv2d: layouts " + p.data_layout + "/" + p.kernel_layout +
-                                " are not supported (NCHW/OIHW and NHWC/HWIO are)");
+// One value per spatial axis (a single value repeats).
+std::vector<int64_t> PerAxis(std::vector<int64_t> v, size_t k, const std::string& op, const char* what) {
+  if (v.size() == 1) v.assign(k, v[0]);
+  if (v.size() != k) {
+    throw std::invalid_argument(op + ": " + what + " must have 1 or " + std::to_string(k) + " values, got " +
+                                std::to_string(v.size()));
   }
-  if (data.ndim() != 4 || weight.ndim() != 4)
-    throw std::invalid_argument("topi.conv2d: operands must be 4-D");
-  std::vector<int64_t> pad4 = Pad4(p.padding);  // top, left, bottom, right
+  return v;
+}
+
+// Padding as the befores then the afters of the `k` spatial axes (1 value: every side; k
+// values: the same before and after).
+std::vector<int64_t> PadPairs(std::vector<int64_t> p, size_t k, const std::string& op) {
+  if (p.size() == 1) p.assign(2 * k, p[0]);
+  if (p.size() == k) p.insert(p.end(), p.begin(), p.end());
+  if (p.size() != 2 * k) {
+    throw std::invalid_argument(op + ": padding must have 1, " + std::to_string(k) + " or " + std::to_string(2 * k) +
+                                " values, got " + std::to_string(p.size()));
+  }
+  return p;
+}
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// The spatial rank of a windowed op's data (1 to 3 spatial axes after batch and channels).
+size_t SpatialRank(const Tensor& data, const std::string& op) {
+  if (data.ndim() < 3 || data.ndim() > 5) {
+    throw std::invalid_argument(op + ": the data must be 3-D, 4-D or 5-D, got rank " + std::to_string(data.ndim()));
+  }
+  return data.ndim() - 2;
+}
+
+}  // namespace
+
+Tensor conv(const Tensor& data, const Tensor& weight, const ConvParams& p) {
+  const std::string op = "topi.conv";
+  size_t k = SpatialRank(data, op);
+  if (weight.ndim() != data.ndim()) throw std::invalid_argument(op + ": the weight must have the data's rank");
+  std::string sp = SpatialLetters(k);
+  std::vector<size_t> dpos = LayoutPerm(p.data_layout, "NC" + sp, op, "data");
+  std::vector<size_t> wpos = LayoutPerm(p.kernel_layout, "OI" + sp, op, "kernel");
+  std::vector<int64_t> strides = PerAxis(p.strides, k, op, "strides");
+  std::vector<int64_t> dilation = PerAxis(p.dilation, k, op, "dilation");
+  std::vector<int64_t> pads = PadPairs(p.padding, k, op);
   const auto& ds = data.shape();
   const auto& ws = weight.shape();
-  PrimExpr N = ds[0], C = nchw ? ds[1] : ds[3], H = nchw ? ds[2] : ds[1], W = nchw ? ds[3] : ds[2];
-  PrimExpr F = nchw ? ws[0] : ws[3], CI = nchw ? ws[1] : ws[2];
-  const int64_t* kh = tir::AsConstInt(nchw ? ws[2] : ws[0]);
-  const int64_t* kw = tir::AsConstInt(nchw ? ws[3] : ws[1]);
-  if (!kh || !kw) throw std::invalid_argument("topi.conv2d: the kernel size must be static");
-  PrimExpr OH = WindowOut(H, pad4[0] + pad4[2], *kh, p.dilation[0], p.strides[0], false);
-  PrimExpr OW = WindowOut(W, pad4[1] + pad4[3], *kw, p.dilation[1], p.strides[1], false);
-  Tensor in = data;
-  if (AnyNonZero(pad4)) {
-    std::vector<int64_t> before = nchw ? std::vector<int64_t>{0, 0, pad4[0], pad4[1]}
-                                       : std::vector<int64_t>{0, pad4[0], pad4[1], 0};
-    std::vector<int64_t> after = nchw ? std::vector<int64_t>{0, 0, pad4[2], pad4[3]}
-                                      : std::vector<int64_t>{0, pad4[2], pad4[3], 0};
-    in = pad(data, before, after, Const(data.dtype(), 0), "pad_temp");
+  PrimExpr F = ws[wpos[0]], CI = ws[wpos[1]];
+  std::vector<int64_t> kernel;
+  for (size_t i = 0; i < k; ++i) {
+    const int64_t* kd = tir::AsConstInt(ws[wpos[2 + i]]);
+    if (!kd) throw std::invalid_argument(op + ": the kernel size must be static");
+    kernel.push_back(*kd);
   }
-  DataType out_t = p.out_dtype.is_void() ? data.dtype() : p.out_dtype;
-  int64_t groups = p.groups;
   const int64_t* f_const = tir::AsConstInt(F);
-  if (groups > 1 && !f_const)
-    throw std::invalid_argument("topi.conv2d: grouped convolution needs static channels");
-  std::string name =
-      std::string(groups > 1 ? "group_" : "") + (nchw ? "conv2d_nchw" : "conv2d_nhwc");
-  std::vector<PrimExpr> out_shape =
-      nchw ? std::vector<PrimExpr>{N, F, OH, OW} : std::vector<PrimExpr>{N, OH, OW, F};
-  std::vector<std::string> names = nchw ? std::vector<std::string>{"nn", "ff", "yy", "xx"}
-                                        : std::vector<std::string>{"nn", "yy", "xx", "ff"};
+  if (p.groups > 1 && !f_const) throw std::invalid_argument(op + ": grouped convolution needs static channels");
+  // Canonical order (batch, channel, spatial...) -> the layout's order.
+  std::vector<PrimExpr> canonical = {ds[dpos[0]], F};
+  for (size_t i = 0; i < k; ++i) {
+    canonical.push_back(WindowOut(ds[dpos[2 + i]], pads[i] + pads[k + i], kernel[i], dilation[i], strides[i], false));
+  }
+  static const char* kAxisNames[] = {"nn", "ff", "yy", "xx", "zz"};
+  static const char* kTapNames[] = {"ry", "rx", "rz"};
+  std::vector<PrimExpr> out_shape(k + 2);
+  std::vector<std::string> names(k + 2);
+  std::vector<int64_t> before(k + 2, 0), after(k + 2, 0);
+  for (size_t j = 0; j < k + 2; ++j) {
+    out_shape[dpos[j]] = canonical[j];
+    names[dpos[j]] = kAxisNames[j];
+    if (j >= 2) {
+      before[dpos[j]] = pads[j - 2];
+      after[dpos[j]] = pads[k + j - 2];
+    }
+  }
+  Tensor in = data;
+  if (AnyNonZero(pads)) in = pad(data, before, after, Const(data.dtype(), 0), "pad_temp");
+  DataType out_t = p.out_dtype.is_void() ? data.dtype() : p.out_dtype;
+  std::string name = std::string(p.groups > 1 ? "group_" : "") + "conv" + std::to_string(k) + "d_" + Lower(p.data_layout);
   return te::compute(
       out_shape,
       [&](const std::vector<Var>& i) {
-        Var n = i[0], f = nchw ? i[1] : i[3], y = nchw ? i[2] : i[1], x = nchw ? i[3] : i[2];
         te::IterVar rc = te::reduce_axis(CI, "rc");
-        te::IterVar ry = te::reduce_axis(Index(*kh), "ry");
-        te::IterVar rx = te::reduce_axis(Index(*kw), "rx");
-        PrimExpr hy =
-            tir::add(tir::mul(y, Index(p.strides[0])), tir::mul(ry->var, Index(p.dilation[0])));
-        PrimExpr wx =
-            tir::add(tir::mul(x, Index(p.strides[1])), tir::mul(rx->var, Index(p.dilation[1])));
+        std::vector<te::IterVar> taps;
+        for (size_t s = 0; s < k; ++s) taps.push_back(te::reduce_axis(Index(kernel[s]), kTapNames[s]));
+        PrimExpr f = i[dpos[1]];
         PrimExpr c = rc->var;
-        if (groups > 1) {
-          // The input channel of group g = f / (F / groups).
-          c = tir::add(tir::mul(tir::floordiv(f, Index(*f_const / groups)), CI), rc->var);
+        // The input channel of group g = f / (F / groups).
+        if (p.groups > 1) c = tir::add(tir::mul(tir::floordiv(f, Index(*f_const / p.groups)), CI), rc->var);
+        std::vector<PrimExpr> in_idx(k + 2), w_idx(k + 2);
+        in_idx[dpos[0]] = i[dpos[0]];
+        in_idx[dpos[1]] = c;
+        w_idx[wpos[0]] = f;
+        w_idx[wpos[1]] = rc->var;
+        for (size_t s = 0; s < k; ++s) {
+          in_idx[dpos[2 + s]] = tir::add(tir::mul(i[dpos[2 + s]], Index(strides[s])),
+                                         tir::mul(taps[s]->var, Index(dilation[s])));
+          w_idx[wpos[2 + s]] = taps[s]->var;
         }
-        PrimExpr a = nchw ? in(std::vector<PrimExpr>{n, c, hy, wx})
-                          : in(std::vector<PrimExpr>{n, hy, wx, c});
-        PrimExpr b = nchw ? weight(std::vector<PrimExpr>{f, rc->var, ry->var, rx->var})
-                          : weight(std::vector<PrimExpr>{ry->var, rx->var, rc->var, f});
-        return te::sum(tir::mul(tir::cast(out_t, a), tir::cast(out_t, b)), {rc, ry, rx});
+        std::vector<te::IterVar> axes = {rc};
+        axes.insert(axes.end(), taps.begin(), taps.end());
+        return te::sum(tir::mul(tir::cast(out_t, in(in_idx)), tir::cast(out_t, weight(w_idx))), axes);
       },
       name, name, {}, names);
 }
 
-Tensor conv2d_transpose(const Tensor& data, const Tensor& weight, const Conv2DTransposeParams& p) {
-  if (data.ndim() != 4 || weight.ndim() != 4)
-    throw std::invalid_argument("topi.conv2d_transpose: operands must be 4-D");
-  std::vector<int64_t> pad4 = Pad4(p.padding);
+Tensor conv_transpose(const Tensor& data, const Tensor& weight, const ConvTransposeParams& p) {
+  const std::string op = "topi.conv_transpose";
+  size_t k = SpatialRank(data, op);
+  if (weight.ndim() != data.ndim()) throw std::invalid_argument(op + ": the weight must have the data's rank");
+  std::vector<int64_t> strides = PerAxis(p.strides, k, op, "strides");
+  std::vector<int64_t> dilation = PerAxis(p.dilation, k, op, "dilation");
+  std::vector<int64_t> out_pad = PerAxis(p.output_padding, k, op, "output_padding");
+  std::vector<int64_t> pads = PadPairs(p.padding, k, op);
   const auto& ds = data.shape();
   const auto& ws = weight.shape();
-  const int64_t* kh = tir::AsConstInt(ws[2]);
-  const int64_t* kw = tir::AsConstInt(ws[3]);
+  std::vector<int64_t> kernel;
+  for (size_t s = 0; s < k; ++s) {
+    const int64_t* kd = tir::AsConstInt(ws[2 + s]);
+    if (!kd) throw std::invalid_argument(op + ": the kernel size must be static");
+    kernel.push_back(*kd);
+  }
   const int64_t* ci = tir::AsConstInt(ws[0]);
-  if (!kh || !kw) throw std::invalid_argument("topi.conv2d_transpose: the kernel size must be static");
   int64_t groups = p.groups;
-  if (groups > 1 && !ci)
-    throw std::invalid_argument("topi.conv2d_transpose: grouped convolution needs static channels");
+  if (groups > 1 && !ci) throw std::invalid_argument(op + ": grouped convolution needs static channels");
   PrimExpr O = ws[1];
-  auto out_dim = [&](const PrimExpr& in, int64_t k, size_t d) {
-    PrimExpr grown = tir::mul(tir::sub(in, Index(1)), Index(p.strides[d]));
-    return tir::add(grown, Index(p.dilation[d] * (k - 1) + 1 + p.output_padding[d] - pad4[d] - pad4[d + 2]));
-  };
-  std::vector<PrimExpr> out_shape = {ds[0], groups > 1 ? tir::mul(O, Index(groups)) : O,
-                                     out_dim(ds[2], *kh, 0), out_dim(ds[3], *kw, 1)};
+  std::vector<PrimExpr> out_shape = {ds[0], groups > 1 ? tir::mul(O, Index(groups)) : O};
+  for (size_t s = 0; s < k; ++s) {
+    PrimExpr grown = tir::mul(tir::sub(ds[2 + s], Index(1)), Index(strides[s]));
+    out_shape.push_back(
+        tir::add(grown, Index(dilation[s] * (kernel[s] - 1) + 1 + out_pad[s] - pads[s] - pads[k + s])));
+  }
   DataType out_t = p.out_dtype.is_void() ? data.dtype() : p.out_dtype;
   PrimExpr CG = groups > 1 ? Index(*ci / groups) : ws[0];  // input channels per group
+  static const char* kTapNames[] = {"rd", "ry", "rx"};
+  static const char* kLayouts[] = {"ncw", "nchw", "ncdhw"};
+  std::vector<std::string> names = {"b", "c"};
+  for (char c : SpatialLetters(k)) names.emplace_back(1, static_cast<char>(std::tolower(c)));
+  std::string name = "conv" + std::to_string(k) + "d_transpose_" + kLayouts[k - 1];
   return te::compute(
       out_shape,
       [&](const std::vector<Var>& i) {
         te::IterVar rc = te::reduce_axis(CG, "rc");
-        te::IterVar ry = te::reduce_axis(Index(*kh), "ry");
-        te::IterVar rx = te::reduce_axis(Index(*kw), "rx");
+        std::vector<te::IterVar> taps;
+        for (size_t s = 0; s < k; ++s) taps.push_back(te::reduce_axis(Index(kernel[s]), kTapNames[3 - k + s]));
         PrimExpr f = i[1], c = rc->var, f_in = f;
         if (groups > 1) {
           c = tir::add(tir::mul(tir::floordiv(f, O), CG), rc->var);
           f_in = tir::floormod(f, O);
         }
-        // The input position that reaches output (y, x) through kernel tap (ry, rx), valid when
-        // it falls on a stride step inside the input; the read itself is clamped into range so
-        // that it is in bounds whichever way the condition is evaluated.
+        // The input position that reaches output position o through kernel tap r, valid when it
+        // falls on a stride step inside the input; the read itself is clamped into range so that
+        // it is in bounds whichever way the condition is evaluated.
         PrimExpr valid;
         std::vector<PrimExpr> in_idx = {i[0], c};
-        const te::IterVar* taps[2] = {&ry, &rx};
-        for (size_t d = 0; d < 2; ++d) {
-          PrimExpr t = tir::sub(tir::add(i[2 + d], Index(pad4[d])), tir::mul((*taps[d])->var, Index(p.dilation[d])));
-          PrimExpr q = tir::floordiv(t, Index(p.strides[d]));
-          PrimExpr ok = tir::logical_and(tir::greater_equal(t, Index(0)), tir::less(q, ds[2 + d]));
-          if (p.strides[d] != 1) ok = tir::logical_and(ok, tir::equal(tir::floormod(t, Index(p.strides[d])), Index(0)));
+        std::vector<PrimExpr> w_idx = {c, f_in};
+        for (size_t s = 0; s < k; ++s) {
+          PrimExpr t = tir::sub(tir::add(i[2 + s], Index(pads[s])), tir::mul(taps[s]->var, Index(dilation[s])));
+          PrimExpr q = tir::floordiv(t, Index(strides[s]));
+          PrimExpr ok = tir::logical_and(tir::greater_equal(t, Index(0)), tir::less(q, ds[2 + s]));
+          if (strides[s] != 1) ok = tir::logical_and(ok, tir::equal(tir::floormod(t, Index(strides[s])), Index(0)));
           valid = valid.defined() ? tir::logical_and(valid, ok) : ok;
-          in_idx.push_back(tir::min(tir::max(q, Index(0)), tir::sub(ds[2 + d], Index(1))));
+          in_idx.push_back(tir::min(tir::max(q, Index(0)), tir::sub(ds[2 + s], Index(1))));
+          w_idx.push_back(taps[s]->var);
         }
         PrimExpr a = IfThenElse(valid, tir::cast(out_t, data(in_idx)), Const(out_t, 0));
-        PrimExpr b = tir::cast(out_t, weight(std::vector<PrimExpr>{c, f_in, ry->var, rx->var}));
-        return te::sum(tir::mul(a, b), {rc, ry, rx});
+        PrimExpr b = tir::cast(out_t, weight(w_idx));
+        std::vector<te::IterVar> axes = {rc};
+        axes.insert(axes.end(), taps.begin(), taps.end());
+        return te::sum(tir::mul(a, b), axes);
       },
-      "conv2d_transpose_nchw", "conv2d_transpose_nchw", {}, {"b", "c", "h", "w"});
+      name, name, {}, names);
 }
 
 Tensor prelu(const Tensor& x, const Tensor& alpha, int64_t axis) {
@@ -506,67 +547,66 @@ namespace {
 
 enum class PoolKind { kMax, kAvg };
 
-Tensor Pool(const Tensor& data, const Pool2DParams& p, PoolKind kind) {
-  bool nchw = p.layout == "NCHW";
-  if (!nchw && p.layout != "NHWC")
-    throw std::invalid_argument("topi.pool2d: layout " + p.layout + " is not supported");
-  if (data.ndim() != 4) throw std::invalid_argument("topi.pool2d: the data must be 4-D");
-  size_t hd = nchw ? 2 : 1, wd = nchw ? 3 : 2;
-  std::vector<int64_t> pad4 = Pad4(p.padding);
+Tensor Pool(const Tensor& data, const PoolParams& p, PoolKind kind) {
+  const std::string op = kind == PoolKind::kMax ? "topi.max_pool" : "topi.avg_pool";
+  size_t k = SpatialRank(data, op);
+  std::string sp = SpatialLetters(k);
+  std::vector<size_t> pos = LayoutPerm(p.layout, "NC" + sp, op, "data");
+  std::vector<int64_t> pool = PerAxis(p.pool_size, k, op, "pool_size");
+  std::vector<int64_t> strides = PerAxis(p.strides, k, op, "strides");
+  std::vector<int64_t> dilation = PerAxis(p.dilation, k, op, "dilation");
+  std::vector<int64_t> pads = PadPairs(p.padding, k, op);
+  std::vector<size_t> dims;  // the data's axis of each spatial axis
+  for (size_t s = 0; s < k; ++s) dims.push_back(pos[2 + s]);
   const auto& ds = data.shape();
-  PrimExpr OH = WindowOut(ds[hd], pad4[0] + pad4[2], p.pool_size[0], p.dilation[0], p.strides[0],
-                          p.ceil_mode);
-  PrimExpr OW = WindowOut(ds[wd], pad4[1] + pad4[3], p.pool_size[1], p.dilation[1], p.strides[1],
-                          p.ceil_mode);
-  std::vector<int64_t> before(4, 0), after(4, 0);
-  before[hd] = pad4[0];
-  before[wd] = pad4[1];
-  after[hd] = pad4[2] + (p.ceil_mode ? p.strides[0] - 1 : 0);
-  after[wd] = pad4[3] + (p.ceil_mode ? p.strides[1] - 1 : 0);
+  std::vector<PrimExpr> out_shape = ds;
+  std::vector<int64_t> before(data.ndim(), 0), after(data.ndim(), 0);
+  for (size_t s = 0; s < k; ++s) {
+    out_shape[dims[s]] = WindowOut(ds[dims[s]], pads[s] + pads[k + s], pool[s], dilation[s], strides[s], p.ceil_mode);
+    before[dims[s]] = pads[s];
+    after[dims[s]] = pads[k + s] + (p.ceil_mode ? strides[s] - 1 : 0);
+  }
   DataType t = data.dtype();
   Tensor in = data;
   if (AnyNonZero(before) || AnyNonZero(after)) {
-    in = pad(data, before, after, kind == PoolKind::kMax ? te::min_value(t) : Const(t, 0),
-             "pad_temp");
+    in = pad(data, before, after, kind == PoolKind::kMax ? te::min_value(t) : Const(t, 0), "pad_temp");
   }
-  std::vector<PrimExpr> out_shape = ds;
-  out_shape[hd] = OH;
-  out_shape[wd] = OW;
-  auto window = [&](const std::vector<Var>& i, const te::IterVar& r0, const te::IterVar& r1) {
+  auto window_axes = [&]() {
+    std::vector<te::IterVar> axes;
+    for (size_t s = 0; s < k; ++s) axes.push_back(te::reduce_axis(Index(pool[s]), "rv" + std::to_string(s)));
+    return axes;
+  };
+  auto window = [&](const std::vector<Var>& i, const std::vector<te::IterVar>& r) {
     std::vector<PrimExpr> idx(i.begin(), i.end());
-    idx[hd] =
-        tir::add(tir::mul(i[hd], Index(p.strides[0])), tir::mul(r0->var, Index(p.dilation[0])));
-    idx[wd] =
-        tir::add(tir::mul(i[wd], Index(p.strides[1])), tir::mul(r1->var, Index(p.dilation[1])));
+    for (size_t s = 0; s < k; ++s) {
+      idx[dims[s]] = tir::add(tir::mul(i[dims[s]], Index(strides[s])), tir::mul(r[s]->var, Index(dilation[s])));
+    }
     return in(idx);
   };
   if (kind == PoolKind::kMax) {
     return te::compute(
         out_shape,
         [&](const std::vector<Var>& i) {
-          te::IterVar r0 = te::reduce_axis(Index(p.pool_size[0]), "rv0");
-          te::IterVar r1 = te::reduce_axis(Index(p.pool_size[1]), "rv1");
-          return te::max(window(i, r0, r1), {r0, r1});
+          std::vector<te::IterVar> r = window_axes();
+          return te::max(window(i, r), r);
         },
         "pool_max", "pool_max");
   }
   Tensor s = te::compute(
       out_shape,
       [&](const std::vector<Var>& i) {
-        te::IterVar r0 = te::reduce_axis(Index(p.pool_size[0]), "rv0");
-        te::IterVar r1 = te::reduce_axis(Index(p.pool_size[1]), "rv1");
-        return te::sum(window(i, r0, r1), {r0, r1});
+        std::vector<te::IterVar> r = window_axes();
+        return te::sum(window(i, r), r);
       },
       "pool_sum", "pool_sum");
   // The number of window taps inside the unpadded input along one dim at output index o.
-  auto taps = [&](const PrimExpr& o, const PrimExpr& size, int64_t pad_before, int64_t k,
-                  int64_t s_, int64_t d) {
+  auto taps = [&](const PrimExpr& o, const PrimExpr& size, int64_t pad_before, int64_t window_size,
+                  int64_t stride, int64_t d) {
     // Taps r with 0 <= o*s - pad + r*d < size: r in [ceil((pad - o*s)/d), ceil((size + pad -
     // o*s)/d)).
-    PrimExpr base = tir::sub(Index(pad_before), tir::mul(o, Index(s_)));
+    PrimExpr base = tir::sub(Index(pad_before), tir::mul(o, Index(stride)));
     PrimExpr lo = tir::max(tir::floordiv(tir::add(base, Index(d - 1)), Index(d)), Index(0));
-    PrimExpr hi =
-        tir::min(tir::floordiv(tir::add(tir::add(size, base), Index(d - 1)), Index(d)), Index(k));
+    PrimExpr hi = tir::min(tir::floordiv(tir::add(tir::add(size, base), Index(d - 1)), Index(d)), Index(window_size));
     return tir::max(tir::sub(hi, lo), Index(0));
   };
   return te::compute(
@@ -574,11 +614,14 @@ Tensor Pool(const Tensor& data, const Pool2DParams& p, PoolKind kind) {
       [&](const std::vector<Var>& i) {
         PrimExpr count;
         if (p.count_include_pad) {
-          count = Index(p.pool_size[0] * p.pool_size[1]);
+          int64_t n = 1;
+          for (int64_t w : pool) n *= w;
+          count = Index(n);
         } else {
-          count =
-              tir::mul(taps(i[hd], ds[hd], pad4[0], p.pool_size[0], p.strides[0], p.dilation[0]),
-                       taps(i[wd], ds[wd], pad4[1], p.pool_size[1], p.strides[1], p.dilation[1]));
+          for (size_t d = 0; d < k; ++d) {
+            PrimExpr c = taps(i[dims[d]], ds[dims[d]], pads[d], pool[d], strides[d], dilation[d]);
+            count = count.defined() ? tir::mul(count, c) : c;
+          }
           count = tir::max(count, Index(1));
         }
         return tir::div(s(i), tir::cast(t, count));
@@ -588,13 +631,8 @@ Tensor Pool(const Tensor& data, const Pool2DParams& p, PoolKind kind) {
 
 }  // namespace
 
-Tensor max_pool2d(const Tensor& data, const Pool2DParams& params) {
-  return Pool(data, params, PoolKind::kMax);
-}
-Tensor avg_pool2d(const Tensor& data, const Pool2DParams& params) {
-  return Pool(data, params, PoolKind::kAvg);
-}
-
+Tensor max_pool(const Tensor& data, const PoolParams& params) { return Pool(data, params, PoolKind::kMax); }
+Tensor avg_pool(const Tensor& data, const PoolParams& params) { return Pool(data, params, PoolKind::kAvg); }
 Tensor adaptive_avg_pool2d(const Tensor& data, std::vector<int64_t> output_size,
                            const std::string& layout) {
   bool nchw = layout == "NCHW";

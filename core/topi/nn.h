@@ -43,56 +43,60 @@ std::vector<Tensor> batch_norm(const Tensor& x, const Tensor& gamma, const Tenso
 Tensor pad(const Tensor& x, const std::vector<int64_t>& before, const std::vector<int64_t>& after,
            const PrimExpr& pad_value, const std::string& name = "PadInput");
 
-struct Conv2DParams {
-  std::vector<int64_t> strides = {1, 1};
-  std::vector<int64_t> padding = {0, 0, 0, 0};  // top, left, bottom, right
-  std::vector<int64_t> dilation = {1, 1};
+// Convolution over 1 to 3 spatial axes (3-D to 5-D operands). The layouts name where batch (N),
+// channels (C) and the spatial axes (W; H, W; D, H, W) are, in any order: NCW, NCHW, NHWC,
+// NCDHW, ...; the kernel's likewise with O (output channels) and I (input channels per group):
+// OIW, OIHW, HWIO, OIDHW, ... Strides and dilation hold one value per spatial axis (or one for
+// all); padding the befores then the afters (or one value for every side, or one per axis for
+// both sides).
+struct ConvParams {
+  std::vector<int64_t> strides = {1};
+  std::vector<int64_t> padding = {0};
+  std::vector<int64_t> dilation = {1};
   int64_t groups = 1;
-  std::string data_layout = "NCHW";    // or NHWC
-  std::string kernel_layout = "OIHW";  // or HWIO (with NHWC)
+  std::string data_layout = "NCHW";
+  std::string kernel_layout = "OIHW";
   DataType out_dtype = DataType::Void();
 };
-Tensor conv2d(const Tensor& data, const Tensor& weight, const Conv2DParams& params);
+// out[n, f, p...] sums data[n, c, p * stride + r * dilation - pad_before] * weight[f, c, r...]
+// over the input channels c of f's group and the kernel taps r, as TVM's topi.nn.conv names it:
+// "conv1d_ncw", "conv2d_nchw", "conv2d_nhwc", "conv3d_ncdhw" ("group_" before when grouped), its
+// axes nn, ff, yy, xx, zz and taps ry, rx, rz; zero padding is the stage "pad_temp".
+Tensor conv(const Tensor& data, const Tensor& weight, const ConvParams& params);
 
-struct Conv1DParams {
-  int64_t stride = 1;
-  std::vector<int64_t> padding = {0, 0};  // left, right
-  int64_t dilation = 1;
+struct ConvTransposeParams {
+  std::vector<int64_t> strides = {1};
+  std::vector<int64_t> padding = {0};  // befores then afters, as ConvParams
+  std::vector<int64_t> output_padding = {0};
+  std::vector<int64_t> dilation = {1};
   int64_t groups = 1;
   DataType out_dtype = DataType::Void();
 };
-// NCW data, OIW weight: out[n, f, x] sums data[n, c, x * stride + rx * dilation - pad_left] *
-// weight[f, c, rx] over the input channels c of f's group ("conv1d_ncw", "group_conv1d_ncw").
-Tensor conv1d(const Tensor& data, const Tensor& weight, const Conv1DParams& params);
-
-struct Conv2DTransposeParams {
-  std::vector<int64_t> strides = {1, 1};
-  std::vector<int64_t> padding = {0, 0, 0, 0};  // top, left, bottom, right
-  std::vector<int64_t> output_padding = {0, 0};
-  std::vector<int64_t> dilation = {1, 1};
-  int64_t groups = 1;
-  DataType out_dtype = DataType::Void();
-};
-// NCHW data, IOHW weight: out[n, f, y, x] sums data[n, c, iy, ix] * weight[c, f % O, ry, rx]
-// over the input channels c of f's group and the kernel window, where y + pad_top - ry * dilation
-// = iy * stride (the positions that conv2d with these attributes would have read).
-// "conv2d_transpose_nchw".
-Tensor conv2d_transpose(const Tensor& data, const Tensor& weight, const Conv2DTransposeParams& params);
+// The gradient of conv with respect to its input, over 1 or more spatial axes: NCW / NCHW /
+// NCDHW data, IOW / IOHW / IODHW weight. out[n, f, p...] sums data[n, c, q...] * weight[c, f % O,
+// r...] over the input channels c of f's group and the taps r, where p + pad_before - r *
+// dilation = q * stride (the positions that conv with these attributes would have read).
+// "conv1d_transpose_ncw", "conv2d_transpose_nchw", "conv3d_transpose_ncdhw".
+Tensor conv_transpose(const Tensor& data, const Tensor& weight, const ConvTransposeParams& params);
 
 // x where x >= 0, alpha[i[axis]] * x elsewhere ("compute").
 Tensor prelu(const Tensor& x, const Tensor& alpha, int64_t axis);
 
-struct Pool2DParams {
-  std::vector<int64_t> pool_size = {1, 1};
-  std::vector<int64_t> strides = {1, 1};
-  std::vector<int64_t> dilation = {1, 1};
-  std::vector<int64_t> padding = {0, 0, 0, 0};
+// Max and average pooling over 1 to 3 spatial axes; the layout and the per-axis attributes as
+// ConvParams reads them. ceil_mode covers the last partial window; count_include_pad divides an
+// average by the whole window, else by its taps inside the data. Stages "pad_temp", "pool_max" /
+// "pool_sum" and "pool_avg", window axes rv0, rv1, rv2.
+struct PoolParams {
+  std::vector<int64_t> pool_size = {1};
+  std::vector<int64_t> strides = {1};
+  std::vector<int64_t> dilation = {1};
+  std::vector<int64_t> padding = {0};
   bool ceil_mode = false;
   bool count_include_pad = false;
-  std::string layout = "NCHW";  // or NHWC
+  std::string layout = "NCHW";
 };
-Tensor max_pool2d(const Tensor& data, const Pool2DParams& params);
-Tensor avg_pool2d(const Tensor& data, const Pool2DParams& params);
+Tensor max_pool(const Tensor& data, const PoolParams& params);
+Tensor avg_pool(const Tensor& data, const PoolParams& params);
 // Average over adaptive windows: output element i covers [floor(i*H/OH), ceil((i+1)*H/OH)).
 Tensor adaptive_avg_pool2d(const Tensor& data, std::vector<int64_t> output_size,
                            const std::string& layout = "NCHW");

@@ -377,6 +377,24 @@ Tensor strided_slice(const Tensor& x, const std::vector<int64_t>& axes,
       "T_strided_slice_with_axes", kTagInjective);
 }
 
+Tensor one_hot(const Tensor& indices, const PrimExpr& on_value, const PrimExpr& off_value, int64_t depth,
+               int64_t axis) {
+  int64_t a = NormalizeAxis(axis, indices.ndim() + 1, "one_hot");
+  std::vector<PrimExpr> shape = indices.shape();
+  shape.insert(shape.begin() + a, Index(depth));
+  return te::compute(
+      shape,
+      [&](const std::vector<Var>& i) {
+        std::vector<PrimExpr> idx;
+        for (size_t d = 0; d < i.size(); ++d) {
+          if (static_cast<int64_t>(d) != a) idx.push_back(i[d]);
+        }
+        PrimExpr k = indices(idx);
+        return tir::MakeSelect(tir::equal(k, tir::cast(k->dtype, i[a])), on_value, tir::cast(on_value->dtype, off_value));
+      },
+      "T_one_hot", kTagInjective);
+}
+
 Tensor take(const Tensor& x, const Tensor& indices, std::optional<int64_t> axis,
             const std::string& mode) {
   if (mode != "fast" && mode != "clip" && mode != "wrap") {

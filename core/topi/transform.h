@@ -36,6 +36,10 @@ Tensor strided_slice(const Tensor& x, const std::vector<int64_t>& axes,
 // Elements of x at `indices` along `axis` (nullopt: of the flattened x). TVM's modes: "fast"
 // reads the indices as they are, "clip" clamps them into [0, extent), "wrap" takes them modulo
 // the extent (so -1 is the last element).
+// on_value where indices[i without axis] equals i[axis], off_value elsewhere; the new axis
+// `axis` has extent `depth` ("T_one_hot").
+Tensor one_hot(const Tensor& indices, const PrimExpr& on_value, const PrimExpr& off_value, int64_t depth,
+               int64_t axis);
 Tensor take(const Tensor& x, const Tensor& indices, std::optional<int64_t> axis,
             const std::string& mode = "fast");
 // The elements in reverse order along `axis` ("T_reverse_sequence", as TVM's topi.flip).

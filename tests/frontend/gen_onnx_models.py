@@ -1013,6 +1013,250 @@ def matmul_integer():
          [init("az", np.uint8(130)), init("bz", np.array([-3], np.int8))], opset=13)
 
 
+# --- quantized ops and 3-D windows --------------------------------------------------------------
+
+U8 = TensorProto.UINT8
+I8 = TensorProto.INT8
+I32 = TensorProto.INT32
+
+
+def conv_nd(x, w, pads, strides, dils, group=1):
+    """Conv of any spatial rank by its definition; pads are the befores then the afters. Integer
+    operands accumulate in int64."""
+    k = x.ndim - 2
+    acc = np.int64 if x.dtype.kind in "iu" else np.float64
+    xp = np.pad(x.astype(acc), [(0, 0), (0, 0)] + [(pads[i], pads[k + i]) for i in range(k)])
+    n, m, cg, taps = x.shape[0], w.shape[0], w.shape[1], w.shape[2:]
+    out_sp = [(xp.shape[2 + i] - dils[i] * (taps[i] - 1) - 1) // strides[i] + 1 for i in range(k)]
+    out = np.zeros((n, m, *out_sp), acc)
+    per = m // group
+    for oc in range(m):
+        g = oc // per
+        for idx in np.ndindex(*out_sp):
+            window = tuple(slice(idx[i] * strides[i], idx[i] * strides[i] + dils[i] * (taps[i] - 1) + 1, dils[i])
+                           for i in range(k))
+            patch = xp[(slice(None), slice(g * cg, (g + 1) * cg)) + window]
+            out[(slice(None), oc) + idx] = (patch * w[oc].astype(acc)).sum(axis=tuple(range(1, k + 2)))
+    return out
+
+
+def pool_nd(x, kernel, strides, pads, mode, include_pad=False, ceil=False, dils=None):
+    """Max or average pooling of any spatial rank: each window over the positions inside the data
+    (an average divided by the whole window with include_pad)."""
+    k = len(kernel)
+    dils = dils or [1] * k
+    sp = x.shape[2:]
+    out_sp = []
+    for i in range(k):
+        num = sp[i] + pads[i] + pads[k + i] - (dils[i] * (kernel[i] - 1) + 1)
+        out_sp.append((-(-num // strides[i]) if ceil else num // strides[i]) + 1)
+    out = np.zeros(x.shape[:2] + tuple(out_sp), np.float32)
+    for idx in np.ndindex(*out_sp):
+        pos = [[idx[i] * strides[i] - pads[i] + r * dils[i] for r in range(kernel[i])] for i in range(k)]
+        inside = [[p for p in ps if 0 <= p < sp[i]] for i, ps in enumerate(pos)]
+        patch = x[np.ix_(range(x.shape[0]), range(x.shape[1]), *inside)]
+        flat = patch.reshape(x.shape[0], x.shape[1], -1)
+        if mode == "max":
+            out[(slice(None), slice(None)) + idx] = flat.max(axis=2)
+        else:
+            count = int(np.prod(kernel)) if include_pad else flat.shape[2]
+            out[(slice(None), slice(None)) + idx] = flat.sum(axis=2) / count
+    return out
+
+
+def qlinear_matmul():
+    """QLinearMatMul per tensor (uint8, a batched A) and per row of A / per column of B (int8);
+    MatMulInteger with per-row and per-column zero points."""
+    a = rng.integers(0, 256, (2, 3, 4)).astype(np.uint8)
+    b = rng.integers(0, 256, (4, 5)).astype(np.uint8)
+    a8 = rng.integers(-128, 128, (3, 4)).astype(np.int8)
+    b8 = rng.integers(-128, 128, (4, 5)).astype(np.int8)
+    a_s, b_s, y_s = np.float32(0.02), np.float32(0.03), np.float32(0.37)
+    a_z, b_z, y_z = np.uint8(120), np.uint8(131), np.uint8(125)
+    a_s_row = np.array([0.021, 0.013, 0.034], np.float32)
+    a_z_row = np.array([3, -7, 0], np.int8)
+    b_s_col = np.array([0.011, 0.027, 0.019, 0.008, 0.031], np.float32)
+    b_z_col = np.array([1, 0, -2, 5, -1], np.int8)
+    y_s8, y_z8 = np.float32(0.093), np.int8(-4)
+    nodes = [
+        helper.make_node("QLinearMatMul", ["a", "a_s", "a_z", "b", "b_s", "b_z", "y_s", "y_z"], ["qmm"], name="qmm"),
+        helper.make_node("QLinearMatMul", ["a8", "a_s_row", "a_z_row", "b8", "b_s_col", "b_z_col", "y_s8", "y_z8"],
+                         ["qmm_axis"], name="qmm_axis"),
+        helper.make_node("MatMulInteger", ["a8", "b8", "a_z_row", "b_z_col"], ["mmi_axis"]),
+    ]
+    acc = (a.astype(np.int64) - int(a_z)) @ (b.astype(np.int64) - int(b_z))
+    acc8 = (a8.astype(np.int64) - a_z_row.reshape(3, 1)) @ (b8.astype(np.int64) - b_z_col.reshape(1, 5))
+    # The QLinear ops after the int32 accumulation, in float32 as the kernels compute:
+    # round(acc * a_scale * b_scale / y_scale) + y_zero, saturated.
+    real = (acc.astype(np.float32) * a_s) * b_s
+    real8 = (acc8.astype(np.float32) * a_s_row.reshape(3, 1)) * b_s_col.reshape(1, 5)
+    expected = {
+        "qmm": np.clip(np.round(real / y_s) + np.float32(y_z), 0, 255).astype(np.uint8),
+        "qmm_axis": np.clip(np.round(real8 / y_s8) + np.float32(y_z8), -128, 127).astype(np.int8),
+        "mmi_axis": acc8.astype(np.int32),
+    }
+    types = {"qmm": U8, "qmm_axis": I8, "mmi_axis": I32}
+    save("qlinear_matmul", nodes, [("a", U8, [2, 3, 4]), ("b", U8, [4, 5]), ("a8", I8, [3, 4]), ("b8", I8, [4, 5])],
+         [(k, types[k], list(v.shape)) for k, v in expected.items()], {"a": a, "b": b, "a8": a8, "b8": b8}, expected,
+         [init("a_s", a_s), init("a_z", a_z), init("b_s", b_s), init("b_z", b_z), init("y_s", y_s), init("y_z", y_z),
+          init("a_s_row", a_s_row), init("a_z_row", a_z_row), init("b_s_col", b_s_col), init("b_z_col", b_z_col),
+          init("y_s8", y_s8), init("y_z8", y_z8)], opset=13)
+
+
+def qlinear_conv():
+    """QLinearConv 2-D with per-output-channel weight scales and zero points, a bias, padding,
+    stride and groups; a 1-D one per tensor; ConvInteger 2-D with per-channel weight zero points
+    and 3-D without zero points."""
+    x = rng.integers(0, 256, (1, 4, 6, 5)).astype(np.uint8)
+    w = rng.integers(-128, 128, (6, 2, 3, 3)).astype(np.int8)
+    bias = rng.integers(-500, 500, (6,)).astype(np.int32)
+    x_s, x_z = np.float32(0.05), np.uint8(128)
+    w_s = np.array([0.01, 0.02, 0.015, 0.03, 0.007, 0.012], np.float32)
+    w_z = np.array([0, 1, -1, 2, 0, -3], np.int8)
+    y_s, y_z = np.float32(0.21), np.uint8(100)
+    x1 = rng.integers(-128, 128, (2, 3, 9)).astype(np.int8)
+    w1 = rng.integers(-128, 128, (4, 3, 3)).astype(np.int8)
+    s1, z1, ws1, wz1, ys1, yz1 = (np.float32(0.04), np.int8(-2), np.float32(0.03), np.int8(1), np.float32(0.6),
+                                  np.int8(3))
+    x3 = rng.integers(0, 256, (1, 2, 4, 4, 4)).astype(np.uint8)
+    w3 = rng.integers(0, 256, (3, 2, 2, 2, 2)).astype(np.uint8)
+    nodes = [
+        helper.make_node("QLinearConv", ["x", "x_s", "x_z", "w", "w_s", "w_z", "y_s", "y_z", "bias"], ["qc"],
+                         pads=[1, 0, 1, 2], strides=[2, 1], group=2, name="qc"),
+        helper.make_node("QLinearConv", ["x1", "s1", "z1", "w1", "ws1", "wz1", "ys1", "yz1"], ["qc1"],
+                         pads=[1, 1], dilations=[2]),
+        helper.make_node("ConvInteger", ["x", "w", "x_z", "w_z"], ["ci"], pads=[1, 1, 1, 1], group=2),
+        helper.make_node("ConvInteger", ["x3", "w3"], ["ci3"], strides=[1, 2, 1]),
+    ]
+    xc = x.astype(np.int64) - int(x_z)
+    wc = w.astype(np.int64) - w_z.reshape(6, 1, 1, 1)
+    acc = conv_nd(xc, wc, (1, 0, 1, 2), (2, 1), (1, 1), group=2) + bias.reshape(1, 6, 1, 1)
+    real = (acc.astype(np.float32) * x_s) * w_s.reshape(1, 6, 1, 1)
+    qc = np.clip(np.round(real / y_s) + np.float32(y_z), 0, 255).astype(np.uint8)
+    acc1 = conv_nd(x1.astype(np.int64) - int(z1), w1.astype(np.int64) - int(wz1), (1, 1), (1,), (2,))
+    real1 = (acc1.astype(np.float32) * s1) * ws1
+    qc1 = np.clip(np.round(real1 / ys1) + np.float32(yz1), -128, 127).astype(np.int8)
+    ci = conv_nd(xc, wc, (1, 1, 1, 1), (1, 1), (1, 1), group=2).astype(np.int32)
+    ci3 = conv_nd(x3.astype(np.int64), w3.astype(np.int64), (0,) * 6, (1, 2, 1), (1, 1, 1)).astype(np.int32)
+    expected = {"qc": qc, "qc1": qc1, "ci": ci, "ci3": ci3}
+    types = {"qc": U8, "qc1": I8, "ci": I32, "ci3": I32}
+    save("qlinear_conv", nodes,
+         [("x", U8, [1, 4, 6, 5]), ("x1", I8, [2, 3, 9]), ("x3", U8, [1, 2, 4, 4, 4])],
+         [(k, types[k], list(v.shape)) for k, v in expected.items()], {"x": x, "x1": x1, "x3": x3}, expected,
+         [init("x_s", x_s), init("x_z", x_z), init("w", w), init("w_s", w_s), init("w_z", w_z), init("y_s", y_s),
+          init("y_z", y_z), init("bias", bias), init("s1", s1), init("z1", z1), init("w1", w1), init("ws1", ws1),
+          init("wz1", wz1), init("ys1", ys1), init("yz1", yz1), init("w3", w3)], opset=13)
+
+
+def dynamic_quantize():
+    """DynamicQuantizeLinear on data of both signs and on positive data (min clamped to 0);
+    QuantizeLinear and DequantizeLinear of 1-D data with the default axis (1, meaning 0 there)."""
+    x = (rand(3, 4) * 3).astype(np.float32)
+    xp = np.abs(rand(5)).astype(np.float32) + np.float32(0.1)
+    v = rand(4).astype(np.float32)
+    v_s = np.array([0.1, 0.05, 0.2, 0.3], np.float32)
+    v_z = np.array([0, 10, -5, 3], np.int8)
+    nodes = [
+        helper.make_node("DynamicQuantizeLinear", ["x"], ["y", "y_scale", "y_zero"]),
+        helper.make_node("DynamicQuantizeLinear", ["xp"], ["yp", "yp_scale", "yp_zero"]),
+        helper.make_node("QuantizeLinear", ["v", "v_s", "v_z"], ["vq"]),
+        helper.make_node("DequantizeLinear", ["vq", "v_s", "v_z"], ["vd"]),
+    ]
+
+    def dql(x):
+        hi, lo = np.maximum(np.float32(0), x.max()), np.minimum(np.float32(0), x.min())
+        scale = np.float32((hi - lo) / np.float32(255))
+        zero = np.round(np.clip(np.float32(0) - lo / scale, 0, 255)).astype(np.uint8)
+        y = np.clip(np.round(x / scale) + np.float32(zero), 0, 255).astype(np.uint8)
+        return y, np.array(scale, np.float32), np.array(zero, np.uint8)
+
+    y, ys, yz = dql(x)
+    yp, yps, ypz = dql(xp)
+    vq = np.clip(np.round(v / v_s) + v_z.astype(np.float32), -128, 127).astype(np.int8)
+    vd = ((vq.astype(np.float32) - v_z.astype(np.float32)) * v_s).astype(np.float32)
+    expected = {"y": y, "y_scale": ys, "y_zero": yz, "yp": yp, "yp_scale": yps, "yp_zero": ypz, "vq": vq, "vd": vd}
+    types = {"y": U8, "y_scale": F32, "y_zero": U8, "yp": U8, "yp_scale": F32, "yp_zero": U8, "vq": I8, "vd": F32}
+    save("dynamic_quantize", nodes, [("x", F32, [3, 4]), ("xp", F32, [5]), ("v", F32, [4])],
+         [(k, types[k], list(v.shape)) for k, v in expected.items()], {"x": x, "xp": xp, "v": v}, expected,
+         [init("v_s", v_s), init("v_z", v_z)], opset=13)
+
+
+def conv_pool_3d():
+    """3-D Conv (bias, asymmetric pads, strides, dilations, groups), MaxPool (pads, ceil_mode),
+    AveragePool with and without the padding counted, and a 3-D GlobalAveragePool."""
+    x = rand(1, 4, 5, 6, 5)
+    w = rand(6, 2, 3, 2, 3)
+    b = rand(6)
+    nodes = [
+        helper.make_node("Conv", ["x", "w", "b"], ["conv"], pads=[1, 0, 2, 1, 1, 0], strides=[1, 2, 1],
+                         dilations=[1, 1, 2], group=2),
+        helper.make_node("MaxPool", ["x"], ["max"], kernel_shape=[2, 3, 2], strides=[2, 2, 2], pads=[0, 1, 0, 0, 1, 0],
+                         ceil_mode=1),
+        helper.make_node("AveragePool", ["x"], ["avg"], kernel_shape=[3, 3, 2], strides=[1, 2, 2],
+                         pads=[1, 1, 0, 1, 1, 1]),
+        helper.make_node("AveragePool", ["x"], ["avg_pad"], kernel_shape=[3, 2, 3], strides=[2, 1, 2],
+                         pads=[1, 0, 1, 1, 1, 1], count_include_pad=1),
+        helper.make_node("GlobalAveragePool", ["x"], ["gap"]),
+    ]
+    conv = conv_nd(x, w, (1, 0, 2, 1, 1, 0), (1, 2, 1), (1, 1, 2), group=2) + b.reshape(1, 6, 1, 1, 1)
+    expected = {
+        "conv": conv.astype(np.float32),
+        "max": pool_nd(x, (2, 3, 2), (2, 2, 2), (0, 1, 0, 0, 1, 0), "max", ceil=True),
+        "avg": pool_nd(x, (3, 3, 2), (1, 2, 2), (1, 1, 0, 1, 1, 1), "avg"),
+        "avg_pad": pool_nd(x, (3, 2, 3), (2, 1, 2), (1, 0, 1, 1, 1, 1), "avg", include_pad=True),
+        "gap": x.mean(axis=(2, 3, 4), keepdims=True),
+    }
+    save("conv_pool_3d", nodes, [("x", F32, [1, 4, 5, 6, 5])],
+         [(k, F32, list(v.shape)) for k, v in expected.items()], {"x": x}, expected,
+         [init("w", w), init("b", b)], opset=17)
+
+
+def nonzero():
+    """NonZero on a float matrix with zeros, its result transposed (count a symbolic dim), and on a
+    bool 1-D tensor."""
+    x = rand(3, 4)
+    x[x < 0.3] = 0
+    m = np.array([True, False, True, True, False], np.bool_)
+    nodes = [
+        helper.make_node("NonZero", ["x"], ["nz"]),
+        helper.make_node("Transpose", ["nz"], ["nz_t"], perm=[1, 0]),
+        helper.make_node("NonZero", ["m"], ["nzm"]),
+    ]
+    nz = np.array(np.nonzero(x), np.int64)
+    expected = {"nz": nz, "nz_t": np.ascontiguousarray(nz.T), "nzm": np.array(np.nonzero(m), np.int64)}
+    save("nonzero", nodes, [("x", F32, [3, 4]), ("m", TensorProto.BOOL, [5])],
+         [("nz", I64, [2, "n"]), ("nz_t", I64, ["n", 2]), ("nzm", I64, [1, "k"])], {"x": x, "m": m}, expected,
+         opset=13)
+
+
+def quant_errors():
+    """Quantized models the importer refuses: a per-column scale of the wrong length, a weight zero
+    point of another dtype than the weight, a 3-D ConvTranspose."""
+    a = helper.make_tensor_value_info("a", U8, [2, 3])
+    b = helper.make_tensor_value_info("b", U8, [3, 4])
+    inits = [init("s", np.float32(0.1)), init("z", np.uint8(0)), init("bs", np.ones(3, np.float32))]
+    nodes = [helper.make_node("QLinearMatMul", ["a", "s", "z", "b", "bs", "z", "s", "z"], ["y"], name="qmm")]
+    graph = helper.make_graph(nodes, "qlinear_matmul_bad_scale", [a, b], [helper.make_tensor_value_info("y", U8, [2, 4])],
+                              initializer=inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], producer_name="gen_onnx_models")
+    model.ir_version = 8
+    onnx.save(model, os.path.join(DATA, "qlinear_matmul_bad_scale.onnx"))
+    x = helper.make_tensor_value_info("x", U8, [1, 1, 4, 4])
+    nodes = [helper.make_node("ConvInteger", ["x", "w", "", "wz"], ["y"], name="ci")]
+    graph = helper.make_graph(nodes, "conv_integer_bad_zero", [x], [helper.make_tensor_value_info("y", I32, None)],
+                              initializer=[init("w", np.ones((1, 1, 3, 3), np.int8)), init("wz", np.uint8(1))])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], producer_name="gen_onnx_models")
+    model.ir_version = 8
+    onnx.save(model, os.path.join(DATA, "conv_integer_bad_zero.onnx"))
+    x = helper.make_tensor_value_info("x", F32, [1, 1, 2, 2, 2])
+    nodes = [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="ct3")]
+    graph = helper.make_graph(nodes, "conv_transpose_3d", [x], [helper.make_tensor_value_info("y", F32, None)],
+                              initializer=[init("w", np.ones((1, 1, 2, 2, 2), np.float32))])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="gen_onnx_models")
+    model.ir_version = 8
+    onnx.save(model, os.path.join(DATA, "conv_transpose_3d.onnx"))
+
+
 # --- error cases ------------------------------------------------------------------------------
 
 def errors():
@@ -1108,6 +1352,12 @@ def main():
     external_data()
     malformed_attributes()
     errors()
+    qlinear_matmul()
+    qlinear_conv()
+    dynamic_quantize()
+    conv_pool_3d()
+    quant_errors()
+    nonzero()
 
 
 if __name__ == "__main__":

@@ -137,6 +137,11 @@ class TestONNXImport : public QObject {
     row("hardmax_v11", {"hm"});
     row("mish", {"mish"});
     row("matmul_integer", {"zp", "plain"});
+    row("qlinear_matmul", {"qmm", "qmm_axis", "mmi_axis"});
+    row("qlinear_conv", {"qc", "qc1", "ci", "ci3"});
+    row("dynamic_quantize", {"y", "y_scale", "y_zero", "yp", "yp_scale", "yp_zero", "vq", "vd"});
+    row("conv_pool_3d", {"conv", "max", "avg", "avg_pad", "gap"});
+    row("nonzero", {"nz", "nz_t", "nzm"});
     row("activation_predicates", {"celu", "shrink", "shrink_i", "nan", "inf", "pinf", "ninf", "cl"});
   }
   void model() {
@@ -316,6 +321,16 @@ class TestONNXImport : public QObject {
                                   << "Conv at node 'conv' (#0): strides, dilations and kernel sizes must be positive, "
                                      "got strides [0, 0], dilations [1, 1], kernel [3, 3]";
     QTest::newRow("scalar bias") << "conv_scalar_bias" << "Conv at node 'conv' (#0): the bias must be 1-D, got rank 0";
+    QTest::newRow("per-column scale of the wrong length")
+        << "qlinear_matmul_bad_scale"
+        << "QLinearMatMul at node 'qmm' (#0): b_scale must be a scalar (per tensor) or 1-D with 4 values (per column "
+           "of B), got shape (3,)";
+    QTest::newRow("zero point of another dtype")
+        << "conv_integer_bad_zero" << "ConvInteger at node 'ci' (#0): w_zero_point has dtype uint8 where its operand has int8";
+    QTest::newRow("3-D ConvTranspose")
+        << "conv_transpose_3d"
+        << "ConvTranspose at node 'ct3' (#0): only 1-D to 2-D transposed convolution (3-D to 4-D data and weight) is "
+           "supported, got rank 5 and 5";
   }
   void malformedAttributes() {
     QFETCH(QString, name);

@@ -434,6 +434,138 @@ class TestRelaxOps : public QObject {
                 "nn.conv1d: the data must be 3-D, got rank 4");
   }
 
+  // conv3d: one definition with conv1d and conv2d (per-axis strides, dilation, befores-then-afters
+  // padding, groups, any permutation of the layout letters).
+  void conv3d() {
+    tir::Var n = tir::MakeVar("n", kI64), d = tir::MakeVar("d", kI64);
+    // D: (8 + 2 - 3) + 1 = 8; H: (9 + 2 - 3) / 2 + 1 = 5; W: (10 + 3 - 5) / 3 + 1 = 3.
+    CHECK_TYPE(Infer({T({n, I(4), I(8), I(9), I(10)}), T({I(6), I(2), I(3), I(3), I(3)})},
+                     On("relax.nn.conv3d", {{"strides", IntArray({1, 2, 3})},
+                                            {"padding", IntArray({1, 0, 0, 1, 2, 3})},
+                                            {"dilation", IntArray({1, 1, 2})},
+                                            {"groups", Int(2)}})),
+               "R.Tensor((n, 6, 8, 5, 3), \"float32\")");
+    CHECK_TYPE(Infer({T({I(1), I(3), d, I(16), I(16)}), T({I(8), I(3), I(3), I(3), I(3)})},
+                     On("relax.nn.conv3d", {{"padding", IntArray({1})}})),
+               "R.Tensor((1, 8, d, 16, 16), \"float32\")");
+    CHECK_TYPE(Infer({T({I(2), I(5), I(6), I(7), I(4)}), T({I(2), I(2), I(2), I(4), I(8)})},
+                     On("relax.nn.conv3d", {{"data_layout", ir::MakeString("NDHWC")},
+                                            {"kernel_layout", ir::MakeString("DHWIO")},
+                                            {"out_layout", ir::MakeString("NCDHW")}})),
+               "R.Tensor((2, 8, 4, 5, 6), \"float32\")");
+    CHECK_TYPE(Infer({T({I(1), I(2), I(4), I(4), I(4)}, DataType::Int(32)), T({I(3), I(2), I(2), I(2), I(2)}, DataType::Int(32))},
+                     On("relax.nn.conv3d", {{"out_dtype", DTypeAttr(DataType::Int(32))}})),
+               "R.Tensor((1, 3, 3, 3, 3), \"int32\")");
+    CHECK_ERROR(Infer({T({I(1), I(3), I(8), I(8)}), T({I(8), I(3), I(3), I(3), I(3)})}, On("relax.nn.conv3d")),
+                "nn.conv3d: the data must be 5-D, got rank 4");
+    CHECK_ERROR(Infer({T({I(1), I(3), I(8), I(8), I(8)}), T({I(8), I(3), I(3), I(3), I(3)})},
+                      On("relax.nn.conv3d", {{"padding", IntArray({1, 1})}})),
+                "nn.conv3d: padding must have 1, 3 or 6 values, got 2");
+    CHECK_ERROR(Infer({T({I(1), I(3), I(8), I(8), I(8)}), T({I(8), I(3), I(3), I(3), I(3)})},
+                      On("relax.nn.conv3d", {{"strides", IntArray({1, 2})}})),
+                "nn.conv3d: strides must have 1 or 3 values, got 2");
+    CHECK_ERROR(Infer({T({I(1), I(3), I(8), I(8), I(8)}), T({I(8), I(3), I(3), I(3), I(3)})},
+                      On("relax.nn.conv3d", {{"data_layout", ir::MakeString("NCDHX")}})),
+                "nn.conv3d: data layout NCDHX is not supported (expected a permutation of NCDHW)");
+    CHECK_ERROR(Infer({T({I(1), I(4), I(8), I(8), I(8)}), T({I(8), I(3), I(3), I(3), I(3)})}, On("relax.nn.conv3d")),
+                "nn.conv3d: the data has 4 input channels but the weight expects 3 (3 per group x 1 groups)");
+  }
+
+  // conv1d_transpose: (in - 1) * stride - pads + dilation * (k - 1) + output_padding + 1.
+  void conv1dTranspose() {
+    tir::Var n = tir::MakeVar("n", kI64), w = tir::MakeVar("w", kI64);
+    CHECK_TYPE(Infer({T({n, I(4), I(5)}), T({I(4), I(3), I(3)})}, On("relax.nn.conv1d_transpose")),
+               "R.Tensor((n, 3, 7), \"float32\")");
+    // 4 * 2 - 1 + 2 * 2 + 1 + 1 = 13, 3 * 2 output channels.
+    CHECK_TYPE(Infer({T({I(1), I(4), I(5)}), T({I(4), I(3), I(3)})},
+                     On("relax.nn.conv1d_transpose", {{"strides", IntArray({2})},
+                                                      {"padding", IntArray({1, 0})},
+                                                      {"output_padding", IntArray({1})},
+                                                      {"dilation", IntArray({2})},
+                                                      {"groups", Int(2)}})),
+               "R.Tensor((1, 6, 13), \"float32\")");
+    CHECK_TYPE(Infer({T({I(1), I(2), w}), T({I(2), I(1), I(2)})},
+                     On("relax.nn.conv1d_transpose", {{"strides", IntArray({2})}})),
+               "R.Tensor((1, 1, ((w - 1) * 2) + 2), \"float32\")");
+    CHECK_ERROR(Infer({T({I(1), I(4), I(5)}), T({I(4), I(3), I(3)})},
+                      On("relax.nn.conv1d_transpose", {{"output_padding", IntArray({2})}})),
+                "nn.conv1d_transpose: output_padding must be smaller than the stride or the dilation, got 2");
+    CHECK_ERROR(Infer({T({I(1), I(4), I(5)}), T({I(4), I(3), I(3)})},
+                      On("relax.nn.conv1d_transpose", {{"data_layout", ir::MakeString("NCH")}})),
+                "nn.conv1d_transpose: data layout NCH is not supported (expected a permutation of NCW)");
+    CHECK_ERROR(Infer({T({I(1), I(3), I(5)}), T({I(4), I(3), I(3)})}, On("relax.nn.conv1d_transpose")),
+                "nn.conv1d_transpose: the data has 3 input channels but the weight expects 4");
+  }
+
+  // Pooling over 1 and 3 spatial axes, with TVM's per-rank defaults.
+  void pooling1d3d() {
+    tir::Var n = tir::MakeVar("n", kI64);
+    CHECK_TYPE(Infer({T({n, I(3), I(11)})}, On("relax.nn.max_pool1d", {{"pool_size", IntArray({3})},
+                                                                       {"strides", IntArray({2})},
+                                                                       {"padding", IntArray({1})}})),
+               "R.Tensor((n, 3, 6), \"float32\")");
+    CHECK_TYPE(Infer({T({I(1), I(1), I(8)})}, On("relax.nn.max_pool1d", {{"pool_size", IntArray({3})},
+                                                                         {"strides", IntArray({2})},
+                                                                         {"ceil_mode", ir::MakeBool(true)}})),
+               "R.Tensor((1, 1, 4), \"float32\")");
+    CHECK_TYPE(Infer({T({I(2), I(9), I(4)})}, On("relax.nn.avg_pool1d", {{"pool_size", IntArray({2})},
+                                                                         {"strides", IntArray({2})},
+                                                                         {"layout", ir::MakeString("NWC")}})),
+               "R.Tensor((2, 4, 4), \"float32\")");
+    CHECK_TYPE(Infer({T({I(1), I(2), I(8), I(8), I(8)})},
+                     On("relax.nn.max_pool3d", {{"pool_size", IntArray({2})}, {"strides", IntArray({2})}})),
+               "R.Tensor((1, 2, 4, 4, 4), \"float32\")");
+    CHECK_TYPE(Infer({T({I(1), I(2), I(8), I(8), I(8)})},
+                     On("relax.nn.max_pool3d", {{"pool_size", IntArray({3, 3, 3})},
+                                                {"strides", IntArray({2, 2, 2})},
+                                                {"padding", IntArray({0, 1, 0, 1, 1, 0})}})),
+               "R.Tensor((1, 2, 4, 4, 3), \"float32\")");
+    CHECK_TYPE(Infer({T({I(1), I(5), I(5), I(5), I(3)})},
+                     On("relax.nn.avg_pool3d", {{"pool_size", IntArray({3})},
+                                                {"padding", IntArray({1})},
+                                                {"layout", ir::MakeString("NDHWC")}})),
+               "R.Tensor((1, 5, 5, 5, 3), \"float32\")");
+    CHECK_ERROR(Infer({T({I(1), I(2), I(8), I(8), I(8)})},
+                      On("relax.nn.max_pool3d", {{"pool_size", IntArray({2, 2})}})),
+                "nn.max_pool3d: pool_size must have 1 or 3 values, got 2");
+    CHECK_ERROR(Infer({T({I(1), I(2), I(8), I(8)})}, On("relax.nn.avg_pool1d")),
+                "nn.avg_pool1d: the data must be 3-D, got rank 4");
+    // avg_pool1d and avg_pool3d count the padding unless told otherwise, avg_pool2d does not.
+    for (const char* name : {"relax.nn.avg_pool1d", "relax.nn.avg_pool2d", "relax.nn.avg_pool3d"}) {
+      Call call = MakeOpCall(name, {MakeVar("x", T({I(1), I(1), I(4), I(4), I(4)}))});
+      bool include = call->attrs.at("count_include_pad").as<ir::BoolObj>()->value;
+      QCOMPARE(include, std::string(name) != "relax.nn.avg_pool2d");
+    }
+  }
+
+  // nonzero: rank 2, int64, its count known only when it runs.
+  void nonzero() {
+    tir::Var n = tir::MakeVar("n", kI64);
+    CHECK_TYPE(Infer({T({n, I(4)})}, On("relax.nonzero")), "R.Tensor(\"int64\", ndim=2)");
+    CHECK_TYPE(Infer({T({I(5)}, DataType::Bool())}, On("relax.nonzero")), "R.Tensor(\"int64\", ndim=2)");
+    CHECK_ERROR(Infer({MakeShapeType({n})}, On("relax.nonzero")), "nonzero: the input must be a tensor, got R.Shape([n])");
+    QCOMPARE(QString::fromStdString(FindOp("relax.nonzero")->call_packed), QString("relax.run.nonzero"));
+  }
+
+  // one_hot: the depth inserted at the (normalized) axis, the dtype the values'.
+  void oneHot() {
+    tir::Var n = tir::MakeVar("n", kI64);
+    auto call = [](int64_t depth, int64_t axis, Expr on, Expr off) {
+      return [=](const std::vector<Var>& p) {
+        return MakeOpCall("relax.one_hot", {p[0], on, off}, {{"depth", Int(depth)}, {"axis", Int(axis)}});
+      };
+    };
+    Expr on = MakePrimValue(tir::MakeFloatImm(kF32, 1.0)), off = MakePrimValue(tir::MakeFloatImm(kF32, 0.0));
+    CHECK_TYPE(Infer({T({n, I(3)}, kI64)}, call(5, -1, on, off)), "R.Tensor((n, 3, 5), \"float32\")");
+    CHECK_TYPE(Infer({T({n, I(3)}, DataType::Int(32))}, call(4, 0, Prim(1), Prim(0))), "R.Tensor((4, n, 3), \"int64\")");
+    CHECK_TYPE(Infer({T({n, I(3)}, kI64)}, call(2, -2, on, off)), "R.Tensor((n, 2, 3), \"float32\")");
+    CHECK_ERROR(Infer({T({I(3)})}, call(2, -1, on, off)), "one_hot: the indices must have an integer dtype, got float32");
+    CHECK_ERROR(Infer({T({I(3)}, kI64)}, call(2, -1, on, Prim(0))),
+                "one_hot: on_value (float32) and off_value (int64) must have one dtype");
+    CHECK_ERROR(Infer({T({I(3)}, kI64)}, call(0, -1, on, off)), "one_hot: depth must be positive, got 0");
+    CHECK_ERROR(Infer({T({I(3)}, kI64)}, call(2, 2, on, off)), "one_hot: axis 2 is out of range for a tensor of rank 2");
+  }
+
   void einsum() {
     tir::Var n = tir::MakeVar("n", kI64);
     auto tuple_of = [](std::string subscripts) {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "relax/block_builder.h"
 #include "relax/interpreter.h"
@@ -64,6 +65,78 @@ class Module:
             R.output(gv)
         return gv
 )";
+
+
+// Every index of `shape`, row-major.
+void ForEach(const std::vector<int64_t>& shape, const std::function<void(const std::vector<int64_t>&)>& f) {
+  std::vector<int64_t> idx(shape.size(), 0);
+  int64_t total = 1;
+  for (int64_t d : shape) total *= d;
+  for (int64_t flat = 0; flat < total; ++flat) {
+    int64_t rest = flat;
+    for (size_t k = shape.size(); k-- > 0;) {
+      idx[k] = rest % shape[k];
+      rest /= shape[k];
+    }
+    f(idx);
+  }
+}
+
+int64_t Offset(const std::vector<int64_t>& shape, const std::vector<int64_t>& idx) {
+  int64_t off = 0;
+  for (size_t k = 0; k < shape.size(); ++k) off = off * shape[k] + idx[k];
+  return off;
+}
+
+// A windowed op of any spatial rank by its definition, for the tensors of the window tests: the
+// window's taps and where each reads the data (strides, dilation, pads before).
+struct WindowSpec {
+  std::vector<int64_t> taps, strides, dilation, pad_before;
+};
+
+// conv (NC... data, OI... weight) with groups.
+double ConvAt(const runtime::NDArray& x, const runtime::NDArray& w, const WindowSpec& s, int64_t groups,
+              const std::vector<int64_t>& o) {
+  std::vector<int64_t> xs = x.shape(), ws = w.shape();
+  int64_t per = ws[0] / groups, cg = ws[1];
+  double sum = 0;
+  std::vector<int64_t> rshape = s.taps;
+  rshape.insert(rshape.begin(), cg);
+  ForEach(rshape, [&](const std::vector<int64_t>& r) {
+    std::vector<int64_t> at = {o[0], (o[1] / per) * cg + r[0]};
+    for (size_t k = 0; k < s.taps.size(); ++k) {
+      int64_t p = o[2 + k] * s.strides[k] + r[1 + k] * s.dilation[k] - s.pad_before[k];
+      if (p < 0 || p >= xs[2 + k]) return;
+      at.push_back(p);
+    }
+    std::vector<int64_t> widx = {o[1]};
+    widx.insert(widx.end(), r.begin(), r.end());
+    sum += x.GetDouble(Offset(xs, at)) * w.GetDouble(Offset(ws, widx));
+  });
+  return sum;
+}
+
+// max or average pooling; the average over the taps inside the data, or the whole window.
+double PoolAt(const runtime::NDArray& x, const WindowSpec& s, bool max, bool include_pad,
+              const std::vector<int64_t>& o) {
+  std::vector<int64_t> xs = x.shape();
+  double best = -INFINITY, sum = 0;
+  int64_t count = 0, window = 1;
+  for (int64_t t : s.taps) window *= t;
+  ForEach(s.taps, [&](const std::vector<int64_t>& r) {
+    std::vector<int64_t> at = {o[0], o[1]};
+    for (size_t k = 0; k < s.taps.size(); ++k) {
+      int64_t p = o[2 + k] * s.strides[k] + r[k] * s.dilation[k] - s.pad_before[k];
+      if (p < 0 || p >= xs[2 + k]) return;
+      at.push_back(p);
+    }
+    double v = x.GetDouble(Offset(xs, at));
+    best = std::max(best, v);
+    sum += v;
+    ++count;
+  });
+  return max ? best : sum / double(include_pad ? window : count);
+}
 
 }  // namespace
 
@@ -887,6 +960,113 @@ class Module:
           QVERIFY2(std::fabs(got - want) <= 1e-5 * (1 + std::fabs(want)), "conv1d");
         }
       }
+    }
+  }
+
+  // conv3d, max_pool3d / avg_pool3d, max_pool1d / avg_pool1d and conv1d_transpose (strides,
+  // dilation, asymmetric padding, groups, the padding counted or not) against their definitions,
+  // after a print/parse round trip of the module.
+  void windowsOfEveryRankMatchTheirDefinitions() {
+    ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((1, 4, 5, 4, 6), dtype="float32"), w: R.Tensor((6, 2, 3, 2, 3), dtype="float32"), y: R.Tensor((2, 3, 9), dtype="float32"), wt: R.Tensor((3, 2, 3), dtype="float32")) -> R.Tuple(R.Tensor((1, 6, 5, 2, 4), dtype="float32"), R.Tensor((1, 4, 3, 4, 3), dtype="float32"), R.Tensor((1, 4, 3, 4, 3), dtype="float32"), R.Tensor((2, 3, 4), dtype="float32"), R.Tensor((2, 3, 5), dtype="float32"), R.Tensor((2, 2, 19), dtype="float32")):
+        with R.dataflow():
+            c: R.Tensor((1, 6, 5, 2, 4), dtype="float32") = R.nn.conv3d(x, w, strides=[1, 2, 1], padding=[1, 0, 2, 1, 1, 0], dilation=[1, 1, 2], groups=2, data_layout="NCDHW", kernel_layout="OIDHW", out_layout="NCDHW", out_dtype="void")
+            mx: R.Tensor((1, 4, 3, 4, 3), dtype="float32") = R.nn.max_pool3d(x, pool_size=[2, 2, 3], strides=[2, 1, 2], dilation=[1, 1, 1], padding=[0, 1, 1, 1, 0, 1], ceil_mode=False, count_include_pad=False, layout="NCDHW", out_layout="NCDHW")
+            av: R.Tensor((1, 4, 3, 4, 3), dtype="float32") = R.nn.avg_pool3d(x, pool_size=[2, 2, 3], strides=[2, 1, 2], dilation=[1, 1, 1], padding=[0, 1, 1, 1, 0, 1], ceil_mode=False, count_include_pad=False, layout="NCDHW", out_layout="NCDHW")
+            m1: R.Tensor((2, 3, 4), dtype="float32") = R.nn.max_pool1d(y, pool_size=[3], strides=[2], dilation=[2], padding=[1, 2], ceil_mode=False, count_include_pad=False, layout="NCW", out_layout="NCW")
+            a1: R.Tensor((2, 3, 5), dtype="float32") = R.nn.avg_pool1d(y, pool_size=[4], strides=[2], dilation=[1], padding=[2, 1], ceil_mode=False, count_include_pad=True, layout="NCW", out_layout="NCW")
+            t1: R.Tensor((2, 2, 19), dtype="float32") = R.nn.conv1d_transpose(y, wt, strides=[2], padding=[1, 0], output_padding=[1], dilation=[1], groups=1, data_layout="NCW", kernel_layout="IOW", out_layout="NCW", out_dtype="void")
+            gv: R.Tuple(R.Tensor((1, 6, 5, 2, 4), dtype="float32"), R.Tensor((1, 4, 3, 4, 3), dtype="float32"), R.Tensor((1, 4, 3, 4, 3), dtype="float32"), R.Tensor((2, 3, 4), dtype="float32"), R.Tensor((2, 3, 5), dtype="float32"), R.Tensor((2, 2, 19), dtype="float32")) = c, mx, av, m1, a1, t1
+            R.output(gv)
+        return gv
+)");
+    QCOMPARE(script::PrintModule(ParseOrFail(script::PrintModule(m))), script::PrintModule(m));
+    runtime::NDArray x = Random({1, 4, 5, 4, 6}, 61), w = Random({6, 2, 3, 2, 3}, 62);
+    runtime::NDArray y = Random({2, 3, 9}, 63), wt = Random({3, 2, 3}, 64);
+    auto r = relax::InterpretRelax(m, "main", {Value::Tensor(x), Value::Tensor(w), Value::Tensor(y), Value::Tensor(wt)},
+                                   transform::InterpreterOptions());
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    auto check = [&](size_t field, const std::function<double(const std::vector<int64_t>&)>& want) {
+      const runtime::NDArray& got = r.value.fields[field].tensor;
+      bool ok = true;
+      ForEach(got.shape(), [&](const std::vector<int64_t>& o) {
+        double v = got.GetDouble(Offset(got.shape(), o)), e = want(o);
+        ok = ok && std::fabs(v - e) <= 1e-5 * (1 + std::fabs(e));
+      });
+      return ok;
+    };
+    WindowSpec conv{{3, 2, 3}, {1, 2, 1}, {1, 1, 2}, {1, 0, 2}};
+    QVERIFY2(check(0, [&](const std::vector<int64_t>& o) { return ConvAt(x, w, conv, 2, o); }), "conv3d");
+    WindowSpec pool{{2, 2, 3}, {2, 1, 2}, {1, 1, 1}, {0, 1, 1}};
+    QVERIFY2(check(1, [&](const std::vector<int64_t>& o) { return PoolAt(x, pool, true, false, o); }), "max_pool3d");
+    QVERIFY2(check(2, [&](const std::vector<int64_t>& o) { return PoolAt(x, pool, false, false, o); }), "avg_pool3d");
+    WindowSpec m1{{3}, {2}, {2}, {1}};
+    QVERIFY2(check(3, [&](const std::vector<int64_t>& o) { return PoolAt(y, m1, true, false, o); }), "max_pool1d");
+    WindowSpec a1{{4}, {2}, {1}, {2}};
+    QVERIFY2(check(4, [&](const std::vector<int64_t>& o) { return PoolAt(y, a1, false, true, o); }), "avg_pool1d");
+    // conv1d_transpose: out[n, f, p] sums y[n, c, q] * wt[c, f, r] where p + 1 - r = 2 q.
+    QVERIFY2(check(5,
+                   [&](const std::vector<int64_t>& o) {
+                     double sum = 0;
+                     for (int64_t c = 0; c < 3; ++c) {
+                       for (int64_t k = 0; k < 3; ++k) {
+                         int64_t t = o[2] + 1 - k;
+                         if (t < 0 || t % 2 != 0 || t / 2 >= 9) continue;
+                         sum += y.GetDouble((o[0] * 3 + c) * 9 + t / 2) * wt.GetDouble((c * 2 + o[1]) * 3 + k);
+                       }
+                     }
+                     return sum;
+                   }),
+             "conv1d_transpose");
+  }
+
+  // one_hot along a middle axis and nonzero (a runtime function, its count matched to a symbolic
+  // dim) against their definitions, after a print/parse round trip.
+  void oneHotAndNonZero() {
+    ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(i: R.Tensor((2, 3), dtype="int32"), x: R.Tensor((3, 4), dtype="float32")) -> R.Tuple(R.Tensor((2, 4, 3), dtype="float32"), R.Tensor(dtype="int64", ndim=2)):
+        k = T.int64()
+        with R.dataflow():
+            oh: R.Tensor((2, 4, 3), dtype="float32") = R.one_hot(i, R.prim_value(T.float32(2.5)), R.prim_value(T.float32(-1.0)), depth=4, axis=1)
+            nz: R.Tensor(dtype="int64", ndim=2) = R.nonzero(x)
+            nzk: R.Tensor((2, k), dtype="int64") = R.match_cast(nz, R.Tensor((2, k), dtype="int64"))
+            gv: R.Tuple(R.Tensor((2, 4, 3), dtype="float32"), R.Tensor(dtype="int64", ndim=2)) = oh, nzk
+            R.output(gv)
+        return gv
+)");
+    QCOMPARE(script::PrintModule(ParseOrFail(script::PrintModule(m))), script::PrintModule(m));
+    runtime::NDArray idx = runtime::NDArray::Empty({2, 3}, runtime::Int(32));
+    const int64_t iv[6] = {0, 3, 1, 5, -1, 2};  // 5 and -1 are outside [0, 4): all off
+    for (int k = 0; k < 6; ++k) idx.SetInt(k, iv[k]);
+    runtime::NDArray x = Random({3, 4}, 71);
+    for (int64_t k : {1, 2, 5, 8, 11}) x.SetDouble(k, 0.0);
+    auto r = relax::InterpretRelax(m, "main", {Value::Tensor(idx), Value::Tensor(x)}, transform::InterpreterOptions());
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    const runtime::NDArray& oh = r.value.fields[0].tensor;
+    for (int64_t a = 0; a < 2; ++a) {
+      for (int64_t d = 0; d < 4; ++d) {
+        for (int64_t b = 0; b < 3; ++b) QCOMPARE(oh.GetDouble((a * 4 + d) * 3 + b), iv[a * 3 + b] == d ? 2.5 : -1.0);
+      }
+    }
+    const runtime::NDArray& nz = r.value.fields[1].tensor;
+    QCOMPARE(nz.shape(), (std::vector<int64_t>{2, 7}));
+    int64_t j = 0;
+    for (int64_t k = 0; k < 12; ++k) {
+      if (x.GetDouble(k) == 0) continue;
+      QCOMPARE(nz.GetInt(j), k / 4);
+      QCOMPARE(nz.GetInt(7 + j), k % 4);
+      ++j;
     }
   }
 

@@ -1,7 +1,7 @@
 // topi's neural-network operators, run through create_prim_func and the reference interpreter
 // on seeded random inputs, against plain C++ references: softmax and log_softmax on any axis,
-// layer/rms/batch norm, conv2d (NCHW with padding, stride, dilation and groups; NHWC; symbolic
-// batch), max/avg pooling (padding with and without counting it, ceil mode, NHWC) and adaptive
+// layer/rms/batch norm, conv (2-D NCHW with padding, stride, dilation and groups; NHWC; symbolic
+// batch; 3-D NCDHW), max/avg pooling (also 3-D NDHWC) (padding with and without counting it, ceil mode, NHWC) and adaptive
 // average pooling with uneven windows.
 
 #include <QTest>
@@ -75,10 +75,10 @@ class TestTopiNN : public QObject {
         },
         1, 10));
     te::Tensor img = te::placeholder({n, I64(1), I64(4), I64(4)}, kF32, "img");
-    topi::Pool2DParams p;
+    topi::PoolParams p;
     p.pool_size = {2, 2};
     p.strides = {2, 2};
-    QVERIFY(Check({{img, {3, 1, 4, 4}}}, topi::max_pool2d(img, p), {3, 1, 2, 2},
+    QVERIFY(Check({{img, {3, 1, 4, 4}}}, topi::max_pool(img, p), {3, 1, 2, 2},
                   [](const std::vector<NDArray>& in, const Index& o) {
                     double m = -INFINITY;
                     for (int64_t r = 0; r < 2; ++r) {
@@ -138,13 +138,13 @@ class TestTopiNN : public QObject {
   void conv2dNCHW() {
     te::Tensor data = te::placeholder(Shape({2, 4, 7, 6}), kF32, "data");
     te::Tensor weight = te::placeholder(Shape({6, 2, 3, 3}), kF32, "weight");
-    topi::Conv2DParams p;
+    topi::ConvParams p;
     p.strides = {2, 1};
     p.padding = {1, 2, 0, 1};
     p.dilation = {1, 2};
     p.groups = 2;
     // OH = (7 + 1 - 3) / 2 + 1 = 3; OW = (6 + 3 - 5) / 1 + 1 = 5.
-    te::Tensor out = topi::conv2d(data, weight, p);
+    te::Tensor out = topi::conv(data, weight, p);
     QCOMPARE(out.name(), std::string("group_conv2d_nchw"));
     QVERIFY(Check(
         {{data, {2, 4, 7, 6}}, {weight, {6, 2, 3, 3}}}, out, {2, 6, 3, 5},
@@ -169,11 +169,11 @@ class TestTopiNN : public QObject {
     te::Var n = te::var("n");
     te::Tensor data = te::placeholder({n, I64(5), I64(5), I64(3)}, kF32, "data");
     te::Tensor weight = te::placeholder(Shape({3, 3, 3, 4}), kF32, "weight");
-    topi::Conv2DParams p;
+    topi::ConvParams p;
     p.padding = {1, 1, 1, 1};
     p.data_layout = "NHWC";
     p.kernel_layout = "HWIO";
-    te::Tensor out = topi::conv2d(data, weight, p);
+    te::Tensor out = topi::conv(data, weight, p);
     QCOMPARE(out.name(), std::string("conv2d_nhwc"));
     QVERIFY(Check(
         {{data, {2, 5, 5, 3}}, {weight, {3, 3, 3, 4}}}, out, {2, 5, 5, 4},
@@ -191,16 +191,72 @@ class TestTopiNN : public QObject {
           return s;
         },
         1, 10));
-    topi::Conv2DParams bad;
-    bad.kernel_layout = "HWIO";
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, topi::conv2d(data, weight, bad));
+    topi::ConvParams bad;
+    bad.data_layout = "NHWC";
+    bad.kernel_layout = "HWIH";
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, topi::conv(data, weight, bad));
+  }
+
+  // conv over three spatial axes (NCDHW, strided, dilated, padded, grouped) and NDHWC max pooling.
+  void conv3dAndPool3d() {
+    te::Tensor data = te::placeholder(Shape({1, 4, 4, 5, 3}), kF32, "data");
+    te::Tensor weight = te::placeholder(Shape({2, 2, 2, 3, 2}), kF32, "weight");
+    topi::ConvParams p;
+    p.strides = {1, 2, 1};
+    p.padding = {0, 1, 1, 1, 0, 0};
+    p.dilation = {2, 1, 1};
+    p.groups = 2;
+    p.data_layout = "NCDHW";
+    p.kernel_layout = "OIDHW";
+    // D = (4 + 1 - 3) + 1 = 3, H = (5 + 1 - 3) / 2 + 1 = 2, W = (3 + 1 - 2) + 1 = 3.
+    te::Tensor out = topi::conv(data, weight, p);
+    QCOMPARE(out.name(), std::string("group_conv3d_ncdhw"));
+    QVERIFY(Check(
+        {{data, {1, 4, 4, 5, 3}}, {weight, {2, 2, 2, 3, 2}}}, out, {1, 2, 3, 2, 3},
+        [](const std::vector<NDArray>& in, const Index& o) {
+          double s = 0;
+          for (int64_t rc = 0; rc < 2; ++rc) {
+            for (int64_t rz = 0; rz < 2; ++rz) {
+              for (int64_t ry = 0; ry < 3; ++ry) {
+                for (int64_t rx = 0; rx < 2; ++rx) {
+                  int64_t z = o[2] + rz * 2, y = o[3] * 2 + ry - 1, x = o[4] + rx - 1;
+                  if (z >= 4 || y < 0 || y >= 5 || x < 0 || x >= 3) continue;
+                  s += At(in[0], {0, o[1] * 2 + rc, z, y, x}) * At(in[1], {o[1], rc, rz, ry, rx});
+                }
+              }
+            }
+          }
+          return s;
+        },
+        1, 10));
+    te::Tensor x = te::placeholder(Shape({1, 5, 4, 4, 2}), kF32, "x");
+    topi::PoolParams q;
+    q.pool_size = {2, 3, 2};
+    q.strides = {2, 1, 2};
+    q.padding = {1, 1, 0, 0, 1, 1};
+    q.layout = "NDHWC";
+    // D = (5 + 1 - 2) / 2 + 1 = 3, H = (4 + 2 - 3) + 1 = 4, W = (4 + 1 - 2) / 2 + 1 = 2.
+    QVERIFY(Check({{x, {1, 5, 4, 4, 2}}}, topi::max_pool(x, q), {1, 3, 4, 2, 2},
+                  [](const std::vector<NDArray>& in, const Index& o) {
+                    double m = -INFINITY;
+                    for (int64_t a = 0; a < 2; ++a) {
+                      for (int64_t b = 0; b < 3; ++b) {
+                        for (int64_t c = 0; c < 2; ++c) {
+                          int64_t z = o[1] * 2 + a - 1, y = o[2] + b - 1, w = o[3] * 2 + c;
+                          if (z < 0 || z >= 5 || y < 0 || y >= 4 || w >= 4) continue;
+                          m = std::max(m, At(in[0], {0, z, y, w, o[4]}));
+                        }
+                      }
+                    }
+                    return m;
+                  }));
   }
 
   void pooling() {
     te::Tensor x = te::placeholder(Shape({1, 2, 8, 8}), kF32, "x");
     for (bool include : {false, true}) {
       for (bool ceil : {false, true}) {
-        topi::Pool2DParams p;
+        topi::PoolParams p;
         p.pool_size = {3, 3};
         p.strides = {2, 2};
         p.padding = {1, 1, 1, 1};
@@ -221,12 +277,12 @@ class TestTopiNN : public QObject {
           }
           return max ? m : s / (include ? 9 : count);
         };
-        QVERIFY(Check({{x, {1, 2, 8, 8}}}, topi::max_pool2d(x, p), {1, 2, out, out},
+        QVERIFY(Check({{x, {1, 2, 8, 8}}}, topi::max_pool(x, p), {1, 2, out, out},
                       [&](const std::vector<NDArray>& in, const Index& o) {
                         return window(in[0], o, true);
                       }));
         if (!ceil) {
-          QVERIFY(Check({{x, {1, 2, 8, 8}}}, topi::avg_pool2d(x, p), {1, 2, out, out},
+          QVERIFY(Check({{x, {1, 2, 8, 8}}}, topi::avg_pool(x, p), {1, 2, out, out},
                         [&](const std::vector<NDArray>& in, const Index& o) {
                           return window(in[0], o, false);
                         }));
@@ -235,11 +291,11 @@ class TestTopiNN : public QObject {
     }
     // NHWC without padding.
     te::Tensor y = te::placeholder(Shape({1, 4, 4, 3}), kF32, "y");
-    topi::Pool2DParams q;
+    topi::PoolParams q;
     q.pool_size = {2, 2};
     q.strides = {2, 2};
     q.layout = "NHWC";
-    QVERIFY(Check({{y, {1, 4, 4, 3}}}, topi::avg_pool2d(y, q), {1, 2, 2, 3},
+    QVERIFY(Check({{y, {1, 4, 4, 3}}}, topi::avg_pool(y, q), {1, 2, 2, 3},
                   [](const std::vector<NDArray>& in, const Index& o) {
                     double s = 0;
                     for (int64_t r = 0; r < 2; ++r) {

@@ -289,8 +289,12 @@ class Module:
     Var m = tensor("m", {6, 6}, f32);
     Var idx = tensor("idx", {3}, ir::DataType::Int(64));
     Var c = tensor("c", {6, 6}, ir::DataType::Bool());
+    Var x5 = tensor("x5", {1, 2, 4, 4, 4}, f32);
+    Var w5 = tensor("w5", {3, 2, 2, 2, 2}, f32);
+    Var x3 = tensor("x3", {1, 2, 6}, f32);
+    Var w3 = tensor("w3", {2, 3, 3}, f32);
     BlockBuilder bb;
-    bb.BeginFunction("main", {x, w, v, m, idx, c});
+    bb.BeginFunction("main", {x, w, v, m, idx, c, x5, w5, x3, w3});
     bb.BeginDataflowBlock();
     std::vector<std::pair<std::string, Expr>> calls = {
         {"relax.add", MakeOpCall("relax.add", {m, m})},
@@ -310,6 +314,14 @@ class Module:
         {"relax.nn.log_softmax", MakeOpCall("relax.nn.log_softmax", {x})},
         {"relax.nn.conv2d",
          MakeOpCall("relax.nn.conv2d", {x, w}, {{"padding", ints({1, 1, 1, 1})}})},
+        {"relax.nn.conv3d", MakeOpCall("relax.nn.conv3d", {x5, w5}, {{"padding", ints({1, 0, 1, 0, 1, 1})}})},
+        {"relax.nn.conv1d_transpose",
+         MakeOpCall("relax.nn.conv1d_transpose", {x3, w3}, {{"strides", ints({2})}, {"output_padding", ints({1})}})},
+        {"relax.nn.max_pool1d", MakeOpCall("relax.nn.max_pool1d", {x3}, {{"pool_size", ints({3})}, {"padding", ints({1})}})},
+        {"relax.nn.avg_pool1d", MakeOpCall("relax.nn.avg_pool1d", {x3}, {{"pool_size", ints({2})}, {"strides", ints({2})}})},
+        {"relax.nn.max_pool3d",
+         MakeOpCall("relax.nn.max_pool3d", {x5}, {{"pool_size", ints({2})}, {"strides", ints({2})}, {"ceil_mode", ir::MakeBool(true)}})},
+        {"relax.nn.avg_pool3d", MakeOpCall("relax.nn.avg_pool3d", {x5}, {{"pool_size", ints({3})}, {"padding", ints({1})}})},
         {"relax.nn.max_pool2d",
          MakeOpCall("relax.nn.max_pool2d", {x},
                     {{"pool_size", ints({2, 2})}, {"strides", ints({2, 2})}})},

@@ -22,6 +22,7 @@ const ConverterTable& Converters() {
     RegisterNN(t);
     RegisterShape(t);
     RegisterReduce(t);
+    RegisterQuantization(t);
     return t;
   }();
   return table;

@@ -75,6 +75,7 @@ struct Importer {
   std::string path;  // the model file, for messages and external data
   relax::BlockBuilder builder;
   std::map<std::string, Operand, std::less<>> values;
+  std::map<std::string, int, std::less<>> fresh;  // per base name: how many vars were made
 };
 
 // One node as its converter sees it.
@@ -117,6 +118,10 @@ class NodeContext {
   // Emits the op `name` ("relax.add") on `args` with `attrs`.
   relax::Var Op(const std::string& name, std::vector<relax::Expr> args, ir::AttrMap attrs = {}) const;
   relax::Expr Const(relax::Constant c) const { return c; }
+  // Emits R.match_cast(value, type); ImportError when it does not type-check.
+  relax::Var MatchCast(const relax::Expr& value, const relax::Type& type) const;
+  // A new int64 symbolic var named `base`, `base1`, `base2`, ... (one name per var of the import).
+  tir::Var FreshVar(const std::string& base) const;
 
   [[noreturn]] void Fail(const std::string& message) const { throw ImportError(message); }
 
@@ -136,6 +141,7 @@ void RegisterElementwise(ConverterTable& table);
 void RegisterNN(ConverterTable& table);
 void RegisterShape(ConverterTable& table);
 void RegisterReduce(ConverterTable& table);
+void RegisterQuantization(ConverterTable& table);
 const ConverterTable& Converters();
 
 // Helpers shared by converters.
@@ -144,5 +150,12 @@ Operand Value(KnownInts known);
 int64_t NormalizeAxis(int64_t axis, int64_t rank, const NodeContext& ctx);
 // A tuple of int64 R.prim_values (strided_slice's axes, begin, end).
 relax::Expr PrimTuple(const std::vector<int64_t>& values);
+
+// The spatial attributes of Conv, the pools and their quantized forms: strides, dilations and
+// pads (befores then afters) for `kernel`, auto_pad resolved on input 0's static shape.
+struct Window {
+  std::vector<int64_t> kernel, strides, dilations, pads;
+};
+Window ReadWindow(NodeContext& ctx, const std::vector<int64_t>& kernel);
 
 }  // namespace wb::frontend::onnx

@@ -326,6 +326,19 @@ relax::Var NodeContext::Emit(const relax::Expr& call) const {
   return var;
 }
 
+relax::Var NodeContext::MatchCast(const relax::Expr& value, const relax::Type& type) const {
+  size_t before = importer_.builder.diagnostics().size();
+  relax::Var var = importer_.builder.EmitMatchCast(value, type);
+  const DiagnosticList& diags = importer_.builder.diagnostics();
+  if (diags.size() > before) throw ImportError(diags[diags.size() - 1].message);
+  return var;
+}
+
+tir::Var NodeContext::FreshVar(const std::string& base) const {
+  int n = importer_.fresh[base]++;
+  return tir::MakeVar(n == 0 ? base : base + std::to_string(n), DataType::Int(64));
+}
+
 relax::Var NodeContext::Op(const std::string& name, std::vector<relax::Expr> args,
                            ir::AttrMap attrs) const {
   try {

@@ -1,8 +1,8 @@
-// Neural-network ONNX ops: Gemm and MatMul, 1-D and 2-D Conv (onto conv1d / conv2d),
-// ConvTranspose and pooling (1-D as 2-D over a unit height; Lp pools through average pools), the
-// normalizations (LRN and MeanVarianceNormalization by their formulas), Resize, quantization and
-// the softmax family with Hardmax, mapped onto relax.matmul, relax.nn.*, relax.image.*,
-// relax.quantize / dequantize and relax.mean / relax.max as TVM's ONNX frontend maps them.
+// Neural-network ONNX ops: Gemm and MatMul, Conv over 1 to 3 spatial axes (onto conv1d / conv2d /
+// conv3d), 1-D and 2-D ConvTranspose, pooling over 1 to 3 axes (Lp pools through average pools), the
+// normalizations (LRN and MeanVarianceNormalization by their formulas), Resize and
+// the softmax family with Hardmax, mapped onto relax.matmul, relax.nn.*, relax.image.* and
+// relax.mean / relax.max as TVM's ONNX frontend maps them.
 #include <cmath>
 
 #include "frontend/onnx/importer.h"
@@ -39,28 +39,10 @@ std::vector<Operand> ConvertMatMul(NodeContext& ctx) {
   return {Value(Expr(ctx.Op("relax.matmul", {ctx.Expr(0), ctx.Expr(1)})))};
 }
 
-// MatMulInteger (opset 10): (A - a_zero_point) @ (B - b_zero_point) in int32, the 8-bit
-// operands widened first. Zero points per tensor (a scalar or one element) only.
-std::vector<Operand> ConvertMatMulInteger(NodeContext& ctx) {
-  DataType i32 = DataType::Int(32);
-  auto widened = [&](size_t data, size_t zero) {
-    DataType t = ctx.DType(data);
-    if (t != DataType::Int(8) && t != DataType::UInt(8)) ctx.Fail("the operands must be int8 or uint8, got " + t.ToString());
-    Expr x = ctx.Op("relax.astype", {ctx.Expr(data)}, {{"dtype", relax::DTypeAttr(i32)}});
-    if (!ctx.HasInput(zero)) return x;
-    std::vector<PrimExpr> zs = ctx.Shape(zero);
-    int64_t count = 1;
-    for (const auto& d : zs) {
-      const int64_t* c = tir::AsConstInt(d);
-      count *= c ? *c : -1;
-    }
-    if (zs.size() > 1 || count != 1) ctx.Fail("only per-tensor zero points (one element) are supported");
-    Expr z = ctx.Op("relax.astype", {ctx.Expr(zero)}, {{"dtype", relax::DTypeAttr(i32)}});
-    if (!zs.empty()) z = ctx.Op("relax.reshape", {z, ShapeOf({})});
-    return Expr(ctx.Op("relax.subtract", {x, z}));
-  };
-  Expr a = widened(0, 2), b = widened(1, 3);
-  return {Value(Expr(ctx.Op("relax.matmul", {a, b}, {{"out_dtype", relax::DTypeAttr(i32)}})))};
+std::string ListText(const std::vector<int64_t>& values) {
+  std::string out = "[";
+  for (size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + std::to_string(values[i]);
+  return out + "]";
 }
 
 // Einsum onto relax.einsum (its equation the subscripts).
@@ -72,71 +54,14 @@ std::vector<Operand> ConvertEinsum(NodeContext& ctx) {
   return {Value(Expr(ctx.Op("relax.einsum", {relax::MakeTuple(operands)}, {{"subscripts", ir::MakeString(equation)}})))};
 }
 
-// The spatial attributes of Conv and the pools, with auto_pad resolved on static shapes.
-struct Window {
-  std::vector<int64_t> kernel, strides, dilations, pads;  // pads: begins then ends
-};
 
-std::string ListText(const std::vector<int64_t>& values) {
-  std::string out = "[";
-  for (size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + std::to_string(values[i]);
-  return out + "]";
-}
-
-Window ReadWindow(NodeContext& ctx, const std::vector<int64_t>& kernel) {
-  size_t n = kernel.size();
-  Window w;
-  w.kernel = kernel;
-  w.strides = ctx.AttrInts("strides", std::vector<int64_t>(n, 1));
-  w.dilations = ctx.AttrInts("dilations", std::vector<int64_t>(n, 1));
-  w.pads = ctx.AttrInts("pads", std::vector<int64_t>(2 * n, 0));
-  if (w.strides.size() != n || w.dilations.size() != n || w.pads.size() != 2 * n) {
-    ctx.Fail("strides, dilations and pads must have one value per spatial axis (pads two)");
-  }
-  for (size_t k = 0; k < n; ++k) {
-    if (w.strides[k] <= 0 || w.dilations[k] <= 0 || kernel[k] <= 0) {
-      ctx.Fail("strides, dilations and kernel sizes must be positive, got strides " + ListText(w.strides) +
-               ", dilations " + ListText(w.dilations) + ", kernel " + ListText(kernel));
-    }
-  }
-  std::string auto_pad = ctx.AttrString("auto_pad", "NOTSET");
-  if (auto_pad == "NOTSET") return w;
-  if (auto_pad == "VALID") {
-    std::fill(w.pads.begin(), w.pads.end(), 0);
-    return w;
-  }
-  if (auto_pad != "SAME_UPPER" && auto_pad != "SAME_LOWER") ctx.Fail("unknown auto_pad '" + auto_pad + "'");
-  std::vector<PrimExpr> shape = ctx.Shape(0);
-  if (shape.size() < n) ctx.Fail("the input has fewer dims than the " + std::to_string(n) + " spatial axes");
-  for (size_t k = 0; k < n; ++k) {
-    const int64_t* in = tir::AsConstInt(shape[shape.size() - n + k]);
-    if (!in) ctx.Fail("auto_pad " + auto_pad + " needs static spatial dims");
-    int64_t out = (*in + w.strides[k] - 1) / w.strides[k];
-    int64_t total = std::max<int64_t>(0, (out - 1) * w.strides[k] + (kernel[k] - 1) * w.dilations[k] + 1 - *in);
-    int64_t small = total / 2, large = total - small;
-    w.pads[k] = auto_pad == "SAME_UPPER" ? small : large;
-    w.pads[k + n] = auto_pad == "SAME_UPPER" ? large : small;
-  }
-  return w;
-}
-
-// 1-D windows run as 2-D ones over a unit height: (N, C, W) -> (N, C, 1, W) and back.
-Window As2D(const Window& w) {
-  return {{1, w.kernel[0]}, {1, w.strides[0]}, {1, w.dilations[0]}, {0, w.pads[0], 0, w.pads[1]}};
-}
-Expr UnitHeight(NodeContext& ctx, const Expr& x) {
-  return ctx.Op("relax.expand_dims", {x}, {{"axis", relax::IntArray({2})}});
-}
-Expr DropHeight(NodeContext& ctx, const Expr& x) {
-  return ctx.Op("relax.squeeze", {x}, {{"axis", relax::IntArray({2})}});
-}
-
-// The static spatial dims of a convolution's weight; 1-D or 2-D.
-std::vector<int64_t> KernelOf(NodeContext& ctx, const char* op) {
+// The static spatial dims of a convolution's weight; 1-D to `max_spatial`-D.
+std::vector<int64_t> KernelOf(NodeContext& ctx, const char* op, int64_t max_spatial) {
   int64_t rank = ctx.Rank(0);
-  if ((rank != 3 && rank != 4) || ctx.Rank(1) != rank) {
-    ctx.Fail(std::string("only 1-D and 2-D ") + op + " (3-D or 4-D data and weight) is supported, got rank " +
-             std::to_string(rank));
+  if (rank < 3 || rank > max_spatial + 2 || ctx.Rank(1) != rank) {
+    ctx.Fail(std::string("only 1-D to ") + std::to_string(max_spatial) + "-D " + op + " (3-D to " +
+             std::to_string(max_spatial + 2) + "-D data and weight) is supported, got rank " + std::to_string(rank) +
+             " and " + std::to_string(ctx.Rank(1)));
   }
   std::vector<PrimExpr> wshape = ctx.Shape(1);
   std::vector<int64_t> kernel;
@@ -148,8 +73,8 @@ std::vector<int64_t> KernelOf(NodeContext& ctx, const char* op) {
   return kernel;
 }
 
-// The bias as (1, C, 1[, 1]) added to a rank-`rank` result.
-Expr AddChannelBias(NodeContext& ctx, Expr y, size_t bias_input, int64_t rank = 4) {
+// The bias as (1, C, 1...) added to a rank-`rank` result.
+Expr AddChannelBias(NodeContext& ctx, Expr y, size_t bias_input, int64_t rank) {
   if (!ctx.HasInput(bias_input)) return y;
   std::vector<PrimExpr> bias_shape = ctx.Shape(bias_input);
   if (bias_shape.size() != 1) ctx.Fail("the bias must be 1-D, got rank " + std::to_string(bias_shape.size()));
@@ -159,26 +84,25 @@ Expr AddChannelBias(NodeContext& ctx, Expr y, size_t bias_input, int64_t rank = 
   return ctx.Op("relax.add", {y, bias});
 }
 
-// Conv: 1-D onto relax.nn.conv1d, 2-D onto relax.nn.conv2d.
+// Conv: 1-D, 2-D and 3-D onto relax.nn.conv1d / conv2d / conv3d.
 std::vector<Operand> ConvertConv(NodeContext& ctx) {
-  std::vector<int64_t> kernel = KernelOf(ctx, "convolution");
+  std::vector<int64_t> kernel = KernelOf(ctx, "convolution", 3);
   Window w = ReadWindow(ctx, ctx.AttrInts("kernel_shape", kernel));
-  bool one_d = kernel.size() == 1;
-  Expr y = ctx.Op(one_d ? "relax.nn.conv1d" : "relax.nn.conv2d", {ctx.Expr(0), ctx.Expr(1)},
+  std::string name = "relax.nn.conv" + std::to_string(kernel.size()) + "d";
+  Expr y = ctx.Op(name, {ctx.Expr(0), ctx.Expr(1)},
                   {{"strides", relax::IntArray(w.strides)},
                    {"padding", relax::IntArray(w.pads)},
                    {"dilation", relax::IntArray(w.dilations)},
                    {"groups", ir::MakeInt(ctx.AttrInt("group", 1))}});
-  return {Value(AddChannelBias(ctx, y, 2, one_d ? 3 : 4))};
+  return {Value(AddChannelBias(ctx, y, 2, static_cast<int64_t>(kernel.size()) + 2))};
 }
 
-// ConvTranspose onto relax.nn.conv2d_transpose (ONNX's weight is (C, M / group, kH, kW), TVM's
-// IOHW). output_shape, when given, fixes the total padding of each axis; as the ONNX spec says,
+// ConvTranspose onto relax.nn.conv1d_transpose / conv2d_transpose (ONNX's weight is (C, M / group,
+// taps...), TVM's IOW / IOHW). output_shape, when given, fixes the total padding of each axis; as the ONNX spec says,
 // SAME_UPPER puts the larger half at the end, NOTSET and SAME_LOWER at the start.
 std::vector<Operand> ConvertConvTranspose(NodeContext& ctx) {
-  std::vector<int64_t> kernel = KernelOf(ctx, "transposed convolution");
+  std::vector<int64_t> kernel = KernelOf(ctx, "transposed convolution", 2);
   size_t n = kernel.size();
-  bool one_d = n == 1;
   kernel = ctx.AttrInts("kernel_shape", kernel);
   std::vector<int64_t> strides = ctx.AttrInts("strides", std::vector<int64_t>(n, 1));
   std::vector<int64_t> dilations = ctx.AttrInts("dilations", std::vector<int64_t>(n, 1));
@@ -207,58 +131,43 @@ std::vector<Operand> ConvertConvTranspose(NodeContext& ctx) {
   } else if (auto_pad != "NOTSET" && auto_pad != "VALID") {
     ctx.Fail("unknown auto_pad '" + auto_pad + "'");
   }
-  if (one_d) {
-    kernel = {1, kernel[0]};
-    strides = {1, strides[0]};
-    dilations = {1, dilations[0]};
-    out_pad = {0, out_pad[0]};
-    pads = {0, pads[0], 0, pads[1]};
-  }
-  Expr data = ctx.Expr(0), weight = ctx.Expr(1);
-  if (one_d) {
-    data = UnitHeight(ctx, data);
-    weight = UnitHeight(ctx, weight);
-  }
-  Expr y = ctx.Op("relax.nn.conv2d_transpose", {data, weight},
+  Expr y = ctx.Op("relax.nn.conv" + std::to_string(n) + "d_transpose", {ctx.Expr(0), ctx.Expr(1)},
                   {{"strides", relax::IntArray(strides)},
                    {"padding", relax::IntArray(pads)},
                    {"output_padding", relax::IntArray(out_pad)},
                    {"dilation", relax::IntArray(dilations)},
                    {"groups", ir::MakeInt(ctx.AttrInt("group", 1))}});
-  y = AddChannelBias(ctx, y, 2);
-  return {Value(one_d ? DropHeight(ctx, y) : y)};
+  return {Value(AddChannelBias(ctx, y, 2, static_cast<int64_t>(n) + 2))};
 }
 
-// A 1-D or 2-D pool of `data` (input 0's shape) with the node's window attributes;
-// count_include_pad only for average pooling.
-Expr PoolOf(NodeContext& ctx, const std::string& name, Expr data, std::optional<bool> count_include_pad) {
+// A 1-D, 2-D or 3-D pool (`kind` max or avg) of `data` (input 0's shape) with the node's window
+// attributes; count_include_pad only for average pooling.
+Expr PoolOf(NodeContext& ctx, const std::string& kind, Expr data, std::optional<bool> count_include_pad) {
   int64_t rank = ctx.Rank(0);
-  if (rank != 3 && rank != 4) ctx.Fail("only 1-D and 2-D pooling (3-D or 4-D data) is supported");
+  if (rank < 3 || rank > 5) {
+    ctx.Fail("only 1-D to 3-D pooling (3-D to 5-D data) is supported, got rank " + std::to_string(rank));
+  }
   std::vector<int64_t> kernel = ctx.AttrInts("kernel_shape", {});
   if (kernel.size() != static_cast<size_t>(rank - 2)) {
     ctx.Fail("kernel_shape must have " + std::to_string(rank - 2) + " values");
   }
-  bool one_d = rank == 3;
   Window w = ReadWindow(ctx, kernel);
-  if (one_d) w = As2D(w);
   ir::AttrMap attrs{{"pool_size", relax::IntArray(w.kernel)},
                     {"strides", relax::IntArray(w.strides)},
                     {"dilation", relax::IntArray(w.dilations)},
                     {"padding", relax::IntArray(w.pads)},
-                    {"ceil_mode", ir::MakeBool(ctx.AttrInt("ceil_mode", 0) != 0)}};
-  if (count_include_pad) attrs["count_include_pad"] = ir::MakeBool(*count_include_pad);
-  if (!one_d) return ctx.Op(name, {data}, attrs);
-  return DropHeight(ctx, ctx.Op(name, {UnitHeight(ctx, data)}, attrs));
+                    {"ceil_mode", ir::MakeBool(ctx.AttrInt("ceil_mode", 0) != 0)},
+                    {"count_include_pad", ir::MakeBool(count_include_pad.value_or(false))}};
+  return ctx.Op("relax.nn." + kind + "_pool" + std::to_string(rank - 2) + "d", {data}, attrs);
 }
 
-Converter Pool(const char* relax_name, bool average) {
-  std::string name = relax_name;
-  return [name, average](NodeContext& ctx) -> std::vector<Operand> {
+Converter Pool(bool average) {
+  return [average](NodeContext& ctx) -> std::vector<Operand> {
     if (ctx.node().output_size() > 1 && !ctx.node().output(1).empty()) ctx.Fail("the Indices output is not supported");
     if (ctx.AttrInt("storage_order", 0) != 0) ctx.Fail("storage_order 1 is not supported");
     std::optional<bool> include;
     if (average) include = ctx.AttrInt("count_include_pad", 0) != 0;
-    return {Value(PoolOf(ctx, name, ctx.Expr(0), include))};
+    return {Value(PoolOf(ctx, average ? "avg" : "max", ctx.Expr(0), include))};
   };
 }
 
@@ -292,7 +201,7 @@ std::vector<Operand> ConvertLpPool(NodeContext& ctx) {
   }
   int64_t window = 1;
   for (int64_t k : ctx.AttrInts("kernel_shape", {})) window *= k;
-  Expr avg = PoolOf(ctx, "relax.nn.avg_pool2d", AbsPower(ctx, ctx.Expr(0), p), true);
+  Expr avg = PoolOf(ctx, "avg", AbsPower(ctx, ctx.Expr(0), p), true);
   Expr sum = ctx.Op("relax.multiply", {avg, ScalarConstant(ctx.DType(0), static_cast<double>(window))});
   return {Value(Root(ctx, sum, p))};
 }
@@ -495,25 +404,6 @@ std::vector<Operand> ConvertGroupNorm(NodeContext& ctx) {
                              {"epsilon", ir::MakeFloat(ctx.AttrFloat("epsilon", 1e-5f))}})))};
 }
 
-// QuantizeLinear and DequantizeLinear onto relax.quantize / relax.dequantize, per tensor (a
-// scalar or one-element scale) or per `axis` (a 1-D scale). QuantizeLinear's output dtype is its
-// zero point's (uint8 without one); a missing zero point is 0.
-Converter QDQ(bool quantize) {
-  return [quantize](NodeContext& ctx) -> std::vector<Operand> {
-    if (ctx.AttrInt("block_size", 0) != 0) ctx.Fail("block_size " + std::to_string(ctx.AttrInt("block_size", 0)) + " (blocked quantization) is not supported");
-    if (ctx.AttrInt("saturate", 1) != 1) ctx.Fail("saturate 0 is not supported");
-    int64_t rank = ctx.Rank(0);
-    int64_t srank = ctx.Rank(1);
-    if (srank > 1) ctx.Fail("the scale must be a scalar or 1-D, got rank " + std::to_string(srank));
-    int64_t axis = rank == 0 ? 0 : NormalizeAxis(ctx.AttrInt("axis", 1), rank, ctx);
-    DataType out = quantize ? (ctx.HasInput(2) ? ctx.DType(2) : DataType::UInt(8)) : ctx.DType(1);
-    if (quantize && !out.is_integer()) ctx.Fail("only integer outputs are supported, got " + out.ToString());
-    Expr zero = ctx.HasInput(2) ? ctx.Expr(2) : Expr(ScalarConstant(quantize ? out : ctx.DType(0), 0));
-    return {Value(Expr(ctx.Op(quantize ? "relax.quantize" : "relax.dequantize", {ctx.Expr(0), ctx.Expr(1), zero},
-                              {{"out_dtype", relax::DTypeAttr(out)}, {"axis", ir::MakeInt(axis)}})))};
-  };
-}
-
 // Resize onto relax.image.resize2d (4-D data, the spatial axes resized): nearest (its
 // nearest_mode the rounding) and linear, with the coordinate transformations half_pixel,
 // pytorch_half_pixel, align_corners and asymmetric. The output size comes from `sizes` or from
@@ -591,16 +481,51 @@ std::vector<Operand> ConvertResize(NodeContext& ctx) {
 
 }  // namespace
 
+Window ReadWindow(NodeContext& ctx, const std::vector<int64_t>& kernel) {
+  size_t n = kernel.size();
+  Window w;
+  w.kernel = kernel;
+  w.strides = ctx.AttrInts("strides", std::vector<int64_t>(n, 1));
+  w.dilations = ctx.AttrInts("dilations", std::vector<int64_t>(n, 1));
+  w.pads = ctx.AttrInts("pads", std::vector<int64_t>(2 * n, 0));
+  if (w.strides.size() != n || w.dilations.size() != n || w.pads.size() != 2 * n) {
+    ctx.Fail("strides, dilations and pads must have one value per spatial axis (pads two)");
+  }
+  for (size_t k = 0; k < n; ++k) {
+    if (w.strides[k] <= 0 || w.dilations[k] <= 0 || kernel[k] <= 0) {
+      ctx.Fail("strides, dilations and kernel sizes must be positive, got strides " + ListText(w.strides) +
+               ", dilations " + ListText(w.dilations) + ", kernel " + ListText(kernel));
+    }
+  }
+  std::string auto_pad = ctx.AttrString("auto_pad", "NOTSET");
+  if (auto_pad == "NOTSET") return w;
+  if (auto_pad == "VALID") {
+    std::fill(w.pads.begin(), w.pads.end(), 0);
+    return w;
+  }
+  if (auto_pad != "SAME_UPPER" && auto_pad != "SAME_LOWER") ctx.Fail("unknown auto_pad '" + auto_pad + "'");
+  std::vector<PrimExpr> shape = ctx.Shape(0);
+  if (shape.size() < n) ctx.Fail("the input has fewer dims than the " + std::to_string(n) + " spatial axes");
+  for (size_t k = 0; k < n; ++k) {
+    const int64_t* in = tir::AsConstInt(shape[shape.size() - n + k]);
+    if (!in) ctx.Fail("auto_pad " + auto_pad + " needs static spatial dims");
+    int64_t out = (*in + w.strides[k] - 1) / w.strides[k];
+    int64_t total = std::max<int64_t>(0, (out - 1) * w.strides[k] + (kernel[k] - 1) * w.dilations[k] + 1 - *in);
+    int64_t small = total / 2, large = total - small;
+    w.pads[k] = auto_pad == "SAME_UPPER" ? small : large;
+    w.pads[k + n] = auto_pad == "SAME_UPPER" ? large : small;
+  }
+  return w;
+}
+
 void RegisterNN(ConverterTable& t) {
   t["ConvTranspose"] = ConvertConvTranspose;
-  t["QuantizeLinear"] = QDQ(true);
   t["Gemm"] = ConvertGemm;
   t["MatMul"] = ConvertMatMul;
-  t["MatMulInteger"] = ConvertMatMulInteger;
   t["Einsum"] = ConvertEinsum;
   t["Conv"] = ConvertConv;
-  t["MaxPool"] = Pool("relax.nn.max_pool2d", false);
-  t["AveragePool"] = Pool("relax.nn.avg_pool2d", true);
+  t["MaxPool"] = Pool(false);
+  t["AveragePool"] = Pool(true);
   t["GlobalAveragePool"] = GlobalPool("relax.mean");
   t["GlobalMaxPool"] = GlobalPool("relax.max");
   t["LpPool"] = ConvertLpPool;
@@ -613,7 +538,6 @@ void RegisterNN(ConverterTable& t) {
   t["InstanceNormalization"] = ConvertInstanceNorm;
   t["GroupNormalization"] = ConvertGroupNorm;
   t["Resize"] = ConvertResize;
-  t["DequantizeLinear"] = QDQ(false);
   t["Softmax"] = SoftmaxLike("relax.nn.softmax");
   t["LogSoftmax"] = SoftmaxLike("relax.nn.log_softmax");
 }

@@ -1,6 +1,6 @@
 // Shape and layout ONNX ops: Shape, Size, Reshape, Flatten, Transpose, Squeeze, Unsqueeze,
 // Concat, Gather, Slice, Split, Expand, ConstantOfShape, Constant, Range, Trilu, DepthToSpace,
-// SpaceToDepth, OneHot and EyeLike. Values known at
+// SpaceToDepth, OneHot, EyeLike and NonZero (its count a symbolic dim). Values known at
 // import time (integer constants and shapes, elements possibly symbolic) are rearranged here, so
 // the shape arithmetic that exporters emit folds into the static or symbolic shape that a
 // Reshape or Expand finally takes.
@@ -617,6 +617,15 @@ std::vector<Operand> ConvertOneHot(NodeContext& ctx) {
   return {Value(Expr(ctx.Op("relax.where", {hot, value(1), value(0)})))};
 }
 
+// NonZero onto relax.nonzero, the count of non-zero elements a new symbolic dim (num_nonzero, ...)
+// bound by a match_cast, as TVM's ONNX frontend does; a scalar counts as 1-D.
+std::vector<Operand> ConvertNonZero(NodeContext& ctx) {
+  int64_t rank = std::max<int64_t>(ctx.Rank(0), 1);
+  Expr nz = ctx.Op("relax.nonzero", {ctx.Expr(0)});
+  tir::Var count = ctx.FreshVar("num_nonzero");
+  return {Value(Expr(ctx.MatchCast(nz, relax::MakeTensorType({I64(rank), count}, DataType::Int(64)))))};
+}
+
 // EyeLike: ones on diagonal k of a 2-D shape, as triu(tril(ones)) at k; dtype from the attribute,
 // else the input's.
 std::vector<Operand> ConvertEyeLike(NodeContext& ctx) {
@@ -659,6 +668,7 @@ void RegisterShape(ConverterTable& t) {
   t["DepthToSpace"] = ConvertDepthToSpace;
   t["SpaceToDepth"] = ConvertSpaceToDepth;
   t["OneHot"] = ConvertOneHot;
+  t["NonZero"] = ConvertNonZero;
   t["EyeLike"] = ConvertEyeLike;
 }
 

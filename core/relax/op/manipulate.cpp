@@ -403,6 +403,39 @@ OpInfo Take() {
   return Define(std::move(def));
 }
 
+// one_hot: on_value where an index equals the position along the new axis `axis` of extent
+// `depth`, off_value elsewhere; both values are R.Prim scalars of one dtype, the result's.
+OpInfo OneHot() {
+  OpDef def;
+  def.name = "relax.one_hot";
+  def.args = {"indices", "on_value", "off_value"};
+  def.pattern = OpPatternKind::kInjective;
+  def.attrs_type_key = "relax.attrs.OneHotAttrs";
+  def.attrs = {IntAttr("depth", 1), IntAttr("axis", -1)};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* idx = TensorArg(types, 0, "the indices");
+    if (!idx->IsUnknownDtype() && !idx->dtype.is_integer()) {
+      throw TypeError("the indices must have an integer dtype, got " + idx->dtype.ToString());
+    }
+    const PrimTypeNode* on = types.size() > 1 ? types[1].as<PrimTypeNode>() : nullptr;
+    const PrimTypeNode* off = types.size() > 2 ? types[2].as<PrimTypeNode>() : nullptr;
+    if (!on || !off) throw TypeError("on_value and off_value must be R.Prim values");
+    if (on->dtype != off->dtype) {
+      throw TypeError("on_value (" + on->dtype.ToString() + ") and off_value (" + off->dtype.ToString() +
+                      ") must have one dtype");
+    }
+    int64_t depth = AttrInt(call, "depth");
+    if (depth <= 0) throw TypeError("depth must be positive, got " + std::to_string(depth));
+    if (idx->IsUnknownNdim()) return MakeTensorType(on->dtype, kUnknownNDim);
+    int64_t axis = NormalizeAxis(AttrInt(call, "axis"), idx->ndim + 1);
+    if (!idx->shape) return WithVDevice(MakeTensorType(on->dtype, idx->ndim + 1), idx->vdevice);
+    std::vector<PrimExpr> dims = *idx->shape;
+    dims.insert(dims.begin() + axis, Int64(depth));
+    return WithVDevice(MakeTensorType(dims, on->dtype), idx->vdevice);
+  };
+  return Define(std::move(def));
+}
+
 OpInfo BroadcastTo() {
   OpDef def;
   def.name = "relax.broadcast_to";
@@ -731,7 +764,7 @@ const OpRegistrar kOps[] = {
     OpRegistrar(BroadcastTo()), OpRegistrar(LayoutTransform()), OpRegistrar(Tile()),
     OpRegistrar(GatherElements()), OpRegistrar(GatherND()), OpRegistrar(Where()),
     OpRegistrar(Flip()),        OpRegistrar(Repeat()),          OpRegistrar(ScatterElements()),
-    OpRegistrar(ScatterND()),
+    OpRegistrar(ScatterND()),   OpRegistrar(OneHot()),
 };
 
 }  // namespace

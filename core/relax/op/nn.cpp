@@ -1,5 +1,5 @@
-// Neural-network ops (relax.nn.*): activations, softmax, 2-D convolution and pooling,
-// normalizations and dropout. Convolution and pooling read their layouts as TVM does: the
+// Neural-network ops (relax.nn.*): activations, softmax, convolution and pooling over 1 to 3
+// spatial axes (one definition for every rank), normalizations and dropout. Convolution and pooling read their layouts as TVM does: the
 // letters of data_layout / kernel_layout name where batch, channels, height and width are.
 #include "relax/op/op_common.h"
 
@@ -106,22 +106,44 @@ std::vector<size_t> LayoutPositions(const std::string& layout, const std::string
   return pos;
 }
 
-// Padding given as 1, 2 or 4 numbers -> (top, left, bottom, right).
-std::vector<int64_t> Padding4(std::vector<int64_t> padding) {
-  if (padding.size() == 1) return {padding[0], padding[0], padding[0], padding[0]};
-  if (padding.size() == 2) return {padding[0], padding[1], padding[0], padding[1]};
-  if (padding.size() == 4) return padding;
-  throw TypeError("padding must have 1, 2 or 4 values, got " + std::to_string(padding.size()));
-}
+// The spatial letters of a layout with `k` spatial axes, outermost first.
+std::string Spatial(size_t k) { return k == 1 ? "W" : k == 2 ? "HW" : "DHW"; }
 
-std::vector<int64_t> Pair(const Call& call, const char* name) {
+// An attribute with one value per spatial axis (one value: the same on every axis), each positive.
+std::vector<int64_t> PerAxis(const Call& call, const char* name, size_t k) {
   std::vector<int64_t> v = AttrInts(call, name);
-  if (v.size() == 1) v.push_back(v[0]);
-  if (v.size() != 2) throw TypeError(std::string(name) + " must have 2 values");
+  if (v.size() == 1) v.assign(k, v[0]);
+  if (v.size() != k) {
+    throw TypeError(std::string(name) + " must have " + (k == 1 ? "1 value" : "1 or " + std::to_string(k) + " values") +
+                    ", got " + std::to_string(v.size()));
+  }
   for (int64_t x : v) {
     if (x <= 0) throw TypeError(std::string(name) + " must be positive");
   }
   return v;
+}
+
+// Padding as the befores then the afters of the `k` spatial axes: given as one value (every
+// side), one per axis (both sides) or all 2k.
+std::vector<int64_t> PaddingOf(const Call& call, size_t k) {
+  std::vector<int64_t> p = AttrInts(call, "padding");
+  if (p.size() == 1) p.assign(2 * k, p[0]);
+  if (p.size() == k) p.insert(p.end(), p.begin(), p.end());
+  if (p.size() != 2 * k) {
+    std::string allowed = k == 1 ? "1 or 2" : "1, " + std::to_string(k) + " or " + std::to_string(2 * k);
+    throw TypeError("padding must have " + allowed + " values, got " + std::to_string(AttrInts(call, "padding").size()));
+  }
+  for (int64_t x : p) {
+    if (x < 0) throw TypeError("padding must not be negative");
+  }
+  return p;
+}
+
+void CheckRank(const TensorTypeNode* t, const char* role, size_t rank) {
+  if (!t->IsUnknownNdim() && t->ndim != static_cast<int64_t>(rank)) {
+    throw TypeError(std::string("the ") + role + " must be " + std::to_string(rank) + "-D, got rank " +
+                    std::to_string(t->ndim));
+  }
 }
 
 // out = (in + pad_before + pad_after - dilation * (kernel - 1) - 1 [+ stride - 1]) // stride + 1
@@ -133,10 +155,11 @@ PrimExpr WindowOutput(const PrimExpr& in, const PrimExpr& kernel, int64_t pad, i
   return Add(FloorDiv(numer, Int64(stride)), Int64(1));
 }
 
-std::vector<PrimExpr> ToLayout(const std::vector<PrimExpr>& nchw, const std::string& layout) {
-  std::vector<size_t> pos = LayoutPositions(layout, "NCHW", "output");
-  std::vector<PrimExpr> out(4);
-  for (size_t i = 0; i < 4; ++i) out[pos[i]] = nchw[i];
+// Dims in canonical order (batch, channels, spatial...) placed where `layout` has them.
+std::vector<PrimExpr> ToLayout(const std::vector<PrimExpr>& canonical, const std::string& layout) {
+  std::vector<size_t> pos = LayoutPositions(layout, "NC" + Spatial(canonical.size() - 2), "output");
+  std::vector<PrimExpr> out(canonical.size());
+  for (size_t i = 0; i < canonical.size(); ++i) out[pos[i]] = canonical[i];
   return out;
 }
 
@@ -168,140 +191,104 @@ void CheckConvChannels(const PrimExpr& data_channels, const PrimExpr& per_group,
   }
 }
 
-// conv1d: NCW data, OIW weight (their letters in any order); padding is 1 or 2 values (left,
-// right).
-OpInfo Conv1D() {
-  OpDef def;
-  def.name = "relax.nn.conv1d";
-  def.args = {"data", "weight"};
-  def.pattern = OpPatternKind::kOutEWiseFusable;
-  def.attrs_type_key = "relax.attrs.Conv1DAttrs";
-  def.attrs = {IntsAttr("strides", {1}),         IntsAttr("padding", {0, 0}),
-               IntsAttr("dilation", {1}),        IntAttr("groups", 1),
-               StringAttr("data_layout", "NCW"), StringAttr("kernel_layout", "OIW"),
-               StringAttrFrom("out_layout", "data_layout"), DTypeField("out_dtype")};
-  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
-    const TensorTypeNode* data = TensorArg(types, 0, "the data");
-    const TensorTypeNode* weight = TensorArg(types, 1, "the weight");
-    DataType out_dtype = ConvOutDType(call, data, weight);
-    std::string out_layout = AttrString(call, "out_layout");
-    if (out_layout.empty()) out_layout = AttrString(call, "data_layout");
-    std::vector<size_t> dpos = LayoutPositions(AttrString(call, "data_layout"), "NCW", "data");
-    std::vector<size_t> wpos = LayoutPositions(AttrString(call, "kernel_layout"), "OIW", "kernel");
-    std::vector<size_t> opos = LayoutPositions(out_layout, "NCW", "output");
-    for (auto [t, role] : {std::pair{data, "data"}, std::pair{weight, "weight"}}) {
-      if (!t->IsUnknownNdim() && t->ndim != 3) {
-        throw TypeError(std::string("the ") + role + " must be 3-D, got rank " + std::to_string(t->ndim));
-      }
-    }
-    std::vector<int64_t> strides = AttrInts(call, "strides"), dilation = AttrInts(call, "dilation");
-    std::vector<int64_t> pad = AttrInts(call, "padding");
-    if (strides.size() != 1 || strides[0] <= 0) throw TypeError("strides must be one positive value");
-    if (dilation.size() != 1 || dilation[0] <= 0) throw TypeError("dilation must be one positive value");
-    if (pad.size() == 1) pad.push_back(pad[0]);
-    if (pad.size() != 2) throw TypeError("padding must have 1 or 2 values, got " + std::to_string(pad.size()));
-    int64_t groups = AttrInt(call, "groups");
-    if (groups <= 0) throw TypeError("groups must be positive");
-    if (!data->shape || !weight->shape) return MakeTensorType(out_dtype, 3);
-    const auto& ds = *data->shape;
-    const auto& ws = *weight->shape;
-    CheckConvChannels(ds[dpos[1]], ws[wpos[1]], ws[wpos[0]], groups);
-    std::vector<PrimExpr> ncw = {ds[dpos[0]], ws[wpos[0]],
-                                 WindowOutput(ds[dpos[2]], ws[wpos[2]], pad[0] + pad[1], dilation[0], strides[0], false)};
-    std::vector<PrimExpr> out(3);
-    for (size_t i = 0; i < 3; ++i) out[opos[i]] = ncw[i];
-    return MakeTensorType(out, out_dtype);
-  };
-  return Define(std::move(def));
+// The output layout: the attribute, else the data's (TVM's out_layout=None).
+std::string OutLayout(const Call& call, const char* data_attr) {
+  std::string out = AttrString(call, "out_layout");
+  return out.empty() ? AttrString(call, data_attr) : out;
 }
 
-OpInfo Conv2D() {
+// conv1d / conv2d / conv3d: data NC + spatial letters, weight OI + spatial letters, each in any
+// order; strides and dilation one value per spatial axis, padding befores then afters.
+OpInfo Conv(size_t k) {
+  std::string d = std::to_string(k) + "D";
   OpDef def;
-  def.name = "relax.nn.conv2d";
+  def.name = "relax.nn.conv" + std::to_string(k) + "d";
   def.args = {"data", "weight"};
   def.pattern = OpPatternKind::kOutEWiseFusable;
-  def.attrs_type_key = "relax.attrs.Conv2DAttrs";
-  def.attrs = {IntsAttr("strides", {1, 1}),       IntsAttr("padding", {0, 0, 0, 0}),
-               IntsAttr("dilation", {1, 1}),      IntAttr("groups", 1),
-               StringAttr("data_layout", "NCHW"), StringAttr("kernel_layout", "OIHW"),
-               StringAttrFrom("out_layout", "data_layout"), DTypeField("out_dtype")};
-  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
-    const TensorTypeNode* data = TensorArg(types, 0, "the data");
-    const TensorTypeNode* weight = TensorArg(types, 1, "the weight");
-    DataType out_dtype = ConvOutDType(call, data, weight);
-    std::string data_layout = AttrString(call, "data_layout");
-    std::string out_layout = AttrString(call, "out_layout");
-    if (out_layout.empty()) out_layout = data_layout;
-    std::vector<size_t> dpos = LayoutPositions(data_layout, "NCHW", "data");
-    std::vector<size_t> wpos = LayoutPositions(AttrString(call, "kernel_layout"), "OIHW", "kernel");
-    LayoutPositions(out_layout, "NCHW", "output");
-    for (auto [t, role] : {std::pair{data, "data"}, std::pair{weight, "weight"}}) {
-      if (!t->IsUnknownNdim() && t->ndim != 4) {
-        throw TypeError(std::string("the ") + role + " must be 4-D, got rank " +
-                        std::to_string(t->ndim));
-      }
-    }
-    std::vector<int64_t> strides = Pair(call, "strides");
-    std::vector<int64_t> dilation = Pair(call, "dilation");
-    std::vector<int64_t> pad = Padding4(AttrInts(call, "padding"));
-    int64_t groups = AttrInt(call, "groups");
-    if (groups <= 0) throw TypeError("groups must be positive");
-    if (!data->shape || !weight->shape) return MakeTensorType(out_dtype, 4);
-    const auto& ds = *data->shape;
-    const auto& ws = *weight->shape;
-    CheckConvChannels(ds[dpos[1]], ws[wpos[1]], ws[wpos[0]], groups);
-    std::vector<PrimExpr> nchw = {
-        ds[dpos[0]], ws[wpos[0]],
-        WindowOutput(ds[dpos[2]], ws[wpos[2]], pad[0] + pad[2], dilation[0], strides[0], false),
-        WindowOutput(ds[dpos[3]], ws[wpos[3]], pad[1] + pad[3], dilation[1], strides[1], false)};
-    return MakeTensorType(ToLayout(nchw, out_layout), out_dtype);
-  };
-  return Define(std::move(def));
-}
-
-// conv2d_transpose: the gradient of conv2d with respect to its input. The kernel is IOHW (input
-// channels, output channels per group, height, width); each spatial output dim is
-// (in - 1) * stride - pad_before - pad_after + dilation * (kernel - 1) + output_padding + 1.
-OpInfo Conv2DTranspose() {
-  OpDef def;
-  def.name = "relax.nn.conv2d_transpose";
-  def.args = {"data", "weight"};
-  def.pattern = OpPatternKind::kOutEWiseFusable;
-  def.attrs_type_key = "relax.attrs.Conv2DTransposeAttrs";
-  def.attrs = {IntsAttr("strides", {1, 1}),       IntsAttr("padding", {0, 0, 0, 0}),
-               IntsAttr("output_padding", {0, 0}), IntsAttr("dilation", {1, 1}),
-               IntAttr("groups", 1),              StringAttr("data_layout", "NCHW"),
-               StringAttr("kernel_layout", "IOHW"), StringAttrFrom("out_layout", "data_layout"),
+  def.attrs_type_key = "relax.attrs.Conv" + d + "Attrs";
+  def.attrs = {IntsAttr("strides", std::vector<int64_t>(k, 1)),
+               IntsAttr("padding", std::vector<int64_t>(2 * k, 0)),
+               IntsAttr("dilation", std::vector<int64_t>(k, 1)),
+               IntAttr("groups", 1),
+               StringAttr("data_layout", "NC" + Spatial(k)),
+               StringAttr("kernel_layout", "OI" + Spatial(k)),
+               StringAttrFrom("out_layout", "data_layout"),
                DTypeField("out_dtype")};
-  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+  def.infer = [k](const Call& call, const std::vector<Type>& types) -> Type {
     const TensorTypeNode* data = TensorArg(types, 0, "the data");
     const TensorTypeNode* weight = TensorArg(types, 1, "the weight");
     DataType out_dtype = ConvOutDType(call, data, weight);
-    std::string out_layout = AttrString(call, "out_layout");
-    if (out_layout.empty()) out_layout = AttrString(call, "data_layout");
-    std::vector<size_t> dpos = LayoutPositions(AttrString(call, "data_layout"), "NCHW", "data");
-    std::vector<size_t> wpos = LayoutPositions(AttrString(call, "kernel_layout"), "IOHW", "kernel");
-    LayoutPositions(out_layout, "NCHW", "output");
-    for (auto [t, role] : {std::pair{data, "data"}, std::pair{weight, "weight"}}) {
-      if (!t->IsUnknownNdim() && t->ndim != 4) {
-        throw TypeError(std::string("the ") + role + " must be 4-D, got rank " + std::to_string(t->ndim));
-      }
+    std::string out_layout = OutLayout(call, "data_layout");
+    std::vector<size_t> dpos = LayoutPositions(AttrString(call, "data_layout"), "NC" + Spatial(k), "data");
+    std::vector<size_t> wpos = LayoutPositions(AttrString(call, "kernel_layout"), "OI" + Spatial(k), "kernel");
+    LayoutPositions(out_layout, "NC" + Spatial(k), "output");
+    CheckRank(data, "data", k + 2);
+    CheckRank(weight, "weight", k + 2);
+    std::vector<int64_t> strides = PerAxis(call, "strides", k);
+    std::vector<int64_t> dilation = PerAxis(call, "dilation", k);
+    std::vector<int64_t> pad = PaddingOf(call, k);
+    int64_t groups = AttrInt(call, "groups");
+    if (groups <= 0) throw TypeError("groups must be positive");
+    if (!data->shape || !weight->shape) return MakeTensorType(out_dtype, static_cast<int64_t>(k + 2));
+    const auto& ds = *data->shape;
+    const auto& ws = *weight->shape;
+    CheckConvChannels(ds[dpos[1]], ws[wpos[1]], ws[wpos[0]], groups);
+    std::vector<PrimExpr> dims = {ds[dpos[0]], ws[wpos[0]]};
+    for (size_t i = 0; i < k; ++i) {
+      dims.push_back(WindowOutput(ds[dpos[2 + i]], ws[wpos[2 + i]], pad[i] + pad[k + i], dilation[i], strides[i], false));
     }
-    std::vector<int64_t> strides = Pair(call, "strides");
-    std::vector<int64_t> dilation = Pair(call, "dilation");
-    std::vector<int64_t> pad = Padding4(AttrInts(call, "padding"));
+    return MakeTensorType(ToLayout(dims, out_layout), out_dtype);
+  };
+  return Define(std::move(def));
+}
+
+// conv1d_transpose / conv2d_transpose: the gradient of the convolution with respect to its input.
+// The kernel is IO + spatial (input channels, output channels per group, taps); each spatial
+// output dim is (in - 1) * stride - pad_before - pad_after + dilation * (kernel - 1) +
+// output_padding + 1.
+OpInfo ConvTranspose(size_t k) {
+  std::string d = std::to_string(k) + "D";
+  OpDef def;
+  def.name = "relax.nn.conv" + std::to_string(k) + "d_transpose";
+  def.args = {"data", "weight"};
+  def.pattern = OpPatternKind::kOutEWiseFusable;
+  def.attrs_type_key = "relax.attrs.Conv" + d + "TransposeAttrs";
+  def.attrs = {IntsAttr("strides", std::vector<int64_t>(k, 1)),
+               IntsAttr("padding", std::vector<int64_t>(2 * k, 0)),
+               IntsAttr("output_padding", std::vector<int64_t>(k, 0)),
+               IntsAttr("dilation", std::vector<int64_t>(k, 1)),
+               IntAttr("groups", 1),
+               StringAttr("data_layout", "NC" + Spatial(k)),
+               StringAttr("kernel_layout", "IO" + Spatial(k)),
+               StringAttrFrom("out_layout", "data_layout"),
+               DTypeField("out_dtype")};
+  def.infer = [k](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* data = TensorArg(types, 0, "the data");
+    const TensorTypeNode* weight = TensorArg(types, 1, "the weight");
+    DataType out_dtype = ConvOutDType(call, data, weight);
+    std::string out_layout = OutLayout(call, "data_layout");
+    std::vector<size_t> dpos = LayoutPositions(AttrString(call, "data_layout"), "NC" + Spatial(k), "data");
+    std::vector<size_t> wpos = LayoutPositions(AttrString(call, "kernel_layout"), "IO" + Spatial(k), "kernel");
+    LayoutPositions(out_layout, "NC" + Spatial(k), "output");
+    CheckRank(data, "data", k + 2);
+    CheckRank(weight, "weight", k + 2);
+    std::vector<int64_t> strides = PerAxis(call, "strides", k);
+    std::vector<int64_t> dilation = PerAxis(call, "dilation", k);
+    std::vector<int64_t> pad = PaddingOf(call, k);
     std::vector<int64_t> out_pad = AttrInts(call, "output_padding");
-    if (out_pad.size() == 1) out_pad.push_back(out_pad[0]);
-    if (out_pad.size() != 2) throw TypeError("output_padding must have 1 or 2 values");
-    for (size_t k = 0; k < 2; ++k) {
-      if (out_pad[k] < 0 || (out_pad[k] >= strides[k] && out_pad[k] >= dilation[k])) {
+    if (out_pad.size() == 1) out_pad.assign(k, out_pad[0]);
+    if (out_pad.size() != k) {
+      throw TypeError("output_padding must have " + (k == 1 ? std::string("1 value") : "1 or " + std::to_string(k) + " values"));
+    }
+    for (size_t i = 0; i < k; ++i) {
+      if (out_pad[i] < 0 || (out_pad[i] >= strides[i] && out_pad[i] >= dilation[i])) {
         throw TypeError("output_padding must be smaller than the stride or the dilation, got " +
-                        std::to_string(out_pad[k]));
+                        std::to_string(out_pad[i]));
       }
     }
     int64_t groups = AttrInt(call, "groups");
     if (groups <= 0) throw TypeError("groups must be positive");
-    if (!data->shape || !weight->shape) return MakeTensorType(out_dtype, 4);
+    if (!data->shape || !weight->shape) return MakeTensorType(out_dtype, static_cast<int64_t>(k + 2));
     const auto& ds = *data->shape;
     const auto& ws = *weight->shape;
     if (ProveNotEqual(ds[dpos[1]], ws[wpos[0]])) {
@@ -313,13 +300,13 @@ OpInfo Conv2DTranspose() {
       throw TypeError("the weight's " + std::to_string(*in_channels) + " input channels are not divisible by " +
                       std::to_string(groups) + " groups");
     }
-    auto spatial = [&](size_t k) {
-      PrimExpr span = Add(Mul(Int64(dilation[k]), Sub(ws[wpos[2 + k]], Int64(1))), Int64(1));
-      PrimExpr grown = Mul(Sub(ds[dpos[2 + k]], Int64(1)), Int64(strides[k]));
-      return Add(Sub(grown, Int64(pad[k] + pad[k + 2])), Add(span, Int64(out_pad[k])));
-    };
-    std::vector<PrimExpr> nchw = {ds[dpos[0]], Mul(ws[wpos[1]], Int64(groups)), spatial(0), spatial(1)};
-    return MakeTensorType(ToLayout(nchw, out_layout), out_dtype);
+    std::vector<PrimExpr> dims = {ds[dpos[0]], Mul(ws[wpos[1]], Int64(groups))};
+    for (size_t i = 0; i < k; ++i) {
+      PrimExpr span = Add(Mul(Int64(dilation[i]), Sub(ws[wpos[2 + i]], Int64(1))), Int64(1));
+      PrimExpr grown = Mul(Sub(ds[dpos[2 + i]], Int64(1)), Int64(strides[i]));
+      dims.push_back(Add(Sub(grown, Int64(pad[i] + pad[k + i])), Add(span, Int64(out_pad[i]))));
+    }
+    return MakeTensorType(ToLayout(dims, out_layout), out_dtype);
   };
   return Define(std::move(def));
 }
@@ -351,39 +338,44 @@ OpInfo PRelu() {
   return Define(std::move(def));
 }
 
-OpInfo Pool2D(const char* name) {
+// max_pool1d/2d/3d and avg_pool1d/2d/3d: the data NC + spatial letters in any order. TVM's
+// defaults differ by rank: avg_pool1d and avg_pool3d count the padding by default, avg_pool2d
+// does not.
+OpInfo Pool(const char* kind, size_t k) {
+  std::string d = std::to_string(k) + "d";
+  bool include_pad = std::string(kind) == "avg" && k != 2;
   OpDef def;
-  def.name = std::string("relax.nn.") + name;
+  def.name = std::string("relax.nn.") + kind + "_pool" + d;
   def.args = {"data"};
   def.pattern = OpPatternKind::kOutEWiseFusable;
-  def.attrs_type_key = "relax.attrs.Pool2DAttrs";
-  def.attrs = {IntsAttr("pool_size", {1, 1}), IntsAttr("strides", {1, 1}),
-               IntsAttr("dilation", {1, 1}),  IntsAttr("padding", {0, 0, 0, 0}),
-               BoolAttr("ceil_mode", false),  BoolAttr("count_include_pad", false),
-               StringAttr("layout", "NCHW"),  StringAttrFrom("out_layout", "layout")};
-  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+  def.attrs_type_key = "relax.attrs.Pool" + std::to_string(k) + "DAttrs";
+  def.attrs = {IntsAttr("pool_size", std::vector<int64_t>(k, 1)),
+               IntsAttr("strides", std::vector<int64_t>(k, 1)),
+               IntsAttr("dilation", std::vector<int64_t>(k, 1)),
+               IntsAttr("padding", std::vector<int64_t>(2 * k, 0)),
+               BoolAttr("ceil_mode", false),
+               BoolAttr("count_include_pad", include_pad),
+               StringAttr("layout", "NC" + Spatial(k)),
+               StringAttrFrom("out_layout", "layout")};
+  def.infer = [k](const Call& call, const std::vector<Type>& types) -> Type {
     const TensorTypeNode* data = TensorArg(types, 0, "the data");
-    std::string layout = AttrString(call, "layout");
-    std::string out_layout = AttrString(call, "out_layout");
-    if (out_layout.empty()) out_layout = layout;
-    std::vector<size_t> dpos = LayoutPositions(layout, "NCHW", "data");
-    LayoutPositions(out_layout, "NCHW", "output");
-    if (!data->IsUnknownNdim() && data->ndim != 4) {
-      throw TypeError("the data must be 4-D, got rank " + std::to_string(data->ndim));
-    }
-    std::vector<int64_t> pool = Pair(call, "pool_size");
-    std::vector<int64_t> strides = Pair(call, "strides");
-    std::vector<int64_t> dilation = Pair(call, "dilation");
-    std::vector<int64_t> pad = Padding4(AttrInts(call, "padding"));
+    std::string out_layout = OutLayout(call, "layout");
+    std::vector<size_t> dpos = LayoutPositions(AttrString(call, "layout"), "NC" + Spatial(k), "data");
+    LayoutPositions(out_layout, "NC" + Spatial(k), "output");
+    CheckRank(data, "data", k + 2);
+    std::vector<int64_t> pool = PerAxis(call, "pool_size", k);
+    std::vector<int64_t> strides = PerAxis(call, "strides", k);
+    std::vector<int64_t> dilation = PerAxis(call, "dilation", k);
+    std::vector<int64_t> pad = PaddingOf(call, k);
     bool ceil_mode = AttrBool(call, "ceil_mode");
-    if (!data->shape) return MakeTensorType(data->dtype, 4);
+    if (!data->shape) return MakeTensorType(data->dtype, static_cast<int64_t>(k + 2));
     const auto& ds = *data->shape;
-    std::vector<PrimExpr> nchw = {ds[dpos[0]], ds[dpos[1]],
-                                  WindowOutput(ds[dpos[2]], Int64(pool[0]), pad[0] + pad[2],
-                                               dilation[0], strides[0], ceil_mode),
-                                  WindowOutput(ds[dpos[3]], Int64(pool[1]), pad[1] + pad[3],
-                                               dilation[1], strides[1], ceil_mode)};
-    return MakeTensorType(ToLayout(nchw, out_layout), data->dtype);
+    std::vector<PrimExpr> dims = {ds[dpos[0]], ds[dpos[1]]};
+    for (size_t i = 0; i < k; ++i) {
+      dims.push_back(
+          WindowOutput(ds[dpos[2 + i]], Int64(pool[i]), pad[i] + pad[k + i], dilation[i], strides[i], ceil_mode));
+    }
+    return MakeTensorType(ToLayout(dims, out_layout), data->dtype);
   };
   return Define(std::move(def));
 }
@@ -575,12 +567,18 @@ const OpRegistrar kOps[] = {
     OpRegistrar(Pad()),
     OpRegistrar(Softmax("softmax")),
     OpRegistrar(Softmax("log_softmax")),
-    OpRegistrar(Conv1D()),
-    OpRegistrar(Conv2D()),
-    OpRegistrar(Conv2DTranspose()),
+    OpRegistrar(Conv(1)),
+    OpRegistrar(Conv(2)),
+    OpRegistrar(Conv(3)),
+    OpRegistrar(ConvTranspose(1)),
+    OpRegistrar(ConvTranspose(2)),
     OpRegistrar(PRelu()),
-    OpRegistrar(Pool2D("max_pool2d")),
-    OpRegistrar(Pool2D("avg_pool2d")),
+    OpRegistrar(Pool("max", 1)),
+    OpRegistrar(Pool("max", 2)),
+    OpRegistrar(Pool("max", 3)),
+    OpRegistrar(Pool("avg", 1)),
+    OpRegistrar(Pool("avg", 2)),
+    OpRegistrar(Pool("avg", 3)),
     OpRegistrar(AdaptiveAvgPool2D()),
     OpRegistrar(BatchNorm()),
     OpRegistrar(LayerNorm()),

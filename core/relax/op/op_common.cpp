@@ -18,6 +18,7 @@ OpInfo Define(OpDef def) {
   info.pattern = def.pattern;
   info.pure = def.pure;
   info.normalize = std::move(def.normalize);
+  info.call_packed = std::move(def.call_packed);
   std::string script = info.script_name();
   auto infer = std::move(def.infer);
   info.infer = [script, infer](const Call& call, const std::vector<Type>& types) -> InferResult {

@@ -31,6 +31,7 @@ struct OpDef {
   bool pure = true;
   bool variadic = false;
   size_t optional_args = 0;
+  std::string call_packed;  // OpInfo::call_packed
 };
 OpInfo Define(OpDef def);
 

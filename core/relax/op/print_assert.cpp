@@ -21,6 +21,7 @@ OpInfo Print() {
   def.args = {"vals"};
   def.variadic = true;
   def.pure = false;
+  def.call_packed = "relax.run.print";
   def.infer = [](const Call& call, const std::vector<Type>&) -> Type {
     CheckFormat(call, 0);
     return ir::MakeTupleType({});
@@ -36,6 +37,7 @@ OpInfo AssertOp() {
   def.args = {"vals"};
   def.variadic = true;
   def.pure = false;
+  def.call_packed = "relax.run.assert_op";
   def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
     if (types.empty()) throw TypeError("the condition is missing");
     const Type& cond = types[0];

@@ -97,6 +97,10 @@ struct OpInfo {
   FInferType infer;
   FNormalize normalize;  // may be empty
   FLegalize legalize;
+  // TVM's FCallPacked: the runtime function that the VM calls with the op's arguments in place of
+  // a kernel ("relax.run.print", "relax.run.nonzero"); empty for ops that legalize. LegalizeOps
+  // leaves these calls as they are.
+  std::string call_packed;
 
   // The name after `R.`: "nn.conv2d".
   std::string script_name() const;

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "runtime/ndarray_device.h"
+#include "runtime/nonzero.h"
 #include "runtime/packed_func.h"
 #include "runtime/text_format.h"
 
@@ -383,6 +384,16 @@ Value AssertOp(std::vector<Value>& args) {
   return Value::Tuple({});
 }
 
+Value NonZeroOf(std::vector<Value>& args) {
+  CheckArgCount(args, 1, "relax.run.nonzero");
+  if (args[0].kind != Value::Kind::kTensor) {
+    throw VMError("relax.run.nonzero: the argument must be a tensor, got " + args[0].Describe());
+  }
+  const NDArray& x = args[0].tensor;
+  NDArray out = NonZero(x.is_cpu() ? x : x.CopyTo(CPU()));
+  return Value::Tensor(x.is_cpu() ? out : out.CopyTo(x.device()));
+}
+
 const std::map<std::string, Builtin>& Builtins() {
   static const std::map<std::string, Builtin> table = {
       {"vm.builtin.alloc_shape_heap", AllocShapeHeap}, {"vm.builtin.check_tensor_info", CheckTensorInfo},
@@ -395,6 +406,7 @@ const std::map<std::string, Builtin>& Builtins() {
       {"vm.builtin.alloc_tensor_from_storage", AllocTensorFromStorage},
       {"vm.builtin.null_value", NullValue},
       {"relax.run.print", Print},                      {"relax.run.assert_op", AssertOp},
+      {"relax.run.nonzero", NonZeroOf},
   };
   return table;
 }

@@ -33,15 +33,16 @@ const LegalizeTable& Table() {
 }
 
 // Ops that other passes lower (call_tir itself, the memory builtins) or that the VM calls as they
-// are (call_pure_packed, print, assert_op): not LegalizeOps' business, so leaving them is not
-// worth a warning.
+// are (call_pure_packed, and the ops with a runtime function: print, assert_op, nonzero): not
+// LegalizeOps' business, so leaving them is not worth a warning.
 bool LoweredElsewhere(std::string_view name) {
+  if (const relax::OpInfo* info = relax::FindOp(name); info && !info->call_packed.empty()) return true;
   // The calls and the runtime's builtins that later passes lower (alloc_tensor and the like
   // appear when an already built module is built again, e.g. `--pipeline
   // default_build_pipeline --run`): no kernels, and nothing to warn about.
   return name == "relax.call_tir" || name == "relax.call_tir_inplace" ||
          name == "relax.call_dps_packed" || name == "relax.call_pure_packed" ||
-         name == "relax.print" || name == "relax.assert_op" || name.rfind("relax.memory.", 0) == 0 ||
+         name.rfind("relax.memory.", 0) == 0 ||
          name.rfind("relax.builtin.", 0) == 0 || name.rfind("relax.vm.", 0) == 0;
 }
 

@@ -107,6 +107,15 @@ void RegisterManipulate(LegalizeTable& table) {
       return te.Emit(topi::strided_slice(x, axes, begin, end, strides), "strided_slice");
     });
   };
+  table["relax.one_hot"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor indices = te.Tensor(call, 0);
+    ir::PrimExpr on = te.Scalar(call->args[1]), off = te.Scalar(call->args[2]);
+    if (!on.defined() || !off.defined()) throw LegalizeError("one_hot: on_value and off_value must be R.Prim values");
+    return Guard([&] {
+      return te.Emit(topi::one_hot(indices, on, off, AttrInt(call, "depth"), AttrInt(call, "axis")), "one_hot");
+    });
+  };
   table["relax.take"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     TECall te(bb);
     te::Tensor x = te.Tensor(call, 0);

@@ -1,5 +1,5 @@
-// Legalization of the relax.nn family: activations, softmax, convolution, pooling,
-// normalization and dropout.
+// Legalization of the relax.nn family: activations, softmax, convolution and pooling of any
+// spatial rank, normalization and dropout.
 #include "topi/nn.h"
 
 #include "relax/op/registry.h"
@@ -33,9 +33,9 @@ void SameOutLayout(const Call& call, const char* in_attr) {
   }
 }
 
-topi::Pool2DParams PoolParams(const Call& call) {
+topi::PoolParams PoolParams(const Call& call) {
   SameOutLayout(call, "layout");
-  topi::Pool2DParams p;
+  topi::PoolParams p;
   p.pool_size = AttrInts(call, "pool_size");
   p.strides = AttrInts(call, "strides");
   p.dilation = AttrInts(call, "dilation");
@@ -43,10 +43,53 @@ topi::Pool2DParams PoolParams(const Call& call) {
   p.ceil_mode = AttrBool(call, "ceil_mode");
   p.count_include_pad = AttrBool(call, "count_include_pad");
   p.layout = AttrString(call, "layout");
-  for (auto* v : {&p.pool_size, &p.strides, &p.dilation}) {
-    if (v->size() == 1) v->push_back((*v)[0]);
-  }
   return p;
+}
+
+// conv1d / conv2d / conv3d through topi.conv, the layouts as the call gives them.
+Expr LegalizeConv(BlockBuilder& bb, const Call& call, const std::string& name) {
+  SameOutLayout(call, "data_layout");
+  TECall te(bb);
+  te::Tensor data = te.Tensor(call, 0);
+  te::Tensor weight = te.Tensor(call, 1);
+  topi::ConvParams p;
+  p.strides = AttrInts(call, "strides");
+  p.padding = AttrInts(call, "padding");
+  p.dilation = AttrInts(call, "dilation");
+  p.groups = AttrInt(call, "groups");
+  p.data_layout = AttrString(call, "data_layout");
+  p.kernel_layout = AttrString(call, "kernel_layout");
+  p.out_dtype = AttrDataType(call, "out_dtype");
+  try {
+    return te.Emit(topi::conv(data, weight, p), name);
+  } catch (const std::invalid_argument& e) {
+    throw LegalizeError(e.what());
+  }
+}
+
+// conv1d_transpose / conv2d_transpose: channels-first layouts only (NCW / IOW, NCHW / IOHW).
+Expr LegalizeConvTranspose(BlockBuilder& bb, const Call& call, const std::string& name, const std::string& data_layout,
+                           const std::string& kernel_layout) {
+  SameOutLayout(call, "data_layout");
+  if (AttrString(call, "data_layout") != data_layout || AttrString(call, "kernel_layout") != kernel_layout) {
+    throw LegalizeError(name + " layouts " + AttrString(call, "data_layout") + "/" + AttrString(call, "kernel_layout") +
+                        " are not supported (" + data_layout + "/" + kernel_layout + " is)");
+  }
+  TECall te(bb);
+  te::Tensor data = te.Tensor(call, 0);
+  te::Tensor weight = te.Tensor(call, 1);
+  topi::ConvTransposeParams p;
+  p.strides = AttrInts(call, "strides");
+  p.padding = AttrInts(call, "padding");
+  p.output_padding = AttrInts(call, "output_padding");
+  p.dilation = AttrInts(call, "dilation");
+  p.groups = AttrInt(call, "groups");
+  p.out_dtype = AttrDataType(call, "out_dtype");
+  try {
+    return te.Emit(topi::conv_transpose(data, weight, p), name);
+  } catch (const std::invalid_argument& e) {
+    throw LegalizeError(e.what());
+  }
 }
 
 }  // namespace
@@ -108,74 +151,16 @@ void RegisterNN(LegalizeTable& table) {
       }
     };
   }
-  table["relax.nn.conv1d"] = [](BlockBuilder& bb, const Call& call) -> Expr {
-    SameOutLayout(call, "data_layout");
-    if (AttrString(call, "data_layout") != "NCW" || AttrString(call, "kernel_layout") != "OIW") {
-      throw LegalizeError("conv1d layouts " + AttrString(call, "data_layout") + "/" + AttrString(call, "kernel_layout") +
-                          " are not supported (NCW/OIW is)");
-    }
-    TECall te(bb);
-    te::Tensor data = te.Tensor(call, 0);
-    te::Tensor weight = te.Tensor(call, 1);
-    topi::Conv1DParams p;
-    p.stride = AttrInts(call, "strides").at(0);
-    p.padding = AttrInts(call, "padding");
-    if (p.padding.size() == 1) p.padding.push_back(p.padding[0]);
-    p.dilation = AttrInts(call, "dilation").at(0);
-    p.groups = AttrInt(call, "groups");
-    p.out_dtype = AttrDataType(call, "out_dtype");
-    try {
-      return te.Emit(topi::conv1d(data, weight, p), "conv1d");
-    } catch (const std::invalid_argument& e) {
-      throw LegalizeError(e.what());
-    }
+  for (const char* name : {"conv1d", "conv2d", "conv3d"}) {
+    table[std::string("relax.nn.") + name] = [name](BlockBuilder& bb, const Call& call) {
+      return LegalizeConv(bb, call, name);
+    };
+  }
+  table["relax.nn.conv1d_transpose"] = [](BlockBuilder& bb, const Call& call) {
+    return LegalizeConvTranspose(bb, call, "conv1d_transpose", "NCW", "IOW");
   };
-  table["relax.nn.conv2d"] = [](BlockBuilder& bb, const Call& call) -> Expr {
-    SameOutLayout(call, "data_layout");
-    TECall te(bb);
-    te::Tensor data = te.Tensor(call, 0);
-    te::Tensor weight = te.Tensor(call, 1);
-    topi::Conv2DParams p;
-    p.strides = AttrInts(call, "strides");
-    p.padding = AttrInts(call, "padding");
-    p.dilation = AttrInts(call, "dilation");
-    for (auto* v : {&p.strides, &p.dilation}) {
-      if (v->size() == 1) v->push_back((*v)[0]);
-    }
-    p.groups = AttrInt(call, "groups");
-    p.data_layout = AttrString(call, "data_layout");
-    p.kernel_layout = AttrString(call, "kernel_layout");
-    p.out_dtype = AttrDataType(call, "out_dtype");
-    try {
-      return te.Emit(topi::conv2d(data, weight, p), "conv2d");
-    } catch (const std::invalid_argument& e) {
-      throw LegalizeError(e.what());
-    }
-  };
-  table["relax.nn.conv2d_transpose"] = [](BlockBuilder& bb, const Call& call) -> Expr {
-    SameOutLayout(call, "data_layout");
-    if (AttrString(call, "data_layout") != "NCHW" || AttrString(call, "kernel_layout") != "IOHW") {
-      throw LegalizeError("conv2d_transpose layouts " + AttrString(call, "data_layout") + "/" +
-                          AttrString(call, "kernel_layout") + " are not supported (NCHW/IOHW is)");
-    }
-    TECall te(bb);
-    te::Tensor data = te.Tensor(call, 0);
-    te::Tensor weight = te.Tensor(call, 1);
-    topi::Conv2DTransposeParams p;
-    p.strides = AttrInts(call, "strides");
-    p.padding = AttrInts(call, "padding");
-    p.output_padding = AttrInts(call, "output_padding");
-    p.dilation = AttrInts(call, "dilation");
-    for (auto* v : {&p.strides, &p.dilation, &p.output_padding}) {
-      if (v->size() == 1) v->push_back((*v)[0]);
-    }
-    p.groups = AttrInt(call, "groups");
-    p.out_dtype = AttrDataType(call, "out_dtype");
-    try {
-      return te.Emit(topi::conv2d_transpose(data, weight, p), "conv2d_transpose");
-    } catch (const std::invalid_argument& e) {
-      throw LegalizeError(e.what());
-    }
+  table["relax.nn.conv2d_transpose"] = [](BlockBuilder& bb, const Call& call) {
+    return LegalizeConvTranspose(bb, call, "conv2d_transpose", "NCHW", "IOHW");
   };
   table["relax.nn.prelu"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     TECall te(bb);
@@ -183,16 +168,27 @@ void RegisterNN(LegalizeTable& table) {
     te::Tensor alpha = te.Tensor(call, 1);
     return te.Emit(topi::prelu(x, alpha, AttrInt(call, "axis")), "prelu");
   };
-  table["relax.nn.max_pool2d"] = [](BlockBuilder& bb, const Call& call) -> Expr {
-    topi::Pool2DParams p = PoolParams(call);
-    TECall te(bb);
-    return te.Emit(topi::max_pool2d(te.Tensor(call, 0), p), "max_pool2d");
-  };
-  table["relax.nn.avg_pool2d"] = [](BlockBuilder& bb, const Call& call) -> Expr {
-    topi::Pool2DParams p = PoolParams(call);
-    TECall te(bb);
-    return te.Emit(topi::avg_pool2d(te.Tensor(call, 0), p), "avg_pool2d");
-  };
+  for (const char* rank : {"1d", "2d", "3d"}) {
+    std::string max = std::string("max_pool") + rank, avg = std::string("avg_pool") + rank;
+    table["relax.nn." + max] = [max](BlockBuilder& bb, const Call& call) -> Expr {
+      topi::PoolParams p = PoolParams(call);
+      TECall te(bb);
+      try {
+        return te.Emit(topi::max_pool(te.Tensor(call, 0), p), max);
+      } catch (const std::invalid_argument& e) {
+        throw LegalizeError(e.what());
+      }
+    };
+    table["relax.nn." + avg] = [avg](BlockBuilder& bb, const Call& call) -> Expr {
+      topi::PoolParams p = PoolParams(call);
+      TECall te(bb);
+      try {
+        return te.Emit(topi::avg_pool(te.Tensor(call, 0), p), avg);
+      } catch (const std::invalid_argument& e) {
+        throw LegalizeError(e.what());
+      }
+    };
+  }
   table["relax.nn.adaptive_avg_pool2d"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     SameOutLayout(call, "layout");
     std::vector<int64_t> size;
