@@ -668,6 +668,15 @@ class Interpreter {
       Fail("R.assert_op: " + (format->value.empty() && texts.empty() ? std::string("Assertion Failed") : *text),
            span);
     }
+    if (name == "relax.tensor_to_shape") {
+      Value x = Eval(call->args[0], frame);
+      if (x.kind != Value::Kind::kTensor || x.tensor.shape().size() != 1) {
+        Fail("R.tensor_to_shape expects a 1-D tensor", span);
+      }
+      std::vector<int64_t> dims;
+      for (int64_t i = 0; i < x.tensor.NumElements(); ++i) dims.push_back(x.tensor.GetInt(i));
+      return Value::ShapeOf(std::move(dims));
+    }
     if (name == "relax.nonzero") {
       Value x = Eval(call->args[0], frame);
       if (x.kind != Value::Kind::kTensor) Fail("R.nonzero expects a tensor", span);

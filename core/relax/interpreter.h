@@ -7,7 +7,8 @@
 // type at run time; call_tir / call_tir_inplace / direct calls of PrimFuncs run the kernel in
 // the TensorIR reference interpreter with outputs allocated from out_ty; an op call runs by
 // legalizing that one call (the op's FLegalize) into PrimFuncs and interpreting them; R.nonzero,
-// whose result's size only the data gives, runs runtime::NonZero as the VM does. Anything
+// whose result's size only the data gives, runs runtime::NonZero as the VM does, and
+// R.tensor_to_shape reads the tensor's values as the VM's builtin does. Anything
 // that cannot be evaluated (an extern function, an op without a legalization) stops the run with
 // a diagnostic that names it, at the span of the expression.
 //

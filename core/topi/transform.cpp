@@ -377,6 +377,74 @@ Tensor strided_slice(const Tensor& x, const std::vector<int64_t>& axes,
       "T_strided_slice_with_axes", kTagInjective);
 }
 
+namespace {
+
+// A slice bound canonicalized as Python's: negative from the end, then clamped into range.
+PrimExpr CanonicalBound(const PrimExpr& index, const PrimExpr& extent, const PrimExpr& stride) {
+  PrimExpr negative = tir::less(stride, Index(0));
+  PrimExpr lo = tir::MakeSelect(negative, Index(-1), Index(0));
+  PrimExpr hi = tir::MakeSelect(negative, tir::sub(extent, Index(1)), extent);
+  PrimExpr i = tir::MakeSelect(tir::less(index, Index(0)), tir::add(index, extent), index);
+  return tir::min(tir::max(i, lo), hi);
+}
+
+void CheckSliceOperands(const Tensor& x, const Tensor& begin, const Tensor& end, const Tensor& strides) {
+  for (const Tensor* t : {&begin, &end, &strides}) {
+    const int64_t* n = t->ndim() == 1 ? tir::AsConstInt(t->shape()[0]) : nullptr;
+    if (!n || *n != static_cast<int64_t>(x.ndim())) {
+      throw std::invalid_argument("topi.dynamic_strided_slice: begin, end and strides must be 1-D with one value per "
+                                  "axis of the data");
+    }
+  }
+}
+
+}  // namespace
+
+Tensor shape_func_dynamic_strided_slice(const Tensor& x, const Tensor& begin, const Tensor& end,
+                                        const Tensor& strides) {
+  CheckSliceOperands(x, begin, end, strides);
+  return te::compute(
+      {Index(static_cast<int64_t>(x.ndim()))},
+      [&](const std::vector<Var>& i) {
+        PrimExpr extent = Index(-1);
+        for (size_t d = 0; d < x.ndim(); ++d) {
+          extent = tir::MakeSelect(tir::equal(i[0], Index(static_cast<int64_t>(d))), tir::cast(extent->dtype, x.shape()[d]),
+                                   extent);
+        }
+        PrimExpr s = strides(std::vector<PrimExpr>{i[0]});
+        PrimExpr b = CanonicalBound(begin(std::vector<PrimExpr>{i[0]}), extent, s);
+        PrimExpr e = CanonicalBound(end(std::vector<PrimExpr>{i[0]}), extent, s);
+        // ceildiv(n, m) for m > 0 is floordiv(n + m - 1, m).
+        PrimExpr up = tir::floordiv(tir::add(tir::sub(e, b), tir::sub(s, Index(1))), s);
+        PrimExpr down = tir::floordiv(tir::sub(tir::sub(b, e), tir::add(s, Index(1))), tir::neg(s));
+        PrimExpr n = tir::MakeSelect(tir::less(s, Index(0)), down, up);
+        return tir::max(n, Index(0));
+      },
+      "T_shape_func_strided_slice_dynamic", kTagInjective);
+}
+
+Tensor dynamic_strided_slice(const Tensor& x, const Tensor& begin, const Tensor& end, const Tensor& strides,
+                             const std::vector<PrimExpr>& output_shape) {
+  CheckSliceOperands(x, begin, end, strides);
+  if (output_shape.size() != x.ndim()) {
+    throw std::invalid_argument("topi.dynamic_strided_slice: the output shape must have the data's rank");
+  }
+  return te::compute(
+      output_shape,
+      [&](const std::vector<Var>& i) {
+        std::vector<PrimExpr> idx;
+        for (size_t d = 0; d < x.ndim(); ++d) {
+          PrimExpr at = Index(static_cast<int64_t>(d));
+          PrimExpr s = strides(std::vector<PrimExpr>{at});
+          PrimExpr extent = tir::cast(ir::DataType::Int(64), x.shape()[d]);
+          PrimExpr b = CanonicalBound(begin(std::vector<PrimExpr>{at}), extent, s);
+          idx.push_back(tir::add(b, tir::mul(tir::cast(ir::DataType::Int(64), i[d]), s)));
+        }
+        return x(idx);
+      },
+      "T_dynamic_strided_slice", kTagInjective);
+}
+
 Tensor one_hot(const Tensor& indices, const PrimExpr& on_value, const PrimExpr& off_value, int64_t depth,
                int64_t axis) {
   int64_t a = NormalizeAxis(axis, indices.ndim() + 1, "one_hot");

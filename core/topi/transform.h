@@ -36,6 +36,17 @@ Tensor strided_slice(const Tensor& x, const std::vector<int64_t>& axes,
 // Elements of x at `indices` along `axis` (nullopt: of the flattened x). TVM's modes: "fast"
 // reads the indices as they are, "clip" clamps them into [0, extent), "wrap" takes them modulo
 // the extent (so -1 is the last element).
+// A slice whose begin, end and strides (1-D int64 tensors, one value per axis) are known only when
+// it runs. Each begin and end is canonicalized as Python slices do (a negative one counts from
+// the end, then clamped into range: [0, extent] for a positive stride, [-1, extent - 1] for a
+// negative one). shape_func_dynamic_strided_slice gives the result's shape as an int64 tensor
+// ("T_shape_func_strided_slice_dynamic": per axis max(0, ceildiv(end - begin, stride))), which the
+// caller turns into the symbolic `output_shape` of dynamic_strided_slice
+// ("T_dynamic_strided_slice").
+Tensor shape_func_dynamic_strided_slice(const Tensor& x, const Tensor& begin, const Tensor& end,
+                                        const Tensor& strides);
+Tensor dynamic_strided_slice(const Tensor& x, const Tensor& begin, const Tensor& end, const Tensor& strides,
+                             const std::vector<PrimExpr>& output_shape);
 // on_value where indices[i without axis] equals i[axis], off_value elsewhere; the new axis
 // `axis` has extent `depth` ("T_one_hot").
 Tensor one_hot(const Tensor& indices, const PrimExpr& on_value, const PrimExpr& off_value, int64_t depth,

@@ -1229,6 +1229,26 @@ def nonzero():
          opset=13)
 
 
+def dynamic_slice():
+    """Slice by starts and ends computed when it runs (graph inputs): one axis with a constant
+    step, and two axes with negative starts and a run-time negative step."""
+    x = rand(3, 8)
+    nodes = [
+        helper.make_node("Slice", ["x", "s1", "e1", "ax1", "st1"], ["y1"]),
+        helper.make_node("Slice", ["x", "s2", "e2", "ax2", "st2"], ["y2"]),
+    ]
+    s1, e1 = np.array([1], np.int64), np.array([7], np.int64)
+    s2, e2, st2 = np.array([-1, 0], np.int64), np.array([-100, 100], np.int64), np.array([-1, 3], np.int64)
+    expected = {"y1": np.ascontiguousarray(x[:, 1:7:2]), "y2": np.ascontiguousarray(x[::-1, 0:100:3])}
+    save("dynamic_slice", nodes,
+         [("x", F32, [3, 8]), ("s1", I64, [1]), ("e1", I64, [1]), ("s2", I64, [2]), ("e2", I64, [2]),
+          ("st2", I64, [2])],
+         [("y1", F32, [3, "a"]), ("y2", F32, ["b", "c"])],
+         {"x": x, "s1": s1, "e1": e1, "s2": s2, "e2": e2, "st2": st2}, expected,
+         [init("ax1", np.array([-1], np.int64)), init("st1", np.array([2], np.int64)),
+          init("ax2", np.array([0, 1], np.int64))], opset=13)
+
+
 def quant_errors():
     """Quantized models the importer refuses: a per-column scale of the wrong length, a weight zero
     point of another dtype than the weight, a 3-D ConvTranspose."""
@@ -1358,6 +1378,7 @@ def main():
     conv_pool_3d()
     quant_errors()
     nonzero()
+    dynamic_slice()
 
 
 if __name__ == "__main__":

@@ -142,6 +142,7 @@ class TestONNXImport : public QObject {
     row("dynamic_quantize", {"y", "y_scale", "y_zero", "yp", "yp_scale", "yp_zero", "vq", "vd"});
     row("conv_pool_3d", {"conv", "max", "avg", "avg_pad", "gap"});
     row("nonzero", {"nz", "nz_t", "nzm"});
+    row("dynamic_slice", {"y1", "y2"});
     row("activation_predicates", {"celu", "shrink", "shrink_i", "nan", "inf", "pinf", "ninf", "cl"});
   }
   void model() {

@@ -566,6 +566,25 @@ class TestRelaxOps : public QObject {
     CHECK_ERROR(Infer({T({I(3)}, kI64)}, call(2, 2, on, off)), "one_hot: axis 2 is out of range for a tensor of rank 2");
   }
 
+  // dynamic_strided_slice: the data's rank, no shape; begin / end / strides one int64 per axis.
+  // tensor_to_shape: a shape of the tensor's length.
+  void dynamicStridedSlice() {
+    tir::Var n = tir::MakeVar("n", kI64);
+    TensorType three = T({I(3)}, kI64);
+    CHECK_TYPE(Infer({T({n, I(4), I(5)}), three, three, three}, On("relax.dynamic_strided_slice")),
+               "R.Tensor(\"float32\", ndim=3)");
+    CHECK_ERROR(Infer({T({n, I(4)}), three, three, three}, On("relax.dynamic_strided_slice")),
+                "dynamic_strided_slice: begin has 3 values for data of rank 2");
+    CHECK_ERROR(Infer({T({n, I(4), I(5)}), T({I(3)}, DataType::Int(32)), three, three}, On("relax.dynamic_strided_slice")),
+                "dynamic_strided_slice: begin must be int64, got int32");
+    CHECK_ERROR(Infer({T({n, I(4), I(5)}), three, T({n}, kI64), three}, On("relax.dynamic_strided_slice")),
+                "dynamic_strided_slice: end must have a static length");
+    CHECK_TYPE(Infer({three}, On("relax.tensor_to_shape")), "R.Shape(ndim=3)");
+    CHECK_TYPE(Infer({T({n}, kI64)}, On("relax.tensor_to_shape")), "R.Shape()");
+    CHECK_ERROR(Infer({T({I(2), I(2)}, kI64)}, On("relax.tensor_to_shape")),
+                "tensor_to_shape: the argument must be 1-D, got rank 2");
+  }
+
   void einsum() {
     tir::Var n = tir::MakeVar("n", kI64);
     auto tuple_of = [](std::string subscripts) {

@@ -14,6 +14,7 @@
 #include "relax/op/registry.h"
 #include "runtime/ndarray.h"
 #include "script/tvmscript.h"
+#include "transform/relax/legalize_ops.h"
 #include "transform/relax/semantic_check.h"
 
 using namespace wb;
@@ -1067,6 +1068,42 @@ class Module:
       QCOMPARE(nz.GetInt(j), k / 4);
       QCOMPARE(nz.GetInt(7 + j), k % 4);
       ++j;
+    }
+  }
+
+  // dynamic_strided_slice (its shape computed by a kernel, then a match_cast to fresh dims) with
+  // negative bounds and a negative stride, in the interpreter and through LegalizeOps.
+  void dynamicStridedSlice() {
+    ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4, 6), dtype="float32"), b: R.Tensor((2,), dtype="int64"), e: R.Tensor((2,), dtype="int64"), s: R.Tensor((2,), dtype="int64")) -> R.Tensor(dtype="float32", ndim=2):
+        with R.dataflow():
+            gv: R.Tensor(dtype="float32", ndim=2) = R.dynamic_strided_slice(x, b, e, s)
+            R.output(gv)
+        return gv
+)");
+    QCOMPARE(script::PrintModule(ParseOrFail(script::PrintModule(m))), script::PrintModule(m));
+    auto ints = [](std::vector<int64_t> v) {
+      runtime::NDArray a = runtime::NDArray::Empty({int64_t(v.size())}, runtime::Int(64));
+      for (size_t k = 0; k < v.size(); ++k) a.SetInt(int64_t(k), v[k]);
+      return a;
+    };
+    runtime::NDArray x = Random({4, 6}, 81);
+    // Rows 3, 2, 1 (from -1 down to, not including, 0); columns 1, 3, 5 (1 to past the end by 2).
+    std::vector<Value> args = {Value::Tensor(x), Value::Tensor(ints({-1, 1})), Value::Tensor(ints({0, 100})),
+                               Value::Tensor(ints({-1, 2}))};
+    for (bool legalized : {false, true}) {
+      ir::IRModule run = legalized ? transform::LegalizeModule(m, nullptr) : m;
+      auto r = relax::InterpretRelax(run, "main", args, transform::InterpreterOptions());
+      QVERIFY2(r.ok(), FirstError(r).c_str());
+      QCOMPARE(r.value.tensor.shape(), (std::vector<int64_t>{3, 3}));
+      for (int64_t i = 0; i < 3; ++i) {
+        for (int64_t j = 0; j < 3; ++j) QCOMPARE(r.value.tensor.GetDouble(i * 3 + j), x.GetDouble((3 - i) * 6 + 1 + 2 * j));
+      }
     }
   }
 

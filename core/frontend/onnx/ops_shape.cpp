@@ -1,6 +1,7 @@
 // Shape and layout ONNX ops: Shape, Size, Reshape, Flatten, Transpose, Squeeze, Unsqueeze,
 // Concat, Gather, Slice, Split, Expand, ConstantOfShape, Constant, Range, Trilu, DepthToSpace,
-// SpaceToDepth, OneHot, EyeLike and NonZero (its count a symbolic dim). Values known at
+// SpaceToDepth, OneHot, EyeLike and NonZero (its count a symbolic dim); a Slice by values computed
+// when it runs onto relax.dynamic_strided_slice. Values known at
 // import time (integer constants and shapes, elements possibly symbolic) are rearranged here, so
 // the shape arithmetic that exporters emit folds into the static or symbolic shape that a
 // Reshape or Expand finally takes.
@@ -301,7 +302,72 @@ std::vector<Operand> ConvertGather(NodeContext& ctx) {
                             {{"axis", ir::MakeInt(axis)}, {"mode", ir::MakeString(mode)}})))};
 }
 
+// Slice whose starts, ends or steps are computed when it runs: relax.dynamic_strided_slice over
+// begin / end / strides of one value per axis (the axes not sliced take 0, 2^62 as "to the end",
+// which the op clamps, and 1); axes must be known. The result's dims are the input's where an
+// axis is not sliced and new symbolic dims (slice_len, ...) bound by a match_cast where it is.
+std::vector<Operand> ConvertDynamicSlice(NodeContext& ctx) {
+  int64_t rank = ctx.Rank(0);
+  std::vector<PrimExpr> counts = ctx.Shape(1);
+  const int64_t* n = counts.size() == 1 ? tir::AsConstInt(counts[0]) : nullptr;
+  if (!n) ctx.Fail("starts must be 1-D with a static length");
+  std::vector<int64_t> axes;
+  if (ctx.HasInput(3)) {
+    axes = ctx.ConstInts(3, "axes");
+  } else {
+    for (int64_t k = 0; k < *n; ++k) axes.push_back(k);
+  }
+  if (static_cast<int64_t>(axes.size()) != *n) ctx.Fail("starts, ends, axes and steps must have the same length");
+  for (int64_t& a : axes) a = NormalizeAxis(a, rank, ctx);
+  DataType i64 = DataType::Int(64);
+  auto as_i64 = [&](size_t i) {
+    Expr e = ctx.Expr(i);
+    return ctx.DType(i) == i64 ? e : Expr(ctx.Op("relax.astype", {e}, {{"dtype", relax::DTypeAttr(i64)}}));
+  };
+  bool every_axis = static_cast<int64_t>(axes.size()) == rank;
+  for (int64_t d = 0; every_axis && d < rank; ++d) every_axis = axes[d] == d;
+  // One value per axis of the data: the sliced axes' from input i (known values folded in, the
+  // default `fill` without it), the others' `whole`.
+  auto full = [&](size_t i, double fill, double whole) {
+    std::optional<std::vector<int64_t>> known;
+    if (!ctx.HasInput(i)) {
+      known = std::vector<int64_t>(axes.size(), static_cast<int64_t>(fill));
+    } else if (const KnownInts* k = ctx.Known(i); k && k->AllConstant()) {
+      known = k->Constants("input " + std::to_string(i));
+    }
+    Expr given = known ? Expr() : as_i64(i);
+    if (!known && every_axis) return given;
+    std::vector<Expr> parts;
+    std::vector<double> run;  // constants not yet emitted
+    auto flush = [&] {
+      if (!run.empty()) parts.push_back(MakeConstantOf(i64, {static_cast<int64_t>(run.size())}, run));
+      run.clear();
+    };
+    for (int64_t d = 0; d < rank; ++d) {
+      auto at = std::find(axes.begin(), axes.end(), d);
+      if (at == axes.end()) {
+        run.push_back(whole);
+      } else if (known) {
+        run.push_back(static_cast<double>((*known)[at - axes.begin()]));
+      } else {
+        flush();
+        Expr index = MakeConstantOf(i64, {1}, {static_cast<double>(at - axes.begin())});
+        parts.push_back(ctx.Op("relax.take", {given, index}, {{"axis", ir::MakeInt(0)}}));
+      }
+    }
+    flush();
+    if (parts.size() == 1) return parts[0];
+    return Expr(ctx.Op("relax.concat", {relax::MakeTuple(parts)}, {{"axis", ir::MakeInt(0)}}));
+  };
+  Expr sliced = ctx.Op("relax.dynamic_strided_slice", {ctx.Expr(0), full(1, 0, 0),
+                                                        full(2, 0, static_cast<double>(int64_t(1) << 62)), full(4, 1, 1)});
+  std::vector<PrimExpr> dims = ctx.Shape(0);
+  for (int64_t a : axes) dims[a] = ctx.FreshVar("slice_len");
+  return {Value(Expr(ctx.MatchCast(sliced, relax::MakeTensorType(dims, ctx.DType(0)))))};
+}
+
 std::vector<Operand> ConvertSlice(NodeContext& ctx) {
+  if (!ctx.Known(1) || !ctx.Known(2) || (ctx.HasInput(4) && !ctx.Known(4))) return ConvertDynamicSlice(ctx);
   std::vector<int64_t> starts = ctx.ConstInts(1, "starts");
   std::vector<int64_t> ends = ctx.ConstInts(2, "ends");
   int64_t rank = ctx.Rank(0);

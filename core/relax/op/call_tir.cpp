@@ -157,8 +157,28 @@ OpInfo ShapeOf() {
   return Define(std::move(def));
 }
 
+// tensor_to_shape: a 1-D int64 tensor's values as a shape, known when it runs (the VM's
+// vm.builtin.tensor_to_shape); its rank is the tensor's length when that is static.
+OpInfo TensorToShape() {
+  OpDef def;
+  def.name = "relax.tensor_to_shape";
+  def.args = {"expr"};
+  def.call_packed = "vm.builtin.tensor_to_shape";
+  def.infer = [](const Call&, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the argument");
+    if (!x->IsUnknownNdim() && x->ndim != 1) throw TypeError("the argument must be 1-D, got rank " + std::to_string(x->ndim));
+    if (!x->IsUnknownDtype() && x->dtype != DataType::Int(64)) {
+      throw TypeError("the argument must be int64, got " + x->dtype.ToString());
+    }
+    std::optional<int64_t> n = x->shape ? AsConstInt((*x->shape)[0]) : std::nullopt;
+    return n ? MakeShapeType(*n) : MakeShapeType();
+  };
+  return Define(std::move(def));
+}
+
 const OpRegistrar kOps[] = {
     OpRegistrar(ShapeOf()),
+    OpRegistrar(TensorToShape()),
     OpRegistrar(CallTIR()),
     OpRegistrar(CallTIRInplace()),
     OpRegistrar(CallDPSPacked()),

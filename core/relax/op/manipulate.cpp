@@ -369,6 +369,37 @@ OpInfo StridedSlice() {
   return Define(std::move(def));
 }
 
+// dynamic_strided_slice: strided_slice with begin, end and strides given as 1-D int64 tensors
+// (one value per axis) computed when it runs, so the result has the data's rank and no shape.
+// Its legalization computes the shape first (TVM's shape function), then slices.
+OpInfo DynamicStridedSlice() {
+  OpDef def;
+  def.name = "relax.dynamic_strided_slice";
+  def.args = {"x", "begin", "end", "strides"};
+  def.pattern = OpPatternKind::kInjective;
+  def.infer = [](const Call&, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the data");
+    const char* roles[] = {"begin", "end", "strides"};
+    for (size_t i = 1; i < 4; ++i) {
+      const TensorTypeNode* t = TensorArg(types, i, roles[i - 1]);
+      if (!t->IsUnknownDtype() && t->dtype != DataType::Int(64)) {
+        throw TypeError(std::string(roles[i - 1]) + " must be int64, got " + t->dtype.ToString());
+      }
+      if (!t->IsUnknownNdim() && t->ndim != 1) {
+        throw TypeError(std::string(roles[i - 1]) + " must be 1-D, got rank " + std::to_string(t->ndim));
+      }
+      std::optional<int64_t> n = t->shape ? AsConstInt((*t->shape)[0]) : std::nullopt;
+      if (!n) throw TypeError(std::string(roles[i - 1]) + " must have a static length");
+      if (!x->IsUnknownNdim() && *n != x->ndim) {
+        throw TypeError(std::string(roles[i - 1]) + " has " + std::to_string(*n) + " values for data of rank " +
+                        std::to_string(x->ndim));
+      }
+    }
+    return WithVDevice(MakeTensorType(x->dtype, x->ndim), x->vdevice);
+  };
+  return Define(std::move(def));
+}
+
 OpInfo Take() {
   OpDef def;
   def.name = "relax.take";
@@ -764,7 +795,7 @@ const OpRegistrar kOps[] = {
     OpRegistrar(BroadcastTo()), OpRegistrar(LayoutTransform()), OpRegistrar(Tile()),
     OpRegistrar(GatherElements()), OpRegistrar(GatherND()), OpRegistrar(Where()),
     OpRegistrar(Flip()),        OpRegistrar(Repeat()),          OpRegistrar(ScatterElements()),
-    OpRegistrar(ScatterND()),   OpRegistrar(OneHot()),
+    OpRegistrar(ScatterND()),   OpRegistrar(OneHot()),          OpRegistrar(DynamicStridedSlice()),
 };
 
 }  // namespace

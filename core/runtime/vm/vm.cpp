@@ -384,6 +384,18 @@ Value AssertOp(std::vector<Value>& args) {
   return Value::Tuple({});
 }
 
+// A 1-D integer tensor's values as a shape (relax.tensor_to_shape).
+Value TensorToShape(std::vector<Value>& args) {
+  CheckArgCount(args, 1, "vm.builtin.tensor_to_shape");
+  if (args[0].kind != Value::Kind::kTensor || args[0].tensor.shape().size() != 1) {
+    throw VMError("vm.builtin.tensor_to_shape: the argument must be a 1-D tensor, got " + args[0].Describe());
+  }
+  NDArray x = args[0].tensor.is_cpu() ? args[0].tensor : args[0].tensor.CopyTo(CPU());
+  std::vector<int64_t> dims;
+  for (int64_t i = 0; i < x.NumElements(); ++i) dims.push_back(x.GetInt(i));
+  return Value::Shape(std::move(dims));
+}
+
 Value NonZeroOf(std::vector<Value>& args) {
   CheckArgCount(args, 1, "relax.run.nonzero");
   if (args[0].kind != Value::Kind::kTensor) {
@@ -406,7 +418,7 @@ const std::map<std::string, Builtin>& Builtins() {
       {"vm.builtin.alloc_tensor_from_storage", AllocTensorFromStorage},
       {"vm.builtin.null_value", NullValue},
       {"relax.run.print", Print},                      {"relax.run.assert_op", AssertOp},
-      {"relax.run.nonzero", NonZeroOf},
+      {"relax.run.nonzero", NonZeroOf},                {"vm.builtin.tensor_to_shape", TensorToShape},
   };
   return table;
 }

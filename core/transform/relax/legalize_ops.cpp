@@ -84,6 +84,14 @@ class Legalizer {
         Expr value = VisitExpr(vb->value);
         if (value.same_as(vb->value)) {
           bindings.push_back(b);
+        } else if (auto* steps = value.as<relax::SeqExprNode>()) {
+          // A legalization that needs bindings of its own (a shape computed before the kernel):
+          // they go before the call's binding, which takes the result.
+          changed = true;
+          for (const relax::BindingBlock& inner : steps->blocks) {
+            bindings.insert(bindings.end(), inner->bindings.begin(), inner->bindings.end());
+          }
+          bindings.push_back(relax::MakeVarBinding(vb->var, steps->body, vb->span));
         } else {
           changed = true;
           bindings.push_back(relax::MakeVarBinding(vb->var, value, vb->span));

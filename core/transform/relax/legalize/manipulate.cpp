@@ -107,6 +107,37 @@ void RegisterManipulate(LegalizeTable& table) {
       return te.Emit(topi::strided_slice(x, axes, begin, end, strides), "strided_slice");
     });
   };
+  // As TVM legalizes it: a kernel computes the result's shape into a tensor, R.tensor_to_shape
+  // makes it a shape that a match_cast binds to fresh symbolic dims s, s1, ..., and the slicing
+  // kernel writes a result of those dims. The bindings come back as a SeqExpr, which LegalizeOps
+  // splices into the block before the call's binding.
+  table["relax.dynamic_strided_slice"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall shape_call(bb);
+    te::Tensor x = shape_call.Tensor(call, 0);
+    std::vector<te::Tensor> bounds = {shape_call.Tensor(call, 1), shape_call.Tensor(call, 2), shape_call.Tensor(call, 3)};
+    Expr shape_tensor = Guard([&] {
+      return shape_call.Emit(topi::shape_func_dynamic_strided_slice(x, bounds[0], bounds[1], bounds[2]),
+                             "shape_func_dynamic_strided_slice");
+    });
+    shape_tensor = bb.Normalize(shape_tensor);
+    relax::Var tensor_var = relax::MakeVar("shape_tensor", relax::GetType(shape_tensor));
+    Expr to_shape = bb.Normalize(relax::MakeOpCall("relax.tensor_to_shape", {tensor_var}));
+    relax::Var shape_var = relax::MakeVar("shape", relax::GetType(to_shape));
+    std::vector<ir::PrimExpr> dims;
+    for (size_t d = 0; d < x.ndim(); ++d) dims.push_back(tir::MakeVar(d == 0 ? "s" : "s" + std::to_string(d), ir::DataType::Int(64)));
+    relax::Type cast_type = relax::MakeShapeType(dims);
+    relax::Var cast_var = relax::MakeVar("shape_cast", cast_type);
+    TECall slice_call(bb);
+    te::Tensor sx = slice_call.Tensor(call, 0);
+    te::Tensor sb = slice_call.Tensor(call, 1), se = slice_call.Tensor(call, 2), ss = slice_call.Tensor(call, 3);
+    Expr slice = Guard([&] {
+      return slice_call.Emit(topi::dynamic_strided_slice(sx, sb, se, ss, slice_call.Dims(dims)), "dynamic_strided_slice");
+    });
+    std::vector<relax::Binding> bindings = {relax::MakeVarBinding(tensor_var, shape_tensor),
+                                            relax::MakeVarBinding(shape_var, to_shape),
+                                            relax::MakeMatchCast(cast_var, shape_var, cast_type)};
+    return bb.Normalize(relax::MakeSeqExpr({relax::MakeBindingBlock(std::move(bindings))}, slice));
+  };
   table["relax.one_hot"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     TECall te(bb);
     te::Tensor indices = te.Tensor(call, 0);
