@@ -7,6 +7,7 @@
 #include <limits>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "relax/block_builder.h"
@@ -469,6 +470,19 @@ class TestRelaxOps : public QObject {
                 "nn.conv3d: data layout NCDHX is not supported (expected a permutation of NCDHW)");
     CHECK_ERROR(Infer({T({I(1), I(4), I(8), I(8), I(8)}), T({I(8), I(3), I(3), I(3), I(3)})}, On("relax.nn.conv3d")),
                 "nn.conv3d: the data has 4 input channels but the weight expects 3 (3 per group x 1 groups)");
+    // Padding given as one value, or one per axis, is completed to the befores and afters (TVM's
+    // GetCompletePadding3D), for every op with a window.
+    BlockBuilder bb;
+    Var x = MakeVar("x", T({I(1), I(3), I(8), I(8), I(8)}));
+    for (auto [name, padding, full] : {std::tuple{"relax.nn.max_pool3d", std::vector<int64_t>{1}, "[1, 1, 1, 1, 1, 1]"},
+                                       std::tuple{"relax.nn.avg_pool3d", std::vector<int64_t>{1, 2, 0}, "[1, 2, 0, 1, 2, 0]"}}) {
+      Expr normalized = bb.Normalize(MakeOpCall(name, {x}, {{"padding", IntArray(padding)}}));
+      auto* call = normalized.as<CallNode>();
+      QVERIFY(call);
+      std::string text = "[";
+      for (int64_t v : AttrInts(GetRef(call), "padding")) text += (text.size() > 1 ? ", " : "") + std::to_string(v);
+      QCOMPARE(QString::fromStdString(text + "]"), QString(full));
+    }
   }
 
   // conv1d_transpose: (in - 1) * stride - pads + dilation * (k - 1) + output_padding + 1.

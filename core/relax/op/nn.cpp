@@ -139,6 +139,20 @@ std::vector<int64_t> PaddingOf(const Call& call, size_t k) {
   return p;
 }
 
+// Writes padding given as one value or one per axis out as the 2k befores and afters, as TVM's
+// constructors complete it (GetCompletePadding1D/2D/3D), so that the text shows all of them.
+FNormalize CompletePadding(size_t k) {
+  return [k](const Call& call) -> Call {
+    std::vector<int64_t> p = AttrInts(call, "padding");
+    if (p.size() == 2 * k) return call;
+    if (p.size() == 1) p.assign(2 * k, p[0]);
+    if (p.size() == k) p.insert(p.end(), p.begin(), p.end());
+    Call out = call;
+    out.CopyOnWrite()->attrs["padding"] = IntArray(p);
+    return out;
+  };
+}
+
 void CheckRank(const TensorTypeNode* t, const char* role, size_t rank) {
   if (!t->IsUnknownNdim() && t->ndim != static_cast<int64_t>(rank)) {
     throw TypeError(std::string("the ") + role + " must be " + std::to_string(rank) + "-D, got rank " +
@@ -206,6 +220,7 @@ OpInfo Conv(size_t k) {
   def.args = {"data", "weight"};
   def.pattern = OpPatternKind::kOutEWiseFusable;
   def.attrs_type_key = "relax.attrs.Conv" + d + "Attrs";
+  def.normalize = CompletePadding(k);
   def.attrs = {IntsAttr("strides", std::vector<int64_t>(k, 1)),
                IntsAttr("padding", std::vector<int64_t>(2 * k, 0)),
                IntsAttr("dilation", std::vector<int64_t>(k, 1)),
@@ -253,6 +268,7 @@ OpInfo ConvTranspose(size_t k) {
   def.args = {"data", "weight"};
   def.pattern = OpPatternKind::kOutEWiseFusable;
   def.attrs_type_key = "relax.attrs.Conv" + d + "TransposeAttrs";
+  def.normalize = CompletePadding(k);
   def.attrs = {IntsAttr("strides", std::vector<int64_t>(k, 1)),
                IntsAttr("padding", std::vector<int64_t>(2 * k, 0)),
                IntsAttr("output_padding", std::vector<int64_t>(k, 0)),
@@ -349,6 +365,7 @@ OpInfo Pool(const char* kind, size_t k) {
   def.args = {"data"};
   def.pattern = OpPatternKind::kOutEWiseFusable;
   def.attrs_type_key = "relax.attrs.Pool" + std::to_string(k) + "DAttrs";
+  def.normalize = CompletePadding(k);
   def.attrs = {IntsAttr("pool_size", std::vector<int64_t>(k, 1)),
                IntsAttr("strides", std::vector<int64_t>(k, 1)),
                IntsAttr("dilation", std::vector<int64_t>(k, 1)),
