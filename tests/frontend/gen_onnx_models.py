@@ -1040,6 +1040,23 @@ def conv_nd(x, w, pads, strides, dils, group=1):
     return out
 
 
+def conv_transpose_nd(x, w, strides, pads, out_pad, dils, group=1):
+    """ConvTranspose of any spatial rank by its definition: each input element scatters x * w."""
+    k = x.ndim - 2
+    n, c, m, taps = x.shape[0], x.shape[1], w.shape[1], w.shape[2:]
+    cg = c // group
+    full = [(x.shape[2 + i] - 1) * strides[i] + dils[i] * (taps[i] - 1) + 1 + out_pad[i] for i in range(k)]
+    out = np.zeros((n, m * group, *full), np.float64)
+    for ci in range(c):
+        g = ci // cg
+        for idx in np.ndindex(*x.shape[2:]):
+            for t in np.ndindex(*taps):
+                pos = tuple(idx[i] * strides[i] + t[i] * dils[i] for i in range(k))
+                out[(slice(None), slice(g * m, (g + 1) * m)) + pos] += \
+                    x[(slice(None), ci) + idx][:, None] * w[(ci, slice(None)) + t]
+    return out[(slice(None), slice(None)) + tuple(slice(pads[i], full[i] - pads[k + i]) for i in range(k))]
+
+
 def pool_nd(x, kernel, strides, pads, mode, include_pad=False, ceil=False, dils=None):
     """Max or average pooling of any spatial rank: each window over the positions inside the data
     (an average divided by the whole window with include_pad)."""
@@ -1182,11 +1199,14 @@ def dynamic_quantize():
 
 
 def conv_pool_3d():
-    """3-D Conv (bias, asymmetric pads, strides, dilations, groups), MaxPool (pads, ceil_mode),
-    AveragePool with and without the padding counted, and a 3-D GlobalAveragePool."""
+    """3-D Conv (bias, asymmetric pads, strides, dilations, groups), ConvTranspose (strides, pads,
+    output_padding, dilations, groups, bias), MaxPool (pads, ceil_mode), AveragePool with and
+    without the padding counted, and a 3-D GlobalAveragePool."""
     x = rand(1, 4, 5, 6, 5)
     w = rand(6, 2, 3, 2, 3)
     b = rand(6)
+    wt = rand(4, 3, 2, 3, 2)
+    bt = rand(6)
     nodes = [
         helper.make_node("Conv", ["x", "w", "b"], ["conv"], pads=[1, 0, 2, 1, 1, 0], strides=[1, 2, 1],
                          dilations=[1, 1, 2], group=2),
@@ -1197,6 +1217,8 @@ def conv_pool_3d():
         helper.make_node("AveragePool", ["x"], ["avg_pad"], kernel_shape=[3, 2, 3], strides=[2, 1, 2],
                          pads=[1, 0, 1, 1, 1, 1], count_include_pad=1),
         helper.make_node("GlobalAveragePool", ["x"], ["gap"]),
+        helper.make_node("ConvTranspose", ["x", "wt", "bt"], ["ct"], strides=[2, 1, 2], pads=[1, 0, 0, 0, 1, 1],
+                         output_padding=[1, 0, 0], dilations=[1, 2, 1], group=2),
     ]
     conv = conv_nd(x, w, (1, 0, 2, 1, 1, 0), (1, 2, 1), (1, 1, 2), group=2) + b.reshape(1, 6, 1, 1, 1)
     expected = {
@@ -1205,10 +1227,12 @@ def conv_pool_3d():
         "avg": pool_nd(x, (3, 3, 2), (1, 2, 2), (1, 1, 0, 1, 1, 1), "avg"),
         "avg_pad": pool_nd(x, (3, 2, 3), (2, 1, 2), (1, 0, 1, 1, 1, 1), "avg", include_pad=True),
         "gap": x.mean(axis=(2, 3, 4), keepdims=True),
+        "ct": (conv_transpose_nd(x, wt, (2, 1, 2), (1, 0, 0, 0, 1, 1), (1, 0, 0), (1, 2, 1), group=2)
+               + bt.reshape(1, 6, 1, 1, 1)).astype(np.float32),
     }
     save("conv_pool_3d", nodes, [("x", F32, [1, 4, 5, 6, 5])],
          [(k, F32, list(v.shape)) for k, v in expected.items()], {"x": x}, expected,
-         [init("w", w), init("b", b)], opset=17)
+         [init("w", w), init("b", b), init("wt", wt), init("bt", bt)], opset=17)
 
 
 def nonzero():
@@ -1251,7 +1275,7 @@ def dynamic_slice():
 
 def quant_errors():
     """Quantized models the importer refuses: a per-column scale of the wrong length, a weight zero
-    point of another dtype than the weight, a 3-D ConvTranspose."""
+    point of another dtype than the weight, a Conv over four spatial axes."""
     a = helper.make_tensor_value_info("a", U8, [2, 3])
     b = helper.make_tensor_value_info("b", U8, [3, 4])
     inits = [init("s", np.float32(0.1)), init("z", np.uint8(0)), init("bs", np.ones(3, np.float32))]
@@ -1268,13 +1292,13 @@ def quant_errors():
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], producer_name="gen_onnx_models")
     model.ir_version = 8
     onnx.save(model, os.path.join(DATA, "conv_integer_bad_zero.onnx"))
-    x = helper.make_tensor_value_info("x", F32, [1, 1, 2, 2, 2])
-    nodes = [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="ct3")]
-    graph = helper.make_graph(nodes, "conv_transpose_3d", [x], [helper.make_tensor_value_info("y", F32, None)],
-                              initializer=[init("w", np.ones((1, 1, 2, 2, 2), np.float32))])
+    x = helper.make_tensor_value_info("x", F32, [1, 1, 2, 2, 2, 2])
+    nodes = [helper.make_node("Conv", ["x", "w"], ["y"], name="c4")]
+    graph = helper.make_graph(nodes, "conv_4d", [x], [helper.make_tensor_value_info("y", F32, None)],
+                              initializer=[init("w", np.ones((1, 1, 2, 2, 2, 2), np.float32))])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="gen_onnx_models")
     model.ir_version = 8
-    onnx.save(model, os.path.join(DATA, "conv_transpose_3d.onnx"))
+    onnx.save(model, os.path.join(DATA, "conv_4d.onnx"))
 
 
 # --- error cases ------------------------------------------------------------------------------

@@ -140,7 +140,7 @@ class TestONNXImport : public QObject {
     row("qlinear_matmul", {"qmm", "qmm_axis", "mmi_axis"});
     row("qlinear_conv", {"qc", "qc1", "ci", "ci3"});
     row("dynamic_quantize", {"y", "y_scale", "y_zero", "yp", "yp_scale", "yp_zero", "vq", "vd"});
-    row("conv_pool_3d", {"conv", "max", "avg", "avg_pad", "gap"});
+    row("conv_pool_3d", {"conv", "max", "avg", "avg_pad", "gap", "ct"});
     row("nonzero", {"nz", "nz_t", "nzm"});
     row("dynamic_slice", {"y1", "y2"});
     row("activation_predicates", {"celu", "shrink", "shrink_i", "nan", "inf", "pinf", "ninf", "cl"});
@@ -328,10 +328,10 @@ class TestONNXImport : public QObject {
            "of B), got shape (3,)";
     QTest::newRow("zero point of another dtype")
         << "conv_integer_bad_zero" << "ConvInteger at node 'ci' (#0): w_zero_point has dtype uint8 where its operand has int8";
-    QTest::newRow("3-D ConvTranspose")
-        << "conv_transpose_3d"
-        << "ConvTranspose at node 'ct3' (#0): only 1-D to 2-D transposed convolution (3-D to 4-D data and weight) is "
-           "supported, got rank 5 and 5";
+    QTest::newRow("4-D Conv")
+        << "conv_4d"
+        << "Conv at node 'c4' (#0): only 1-D to 3-D convolution (3-D to 5-D data and weight) is supported, got rank 6 "
+           "and 6";
   }
   void malformedAttributes() {
     QFETCH(QString, name);

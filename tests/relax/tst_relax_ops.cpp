@@ -509,6 +509,12 @@ class TestRelaxOps : public QObject {
                 "nn.conv1d_transpose: data layout NCH is not supported (expected a permutation of NCW)");
     CHECK_ERROR(Infer({T({I(1), I(3), I(5)}), T({I(4), I(3), I(3)})}, On("relax.nn.conv1d_transpose")),
                 "nn.conv1d_transpose: the data has 3 input channels but the weight expects 4");
+    // conv3d_transpose, the same definition over three axes: (in - 1) * 2 + 2 each.
+    CHECK_TYPE(Infer({T({I(1), I(4), I(3), I(4), I(5)}), T({I(4), I(3), I(2), I(2), I(2)})},
+                     On("relax.nn.conv3d_transpose", {{"strides", IntArray({2})}})),
+               "R.Tensor((1, 3, 6, 8, 10), \"float32\")");
+    CHECK_ERROR(Infer({T({I(1), I(4), I(3), I(4)}), T({I(4), I(3), I(2), I(2), I(2)})}, On("relax.nn.conv3d_transpose")),
+                "nn.conv3d_transpose: the data must be 5-D, got rank 4");
   }
 
   // Pooling over 1 and 3 spatial axes, with TVM's per-rank defaults.

@@ -293,8 +293,9 @@ class Module:
     Var w5 = tensor("w5", {3, 2, 2, 2, 2}, f32);
     Var x3 = tensor("x3", {1, 2, 6}, f32);
     Var w3 = tensor("w3", {2, 3, 3}, f32);
+    Var w5t = tensor("w5t", {2, 3, 2, 2, 2}, f32);
     BlockBuilder bb;
-    bb.BeginFunction("main", {x, w, v, m, idx, c, x5, w5, x3, w3});
+    bb.BeginFunction("main", {x, w, v, m, idx, c, x5, w5, x3, w3, w5t});
     bb.BeginDataflowBlock();
     std::vector<std::pair<std::string, Expr>> calls = {
         {"relax.add", MakeOpCall("relax.add", {m, m})},
@@ -317,6 +318,9 @@ class Module:
         {"relax.nn.conv3d", MakeOpCall("relax.nn.conv3d", {x5, w5}, {{"padding", ints({1, 0, 1, 0, 1, 1})}})},
         {"relax.nn.conv1d_transpose",
          MakeOpCall("relax.nn.conv1d_transpose", {x3, w3}, {{"strides", ints({2})}, {"output_padding", ints({1})}})},
+        {"relax.nn.conv3d_transpose",
+         MakeOpCall("relax.nn.conv3d_transpose", {x5, w5t},
+                    {{"strides", ints({2})}})},
         {"relax.nn.max_pool1d", MakeOpCall("relax.nn.max_pool1d", {x3}, {{"pool_size", ints({3})}, {"padding", ints({1})}})},
         {"relax.nn.avg_pool1d", MakeOpCall("relax.nn.avg_pool1d", {x3}, {{"pool_size", ints({2})}, {"strides", ints({2})}})},
         {"relax.nn.max_pool3d",

@@ -1,5 +1,5 @@
 // Neural-network ONNX ops: Gemm and MatMul, Conv over 1 to 3 spatial axes (onto conv1d / conv2d /
-// conv3d), 1-D and 2-D ConvTranspose, pooling over 1 to 3 axes (Lp pools through average pools), the
+// conv3d) and ConvTranspose likewise, pooling over 1 to 3 axes (Lp pools through average pools), the
 // normalizations (LRN and MeanVarianceNormalization by their formulas), Resize and
 // the softmax family with Hardmax, mapped onto relax.matmul, relax.nn.*, relax.image.* and
 // relax.mean / relax.max as TVM's ONNX frontend maps them.
@@ -97,11 +97,11 @@ std::vector<Operand> ConvertConv(NodeContext& ctx) {
   return {Value(AddChannelBias(ctx, y, 2, static_cast<int64_t>(kernel.size()) + 2))};
 }
 
-// ConvTranspose onto relax.nn.conv1d_transpose / conv2d_transpose (ONNX's weight is (C, M / group,
-// taps...), TVM's IOW / IOHW). output_shape, when given, fixes the total padding of each axis; as the ONNX spec says,
+// ConvTranspose onto relax.nn.conv1d_transpose / conv2d_transpose / conv3d_transpose (ONNX's
+// weight is (C, M / group, taps...), TVM's IOW / IOHW / IODHW). output_shape, when given, fixes the total padding of each axis; as the ONNX spec says,
 // SAME_UPPER puts the larger half at the end, NOTSET and SAME_LOWER at the start.
 std::vector<Operand> ConvertConvTranspose(NodeContext& ctx) {
-  std::vector<int64_t> kernel = KernelOf(ctx, "transposed convolution", 2);
+  std::vector<int64_t> kernel = KernelOf(ctx, "transposed convolution", 3);
   size_t n = kernel.size();
   kernel = ctx.AttrInts("kernel_shape", kernel);
   std::vector<int64_t> strides = ctx.AttrInts("strides", std::vector<int64_t>(n, 1));

@@ -257,7 +257,7 @@ OpInfo Conv(size_t k) {
   return Define(std::move(def));
 }
 
-// conv1d_transpose / conv2d_transpose: the gradient of the convolution with respect to its input.
+// conv1d_transpose / conv2d_transpose / conv3d_transpose: the gradient of the convolution with respect to its input.
 // The kernel is IO + spatial (input channels, output channels per group, taps); each spatial
 // output dim is (in - 1) * stride - pad_before - pad_after + dilation * (kernel - 1) +
 // output_padding + 1.
@@ -589,6 +589,7 @@ const OpRegistrar kOps[] = {
     OpRegistrar(Conv(3)),
     OpRegistrar(ConvTranspose(1)),
     OpRegistrar(ConvTranspose(2)),
+    OpRegistrar(ConvTranspose(3)),
     OpRegistrar(PRelu()),
     OpRegistrar(Pool("max", 1)),
     OpRegistrar(Pool("max", 2)),

@@ -67,7 +67,7 @@ Expr LegalizeConv(BlockBuilder& bb, const Call& call, const std::string& name) {
   }
 }
 
-// conv1d_transpose / conv2d_transpose: channels-first layouts only (NCW / IOW, NCHW / IOHW).
+// conv1d/2d/3d_transpose: channels-first layouts only (NCW / IOW, NCHW / IOHW, NCDHW / IODHW).
 Expr LegalizeConvTranspose(BlockBuilder& bb, const Call& call, const std::string& name, const std::string& data_layout,
                            const std::string& kernel_layout) {
   SameOutLayout(call, "data_layout");
@@ -161,6 +161,9 @@ void RegisterNN(LegalizeTable& table) {
   };
   table["relax.nn.conv2d_transpose"] = [](BlockBuilder& bb, const Call& call) {
     return LegalizeConvTranspose(bb, call, "conv2d_transpose", "NCHW", "IOHW");
+  };
+  table["relax.nn.conv3d_transpose"] = [](BlockBuilder& bb, const Call& call) {
+    return LegalizeConvTranspose(bb, call, "conv3d_transpose", "NCDHW", "IODHW");
   };
   table["relax.nn.prelu"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     TECall te(bb);
