@@ -1273,6 +1273,29 @@ def dynamic_slice():
           init("ax2", np.array([0, 1], np.int64))], opset=13)
 
 
+def one_hot_const():
+    """OneHot with constant values (onto R.one_hot): negative indices wrap, those outside
+    [-depth, depth) give a row of off; float and int64 values, a middle and the first axis."""
+    ind = np.array([[0, -1, 2], [5, -4, 3]], np.int64)
+    depth = 4
+
+    def ref(values, axis):
+        wrapped = np.where(ind < 0, ind + depth, ind)
+        hot = (wrapped[..., None] == np.arange(depth)).astype(values.dtype)
+        out = np.where(hot == 1, values[1], values[0]).astype(values.dtype)
+        return np.ascontiguousarray(np.moveaxis(out, -1, axis))
+
+    vf, vi = np.array([0.5, 3.0], np.float32), np.array([-1, 7], np.int64)
+    nodes = [
+        helper.make_node("OneHot", ["ind", "depth", "vf"], ["ohf"], axis=-2),
+        helper.make_node("OneHot", ["ind", "depth", "vi"], ["ohi"], axis=0),
+    ]
+    expected = {"ohf": ref(vf, -2), "ohi": ref(vi, 0)}
+    save("one_hot_const", nodes, [("ind", I64, [2, 3])],
+         [("ohf", F32, list(expected["ohf"].shape)), ("ohi", I64, list(expected["ohi"].shape))], {"ind": ind}, expected,
+         [init("depth", np.int64(depth)), init("vf", vf), init("vi", vi)], opset=13)
+
+
 def quant_errors():
     """Quantized models the importer refuses: a per-column scale of the wrong length, a weight zero
     point of another dtype than the weight, a Conv over four spatial axes."""
@@ -1403,6 +1426,7 @@ def main():
     quant_errors()
     nonzero()
     dynamic_slice()
+    one_hot_const()
 
 
 if __name__ == "__main__":

@@ -143,6 +143,7 @@ class TestONNXImport : public QObject {
     row("conv_pool_3d", {"conv", "max", "avg", "avg_pad", "gap", "ct"});
     row("nonzero", {"nz", "nz_t", "nzm"});
     row("dynamic_slice", {"y1", "y2"});
+    row("one_hot_const", {"ohf", "ohi"});
     row("activation_predicates", {"celu", "shrink", "shrink_i", "nan", "inf", "pinf", "ninf", "cl"});
   }
   void model() {

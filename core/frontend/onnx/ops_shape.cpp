@@ -653,8 +653,9 @@ std::vector<Operand> ConvertSpaceToDepth(NodeContext& ctx) {
 }
 
 // OneHot (opset 11): on where the (wrapped) index equals the position along the new axis, off
-// elsewhere; an index outside [-depth, depth) gives a row of off. depth must be known at import;
-// values = [off, on] may be computed by the graph.
+// elsewhere; an index outside [-depth, depth) gives a row of off. depth must be known at import.
+// Constant values = [off, on] give relax.one_hot; values computed by the graph an equality with
+// the positions and a where.
 std::vector<Operand> ConvertOneHot(NodeContext& ctx) {
   std::optional<double> depth_value = ctx.ConstScalar(1);
   if (!depth_value) ctx.Fail("the depth (input '" + ctx.node().input(1) + "') must be a constant scalar");
@@ -667,6 +668,19 @@ std::vector<Operand> ConvertOneHot(NodeContext& ctx) {
   if (ctx.DType(0) != i64) idx = ctx.Op("relax.astype", {idx}, {{"dtype", relax::DTypeAttr(i64)}});
   Expr wrapped = ctx.Op("relax.add", {idx, ScalarConstant(i64, static_cast<double>(depth))});
   idx = ctx.Op("relax.where", {ctx.Op("relax.less", {idx, ScalarConstant(i64, 0)}), wrapped, idx});
+  if (ctx.Rank(2) != 1) ctx.Fail("values must be a 1-D tensor [off, on]");
+  // Constant values: relax.one_hot, as TVM maps OneHot.
+  DataType vt = ctx.DType(2);
+  if (auto* c = ctx.Expr(2).as<relax::ConstantNode>(); c && (vt.is_floating_point() || vt.is_integer())) {
+    std::vector<double> v = ConstantValues(*c);
+    if (v.size() != 2) ctx.Fail("values must hold two elements [off, on], got " + std::to_string(v.size()));
+    auto prim = [&](double x) {
+      return relax::MakePrimValue(vt.is_floating_point() ? PrimExpr(tir::MakeFloatImm(vt, x))
+                                                         : PrimExpr(tir::MakeIntImm(vt, static_cast<int64_t>(x))));
+    };
+    return {Value(Expr(ctx.Op("relax.one_hot", {idx, prim(v[1]), prim(v[0])},
+                              {{"depth", ir::MakeInt(depth)}, {"axis", ir::MakeInt(axis)}})))};
+  }
   idx = ctx.Op("relax.expand_dims", {idx}, {{"axis", relax::IntArray({axis})}});
   std::vector<PrimExpr> column(rank + 1, I64(1));
   column[axis] = I64(depth);
@@ -674,7 +688,6 @@ std::vector<Operand> ConvertOneHot(NodeContext& ctx) {
                                            relax::MakePrimValue(I64(1))},
                           {{"dtype", relax::DTypeAttr(i64)}});
   positions = ctx.Op("relax.reshape", {positions, relax::MakeShapeExpr(column)});
-  if (ctx.Rank(2) != 1) ctx.Fail("values must be a 1-D tensor [off, on]");
   auto value = [&](int64_t i) {
     return Expr(ctx.Op("relax.take", {ctx.Expr(2), MakeConstantOf(i64, {}, {static_cast<double>(i)})},
                        {{"axis", ir::MakeInt(0)}}));
