@@ -1,5 +1,6 @@
 // The ops that run outside the kernels: R.call_pure_packed (a packed function by name, declared
-// pure, typed by ty_args), R.print and R.assert_op (impure, void, a Python-style format string).
+// pure, typed by ty_args), R.print and R.assert_op (impure, void, a Python-style format string),
+// R.nonzero and R.tensor_to_shape (results sized by the data).
 // Each parses and prints back to the same text in TVM's form, is type-checked with a clear
 // message, and runs in the Relax interpreter and in the VM (what they print is captured).
 #include <QTemporaryDir>
@@ -10,9 +11,11 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "codegen/vm_codegen.h"
 #include "ir/structural_equal.h"
 #include "relax/interpreter.h"
 #include "runtime/text_format.h"
+#include "runtime/vm/vm.h"
 #include "script/tvmscript.h"
 #include "transform/relax/semantic_check.h"
 #include "workbench/run_check.h"
@@ -56,6 +59,22 @@ class Module:
     def main(x: R.Tensor((2, 3), dtype="float32")) -> R.Shape([2, 3]):
         s: R.Shape([2, 3]) = R.call_pure_packed("vm.builtin.shape_of", x, ty_args=(R.Shape([2, 3]),))
         return s
+)";
+
+// Ops with a runtime function whose result's size only the data gives.
+const char* kRuntimeShapes = R"(# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((5,), dtype="float32"), s: R.Tensor((2,), dtype="int64")) -> R.Tuple(R.Tensor(dtype="int64", ndim=2), R.Shape(ndim=2)):
+        with R.dataflow():
+            nz: R.Tensor(dtype="int64", ndim=2) = R.nonzero(x)
+            sh: R.Shape(ndim=2) = R.tensor_to_shape(s)
+            gv: R.Tuple(R.Tensor(dtype="int64", ndim=2), R.Shape(ndim=2)) = (nz, sh)
+            R.output(gv)
+        return gv
 )";
 
 ir::IRModule Parse(const std::string& text, std::string* error) {
@@ -102,6 +121,7 @@ class TestRelaxRuntimeOps : public QObject {
     QTest::addColumn<QString>("text");
     QTest::newRow("print and assert_op") << kPrinting;
     QTest::newRow("call_pure_packed") << kPurePacked;
+    QTest::newRow("nonzero and tensor_to_shape") << kRuntimeShapes;
   }
   void roundTrip() {
     QFETCH(QString, text);
@@ -238,6 +258,35 @@ class Module:
     QCOMPARE(QString::fromStdString(r.diagnostics[0].message),
              QString("R.call_pure_packed(\"vm.builtin.shape_of\") calls a packed function, which the interpreter "
                      "cannot evaluate"));
+  }
+
+  // R.nonzero and R.tensor_to_shape: the interpreter and the VM (relax.run.nonzero,
+  // vm.builtin.tensor_to_shape) give the same coordinates and shape.
+  void nonzeroAndTensorToShapeRun() {
+    std::string error;
+    ir::IRModule m = Parse(kRuntimeShapes, &error);
+    QVERIFY2(m.defined(), error.c_str());
+    runtime::NDArray x = runtime::NDArray::Empty({5}, runtime::Float(32));
+    const double xv[5] = {1, 0, -2, 0, 0.5};
+    for (int k = 0; k < 5; ++k) x.SetDouble(k, xv[k]);
+    runtime::NDArray s = runtime::NDArray::Empty({2}, runtime::Int(64));
+    s.SetInt(0, 3);
+    s.SetInt(1, 4);
+    auto r = relax::InterpretRelax(m, "main", {relax::Value::Tensor(x), relax::Value::Tensor(s)},
+                                   transform::InterpreterOptions());
+    QVERIFY2(r.ok(), r.ok() ? "" : r.diagnostics[0].message.c_str());
+    codegen::VMBuildResult built = codegen::BuildVM(m, codegen::Target::Host());
+    QVERIFY2(built.ok(), built.ok() ? "" : built.diagnostics[0].message.c_str());
+    runtime::vm::VirtualMachine machine(built.exec, built.kernels);
+    runtime::vm::Value out = machine["main"]({runtime::vm::Value::Tensor(x), runtime::vm::Value::Tensor(s)});
+    for (const runtime::NDArray& nz : {r.value.fields[0].tensor, out.fields[0].tensor}) {
+      QCOMPARE(nz.shape(), (std::vector<int64_t>{1, 3}));
+      QCOMPARE(nz.GetInt(0), int64_t(0));
+      QCOMPARE(nz.GetInt(1), int64_t(2));
+      QCOMPARE(nz.GetInt(2), int64_t(4));
+    }
+    QCOMPARE(r.value.fields[1].shape, (std::vector<int64_t>{3, 4}));
+    QCOMPARE(out.fields[1].shape, (std::vector<int64_t>{3, 4}));
   }
 
   void pythonFormat() {
