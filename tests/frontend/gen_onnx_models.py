@@ -1083,7 +1083,7 @@ def pool_nd(x, kernel, strides, pads, mode, include_pad=False, ceil=False, dils=
 
 def qlinear_matmul():
     """QLinearMatMul per tensor (uint8, a batched A) and per row of A / per column of B (int8);
-    MatMulInteger with per-row and per-column zero points."""
+    MatMulInteger with per-row and per-column zero points, and of a vector A."""
     a = rng.integers(0, 256, (2, 3, 4)).astype(np.uint8)
     b = rng.integers(0, 256, (4, 5)).astype(np.uint8)
     a8 = rng.integers(-128, 128, (3, 4)).astype(np.int8)
@@ -1100,7 +1100,9 @@ def qlinear_matmul():
         helper.make_node("QLinearMatMul", ["a8", "a_s_row", "a_z_row", "b8", "b_s_col", "b_z_col", "y_s8", "y_z8"],
                          ["qmm_axis"], name="qmm_axis"),
         helper.make_node("MatMulInteger", ["a8", "b8", "a_z_row", "b_z_col"], ["mmi_axis"]),
+        helper.make_node("MatMulInteger", ["v8", "b8", "", "b_z_col"], ["mmi_vec"]),
     ]
+    v8 = rng.integers(-128, 128, (4,)).astype(np.int8)
     acc = (a.astype(np.int64) - int(a_z)) @ (b.astype(np.int64) - int(b_z))
     acc8 = (a8.astype(np.int64) - a_z_row.reshape(3, 1)) @ (b8.astype(np.int64) - b_z_col.reshape(1, 5))
     # The QLinear ops after the int32 accumulation, in float32 as the kernels compute:
@@ -1111,10 +1113,13 @@ def qlinear_matmul():
         "qmm": np.clip(np.round(real / y_s) + np.float32(y_z), 0, 255).astype(np.uint8),
         "qmm_axis": np.clip(np.round(real8 / y_s8) + np.float32(y_z8), -128, 127).astype(np.int8),
         "mmi_axis": acc8.astype(np.int32),
+        "mmi_vec": (v8.astype(np.int64) @ (b8.astype(np.int64) - b_z_col.reshape(1, 5))).astype(np.int32),
     }
-    types = {"qmm": U8, "qmm_axis": I8, "mmi_axis": I32}
-    save("qlinear_matmul", nodes, [("a", U8, [2, 3, 4]), ("b", U8, [4, 5]), ("a8", I8, [3, 4]), ("b8", I8, [4, 5])],
-         [(k, types[k], list(v.shape)) for k, v in expected.items()], {"a": a, "b": b, "a8": a8, "b8": b8}, expected,
+    types = {"qmm": U8, "qmm_axis": I8, "mmi_axis": I32, "mmi_vec": I32}
+    save("qlinear_matmul", nodes,
+         [("a", U8, [2, 3, 4]), ("b", U8, [4, 5]), ("a8", I8, [3, 4]), ("b8", I8, [4, 5]), ("v8", I8, [4])],
+         [(k, types[k], list(v.shape)) for k, v in expected.items()], {"a": a, "b": b, "a8": a8, "b8": b8, "v8": v8},
+         expected,
          [init("a_s", a_s), init("a_z", a_z), init("b_s", b_s), init("b_z", b_z), init("y_s", y_s), init("y_z", y_z),
           init("a_s_row", a_s_row), init("a_z_row", a_z_row), init("b_s_col", b_s_col), init("b_z_col", b_z_col),
           init("y_s8", y_s8), init("y_z8", y_z8)], opset=13)

@@ -137,7 +137,7 @@ class TestONNXImport : public QObject {
     row("hardmax_v11", {"hm"});
     row("mish", {"mish"});
     row("matmul_integer", {"zp", "plain"});
-    row("qlinear_matmul", {"qmm", "qmm_axis", "mmi_axis"});
+    row("qlinear_matmul", {"qmm", "qmm_axis", "mmi_axis", "mmi_vec"});
     row("qlinear_conv", {"qc", "qc1", "ci", "ci3"});
     row("dynamic_quantize", {"y", "y_scale", "y_zero", "yp", "yp_scale", "yp_zero", "vq", "vd"});
     row("conv_pool_3d", {"conv", "max", "avg", "avg_pad", "gap", "ct"});

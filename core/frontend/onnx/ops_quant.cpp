@@ -131,17 +131,20 @@ std::vector<Operand> ConvertDynamicQuantizeLinear(NodeContext& ctx) {
   return {Value(y), Value(scale), Value(zp)};
 }
 
+// A's rows and B's columns (1 for a vector, which has only per-tensor parameters). Per-row
+// parameters become (M, 1), per-column ones stay (N,): both broadcast against A, B and the
+// product whatever their batch dims.
+PrimExpr RowsOf(const std::vector<PrimExpr>& shape) { return shape.size() >= 2 ? shape[shape.size() - 2] : I64(1); }
+PrimExpr ColumnsOf(const std::vector<PrimExpr>& shape) { return shape.size() >= 2 ? shape.back() : I64(1); }
+
 // The int32 product (A - a_zero_point) @ (B - b_zero_point) of inputs a, b with zero points at
 // inputs az, bz (absent: 0): per tensor, or per row of A (M values) and per column of B (N).
 Expr IntegerMatMul(NodeContext& ctx, size_t a, size_t az, size_t b, size_t bz) {
   EightBit(ctx, a, "A");
   EightBit(ctx, b, "B");
   std::vector<PrimExpr> as = ctx.Shape(a), bs = ctx.Shape(b);
-  if (as.size() < 2 || bs.size() < 2) {
-    ctx.Fail("A and B must have rank 2 or more, got " + std::to_string(as.size()) + " and " + std::to_string(bs.size()));
-  }
-  Expr ac = Centered(ctx, a, az, 2, 0, as[as.size() - 2], "a_zero_point", "per row of A");
-  Expr bc = Centered(ctx, b, bz, 2, 1, bs.back(), "b_zero_point", "per column of B");
+  Expr ac = Centered(ctx, a, az, 2, 0, RowsOf(as), "a_zero_point", as.size() >= 2 ? "per row of A" : "");
+  Expr bc = Centered(ctx, b, bz, 1, 0, ColumnsOf(bs), "b_zero_point", bs.size() >= 2 ? "per column of B" : "");
   return ctx.Op("relax.matmul", {ac, bc}, {{"out_dtype", relax::DTypeAttr(kI32)}});
 }
 
@@ -153,8 +156,8 @@ std::vector<Operand> ConvertQLinearMatMul(NodeContext& ctx) {
   DataType out = EightBit(ctx, 7, "y_zero_point");
   Expr acc = IntegerMatMul(ctx, 0, 2, 3, 5);
   std::vector<PrimExpr> as = ctx.Shape(0), bs = ctx.Shape(3);
-  Expr sa = QParamAlong(ctx, 1, ctx.Expr(1), 2, 0, as[as.size() - 2], "a_scale", "per row of A");
-  Expr sb = QParamAlong(ctx, 4, ctx.Expr(4), 2, 1, bs.back(), "b_scale", "per column of B");
+  Expr sa = QParamAlong(ctx, 1, ctx.Expr(1), 2, 0, RowsOf(as), "a_scale", as.size() >= 2 ? "per row of A" : "");
+  Expr sb = QParamAlong(ctx, 4, ctx.Expr(4), 1, 0, ColumnsOf(bs), "b_scale", bs.size() >= 2 ? "per column of B" : "");
   Expr real = ctx.Op("relax.multiply", {ctx.Op("relax.multiply", {AsType(ctx, acc, kF32), sa}), sb});
   QParamAlong(ctx, 6, ctx.Expr(6), 1, 0, I64(1), "y_scale", "");
   QParamAlong(ctx, 7, ctx.Expr(7), 1, 0, I64(1), "y_zero_point", "");
