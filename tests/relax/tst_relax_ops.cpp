@@ -515,6 +515,12 @@ class TestRelaxOps : public QObject {
                "R.Tensor((1, 3, 6, 8, 10), \"float32\")");
     CHECK_ERROR(Infer({T({I(1), I(4), I(3), I(4)}), T({I(4), I(3), I(2), I(2), I(2)})}, On("relax.nn.conv3d_transpose")),
                 "nn.conv3d_transpose: the data must be 5-D, got rank 4");
+    // The data's vdevice carries over, as TVM's inference has it.
+    ir::VDevice cuda = ir::MakeVDevice("cuda", 0);
+    CHECK_TYPE(Infer({WithVDevice(T({I(2), I(3), I(28)}), cuda), T({I(3), I(4), I(3)})}, On("relax.nn.conv1d_transpose")),
+               "R.Tensor((2, 4, 30), \"float32\", vdevice=I.vdevice(\"cuda\", 0, \"global\"))");
+    CHECK_TYPE(Infer({WithVDevice(T({I(1), I(2), I(4), I(4), I(4)}), cuda)}, On("relax.nn.max_pool3d")),
+               "R.Tensor((1, 2, 4, 4, 4), \"float32\", vdevice=I.vdevice(\"cuda\", 0, \"global\"))");
   }
 
   // Pooling over 1 and 3 spatial axes, with TVM's per-rank defaults.

@@ -244,7 +244,9 @@ OpInfo Conv(size_t k) {
     std::vector<int64_t> pad = PaddingOf(call, k);
     int64_t groups = AttrInt(call, "groups");
     if (groups <= 0) throw TypeError("groups must be positive");
-    if (!data->shape || !weight->shape) return MakeTensorType(out_dtype, static_cast<int64_t>(k + 2));
+    if (!data->shape || !weight->shape) {
+      return WithVDevice(MakeTensorType(out_dtype, static_cast<int64_t>(k + 2)), data->vdevice);
+    }
     const auto& ds = *data->shape;
     const auto& ws = *weight->shape;
     CheckConvChannels(ds[dpos[1]], ws[wpos[1]], ws[wpos[0]], groups);
@@ -252,7 +254,7 @@ OpInfo Conv(size_t k) {
     for (size_t i = 0; i < k; ++i) {
       dims.push_back(WindowOutput(ds[dpos[2 + i]], ws[wpos[2 + i]], pad[i] + pad[k + i], dilation[i], strides[i], false));
     }
-    return MakeTensorType(ToLayout(dims, out_layout), out_dtype);
+    return WithVDevice(MakeTensorType(ToLayout(dims, out_layout), out_dtype), data->vdevice);
   };
   return Define(std::move(def));
 }
@@ -304,7 +306,9 @@ OpInfo ConvTranspose(size_t k) {
     }
     int64_t groups = AttrInt(call, "groups");
     if (groups <= 0) throw TypeError("groups must be positive");
-    if (!data->shape || !weight->shape) return MakeTensorType(out_dtype, static_cast<int64_t>(k + 2));
+    if (!data->shape || !weight->shape) {
+      return WithVDevice(MakeTensorType(out_dtype, static_cast<int64_t>(k + 2)), data->vdevice);
+    }
     const auto& ds = *data->shape;
     const auto& ws = *weight->shape;
     if (ProveNotEqual(ds[dpos[1]], ws[wpos[0]])) {
@@ -322,7 +326,7 @@ OpInfo ConvTranspose(size_t k) {
       PrimExpr grown = Mul(Sub(ds[dpos[2 + i]], Int64(1)), Int64(strides[i]));
       dims.push_back(Add(Sub(grown, Int64(pad[i] + pad[k + i])), Add(span, Int64(out_pad[i]))));
     }
-    return MakeTensorType(ToLayout(dims, out_layout), out_dtype);
+    return WithVDevice(MakeTensorType(ToLayout(dims, out_layout), out_dtype), data->vdevice);
   };
   return Define(std::move(def));
 }
@@ -385,14 +389,14 @@ OpInfo Pool(const char* kind, size_t k) {
     std::vector<int64_t> dilation = PerAxis(call, "dilation", k);
     std::vector<int64_t> pad = PaddingOf(call, k);
     bool ceil_mode = AttrBool(call, "ceil_mode");
-    if (!data->shape) return MakeTensorType(data->dtype, static_cast<int64_t>(k + 2));
+    if (!data->shape) return WithVDevice(MakeTensorType(data->dtype, static_cast<int64_t>(k + 2)), data->vdevice);
     const auto& ds = *data->shape;
     std::vector<PrimExpr> dims = {ds[dpos[0]], ds[dpos[1]]};
     for (size_t i = 0; i < k; ++i) {
       dims.push_back(
           WindowOutput(ds[dpos[2 + i]], Int64(pool[i]), pad[i] + pad[k + i], dilation[i], strides[i], ceil_mode));
     }
-    return MakeTensorType(ToLayout(dims, out_layout), data->dtype);
+    return WithVDevice(MakeTensorType(ToLayout(dims, out_layout), data->dtype), data->vdevice);
   };
   return Define(std::move(def));
 }
