@@ -160,17 +160,25 @@ class TestONNXImport : public QObject {
     QVERIFY2(why.empty(), (why + "\n" + Code(text)).c_str());
   }
 
-  // The MLP and the CNN also run fused (FuseOps + FuseTIR over the imported graph).
+  // The MLP and the CNN also run fused (FuseOps + FuseTIR over the imported graph), and so do the
+  // quantized kernels, the 3-D windows and the shapes known only when the model runs.
   void fused_data() {
     QTest::addColumn<QString>("name");
-    QTest::newRow("mlp") << QString("mlp");
-    QTest::newRow("cnn") << QString("cnn");
+    QTest::addColumn<std::vector<std::string>>("outputs");
+    QTest::newRow("mlp") << QString("mlp") << std::vector<std::string>{"y"};
+    QTest::newRow("cnn") << QString("cnn") << std::vector<std::string>{"y"};
+    QTest::newRow("qlinear_conv") << QString("qlinear_conv") << std::vector<std::string>{"qc", "qc1", "ci", "ci3"};
+    QTest::newRow("conv_pool_3d") << QString("conv_pool_3d")
+                                  << std::vector<std::string>{"conv", "max", "avg", "avg_pad", "gap", "ct"};
+    QTest::newRow("dynamic_slice") << QString("dynamic_slice") << std::vector<std::string>{"y1", "y2"};
+    QTest::newRow("nonzero") << QString("nonzero") << std::vector<std::string>{"nz", "nz_t", "nzm"};
   }
   void fused() {
     QFETCH(QString, name);
+    QFETCH(std::vector<std::string>, outputs);
     onnx::ImportResult r = Import(name.toStdString());
     QVERIFY2(r.ok(), Messages(r.diagnostics).c_str());
-    std::string why = RunAgainstNumpy(r.module, name.toStdString(), {"y"}, /*fuse=*/true);
+    std::string why = RunAgainstNumpy(r.module, name.toStdString(), outputs, /*fuse=*/true);
     QVERIFY2(why.empty(), why.c_str());
   }
 
