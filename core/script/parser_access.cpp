@@ -318,7 +318,17 @@ void Parser::InferAccess(BlockFrame& frame, const Stmt& body, bool need_reads, b
   for (const auto& m : frame.match_buffers) collector.match_source[m->buffer.get()] = m->source;
   if (frame.init.defined()) collector.VisitStmt(frame.init);
   collector.VisitStmt(body);
-  if (need_reads) frame.reads = ToRegions(collector.reads);
+  if (need_reads) {
+    // A reduction (a block with an init) does not list the buffers it writes among its reads,
+    // as TVM's GetSBlockAccessRegion excludes them.
+    std::vector<AccessCollector::Access> reads;
+    for (const auto& r : collector.reads) {
+      bool written = false;
+      for (const auto& w : collector.writes) written |= frame.init.defined() && w.buffer.same_as(r.buffer);
+      if (!written) reads.push_back(r);
+    }
+    frame.reads = ToRegions(reads);
+  }
   if (need_writes) frame.writes = ToRegions(collector.writes);
 }
 
