@@ -83,6 +83,7 @@ class TstParser : public QObject {
   void handleAndMatchBuffer();
   void loopKinds();
   void inferredRegions();
+  void inferredRegionsUnionOffsets();
   void statements();
   void expressions();
   void threads();
@@ -314,6 +315,34 @@ def f(A: T.Buffer((16, 16), "float32"), B: T.Buffer((16,), "float32")):
   QCOMPARE(Const(b->reads[1]->region[1]->min), int64_t(0));
   QCOMPARE(Const(b->reads[1]->region[1]->extent), int64_t(16));
   QCOMPARE(b->writes.size(), size_t(1));
+}
+
+// Accesses of one expression at constant offsets unite into one range from the smallest offset,
+// as TVM's interval union gives; accesses of unrelated expressions still cover the dimension.
+void TstParser::inferredRegionsUnionOffsets() {
+  const char* src = R"(
+@T.prim_func(s_tir=True)
+def f(A: T.Buffer((16,), "float32"), B: T.Buffer((16, 16), "float32"), C: T.Buffer((16,), "float32")):
+    for i in range(14):
+        with T.sblock("c"):
+            vi = T.axis.spatial(14, i)
+            C[vi] = A[vi + 1] + A[vi] + A[vi + 2] + B[vi - 1, vi] + B[vi + 1, 3 * vi]
+)";
+  auto r = script::Parse(src);
+  QVERIFY2(r.ok(), Diags(r).c_str());
+  const SBlockNode* b = FindBlock(FirstFunc(r)->body, "c");
+  QVERIFY(b);
+  QCOMPARE(b->reads.size(), size_t(2));
+  const BufferRegion& a = b->reads[0];
+  QCOMPARE(a->buffer->name, std::string("A"));
+  QVERIFY(a->region[0]->min.same_as(b->iter_vars[0]->var));
+  QCOMPARE(Const(a->region[0]->extent), int64_t(3));
+  const BufferRegion& bb = b->reads[1];
+  auto* lo = bb->region[0]->min.as<SubNode>();
+  QVERIFY(lo && lo->a.same_as(b->iter_vars[0]->var) && Const(lo->b) == 1);
+  QCOMPARE(Const(bb->region[0]->extent), int64_t(3));
+  QCOMPARE(Const(bb->region[1]->min), int64_t(0));  // vi and 3 * vi: the whole dimension
+  QCOMPARE(Const(bb->region[1]->extent), int64_t(16));
 }
 
 void TstParser::statements() {
