@@ -1,6 +1,7 @@
 #include "arith/iter_affine_map.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -388,6 +389,83 @@ PrimExpr NormalizeIterMapToExpr(const IterSumExpr& sum, DataType dtype) {
   }
   Analyzer ana;
   return ana.Simplify(res);
+}
+
+std::vector<std::pair<Var, PrimExpr>> InverseAffineIterMap(const std::vector<IterSumExpr>& indices,
+                                                           const std::vector<PrimExpr>& outputs) {
+  // Sums and splits in reverse post-order of a depth-first walk from the indices: a fused
+  // iterator's sum comes after every split of it, so its value is complete when it is split.
+  struct Item {
+    const IterSumExpr* sum;
+    const IterSplitExpr* split;
+  };
+  std::vector<Item> order;
+  std::set<const void*> visited;
+  std::function<void(const IterSumExpr*)> visit_sum;
+  auto visit_split = [&](const IterSplitExpr* s) {
+    if (!visited.insert(s).second) return;
+    if (!s->source->var.defined()) visit_sum(&s->source->sum);
+    order.push_back({nullptr, s});
+  };
+  visit_sum = [&](const IterSumExpr* e) {
+    if (!visited.insert(e).second) return;
+    for (const IterSplitExpr& a : e->args) visit_split(&a);
+    order.push_back({e, nullptr});
+  };
+  for (const IterSumExpr& e : indices) visit_sum(&e);
+  std::reverse(order.begin(), order.end());
+
+  // The value propagated into each sum or split so far; absent is TVM's initial 0, which its
+  // folding `0 + x` drops.
+  std::map<const void*, PrimExpr> value;
+  auto accumulate = [&](const void* key, PrimExpr v) {
+    auto it = value.find(key);
+    if (it == value.end()) {
+      value.emplace(key, std::move(v));
+    } else {
+      it->second = add(it->second, v);
+    }
+  };
+  for (size_t i = 0; i < indices.size() && i < outputs.size(); ++i) value[&indices[i]] = outputs[i];
+  std::vector<std::pair<Var, PrimExpr>> inverse;
+  for (const Item& item : order) {
+    if (item.sum) {
+      auto it = value.find(item.sum);
+      if (it == value.end()) continue;
+      PrimExpr input = it->second;
+      if (item.sum->base.defined()) input = sub(input, cast(input->dtype, item.sum->base));
+      const std::vector<IterSplitExpr>& args = item.sum->args;
+      if (args.size() == 1) {
+        auto prev = value.find(&args[0]);
+        PrimExpr v = prev == value.end() ? input : add(prev->second, input);
+        value[&args[0]] = mul(v, make_const(input->dtype, args[0].scale));
+        continue;
+      }
+      for (size_t k = args.size(); k > 0; --k) {
+        const IterSplitExpr& s = args[k - 1];
+        PrimExpr part = floordiv(input, make_const(input->dtype, s.scale));
+        if (k > 1) part = floormod(part, make_const(input->dtype, s.extent));
+        accumulate(&s, part);
+      }
+      continue;
+    }
+    auto it = value.find(item.split);
+    if (it == value.end()) continue;
+    PrimExpr input = mul(it->second, make_const(it->second->dtype, item.split->lower_factor));
+    const IterMark& mark = *item.split->source;
+    if (!mark.var.defined()) {
+      accumulate(&mark.sum, input);
+      continue;
+    }
+    auto found = std::find_if(inverse.begin(), inverse.end(),
+                              [&](const auto& p) { return p.first.get() == mark.var.get(); });
+    if (found == inverse.end()) {
+      inverse.emplace_back(mark.var, input);
+    } else {
+      found->second = add(found->second, input);
+    }
+  }
+  return inverse;
 }
 
 }  // namespace wb::arith

@@ -69,4 +69,13 @@ IterMapResult DetectIterMap(const std::vector<PrimExpr>& indices,
 // The index expression an IterSumExpr stands for, simplified.
 PrimExpr NormalizeIterMapToExpr(const IterSumExpr& sum, tir::DataType dtype);
 
+// TVM's InverseAffineIterMap: given DetectIterMap's `indices` of a bijective map and a value for
+// each index (`outputs`), the value of every input iterator the map uses, by propagating the
+// outputs back through the splits and fused iterators in TVM's order. The expressions are built
+// with the folding constructors only (`x + 0` is x, `x // 1` is x), not simplified: a fused
+// iterator split as `(f // 16, f % 16)` comes back as `f // 16`, `f % 16` of the propagated sum,
+// the shape TVM's reverse_compute_inline writes. Inputs the map does not use are absent.
+std::vector<std::pair<Var, PrimExpr>> InverseAffineIterMap(const std::vector<IterSumExpr>& indices,
+                                                           const std::vector<PrimExpr>& outputs);
+
 }  // namespace wb::arith

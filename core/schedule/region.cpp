@@ -241,6 +241,13 @@ class AccessCollector : public StmtExprVisitor {
     std::vector<PrimExpr> lo, hi;
     for (const PrimExpr& e : idx) {
       PrimExpr s = Substitute(e, nested_);
+      if (!UsesAny(s, dom_)) {
+        // A point access stays as written, as TVM's interval evaluation keeps single points
+        // (folding constants only): `(vj + vi * 128) // 64 % 32` is not rewritten.
+        lo.push_back(s);
+        hi.push_back(s);
+        continue;
+      }
       arith::IntSet set = arith::EvalSet(s, dom_, &analyzer_);
       lo.push_back(set.HasLowerBound() ? set.min_value : s);
       hi.push_back(set.HasUpperBound() ? set.max_value : s);

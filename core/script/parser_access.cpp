@@ -264,6 +264,42 @@ class AccessCollector : public StmtExprVisitor {
     RecordDims(out, buffer, std::move(dims));
   }
 
+  // `e` as `base + c` (c a constant, 0 when there is none).
+  static PrimExpr SplitOffset(const PrimExpr& e, int64_t* c) {
+    *c = 0;
+    if (auto* add = e.as<AddNode>()) {
+      if (const int64_t* v = AsConstInt(add->b)) {
+        *c = *v;
+        return add->a;
+      }
+    }
+    if (auto* s = e.as<SubNode>()) {
+      if (const int64_t* v = AsConstInt(s->b)) {
+        *c = -*v;
+        return s->a;
+      }
+    }
+    return e;
+  }
+
+  // The union of [x + c1, +e1) and [x + c2, +e2) with constant extents: [x + min(c), ...), as
+  // TVM's interval union simplifies it (`B[vj]` and `B[vj + 1]` give `B[vj:vj + 2]`).
+  static bool UnionOfOffsets(Interval& a, const Interval& b) {
+    const int64_t *aext = AsConstInt(a.extent), *bext = AsConstInt(b.extent);
+    if (!aext || !bext || !a.min->dtype.is_integer() || a.min->dtype != b.min->dtype) return false;
+    int64_t ca = 0, cb = 0;
+    PrimExpr xa = SplitOffset(a.min, &ca), xb = SplitOffset(b.min, &cb);
+    if (!SameExpr(xa, xb)) return false;
+    int64_t lo = std::min(ca, cb), hi = std::max(ca + *aext, cb + *bext);
+    if (lo != ca) {
+      a.min = lo == 0  ? xa
+              : lo > 0 ? tir::add(xa, make_const(xa->dtype, lo))
+                       : sub(xa, make_const(xa->dtype, -lo));
+    }
+    a.extent = make_const(a.extent->dtype, hi - lo);
+    return true;
+  }
+
   static void RecordDims(std::vector<Access>& out, const Buffer& buffer, std::vector<Interval> dims) {
     for (auto& acc : out) {
       if (!acc.buffer.same_as(buffer)) continue;
@@ -282,7 +318,7 @@ class AccessCollector : public StmtExprVisitor {
           int64_t lo = std::min(*amin, *bmin), hi = std::max(*amin + *aext, *bmin + *bext);
           a.min = make_const(a.min->dtype, lo);
           a.extent = make_const(a.extent->dtype, hi - lo);
-        } else {
+        } else if (!UnionOfOffsets(a, b)) {
           a.known = false;
         }
       }
@@ -318,7 +354,17 @@ void Parser::InferAccess(BlockFrame& frame, const Stmt& body, bool need_reads, b
   for (const auto& m : frame.match_buffers) collector.match_source[m->buffer.get()] = m->source;
   if (frame.init.defined()) collector.VisitStmt(frame.init);
   collector.VisitStmt(body);
-  if (need_reads) frame.reads = ToRegions(collector.reads);
+  if (need_reads) {
+    // A reduction (a block with an init) does not list the buffers it writes among its reads,
+    // as TVM's GetSBlockAccessRegion excludes them.
+    std::vector<AccessCollector::Access> reads;
+    for (const auto& r : collector.reads) {
+      bool written = false;
+      for (const auto& w : collector.writes) written |= frame.init.defined() && w.buffer.same_as(r.buffer);
+      if (!written) reads.push_back(r);
+    }
+    frame.reads = ToRegions(reads);
+  }
   if (need_writes) frame.writes = ToRegions(collector.writes);
 }
 

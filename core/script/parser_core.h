@@ -260,6 +260,8 @@ class Parser {
   Value CallDType(DataType dtype, const Args& args);
   Value CallOp(std::string_view script_name, const Args& args);
   Value CallMethod(const Value& method, const Args& args);
+  // A.access_ptr(...): TVM's tvm_access_ptr call for the buffer.
+  Value AccessPtr(const tir::Buffer& b, const Args& args);
   std::vector<PrimExpr> Indices(Node subscript_node, const Buffer& buffer, bool* has_slice,
                                 std::vector<ir::Range>* region);
   PrimExpr LoadFromRegion(const tir::BufferRegion& region, Node n);

@@ -340,7 +340,7 @@ Value Parser::EvalAttribute(Node n) {
         for (const auto& e : attr == "shape" ? b->shape : b->strides) v.items.push_back(Value::Expr(e));
         return v;
       }
-      if (attr == "vload" || attr == "vstore" || attr == "view") {
+      if (attr == "vload" || attr == "vstore" || attr == "view" || attr == "access_ptr") {
         Value v = Value::Of(VK::kMethod, b);
         v.s = std::string(attr);
         return v;
@@ -796,10 +796,14 @@ Value Parser::CallOp(std::string_view script_name, const Args& args) {
     values.back().node = a;
   }
   // Python literals take the dtype of the first typed operand (the value operands of
-  // if_then_else skip the condition; a warp shuffle's lane/width literals stay int32).
+  // if_then_else skip the condition; a warp shuffle's lane/width literals stay int32, and so do
+  // the offsets and sizes of the pointer-building intrinsics, tvm_access_ptr's after its
+  // type_annotation).
   size_t first_value = info->result == OpResultType::kSecondArg ? 1
-                       : info->result == OpResultType::kValueArg ? values.size()
-                                                                 : 0;
+                       : info->result == OpResultType::kValueArg ||
+                               info->result == OpResultType::kHandle
+                           ? values.size()
+                           : 0;
   DataType like = DataType::Void();
   for (size_t i = first_value; i < values.size(); ++i) {
     if (values[i].kind == VK::kExpr) {
@@ -877,6 +881,7 @@ Value Parser::CallMethod(const Value& method, const Args& args) {
     v.bspec = spec;
     return v;
   }
+  if (method.s == "access_ptr") return AccessPtr(b, args);
   // TVM's A.vload(begin, dtype): the last index becomes a ramp of dtype's lanes.
   bool vload_dtype = method.s == "vload" && (args.pos.size() == 2 || !IsNull(args.Kw("dtype")));
   size_t need = method.s == "vload" ? (vload_dtype && args.pos.size() == 2 ? 2 : 1) : 2;
@@ -908,6 +913,69 @@ Value Parser::CallMethod(const Value& method, const Args& args) {
   value.obj = MakeBufferStore(b, ToPrimAs(Eval(args.pos[1]), b->dtype, args.pos[1]), std::move(indices),
                               pred, SpanOf(n));
   return value;
+}
+
+// TVM's A.access_ptr(access_mask, ptr_type="handle", content_lanes=1, offset=0, extent=None):
+// `T.tvm_access_ptr(T.type_annotation(dtype), A.data, elem_offset + offset, extent, mask)`, the
+// extent by default the buffer's elements from the offset on, the mask "r" 1 | "w" 2.
+Value Parser::AccessPtr(const Buffer& b, const Args& args) {
+  Node n = args.call;
+  auto arg = [&](size_t pos, const char* kw) -> Node {
+    if (args.pos.size() > pos) return args.pos[pos];
+    return args.Kw(kw);
+  };
+  Node mask_node = arg(0, "access_mask");
+  if (IsNull(mask_node)) Fail(n, "A.access_ptr expects an access mask (\"r\", \"w\", \"rw\" or 1 | 2)");
+  if (args.pos.size() > 5) Fail(n, "A.access_ptr takes at most 5 arguments");
+  Value m = Eval(mask_node);
+  int64_t mask = 0;
+  if (m.kind == VK::kStr) {
+    for (char c : m.s) {
+      if (c == 'r') mask |= 1;
+      else if (c == 'w') mask |= 2;
+      else Fail(mask_node, "unknown access mask '" + m.s + "': use \"r\", \"w\" or \"rw\"");
+    }
+  } else {
+    mask = ToInt(m, mask_node);
+  }
+  if (Node t = arg(1, "ptr_type"); !IsNull(t)) {
+    Value pt = Eval(t);
+    if (pt.kind != VK::kStr || pt.s != "handle") Fail(t, "A.access_ptr supports ptr_type=\"handle\" only");
+  }
+  int64_t lanes = 1;
+  if (Node l = arg(2, "content_lanes"); !IsNull(l)) lanes = ToInt(Eval(l), l);
+  if (lanes < 1) Fail(arg(2, "content_lanes"), "content_lanes must be positive");
+  DataType index_type = b->elem_offset.defined() ? b->elem_offset->dtype : DataType::Int(32);
+  PrimExpr offset = make_const(index_type, int64_t(0));
+  if (Node o = arg(3, "offset"); !IsNull(o)) offset = ToPrimAs(Eval(o), index_type, o);
+  PrimExpr extent;
+  if (b->shape.empty()) {
+    extent = make_const(index_type, int64_t(1));
+  } else if (b->strides.size() == b->shape.size()) {
+    extent = sub(mul(b->strides[0], b->shape[0]), offset);
+  } else {
+    extent = make_const(DataType::Int(32), int64_t(1));
+    for (const PrimExpr& d : b->shape) extent = mul(extent, d);
+    extent = sub(extent, offset);
+  }
+  PrimExpr base = b->elem_offset.defined() ? b->elem_offset : make_const(index_type, int64_t(0));
+  PrimExpr elem_offset = add(base, offset);
+  DataType elem = b->dtype;
+  if (lanes > 1) {
+    elem = b->dtype.with_lanes(static_cast<int>(lanes));
+    extent = div(extent, make_const(index_type, lanes));
+    elem_offset = div(base, make_const(index_type, lanes));
+  }
+  if (Node e = arg(4, "extent"); !IsNull(e)) {
+    Value ev = Eval(e);
+    if (ev.kind != VK::kNone) extent = ToPrimAs(ev, index_type, e);
+  }
+  Span span = SpanOf(n);
+  PrimExpr annotation = MakeCall(elem, GetOp("tirx.type_annotation"), {}, span);
+  return Value::Expr(MakeCall(DataType::Handle(), GetOp("tirx.tvm_access_ptr"),
+                              {annotation, b->data, elem_offset, extent,
+                               make_const(DataType::Int(32), mask)},
+                              span));
 }
 
 }  // namespace wb::script::detail

@@ -393,6 +393,11 @@ std::vector<Stmt> Parser::AssignTo(Node target, Value v, Node value_node) {
     return out;
   }
   if (tk != K::kIdentifier) Fail(target, "cannot assign to this expression");
+  // `vi = T.axis.remap("S", [i])`: TVM binds a one-axis remap to a single name.
+  if (v.kind == VK::kTuple && v.items.size() == 1 && v.items[0].kind == VK::kAxis) {
+    Value axis = v.items[0];
+    v = std::move(axis);
+  }
   std::string_view name = Text(target);
   Span span = SpanOf(target);
   const Value* existing = Lookup(name);

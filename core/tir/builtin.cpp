@@ -100,6 +100,21 @@ constexpr OpSpec kOps[] = {
     {"tvm_thread_allreduce", "tvm_thread_allreduce", -1, R::kHandle, false,
      "cross-thread reduction"},
     {"tvm_storage_sync", "tvm_storage_sync", -1, R::kInt32, false, "memory barrier"},
+    {"tvm_access_ptr", "tvm_access_ptr", 5, R::kHandle, false,
+     "a pointer into a buffer: (type_annotation, data, offset, extent, read 1 | write 2)"},
+    {"type_annotation", "type_annotation", 0, R::kExplicit, true,
+     "a value standing for its dtype alone (tvm_access_ptr's element type)"},
+    // Tensor-core fragments (CUDA wmma), as TVM's opaque intrinsics.
+    {"tvm_fill_fragment", "tvm_fill_fragment", 6, R::kHandle, false,
+     "fill a wmma fragment (fragment, m, n, k, index, value)"},
+    {"tvm_load_matrix_sync", "tvm_load_matrix_sync", 8, R::kHandle, false,
+     "load a wmma fragment (fragment, m, n, k, index, pointer, stride, layout)"},
+    {"tvm_store_matrix_sync", "tvm_store_matrix_sync", 8, R::kHandle, false,
+     "store a wmma fragment (fragment, m, n, k, index, pointer, stride, layout)"},
+    {"tvm_mma_sync", "tvm_mma_sync", 8, R::kHandle, false,
+     "wmma multiply-accumulate (d, d_index, a, a_index, b, b_index, c, c_index)"},
+    {"tvm_bmma_sync", "tvm_bmma_sync", 8, R::kHandle, false,
+     "binary wmma multiply-accumulate (d, d_index, a, a_index, b, b_index, c, c_index)"},
     // GPU warp shuffles, as TVM's (mask, value, lane|delta, width, warp_size): the value of
     // another lane of the same warp segment of `width` lanes; out-of-segment sources give the
     // thread's own value. Not pure: every lane of the warp takes part at once.

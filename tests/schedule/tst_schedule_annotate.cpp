@@ -187,6 +187,29 @@ class Module:
                           "B_shared_local"));
   }
 
+  // The buffer by name, as TVM's Python takes it: the buffer the block writes.
+  void setScopeByName() {
+    ir::IRModule before = ParseModule(kTwoStage);
+    Schedule sch(before);
+    DiagnosticList diags = ApplyRecipe(sch, "sch.set_scope(\"B\", \"B\", \"shared\")\n");
+    QVERIFY2(diags.empty(), diags.empty() ? "" : diags[0].message.c_str());
+    ExpectModule(before, sch.mod(),
+                 TwoStage("", "B_shared = T.sblock_alloc_buffer((16, 16), scope=\"shared\")",
+                          "B_shared"));
+    QVERIFY(sch.trace().AsPython().find("buffer_index=0") != std::string::npos);
+    ExpectReplay(before, sch);
+    // A buffer C only reads, and a name C does not access: errors at the argument, nothing done.
+    Schedule fresh(before);
+    diags = ApplyRecipe(fresh, "sch.set_scope(\"C\", \"B\", \"shared\")\n");
+    QCOMPARE(diags.size(), size_t(1));
+    QCOMPARE(diags[0].message, std::string("set_scope needs a buffer the block writes; it only reads B"));
+    QCOMPARE(std::string(diags[0].span.text()), std::string("\"B\""));
+    diags = ApplyRecipe(fresh, "sch.set_scope(\"B\", \"X\", \"shared\")\n");
+    QCOMPARE(diags.size(), size_t(1));
+    QCOMPARE(diags[0].message, std::string("the block does not access a buffer named X"));
+    QVERIFY(fresh.mod().same_as(before));
+  }
+
   void setScopeErrors() {
     ir::IRModule before = ParseModule(kTwoStage);
     Schedule fresh(before);

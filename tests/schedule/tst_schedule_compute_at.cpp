@@ -208,6 +208,46 @@ class Module:
                 D[vi] = B[vi] * T.float32(3.0)
 )";
 
+// C reads B one past its own index where that exists: under C's loop, B's needed region
+// [j, j + 1] passes B's last element at j = 15, so the moved block is guarded.
+const char* kShiftedRead = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16,), "float32"), C: T.Buffer((16,), "float32")):
+        B = T.sblock_alloc_buffer((16,))
+        for i in range(16):
+            with T.sblock("B"):
+                vi = T.axis.spatial(16, i)
+                B[vi] = A[vi] * T.float32(2.0)
+        for j in range(16):
+            with T.sblock("C"):
+                vj = T.axis.spatial(16, j)
+                T.reads(B[vj:vj + 2])
+                T.writes(C[vj])
+                C[vj] = B[vj] + T.if_then_else(vj < 15, B[vj + 1], T.float32(0.0))
+)";
+
+// TVM's guard: `v < hi + 1`, the conjunction simplified as a whole (`j + ax0 < 16`).
+const char* kShiftedReadAt = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16,), "float32"), C: T.Buffer((16,), "float32")):
+        B = T.sblock_alloc_buffer((16,))
+        for j in range(16):
+            for ax0 in range(2):
+                with T.sblock("B"):
+                    vi = T.axis.spatial(16, j + ax0)
+                    T.where(j + ax0 < 16)
+                    T.reads(A[vi])
+                    T.writes(B[vi])
+                    B[vi] = A[vi] * T.float32(2.0)
+            with T.sblock("C"):
+                vj = T.axis.spatial(16, j)
+                T.reads(B[vj:vj + 2])
+                T.writes(C[vj])
+                C[vj] = B[vj] + T.if_then_else(vj < 15, B[vj + 1], T.float32(0.0))
+)";
+
 }  // namespace
 
 class TestScheduleComputeAt : public QObject {
@@ -295,6 +335,14 @@ sch.compute_at("B", i0)
     auto c_loops = sch.GetLoops(sch.GetSBlock("C"));
     sch.ReverseComputeAt(sch.GetSBlock("D"), c_loops[1]);
     ExpectModule(mod, sch.mod(), kMatmulReluReverseAt);
+    ExpectReplay(mod, sch);
+  }
+
+  void computeAtGuardsPastTheEdge() {
+    ir::IRModule mod = ParseModule(kShiftedRead);
+    Schedule sch(mod);
+    Apply(sch, "loop, = sch.get_loops(\"C\")\nsch.compute_at(\"B\", loop)\n");
+    ExpectModule(mod, sch.mod(), kShiftedReadAt);
     ExpectReplay(mod, sch);
   }
 

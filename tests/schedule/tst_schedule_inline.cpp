@@ -171,6 +171,114 @@ class Module:
 
 }  // namespace
 
+// A consumer that reads the producer's buffer through an affine map of its iterators: C's
+// 4 x 8 x 8 points flatten to B's 16 x 16 rows (a reshape).
+constexpr const char* kReshapeConsumer = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((4, 8, 8), "float32")):
+        B = T.sblock_alloc_buffer((16, 16))
+        for i, j in T.grid(16, 16):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B[vi, vj] = A[vi, vj] + T.float32(3.0)
+        for i, j, k in T.grid(4, 8, 8):
+            with T.sblock("C"):
+                vi, vj, vk = T.axis.remap("SSS", [i, j, k])
+                C[vi, vj, vk] = B[(vi * 64 + vj * 8 + vk) // 16, (vi * 64 + vj * 8 + vk) % 16] * T.float32(0.5)
+)";
+
+// TVM's inverse of the flattening, unsimplified: the fused index `vj + vi * 16` split back into
+// C's three iterators; the region stays as the store writes it.
+constexpr const char* kReshapeConsumerInlined = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((4, 8, 8), "float32")):
+        for i, j in T.grid(16, 16):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj])
+                T.writes(C[(vj + vi * 16) // 64, (vj + vi * 16) // 8 % 8, (vj + vi * 16) % 8])
+                C[(vj + vi * 16) // 64, (vj + vi * 16) // 8 % 8, (vj + vi * 16) % 8] = (A[vi, vj] + T.float32(3.0)) * T.float32(0.5)
+)";
+
+// A unit iterator the load does not use (vu) takes its domain's minimum; a second input D is
+// read through the same iterators.
+constexpr const char* kUnitIterConsumer = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((32, 8), "float32"), D: T.Buffer((4, 8, 1), "float32"), C: T.Buffer((1, 4, 8, 8), "float32")):
+        B = T.sblock_alloc_buffer((32, 8))
+        for i, j in T.grid(32, 8):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B[vi, vj] = A[vi, vj] * T.float32(2.0)
+        for u, i, j, k in T.grid(1, 4, 8, 8):
+            with T.sblock("C"):
+                vu, vi, vj, vk = T.axis.remap("SSSS", [u, i, j, k])
+                C[vu, vi, vj, vk] = B[vi * 8 + vj, vk] - D[vi, vj, vu]
+)";
+
+constexpr const char* kUnitIterConsumerInlined = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((32, 8), "float32"), D: T.Buffer((4, 8, 1), "float32"), C: T.Buffer((1, 4, 8, 8), "float32")):
+        for i, j in T.grid(32, 8):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj], D[vi // 8, vi % 8, 0])
+                T.writes(C[0, vi // 8, vi % 8, vj])
+                C[0, vi // 8, vi % 8, vj] = A[vi, vj] * T.float32(2.0) - D[vi // 8, vi % 8, 0]
+)";
+
+// The load's indices are not an affine map of the consumer's iterators (a product of two).
+constexpr const char* kNonAffineConsumer = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((4, 4), "float32")):
+        B = T.sblock_alloc_buffer((16, 16))
+        for i, j in T.grid(16, 16):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B[vi, vj] = A[vi, vj] + T.float32(1.0)
+        for i, j in T.grid(4, 4):
+            with T.sblock("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                C[vi, vj] = B[vi * vj, vj]
+)";
+
+// A sliding window `B[vi + vk]`: two iterators add up in one index, which no inverse splits.
+constexpr const char* kWindowConsumer = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16,), "float32"), C: T.Buffer((14, 3), "float32")):
+        B = T.sblock_alloc_buffer((16,))
+        for i in range(16):
+            with T.sblock("B"):
+                vi = T.axis.remap("S", [i])
+                B[vi] = A[vi] * T.float32(2.0)
+        for i, k in T.grid(14, 3):
+            with T.sblock("C"):
+                vi, vk = T.axis.remap("SS", [i, k])
+                C[vi, vk] = B[vi + vk]
+)";
+
+// Two loads of B with different indices: not one map to invert.
+constexpr const char* kTwoLoadsConsumer = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16,), "float32"), C: T.Buffer((8,), "float32")):
+        B = T.sblock_alloc_buffer((16,))
+        for i in range(16):
+            with T.sblock("B"):
+                vi = T.axis.remap("S", [i])
+                B[vi] = A[vi] * T.float32(2.0)
+        for i in range(8):
+            with T.sblock("C"):
+                vi = T.axis.remap("S", [i])
+                C[vi] = B[vi * 2] + B[vi * 2 + 1]
+)";
+
 class TestScheduleInline : public QObject {
   Q_OBJECT
  private Q_SLOTS:
@@ -270,6 +378,40 @@ class TestScheduleInline : public QObject {
     sch.ReverseComputeInline(sch.GetSBlock("D"));
     ExpectModule(mod, sch.mod(), kChainLastReverseInlined);
     ExpectReplay(mod, sch);
+  }
+
+  void reverseComputeInlineAffineLoad() {
+    ir::IRModule mod = ParseModule(kReshapeConsumer);
+    Schedule sch(mod);
+    SBlockRV b = sch.GetSBlock("B");
+    sch.ReverseComputeInline(sch.GetSBlock("C"));
+    ExpectModule(mod, sch.mod(), kReshapeConsumerInlined);
+    QCOMPARE(sch.Get(b)->name_hint, std::string("B"));
+    ExpectReplay(mod, sch);
+  }
+
+  void reverseComputeInlineUnitIter() {
+    ir::IRModule mod = ParseModule(kUnitIterConsumer);
+    Schedule sch(mod);
+    sch.ReverseComputeInline(sch.GetSBlock("C"));
+    ExpectModule(mod, sch.mod(), kUnitIterConsumerInlined);
+    ExpectReplay(mod, sch);
+  }
+
+  void reverseComputeInlineNotInvertible() {
+    const std::string message = Rendered(
+        "reverse-compute-inline",
+        "The body of the inlined block should be in form of\n"
+        "    `B[...] = g(i, j, k, A[f(i, j, k, ...)] ...)`,\n"
+        "where A is the only buffer the block consumes, whose indices are distinct atomic "
+        "variables,\nand there should be no variables other than the index variables), and f is "
+        "a bijective affine\nmapping and there should not be predicates in the inlined block. The "
+        "iter domains of the inlined\nblock should be covered by the producer block.");
+    for (const char* text : {kNonAffineConsumer, kWindowConsumer, kTwoLoadsConsumer}) {
+      Schedule sch(ParseModule(text));
+      SBlockRV c = sch.GetSBlock("C");
+      QCOMPARE(FailsCleanly(sch, [&] { sch.ReverseComputeInline(c); }), message);
+    }
   }
 
   void reverseComputeInlineErrors() {

@@ -375,6 +375,44 @@ class TestScheduleLayout : public QObject {
              Rendered("pad-einsum", "The block `B` not a computation of Einsum pattern."));
   }
 
+  // A pad_value with a map that pads nothing changes nothing, as in TVM; it must have the
+  // buffer's dtype (a Python int on a float buffer stays int32); a map that would pad is refused
+  // with one too, padding not being implemented.
+  void layoutPadValue() {
+    ir::IRModule before = ParseModule(kTwoStage);
+    Schedule sch(before);
+    DiagnosticList diags = ApplyRecipe(
+        sch, "sch.transform_layout(\"B\", (\"write\", 0), lambda i, j: (j, i), pad_value=1.5)\n");
+    QVERIFY2(diags.empty(), diags.empty() ? "" : diags[0].message.c_str());
+    ExpectModule(before, sch.mod(), kTransposed);
+    QVERIFY2(sch.trace().AsPython().find("pad_value=T.float32(1.5), ") != std::string::npos,
+             sch.trace().AsPython().c_str());
+    ExpectReplay(before, sch);
+    Schedule typed(before);
+    SBlockRV b = typed.GetSBlock("B");
+    using Spec = std::pair<std::string, int64_t>;
+    QCOMPARE(FailsCleanly(typed, [&] {
+               typed.TransformLayout(b, Spec{"write", 0}, Map("lambda i, j: (j, i)"),
+                                     tir::make_const(ir::DataType::Int(32), int64_t(0)));
+             }),
+             Rendered("transform_layout",
+                      "Buffer B has elements of type float32, but the transformation fills "
+                      "padding with 0, which is of type int32"));
+    diags = ApplyRecipe(typed, "sch.transform_layout(\"B\", \"B\", lambda i, j: (j, i), pad_value=0)\n");
+    QCOMPARE(diags.size(), size_t(1));
+    QVERIFY2(diags[0].message.find("fills padding with 0, which is of type int32") != std::string::npos,
+             diags[0].message.c_str());
+    QCOMPARE(FailsCleanly(typed, [&] {
+               typed.TransformLayout(b, Spec{"write", 0}, Map("lambda i, j: (i // 3, j, i % 3)"),
+                                     tir::make_const(ir::DataType::Float(32), 0.0));
+             }),
+             Rendered("transform_layout",
+                      "The transformation lambda i, j: (i // 3, j, i % 3) applied on buffer B "
+                      "would introduce padding, which transform_layout does not implement yet "
+                      "(with pad_value T.float32(0))"));
+    QVERIFY(typed.mod().same_as(before));
+  }
+
   void layoutFromRecipe() {
     ir::IRModule before = ParseModule(kTwoStage);
     Schedule sch(before);

@@ -454,8 +454,30 @@ RecipeMethodRegistrar reg_storage_align(
 RecipeMethodRegistrar reg_set_scope(
     "set_scope", {{"block", "buffer_index", "storage_scope"}, false, RecipeReturns::kNothing,
                   [](Schedule& sch, RecipeArgs& args) -> Outputs {
-                    sch.SetScope(args.Block("block"), args.Int("buffer_index"),
-                                 args.String("storage_scope"));
+                    SBlockRV block = args.Block("block");
+                    const RecipeValue& index = args.Require("buffer_index");
+                    int64_t buffer_index = 0;
+                    if (index.kind == RecipeValue::Kind::kString) {
+                      // By name, as TVM's Python resolves it: the buffer must be one the block
+                      // writes.
+                      SBlock b = sch.Get(block);
+                      buffer_index = -1;
+                      for (size_t i = 0; i < b->writes.size(); ++i) {
+                        if (b->writes[i]->buffer->name == index.s) buffer_index = int64_t(i);
+                      }
+                      if (buffer_index < 0) {
+                        bool read = false;
+                        for (const BufferRegion& r : b->reads) read |= r->buffer->name == index.s;
+                        throw RecipeError{read ? "set_scope needs a buffer the block writes; it "
+                                                 "only reads " + index.s
+                                               : "the block does not access a buffer named " +
+                                                     index.s,
+                                          index.begin, index.end};
+                      }
+                    } else {
+                      buffer_index = args.Int("buffer_index");
+                    }
+                    sch.SetScope(block, buffer_index, args.String("storage_scope"));
                     return {};
                   }},
     {"caching",

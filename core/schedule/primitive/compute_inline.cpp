@@ -6,6 +6,9 @@
 #include <unordered_set>
 
 #include "arith/analyzer.h"
+#include "arith/int_set.h"
+#include "arith/iter_affine_map.h"
+#include "ir/structural_equal.h"
 #include "schedule/block_scope.h"
 #include "schedule/ir_path.h"
 #include "schedule/recipe.h"
@@ -256,8 +259,11 @@ void Schedule::ReverseComputeInline(const SBlockRV& block_rv) {
   SBlock producer = writers[0];
   CheckNotOutput(prim, scope, producer.get());
 
-  // Body analysis: consumer `C[f(v)] = g(v, B[v_0, v_1, ...])`, where every load of B uses the
-  // same distinct iterators and every iterator appears there; producer `B[e_0, ...] = h`.
+  // Body analysis: consumer `C[f(v)] = g(v, B[h(v)])`, where every load of B has the same
+  // indices h and h is an affine map of the consumer's iterators that DetectIterMap can invert;
+  // producer `B[e(w)] = p(w)`. Each consumer iterator is then the inverse of h applied to e(w)
+  // (a unit iterator that h does not use is its domain's minimum), as TVM's
+  // ReverseComputeInliner does, and must be covered by the producer's domain.
   const SBlockRealizeNode* realize = RealizeOf(func, block.get());
   const auto* store = block->body.as<BufferStoreNode>();
   const auto* pstore = producer->body.as<BufferStoreNode>();
@@ -267,40 +273,71 @@ void Schedule::ReverseComputeInline(const SBlockRV& block_rv) {
     const int64_t* pred = AsConstInt(realize->predicate);
     ok = pred && *pred == 1;
   }
-  std::vector<const VarNode*> load_vars;
+  std::vector<PrimExpr> load_indices;
+  bool loaded = false;
   if (ok) {
-    PostOrderVisit(store->value, [&](const ir::Object* n) {
+    auto collect = [&](const ir::Object* n) {
       const auto* load = NodeAs<BufferLoadNode>(n);
       if (!ok || !load || !load->buffer.same_as(buffer)) return;
-      std::vector<const VarNode*> vars;
-      for (const PrimExpr& i : load->indices) {
-        const auto* v = i.as<VarNode>();
-        if (!v) ok = false;
-        vars.push_back(v);
+      if (!loaded) {
+        load_indices = load->indices;
+        loaded = true;
+        return;
       }
-      if (load_vars.empty()) {
-        load_vars = vars;
-      } else if (load_vars != vars) {
-        ok = false;
+      ok = load_indices.size() == load->indices.size();
+      for (size_t i = 0; ok && i < load_indices.size(); ++i) {
+        ok = ir::StructuralEqual(load_indices[i], load->indices[i], false);
       }
-    });
-    ok = ok && !load_vars.empty() && load_vars.size() == pstore->indices.size();
-    std::unordered_set<const VarNode*> seen;
-    for (const VarNode* v : load_vars) ok = ok && v && seen.insert(v).second;
-    for (const IterVar& iv : block->iter_vars) ok = ok && seen.count(iv->var.get());
-    for (const PrimExpr& i : store->indices) {
-      PostOrderVisit(i, [&](const ir::Object* n) {
-        if (const auto* v = NodeAs<VarNode>(n)) ok = ok && seen.count(v);
-      });
+    };
+    for (const PrimExpr& i : store->indices) PostOrderVisit(i, collect);
+    PostOrderVisit(store->value, collect);
+    ok = ok && loaded && load_indices.size() == pstore->indices.size();
+  }
+  VarMap vmap;
+  arith::Analyzer analyzer;
+  if (ok) {
+    std::vector<std::pair<Var, Range>> iters;
+    for (const IterVar& iv : block->iter_vars) {
+      iters.push_back({iv->var, iv->dom});
+      const int64_t* extent = AsConstInt(iv->dom->extent);
+      if (extent && *extent == 1 && AsConstInt(iv->dom->min)) vmap[iv->var.get()] = iv->dom->min;
+    }
+    // Surjective: no two indices share part of an iterator, so the inverse is one point. Each
+    // index must be one iterator (a loop variable or a fusion of several) with scale 1, the
+    // form the inverse splits back (TVM asserts it).
+    arith::IterMapResult map =
+        arith::DetectIterMap(load_indices, iters, make_const(DataType::Bool(), int64_t(1)),
+                             arith::IterMapLevel::kSurjective, &analyzer);
+    ok = map.ok() && !map.indices.empty();
+    for (const arith::IterSumExpr& sum : map.indices) {
+      ok = ok && sum.args.size() <= 1 && (sum.args.empty() || sum.args[0].scale == 1);
+    }
+    if (ok) {
+      for (const auto& [var, value] : arith::InverseAffineIterMap(map.indices, pstore->indices)) {
+        vmap[var.get()] = value;
+      }
+      arith::RangeMap producer_doms;
+      for (const IterVar& iv : producer->iter_vars) producer_doms[iv->var] = iv->dom;
+      for (const IterVar& iv : block->iter_vars) {
+        auto it = vmap.find(iv->var.get());
+        if (it == vmap.end()) {
+          ok = false;
+          break;
+        }
+        arith::IntSet range = arith::EvalSet(it->second, producer_doms, &analyzer);
+        PrimExpr last = sub(add(iv->dom->min, iv->dom->extent), make_const(iv->dom->min->dtype, int64_t(1)));
+        if ((range.HasLowerBound() && analyzer.CanProve(greater(range.min_value, iv->dom->min))) ||
+            (range.HasUpperBound() && analyzer.CanProve(less(range.max_value, last)))) {
+          ok = false;
+          break;
+        }
+      }
     }
   }
   if (!ok) throw ScheduleError(prim, kErrBodyReverseInline, block->span);
   const StmtNode* removed = CheckLeafRemovable(prim, func, scope, block.get());
   CheckOpaqueAccess(prim, scope, buffer);
 
-  // Consumer iterator k stands for the producer's k-th store index.
-  VarMap vmap;
-  for (size_t k = 0; k < load_vars.size(); ++k) vmap[load_vars[k]] = pstore->indices[k];
   BufferStore consumer = GetRef(store);
   struct LoadReplacer : ExprMutator {
     using ExprMutator::VisitExpr_;
@@ -321,7 +358,6 @@ void Schedule::ReverseComputeInline(const SBlockRV& block_rv) {
   // iterator stands for a consumer iterator (pad_einsum's copy-back of the padded rows), its
   // domain shrinks to the consumer's too: the guard is then part of the block, and primitives
   // that rebuild the block's realize from its domain (compute_at, reverse_compute_at) keep it.
-  arith::Analyzer analyzer;
   for (const IterVar& iv : producer->iter_vars) analyzer.Bind(iv->var, iv->dom);
   PrimExpr guard;
   std::vector<IterVar> narrowed = producer->iter_vars;

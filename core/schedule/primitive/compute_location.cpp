@@ -329,13 +329,15 @@ void Schedule::ComputeAtImpl(const SBlockRV& block_rv, const LoopRV& loop_rv,
       value = add(range.lo, ax);
     }
     values.push_back(value);
-    for (PrimExpr c : {greater_equal(value, dom_lo), less_equal(value, dom_hi)}) {
+    // TVM's bounds `v >= lo` and `v < hi + 1`, the conjunction simplified as a whole.
+    PrimExpr past = add(dom_hi, make_const(dom_hi->dtype, int64_t(1)));
+    for (PrimExpr c : {greater_equal(value, dom_lo), less(value, past)}) {
       if (analyzer.CanProve(c)) continue;
-      c = analyzer.Simplify(c);
       predicate = predicate.defined() ? logical_and(predicate, c) : c;
     }
   }
-  if (!predicate.defined()) predicate = make_const(DataType::Bool(), int64_t(1));
+  predicate = predicate.defined() ? analyzer.Simplify(predicate)
+                                  : make_const(DataType::Bool(), int64_t(1));
   Stmt nest = MakeSBlockRealize(values, predicate, block);
   for (size_t i = new_loops.size(); i-- > 0;) {
     const PrimExpr& extent = new_loops[i].second;

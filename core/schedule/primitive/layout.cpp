@@ -4,8 +4,9 @@
 // the map's image of its shape; every access anywhere in the function goes through the map, and
 // so do the read/write regions (a point maps to a point; a range is relaxed over the map). A
 // buffer that is a parameter changes the signature, as in TVM. Padding is not implemented: a map
-// whose image is larger than the buffer (TVM would pad with `pad_value`) is refused with TVM's
-// TransformationIntroducesPaddingError message.
+// whose image is larger than the buffer is refused, with TVM's TransformationIntroducesPadding
+// message when no `pad_value` is given; a pad_value is checked (TVM's padding type error) and is
+// otherwise unused, as in TVM when the map introduces no padding.
 //
 // pad_einsum pads the iters of an einsum-like block up to multiples of the given factors: every
 // buffer indexed by a padded iter is replaced by a `<buf>_pad` copy, filled with zeros outside the
@@ -20,6 +21,7 @@
 #include "schedule/primitive/annotate.h"
 #include "schedule/recipe.h"
 #include "tir/builtin.h"
+#include "tir/expr_text.h"
 #include "tir/functor.h"
 #include "tir/index_map.h"
 #include "tir/op.h"
@@ -180,8 +182,18 @@ void Schedule::TransformLayout(const SBlockRV& block_rv, const BufferSpec& buffe
                                   " indices, but the buffer " + target->name + " has " +
                                   std::to_string(target->shape.size()) + " dimensions");
   }
+  PrimExpr pad;
   if (pad_value.defined()) {
-    throw ScheduleError(prim, "transform_layout with a pad_value is not supported yet");
+    const auto* e = pad_value.as<PrimExprNode>();
+    if (!e) throw std::invalid_argument("transform_layout: pad_value must be a constant");
+    pad = GetRef(e);
+    if (pad->dtype != target->dtype) {
+      throw ScheduleError(prim, "Buffer " + target->name + " has elements of type " +
+                                    target->dtype.ToString() +
+                                    ", but the transformation fills padding with " +
+                                    ExprText(pad) + ", which is of type " +
+                                    pad->dtype.ToString());
+    }
   }
   std::vector<PrimExpr> new_shape;
   try {
@@ -192,7 +204,13 @@ void Schedule::TransformLayout(const SBlockRV& block_rv, const BufferSpec& buffe
   bool known = true;
   int64_t before = ConstProduct(target->shape, &known);
   int64_t after = ConstProduct(new_shape, &known);
-  if (!assume_injective_transform && known && after != before) {
+  if (pad.defined() && known && after != before) {
+    throw ScheduleError(prim, "The transformation " + IndexMapLambdaText(index_map) +
+                                  " applied on buffer " + target->name +
+                                  " would introduce padding, which transform_layout does not "
+                                  "implement yet (with pad_value " + ExprText(pad) + ")");
+  }
+  if (!pad.defined() && !assume_injective_transform && known && after != before) {
     throw ScheduleError(prim, "The transformation " + IndexMapLambdaText(index_map) +
                                   " applied on buffer " + target->name +
                                   " would introduce padding: the buffer has " +
@@ -219,7 +237,7 @@ void Schedule::TransformLayout(const SBlockRV& block_rv, const BufferSpec& buffe
           {{"block", TraceValue::Block(block_rv.id)},
            {"buffer", buffer_value},
            {"index_map", TraceValue::Raw(IndexMapLambdaText(index_map))},
-           {"pad_value", TraceValue::None()},
+           {"pad_value", pad.defined() ? TraceValue::Raw(ExprText(pad)) : TraceValue::None()},
            {"assume_injective_transform", TraceValue::Bool(assume_injective_transform)}},
           {},
           false});
@@ -477,6 +495,51 @@ Schedule::BufferSpec BufferOf(RecipeArgs& args, const RecipeValue& v) {
   throw RecipeArgs::TypeError(v, "buffer", "(\"read\" or \"write\", index) or a buffer name");
 }
 
+// TVM's Python conversion of a scalar pad value: an int for an integer buffer and a float for
+// a float buffer take the buffer's dtype; other literals are int32 / float32; a typed constant
+// (`T.int8(0)`, `tvm.tirx.IntImm("int8", 0)`) keeps its dtype. A function of the indices is not
+// supported yet.
+tir::PrimExpr PadValueOf(Schedule& sch, const SBlockRV& block, const Schedule::BufferSpec& spec,
+                         const RecipeValue& v) {
+  if (v.kind == RecipeValue::Kind::kLambda) {
+    throw RecipeError{"transform_layout with a pad_value computed from the indices is not "
+                      "supported yet: give a constant",
+                      v.begin, v.end};
+  }
+  if (v.kind != RecipeValue::Kind::kInt && v.kind != RecipeValue::Kind::kFloat &&
+      v.kind != RecipeValue::Kind::kBool) {
+    throw RecipeArgs::TypeError(v, "pad_value", "a number");
+  }
+  ir::DataType buffer_dtype = ir::DataType::Int(32);
+  tir::SBlock b = sch.Get(block);
+  if (auto* by_index = std::get_if<std::pair<std::string, int64_t>>(&spec)) {
+    const auto& regions = by_index->first == "write" ? b->writes : b->reads;
+    if (by_index->second >= 0 && by_index->second < int64_t(regions.size())) {
+      buffer_dtype = regions[by_index->second]->buffer->dtype;
+    }
+  } else {
+    for (const auto* regions : {&b->reads, &b->writes}) {
+      for (const tir::BufferRegion& r : *regions) {
+        if (r->buffer->name == std::get<std::string>(spec)) buffer_dtype = r->buffer->dtype;
+      }
+    }
+  }
+  ir::DataType dtype;
+  if (!v.dtype.empty()) {
+    dtype = *ir::DataType::Parse(v.dtype);
+  } else if (v.kind == RecipeValue::Kind::kFloat) {
+    dtype = buffer_dtype.is_floating_point() ? buffer_dtype : ir::DataType::Float(32);
+  } else if (v.kind == RecipeValue::Kind::kBool) {
+    dtype = ir::DataType::Bool();
+  } else {
+    dtype = buffer_dtype.is_int() || buffer_dtype.is_uint() ? buffer_dtype : ir::DataType::Int(32);
+  }
+  if (dtype.is_floating_point()) {
+    return tir::make_const(dtype, v.kind == RecipeValue::Kind::kFloat ? v.f : double(v.i));
+  }
+  return tir::make_const(dtype, v.i);
+}
+
 RecipeMethodRegistrar reg_transform_layout(
     "transform_layout",
     {{"block", "buffer", "index_map", "pad_value", "assume_injective_transform"}, false,
@@ -499,12 +562,9 @@ RecipeMethodRegistrar reg_transform_layout(
          uint32_t at = m.begin + static_cast<uint32_t>(offset);
          throw RecipeError{error, at, std::min(at + 1, m.end)};
        }
-       if (args.Has("pad_value")) {
-         const RecipeValue* p = args.Get("pad_value");
-         throw RecipeError{"transform_layout with a pad_value is not supported yet", p->begin,
-                           p->end};
-       }
-       sch.TransformLayout(block, buffer, map, {},
+       tir::PrimExpr pad;
+       if (args.Has("pad_value")) pad = PadValueOf(sch, block, buffer, *args.Get("pad_value"));
+       sch.TransformLayout(block, buffer, map, pad,
                            args.Bool("assume_injective_transform", false));
        return {};
      }},
@@ -514,8 +574,8 @@ RecipeMethodRegistrar reg_transform_layout(
       {"buffer", RecipeParamKind::kBuffer, "the buffer, as the block reads or writes it", ""},
       {"index_map", RecipeParamKind::kIndexMap,
        "the new indices from the old, e.g. lambda i, j: (j, i)", ""},
-      {"pad_value", RecipeParamKind::kAnnValue, "the padding's value (not supported yet)",
-       "None"},
+      {"pad_value", RecipeParamKind::kAnnValue,
+       "a constant of the buffer's dtype (padding itself is not implemented yet)", "None"},
       {"assume_injective_transform", RecipeParamKind::kBool,
        "skip the check that the map introduces no padding", "False"}}});
 

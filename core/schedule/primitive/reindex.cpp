@@ -167,8 +167,11 @@ SBlockRV Schedule::ReIndex(const SBlockRV& block_rv, const std::string& buffer_t
     throw ScheduleError(prim, what + " should be accessed with the same indices everywhere", block->span);
   }
   // A buffer the block both reads and writes would be redirected for both while the stage only
-  // copies one way.
-  if (FindRegion(block->reads, buffer).defined() && FindRegion(block->writes, buffer).defined()) {
+  // copies one way; a reduction's output is the exception: its init writes every element before
+  // the update reads it, so the write stage after it copies the whole result.
+  bool reduction_output = !is_read && block->init.defined();
+  if (!reduction_output && FindRegion(block->reads, buffer).defined() &&
+      FindRegion(block->writes, buffer).defined()) {
     throw ScheduleError(prim,
                         what + " is both read and written: reindex needs a buffer the block only "
                                "reads or only writes",
@@ -310,17 +313,13 @@ RecipeMethodRegistrar reg_reindex(
                     for (size_t i = 0; i < b->writes.size(); ++i) {
                       if (b->writes[i]->buffer->name == v.s) write = static_cast<int>(i);
                     }
-                    if (read >= 0 && write >= 0) {
-                      throw RecipeError{"the block both reads and writes " + v.s +
-                                            ": give (\"read\", i) or (\"write\", i)",
-                                        v.begin, v.end};
-                    }
                     if (read < 0 && write < 0) {
                       throw RecipeError{"the block does not access a buffer named " + v.s,
                                         v.begin, v.end};
                     }
-                    return {read >= 0 ? sch.ReIndex(block, "read", read)
-                                      : sch.ReIndex(block, "write", write)};
+                    // A buffer read and written is the write, as TVM's Python resolves names.
+                    return {write >= 0 ? sch.ReIndex(block, "write", write)
+                                       : sch.ReIndex(block, "read", read)};
                   }
                   if (v.kind != RecipeValue::Kind::kList || v.list.size() != 2) {
                     throw RecipeArgs::TypeError(v, "buffer",
