@@ -11,6 +11,7 @@
 
 #include "codegen/vm_codegen.h"
 #include "dlight_test_util.h"
+#include "tir/functor.h"
 #include "transform/tir/apply_default_schedule.h"
 #include "workbench/schedule_session.h"
 
@@ -197,6 +198,40 @@ class TestDlight : public QObject {
     QCOMPARE(CheckAll(relax, false, "", 5), Expected([](int) { return "GEMV"; }));
     relax = Program({{"w", {"n", "7"}}, {"x", {"7"}}}, {"gv = R.matmul(w, x)"});
     QCOMPARE(CheckAll(relax, false, "", 3), Expected([](int) { return "GEMV"; }));
+  }
+
+  // Symbolic rows are padded to whole register tiles (pad_einsum: A copied into ceil(n / MR) * MR
+  // zero-padded rows, the padded accumulators a constant tile), so the k loop holds no row
+  // predicate that would keep the accumulators in memory; checked at row counts leaving every
+  // remainder of the tile, 1 included, alone and with the MLP's epilogue fused.
+  void symbolicRowsPadded() {
+    for (bool fuse : {false, true}) {
+      std::string relax = Program({{"x", {"n", "9"}}, {"w", {"9", "32"}}, {"b", {"32"}}},
+                                  {"lv = R.matmul(x, w)", "lv1 = R.add(lv, b)", "gv = R.nn.relu(lv1)"});
+      for (const std::string& t : kTargets) {
+        codegen::Target target = t == "host" ? codegen::Target::Host() : TargetOf(t);
+        for (const auto& [name, func] : Kernels(relax, fuse)) {
+          std::optional<dlight::AppliedRule> applied =
+              dlight::ApplyRules(func, target, dlight::cpu::DefaultRules());
+          QVERIFY(applied);
+          if (applied->rule != "Matmul") continue;
+          QVERIFY(applied->schedule.trace().AsPython().find("pad_einsum") != std::string::npos);
+          bool predicated_update = false;
+          tir::PostOrderVisit(applied->schedule.Func()->body, [&](const ir::Object* n) {
+            if (n->type_index() != ir::TypeIndex::kSBlockRealize) return;
+            const auto* realize = static_cast<const tir::SBlockRealizeNode*>(n);
+            if (realize->block->name_hint.find("update") != std::string::npos &&
+                !tir::IsConstInt(realize->predicate, 1)) {
+              predicated_update = true;
+            }
+          });
+          QVERIFY2(!predicated_update, name.c_str());
+          for (int64_t rows : {1, 2, 5, 6, 7, 13}) {
+            QCOMPARE(CheckKernel(name, func, target, t == "host", rows), std::string("Matmul"));
+          }
+        }
+      }
+    }
   }
 
   void batchMatmul() {
