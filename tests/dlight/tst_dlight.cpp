@@ -378,6 +378,33 @@ def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.
         true, "Reduction");
     add("log_softmax_2x32", Program({{"x", {"2", "32"}}}, {"gv = R.nn.log_softmax(x, axis=-1)"}),
         false, "Reduction");
+    // Rows long enough for two or four vector accumulators.
+    add("sum_3x512", Program({{"x", {"3", "512"}}}, {"gv = R.sum(x, axis=[1])"}), false, "Reduction");
+    add("max_2x160", Program({{"x", {"2", "160"}}}, {"gv = R.max(x, axis=[1])"}), false, "Reduction");
+    add("softmax_n_by_384", Program({{"x", {"n", "384"}}}, {"gv = R.nn.softmax(x, axis=-1)"}), true,
+        "Reduction");
+  }
+
+  // A long row's reduction keeps several vectors of partial results (independent add chains):
+  // the rfactor split is 4 vectors wide where the row holds 4 of them at least 4 times, 2 where
+  // 2 do, else one vector.
+  void reductionVectorAccumulators() {
+    for (const std::string& t : kTargets) {
+      codegen::Target target = t == "host" ? codegen::Target::Host() : TargetOf(t);
+      const int lanes = Lanes(t);
+      for (auto [cols, width] : std::vector<std::pair<int, int>>{
+               {16 * lanes, 4 * lanes}, {10 * lanes, 2 * lanes}, {6 * lanes, lanes}}) {
+        std::string relax = Program({{"x", {"3", std::to_string(cols)}}}, {"gv = R.sum(x, axis=[1])"});
+        auto kernels = Kernels(relax, false);
+        std::optional<dlight::AppliedRule> applied =
+            dlight::ApplyRules(kernels[0].second, target, dlight::cpu::DefaultRules());
+        QVERIFY(applied);
+        std::string trace = applied->schedule.trace().AsPython();
+        std::string split = "factors=[None, " + std::to_string(width) + "]";
+        QVERIFY2(trace.find(split) != std::string::npos, (t + ": " + split + "\n" + trace).c_str());
+        QCOMPARE(CheckKernel("sum", kernels[0].second, target, t == "host"), std::string("Reduction"));
+      }
+    }
   }
   void reductions() {
     QFETCH(QString, relax);
