@@ -202,8 +202,9 @@ class TestDlight : public QObject {
 
   // Symbolic rows are padded to whole register tiles (pad_einsum: A copied into ceil(n / MR) * MR
   // zero-padded rows, the padded accumulators a constant tile), so the k loop holds no row
-  // predicate that would keep the accumulators in memory; checked at row counts leaving every
-  // remainder of the tile, 1 included, alone and with the MLP's epilogue fused.
+  // predicate that would keep the accumulators in memory, and each row tile pads its own rows
+  // (the copy computed in the row-tile loop); checked at row counts leaving every remainder of
+  // the tile, 1 included, alone and with the MLP's epilogue fused.
   void symbolicRowsPadded() {
     for (bool fuse : {false, true}) {
       std::string relax = Program({{"x", {"n", "9"}}, {"w", {"9", "32"}}, {"b", {"32"}}},
@@ -217,15 +218,21 @@ class TestDlight : public QObject {
           if (applied->rule != "Matmul") continue;
           QVERIFY(applied->schedule.trace().AsPython().find("pad_einsum") != std::string::npos);
           bool predicated_update = false;
+          std::string update;
           tir::PostOrderVisit(applied->schedule.Func()->body, [&](const ir::Object* n) {
             if (n->type_index() != ir::TypeIndex::kSBlockRealize) return;
             const auto* realize = static_cast<const tir::SBlockRealizeNode*>(n);
-            if (realize->block->name_hint.find("update") != std::string::npos &&
-                !tir::IsConstInt(realize->predicate, 1)) {
-              predicated_update = true;
-            }
+            if (realize->block->name_hint.find("update") == std::string::npos) return;
+            update = realize->block->name_hint;
+            if (!tir::IsConstInt(realize->predicate, 1)) predicated_update = true;
           });
           QVERIFY2(!predicated_update, name.c_str());
+          // The padded copy of x is made per row tile, inside the row-tile loop.
+          schedule::Schedule copy = applied->schedule;
+          std::vector<schedule::LoopRV> pad_loops = copy.GetLoops(copy.GetSBlock("x_pad"));
+          std::vector<schedule::LoopRV> update_loops = copy.GetLoops(copy.GetSBlock(update));
+          QVERIFY(!pad_loops.empty() && !update_loops.empty());
+          QVERIFY2(copy.Get(pad_loops[0]).same_as(copy.Get(update_loops[0])), name.c_str());
           for (int64_t rows : {1, 2, 5, 6, 7, 13}) {
             QCOMPARE(CheckKernel(name, func, target, t == "host", rows), std::string("Matmul"));
           }

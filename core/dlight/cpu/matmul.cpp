@@ -261,6 +261,29 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
   stage_loops.erase(stage_loops.begin());  // the column-tile loop
   ScheduleSpatialLoops(sch, stage_loops, sch.Get(write_back)->writes[0]->buffer->dtype, params,
                        /*parallel=*/false);
+  // The zero-padded copy of A's rows is made by each row tile for its own rows, inside the
+  // parallel loop: no pass of its own over A (a parallel region of its own, and for sgemm 1024
+  // 4 MiB through memory), and the tile's rows are in cache when the kernel reads them.
+  std::optional<std::string> a_copy;
+  if (pad_rows && reads->a.defined()) {
+    for (const SBlockRV& p : sch.GetProducers(block)) {
+      const tir::SBlock pb = sch.Get(p);
+      if (pb->writes.size() != 1 || !pb->writes[0]->buffer.same_as(reads->a)) continue;
+      try {
+        sch.ComputeAt(p, parallel);
+      } catch (const schedule::ScheduleError&) {
+        break;
+      }
+      std::vector<LoopRV> below = sch.GetLoops(p);
+      while (!below.empty() && sch.Get(below.front()).get() != sch.Get(parallel).get()) {
+        below.erase(below.begin());
+      }
+      if (!below.empty()) below.erase(below.begin());
+      ScheduleSpatialLoops(sch, below, reads->a->dtype, params, /*parallel=*/false);
+      a_copy = pb->name_hint;
+      break;
+    }
+  }
   if (worth_threads) sch.Parallel(parallel);
   // Last: loop kinds need the reduction whole (compact dataflow); the init's loops are copies
   // of the tile's, kinds included, so it comes out unrolled and vectorized too.
@@ -270,7 +293,7 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
   for (const BlockInfo& b : GetBlockInfos(sch)) {
     if (b.name == sch.Get(block)->name_hint || b.name == sch.Get(init)->name_hint ||
         b.name == sch.Get(write_back)->name_hint ||
-        (packed && b.name == sch.Get(*packed)->name_hint)) {
+        (packed && b.name == sch.Get(*packed)->name_hint) || (a_copy && b.name == *a_copy)) {
       continue;
     }
     if (b.IsSpatial() && b.simple_nest) ScheduleSpatialLoops(sch, b.loops, b.WidestDType(), params);
