@@ -28,6 +28,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -125,21 +126,44 @@ Stats Summarize(std::vector<double> v) {
   return {v[v.size() / 2], v.front(), v.back()};
 }
 
+double ThreadCpuSeconds() {
+  timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+// `cpu`: on one thread (everything runs on the calling thread), also the thread's CPU time of
+// the same calls, interleaved: the host is shared with other work, whose preemptions move the
+// wall-clock ratio by 10-20% between runs and the CPU-time ratio by a few percent.
 void Compare(const std::string& title, const runtime::PackedFunc& ours,
              const std::vector<runtime::PackedArg>& args, const runtime::PackedFunc& reference,
-             int rounds, int number, double work, const char* unit) {
-  std::vector<double> a, b;
+             int rounds, int number, double work, const char* unit, bool cpu = false) {
+  std::vector<double> a, b, ca, cb;
   runtime::TimeEvaluatorOptions opt{.number = number, .repeat = 1};
   for (int r = 0; r < rounds; ++r) {
     a.push_back(runtime::TimeEvaluate(ours, args, opt).samples_s[0]);
     b.push_back(runtime::TimeEvaluate(reference, {}, opt).samples_s[0]);
+    if (!cpu) continue;
+    double t0 = ThreadCpuSeconds();
+    for (int n = 0; n < number; ++n) ours.Call(args);
+    double t1 = ThreadCpuSeconds();
+    for (int n = 0; n < number; ++n) reference.Call({});
+    double t2 = ThreadCpuSeconds();
+    ca.push_back((t1 - t0) / number);
+    cb.push_back((t2 - t1) / number);
   }
   Stats sa = Summarize(a), sb = Summarize(b);
   std::printf(
       "%-30s ours %8.3f ms (%.3f-%.3f) %7.1f %s | ref %8.3f ms (%.3f-%.3f) %7.1f %s | ours/ref "
-      "speed %.2f\n",
+      "speed %.2f",
       title.c_str(), sa.median * 1e3, sa.min * 1e3, sa.max * 1e3, work / sa.median, unit,
       sb.median * 1e3, sb.min * 1e3, sb.max * 1e3, work / sb.median, unit, sb.median / sa.median);
+  if (cpu) {
+    Stats qa = Summarize(ca), qb = Summarize(cb);
+    std::printf(" | CPU time ours %.3f ms, ref %.3f ms, speed %.2f", qa.median * 1e3,
+                qb.median * 1e3, qb.median / qa.median);
+  }
+  std::printf("\n");
 }
 
 void PrintCompile(const char* name, const Kernel& k) {
@@ -317,7 +341,7 @@ int main(int argc, char** argv) {
       pool.SetNumThreads(threads);
       openblas_set_num_threads(threads);
       Compare("sgemm 1024, " + std::to_string(threads) + "T (GFLOP/s)", matmul.func, {a, b, c},
-              sgemm, rounds, 3, 2.0 * kN * kN * kN / 1e9, "GF/s");
+              sgemm, rounds, 3, 2.0 * kN * kN * kN / 1e9, "GF/s", threads == 1);
     }
   }
   if (want("gemv")) {
@@ -345,7 +369,7 @@ int main(int argc, char** argv) {
         pool.SetNumThreads(threads);
         openblas_set_num_threads(threads);
         Compare("gemv 4096, " + std::to_string(threads) + "T (GB/s of matrix)", gemv.func,
-                {w, x, y}, sgemv, rounds, 3, 4.0 * kG * kG / 1e9, "GB/s");
+                {w, x, y}, sgemv, rounds, 3, 4.0 * kG * kG / 1e9, "GB/s", threads == 1);
       }
     }
   }
@@ -375,7 +399,7 @@ int main(int argc, char** argv) {
       pool.SetNumThreads(threads);
       threads_now = threads;
       Compare("softmax 4096^2, " + std::to_string(threads) + "T (GB/s)", softmax.func, {sx, sy},
-              softmax_ref, rounds, 1, 2.0 * 4 * kRows * kCols / 1e9, "GB/s");
+              softmax_ref, rounds, 1, 2.0 * 4 * kRows * kCols / 1e9, "GB/s", threads == 1);
     }
   }
   if (want("add")) {
@@ -405,7 +429,7 @@ int main(int argc, char** argv) {
       pool.SetNumThreads(threads);
       threads_now = threads;
       Compare("add 64M, " + std::to_string(threads) + "T (GB/s)", add.func, {x, y, z}, plain,
-              rounds, 1, 3.0 * 4 * kAddN / 1e9, "GB/s");
+              rounds, 1, 3.0 * 4 * kAddN / 1e9, "GB/s", threads == 1);
     }
   }
   if (want("conv2d")) {
@@ -435,7 +459,7 @@ int main(int argc, char** argv) {
       openblas_set_num_threads(threads);
       threads_now = threads;
       Compare("conv2d vs im2col+BLAS, " + std::to_string(threads) + "T (GF/s)", conv.func,
-              {cx, cw, cy}, im2col_ref, rounds, 3, conv_gflop, "GF/s");
+              {cx, cw, cy}, im2col_ref, rounds, 3, conv_gflop, "GF/s", threads == 1);
     }
 #ifdef WB_HAVE_DNNL
     {
@@ -470,7 +494,7 @@ int main(int argc, char** argv) {
         pool.SetNumThreads(threads);
         omp_set_num_threads(threads);
         Compare("conv2d vs oneDNN, " + std::to_string(threads) + "T (GF/s)", conv.func,
-                {cx, cw, cy}, dnnl_ref, rounds, 3, conv_gflop, "GF/s");
+                {cx, cw, cy}, dnnl_ref, rounds, 3, conv_gflop, "GF/s", threads == 1);
       }
     }
 #else
@@ -522,7 +546,7 @@ int main(int argc, char** argv) {
         omp_set_num_threads(threads);
         Compare(std::string("maxpool ") + (nhwc ? "NHWC " : "NCHW ") + std::to_string(threads) +
                     "T (GB/s)",
-                k.func, {px, py}, dnnl_ref, rounds, 10, gbytes, "GB/s");
+                k.func, {px, py}, dnnl_ref, rounds, 10, gbytes, "GB/s", threads == 1);
       }
     }
 #else
