@@ -4,7 +4,9 @@
 // while/break/let, local allocations, decl_buffer views, symbolic shapes, math intrinsics.
 
 #include <QTest>
+#include <cfloat>
 #include <cmath>
+#include <limits>
 #include <tuple>
 
 #include "codegen_test_util.h"
@@ -428,6 +430,91 @@ class Module:
       std::string message = RenderDiagnostics(r.diagnostics);
       QVERIFY2(message.find(why) != std::string::npos, message.c_str());
     }
+  }
+
+  // The vector exp over its whole range, at 16, 8 and 4 lanes, for an AVX2 target (exponent
+  // arithmetic) and, where the host has AVX-512, an AVX-512 one (vscalefps): within 2.5 ulp of
+  // std::exp where the result is normal, 0 and inf past the ends, denormals within their
+  // spacing (or flushed to 0 by the AVX2 form), NaN kept.
+  void vectorExpOverItsRange() {
+    std::vector<float> x = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 10.0f, -10.0f, 80.0f, 88.0f, 88.5f, 88.72f,
+                            88.73f, 89.0f, 100.0f, 1e30f, -80.0f, -87.0f, -87.3f, -87.4f, -90.0f, -100.0f,
+                            -103.9f, -104.5f, -200.0f, -1e30f, INFINITY, -INFINITY, NAN};
+    for (int i = 0; x.size() % 16 != 0 || i < 4000; ++i) x.push_back(-100.0f + 0.0475f * static_cast<float>(i));
+    const int64_t n = static_cast<int64_t>(x.size());
+    codegen::Target host = codegen::Target::Host();
+    std::vector<std::string> targets = {"llvm -mcpu=haswell"};
+    if (host.HasFeature("avx512f") && host.HasFeature("avx512vl")) targets.push_back("llvm -mcpu=skylake-avx512");
+    for (const std::string& text : targets) {
+      std::string error;
+      auto target = codegen::ParseTarget(text, &error);
+      QVERIFY2(target.has_value(), error.c_str());
+      for (int lanes : {16, 8, 4}) {
+        std::string ns = std::to_string(n), ls = std::to_string(lanes);
+        auto mod = ParseOk("@T.prim_func\ndef main(A: T.Buffer((" + ns + ",), \"float32\"), B: T.Buffer((" + ns +
+                           ",), \"float32\")):\n    for io in range(" + std::to_string(n / lanes) +
+                           "):\n        for v in T.vectorized(" + ls + "):\n            B[io * " + ls +
+                           " + v] = T.exp(A[io * " + ls + " + v])\n");
+        codegen::BuildResult built = codegen::Build(mod, *target);
+        QVERIFY2(built.ok(), RenderDiagnostics(built.diagnostics).c_str());
+        runtime::NDArray a = runtime::NDArray::Empty({n}, *runtime::DTypeFromString("float32"));
+        runtime::NDArray b = runtime::NDArray::Empty({n}, *runtime::DTypeFromString("float32"));
+        auto* pa = reinterpret_cast<float*>(a.ElementData());
+        auto* pb = reinterpret_cast<float*>(b.ElementData());
+        std::copy(x.begin(), x.end(), pa);
+        built.module.get_function("main").Call({a, b});
+        for (int64_t k = 0; k < n; ++k) {
+          const float want = std::exp(x[k]), got = pb[k];
+          const std::string where = text + ", " + ls + " lanes: exp(" + std::to_string(x[k]) + ") = " +
+                                    std::to_string(got) + ", want " + std::to_string(want);
+          if (std::isnan(want)) {
+            QVERIFY2(std::isnan(got), where.c_str());
+          } else if (std::isinf(want) || want == 0.0f) {
+            QVERIFY2(got == want, where.c_str());
+          } else if (want < FLT_MIN) {
+            // Denormal results: within their spacing (the AVX2 form flushes them to 0).
+            const bool flushed = got == 0.0f && text.find("haswell") != std::string::npos;
+            QVERIFY2(flushed || std::fabs(got - want) <= 2 * std::numeric_limits<float>::denorm_min() + want * 1e-6f,
+                     where.c_str());
+          } else {
+            QVERIFY2(std::fabs(got - want) <= 2.5f * std::numeric_limits<float>::epsilon() * want, where.c_str());
+          }
+        }
+      }
+    }
+  }
+
+  // A vector divided by one value in all lanes multiplies by its reciprocal (no vector division
+  // left in the loop); other divisions stay divisions. Both within float32 rounding.
+  void divisionByABroadcastUsesTheReciprocal() {
+    auto mod = ParseOk(R"(
+@I.ir_module
+class Module:
+    @T.prim_func
+    def by_row(A: T.Buffer((64, 64), "float32"), S: T.Buffer((64,), "float32"), B: T.Buffer((64, 64), "float32")):
+        for i in range(64):
+            for jo in range(4):
+                for v in T.vectorized(16):
+                    B[i, jo * 16 + v] = A[i, jo * 16 + v] / S[i]
+
+    @T.prim_func
+    def elementwise(A: T.Buffer((64,), "float32"), S: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
+        for jo in range(4):
+            for v in T.vectorized(16):
+                B[jo * 16 + v] = A[jo * 16 + v] / S[jo * 16 + v]
+)");
+    runtime::Module built = BuildOk(mod);
+    CHECK_SAME(mod, built, "by_row", {TensorSpec{{64, 64}}, TensorSpec{{64}}, TensorSpec{{64, 64}}});
+    CHECK_SAME(mod, built, "elementwise", {TensorSpec{{64}}, TensorSpec{{64}}, TensorSpec{{64}}});
+    std::string ll = built->GetSource("ll-opt");
+    auto body = [&](const std::string& name) {
+      size_t at = ll.find("@" + name);
+      size_t end = ll.find("\n}", at);
+      return ll.substr(at, end - at);
+    };
+    std::string by_row = body("by_row"), elementwise = body("elementwise");
+    QVERIFY2(by_row.find("fdiv <") == std::string::npos, by_row.c_str());
+    QVERIFY2(elementwise.find("fdiv <") != std::string::npos, elementwise.c_str());
   }
 
   void targetOptionsReachTheMachineCode() {

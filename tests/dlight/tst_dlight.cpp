@@ -11,6 +11,7 @@
 
 #include "codegen/vm_codegen.h"
 #include "dlight_test_util.h"
+#include "tir/functor.h"
 #include "transform/tir/apply_default_schedule.h"
 #include "workbench/schedule_session.h"
 
@@ -199,6 +200,47 @@ class TestDlight : public QObject {
     QCOMPARE(CheckAll(relax, false, "", 3), Expected([](int) { return "GEMV"; }));
   }
 
+  // Symbolic rows are padded to whole register tiles (pad_einsum: A copied into ceil(n / MR) * MR
+  // zero-padded rows, the padded accumulators a constant tile), so the k loop holds no row
+  // predicate that would keep the accumulators in memory, and each row tile pads its own rows
+  // (the copy computed in the row-tile loop); checked at row counts leaving every remainder of
+  // the tile, 1 included, alone and with the MLP's epilogue fused.
+  void symbolicRowsPadded() {
+    for (bool fuse : {false, true}) {
+      std::string relax = Program({{"x", {"n", "9"}}, {"w", {"9", "32"}}, {"b", {"32"}}},
+                                  {"lv = R.matmul(x, w)", "lv1 = R.add(lv, b)", "gv = R.nn.relu(lv1)"});
+      for (const std::string& t : kTargets) {
+        codegen::Target target = t == "host" ? codegen::Target::Host() : TargetOf(t);
+        for (const auto& [name, func] : Kernels(relax, fuse)) {
+          std::optional<dlight::AppliedRule> applied =
+              dlight::ApplyRules(func, target, dlight::cpu::DefaultRules());
+          QVERIFY(applied);
+          if (applied->rule != "Matmul") continue;
+          QVERIFY(applied->schedule.trace().AsPython().find("pad_einsum") != std::string::npos);
+          bool predicated_update = false;
+          std::string update;
+          tir::PostOrderVisit(applied->schedule.Func()->body, [&](const ir::Object* n) {
+            if (n->type_index() != ir::TypeIndex::kSBlockRealize) return;
+            const auto* realize = static_cast<const tir::SBlockRealizeNode*>(n);
+            if (realize->block->name_hint.find("update") == std::string::npos) return;
+            update = realize->block->name_hint;
+            if (!tir::IsConstInt(realize->predicate, 1)) predicated_update = true;
+          });
+          QVERIFY2(!predicated_update, name.c_str());
+          // The padded copy of x is made per row tile, inside the row-tile loop.
+          schedule::Schedule copy = applied->schedule;
+          std::vector<schedule::LoopRV> pad_loops = copy.GetLoops(copy.GetSBlock("x_pad"));
+          std::vector<schedule::LoopRV> update_loops = copy.GetLoops(copy.GetSBlock(update));
+          QVERIFY(!pad_loops.empty() && !update_loops.empty());
+          QVERIFY2(copy.Get(pad_loops[0]).same_as(copy.Get(update_loops[0])), name.c_str());
+          for (int64_t rows : {1, 2, 5, 6, 7, 13}) {
+            QCOMPARE(CheckKernel(name, func, target, t == "host", rows), std::string("Matmul"));
+          }
+        }
+      }
+    }
+  }
+
   void batchMatmul() {
     std::string relax =
         Program({{"x", {"2", "5", "3"}}, {"w", {"2", "3", "16"}}}, {"gv = R.matmul(x, w)"});
@@ -343,6 +385,34 @@ def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.
         true, "Reduction");
     add("log_softmax_2x32", Program({{"x", {"2", "32"}}}, {"gv = R.nn.log_softmax(x, axis=-1)"}),
         false, "Reduction");
+    // Rows long enough for two vector accumulators.
+    add("sum_3x512", Program({{"x", {"3", "512"}}}, {"gv = R.sum(x, axis=[1])"}), false, "Reduction");
+    add("max_2x160", Program({{"x", {"2", "160"}}}, {"gv = R.max(x, axis=[1])"}), false, "Reduction");
+    add("softmax_n_by_384", Program({{"x", {"n", "384"}}}, {"gv = R.nn.softmax(x, axis=-1)"}), true,
+        "Reduction");
+  }
+
+  // A long row's reduction keeps two vectors of partial results (independent add chains) where
+  // the row holds two of them at least 4 times, else one vector (on this AMD EPYC, 4 vectors'
+  // longer combine per row cost more than their shorter chains saved: softmax 0.77x against
+  // 0.84x of the hand-written loop in thread CPU time).
+  void reductionVectorAccumulators() {
+    for (const std::string& t : kTargets) {
+      codegen::Target target = t == "host" ? codegen::Target::Host() : TargetOf(t);
+      const int lanes = Lanes(t);
+      for (auto [cols, width] : std::vector<std::pair<int, int>>{
+               {16 * lanes, 2 * lanes}, {8 * lanes, 2 * lanes}, {6 * lanes, lanes}}) {
+        std::string relax = Program({{"x", {"3", std::to_string(cols)}}}, {"gv = R.sum(x, axis=[1])"});
+        auto kernels = Kernels(relax, false);
+        std::optional<dlight::AppliedRule> applied =
+            dlight::ApplyRules(kernels[0].second, target, dlight::cpu::DefaultRules());
+        QVERIFY(applied);
+        std::string trace = applied->schedule.trace().AsPython();
+        std::string split = "factors=[None, " + std::to_string(width) + "]";
+        QVERIFY2(trace.find(split) != std::string::npos, (t + ": " + split + "\n" + trace).c_str());
+        QCOMPARE(CheckKernel("sum", kernels[0].second, target, t == "host"), std::string("Reduction"));
+      }
+    }
   }
   void reductions() {
     QFETCH(QString, relax);

@@ -242,6 +242,41 @@ class Module:
             T1[i, j] = A[i + 2, j]
         for i, j in T.grid(4, 8):
             B[i, j] = T1[i, j] + T.float32(1.0))"},
+    // A tile of a symbolic dimension whose last rows are predicated (a register tile over n rows):
+    // (n, 4) becomes the constant (3, 4), which the code generator keeps on the stack (in
+    // registers) instead of a workspace of n rows.
+    {"symbolic tile", R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(var_A: T.handle, var_B: T.handle):
+        n = T.int64()
+        A = T.match_buffer(var_A, (n, 4))
+        B = T.match_buffer(var_B, (n, 4))
+        for i0 in range((n + T.int64(2)) // T.int64(3)):
+            with T.sblock(""):
+                T1 = T.sblock_alloc_buffer((n, 4), scope="local")
+                for i1, j in T.grid(T.int64(3), 4):
+                    if i0 * T.int64(3) + i1 < n:
+                        T1[i0 * T.int64(3) + i1, j] = A[i0 * T.int64(3) + i1, j] * T.float32(2.0)
+                for i1, j in T.grid(T.int64(3), 4):
+                    if i0 * T.int64(3) + i1 < n:
+                        B[i0 * T.int64(3) + i1, j] = T1[i0 * T.int64(3) + i1, j] + T.float32(1.0))",
+     R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(var_A: T.handle, var_B: T.handle):
+        n = T.int64()
+        A = T.match_buffer(var_A, (n, 4))
+        B = T.match_buffer(var_B, (n, 4))
+        for i0 in range((n + T.int64(2)) // T.int64(3)):
+            with T.sblock(""):
+                T1 = T.sblock_alloc_buffer((T.int64(3), 4), scope="local")
+                for i1, j in T.grid(T.int64(3), 4):
+                    if i0 * T.int64(3) + i1 < n:
+                        T1[i1, j] = A[i0 * T.int64(3) + i1, j] * T.float32(2.0)
+                for i1, j in T.grid(T.int64(3), 4):
+                    if i0 * T.int64(3) + i1 < n:
+                        B[i0 * T.int64(3) + i1, j] = T1[i1, j] + T.float32(1.0))"},
 };
 
 }  // namespace

@@ -79,6 +79,38 @@ llvm::Value* CodeGenLLVM::VectorExpF32(llvm::Value* x, DataType t) {
   llvm::Type* it = LLVMType(DataType::Int(32, t.lanes()));
   auto c = [&](double v) { return llvm::ConstantFP::get(vt, v); };
   auto ci = [&](int64_t v) { return llvm::ConstantInt::get(it, static_cast<uint64_t>(v), true); };
+  // With AVX-512, 2^n is applied by vscalefps (y * 2^n, overflowing to inf and underflowing
+  // gradually to 0 as the exact product would): no exponent arithmetic, no selects for the
+  // ends, 24 instructions a vector instead of 36 (softmax is bound by them). The clamp to
+  // [-104, 89] (exp is 0 below, inf above, in float) keeps n small; its selects pass a NaN on.
+  const char* scalef = nullptr;
+  if (target_.HasFeature("avx512f") && t.lanes() == 16) scalef = "llvm.x86.avx512.mask.scalef.ps.512";
+  if (target_.HasFeature("avx512vl") && t.lanes() == 8) scalef = "llvm.x86.avx512.mask.scalef.ps.256";
+  if (target_.HasFeature("avx512vl") && t.lanes() == 4) scalef = "llvm.x86.avx512.mask.scalef.ps.128";
+  if (scalef) {
+    llvm::Value* v = builder_.CreateSelect(builder_.CreateFCmpOLT(x, c(-104.0)), c(-104.0), x);
+    v = builder_.CreateSelect(builder_.CreateFCmpOGT(v, c(89.0)), c(89.0), v);
+    llvm::Value* n = builder_.CreateUnaryIntrinsic(
+        llvm::Intrinsic::floor, builder_.CreateFAdd(builder_.CreateFMul(v, c(1.44269504088896341)), c(0.5)));
+    llvm::Value* r = builder_.CreateFSub(v, builder_.CreateFMul(n, c(0.693359375)));
+    r = builder_.CreateFSub(r, builder_.CreateFMul(n, c(-2.12194440e-4)));
+    llvm::Value* y = c(1.9875691500e-4);
+    for (double k : {1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1}) {
+      y = builder_.CreateFAdd(builder_.CreateFMul(y, r), c(k));
+    }
+    y = builder_.CreateFAdd(builder_.CreateFAdd(builder_.CreateFMul(y, builder_.CreateFMul(r, r)), r), c(1.0));
+    // (y, n, pass-through, lane mask[, rounding: 4, the current direction, for 512 bits only]).
+    const bool zmm = t.lanes() == 16;
+    llvm::Type* mask = llvm::Type::getIntNTy(*ctx_, zmm ? 16 : 8);
+    std::vector<llvm::Type*> types = {vt, vt, vt, mask};
+    std::vector<llvm::Value*> values = {y, n, y, llvm::ConstantInt::getAllOnesValue(mask)};
+    if (zmm) {
+      types.push_back(builder_.getInt32Ty());
+      values.push_back(builder_.getInt32(4));
+    }
+    llvm::FunctionCallee fn = module_->getOrInsertFunction(scalef, llvm::FunctionType::get(vt, types, false));
+    return builder_.CreateCall(fn, values);
+  }
   const double hi = 88.72283905206835, lo = -87.33654475055310;
   llvm::Value* clamped = builder_.CreateMinNum(builder_.CreateMaxNum(x, c(lo)), c(hi));
   llvm::Value* n = builder_.CreateUnaryIntrinsic(

@@ -6,8 +6,7 @@
 // fits the register file with the B vectors and a broadcast beside it (MR * nv + nv + 1 <=
 // registers): 6 x 2 vectors (6 x 16 floats) with 16 ymm registers, 6 x 4 (6 x 64 floats) with 32
 // zmm ones. j must be a multiple of the tile (a predicate across vector lanes would scalarize the
-// kernel); i may be anything, symbolic included (the rows past the end are masked by a
-// per-row predicate outside the vector lanes).
+// kernel); i may be anything, symbolic included (the rows are padded to whole tiles, below).
 //
 // The schedule: B is packed first (PackB) when the row tiles re-read it often enough or it is
 // transposed; the accumulation goes to a "local" cache (cache_write) whose write-back, with the
@@ -181,12 +180,15 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
   }
 
   SBlockRV block = mm->rv;
-  // Rows that do not fill the last tile would put a branch per row into the k loop: the rows are
-  // padded to whole tiles instead (pad_einsum: A copied into zero-padded rows, once, and C
-  // computed padded, its padded buffer the tile's registers). Where padding does not apply, the
-  // rows past the end stay predicated.
+  // Rows that do not fill the last tile would put a branch per row into the k loop, and LLVM
+  // keeps predicated accumulators in memory (a 64x784x256 matmul over symbolic rows took 2 ms
+  // instead of 0.3): the rows are padded to whole tiles instead (pad_einsum: A copied into
+  // zero-padded rows, once per call, and C computed padded, its padded buffer the tile's
+  // registers). Symbolic rows are always padded (to ceil(n / MR) * MR; at n = 1 the tile
+  // computes MR rows, still one pass over B). Where padding does not apply, the rows past the
+  // end stay predicated.
   std::optional<SBlockRV> padded_write_back;
-  const bool pad_rows = m && *m % tile->rows != 0 && *m > tile->rows;
+  const bool pad_rows = !m || (*m % tile->rows != 0 && *m > tile->rows);
   if (pad_rows || pad_columns) {
     std::vector<int64_t> padding(iters.size(), 1);
     if (pad_rows) padding[pattern->i_iter] = tile->rows;
@@ -259,6 +261,29 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
   stage_loops.erase(stage_loops.begin());  // the column-tile loop
   ScheduleSpatialLoops(sch, stage_loops, sch.Get(write_back)->writes[0]->buffer->dtype, params,
                        /*parallel=*/false);
+  // The zero-padded copy of A's rows is made by each row tile for its own rows, inside the
+  // parallel loop: no pass of its own over A (a parallel region of its own, and for sgemm 1024
+  // 4 MiB through memory), and the tile's rows are in cache when the kernel reads them.
+  std::optional<std::string> a_copy;
+  if (pad_rows && reads->a.defined()) {
+    for (const SBlockRV& p : sch.GetProducers(block)) {
+      const tir::SBlock pb = sch.Get(p);
+      if (pb->writes.size() != 1 || !pb->writes[0]->buffer.same_as(reads->a)) continue;
+      try {
+        sch.ComputeAt(p, parallel);
+      } catch (const schedule::ScheduleError&) {
+        break;
+      }
+      std::vector<LoopRV> below = sch.GetLoops(p);
+      while (!below.empty() && sch.Get(below.front()).get() != sch.Get(parallel).get()) {
+        below.erase(below.begin());
+      }
+      if (!below.empty()) below.erase(below.begin());
+      ScheduleSpatialLoops(sch, below, reads->a->dtype, params, /*parallel=*/false);
+      a_copy = pb->name_hint;
+      break;
+    }
+  }
   if (worth_threads) sch.Parallel(parallel);
   // Last: loop kinds need the reduction whole (compact dataflow); the init's loops are copies
   // of the tile's, kinds included, so it comes out unrolled and vectorized too.
@@ -268,7 +293,7 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
   for (const BlockInfo& b : GetBlockInfos(sch)) {
     if (b.name == sch.Get(block)->name_hint || b.name == sch.Get(init)->name_hint ||
         b.name == sch.Get(write_back)->name_hint ||
-        (packed && b.name == sch.Get(*packed)->name_hint)) {
+        (packed && b.name == sch.Get(*packed)->name_hint) || (a_copy && b.name == *a_copy)) {
       continue;
     }
     if (b.IsSpatial() && b.simple_nest) ScheduleSpatialLoops(sch, b.loops, b.WidestDType(), params);

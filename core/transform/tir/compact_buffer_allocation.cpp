@@ -195,10 +195,13 @@ Stmt Compact(const Stmt& body) {
       if (s.HasLowerBound() && s.HasUpperBound()) {
         PrimExpr extent = analyzer.Simplify(add(sub(s.max_value, s.min_value),
                                                 make_const(old_extent->dtype, int64_t(1))));
-        // Only a smaller extent that does not depend on anything varying is worth taking.
+        // Only a constant extent is worth taking: one smaller than a constant one, or any in place
+        // of a symbolic one (a tile of a symbolic dimension, e.g. a matmul's register tile whose
+        // rows past the end are predicated: a fixed-size stack buffer that LLVM keeps in
+        // registers instead of a heap workspace the size of the whole dimension).
         const int64_t* e = AsConstInt(extent);
         const int64_t* o = AsConstInt(old_extent);
-        bool smaller = e && (o ? *e < *o : false);
+        bool smaller = e && (o ? *e < *o : true);
         if (smaller && *e > 0) {
           shape.push_back(make_const(old_extent->dtype, *e));
           start.push_back(analyzer.Simplify(s.min_value));
