@@ -6,6 +6,7 @@
 // `--target cuda` on a machine without a GPU builds and verifies each task's design space (every
 // sketch sampled, each candidate through VerifyGPUCode and NVRTC), prints it, says that no
 // candidate can be measured, and exits with 3.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -70,7 +71,8 @@ void PrintSpace(const meta_schedule::TuneResult& result, std::ostream& out) {
                     sk.distinct, t.built ? std::to_string(sk.compiled).c_str() : "-");
       out << line;
       if (sk.valid < sk.sampled && !sk.first_error.empty()) {
-        std::string first = sk.first_error.substr(0, sk.first_error.find('\n'));
+        std::string first = sk.first_error;
+        std::replace(first.begin(), first.end(), '\n', ' ');
         out << "  " << t.task << " sketch " << sk.sketch << ": rejected, e.g.: " << first << "\n";
       }
     }
