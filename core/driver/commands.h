@@ -19,7 +19,8 @@ int RunPipelineCommand(const BatchOptions& opts, std::ostream& out, std::ostream
 int RunScheduleCommand(const BatchOptions& opts, std::ostream& out, std::ostream& err);
 // --run: build, run, check against the reference, time.
 int RunRunCommand(const BatchOptions& opts, std::ostream& out, std::ostream& err);
-// --tune: tune the module's tasks into --work-dir (core/meta_schedule).
+// --tune: tune the module's tasks into --work-dir (core/meta_schedule). For cuda without a GPU:
+// the design space built and verified, printed, and exit code 3 (nothing could be measured).
 int RunTuneCommand(const BatchOptions& opts, std::ostream& out, std::ostream& err);
 // --run --work-dir: *module with the records' schedules (tune.cpp); 0, or the exit code.
 int ApplyWorkDirOption(const BatchOptions& opts, const codegen::Target& target, ir::IRModule* module,

@@ -3,6 +3,10 @@
 // measured candidate in the work directory; prints each trial as it goes and a per-task table at
 // the end (best and default from the closing re-measurement, search.h; "search best" what the
 // search itself measured). `--run --work-dir DIR` then builds with the records (run.cpp).
+// `--target cuda` on a machine without a GPU builds and verifies each task's design space (every
+// sketch sampled, each candidate through VerifyGPUCode and NVRTC), prints it, says that no
+// candidate can be measured, and exits with 3.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -49,6 +53,33 @@ void PrintTable(const meta_schedule::TuneResult& result, std::ostream& out) {
   }
 }
 
+// The design spaces VerifyDesignSpace built (cuda without a device).
+void PrintSpace(const meta_schedule::TuneResult& result, std::ostream& out) {
+  char line[256];
+  out << "design space (each sketch sampled, every candidate through the postprocessors and VerifyGPUCode, "
+         "then built):\n";
+  std::snprintf(line, sizeof(line), "%-32s %6s %7s %6s %8s %9s\n", "task", "sketch", "sampled", "valid", "distinct",
+                "compiled");
+  out << line;
+  for (const auto& t : result.space) {
+    if (!t.message.empty()) {
+      out << "  " << t.task << ": " << t.message << "\n";
+      continue;
+    }
+    for (const auto& sk : t.sketches) {
+      std::snprintf(line, sizeof(line), "%-32s %6d %7d %6d %8d %9s\n", t.task.c_str(), sk.sketch, sk.sampled, sk.valid,
+                    sk.distinct, t.built ? std::to_string(sk.compiled).c_str() : "-");
+      out << line;
+      if (sk.valid < sk.sampled && !sk.first_error.empty()) {
+        std::string first = sk.first_error;
+        std::replace(first.begin(), first.end(), '\n', ' ');
+        out << "  " << t.task << " sketch " << sk.sketch << ": rejected, e.g.: " << first << "\n";
+      }
+    }
+    if (!t.built) out << "  " << t.task << ": not built (this build has no NVRTC)\n";
+  }
+}
+
 }  // namespace
 
 int RunTuneCommand(const BatchOptions& opts, std::ostream& out, std::ostream& err) {
@@ -74,6 +105,14 @@ int RunTuneCommand(const BatchOptions& opts, std::ostream& out, std::ostream& er
   };
   meta_schedule::TuneResult result = meta_schedule::Tune(tasks, options, {}, progress);
   for (const std::string& w : result.warnings) err << "warning: " << w << "\n";
+  if (result.no_device) {
+    PrintSpace(result, out);
+    bool ok = true;
+    for (const auto& t : result.space) ok &= t.ok() || !t.message.empty();
+    err << "workbench: --tune: " << result.error << "\n";
+    if (!ok) err << "workbench: --tune: a sketch has no valid candidate (see the table)\n";
+    return 3;
+  }
   if (!result.error.empty()) {
     err << "workbench: --tune: " << result.error << "\n";
     return 2;

@@ -201,6 +201,16 @@ bool RewriteReductionBlock(Schedule& sch, std::string* error) {
       if (at) break;
     }
     if (!at) continue;
+    bool cross_thread = false;
+    for (const LoopRV& loop : loops) {
+      tir::For f = sch.Get(loop);
+      if (f->kind != tir::ForKind::kThreadBinding) continue;
+      for (size_t k = 0; k < realize->iter_values.size(); ++k) {
+        cross_thread |= block->iter_vars[k]->iter_type == tir::IterVarType::kCommReduce &&
+                        Uses(realize->iter_values[k], f->loop_var);
+      }
+    }
+    if (cross_thread) continue;
     try {
       sch.DecomposeReduction(rv, *at);
     } catch (const std::exception& e) {

@@ -6,6 +6,7 @@
 #include "dlight/analysis.h"
 #include "dlight/schedule_rule.h"
 #include "meta_schedule/postproc.h"
+#include "meta_schedule/sampler.h"
 #include "schedule/primitive/primitives.h"
 #include "tir/functor.h"
 
@@ -18,90 +19,6 @@ using schedule::Schedule;
 namespace {
 
 constexpr const char* kTilingStructure = "SSRSRS";
-
-// Takes the candidate's decision for each site in turn, samples where it has none, and records
-// what was taken.
-class Sampler {
- public:
-  Sampler(Schedule& sch, const Candidate& given, SampledSchedule* out)
-      : sch_(sch), given_(given), out_(out) {}
-
-  std::vector<Schedule::ExprRV> Tile(const LoopRV& loop, int64_t n, int64_t max_innermost) {
-    SampleSite site;
-    site.kind = SampleSite::Kind::kTile;
-    const int64_t* extent = tir::AsConstInt(sch_.Get(loop)->extent);
-    if (!extent) throw std::invalid_argument("a loop extent is symbolic");
-    site.extent = *extent;
-    site.max_innermost_factor = max_innermost;
-    const std::vector<int64_t>* given = Given();
-    std::optional<std::vector<int64_t>> decision;
-    if (given && static_cast<int64_t>(given->size()) == n) decision = *given;
-    std::vector<Schedule::ExprRV> rvs = sch_.SamplePerfectTile(loop, n, max_innermost, decision);
-    std::vector<int64_t> taken;
-    for (const auto& rv : rvs) taken.push_back(sch_.Get(rv));
-    Record(site, taken);
-    return rvs;
-  }
-
-  Schedule::ExprRV Categorical(const std::vector<int64_t>& choices) {
-    SampleSite site;
-    site.kind = SampleSite::Kind::kUnroll;
-    site.choices = choices;
-    const std::vector<int64_t>* given = Given();
-    std::optional<int64_t> decision;
-    if (given && given->size() == 1 && (*given)[0] >= 0 &&
-        (*given)[0] < static_cast<int64_t>(choices.size())) {
-      decision = (*given)[0];
-    }
-    std::vector<double> probs(choices.size(), 1.0 / static_cast<double>(choices.size()));
-    Schedule::ExprRV rv = sch_.SampleCategorical(choices, probs, decision);
-    int64_t value = sch_.Get(rv);
-    int64_t index = std::find(choices.begin(), choices.end(), value) - choices.begin();
-    if (decision) index = *decision;
-    Record(site, {index});
-    return rv;
-  }
-
-  // sample_compute_location: the candidate's decision (repaired by the primitive when it is no
-  // longer a candidate), else a uniform draw.
-  LoopRV ComputeLocation(const SBlockRV& block) {
-    SampleSite site;
-    site.kind = SampleSite::Kind::kComputeLocation;
-    const std::vector<int64_t>* given = Given();
-    std::optional<int64_t> decision;
-    if (given && given->size() == 1) decision = (*given)[0];
-    int64_t taken = -1;
-    LoopRV loop = schedule::SampleComputeLocation(sch_, block, decision, &site.choices, &taken);
-    Record(site, {taken});
-    return loop;
-  }
-
-  // Not sampled (TVM's parallel annotation is fixed until MutateParallel changes it).
-  int64_t ParallelLimit(int64_t dflt, std::vector<int64_t> useful) {
-    SampleSite site;
-    site.kind = SampleSite::Kind::kParallel;
-    site.choices = std::move(useful);
-    const std::vector<int64_t>* given = Given();
-    int64_t limit = given && given->size() == 1 && (*given)[0] > 0 ? (*given)[0] : dflt;
-    Record(site, {limit});
-    return limit;
-  }
-
- private:
-  const std::vector<int64_t>* Given() const {
-    size_t i = out_->sites.size();
-    if (i < given_.decisions.size() && !given_.decisions[i].empty()) return &given_.decisions[i];
-    return nullptr;
-  }
-  void Record(const SampleSite& site, std::vector<int64_t> taken) {
-    out_->sites.push_back(site);
-    out_->candidate.decisions.push_back(std::move(taken));
-  }
-
-  Schedule& sch_;
-  const Candidate& given_;
-  SampledSchedule* out_;
-};
 
 bool CallsExp(const tir::SBlock& block) {
   bool found = false;
@@ -131,27 +48,19 @@ bool HasReuse(const tir::SBlock& block) {
   return false;
 }
 
-bool Tileable(const dlight::BlockInfo& info) {
+}  // namespace
+
+bool NeedsMultiLevelTiling(const dlight::BlockInfo& info) {
   return info.simple_nest && info.IsReduction() && HasReuse(info.block);
 }
 
-// TVM's NeedsRFactorOrCrossThreadReduction for the blocks a simple nest drives: a reduction with
-// its reduction loops innermost and every extent known; one that tiling would take gets rfactor
-// only when its spatial loops are fewer elements than its reduction and than the parallel limit
-// (there is too little to run in parallel otherwise), any other when it reduces more than one
-// element.
+namespace {
+
+bool Tileable(const dlight::BlockInfo& info) { return NeedsMultiLevelTiling(info); }
+
 bool NeedsRFactor(Schedule& sch, const dlight::BlockInfo& info, const SpaceOptions& options) {
-  if (!info.simple_nest || !info.IsReduction() || !info.ReductionInnermost()) return false;
-  int64_t space = 1, reduce = 1;
-  for (size_t k = 0; k < info.loops.size(); ++k) {
-    const int64_t* extent = tir::AsConstInt(sch.Get(info.loops[k])->extent);
-    if (!extent) return false;
-    (info.block->iter_vars[k]->iter_type == tir::IterVarType::kDataPar ? space : reduce) *= *extent;
-  }
-  if (reduce == 1 && space == 1) return false;
-  const int64_t max_parallel = static_cast<int64_t>(options.max_jobs_per_core) * options.num_cores;
-  if (Tileable(info)) return space < reduce && space <= max_parallel;
-  return reduce > 1;
+  return NeedsRFactorOrCrossThreadReduction(
+      sch, info, static_cast<int64_t>(options.max_jobs_per_core) * options.num_cores);
 }
 
 // TVM's AddRFactor: the reduction loops fused, split in two by sample_perfect_tile, and the
@@ -188,23 +97,6 @@ int RFactorVariants(Schedule& sch, const SpaceOptions& options) {
     if (NeedsRFactor(sch, info, options)) return 3;
   }
   return 1;
-}
-
-void AutoInline(Schedule& sch) {
-  std::vector<dlight::BlockInfo> infos = dlight::GetBlockInfos(sch);
-  if (infos.size() < 2) return;
-  for (auto it = infos.rbegin(); it != infos.rend(); ++it) {
-    if (!it->IsSpatial() || CallsExp(it->block)) continue;
-    try {
-      sch.ComputeInline(it->rv);
-      continue;
-    } catch (const std::exception&) {
-    }
-    try {
-      sch.ReverseComputeInline(it->rv);
-    } catch (const std::exception&) {
-    }
-  }
 }
 
 bool IsSpatialBlock(const tir::SBlock& block) {
@@ -306,8 +198,64 @@ void ParallelizeVectorizeUnroll(Schedule& sch, Sampler& sampler, const SpaceOpti
 
 }  // namespace
 
+// For the blocks a simple nest drives: a reduction with its reduction loops innermost and every
+// extent known; one that tiling would take gets it only when its spatial loops are fewer
+// elements than its reduction and than `max_parallel` (there is too little to run in parallel
+// otherwise), any other when it reduces more than one element.
+bool NeedsRFactorOrCrossThreadReduction(Schedule& sch, const dlight::BlockInfo& info, int64_t max_parallel) {
+  if (!info.simple_nest || !info.IsReduction() || !info.ReductionInnermost()) return false;
+  int64_t space = 1, reduce = 1;
+  for (size_t k = 0; k < info.loops.size(); ++k) {
+    const int64_t* extent = tir::AsConstInt(sch.Get(info.loops[k])->extent);
+    if (!extent) return false;
+    (info.block->iter_vars[k]->iter_type == tir::IterVarType::kDataPar ? space : reduce) *= *extent;
+  }
+  if (reduce == 1 && space == 1) return false;
+  if (NeedsMultiLevelTiling(info)) return space < reduce && space <= max_parallel;
+  return reduce > 1;
+}
+
+void AutoInline(Schedule& sch, bool disallow_exp, bool global_only) {
+  std::vector<dlight::BlockInfo> infos = dlight::GetBlockInfos(sch);
+  if (infos.size() < 2) return;
+  for (auto it = infos.rbegin(); it != infos.rend(); ++it) {
+    if (!it->IsSpatial() || (disallow_exp && CallsExp(it->block))) continue;
+    if (global_only) {
+      // Blocks that touch only global memory: a cache stage (writing shared or local memory,
+      // or writing back from it) stays where tiling put it.
+      bool global = true;
+      for (const auto* regions : {&it->block->reads, &it->block->writes}) {
+        for (const auto& r : *regions) {
+          const std::string scope = r->buffer->scope();
+          global &= scope.empty() || scope == "global";
+        }
+      }
+      if (!global) continue;
+    }
+    try {
+      sch.ComputeInline(it->rv);
+      continue;
+    } catch (const std::exception&) {
+    }
+    try {
+      sch.ReverseComputeInline(it->rv);
+    } catch (const std::exception&) {
+    }
+  }
+}
+
 SpaceOptions DefaultSpaceOptions(const codegen::Target& target) {
   SpaceOptions options;
+  if (target.is_cuda()) {
+    options.cuda = true;
+    options.unroll_max_steps = {0, 16, 32, 64, 128, 256, 512, 1024};
+    if (target.max_threads_per_block > 0) options.max_threads_per_block = target.max_threads_per_block;
+    if (target.thread_warp_size > 0) options.thread_warp_size = target.thread_warp_size;
+    if (target.max_shared_memory_per_block > 0) {
+      options.max_shared_memory_per_block = target.max_shared_memory_per_block;
+    }
+    return options;
+  }
   options.num_cores = std::max(1, dlight::CpuParamsOf(target).num_cores);
   return options;
 }
@@ -325,9 +273,10 @@ int WriteLevels(Schedule& sch) {
 }  // namespace
 
 int NumSketches(const tir::PrimFunc& func, const SpaceOptions& options) {
+  if (options.cuda) return NumCudaSketches(func, options);
   try {
     Schedule sch(dlight::SingleFunctionModule(func));
-    AutoInline(sch);
+    AutoInline(sch, /*disallow_exp=*/true);
     return WriteLevels(sch) * RFactorVariants(sch, options);
   } catch (const std::exception&) {
   }
@@ -336,13 +285,14 @@ int NumSketches(const tir::PrimFunc& func, const SpaceOptions& options) {
 
 SampledSchedule ApplyDesignSpace(const tir::PrimFunc& func, const SpaceOptions& options,
                                  const Candidate& candidate, int64_t seed) {
+  if (options.cuda) return ApplyCudaDesignSpace(func, options, candidate, seed);
   SampledSchedule out;
   out.candidate.sketch = candidate.sketch;
   try {
     Schedule sch(dlight::SingleFunctionModule(func));
     sch.Seed(1 + (seed % 2147483645 + 2147483645) % 2147483645);
     Sampler sampler(sch, candidate, &out);
-    AutoInline(sch);
+    AutoInline(sch, /*disallow_exp=*/true);
     // The sketch: a write-cache level for each AddRFactor variant.
     const int levels = WriteLevels(sch);
     const int variant = candidate.sketch / levels, write_level = candidate.sketch % levels;

@@ -24,8 +24,12 @@
 //   sample_perfect_tile and the block factored over the outer or the inner part (rfactor), or
 //   left as it is: three variants, the same for every such block of the function. Factored
 //   blocks are not tiled; RandomComputeLocation places the factored block.
-// Not here yet: InlineConstantScalars (AutoInline inlines constant blocks), ApplyCustomRule
-// and the CUDA rules.
+// For cuda targets the rules are TVM's CUDA list (schedule_rules_cuda.cpp): AutoInline,
+// MultiLevelTiling "SSSRRSRS" bound to blockIdx.x / vthread.x / threadIdx.x with a "shared" read
+// cache per operand (cooperative fetch) and a "local" write cache, AutoInline again (the
+// epilogue into the write-back), CrossThreadReduction, ParallelizeVectorizeUnroll's unroll part
+// and AutoBind; then the CUDA postprocessors (postproc.h).
+// Not here yet: InlineConstantScalars (AutoInline inlines constant blocks), ApplyCustomRule.
 //
 // A candidate is a sketch and its decisions: applying the rules again with the same decisions
 // gives the same schedule, which is how mutators (mutator.h) work and how a candidate is
@@ -38,27 +42,41 @@
 #include <vector>
 
 #include "codegen/target.h"
+#include "dlight/analysis.h"
 #include "schedule/schedule.h"
 #include "tir/stmt.h"
 
 namespace wb::meta_schedule {
 
-// TVM's CPU defaults, scaled by the host's cores.
+// TVM's CPU defaults, scaled by the host's cores; for cuda targets TVM's CUDA defaults with the
+// Target's limits.
 struct SpaceOptions {
   int num_cores = 1;
   int max_jobs_per_core = 16;
   int max_vectorize_extent = 64;
   std::vector<int64_t> unroll_max_steps = {0, 16, 64, 512};
   int64_t max_innermost_factor = 64;
+  // cuda
+  bool cuda = false;
+  int64_t max_threads_per_block = 1024;
+  int64_t thread_warp_size = 32;
+  int64_t max_shared_memory_per_block = 49152;  // bytes
+  int64_t max_threadblocks = 256;                // AutoBind / RewriteUnboundBlock
+  int64_t max_vthread = 8;                       // VerifyGPUCode
+  int64_t max_vector_bytes = 16;                 // VerifyGPUCode
+  std::vector<int64_t> cross_thread_extents = {4, 8, 16, 32, 64, 128, 256, 512};
+  std::vector<int64_t> auto_bind_extents = {32, 64, 128, 256, 512, 1024};
+  std::vector<int64_t> vector_load_lens = {1, 2, 3, 4, 8, 16};
 };
 SpaceOptions DefaultSpaceOptions(const codegen::Target& target);
 
 // One sampling site of a candidate, in the order the rules sample.
 struct SampleSite {
-  enum class Kind { kTile, kUnroll, kParallel, kComputeLocation } kind = Kind::kTile;
+  // kCategorical: another sample_categorical (a thread extent, a vector length: cuda rules).
+  enum class Kind { kTile, kUnroll, kParallel, kComputeLocation, kCategorical } kind = Kind::kTile;
   int64_t extent = 0;               // kTile: the loop's extent
   int64_t max_innermost_factor = -1;  // kTile
-  // kUnroll: the steps; kParallel: the useful limits; kComputeLocation: the candidate decisions
+  // kUnroll, kCategorical: the choices; kParallel: the useful limits; kComputeLocation: the candidate decisions
   // (-2 inline, -1 root, i a loop of the consumer).
   std::vector<int64_t> choices;
 };
@@ -80,13 +98,31 @@ struct SampledSchedule {
 };
 
 // How many sketches the design space of `func` has (at least 1): MultiLevelTiling's write-cache
-// levels times AddRFactor's variants; sketch s is variant s / levels at level s % levels.
+// levels times AddRFactor's variants; sketch s is variant s / levels at level s % levels. For
+// cuda: 2 when a block takes CrossThreadReduction (sketch 0 with it, 1 without), else 1.
 int NumSketches(const tir::PrimFunc& func, const SpaceOptions& options);
 
 // Applies the rules for `candidate.sketch` to `func` (as "main" of its own module), taking the
-// candidate's decisions and sampling the rest from `seed`, then the CPU postprocessors. A rule
+// candidate's decisions and sampling the rest from `seed`, then the postprocessors of the
+// target (ApplyCpuPostprocs, ApplyCudaPostprocs). A rule
 // that does not apply to a block leaves it; a postprocessor that fails rejects the candidate.
 SampledSchedule ApplyDesignSpace(const tir::PrimFunc& func, const SpaceOptions& options,
                                  const Candidate& candidate, int64_t seed);
+
+// --- Building blocks the CPU and CUDA spaces share (TVM's names) ---
+// AutoInline: each spatial block inlined into its consumers, else into its producer, consumers
+// first. `disallow_exp`: blocks calling exp stay (the CPU list); `global_only`: only blocks
+// touching global memory only (after tiling: the cache stages stay).
+void AutoInline(schedule::Schedule& sch, bool disallow_exp, bool global_only = false);
+// A reduction block of a simple nest with data reuse: what MultiLevelTiling takes.
+bool NeedsMultiLevelTiling(const dlight::BlockInfo& info);
+// TVM's NeedsRFactorOrCrossThreadReduction with `max_parallel` as the spatial work that is
+// enough (CPU: max_jobs_per_core x cores; cuda: max_threads_per_block).
+bool NeedsRFactorOrCrossThreadReduction(schedule::Schedule& sch, const dlight::BlockInfo& info,
+                                        int64_t max_parallel);
+
+int NumCudaSketches(const tir::PrimFunc& func, const SpaceOptions& options);
+SampledSchedule ApplyCudaDesignSpace(const tir::PrimFunc& func, const SpaceOptions& options,
+                                     const Candidate& candidate, int64_t seed);
 
 }  // namespace wb::meta_schedule

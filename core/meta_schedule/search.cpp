@@ -6,7 +6,10 @@
 #include <random>
 #include <set>
 
+#include "codegen/build.h"
+#include "codegen/cuda/codegen_cuda.h"
 #include "dlight/cpu/rules.h"
+#include "dlight/gpu/rules.h"
 #include "dlight/schedule_rule.h"
 #include "ir/structural_equal.h"
 #include "ir/structural_hash.h"
@@ -16,6 +19,7 @@
 #include "meta_schedule/mutator.h"
 #include "meta_schedule/schedule_rules.h"
 #include "schedule/recipe.h"
+#include "runtime/cuda/cuda_driver.h"
 #include "tir/expr.h"
 
 namespace wb::meta_schedule {
@@ -226,8 +230,8 @@ class Tuner {
       if (!st.workload) result_->warnings.push_back(error);
     }
     // The default schedule: the baseline, and the carrier of the checked outputs.
-    std::optional<dlight::AppliedRule> applied =
-        dlight::ApplyRules(task.func, target_, dlight::cpu::DefaultRules());
+    std::optional<dlight::AppliedRule> applied = dlight::ApplyRules(
+        task.func, target_, target_.is_cuda() ? dlight::gpu::DefaultRules() : dlight::cpu::DefaultRules());
     tir::PrimFunc baseline = applied ? MarkScheduled(applied->schedule.Func()) : task.func;
     Measurement m = Measure(baseline, task.func, {});
     if (!m.result.ok()) {
@@ -523,6 +527,67 @@ class Tuner {
 
 }  // namespace
 
+bool SpaceSummary::ok() const {
+  if (sketches.empty()) return false;
+  for (const SketchSummary& s : sketches) {
+    if (s.valid == 0 || (built && s.compiled == 0)) return false;
+  }
+  return true;
+}
+
+std::vector<SpaceSummary> VerifyDesignSpace(const ExtractedTasks& tasks, const codegen::Target& target,
+                                            uint64_t seed, int samples) {
+  std::vector<SpaceSummary> out;
+  const SpaceOptions space = DefaultSpaceOptions(target);
+  for (size_t t = 0; t < tasks.tasks.size(); ++t) {
+    const TuneTask& task = tasks.tasks[t];
+    SpaceSummary summary;
+    summary.task = task.name;
+    if (DynamicShape(task.func)) {
+      summary.message = "symbolic shapes: not tuned, the default schedule applies";
+      out.push_back(summary);
+      continue;
+    }
+    std::mt19937_64 rng(seed * 1000003u + t);
+    summary.built = !target.is_cuda() || codegen::NvrtcAvailable();
+    const int sketches = NumSketches(task.func, space);
+    for (int k = 0; k < sketches; ++k) {
+      SketchSummary sk;
+      sk.sketch = k;
+      std::set<uint64_t> hashes;
+      // Drawn until `samples` are valid, at most 16 times as many: a GPU space rejects most random
+      // tilings by its thread limits.
+      while (sk.valid < samples && sk.sampled < 16 * samples) {
+        Candidate c;
+        c.sketch = k;
+        SampledSchedule s = ApplyDesignSpace(task.func, space, c, static_cast<int64_t>(rng() % 2147483645));
+        ++sk.sampled;
+        if (!s.schedule) {
+          if (sk.first_error.empty()) sk.first_error = s.error;
+          continue;
+        }
+        ++sk.valid;
+        tir::PrimFunc f = MarkScheduled(s.schedule->Func());
+        hashes.insert(ir::StructuralHash(f));
+        if (sk.trace.empty()) sk.trace = s.schedule->trace().AsPython();
+        if (!summary.built) continue;
+        codegen::BuildOptions build;
+        build.default_schedule = false;
+        codegen::BuildResult built = codegen::Build(dlight::SingleFunctionModule(f), target, build);
+        if (built.ok()) {
+          ++sk.compiled;
+        } else if (sk.first_error.empty()) {
+          sk.first_error = "build failed: " + RenderDiagnostics(built.diagnostics);
+        }
+      }
+      sk.distinct = static_cast<int>(hashes.size());
+      summary.sketches.push_back(sk);
+    }
+    out.push_back(summary);
+  }
+  return out;
+}
+
 std::optional<double> TaskReport::gflops() const {
   if (!best_s || flops <= 0) return std::nullopt;
   return flops / *best_s / 1e9;
@@ -599,9 +664,20 @@ TuneResult Tune(const ExtractedTasks& tasks, const TuneOptions& options,
     result.error = "target '" + options.target + "': " + error;
     return result;
   }
-  if (target->kind != "llvm") {
-    result.error = "tuning needs an llvm (CPU) target; the CUDA design space is not implemented";
+  if (target->kind != "llvm" && !target->is_cuda()) {
+    result.error = "tuning needs an llvm (CPU) or cuda target, not '" + target->kind + "'";
     return result;
+  }
+  if (target->is_cuda() && !options.runner) {
+    std::string why;
+    if (!runtime::cuda::CudaAvailable(&why)) {
+      result.space = VerifyDesignSpace(tasks, *target, options.seed, options.space_samples);
+      result.no_device = true;
+      result.error = "no CUDA device: " + why +
+                     "; the design space was built and verified, but its candidates cannot be measured";
+      result.total_s = Since(t0);
+      return result;
+    }
   }
   std::optional<JSONDatabase> db;
   if (!options.work_dir.empty()) {

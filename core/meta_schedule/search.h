@@ -27,6 +27,11 @@
 // measurements is mostly luck. Every run, the re-measurements too, runs in a child process
 // with the target's thread count (-num-cores, else the runtime pool's size), as the build runs.
 //
+// For a cuda target the design space and postprocessors are the CUDA ones (schedule_rules.h) and
+// the default schedule core/dlight's GPU rules'. Where there is no CUDA device (and no runner is
+// given), nothing can be measured: Tune builds and verifies each task's design space instead
+// (VerifyDesignSpace) and returns it with no_device set and an error saying so.
+//
 // Tasks share one trial budget through TVM's gradient-based task scheduler: a round-robin
 // warm-up gives each task one batch (no larger than the budget left divided by the tasks still
 // waiting for theirs), then each batch goes to the active task whose weighted gradient
@@ -80,6 +85,7 @@ struct TuneOptions {
   int verify_top_k = 3;   // candidates re-measured beside the default schedule; 0: no verification
   int verify_rounds = 3;
   std::string work_dir;   // the database; empty: none (nothing is recorded)
+  int space_samples = 8;  // cuda without a device: valid candidates wanted per sketch (VerifyDesignSpace)
   RunnerFn runner;        // empty: MeasureWithRunCheck for `target`
 };
 
@@ -110,8 +116,29 @@ struct TuneProgress {
 };
 using TuneProgressFn = std::function<void(const TuneProgress&)>;
 
+// One sketch of a task's design space, as VerifyDesignSpace found it.
+struct SketchSummary {
+  int sketch = 0;
+  int sampled = 0;   // candidates drawn
+  int valid = 0;     // through the rules and every postprocessor (VerifyGPUCode included)
+  int compiled = 0;  // of those, built for the target (cuda: CUDA C compiled by NVRTC)
+  int distinct = 0;  // valid ones with different scheduled functions (structural hash)
+  std::string first_error;  // why the first rejected candidate was rejected
+  std::string trace;        // a valid candidate's trace
+};
+struct SpaceSummary {
+  std::string task;
+  std::vector<SketchSummary> sketches;
+  std::string message;  // why the task has no design space (symbolic shapes, ...)
+  bool built = true;    // the valid candidates were built (cuda: false when this build has no NVRTC)
+  bool ok() const;      // every sketch has a valid candidate (that compiled, when built)
+};
+
 struct TuneResult {
   std::vector<TaskReport> tasks;
+  // cuda without a device: the design spaces, built and verified but not measured.
+  bool no_device = false;
+  std::vector<SpaceSummary> space;
   std::string error;  // nothing could be tuned (no tasks, a bad target, an unusable work dir)
   std::vector<std::string> warnings;  // the database's skipped lines
   bool cancelled = false;
@@ -133,6 +160,12 @@ struct TuneResult {
 // num_cores threads).
 RunnerFn MeasureWithRunCheck(const std::string& target, const workbench::TimingOptions& timing,
                              double timeout_s);
+
+// Each task's design space for `target`: every sketch sampled (seeded by `seed`) until `samples`
+// candidates passed the rules and postprocessors, or 16 x `samples` were drawn; the valid ones
+// built (cuda: through NVRTC, when this build has it).
+std::vector<SpaceSummary> VerifyDesignSpace(const ExtractedTasks& tasks, const codegen::Target& target,
+                                            uint64_t seed, int samples);
 
 TuneResult Tune(const ExtractedTasks& tasks, const TuneOptions& options,
                 const workbench::CancellationToken& token = {}, const TuneProgressFn& progress = {});

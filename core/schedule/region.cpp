@@ -37,7 +37,7 @@ PrimExpr RelaxBound(PrimExpr e, const arith::RangeMap& dom, bool upper,
 
 std::vector<Range> RelaxRegion(const PrimFunc& func, const SBlockNode* block,
                                const BufferRegion& buffer_region, const StmtNode* top,
-                               arith::Analyzer* analyzer, bool clip) {
+                               arith::Analyzer* analyzer, bool clip, bool relax_threads) {
   std::vector<const StmtNode*> path = PathIn(func, block);
   VarMap bindings;
   if (path.size() >= 2) {
@@ -61,7 +61,11 @@ std::vector<Range> RelaxRegion(const PrimFunc& func, const SBlockNode* block,
     }
     const auto* loop = NodeAs<ForNode>(s);
     if (!loop) continue;
-    if (below_top) {
+    const bool shared_thread = relax_threads && loop->kind == ForKind::kThreadBinding &&
+                               loop->thread_binding.defined() &&
+                               CanRelaxUnderThread(buffer_region->buffer->scope(),
+                                                   loop->thread_binding->thread_tag);
+    if (below_top || shared_thread) {
       dom[loop->loop_var] = ir::MakeRange(loop->min, loop->extent);
     } else {
       // Loops outside `top` stay symbolic, but their ranges let the clipping below prove bounds.
@@ -111,6 +115,28 @@ std::vector<Range> RelaxRegion(const PrimFunc& func, const SBlockNode* block,
     out.push_back(ir::MakeRange(lo_v, extent));
   }
   return out;
+}
+
+bool CanRelaxUnderThread(const std::string& storage_scope, const std::string& thread_tag) {
+  auto starts = [](const std::string& s, const char* p) { return s.rfind(p, 0) == 0; };
+  int thread_rank;
+  if (starts(thread_tag, "blockIdx.")) {
+    thread_rank = 0;
+  } else if (starts(thread_tag, "threadIdx.") || starts(thread_tag, "vthread")) {
+    thread_rank = 1;
+  } else {
+    return false;
+  }
+  if (starts(storage_scope, "warp")) return thread_tag == "threadIdx.x";
+  int storage_rank;
+  if (storage_scope.empty() || starts(storage_scope, "global")) {
+    storage_rank = 0;
+  } else if (starts(storage_scope, "shared")) {
+    storage_rank = 1;
+  } else {
+    storage_rank = 3;  // local and the special scopes: one thread's
+  }
+  return storage_rank <= thread_rank;
 }
 
 std::vector<Range> RegionHull(const std::vector<Range>& a, const std::vector<Range>& b,

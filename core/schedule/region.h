@@ -18,10 +18,19 @@ namespace wb::schedule {
 // a block).
 // Loops whose extents use other relaxed loops (after compute_at under a predicated split) are
 // relaxed repeatedly until no relaxed variable is left. `clip` off keeps the hull unclipped.
+// `relax_threads` also relaxes the thread-bound loops above `top` that memory of the buffer's
+// storage scope is shared across (CanRelaxUnderThread): a shared buffer computed under a
+// threadIdx loop must hold what every thread of the block needs, not only this thread's part.
 std::vector<tir::Range> RelaxRegion(const tir::PrimFunc& func, const tir::SBlockNode* block,
                                     const tir::BufferRegion& buffer_region,
                                     const tir::StmtNode* top, arith::Analyzer* analyzer,
-                                    bool clip = true);
+                                    bool clip = true, bool relax_threads = false);
+
+// TVM's CanRelaxStorageUnderThread: memory of `storage_scope` is shared by the iterations of a
+// loop bound to `thread_tag` (storage rank global 0, shared 1, local 3; thread rank blockIdx 0,
+// threadIdx and vthread 1; relaxed when the storage rank is at most the thread rank; warp
+// memory across threadIdx.x only).
+bool CanRelaxUnderThread(const std::string& storage_scope, const std::string& thread_tag);
 
 // `body` with `stmt` inserted before position `pos` of its sequence (a single statement is a
 // sequence of one).

@@ -415,8 +415,10 @@ class TestGpuPasses : public QObject {
     QCOMPARE(CheckRoundTrip(got), std::string());
   }
 
-  void crossThreadReductionWithSerialPartIsReported() {
-    std::string e = Lower(R"(@I.ir_module
+  void crossThreadReductionWithSerialPart() {
+    // Each thread first reduces its serial share (the in-thread part), then the threads reduce
+    // theirs: the same sums.
+    const char* program = R"(@I.ir_module
 class Module:
     @T.prim_func(s_tir=True)
     def main(A: T.Buffer((16, 128), "float32"), B: T.Buffer((16,), "float32")):
@@ -431,9 +433,45 @@ class Module:
                         with T.init():
                             B[vi] = T.float32(0.0)
                         B[vi] = B[vi] + A[vi, vk]
+)";
+    ir::IRModule got;
+    std::string lowered_error = Lower(program, "LowerCrossThreadReduction", &got);
+    QVERIFY2(lowered_error.empty(), lowered_error.c_str());
+    std::string text = script::PrintModule(got);
+    for (const char* part : {"normal_reduce_temp_B = T.sblock_alloc_buffer((1,), scope=\"local\")",
+                             "with T.sblock(\"B_in_thread_init\"):", "with T.sblock(\"B_in_thread\"):",
+                             "T.tvm_thread_allreduce(T.uint32(1), normal_reduce_temp_B[0], T.bool(True), cross_thread_B.data, k1)"}) {
+      QVERIFY2(text.find(part) != std::string::npos, (std::string(part) + "\n" + text).c_str());
+    }
+    // The thread loop now holds the serial one.
+    QVERIFY2(text.find("for k1 in T.thread_binding(64, thread=\"threadIdx.x\"):") < text.find("for k0 in range(2):"),
+             text.c_str());
+    // Checked once lowered: the interpreter runs the allreduce as LowerThreadAllreduce writes it.
+    std::string error;
+    auto before = ParseModule(program, &error);
+    ir::IRModule lowered;
+    lowered_error = Lower(program, "tir_lowering_cuda", &lowered);
+    QVERIFY2(lowered_error.empty(), lowered_error.c_str());
+    std::string same = CheckSameMeaning(before, lowered);
+    QVERIFY2(same.empty(), same.c_str());
+    // A serial reduction loop outside the spatial ones is not an in-thread part: reported.
+    std::string e = Lower(R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 128), "float32"), B: T.Buffer((16,), "float32")):
+        for k0 in range(2):
+            for i in T.thread_binding(16, thread="blockIdx.x"):
+                for k1 in T.thread_binding(64, thread="threadIdx.x"):
+                    with T.sblock("B"):
+                        vi = T.axis.spatial(16, i)
+                        vk = T.axis.reduce(128, k0 * 64 + k1)
+                        T.reads(A[vi, vk])
+                        T.writes(B[vi])
+                        with T.init():
+                            B[vi] = T.float32(0.0)
+                        B[vi] = B[vi] + A[vi, vk]
 )", "LowerCrossThreadReduction");
-    QVERIFY2(e.find("block 'B': it also reduces over the serial loop 'k0'") != std::string::npos,
-             e.c_str());
+    QVERIFY2(e.find("block 'B': it also reduces over the serial loop 'k0'") != std::string::npos, e.c_str());
   }
 
   void cudaPipelineIsRegistered() {

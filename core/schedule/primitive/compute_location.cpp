@@ -268,7 +268,11 @@ void Schedule::ComputeAtImpl(const SBlockRV& block_rv, const LoopRV& loop_rv,
       if (!r.defined()) continue;
       // Unclipped: where the hull passes the buffer's edge, a predicate guards the block
       // instead of a loop extent that depends on outer loops.
-      UnionInto(&need, RelaxRegion(func, other.get(), r, loop.get(), &analyzer, /*clip=*/false),
+      // The thread-bound loops above the target that the buffer is shared across count as
+      // relaxed (TVM's compute_at): a shared tile is fetched for every thread of the block.
+      UnionInto(&need,
+                RelaxRegion(func, other.get(), r, loop.get(), &analyzer, /*clip=*/false,
+                            /*relax_threads=*/true),
                 &analyzer);
     }
     if (need.empty()) continue;

@@ -7,6 +7,7 @@
 // The mapping from generator states to choices is our own (TVM goes through libstdc++'s
 // distributions), so the same seed does not give TVM's values; decisions, not seeds, are what
 // travel between tools.
+#include <algorithm>
 #include <cstdio>
 #include <numeric>
 
@@ -114,11 +115,39 @@ std::vector<Schedule::ExprRV> Schedule::SamplePerfectTile(
       throw std::invalid_argument("sample_perfect_tile: one factor cannot keep the innermost "
                                   "factor within " + std::to_string(max_innermost_factor));
     }
-    // Each prime goes to a uniformly chosen factor; retried until the innermost one is small
-    // enough (it always can be: all primes outward is a valid draw when n >= 2).
+    // As TVM draws it: for each prime power p^e, the exponents of the n factors are a uniform
+    // draw among the solutions of x_1 + ... + x_n = e (stars and bars: n - 1 bars among
+    // e + n - 1 places, drawn without replacement), so that one factor takes a large power as
+    // often as TVM's tiles do; retried until the innermost one is small enough (it always can
+    // be: all primes outward is a valid draw when n >= 2).
+    std::vector<std::pair<int64_t, int64_t>> powers;  // (prime, exponent)
+    for (int64_t p : primes) {
+      if (!powers.empty() && powers.back().first == p) {
+        ++powers.back().second;
+      } else {
+        powers.push_back({p, 1});
+      }
+    }
     for (int attempt = 0;; ++attempt) {
       result.assign(n, 1);
-      for (int64_t p : primes) result[SampleInt(0, n)] *= p;
+      for (const auto& [p, e] : powers) {
+        if (e == 1 || n == 1) {
+          int64_t& f = result[SampleInt(0, n)];
+          for (int64_t k = 0; k < e; ++k) f *= p;
+          continue;
+        }
+        const int64_t places = e + n - 1;
+        std::vector<int64_t> slots(places);
+        for (int64_t k = 0; k < places; ++k) slots[k] = k;
+        for (int64_t k = 0; k < n - 1; ++k) std::swap(slots[k], slots[SampleInt(k, places)]);
+        std::vector<int64_t> bars(slots.begin(), slots.begin() + (n - 1));
+        std::sort(bars.begin(), bars.end());
+        bars.push_back(places);
+        for (int64_t i = 0, last = -1; i < n; ++i) {
+          for (int64_t k = 0; k < bars[i] - last - 1; ++k) result[i] *= p;
+          last = bars[i];
+        }
+      }
       if (max_innermost_factor == -1 || result.back() <= max_innermost_factor) break;
       if (attempt > 10000) {
         result.assign(n, 1);

@@ -36,15 +36,9 @@ class OpaqueBlockLowerer : public StmtExprMutator {
 
   Stmt VisitStmt_(const ForNode* op) override {
     Stmt body = VisitStmt(op->body);
-    if (op->kind == ForKind::kThreadBinding) {
-      std::string tag = op->thread_binding.defined() ? op->thread_binding->thread_tag : "";
-      IterVar iv = MakeIterVar(ir::MakeRange(op->min, op->extent), op->loop_var,
-                               IterVarType::kThreadIndex, tag);
-      return MakeAttrStmt(iv, tag == "vthread" ? "virtual_thread" : "thread_extent", op->extent,
-                          body, op->span);
-    }
     // Pragmas travel as attributes on the loop's body (naming the loop variable, defined
-    // there), as TVM places them; other annotations are dropped here.
+    // there), as TVM places them, thread-bound loops' too (a kernel's auto-unroll limit sits on
+    // its outermost loop); other annotations are dropped here.
     std::vector<std::pair<std::string, ir::ObjectRef>> pragmas;
     for (const auto& [key, value] : op->annotations) {
       if (key.rfind("pragma_", 0) == 0) pragmas.emplace_back(key, value);
@@ -56,6 +50,19 @@ class OpaqueBlockLowerer : public StmtExprMutator {
       else if (auto* b = it->second.as<ir::BoolObj>()) value = MakeIntImm(DataType::Int(32), b->value);
       else value = MakeIntImm(DataType::Int(32), 1);
       body = MakeAttrStmt(op->loop_var, it->first, value, body, op->span);
+    }
+    if (op->kind == ForKind::kThreadBinding) {
+      std::string tag = op->thread_binding.defined() ? op->thread_binding->thread_tag : "";
+      // A virtual thread is a loop inside each real thread (TVM interleaves its iterations with
+      // InjectVirtualThread; running them one after another computes the same): no launch, so
+      // the kernel's thread count and its barriers stay those of the real threads.
+      if (tag.rfind("vthread", 0) == 0) {
+        return MakeFor(op->loop_var, op->min, op->extent, ForKind::kSerial, body, {}, {}, op->step,
+                       op->span);
+      }
+      IterVar iv = MakeIterVar(ir::MakeRange(op->min, op->extent), op->loop_var,
+                               IterVarType::kThreadIndex, tag);
+      return MakeAttrStmt(iv, "thread_extent", op->extent, body, op->span);
     }
     if (body.same_as(op->body) && op->annotations.empty()) return GetRef(op);
     return MakeFor(op->loop_var, op->min, op->extent, op->kind, body, op->thread_binding, {},

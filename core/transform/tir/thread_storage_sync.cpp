@@ -22,6 +22,30 @@ struct Access {
 // Accesses since the last barrier.
 using Pending = std::vector<Access>;
 
+bool SameAccess(const Access& a, const Access& b) {
+  if (a.buffer != b.buffer || a.write != b.write || a.indices.size() != b.indices.size()) return false;
+  for (size_t i = 0; i < a.indices.size(); ++i) {
+    if (!ir::StructuralEqual(a.indices[i], b.indices[i], false)) return false;
+  }
+  return true;
+}
+
+// `into` with the accesses of `from` it does not hold yet. Pending is a set: a loop's walks
+// join what was pending before with what an iteration leaves, and keeping copies would grow it
+// threefold with every loop of a sequence (exponentially in the loops of a kernel).
+void Merge(Pending& into, const Pending& from) {
+  for (const Access& a : from) {
+    bool held = false;
+    for (const Access& b : into) {
+      if (SameAccess(a, b)) {
+        held = true;
+        break;
+      }
+    }
+    if (!held) into.push_back(a);
+  }
+}
+
 bool IsLeaf(const Stmt& s) {
   return !s.as<SeqStmtNode>() && !s.as<ForNode>() && !s.as<WhileNode>() &&
          !s.as<IfThenElseNode>() && !s.as<AttrStmtNode>();
@@ -69,9 +93,9 @@ class SyncPlanner {
       Pending first = p;
       Plan(loop->body, first);
       Pending entry = p;
-      entry.insert(entry.end(), first.begin(), first.end());
+      Merge(entry, first);
       Stmt body = Plan(loop->body, entry);
-      p.insert(p.end(), entry.begin(), entry.end());
+      Merge(p, entry);
       if (body.same_as(loop->body)) return s;
       For f = Downcast<ForNode>(s);
       f.CopyOnWrite()->body = body;
@@ -81,9 +105,9 @@ class SyncPlanner {
       Pending first = p;
       Plan(w->body, first);
       Pending entry = p;
-      entry.insert(entry.end(), first.begin(), first.end());
+      Merge(entry, first);
       Stmt body = Plan(w->body, entry);
-      p.insert(p.end(), entry.begin(), entry.end());
+      Merge(p, entry);
       if (body.same_as(w->body)) return s;
       While n = Downcast<WhileNode>(s);
       n.CopyOnWrite()->body = body;
@@ -96,7 +120,7 @@ class SyncPlanner {
       Pending pe = p;
       Stmt then_case = Plan(branch->then_case, p);
       Stmt else_case = branch->else_case.defined() ? Plan(branch->else_case, pe) : branch->else_case;
-      p.insert(p.end(), pe.begin(), pe.end());
+      Merge(p, pe);
       Stmt r = s;
       if (!then_case.same_as(branch->then_case) || !else_case.same_as(branch->else_case)) {
         r = MakeIfThenElse(branch->condition, then_case, else_case, s->span);
@@ -118,7 +142,7 @@ class SyncPlanner {
     Pending acc;
     CollectStmt(s, &acc);
     Stmt guard = Guard(acc, p, s->span);
-    p.insert(p.end(), acc.begin(), acc.end());
+    Merge(p, acc);
     return guard.defined() ? MakeSeq({guard, s}, s->span) : s;
   }
 
