@@ -65,9 +65,21 @@ void Schedule::Reorder(const std::vector<LoopRV>& loop_rvs) {
     }
     chain_loops.push_back(GetRef(loop));
   }
-  // Blocks directly under the chain: only data-parallel and reduction iterators, affine bindings.
-  LoopRanges ranges = OuterLoopRanges(PathTo(body, bottom));
-  ranges.emplace_back(bottom->loop_var, ir::MakeRange(bottom->min, bottom->extent));
+  // Blocks under the chain: only data-parallel and reduction iterators, and TVM's
+  // CheckPartialAffineBinding: the block's affine flag, or else bindings affine (surjective, each
+  // first split of scale 1) in the loops from the chain's top down to the block, the loops
+  // outside it being constants.
+  const StmtNode* above_top = nullptr;
+  {
+    std::vector<const StmtNode*> to_top = PathTo(body, top);
+    for (size_t i = to_top.size() - 1; i-- > 0;) {
+      if (ir::IsInstance<ForNode>(to_top[i]) || ir::IsInstance<SBlockNode>(to_top[i])) {
+        above_top = to_top[i];
+        break;
+      }
+    }
+  }
+  PrimFunc func = Func();
   std::string failure;
   PostOrderVisit(bottom->body, [&](const ir::Object* n) {
     if (!failure.empty() || !ir::IsInstance<SBlockRealizeNode>(n)) return;
@@ -75,26 +87,32 @@ void Schedule::Reorder(const std::vector<LoopRV>& loop_rvs) {
     for (const IterVar& iv : realize->block->iter_vars) {
       if (iv->iter_type != IterVarType::kDataPar && iv->iter_type != IterVarType::kCommReduce) {
         failure = "The block `" + realize->block->name_hint +
-                  "` has an iterator that is neither data-parallel nor reduction, which "
-                  "reorder does not support";
+                  "` under the loops to be reordered have block iter type other than "
+                  "data-parallel or reduction";
         return;
       }
     }
-    // Loops of symbolic extent take part as DetectLoopIterMap allows; failing that, as constants.
-    std::vector<std::pair<Var, ir::Range>> iters, constant_iters;
-    for (const auto& r : ranges) {
-      const int64_t* mn = AsConstInt(r.second->min);
-      if (mn && *mn == 0) iters.push_back(r);
-      if (mn && *mn == 0 && AsConstInt(r.second->extent)) constant_iters.push_back(r);
+    if (IsAffineBinding(func, realize->block.get())) return;
+    std::vector<std::pair<Var, ir::Range>> iters;
+    std::vector<const StmtNode*> path = PathTo(GetRef(top), realize);
+    for (const StmtNode* st : path) {
+      if (const auto* loop = ir::IsInstance<ForNode>(st) ? static_cast<const ForNode*>(st) : nullptr) {
+        iters.emplace_back(loop->loop_var, ir::MakeRange(loop->min, loop->extent));
+      }
     }
-    arith::Analyzer analyzer;
-    if (!DetectLoopIterMap(realize->iter_values, iters, realize->predicate, arith::IterMapLevel::kNoCheck).ok() &&
-        !arith::DetectIterMap(realize->iter_values, constant_iters, realize->predicate,
-                              arith::IterMapLevel::kNoCheck, &analyzer)
-             .ok()) {
-      failure =
-          "The block `" + realize->block->name_hint + "` is required to have an affine binding";
+    arith::IterMapResult res = DetectLoopIterMap(realize->iter_values, iters, realize->predicate,
+                                                 arith::IterMapLevel::kSurjective);
+    bool affine = res.ok();
+    for (const arith::IterSumExpr& sum : res.indices) {
+      affine = affine && (sum.args.empty() || sum.args[0].scale == 1);
     }
+    if (affine) return;
+    const auto* outer = above_top && ir::IsInstance<ForNode>(above_top)
+                            ? static_cast<const ForNode*>(above_top)
+                            : nullptr;
+    failure = "The block `" + realize->block->name_hint + "` is required to have an " +
+              (outer ? "partial affine binding under " + outer->loop_var->name_hint
+                     : std::string("affine binding"));
   });
   if (!failure.empty()) throw ScheduleError(prim, failure, Span());
 

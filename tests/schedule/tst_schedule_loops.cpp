@@ -460,6 +460,51 @@ class TestScheduleLoops : public QObject {
                  "between, under loop `i`");
   }
 
+  // TVM's partial affine binding: a block whose bindings are not affine in all its loops may
+  // still have loops reordered below the non-affine one; a binding scaled by its loop (`l * 4`)
+  // is not affine anywhere.
+  void reorderPartialAffine() {
+    const char* text = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((20, 4), "float32"), B: T.Buffer((20, 4), "float32")):
+        for a, b, c in T.grid(4, 4, 4):
+            with T.sblock("block"):
+                vi = T.axis.spatial(20, a * a + b)
+                vj = T.axis.spatial(4, c)
+                B[vi, vj] = A[vi, vj] + T.float32(1.0)
+)";
+    const char* reordered = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((20, 4), "float32"), B: T.Buffer((20, 4), "float32")):
+        for a, c, b in T.grid(4, 4, 4):
+            with T.sblock("block"):
+                vi = T.axis.spatial(20, a * a + b)
+                vj = T.axis.spatial(4, c)
+                B[vi, vj] = A[vi, vj] + T.float32(1.0)
+)";
+    ir::IRModule mod = ParseModule(text);
+    Schedule sch(mod);
+    auto loops = sch.GetLoops(sch.GetSBlock("block"));
+    QCOMPARE(FailsCleanly(sch, [&] { sch.Reorder({loops[0], loops[2], loops[1]}); }),
+             std::string("ScheduleError: An error occurred in the schedule primitive 'reorder'.\nError message: The block `block` is required to have an affine binding"));
+    sch.Reorder({loops[2], loops[1]});
+    ExpectModule(mod, sch.mod(), reordered);
+    ExpectReplay(mod, sch);
+
+    std::string scaled = text;
+    scaled.replace(scaled.find("vj = T.axis.spatial(4, c)"), 25, "vj = T.axis.spatial(16, c * 4)");
+    scaled.replace(scaled.find("A: T.Buffer((20, 4)"), 19, "A: T.Buffer((20, 16)");
+    scaled.replace(scaled.find("B: T.Buffer((20, 4)"), 19, "B: T.Buffer((20, 16)");
+    Schedule bad(ParseModule(scaled));
+    auto bl = bad.GetLoops(bad.GetSBlock("block"));
+    QCOMPARE(FailsCleanly(bad, [&] { bad.Reorder({bl[2], bl[1]}); }),
+             std::string("ScheduleError: An error occurred in the schedule primitive 'reorder'.\nError "
+                         "message: The block `block` is required to have an partial affine "
+                         "binding under a"));
+  }
+
   void loopKinds() {
     ir::IRModule mod = ParseModule(kMatmul);
     Schedule sch(mod);
