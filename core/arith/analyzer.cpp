@@ -56,10 +56,14 @@ void Analyzer::Bind(const Var& var, const PrimExpr& expr, bool allow_override) {
 }
 
 PrimExpr Analyzer::Simplify(const PrimExpr& expr) {
-  PrimExpr res = rewrite_simplify(expr);
+  // TVM's order (Analyzer::Simplify with its default two steps): canonical first, as a rewrite
+  // could destroy structure the canonical form relies on, then rewrite, then canonical again,
+  // so the result is in canonical form (`x - 1`, not the rewriter's `x + -1`).
+  PrimExpr res = canonical_simplify(expr);
   if (AsConstInt(res)) return res;
-  res = canonical_simplify(res);
-  return rewrite_simplify(res);
+  res = rewrite_simplify(res);
+  if (AsConstInt(res)) return res;
+  return canonical_simplify(res);
 }
 
 bool Analyzer::CanProve(const PrimExpr& cond) {

@@ -26,7 +26,7 @@ class Module:
         for i, j in T.grid(16, 16):
             with T.sblock("B"):
                 vi, vj = T.axis.remap("SS", [i, j])
-                T.reads(A[vi + -1:vi + -1 + 2, vj + -1:vj + -1 + 2])
+                T.reads(A[vi - 1:vi - 1 + 2, vj - 1:vj - 1 + 2])
                 T.writes(B[vi, vj])
                 T.sblock_attr({"explicit_read_region": [0]})
                 B[vi, vj] = A[vi, vj] * T.float32(2.0)
