@@ -1,11 +1,12 @@
-// core/meta_schedule for cuda targets, without a GPU: the sketches of a matmul, reductions
-// (softmax, a row sum) and an elementwise kernel; every sampled candidate verified
+// core/meta_schedule for cuda targets, without a GPU: the sketches of matmuls, a padded conv2d,
+// reductions (softmax, a row sum) and an elementwise kernel; every sampled candidate verified
 // (VerifyGPUCode), every block bound, equal to the unscheduled kernel under the interpreter's GPU
 // simulation both as scheduled and as lowered (the threads of a block as a team, barriers and
 // shared-memory races checked), and compiled by NVRTC where this build has it; the CUDA
 // postprocessors before and after; the core fixes the CUDA space needs (compute_at widening a
-// shared tile over the threads, vthread lowered to a loop, one barrier where one is needed, the
-// in-thread part of a cross-thread reduction); and the batch face without a GPU.
+// shared tile over the threads, vthread lowered to a loop, ThreadSync's pending set, the
+// in-thread part of a cross-thread reduction); the search on CUDA candidates with a runner
+// that checks them on the interpreter; and the batch face without a GPU.
 #include <QTemporaryDir>
 #include <QTest>
 
