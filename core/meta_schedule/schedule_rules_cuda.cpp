@@ -1,6 +1,6 @@
 // The CUDA design space (schedule_rules.h): TVM's ScheduleRule::DefaultCUDA on the blocks of a
 // PrimFunc, then the CUDA postprocessors.
-#include <set>
+#include <stdexcept>
 
 #include "dlight/analysis.h"
 #include "dlight/schedule_rule.h"
@@ -66,7 +66,9 @@ void MultiLevelTiling(Schedule& sch, Sampler& sampler, const SpaceOptions& optio
   for (size_t k = 0; k < info.loops.size(); ++k) {
     const bool spatial = info.block->iter_vars[k]->iter_type == tir::IterVarType::kDataPar;
     const char kind = spatial ? 'S' : 'R';
-    if (spatial) spatial_product *= *tir::AsConstInt(sch.Get(info.loops[k])->extent);
+    const int64_t* extent = tir::AsConstInt(sch.Get(info.loops[k])->extent);
+    if (!extent) throw std::invalid_argument("a loop extent is symbolic");
+    if (spatial) spatial_product *= *extent;
     const int64_t n = std::count(structure.begin(), structure.end(), kind);
     std::vector<Schedule::ExprRV> factors = sampler.Tile(info.loops[k], n, options.max_innermost_factor);
     std::vector<LoopRV> split = sch.SplitBy(info.loops[k], {factors.begin(), factors.end()});
@@ -173,7 +175,7 @@ void CrossThreadReduction(Schedule& sch, Sampler& sampler, const SpaceOptions& o
     }
   });
   if (!realize) return;
-  std::vector<LoopRV> spatial, reduce;
+  std::vector<LoopRV> reduce;
   for (const LoopRV& l : info->loops) {
     tir::For f = sch.Get(l);
     bool reduces = false;
@@ -181,7 +183,7 @@ void CrossThreadReduction(Schedule& sch, Sampler& sampler, const SpaceOptions& o
       reduces |= info->block->iter_vars[k]->iter_type == tir::IterVarType::kCommReduce &&
                  Uses(realize->iter_values[k], f->loop_var);
     }
-    (reduces ? reduce : spatial).push_back(l);
+    if (reduces) reduce.push_back(l);
   }
   if (reduce.empty()) return;
   // Only the loops from the first reduction loop down need reordering.

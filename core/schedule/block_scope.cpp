@@ -353,11 +353,45 @@ class FloorDivTimesDivisor : public ExprMutator {
   }
 };
 
-bool ProveLessEqual(const PrimExpr& a, const PrimExpr& b, arith::Analyzer* analyzer) {
+bool ProveLessEqual(const PrimExpr& a, const PrimExpr& b, arith::Analyzer* analyzer, int depth = 0);
+
+bool ProveLessEqualParts(const PrimExpr& a, const PrimExpr& b, arith::Analyzer* analyzer, int depth) {
+  if (const auto* m = a.as<MaxNode>()) {
+    return ProveLessEqual(m->a, b, analyzer, depth + 1) && ProveLessEqual(m->b, b, analyzer, depth + 1);
+  }
+  if (const auto* m = b.as<MinNode>()) {
+    return ProveLessEqual(a, m->a, analyzer, depth + 1) && ProveLessEqual(a, m->b, analyzer, depth + 1);
+  }
+  if (const auto* m = b.as<MaxNode>()) {
+    if (ProveLessEqual(a, m->a, analyzer, depth + 1) || ProveLessEqual(a, m->b, analyzer, depth + 1)) return true;
+  }
+  if (const auto* m = a.as<MinNode>()) {
+    if (ProveLessEqual(m->a, b, analyzer, depth + 1) || ProveLessEqual(m->b, b, analyzer, depth + 1)) return true;
+  }
+  return false;
+}
+
+bool ProveLessEqual(const PrimExpr& a, const PrimExpr& b, arith::Analyzer* analyzer, int depth) {
   if (analyzer->CanProve(less_equal(a, b))) return true;
   FloorDivTimesDivisor rewrite;
   PrimExpr diff = analyzer->Simplify(rewrite(sub(b, a)));
-  return analyzer->CanProveGreaterEqual(diff, 0);
+  if (analyzer->CanProveGreaterEqual(diff, 0)) return true;
+  // Regions clipped to a buffer's edge are min/max of bounds (a tile near the padding): compare
+  // them part by part, which the simplifier does not do across both sides.
+  if (depth >= 6) return false;
+  return ProveLessEqualParts(a, b, analyzer, depth);
+}
+
+// The last index of a relaxed range. A range clipped at a buffer's edge has the extent
+// max(last - first + 1, 0) (empty where the clip leaves nothing): without the outer max its
+// last index simplifies to the clipped bound itself. Where the range is empty this is below
+// its first index, which only makes a cover harder to prove.
+PrimExpr LastIndex(const Range& r, arith::Analyzer* analyzer) {
+  PrimExpr extent = r->extent;
+  if (const auto* m = extent.as<MaxNode>()) {
+    if (IsConstInt(m->b, 0)) extent = m->a;
+  }
+  return analyzer->Simplify(add(r->min, sub(extent, make_const(extent->dtype, int64_t(1)))));
 }
 
 }  // namespace
@@ -388,8 +422,7 @@ bool HasRegionCover(const PrimFunc& func, const BlockScope& scope, const SBlockN
       std::vector<Range> need = RelaxRegion(func, consumer, read, lca, &analyzer);
       for (size_t d = 0; d < produced.size(); ++d) {
         PrimExpr plo = produced[d]->min;
-        PrimExpr phi = analyzer.Simplify(add(plo, sub(produced[d]->extent, make_const(
-                                                                          plo->dtype, int64_t(1)))));
+        PrimExpr phi = LastIndex(produced[d], &analyzer);
         if (lo.size() <= d) {
           lo.push_back(plo);
           hi.push_back(phi);
@@ -402,7 +435,7 @@ bool HasRegionCover(const PrimFunc& func, const BlockScope& scope, const SBlockN
     }
     for (size_t d = 0; d < consumed.size() && d < lo.size(); ++d) {
       PrimExpr clo = consumed[d]->min;
-      PrimExpr chi = add(clo, sub(consumed[d]->extent, make_const(clo->dtype, int64_t(1))));
+      PrimExpr chi = LastIndex(consumed[d], &analyzer);
       if (!ProveLessEqual(lo[d], clo, &analyzer) || !ProveLessEqual(chi, hi[d], &analyzer)) {
         return false;
       }

@@ -1,11 +1,12 @@
-// core/meta_schedule for cuda targets, without a GPU: the sketches of a matmul, reductions
-// (softmax, a row sum) and an elementwise kernel; every sampled candidate verified
+// core/meta_schedule for cuda targets, without a GPU: the sketches of matmuls, a padded conv2d,
+// reductions (softmax, a row sum) and an elementwise kernel; every sampled candidate verified
 // (VerifyGPUCode), every block bound, equal to the unscheduled kernel under the interpreter's GPU
 // simulation both as scheduled and as lowered (the threads of a block as a team, barriers and
 // shared-memory races checked), and compiled by NVRTC where this build has it; the CUDA
 // postprocessors before and after; the core fixes the CUDA space needs (compute_at widening a
-// shared tile over the threads, vthread lowered to a loop, one barrier where one is needed, the
-// in-thread part of a cross-thread reduction); and the batch face without a GPU.
+// shared tile over the threads, vthread lowered to a loop, ThreadSync's pending set, the
+// in-thread part of a cross-thread reduction); the search on CUDA candidates with a runner
+// that checks them on the interpreter; and the batch face without a GPU.
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -79,6 +80,30 @@ class Module:
                 with T.init():
                     C[vi, vj] = T.float32(0.0)
                 C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+)";
+
+// A padded 3x3 convolution: the padding inlined into the convolution, whose shared input tile
+// then has a halo clipped at the image's edge.
+const char* kConv = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(data: T.Buffer((1, 2, 8, 8), "float32"), weight: T.Buffer((4, 2, 3, 3), "float32"), conv: T.Buffer((1, 4, 8, 8), "float32")):
+        T.func_attr({"tirx.noalias": True})
+        pad = T.sblock_alloc_buffer((1, 2, 10, 10))
+        for n, c, h, w in T.grid(1, 2, 10, 10):
+            with T.sblock("pad"):
+                v_n, v_c, v_h, v_w = T.axis.remap("SSSS", [n, c, h, w])
+                T.reads(data[v_n, v_c, v_h - 1, v_w - 1])
+                T.writes(pad[v_n, v_c, v_h, v_w])
+                pad[v_n, v_c, v_h, v_w] = T.if_then_else(1 <= v_h and v_h < 9 and 1 <= v_w and v_w < 9, data[v_n, v_c, v_h - 1, v_w - 1], T.float32(0.0))
+        for n, f, y, x, rc, ry, rx in T.grid(1, 4, 8, 8, 2, 3, 3):
+            with T.sblock("conv"):
+                v_n, v_f, v_y, v_x, v_rc, v_ry, v_rx = T.axis.remap("SSSSRRR", [n, f, y, x, rc, ry, rx])
+                T.reads(pad[v_n, v_rc, v_y + v_ry, v_x + v_rx], weight[v_f, v_rc, v_ry, v_rx])
+                T.writes(conv[v_n, v_f, v_y, v_x])
+                with T.init():
+                    conv[v_n, v_f, v_y, v_x] = T.float32(0.0)
+                conv[v_n, v_f, v_y, v_x] = conv[v_n, v_f, v_y, v_x] + pad[v_n, v_rc, v_y + v_ry, v_x + v_rx] * weight[v_f, v_rc, v_ry, v_rx]
 )";
 
 // A row sum with little spatial work: CrossThreadReduction's case.
@@ -362,6 +387,19 @@ class TestMetaScheduleCuda : public QObject {
     std::vector<SpaceStats> stats = CheckSpace(f, 96);
     if (QTest::currentTestFailed()) return;
     QVERIFY(stats[0].valid >= 1);
+    for (const std::string& why : stats[0].rejected) {
+      const bool thread_limit = why.find("threads, outside [32, 1024]") != std::string::npos ||
+                                why.find("virtual threads exceed max_vthread 8") != std::string::npos;
+      QVERIFY2(thread_limit, why.c_str());
+    }
+  }
+
+  void conv2dSketch() {
+    tir::PrimFunc f = MainOf(ParseOrDie(kConv));
+    std::vector<SpaceStats> stats = CheckSpace(f, 128);
+    if (QTest::currentTestFailed()) return;
+    QVERIFY2(stats[0].valid >= 2, std::to_string(stats[0].valid).c_str());
+    QVERIFY(AnyContains(stats[0].traces, "compute_inline("));
     for (const std::string& why : stats[0].rejected) {
       const bool thread_limit = why.find("threads, outside [32, 1024]") != std::string::npos ||
                                 why.find("virtual threads exceed max_vthread 8") != std::string::npos;

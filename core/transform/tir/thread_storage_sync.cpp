@@ -87,11 +87,13 @@ class SyncPlanner {
       return changed ? MakeSeq(std::move(out), s->span) : s;
     }
     if (auto* loop = s.as<ForNode>()) {
-      // First walk: what one iteration leaves pending. Second: start from the union of what
-      // was pending before the loop and what an iteration leaves, which is what the next
-      // iteration meets.
-      Pending first = p;
-      Plan(loop->body, first);
+      // The body is walked starting from the union of what was pending before the loop and
+      // what an iteration leaves, which is what the next iteration meets. What an iteration
+      // leaves is taken as every access of the body (a superset: it also holds those before a
+      // barrier of the body, which only matter at the body's start): walking the body once
+      // more for it instead would walk a nest of d loops 2^d times.
+      Pending first;
+      CollectStmt(loop->body, &first);
       Pending entry = p;
       Merge(entry, first);
       Stmt body = Plan(loop->body, entry);
@@ -102,8 +104,8 @@ class SyncPlanner {
       return f;
     }
     if (auto* w = s.as<WhileNode>()) {
-      Pending first = p;
-      Plan(w->body, first);
+      Pending first;
+      CollectStmt(w->body, &first);
       Pending entry = p;
       Merge(entry, first);
       Stmt body = Plan(w->body, entry);

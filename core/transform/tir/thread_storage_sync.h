@@ -3,8 +3,9 @@
 // walking each kernel in execution order, a statement that reads what was written since the last
 // barrier, or writes what was read or written since then, gets a barrier before it, unless both
 // accesses use the same index mentioning a threadIdx variable (each thread its own element).
-// Loops are walked twice, so that a conflict between the end of one iteration and the start of
-// the next (a tile reused by the next step) gets its barrier too; the two branches of an `if`
+// A loop's body is walked from what was pending before it together with every access of the
+// body, so that a conflict between the end of one iteration and the start of the next (a tile
+// reused by the next step) gets its barrier too; the two branches of an `if`
 // are joined conservatively. A loop, `if` or launch that conflicts as a whole gets its barrier
 // before it rather than inside (so it runs once, and outside divergent branches). Barriers
 // already present count. TVM's thread_storage_sync.cc.
