@@ -74,14 +74,12 @@ Value Parser::BufferCall(std::string_view name, const Args& args) {
   } else if (spec->origin == BufferSpec::kMatch) {
     if (auto* r = spec->source.as<BufferRegionNode>()) spec->dtype = r->buffer->dtype;
   }
-  if (spec->origin == BufferSpec::kMatch && spec->shape.empty()) {
+  // Without a shape, a region's match takes every extent of the region, unit ones included, as
+  // TVM's builder does; a shape given as `()` or `[]` is a 0-d buffer.
+  if (spec->origin == BufferSpec::kMatch && IsNull(shape_node)) {
     auto* r = spec->source.as<BufferRegionNode>();
     if (!r) Fail(n, "T.match_buffer on a handle needs a shape");
-    for (const auto& range : r->region) {
-      const int64_t* e = AsConstInt(range->extent);
-      if (!(e && *e == 1)) spec->shape.push_back(range->extent);
-    }
-    if (spec->shape.empty()) spec->shape.push_back(make_const(DataType::Int(32), int64_t(1)));
+    for (const auto& range : r->region) spec->shape.push_back(range->extent);
   }
   for (const auto& [key, node] : args.kw) {
     if (key == "shape" || key == "dtype") continue;

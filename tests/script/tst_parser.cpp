@@ -81,6 +81,7 @@ class TstParser : public QObject {
   void standaloneFunctions();
   void symbolicShapes();
   void handleAndMatchBuffer();
+  void matchBufferShapes();
   void loopKinds();
   void inferredRegions();
   void inferredRegionsUnionOffsets();
@@ -258,6 +259,55 @@ def f(a: T.handle, b: T.handle):
   QCOMPARE(copy->writes.size(), size_t(1));
   QCOMPARE(Const(copy->writes[0]->region[0]->extent), int64_t(8));
   QVERIFY(copy->writes[0]->region[0]->min.as<MulNode>());
+}
+
+// A region's match without a shape takes every extent of the region, unit ones included (TVM's
+// builder); `()` or `[]` is a 0-d buffer indexed with `[()]`; and the printed text parses back to
+// the same shapes.
+void TstParser::matchBufferShapes() {
+  const char* src = R"(
+@T.prim_func
+def f(A: T.Buffer((4, 8), "float32"), C: T.Buffer((4, 8), "float32")):
+    for i, j in T.grid(4, 8):
+        with T.sblock("scalar"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            s = T.match_buffer(A[vi, vj], [], offset_factor=1)
+            t = T.match_buffer(C[vi, vj], ())
+            t[()] = s[()] * T.float32(2)
+    for i in range(4):
+        with T.sblock("row"):
+            vi = T.axis.spatial(4, i)
+            r = T.match_buffer(C[vi, 0:8])
+            r[0, 0] = r[0, 0] + T.float32(1)
+)";
+  for (int round = 0; round < 2; ++round) {
+    auto r = script::Parse(round == 0 ? std::string(src) : script::Print(script::Parse(src)));
+    QVERIFY2(r.ok(), Diags(r).c_str());
+    PrimFunc f = FirstFunc(r);
+    const SBlockNode* scalar = FindBlock(f->body, "scalar");
+    QVERIFY(scalar);
+    QCOMPARE(scalar->match_buffers.size(), size_t(2));
+    QCOMPARE(scalar->match_buffers[0]->buffer->shape.size(), size_t(0));
+    QCOMPARE(scalar->match_buffers[1]->buffer->shape.size(), size_t(0));
+    const SBlockNode* row = FindBlock(f->body, "row");
+    QVERIFY(row);
+    const auto& shape = row->match_buffers[0]->buffer->shape;
+    QCOMPARE(shape.size(), size_t(2));
+    QCOMPARE(Const(shape[0]), int64_t(1));
+    QCOMPARE(Const(shape[1]), int64_t(8));
+  }
+  // Indexing the 0-d match with a subscript is the ordinary dimension error.
+  auto bad = script::Parse(R"(
+@T.prim_func
+def f(A: T.Buffer((4,), "float32")):
+    for i in range(4):
+        with T.sblock("b"):
+            vi = T.axis.spatial(4, i)
+            s = T.match_buffer(A[vi], ())
+            s[0] = T.float32(1)
+)");
+  QVERIFY(!bad.ok());
+  QVERIFY2(Diags(bad).find("has 0 dimensions but is indexed with 1") != std::string::npos, Diags(bad).c_str());
 }
 
 void TstParser::loopKinds() {
