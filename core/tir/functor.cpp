@@ -393,9 +393,10 @@ Stmt StmtMutator::VisitStmt_(const SBlockNode* op) {
   std::vector<MatchBufferRegion> matches;
   for (const auto& m : op->match_buffers) {
     BufferRegion src = VisitBufferRegion(m->source);
-    if (!src.same_as(m->source)) {
+    Buffer buffer = VisitBufferDef(m->buffer);
+    if (!src.same_as(m->source) || !buffer.same_as(m->buffer)) {
       changed = true;
-      matches.push_back(MakeMatchBufferRegion(m->buffer, src, m->span));
+      matches.push_back(MakeMatchBufferRegion(buffer, src, m->span));
     } else {
       matches.push_back(m);
     }

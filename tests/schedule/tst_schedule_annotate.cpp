@@ -210,6 +210,41 @@ class Module:
     QVERIFY(fresh.mod().same_as(before));
   }
 
+  // Buffers matched onto the rescoped one take its scope and its `_<scope>` suffix, as in TVM;
+  // a 0-d match (`()`) stays 0-d.
+  void setScopeOfMatchedBuffer() {
+    auto module = [](const std::string& b, const std::string& scope_arg, const std::string& m0,
+                     const std::string& m1) {
+      return R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((8, 8), "float32"), C: T.Buffer((8, 8), "float32")):
+        )" + b + R"( = T.sblock_alloc_buffer((8, 8))" + scope_arg + R"()
+        for i, j in T.grid(8, 8):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj])
+                T.writes()" + b + R"([vi, vj])
+                )" + m0 + R"( = T.match_buffer()" + b + R"([vi, vj], ())" + scope_arg + R"(, offset_factor=1)
+                )" + m0 + R"([()] = A[vi, vj] * T.float32(2.0)
+        for i in range(8):
+            with T.sblock("C"):
+                vi = T.axis.spatial(8, i)
+                T.reads()" + b + R"([vi, 0:8])
+                T.writes(C[vi, 0:8])
+                )" + m1 + R"( = T.match_buffer()" + b + R"([vi, 0:8], (8,))" + scope_arg + R"(, offset_factor=1)
+                for j in range(8):
+                    C[vi, j] = )" + m1 + R"([j] + T.float32(1.0)
+)";
+    };
+    ir::IRModule before = ParseModule(module("B", "", "s", "r"));
+    Schedule sch(before);
+    sch.SetScope(sch.GetSBlock("B"), 0, "shared");
+    ExpectModule(before, sch.mod(),
+                 module("B_shared", ", scope=\"shared\"", "s_shared", "r_shared"));
+    ExpectReplay(before, sch);
+  }
+
   void setScopeErrors() {
     ir::IRModule before = ParseModule(kTwoStage);
     Schedule fresh(before);

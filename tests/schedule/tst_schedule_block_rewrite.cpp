@@ -138,6 +138,41 @@ class Module:
     ExpectReplay(before, sch);
   }
 
+  // A buffer matched onto the retyped one is retyped too, its uses converted through it, and
+  // the match and its uses stay one buffer (the mutator maps a match buffer's definition).
+  void unsafeSetDTypeOfMatchedBuffer() {
+    auto module = [](const std::string& dtype_arg, const std::string& store,
+                     const std::string& load) {
+      return R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((8, 8), "float32"), C: T.Buffer((8, 8), "float32")):
+        B = T.sblock_alloc_buffer((8, 8))" + dtype_arg + R"()
+        for i, j in T.grid(8, 8):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj])
+                T.writes(B[vi, vj])
+                s = T.match_buffer(B[vi, vj], ())" + dtype_arg + R"(, offset_factor=1)
+                s[()] = )" + store + R"(
+        for i, j in T.grid(8, 8):
+            with T.sblock("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(B[vi, vj])
+                T.writes(C[vi, vj])
+                t = T.match_buffer(B[vi, vj], ())" + dtype_arg + R"(, offset_factor=1)
+                C[vi, vj] = )" + load + R"( + T.float32(1.0)
+)";
+    };
+    ir::IRModule before = ParseModule(module("", "A[vi, vj] * T.float32(2.0)", "t[()]"));
+    Schedule sch(before);
+    sch.UnsafeSetDType(sch.GetSBlock("B"), 0, "float64");
+    ExpectModule(before, sch.mod(),
+                 module(", \"float64\"", "T.Cast(\"float64\", A[vi, vj] * T.float32(2.0))",
+                        "T.Cast(\"float32\", t[()])"));
+    ExpectReplay(before, sch);
+  }
+
   void unsafeSetDTypeSameIsRecorded() {
     ir::IRModule before = ParseModule(kTwoStage);
     Schedule sch(before);

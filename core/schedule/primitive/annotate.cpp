@@ -55,6 +55,14 @@ SBlock AllocatingBlock(const PrimFunc& func, const SBlockNode* block, const Buff
   return SBlock();
 }
 
+std::vector<const SBlockNode*> BlocksOuterFirst(const Stmt& stmt) {
+  std::vector<const SBlockNode*> blocks;
+  PostOrderVisit(stmt, [&](const Object* n) {
+    if (auto* b = dynamic_cast<const SBlockNode*>(n)) blocks.push_back(b);
+  });
+  return {blocks.rbegin(), blocks.rend()};
+}
+
 }  // namespace detail
 
 namespace {
@@ -261,16 +269,24 @@ void Schedule::SetScope(const SBlockRV& block_rv, int64_t buffer_index,
                                     "either a function parameter or defined in `match_buffer` of "
                                     "a block.");
     }
-    BufferOptions opts;
-    opts.strides = buffer->strides;
-    opts.elem_offset = buffer->elem_offset;
-    opts.scope = storage_scope;
-    opts.data_alignment = buffer->data_alignment;
-    opts.offset_factor = buffer->offset_factor;
-    // TVM renames the buffer and its data variable `<name>_<scope>`.
-    Buffer renamed = MakeBuffer(buffer->name + "_" + storage_scope, buffer->shape, buffer->dtype,
-                                opts, buffer->span);
-    Stmt rebuilt = detail::BufferReplacer({{buffer.get(), renamed}})(site);
+    // TVM renames the buffer and its data variable `<name>_<scope>`, and buffers matched onto
+    // it (a match of a match too) take the scope and the suffix.
+    auto rescoped = [&](const Buffer& b) {
+      BufferOptions opts;
+      opts.strides = b->strides;
+      opts.elem_offset = b->elem_offset;
+      opts.scope = storage_scope;
+      opts.data_alignment = b->data_alignment;
+      opts.offset_factor = b->offset_factor;
+      return MakeBuffer(b->name + "_" + storage_scope, b->shape, b->dtype, opts, b->span);
+    };
+    std::unordered_map<const BufferNode*, Buffer> map{{buffer.get(), rescoped(buffer)}};
+    for (const SBlockNode* b : detail::BlocksOuterFirst(site)) {
+      for (const MatchBufferRegion& m : b->match_buffers) {
+        if (map.count(m->source->buffer.get())) map[m->buffer.get()] = rescoped(m->buffer);
+      }
+    }
+    Stmt rebuilt = detail::BufferReplacer(std::move(map))(site);
     Replace(site.get(), rebuilt);
   }
   Record({"set_scope",
@@ -335,14 +351,9 @@ void Schedule::UnsafeSetDType(const SBlockRV& block_rv, int64_t buffer_index,
                                     "a block.");
     }
     std::unordered_map<const BufferNode*, Buffer> map{{buffer.get(), WithDType(buffer, *target)}};
-    // Buffers matched onto the retyped one take its dtype too (blocks are visited outer first,
-    // so a match of a match is found after the match it refers to).
-    std::vector<const SBlockNode*> blocks;
-    PostOrderVisit(site, [&](const Object* n) {
-      if (auto* b = dynamic_cast<const SBlockNode*>(n)) blocks.push_back(b);
-    });
-    for (auto it = blocks.rbegin(); it != blocks.rend(); ++it) {
-      for (const MatchBufferRegion& m : (*it)->match_buffers) {
+    // Buffers matched onto the retyped one take its dtype too.
+    for (const SBlockNode* b : detail::BlocksOuterFirst(site)) {
+      for (const MatchBufferRegion& m : b->match_buffers) {
         if (map.count(m->source->buffer.get())) map[m->buffer.get()] = WithDType(m->buffer, *target);
       }
     }

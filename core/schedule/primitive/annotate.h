@@ -5,6 +5,7 @@
 
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "schedule/schedule.h"
 #include "tir/functor.h"
@@ -23,6 +24,10 @@ bool IsValidStorageScope(const std::string& scope);
 // null when a function parameter or a match_buffer defines it.
 tir::SBlock AllocatingBlock(const tir::PrimFunc& func, const tir::SBlockNode* block,
                             const tir::BufferNode* buffer);
+
+// The blocks of `stmt`, each before the blocks inside it (so a match of a match comes after the
+// match it refers to).
+std::vector<const tir::SBlockNode*> BlocksOuterFirst(const tir::Stmt& stmt);
 
 // Replaces buffers by others wherever they are used or defined (loads, stores, regions,
 // allocations, match_buffer sources).

@@ -124,7 +124,8 @@ bool Divide(const PrimExpr& binding, int64_t extent,
   if (!s.HasLowerBound() || !s.HasUpperBound() || !analyzer->CanProve(equal(s.min_value, Zero(t)))) {
     return false;
   }
-  auto* hi = analyzer->Simplify(s.max_value).as<IntImmNode>();
+  PrimExpr max_value = analyzer->Simplify(s.max_value);  // keeps the node `hi` points into
+  auto* hi = max_value.as<IntImmNode>();
   if (!hi) return false;
   int64_t inner_extent = hi->value + 1;
   if (inner_extent <= 0 || extent % inner_extent != 0) return false;
