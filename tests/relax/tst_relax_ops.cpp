@@ -231,6 +231,9 @@ class TestRelaxOps : public QObject {
                 "nn.pad: pad_width must have 2 values per axis (4), got 2");
     CHECK_ERROR(Infer({T({n})}, On("relax.nn.pad", {{"pad_width", IntArray({1, 1})}, {"pad_mode", ir::MakeString("wrap")}})),
                 "nn.pad: pad_mode must be constant, edge or reflect, got wrap");
+    // Found by fuzz_onnx: two widths whose sum overflows int64 are refused, not wrapped.
+    CHECK_ERROR(Infer({T({n, I(10)})}, On("relax.nn.pad", {{"pad_width", IntArray({0, 0, 7810774473069559809, 7219670903518420839})}})),
+                "nn.pad: the padding of axis 1 adds more than 2^63 - 1 elements");
     // prelu: alpha is 1-D with the data's extent on `axis`.
     CHECK_TYPE(Infer({T({n, I(3), I(4)}), T({I(3)})}, On("relax.nn.prelu")),
                "R.Tensor((n, 3, 4), \"float32\")");

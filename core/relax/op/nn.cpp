@@ -6,6 +6,16 @@
 namespace wb::relax {
 namespace {
 
+// The padding before plus after an axis; attributes from a model may be huge, and a sum past
+// int64 is refused rather than wrapped.
+int64_t PadSum(int64_t before, int64_t after, size_t axis) {
+  int64_t total = 0;
+  if (__builtin_add_overflow(before, after, &total)) {
+    throw op_common::TypeError("the padding of axis " + std::to_string(axis) + " adds more than 2^63 - 1 elements");
+  }
+  return total;
+}
+
 using namespace op_common;
 
 Type FloatSameAsInput(const std::vector<Type>& types, bool float_only = true) {
@@ -65,7 +75,9 @@ OpInfo Pad() {
     }
     if (!x->shape) return GetRef(x);
     std::vector<PrimExpr> dims = *x->shape;
-    for (size_t i = 0; i < dims.size(); ++i) dims[i] = Add(dims[i], Int64(width[2 * i] + width[2 * i + 1]));
+    for (size_t i = 0; i < dims.size(); ++i) {
+      dims[i] = Add(dims[i], Int64(PadSum(width[2 * i], width[2 * i + 1], i)));
+    }
     return WithVDevice(MakeTensorType(dims, x->dtype), x->vdevice);
   };
   return Define(std::move(def));
@@ -252,7 +264,7 @@ OpInfo Conv(size_t k) {
     CheckConvChannels(ds[dpos[1]], ws[wpos[1]], ws[wpos[0]], groups);
     std::vector<PrimExpr> dims = {ds[dpos[0]], ws[wpos[0]]};
     for (size_t i = 0; i < k; ++i) {
-      dims.push_back(WindowOutput(ds[dpos[2 + i]], ws[wpos[2 + i]], pad[i] + pad[k + i], dilation[i], strides[i], false));
+      dims.push_back(WindowOutput(ds[dpos[2 + i]], ws[wpos[2 + i]], PadSum(pad[i], pad[k + i], i), dilation[i], strides[i], false));
     }
     return WithVDevice(MakeTensorType(ToLayout(dims, out_layout), out_dtype), data->vdevice);
   };
@@ -324,7 +336,7 @@ OpInfo ConvTranspose(size_t k) {
     for (size_t i = 0; i < k; ++i) {
       PrimExpr span = Add(Mul(Int64(dilation[i]), Sub(ws[wpos[2 + i]], Int64(1))), Int64(1));
       PrimExpr grown = Mul(Sub(ds[dpos[2 + i]], Int64(1)), Int64(strides[i]));
-      dims.push_back(Add(Sub(grown, Int64(pad[i] + pad[k + i])), Add(span, Int64(out_pad[i]))));
+      dims.push_back(Add(Sub(grown, Int64(PadSum(pad[i], pad[k + i], i))), Add(span, Int64(out_pad[i]))));
     }
     return WithVDevice(MakeTensorType(ToLayout(dims, out_layout), out_dtype), data->vdevice);
   };
@@ -394,7 +406,7 @@ OpInfo Pool(const char* kind, size_t k) {
     std::vector<PrimExpr> dims = {ds[dpos[0]], ds[dpos[1]]};
     for (size_t i = 0; i < k; ++i) {
       dims.push_back(
-          WindowOutput(ds[dpos[2 + i]], Int64(pool[i]), pad[i] + pad[k + i], dilation[i], strides[i], ceil_mode));
+          WindowOutput(ds[dpos[2 + i]], Int64(pool[i]), PadSum(pad[i], pad[k + i], i), dilation[i], strides[i], ceil_mode));
     }
     return WithVDevice(MakeTensorType(ToLayout(dims, out_layout), data->dtype), data->vdevice);
   };
