@@ -215,6 +215,9 @@ struct FuncCtx {
   int top_level_depth = 0;  // statement nesting; 0 = function body
 };
 
+// Whether the integer literal v is a value of the scalar type t (TVM's IntImm range check).
+bool IntLiteralFits(DataType t, int64_t v);
+
 class Parser {
  public:
   Parser(std::string_view text, std::string path);
@@ -238,6 +241,8 @@ class Parser {
   // --- conversions (parser_core.cpp) ---
   PrimExpr ToPrim(const Value& v, Node n);
   PrimExpr ToPrimAs(const Value& v, DataType like, Node n);
+  // One dimension of a buffer's shape: an integer expression.
+  PrimExpr ShapeDim(const Value& v, Node n);
   DataType ToDType(const Value& v, Node n);
   std::string ToStr(const Value& v, Node n);
   int64_t ToInt(const Value& v, Node n);
@@ -306,6 +311,7 @@ class Parser {
   void ParseTopLevel(Node root);
   void ParseClass(Node cls);
   void ParseFunction(Node def, Node decorator);
+  void DeclaredShapeVarDTypes(Node body);
   void ParseParams(Node params, FuncCtx& ctx);
   Value ParseQuoted(Node string_node, DataType dtype);
   // `I.module_global_infos({...})` into module_global_infos_ (parser_global_info.cpp).

@@ -127,6 +127,10 @@ Value Parser::ExprCall(std::string_view name, const Args& args) {
     expect(3);
     PrimExpr base = EvalPrim(args.pos[0]);
     PrimExpr stride = ToPrimAs(Eval(args.pos[1]), base->dtype, args.pos[1]);
+    if (stride->dtype != base->dtype) {
+      Fail(args.pos[1], "T.Ramp: the stride is " + stride->dtype.ToString() + " but the base is " +
+                            base->dtype.ToString());
+    }
     int64_t lanes = ToInt(Eval(args.pos[2]), args.pos[2]);
     if (lanes < 1 || lanes > 65535) Fail(args.pos[2], "invalid number of lanes");
     return Value::Expr(MakeRamp(base, stride, lanes, span));

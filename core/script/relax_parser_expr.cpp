@@ -3,6 +3,7 @@
 // R.tuple), R.call_tir / R.call_tir_inplace / R.call_dps_packed, registered ops with their
 // attributes, calls of module and local functions, tuples, indexing and operator sugar. Types
 // come from the op registry's inference as each expression is built.
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 
@@ -642,6 +643,21 @@ Value RelaxParser::CallRelax(const std::string& qualified, const Args& args) {
       if (auto* i = v.expr.as<tir::IntImmNode>()) v = Value::Int(i->value);
       else if (auto* f = v.expr.as<tir::FloatImmNode>()) v = Value::Float(f->value);
     }
+    if (v.kind == VK::kStr && !IsNull(dn)) {
+      // numpy reads a number from a string (np.array("inf", "float32")): TVM prints an infinite
+      // or NaN constant so.
+      DataType want = p_.ToDType(p_.Eval(dn), dn);
+      char* end = nullptr;
+      errno = 0;
+      if (want.is_float()) {
+        double x = std::strtod(v.s.c_str(), &end);
+        if (!v.s.empty() && *end == '\0') v = Value::Float(x);
+      } else if (want.is_int() || want.is_uint()) {
+        long long x = std::strtoll(v.s.c_str(), &end, 10);
+        if (!v.s.empty() && *end == '\0' && errno != ERANGE) v = Value::Int(x);
+      }
+      if (v.kind == VK::kStr) p_.Fail(vn, "R.const: '" + v.s + "' is not a " + want.ToString() + " value");
+    }
     if (!v.is_number()) {
       p_.Fail(vn, std::string("R.const expects a number or a bool, got ") + DescribeKind(v.kind));
     }
@@ -649,6 +665,9 @@ Value RelaxParser::CallRelax(const std::string& qualified, const Args& args) {
                   : v.kind == VK::kInt ? DataType::Int(32)
                                        : DataType::Float(32);
     if (!IsNull(dn)) dt = p_.ToDType(p_.Eval(dn), dn);
+    if (v.kind == VK::kInt && (dt.is_int() || dt.is_uint()) && !IntLiteralFits(dt, v.i)) {
+      p_.Fail(vn, "R.const: " + std::to_string(v.i) + " is out of range for " + dt.ToString());
+    }
     std::string data(size_t(dt.bits() / 8 ? dt.bits() / 8 : 1), '\0');
     double d = v.kind == VK::kFloat ? v.f : double(v.i);
     int64_t i = v.kind == VK::kFloat ? 0 : v.i;

@@ -843,6 +843,24 @@ void TstParser::malformed_data() {
     add(name, keep.back().c_str(), msg, line, col);
   };
   addp("undefined", "    A[0, 0] = vk\n", "undefined name 'vk'", 3, 15);
+  // Literals and types a round trip could not keep (fuzz_tvmscript and an integer-mutation sweep).
+  addp("literal out of range", "    x = T.int32(3000000000)\n",
+       "the literal 3000000000 is out of range for int32", 3, 17);
+  addp("float literal out of range", "    x = T.uint64(3.4e39)\n",
+       "the literal 3.4e39 is out of range for uint64", 3, 18);
+  addp("ramp stride type",
+       "    B = T.alloc_buffer((64,), \"float32\")\n    B[T.Ramp(0, 3000000000, 4)] = T.Broadcast(T.float32(1), 4)\n",
+       "T.Ramp: the stride is int64 but the base is int32", 4, 17);
+  addp("float shape", "    B = T.alloc_buffer((1.5,), \"float32\")\n",
+       "buffer shape must be integers, got float32", 3, 25);
+  addp("float slice bound", "    A[0, 0:2.5] = T.Broadcast(T.float32(1), 2)\n",
+       "slice bounds must be integers, got float32", 3, 12);
+  addp("mixed slice bounds", "    A[0, n:T.int64(4)] = T.Broadcast(T.float32(1), 2)\n",
+       "the slice starts with int32 but stops with int64; give both bounds one type", 3, 12);
+  addp("slice bound range", "    A[0, 0:3000000000] = T.Broadcast(T.float32(1), 2)\n",
+       "the slice bound 3000000000 is out of range for the int32 dimension", 3, 12);
+  addp("compare lanes", "    T.evaluate(T.Ramp(0, 1, 4) < T.Broadcast(n, 2))\n",
+       "comparison '<' cannot combine int32x4 and int32x2", 3, 16);
   addp("bind without name", "    T.bind(n + 1)\n", "T.bind without var= needs a name: x = T.bind(e)", 3, 5);
   addp("too many indices", "    A[0, 0, 1] = 1.0\n", "buffer 'A' has 2 dimensions but is indexed with 3", 3, 5);
   addp("too few indices", "    x: T.float32 = A[0]\n", "buffer 'A' has 2 dimensions but is indexed with 1", 3, 20);
