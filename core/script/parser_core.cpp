@@ -153,6 +153,7 @@ PrimExpr Parser::ToPrim(const Value& v, Node n) {
 
 bool IntLiteralFits(DataType t, int64_t v) {
   if (t.is_bool()) return v == 0 || v == 1;
+  if (t.bits() < 1) return false;
   if (t.is_floating_point() || t.bits() >= 64) return !t.is_uint() || v >= 0;
   if (t.is_uint()) return v >= 0 && v < (int64_t{1} << t.bits());
   int64_t half = int64_t{1} << (t.bits() - 1);
