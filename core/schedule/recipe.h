@@ -2,7 +2,7 @@
 // TVM's API, read and applied onto a Schedule. The reader (recipe_reader.cpp) parses with
 // core/script's lexer and CST and evaluates a subset of Python: assignments (names, `_`, tuple
 // and starred unpacking) of expressions built from calls on `sch` (nested ones too), None, True,
-// False, numbers, strings, lists and tuples, indexing and slicing, list comprehensions, integer
+// False, numbers, strings, lists, tuples and dicts, indexing and slicing, list comprehensions, integer
 // arithmetic, comparisons, `and`/`or`/`not`, `len`, the IR read with `sch.get` (a loop's
 // `.extent`, `.min`, `.loop_var.name`, a block's `.name_hint`, `.same_as(...)`, `==` between
 // nodes, a sampled value's integer), lambdas (index maps) and `T.`/`tvm.tirx.` constant
@@ -56,9 +56,12 @@ struct RecipeValue {
   // kHandle: a block, loop or sampled value (`b0`, `loops[-1]`, `sch.get_sblock("B")`);
   // kList: a list or tuple; kFloat: `0.5`; kLambda: `lambda i, j: (j, i)`, its text in `s`;
   // kNode: an IR node read with `sch.get(b)` (a tir::SBlock, tir::For or tir::Var) in `node`;
-  // kFunc: a `@T.prim_func` the recipe defines, the tir::PrimFunc in `node`.
-  enum class Kind { kNone, kBool, kInt, kString, kHandle, kList, kFloat, kLambda, kNode, kFunc }
-      kind = Kind::kNone;
+  // kFunc: a `@T.prim_func` the recipe defines, the tir::PrimFunc in `node`; kDict: a dict
+  // literal (`{"k": 1}`, as traces print annotation values), keys and values alternating in
+  // `list`.
+  enum class Kind {
+    kNone, kBool, kInt, kString, kHandle, kList, kFloat, kLambda, kNode, kFunc, kDict
+  } kind = Kind::kNone;
   double f = 0;  // kFloat
   int64_t i = 0;  // kInt, kBool (0/1)
   std::string s;  // kString contents; kHandle: the expression's text, for messages

@@ -323,6 +323,14 @@ class Reader {
         v.kind = Value::Kind::kList;
         for (Node item : cst_.Children(n)) Append(v.list, item);
         return v;
+      case K::kDictionary:
+        v.kind = Value::Kind::kDict;
+        for (Node pair : cst_.Children(n)) {
+          if (pair->kind != K::kPair) throw Unsupported(pair, std::string("a ") + Describe(pair));
+          v.list.push_back(Eval(cst_.Field(pair, FieldIds::key)));
+          v.list.push_back(Eval(cst_.Field(pair, FieldIds::value)));
+        }
+        return v;
       case K::kParenthesized: return Eval(cst_.NamedChild(n, 0));
       case K::kUnaryOperator: return Unary(n);
       case K::kBinaryOperator: return Binary(n);
@@ -582,7 +590,8 @@ class Reader {
       case Value::Kind::kInt: return v.i != 0;
       case Value::Kind::kFloat: return v.f != 0;
       case Value::Kind::kString: return !v.s.empty();
-      case Value::Kind::kList: return !v.list.empty();
+      case Value::Kind::kList:
+      case Value::Kind::kDict: return !v.list.empty();
       default: return true;
     }
   }
@@ -637,6 +646,17 @@ class Reader {
         }
         if (const auto* x = std::get_if<LoopRV>(&a.rv)) return x->id == std::get<LoopRV>(b.rv).id;
         return std::get<Schedule::ExprRV>(a.rv).id == std::get<Schedule::ExprRV>(b.rv).id;
+      case Value::Kind::kDict: {
+        if (a.list.size() != b.list.size()) return false;
+        for (size_t k = 0; k < a.list.size(); k += 2) {
+          bool found = false;
+          for (size_t m = 0; m < b.list.size() && !found; m += 2) {
+            found = Equal(a.list[k], b.list[m]) && Equal(a.list[k + 1], b.list[m + 1]);
+          }
+          if (!found) return false;
+        }
+        return true;
+      }
       case Value::Kind::kNode:
       case Value::Kind::kFunc: return a.node.same_as(b.node);
       default: return false;
@@ -694,10 +714,12 @@ class Reader {
       bool found = false;
       if (b.kind == Value::Kind::kList) {
         for (const Value& e : b.list) found = found || Equal(a, e);
+      } else if (b.kind == Value::Kind::kDict) {
+        for (size_t k = 0; k < b.list.size(); k += 2) found = found || Equal(a, b.list[k]);
       } else if (b.kind == Value::Kind::kString && a.kind == Value::Kind::kString) {
         found = b.s.find(a.s) != std::string::npos;
       } else {
-        throw RecipeError{"`" + op + "` looks in a list, or for a string in a string, in a recipe",
+        throw RecipeError{"`" + op + "` looks in a list or a dict, or for a string in a string, in a recipe",
                           b.begin, b.end};
       }
       return found == (op == "in");

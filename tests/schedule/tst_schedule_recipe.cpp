@@ -107,6 +107,7 @@ class TestScheduleRecipe : public QObject {
                                     "assert 0.5 >= 0 and (0 or 2) == 2 and (1 and 0) == 0\n"
                                     "assert None is None and i is not None and \"C\" in \"BC\"\n"
                                     "assert 2 not in [1, 3] and [1, [2]] == [1, [2]] != [1]\n"
+                                    "assert {\"a\": 1, \"b\": [2]} == {\"b\": [2], \"a\": 1} and \"b\" in {\"b\": 0}\n"
                                     "sch.parallel(i)"
                                  << "i, j = sch.get_loops(\"C\")\nsch.parallel(i)";
     QTest::newRow("list comprehension")
@@ -185,8 +186,8 @@ class TestScheduleRecipe : public QObject {
         << "desc must be a @T.prim_func defined in the recipe" << "1";
     QTest::newRow("call of another function") << "print(1)"
                                               << "`print` cannot be called in a recipe: only "
-                                                 "methods of `sch`, T./tvm.tirx. constants and "
-                                                 "len() can"
+                                                 "methods of `sch`, T./tvm.tirx. constants, "
+                                                 "TensorIntrin.register and len() can"
                                               << "print";
     QTest::newRow("undefined in a nested call") << "sch.get_loops(sch.get_sblock(nme))"
                                                 << "name 'nme' is not defined" << "nme";
