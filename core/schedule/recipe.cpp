@@ -44,6 +44,18 @@ RecipeMethodRegistrar reg_get_sblock(
      {{"name", RecipeParamKind::kString, "the block's name", ""},
       {"func_name", RecipeParamKind::kString, "the PrimFunc to look in", "None"}}});
 
+// Not a schedule step (TVM does not trace it): which PrimFunc the lookups after it search.
+RecipeMethodRegistrar reg_work_on("work_on",
+                                  {{"func_name"}, false, RecipeReturns::kNothing,
+                                   [](Schedule& sch, RecipeArgs& args) -> Outputs {
+                                     sch.WorkOn(args.String("func_name"));
+                                     return {};
+                                   }},
+                                  {"lookup",
+                                   "work on the PrimFunc named `func_name` from now on",
+                                   {{"func_name", RecipeParamKind::kString,
+                                     "the PrimFunc to work on", ""}}});
+
 RecipeMethodRegistrar reg_get_loops("get_loops",
                                     {{"block"}, false, RecipeReturns::kList,
                                      [](Schedule& sch, RecipeArgs& args) -> Outputs {

@@ -352,11 +352,54 @@ class Reader {
       case K::kCall: return Call(n);
       case K::kLambda:
         v.kind = Value::Kind::kLambda;
-        v.s = std::string(cst_.Text(n));
+        v.s = LambdaText(n);
         return v;
       default: break;
     }
     throw Unsupported(n, std::string("a ") + Describe(n));
+  }
+
+  // A lambda's text with the recipe's integers it uses written in (`lambda i, j: (i, j // f)`
+  // with `f` a sampled value), as TVM's index map takes a closure's values.
+  std::string LambdaText(Node n) {
+    std::vector<std::string> params;
+    for (Node p : NodeListOrEmpty(cst_, cst_.Field(n, FieldIds::parameters)).items) {
+      Node name = p->kind == K::kDefaultParameter ? cst_.Field(p, FieldIds::name) : p;
+      params.emplace_back(cst_.Text(name));
+    }
+    std::vector<std::pair<Node, std::string>> subs;
+    FreeIntegers(cst_.Field(n, FieldIds::body), params, subs);
+    std::string text(cst_.Text(n));
+    for (auto it = subs.rbegin(); it != subs.rend(); ++it) {
+      text.replace(it->first->begin - n->begin, it->first->end - it->first->begin, it->second);
+    }
+    return text;
+  }
+
+  void FreeIntegers(Node n, const std::vector<std::string>& params,
+                    std::vector<std::pair<Node, std::string>>& subs) {
+    if (!n) return;
+    if (n->kind == K::kIdentifier) {
+      if (n->field == FieldIds::attribute || n->field == FieldIds::name) return;
+      std::string name(cst_.Text(n));
+      if (std::find(params.begin(), params.end(), name) != params.end()) return;
+      auto it = env_.find(name);
+      if (it == env_.end()) return;
+      const Value& v = it->second;
+      std::optional<int64_t> value;
+      if (v.kind == Value::Kind::kInt) {
+        value = v.i;
+      } else if (v.kind == Value::Kind::kHandle && std::holds_alternative<Schedule::ExprRV>(v.rv)) {
+        value = sch_.Get(std::get<Schedule::ExprRV>(v.rv));
+      }
+      if (value) {
+        subs.emplace_back(n, *value < 0 ? "(" + std::to_string(*value) + ")"
+                                        : std::to_string(*value));
+      }
+      return;
+    }
+    if (n->kind == K::kLambda) return;  // its own names
+    for (uint32_t k = 0; k < n->count; ++k) FreeIntegers(n->kids[k], params, subs);
   }
 
   // Evaluates `item` onto `out`, spreading a `*starred` list.

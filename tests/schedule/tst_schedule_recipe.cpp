@@ -117,6 +117,11 @@ class TestScheduleRecipe : public QObject {
            "assert [x for x, y in [(1, 2), (3, 4)]] == [1, 3]\n"
            "sch.split(loops[1], [None, extents[0] // 4])"
         << "i, j = sch.get_loops(\"C\")\nsch.split(j, [None, 4])";
+    QTest::newRow("integers in an index map")
+        << "f = 4\nv = sch.sample_categorical([2], [1.0])\n"
+           "sch.transform_layout(\"B\", (\"write\", 0), lambda i, j: (i, j // (f * v), j % (v * f)))"
+        << "v = sch.sample_categorical([2], [1.0])\n"
+           "sch.transform_layout(\"B\", (\"write\", 0), lambda i, j: (i, j // (4 * 2), j % (2 * 4)))";
     QTest::newRow("strings") << "i, j = sch.get_loops('C' \"\")\n"
                                 "sch.set_scope(r\"B\", 0, \"sha\\x72ed\")\nsch.parallel(i)"
                              << "i, j = sch.get_loops(\"C\")\n"
