@@ -340,6 +340,42 @@ class Module:
     QVERIFY(sch.trace().AsPython().find("get_loops") != std::string::npos);
   }
 
+  // work_on chooses the PrimFunc when the module has no `main`; before it, lookups fail with
+  // TVM's message. TVM does not trace it, so neither is it here.
+  void workOn() {
+    const char* two = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def f(A: T.Buffer((4,), "float32")):
+        for i in range(4):
+            with T.sblock("F"):
+                vi = T.axis.spatial(4, i)
+                A[vi] = T.float32(0)
+
+    @T.prim_func(s_tir=True)
+    def g(A: T.Buffer((4,), "float32")):
+        for i in range(4):
+            with T.sblock("G"):
+                vi = T.axis.spatial(4, i)
+                A[vi] = T.float32(1)
+)";
+    Schedule sch(ParseModule(two));
+    DiagnosticList diags = ApplyRecipe(sch, "sch.get_sblock(\"G\")");
+    QVERIFY(diags.HasErrors());
+    QVERIFY2(diags[0].message.find("does not know which function to be working on") !=
+                 std::string::npos,
+             diags[0].message.c_str());
+    diags = ApplyRecipe(sch, "sch.work_on(\"g\")\nsch.parallel(sch.get_loops(\"G\")[0])");
+    QVERIFY2(diags.empty(), Message(diags).c_str());
+    QCOMPARE(sch.func_name(), std::string("g"));
+    QVERIFY(script::PrintModule(sch.mod()).find("T.parallel(4)") != std::string::npos);
+    QVERIFY(sch.trace().AsPython().find("work_on") == std::string::npos);
+    diags = ApplyRecipe(sch, "sch.work_on(\"h\")");
+    QCOMPARE(diags.size(), size_t(1));
+    QCOMPARE(QString::fromStdString(diags[0].message),
+             QString("work_on: the module has no PrimFunc named \"h\""));
+  }
+
   // The statements before a syntax error run (as a line-by-line reader ran them); the error is
   // reported at its column and nothing after it runs.
   void syntaxErrorStopsThere() {
