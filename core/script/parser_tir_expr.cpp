@@ -283,6 +283,7 @@ Value Parser::Eval(Node n) {
       return v;
     }
     case K::kKeywordArgument: Fail(n, "unexpected keyword argument");
+    case K::kListComprehension: Fail(n, "comprehensions are not supported in TVMScript");
     default: break;
   }
   Fail(n, "unsupported syntax in TVMScript: " + std::string((n->type ? n->type : KindName(n->kind))));
