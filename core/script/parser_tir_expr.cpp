@@ -102,6 +102,9 @@ bool IsKnownBuiltin(std::string_view name) { return Builtins().count(name) != 0;
 
 Value Parser::Eval(Node n) {
   DepthGuard guard(this, n);
+  if (!splat_values_.empty()) {
+    if (auto it = splat_values_.find(n); it != splat_values_.end()) return it->second;
+  }
   switch (Kind(n)) {
     case K::kIdentifier: {
       std::string_view name = Text(n);
@@ -681,8 +684,18 @@ Value Parser::EvalCall(Node n) {
         case K::kKeywordArgument:
           args.kw.emplace_back(Text(Field(a, F().name)), Field(a, F().value));
           break;
-        case K::kListSplat:
-        case K::kDictionarySplat: Fail(a, "'*' and '**' arguments are not supported");
+        case K::kListSplat: {
+          if (cst_->NamedChildCount(a) != 1) Fail(a, "unsupported '*' argument");
+          Value seq = Eval(cst_->NamedChild(a, 0));
+          if (!seq.is_seq()) Fail(a, "a '*' argument must be a tuple or list (a buffer's shape)");
+          for (const Value& item : seq.items) {
+            splat_nodes_.push_back(*a);
+            splat_values_[&splat_nodes_.back()] = item;
+            args.pos.push_back(&splat_nodes_.back());
+          }
+          break;
+        }
+        case K::kDictionarySplat: Fail(a, "'**' arguments are not supported");
         default: args.pos.push_back(a);
       }
     }

@@ -8,6 +8,7 @@
 
 #include "ir/structural_equal.h"
 #include "relax/type.h"
+#include "runtime/half.h"
 #include "script/relax_parser.h"
 
 #include <cmath>
@@ -661,6 +662,7 @@ Value RelaxParser::CallRelax(const std::string& qualified, const Args& args) {
     }
     if (dt.is_float() && dt.bits() == 32) { float f = float(d); std::memcpy(data.data(), &f, 4); }
     else if (dt.is_float() && dt.bits() == 64) { std::memcpy(data.data(), &d, 8); }
+    else if (dt.is_float() && dt.bits() == 16) { uint16_t h = runtime::DoubleToHalfBits(d); std::memcpy(data.data(), &h, 2); }
     else if (dt.is_bool()) { data[0] = char(i != 0); }
     else if (dt.is_int() || dt.is_uint()) { std::memcpy(data.data(), &i, data.size()); }
     else p_.Fail(dn, "R.const does not support dtype " + dt.ToString());

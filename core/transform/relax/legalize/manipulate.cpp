@@ -150,9 +150,15 @@ void RegisterManipulate(LegalizeTable& table) {
   table["relax.take"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     TECall te(bb);
     te::Tensor x = te.Tensor(call, 0);
-    te::Tensor indices = te.Tensor(call, 1);
     std::optional<int64_t> axis;
     if (!AttrIsNone(call, "axis")) axis = AttrInt(call, "axis");
+    // A scalar index (R.Prim) is read inline, or passed as a scalar parameter.
+    if (relax::GetType(call->args[1]).as<ir::PrimTypeNode>()) {
+      ir::PrimExpr index = te.Scalar(call->args[1]);
+      if (!index.defined()) throw LegalizeError("take: the scalar index is neither a constant nor a variable");
+      return Guard([&] { return te.Emit(topi::take(x, index, axis, AttrString(call, "mode")), "take"); });
+    }
+    te::Tensor indices = te.Tensor(call, 1);
     return Guard([&] { return te.Emit(topi::take(x, indices, axis, AttrString(call, "mode")), "take"); });
   };
   table["relax.sort"] = [](BlockBuilder& bb, const Call& call) -> Expr {
