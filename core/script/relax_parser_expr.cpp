@@ -273,6 +273,11 @@ Value RelaxParser::EvalCall(Node n) {
   Args args = CollectArgs(n);
   std::string_view text = p_.Text(fn);
   if (p_.Kind(fn) == K::kAttribute) {
+    if (text == "I.meta_var" || text == "ir.meta_var") {
+      // A Python value spliced into the program (TVM's meta_var): the value itself.
+      if (args.pos.size() != 1 || !args.kw.empty()) p_.Fail(n, std::string(text) + " expects one value");
+      return Eval(args.pos[0]);
+    }
     if (!RelaxName(text).empty()) return CallRelax(std::string(text), args);
     if (StartsWith(text, "T.")) return p_.Eval(n);
   }

@@ -845,6 +845,11 @@ class TestRelaxOps : public QObject {
                "R.Tensor((n, 16), \"float32\")");
     CHECK_ERROR(Infer({T({I(100), I(16)}), T({n})}, On("relax.take", {{"axis", Int(0)}})),
                 "take: the indices must have an integer dtype, got float32");
+    // shape_to_tensor: an int64 vector of the shape's rank.
+    CHECK_TYPE(Infer({MakeShapeType({I(2), n})}, On("relax.shape_to_tensor")), "R.Tensor((2,), \"int64\")");
+    CHECK_TYPE(Infer({MakeShapeType()}, On("relax.shape_to_tensor")), "R.Tensor(\"int64\", ndim=1)");
+    CHECK_ERROR(Infer({T({I(2)})}, On("relax.shape_to_tensor")),
+                "shape_to_tensor: the argument must be a shape, got R.Tensor((2,), \"float32\")");
     // A scalar index (R.Prim) drops the axis.
     CHECK_TYPE(Infer({T({I(100), I(16)}), ir::MakePrimType(kI64)}, On("relax.take", {{"axis", Int(1)}})),
                "R.Tensor((100,), \"float32\")");

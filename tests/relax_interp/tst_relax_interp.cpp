@@ -932,7 +932,7 @@ class Module:
   // The kernels LegalizeOps writes as TVM does: dequantize with scalar constant parameters
   // folded into the kernel (the difference in int32), quantize likewise, atan2 broadcasting,
   // gelu as x * (0.5 + erf(x / sqrt 2) * 0.5), take of a scalar index (a variable and a
-  // constant); each against its formula on random inputs.
+  // constant), shape_to_tensor; each against its formula on random inputs.
   void tvmFormKernelsComputeTheirFormulas() {
     ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I
 # from tvm.script import relax as R
@@ -940,7 +940,7 @@ class Module:
 @I.ir_module
 class Module:
     @R.function
-    def main(q: R.Tensor((2, 3), dtype="int8"), x: R.Tensor((2, 3), dtype="float32"), y: R.Tensor((3,), dtype="float32"), k: R.Prim("int64")) -> R.Tuple(R.Tensor((2, 3), dtype="float32"), R.Tensor((2, 3), dtype="uint8"), R.Tensor((2, 3), dtype="float32"), R.Tensor((2, 3), dtype="float32"), R.Tensor((2,), dtype="float32"), R.Tensor((3,), dtype="float32")):
+    def main(q: R.Tensor((2, 3), dtype="int8"), x: R.Tensor((2, 3), dtype="float32"), y: R.Tensor((3,), dtype="float32"), k: R.Prim("int64")) -> R.Tuple(R.Tensor((2, 3), dtype="float32"), R.Tensor((2, 3), dtype="uint8"), R.Tensor((2, 3), dtype="float32"), R.Tensor((2, 3), dtype="float32"), R.Tensor((2,), dtype="float32"), R.Tensor((3,), dtype="float32"), R.Tensor((2,), dtype="int64")):
         with R.dataflow():
             d: R.Tensor((2, 3), dtype="float32") = R.dequantize(q, R.const(0.25, "float32"), R.const(-3, "int8"), out_dtype="float32", axis=0)
             u: R.Tensor((2, 3), dtype="uint8") = R.quantize(x, R.const(0.125, "float32"), R.const(100, "uint8"), out_dtype="uint8", axis=0)
@@ -948,7 +948,8 @@ class Module:
             g: R.Tensor((2, 3), dtype="float32") = R.nn.gelu(x)
             tk: R.Tensor((2,), dtype="float32") = R.take(x, k, axis=1)
             tc: R.Tensor((3,), dtype="float32") = R.take(x, R.prim_value(1), axis=0)
-            gv: R.Tuple(R.Tensor((2, 3), dtype="float32"), R.Tensor((2, 3), dtype="uint8"), R.Tensor((2, 3), dtype="float32"), R.Tensor((2, 3), dtype="float32"), R.Tensor((2,), dtype="float32"), R.Tensor((3,), dtype="float32")) = d, u, t, g, tk, tc
+            st: R.Tensor((2,), dtype="int64") = R.shape_to_tensor(R.shape_of(x))
+            gv: R.Tuple(R.Tensor((2, 3), dtype="float32"), R.Tensor((2, 3), dtype="uint8"), R.Tensor((2, 3), dtype="float32"), R.Tensor((2, 3), dtype="float32"), R.Tensor((2,), dtype="float32"), R.Tensor((3,), dtype="float32"), R.Tensor((2,), dtype="int64")) = d, u, t, g, tk, tc, st
             R.output(gv)
         return gv
 )");
@@ -971,6 +972,8 @@ class Module:
     QVERIFY2(r.ok(), FirstError(r).c_str());
     for (int b = 0; b < 2; ++b) QCOMPARE(r.value.fields[4].tensor.GetDouble(b), x.GetDouble(b * 3 + 2));
     for (int c = 0; c < 3; ++c) QCOMPARE(r.value.fields[5].tensor.GetDouble(c), x.GetDouble(3 + c));
+    QCOMPARE(r.value.fields[6].tensor.GetDouble(0), 2.0);
+    QCOMPARE(r.value.fields[6].tensor.GetDouble(1), 3.0);
     auto near = [](double got, double want) { return std::fabs(got - want) <= 1e-5 * (1 + std::fabs(want)); };
     for (int k = 0; k < 6; ++k) {
       double xv = x.GetDouble(k), yv = y.GetDouble(k % 3);

@@ -109,6 +109,7 @@ class TstParser : public QObject {
   void int64MinLiteral();
   void relaxConstOfAFloatOutOfIntRange();
   void splatArguments();
+  void ceildivImmsAndMetaVar();
 };
 
 void TstParser::matmulModule() {
@@ -1223,6 +1224,48 @@ def f(A: T.Buffer((4,), "float32")):
 )");
   QVERIFY(!bad.ok());
   QVERIFY2(Diags(bad).find("a '*' argument must be a tuple or list") != std::string::npos, Diags(bad).c_str());
+}
+
+// T.ceildiv(a, b) is (a + b - 1) // b; T.IntImm / T.FloatImm(dtype, value) are typed constants
+// (the dtype must fit the kind); I.meta_var(v) is v, as TVM's Python splices it.
+void TstParser::ceildivImmsAndMetaVar() {
+  auto r = script::Parse(R"(
+@T.prim_func
+def f(A: T.Buffer((16,), "float32"), n: T.int32):
+    for i in range(T.ceildiv(n, 4)):
+        A[i] = T.FloatImm("float32", 0.5) + T.Cast("float32", T.IntImm("int32", 3))
+)");
+  QVERIFY2(r.ok(), Diags(r).c_str());
+  auto want = script::Parse(R"(
+@T.prim_func
+def f(A: T.Buffer((16,), "float32"), n: T.int32):
+    for i in range((n + 4 - 1) // 4):
+        A[i] = T.float32(0.5) + T.Cast("float32", 3)
+)");
+  QVERIFY2(want.ok(), Diags(want).c_str());
+  QVERIFY(ir::StructuralEqual(r.module, want.module));
+  auto bad = script::Parse(R"(
+@T.prim_func
+def f(A: T.Buffer((16,), "float32")):
+    A[0] = T.FloatImm("int32", 0.5)
+)");
+  QVERIFY(!bad.ok());
+  QVERIFY2(Diags(bad).find("T.FloatImm cannot make a constant of dtype int32") != std::string::npos, Diags(bad).c_str());
+  auto meta = script::Parse(R"(
+@R.function
+def g(x: R.Tensor((2, 3), "float32")) -> R.Tensor((2, 3), "float32"):
+    s = I.meta_var(R.const(2.0, "float32"))
+    y = R.multiply(x, s)
+    return y
+)");
+  QVERIFY2(meta.ok(), Diags(meta).c_str());
+  auto plain = script::Parse(R"(
+@R.function
+def g(x: R.Tensor((2, 3), "float32")) -> R.Tensor((2, 3), "float32"):
+    y = R.multiply(x, R.const(2.0, "float32"))
+    return y
+)");
+  QVERIFY(ir::StructuralEqual(meta.module, plain.module));
 }
 
 #include "tst_parser.moc"
