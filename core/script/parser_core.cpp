@@ -236,6 +236,7 @@ ObjectRef Parser::ToAttrValue(const Value& v, Node n) {
       }
       return ir::MakeMap(std::move(map));
     }
+    case VK::kLambda: return LambdaIndexMap(v.node, DataType::Int(64));
     default: break;
   }
   Fail(n, std::string("cannot use ") + DescribeKind(v.kind) + " as an attribute value");

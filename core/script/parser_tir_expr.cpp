@@ -27,7 +27,8 @@ const std::unordered_map<std::string_view, Group>& Builtins() {
           "T.meta_var", "T.address_of", "T.abs", "T.max_value", "T.min_value", "T.infinity",
           "T.Add", "T.Sub", "T.Mul", "T.Div", "T.Mod", "T.FloorDiv", "T.FloorMod", "T.Min",
           "T.Max", "T.EQ", "T.NE", "T.LT", "T.LE", "T.GT", "T.GE", "T.And", "T.Or", "T.Not",
-          "T.Range", "I.Range", "len", "int", "float", "bool", "str", "T.Ptr", "T.handle"}) {
+          "T.Range", "I.Range", "len", "int", "float", "bool", "str", "T.Ptr", "T.handle",
+          "T.ceildiv", "T.IntImm", "T.FloatImm"}) {
       t[n] = Group::kExpr;
     }
     for (const char* n : {"T.Buffer", "T.match_buffer", "T.alloc_buffer", "T.alloc_shared",
@@ -102,6 +103,9 @@ bool IsKnownBuiltin(std::string_view name) { return Builtins().count(name) != 0;
 
 Value Parser::Eval(Node n) {
   DepthGuard guard(this, n);
+  if (!splat_values_.empty()) {
+    if (auto it = splat_values_.find(n); it != splat_values_.end()) return it->second;
+  }
   switch (Kind(n)) {
     case K::kIdentifier: {
       std::string_view name = Text(n);
@@ -701,8 +705,18 @@ Value Parser::EvalCall(Node n) {
         case K::kKeywordArgument:
           args.kw.emplace_back(Text(Field(a, F().name)), Field(a, F().value));
           break;
-        case K::kListSplat:
-        case K::kDictionarySplat: Fail(a, "'*' and '**' arguments are not supported");
+        case K::kListSplat: {
+          if (cst_->NamedChildCount(a) != 1) Fail(a, "unsupported '*' argument");
+          Value seq = Eval(cst_->NamedChild(a, 0));
+          if (!seq.is_seq()) Fail(a, "a '*' argument must be a tuple or list (a buffer's shape)");
+          for (const Value& item : seq.items) {
+            splat_nodes_.push_back(*a);
+            splat_values_[&splat_nodes_.back()] = item;
+            args.pos.push_back(&splat_nodes_.back());
+          }
+          break;
+        }
+        case K::kDictionarySplat: Fail(a, "'**' arguments are not supported");
         default: args.pos.push_back(a);
       }
     }

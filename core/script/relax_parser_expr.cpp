@@ -9,6 +9,7 @@
 
 #include "ir/structural_equal.h"
 #include "relax/type.h"
+#include "runtime/half.h"
 #include "script/relax_parser.h"
 
 #include <cmath>
@@ -273,6 +274,11 @@ Value RelaxParser::EvalCall(Node n) {
   Args args = CollectArgs(n);
   std::string_view text = p_.Text(fn);
   if (p_.Kind(fn) == K::kAttribute) {
+    if (text == "I.meta_var" || text == "ir.meta_var") {
+      // A Python value spliced into the program (TVM's meta_var): the value itself.
+      if (args.pos.size() != 1 || !args.kw.empty()) p_.Fail(n, std::string(text) + " expects one value");
+      return Eval(args.pos[0]);
+    }
     if (!RelaxName(text).empty()) return CallRelax(std::string(text), args);
     if (StartsWith(text, "T.")) return p_.Eval(n);
   }
@@ -680,6 +686,7 @@ Value RelaxParser::CallRelax(const std::string& qualified, const Args& args) {
     }
     if (dt.is_float() && dt.bits() == 32) { float f = float(d); std::memcpy(data.data(), &f, 4); }
     else if (dt.is_float() && dt.bits() == 64) { std::memcpy(data.data(), &d, 8); }
+    else if (dt.is_float() && dt.bits() == 16) { uint16_t h = runtime::DoubleToHalfBits(d); std::memcpy(data.data(), &h, 2); }
     else if (dt.is_bool()) { data[0] = char(i != 0); }
     else if (dt.is_int() || dt.is_uint()) { std::memcpy(data.data(), &i, data.size()); }
     else p_.Fail(dn, "R.const does not support dtype " + dt.ToString());
