@@ -96,7 +96,9 @@ class TestDlight : public QObject {
     QTest::addColumn<int>("n");
     QTest::addColumn<int>("k");
     for (auto [n, k] : std::vector<std::pair<int, int>>{
-             {1, 1}, {5, 3}, {7, 16}, {13, 64}, {64, 97}, {3, 128}, {1, 256}, {1000, 512}}) {
+             {1, 1}, {5, 3}, {7, 16}, {13, 64}, {64, 97}, {3, 128}, {1, 256}, {1000, 512},
+             // 4 rows at a time: rows a multiple of 4, a row of whole vectors or not.
+             {8, 32}, {12, 48}, {16, 128}, {8, 20}}) {
       QTest::addRow("%dx%d", n, k) << n << k;
     }
   }
@@ -126,6 +128,10 @@ class TestDlight : public QObject {
       int lanes = Lanes(t);
       QCOMPARE(trace.find("rfactor") != std::string::npos, k % lanes == 0 && k >= 2 * lanes);
       QCOMPARE(trace.find("parallel") != std::string::npos, int64_t{n} * k >= (1 << 18));
+      // Rows in tiles of 4 (split, unrolled) where the lanes are factored out and N allows.
+      const bool factored = k % lanes == 0 && k >= 2 * lanes;
+      QCOMPARE(trace.find("factors=[None, 4]") != std::string::npos && trace.find("unroll") != std::string::npos,
+               factored && n % 4 == 0 && n >= 8);
     }
     // The matmul (N, K) x (K,), with bias and relu after it (FuseOps leaves them a kernel of
     // their own).
