@@ -26,6 +26,7 @@
 #include "tir/functor.h"
 #include "tir/interpreter.h"
 #include "tir/stmt.h"
+#include "transform/registry.h"
 #include "transform/relax/bind_params.h"
 #include "transform/relax/legalize_ops.h"
 #include "transform/relax/lift_transform_params.h"
@@ -283,6 +284,20 @@ CompiledModule Compile(const ir::IRModule& module, const codegen::Target& target
     out.exec = built.exec;
     out.kernels = built.kernels;
     out.lowered = built.lowered;
+    if (default_schedule) {
+      // The kernels before the default schedules, for the FLOPs (the Relax pipeline alone: no
+      // LLVM build). Same pipeline and pass context, the schedules switched off.
+      codegen::VMBuildOptions plain = options;
+      plain.default_schedule = false;
+      DiagnosticList ignored;
+      if (auto pipeline = transform::BuildPipeline(codegen::VMRelaxPipeline(plain), ignored)) {
+        try {
+          out.unscheduled = pipeline->Run(module, codegen::VMPassContext(target, plain));
+        } catch (const std::exception&) {
+          out.unscheduled = ir::IRModule();  // the FLOPs are counted on `lowered` then
+        }
+      }
+    }
     return out;
   }
   codegen::BuildOptions options;
@@ -422,8 +437,12 @@ void Flatten(const relax::Value& v, const std::string& name, Named* out) {
 // symbolic or not.
 class WorkCountingModule : public runtime::ModuleNode {
  public:
-  WorkCountingModule(runtime::Module inner, std::map<std::string, tir::PrimFunc> funcs, int64_t cache_bytes)
-      : inner_(std::move(inner)), funcs_(std::move(funcs)), cache_bytes_(cache_bytes) {}
+  // `flop_funcs`: the kernels the FLOPs are counted on where they differ from those run (before
+  // the default schedules' padding), by the same symbols.
+  WorkCountingModule(runtime::Module inner, std::map<std::string, tir::PrimFunc> funcs,
+                     std::map<std::string, tir::PrimFunc> flop_funcs, int64_t cache_bytes)
+      : inner_(std::move(inner)), funcs_(std::move(funcs)), flop_funcs_(std::move(flop_funcs)),
+        cache_bytes_(cache_bytes) {}
 
   std::string type_key() const override { return "work-count"; }
   std::vector<std::string> FunctionNames() const override { return inner_->FunctionNames(); }
@@ -432,8 +451,11 @@ class WorkCountingModule : public runtime::ModuleNode {
     if (!real.defined()) return {};
     auto it = funcs_.find(name);
     tir::PrimFunc func = it == funcs_.end() ? tir::PrimFunc() : it->second;
-    return runtime::PackedFunc([this, real, func](const std::vector<runtime::PackedArg>& args, runtime::PackedRet* ret) {
-      Count(func, args);
+    auto flop_it = flop_funcs_.find(name);
+    tir::PrimFunc flop_func = flop_it == flop_funcs_.end() ? func : flop_it->second;
+    return runtime::PackedFunc([this, real, func, flop_func](const std::vector<runtime::PackedArg>& args,
+                                                             runtime::PackedRet* ret) {
+      Count(func, flop_func, args);
       *ret = real.Call(args);
     });
   }
@@ -444,11 +466,8 @@ class WorkCountingModule : public runtime::ModuleNode {
   bool parallel() const { return parallel_; }
 
  private:
-  void Count(const tir::PrimFunc& func, const std::vector<runtime::PackedArg>& args) {
-    if (!func.defined()) {
-      flops_known_ = ops_known_ = bytes_known_ = false;
-      return;
-    }
+  // The symbolic dims of `func`'s buffers bound from the tensors of a call.
+  static codegen::VarBindings Bind(const tir::PrimFunc& func, const std::vector<runtime::PackedArg>& args) {
     codegen::VarBindings bindings;
     for (size_t i = 0; i < func->params.size() && i < args.size(); ++i) {
       const runtime::PackedArg& a = args[i];
@@ -462,11 +481,22 @@ class WorkCountingModule : public runtime::ModuleNode {
         bindings[func->params[i].get()] = a.value().v_int64;
       }
     }
+    return bindings;
+  }
+
+  void Count(const tir::PrimFunc& func, const tir::PrimFunc& flop_func,
+             const std::vector<runtime::PackedArg>& args) {
+    if (!func.defined()) {
+      flops_known_ = ops_known_ = bytes_known_ = false;
+      return;
+    }
+    codegen::VarBindings bindings = Bind(func, args);
     // A model calls the same kernel with the same shapes many times: count each pair once.
     std::pair<const tir::PrimFuncNode*, codegen::VarBindings> key{func.get(), bindings};
     auto it = counted_.find(key);
     if (it == counted_.end()) {
-      it = counted_.emplace(std::move(key), Work{codegen::CountFlops(func, bindings),
+      const bool same = flop_func.get() == func.get();
+      it = counted_.emplace(std::move(key), Work{codegen::CountFlops(flop_func, same ? bindings : Bind(flop_func, args)),
                                                  codegen::CountOperations(func, bindings),
                                                  codegen::CountMemoryTraffic(func, bindings, cache_bytes_)})
                .first;
@@ -486,7 +516,7 @@ class WorkCountingModule : public runtime::ModuleNode {
   };
 
   runtime::Module inner_;
-  std::map<std::string, tir::PrimFunc> funcs_;
+  std::map<std::string, tir::PrimFunc> funcs_, flop_funcs_;
   std::map<std::pair<const tir::PrimFuncNode*, codegen::VarBindings>, Work> counted_;
   int64_t cache_bytes_;
   double flops_ = 0, ops_ = 0, bytes_ = 0;
@@ -818,6 +848,7 @@ FunctionResult RunRelaxFunction(const RunContext& ctx, const std::string& name, 
   hooks.stage((ctx.request.reference == ReferenceKind::kNone ? "run " : "run and check ") + name);
   // The checked run counts the work through the wrapped kernels; the timed runs call them directly.
   auto counting = std::make_shared<WorkCountingModule>(ctx.compiled.kernels, KernelsBySymbol(ctx.compiled.lowered),
+                                                       KernelsBySymbol(ctx.compiled.unscheduled),
                                                        TrafficCacheBytes(ctx.compiled.target));
   vm::Value actual;
   try {

@@ -439,7 +439,11 @@ class Module:
   void vectorExpOverItsRange() {
     std::vector<float> x = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 10.0f, -10.0f, 80.0f, 88.0f, 88.5f, 88.72f,
                             88.73f, 89.0f, 100.0f, 1e30f, -80.0f, -87.0f, -87.3f, -87.4f, -90.0f, -100.0f,
-                            -103.9f, -104.5f, -200.0f, -1e30f, INFINITY, -INFINITY, NAN};
+                            -103.9f, -104.5f, -200.0f, -1e30f, INFINITY, -INFINITY, NAN,
+                            // The ends of the AVX2 form's range, around ln(FLT_MIN) and 128 ln 2.
+                            -87.33654022216797f, -87.33654785156250f, -87.33653259277344f,
+                            88.72283172607422f, 88.72283935546875f, 88.72282409667969f, -NAN,
+                            1e-30f, -1e-30f, 0.34657359f, -0.34657359f, 3e6f, -3e6f};
     for (int i = 0; x.size() % 16 != 0 || i < 4000; ++i) x.push_back(-100.0f + 0.0475f * static_cast<float>(i));
     const int64_t n = static_cast<int64_t>(x.size());
     codegen::Target host = codegen::Target::Host();

@@ -6,7 +6,11 @@
 #pragma once
 
 #include <QTest>
+#include <algorithm>
+#include <cctype>
+#include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,7 +23,6 @@
 #include "tir/interpreter.h"
 #include "tir/op.h"
 #include "transform/registry.h"
-#include "workbench/equivalence.h"
 
 namespace wb::dlight::testing {
 
@@ -51,23 +54,28 @@ inline codegen::Target TargetOf(const std::string& text) {
   return *target;
 }
 
-// Runs the scheduled kernel compiled for the host and the unscheduled one in the interpreter on
-// the same random inputs (`symbolic` for every symbolic dim); "" when every buffer agrees.
-inline std::string CompareCompiled(const tir::PrimFunc& original, const tir::PrimFunc& scheduled,
-                                   int64_t symbolic, uint64_t seed) {
-  codegen::BuildOptions as_given;
-  as_given.default_schedule = false;
-  codegen::BuildResult built =
-      codegen::Build(SingleFunctionModule(scheduled), codegen::Target::Host(), as_given);
-  if (!built.ok()) return "build failed: " + RenderDiagnostics(built.diagnostics);
-  std::vector<runtime::NDArray> compiled, interpreted;
+// The range of the random integers a check gives integer buffers (indices, a quantized tensor),
+// when the kernel needs them in range: gather, take, scatter index within their axis.
+struct IntRange {
+  int64_t low = -2, high = 2;
+};
+
+// Runs the unscheduled kernel and the scheduled one in the interpreter, and (`compiled`) the
+// scheduled one compiled for the host, on the same random inputs (`symbolic` for every symbolic
+// dim; every buffer filled, outputs too, so a schedule that leaves an element unwritten is
+// caught); "" when every buffer agrees.
+inline std::string CompareRuns(const tir::PrimFunc& original, const tir::PrimFunc& scheduled,
+                               int64_t symbolic, uint64_t seed, bool compiled,
+                               IntRange ints = {}) {
+  std::vector<runtime::NDArray> want, interpreted, built_arrays;
+  std::vector<tir::InterpArg> want_args, interp_args;
   std::vector<runtime::PackedArg> args;
-  std::vector<tir::InterpArg> iargs;
   for (size_t p = 0; p < original->params.size(); ++p) {
     const tir::Buffer& buffer = original->buffer_map[p];
     if (!buffer.defined()) {
+      want_args.emplace_back(symbolic);
+      interp_args.emplace_back(symbolic);
       args.emplace_back(symbolic);
-      iargs.emplace_back(symbolic);
       continue;
     }
     std::vector<int64_t> shape;
@@ -76,14 +84,35 @@ inline std::string CompareCompiled(const tir::PrimFunc& original, const tir::Pri
       shape.push_back(n ? *n : symbolic);
     }
     runtime::NDArray a = runtime::NDArray::Empty(shape, tir::ToRuntimeDType(buffer->dtype));
-    runtime::FillRandom(a, runtime::RandomFillOptions{seed * 100 + p, -2.0, 2.0});
-    compiled.push_back(a);
+    runtime::RandomFillOptions fill{seed * 100 + p, -2.0, 2.0};
+    if (buffer->dtype.is_int() || buffer->dtype.is_uint()) {
+      fill.low = static_cast<double>(buffer->dtype.is_uint() ? std::max<int64_t>(0, ints.low) : ints.low);
+      fill.high = static_cast<double>(ints.high);
+    }
+    if (buffer->dtype.is_bool()) fill.low = fill.high = std::nullopt;
+    runtime::FillRandom(a, fill);
+    want.push_back(a);
     interpreted.push_back(a.Copy());
-    args.emplace_back(compiled.back());
-    iargs.emplace_back(interpreted.back());
+    built_arrays.push_back(a.Copy());
+    want_args.emplace_back(want.back());
+    interp_args.emplace_back(interpreted.back());
+    args.emplace_back(built_arrays.back());
   }
-  tir::InterpretResult ref = tir::InterpretModule(SingleFunctionModule(original), "main", iargs);
-  if (!ref.ok()) return "interpreter: " + RenderDiagnostics(ref.diagnostics);
+  tir::InterpretResult ref = tir::InterpretModule(SingleFunctionModule(original), "main", want_args);
+  if (!ref.ok()) return "the unscheduled kernel does not run: " + RenderDiagnostics(ref.diagnostics);
+  tir::InterpretResult after =
+      tir::InterpretModule(SingleFunctionModule(scheduled), "main", interp_args);
+  if (!after.ok()) return "the scheduled kernel does not run: " + RenderDiagnostics(after.diagnostics);
+  for (size_t i = 0; i < want.size(); ++i) {
+    runtime::CompareResult c = runtime::Compare(interpreted[i], want[i]);
+    if (!c.ok) return "interpreter: tensor " + std::to_string(i) + ": " + c.message;
+  }
+  if (!compiled) return "";
+  codegen::BuildOptions as_given;
+  as_given.default_schedule = false;
+  codegen::BuildResult built =
+      codegen::Build(SingleFunctionModule(scheduled), codegen::Target::Host(), as_given);
+  if (!built.ok()) return "build failed: " + RenderDiagnostics(built.diagnostics);
   runtime::PackedFunc f = built.module.get_function("main");
   if (!f.defined()) return "no function main in the built module";
   try {
@@ -91,18 +120,21 @@ inline std::string CompareCompiled(const tir::PrimFunc& original, const tir::Pri
   } catch (const runtime::Error& e) {
     return std::string("compiled call failed: ") + e.what();
   }
-  for (size_t i = 0; i < compiled.size(); ++i) {
-    runtime::Tolerance tol = runtime::DefaultTolerance(compiled[i].dtype());
-    runtime::CompareResult c = runtime::Compare(compiled[i], interpreted[i], tol);
-    if (!c.ok) return "tensor " + std::to_string(i) + ": " + c.message;
+  for (size_t i = 0; i < want.size(); ++i) {
+    runtime::Tolerance tol = runtime::DefaultTolerance(built_arrays[i].dtype());
+    runtime::CompareResult c = runtime::Compare(built_arrays[i], want[i], tol);
+    if (!c.ok) return "compiled: tensor " + std::to_string(i) + ": " + c.message;
   }
   return "";
 }
 
-// Schedules `func` by the default rules for `target` and checks it; returns the rule's name.
-// `compiled`: also run the compiled kernel (only for a target the host can run).
+// Schedules `func` by the default rules for `target` and checks it; returns the rule's name
+// ("" when a check fails, with the reason as a warning). The trace must replay to the same
+// function, and the schedule must compute what the kernel computes (CompareRuns, two seeds);
+// `compiled`: also the compiled kernel (only for a target the host can run).
 inline std::string CheckKernel(const std::string& name, const tir::PrimFunc& func,
-                               const codegen::Target& target, bool compiled, int64_t symbolic = 7) {
+                               const codegen::Target& target, bool compiled, int64_t symbolic = 7,
+                               IntRange ints = {}) {
   std::optional<AppliedRule> applied = ApplyRules(func, target, cpu::DefaultRules());
   if (!applied) {
     qWarning("%s: no rule applies", name.c_str());
@@ -118,27 +150,83 @@ inline std::string CheckKernel(const std::string& name, const tir::PrimFunc& fun
              diags.empty() ? "(another module)" : diags[0].message.c_str());
     return "";
   }
-  workbench::EquivalenceOptions options;
-  options.symbolic_extent = symbolic;
-  for (const auto& check : workbench::CheckEquivalence(before, sch.mod(), options)) {
-    if (check.outcome != workbench::FunctionCheck::Outcome::kEqual) {
-      qWarning("%s (%s, %s): interpreter: %s: %s\n%s", name.c_str(), applied->rule.c_str(),
-               target.str().c_str(), workbench::OutcomeName(check.outcome), check.detail.c_str(),
+  for (uint64_t seed : {1, 2}) {
+    std::string diff = CompareRuns(func, sch.Func(), symbolic, seed, compiled, ints);
+    if (!diff.empty()) {
+      qWarning("%s (%s, %s): %s\nrecipe:\n%s\n%s", name.c_str(), applied->rule.c_str(),
+               target.str().c_str(), diff.c_str(), recipe.c_str(),
                script::PrintModule(sch.mod()).c_str());
       return "";
     }
   }
-  if (compiled) {
-    for (uint64_t seed : {1, 2}) {
-      std::string diff = CompareCompiled(func, sch.Func(), symbolic, seed);
-      if (!diff.empty()) {
-        qWarning("%s (%s): compiled: %s\nrecipe:\n%s\n%s", name.c_str(), applied->rule.c_str(),
-                 diff.c_str(), recipe.c_str(), script::PrintModule(sch.mod()).c_str());
-        return "";
-      }
+  return applied->rule;
+}
+
+// A tensor parameter of a Relax test program: its dims (a digit string is a constant, anything
+// else a symbolic dim) and dtype.
+struct TensorParam {
+  std::string name;
+  std::vector<std::string> dims;
+  std::string dtype = "float32";
+};
+
+// A Relax main over `params` whose body binds `lines` in a dataflow block and returns gv.
+inline std::string Program(const std::vector<TensorParam>& params,
+                           const std::vector<std::string>& lines) {
+  auto dims = [](const std::vector<std::string>& d) {
+    std::string s = "(";
+    for (size_t i = 0; i < d.size(); ++i)
+      s += (i ? ", " : "") + (std::isdigit(d[i][0]) ? d[i] : "\"" + d[i] + "\"");
+    return s + (d.size() == 1 ? ",)" : ")");
+  };
+  std::string s = "@I.ir_module\nclass Module:\n    @R.function\n    def main(";
+  std::set<std::string> symbolic;
+  for (size_t i = 0; i < params.size(); ++i) {
+    s += (i ? ", " : "") + params[i].name + ": R.Tensor(" + dims(params[i].dims) + ", dtype=\"" +
+         params[i].dtype + "\")";
+    for (const auto& d : params[i].dims) {
+      if (!std::isdigit(d[0])) symbolic.insert(d);
     }
   }
-  return applied->rule;
+  s += "):\n";
+  for (const auto& v : symbolic) s += "        " + v + " = T.int64()\n";
+  s += "        with R.dataflow():\n";
+  for (const auto& l : lines) s += "            " + l + "\n";
+  s += "            R.output(gv)\n        return gv\n";
+  return s;
+}
+
+// The targets every kernel is checked for: two descriptions and the host (compiled and run).
+inline const std::vector<std::string> kTargets = {"avx2", "avx512", "host"};
+
+inline int Lanes(const std::string& target) { return TargetOf(target).MaxVectorBits() / 32; }
+
+// Checks every kernel of `relax` for every target; returns the rules chosen per target, joined
+// by "," (for the kernel named `kernel`, else for every kernel, joined by "+"), or "(failed on
+// TARGET)".
+inline std::string CheckAll(const std::string& relax, bool fuse, const std::string& kernel = "",
+                            int64_t symbolic = 7, IntRange ints = {}) {
+  std::string rules;
+  for (const std::string& t : kTargets) {
+    codegen::Target target = t == "host" ? codegen::Target::Host() : TargetOf(t);
+    auto kernels = Kernels(relax, fuse);
+    if (kernels.empty()) qFatal("no kernels in\n%s", relax.c_str());
+    std::string chosen;
+    for (const auto& [name, func] : kernels) {
+      std::string rule = CheckKernel(name, func, target, t == "host", symbolic, ints);
+      if (rule.empty()) return "(failed on " + t + ")";
+      if (kernel.empty() || name == kernel) chosen += (chosen.empty() ? "" : "+") + rule;
+    }
+    rules += (rules.empty() ? "" : ",") + chosen;
+  }
+  return rules;
+}
+
+// The rule expected on each of kTargets, given what it needs of each target's lanes.
+inline std::string Expected(const std::function<std::string(int lanes)>& rule) {
+  std::string s;
+  for (const auto& t : kTargets) s += (s.empty() ? "" : ",") + rule(Lanes(t));
+  return s;
 }
 
 }  // namespace wb::dlight::testing

@@ -20,65 +20,6 @@ using namespace wb::dlight::testing;
 
 namespace {
 
-std::string Dims(const std::vector<std::string>& dims) {
-  std::string s = "(";
-  for (size_t i = 0; i < dims.size(); ++i)
-    s += (i ? ", " : "") + (std::isdigit(dims[i][0]) ? dims[i] : "\"" + dims[i] + "\"");
-  return s + (dims.size() == 1 ? ",)" : ")");
-}
-
-// A Relax main over `params` (name -> dims) whose body binds `lines` in a dataflow block and
-// returns gv.
-std::string Program(const std::vector<std::pair<std::string, std::vector<std::string>>>& params,
-                    const std::vector<std::string>& lines) {
-  std::string s = "@I.ir_module\nclass Module:\n    @R.function\n    def main(";
-  std::set<std::string> symbolic;
-  for (size_t i = 0; i < params.size(); ++i) {
-    s += (i ? ", " : "") + params[i].first + ": R.Tensor(" + Dims(params[i].second) +
-         ", dtype=\"float32\")";
-    for (const auto& d : params[i].second) {
-      if (!std::isdigit(d[0])) symbolic.insert(d);
-    }
-  }
-  s += "):\n";
-  for (const auto& v : symbolic) s += "        " + v + " = T.int64()\n";
-  s += "        with R.dataflow():\n";
-  for (const auto& l : lines) s += "            " + l + "\n";
-  s += "            R.output(gv)\n        return gv\n";
-  return s;
-}
-
-const std::vector<std::string> kTargets = {"avx2", "avx512", "host"};
-
-int Lanes(const std::string& target) { return TargetOf(target).MaxVectorBits() / 32; }
-
-// Checks every kernel of `relax` for every target; returns the rules chosen per target, joined
-// by "," (for the kernel named `kernel`, else for every kernel, joined by "+").
-std::string CheckAll(const std::string& relax, bool fuse, const std::string& kernel = "",
-                     int64_t symbolic = 7) {
-  std::string rules;
-  for (const std::string& t : kTargets) {
-    codegen::Target target = t == "host" ? codegen::Target::Host() : TargetOf(t);
-    auto kernels = Kernels(relax, fuse);
-    if (kernels.empty()) qFatal("no kernels in\n%s", relax.c_str());
-    std::string chosen;
-    for (const auto& [name, func] : kernels) {
-      std::string rule = CheckKernel(name, func, target, t == "host", symbolic);
-      if (rule.empty()) return "(failed on " + t + ")";
-      if (kernel.empty() || name == kernel) chosen += (chosen.empty() ? "" : "+") + rule;
-    }
-    rules += (rules.empty() ? "" : ",") + chosen;
-  }
-  return rules;
-}
-
-// The rule expected on each of kTargets, given what it needs of each target's lanes.
-std::string Expected(const std::function<std::string(int lanes)>& rule) {
-  std::string s;
-  for (const auto& t : kTargets) s += (s.empty() ? "" : ",") + rule(Lanes(t));
-  return s;
-}
-
 // The rule a matmul with N output columns gets: Matmul when N is whole vectors, or is padded to
 // whole vectors at a cost under 2x (the padded columns computed and dropped), else Fallback.
 std::string MatmulRule(int n, int lanes) {
@@ -155,7 +96,9 @@ class TestDlight : public QObject {
     QTest::addColumn<int>("n");
     QTest::addColumn<int>("k");
     for (auto [n, k] : std::vector<std::pair<int, int>>{
-             {1, 1}, {5, 3}, {7, 16}, {13, 64}, {64, 97}, {3, 128}, {1, 256}, {1000, 512}}) {
+             {1, 1}, {5, 3}, {7, 16}, {13, 64}, {64, 97}, {3, 128}, {1, 256}, {1000, 512},
+             // 4 rows at a time: rows a multiple of 4, a row of whole vectors or not.
+             {8, 32}, {12, 48}, {16, 128}, {8, 20}}) {
       QTest::addRow("%dx%d", n, k) << n << k;
     }
   }
@@ -185,6 +128,10 @@ class TestDlight : public QObject {
       int lanes = Lanes(t);
       QCOMPARE(trace.find("rfactor") != std::string::npos, k % lanes == 0 && k >= 2 * lanes);
       QCOMPARE(trace.find("parallel") != std::string::npos, int64_t{n} * k >= (1 << 18));
+      // Rows in tiles of 4 (split, unrolled) where the lanes are factored out and N allows.
+      const bool factored = k % lanes == 0 && k >= 2 * lanes;
+      QCOMPARE(trace.find("factors=[None, 4]") != std::string::npos && trace.find("unroll") != std::string::npos,
+               factored && n % 4 == 0 && n >= 8);
     }
     // The matmul (N, K) x (K,), with bias and relu after it (FuseOps leaves them a kernel of
     // their own).

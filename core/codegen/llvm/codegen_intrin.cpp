@@ -73,8 +73,7 @@ llvm::Value* CodeGenLLVM::CallLibm(const std::string& base, std::vector<llvm::Va
 llvm::Value* CodeGenLLVM::VectorExpF32(llvm::Value* x, DataType t) {
   // Cephes' expf: exp(x) = 2^n * exp(r) with n = round(x / ln 2) and r = x - n ln 2 (ln 2 in
   // two parts, so r is exact), exp(r) by a degree-6 polynomial on |r| <= ln(2)/2; within 2 ulp
-  // of the correctly rounded result. 2^n is built in the exponent bits, in two factors so that
-  // n = 128 (results near FLT_MAX) stays representable.
+  // of the correctly rounded result.
   llvm::Type* vt = LLVMType(t);
   llvm::Type* it = LLVMType(DataType::Int(32, t.lanes()));
   auto c = [&](double v) { return llvm::ConstantFP::get(vt, v); };
@@ -111,23 +110,29 @@ llvm::Value* CodeGenLLVM::VectorExpF32(llvm::Value* x, DataType t) {
     llvm::FunctionCallee fn = module_->getOrInsertFunction(scalef, llvm::FunctionType::get(vt, types, false));
     return builder_.CreateCall(fn, values);
   }
-  const double hi = 88.72283905206835, lo = -87.33654475055310;
-  llvm::Value* clamped = builder_.CreateMinNum(builder_.CreateMaxNum(x, c(lo)), c(hi));
-  llvm::Value* n = builder_.CreateUnaryIntrinsic(
-      llvm::Intrinsic::floor, builder_.CreateFAdd(builder_.CreateFMul(clamped, c(1.44269504088896341)), c(0.5)));
-  llvm::Value* r = builder_.CreateFSub(clamped, builder_.CreateFMul(n, c(0.693359375)));
+  // Without vscalefps: n by the round-to-nearest of adding 1.5 * 2^23 (the sum's low mantissa
+  // bits are n: no floor, no float-to-int conversion, defined for every input), and 2^n applied
+  // by adding n to exp(r)'s exponent bits (the sum's bits shifted left by 23 are n << 23, the
+  // constant's bits shifted out). exp(r) is in [0.707, 1.415], so that addition is exact and in
+  // range for every x in [lo, hi]: lo is the float just above ln(FLT_MIN) (n = -126 with r >= 0,
+  // exp(r) >= 1) and hi the float just below 128 ln 2 (n = 128 with r < 0). Below lo the result
+  // is 0 (exp is below FLT_MIN there: denormals are flushed), above hi inf, and a NaN is passed
+  // on, by three selects at the end; what is computed in between for such x is discarded. About
+  // 24 instructions a vector, where a floor, a float-to-int conversion, two clamps and two
+  // factors of 2^n took 36 (softmax on AVX2 is bound by them).
+  const double lo = -87.33654022216797, hi = 88.72283172607422;
+  const double magic = 12582912.0;  // 1.5 * 2^23
+  llvm::Value* shifted = builder_.CreateFAdd(builder_.CreateFMul(x, c(1.44269504088896341)), c(magic));
+  llvm::Value* n = builder_.CreateFSub(shifted, c(magic));
+  llvm::Value* r = builder_.CreateFSub(x, builder_.CreateFMul(n, c(0.693359375)));
   r = builder_.CreateFSub(r, builder_.CreateFMul(n, c(-2.12194440e-4)));
   llvm::Value* y = c(1.9875691500e-4);
   for (double k : {1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1}) {
     y = builder_.CreateFAdd(builder_.CreateFMul(y, r), c(k));
   }
   y = builder_.CreateFAdd(builder_.CreateFAdd(builder_.CreateFMul(y, builder_.CreateFMul(r, r)), r), c(1.0));
-  llvm::Value* ni = builder_.CreateFPToSI(n, it);
-  llvm::Value* half = builder_.CreateAShr(ni, ci(1));
-  auto pow2 = [&](llvm::Value* e) {
-    return builder_.CreateBitCast(builder_.CreateShl(builder_.CreateAdd(e, ci(127)), ci(23)), vt);
-  };
-  llvm::Value* result = builder_.CreateFMul(builder_.CreateFMul(y, pow2(half)), pow2(builder_.CreateSub(ni, half)));
+  llvm::Value* exponent = builder_.CreateShl(builder_.CreateBitCast(shifted, it), ci(23));
+  llvm::Value* result = builder_.CreateBitCast(builder_.CreateAdd(builder_.CreateBitCast(y, it), exponent), vt);
   result = builder_.CreateSelect(builder_.CreateFCmpOLT(x, c(lo)), c(0.0), result);
   result = builder_.CreateSelect(builder_.CreateFCmpOGT(x, c(hi)), c(std::numeric_limits<double>::infinity()), result);
   return builder_.CreateSelect(builder_.CreateFCmpUNO(x, x), x, result);
