@@ -221,15 +221,16 @@ int main(int argc, char** argv) {
     const meta_schedule::TaskReport& task = tuned.tasks[0];
     auto pct = [&](double s) { return 100 * s / tuned.total_s; };
     std::printf(
-        "%d thread%s: tuning %d trials (%d failed) + %d re-measurements in %.1f s = %.2f trials/s; "
+        "%d thread%s: tuning %d trials (%d failed, %d of them cut as too slow) + %d "
+        "re-measurements in %.1f s = %.2f trials/s; "
         "build %.1f s "
         "(%.0f%%; %.1f s of builds in parallel), run %.1f s (%.0f%%), search %.1f s (%.0f%%), cost "
         "model "
         "%.1f s (%.0f%%)\n",
-        threads, threads > 1 ? "s" : "", tuned.trials, task.failed, tuned.verify_runs,
-        tuned.total_s, tuned.trials / tuned.total_s, tuned.build_s, pct(tuned.build_s),
-        tuned.build_cpu_s, tuned.run_s, pct(tuned.run_s), tuned.generate_s, pct(tuned.generate_s),
-        tuned.model_s, pct(tuned.model_s));
+        threads, threads > 1 ? "s" : "", tuned.trials, task.failed, task.too_slow,
+        tuned.verify_runs, tuned.total_s, tuned.trials / tuned.total_s, tuned.build_s,
+        pct(tuned.build_s), tuned.build_cpu_s, tuned.run_s, pct(tuned.run_s), tuned.generate_s,
+        pct(tuned.generate_s), tuned.model_s, pct(tuned.model_s));
     if (!task.message.empty()) std::printf("task: %s\n", task.message.c_str());
     std::printf("  search best %.3f ms; re-measured%s: default %.3f ms, chosen %.3f ms (%.2fx)%s\n",
                 task.search_best_s.value_or(0) * 1e3, task.verified ? "" : " (not)", task.default_s.value_or(0) * 1e3,

@@ -131,9 +131,9 @@ int RunTuneCommand(const BatchOptions& opts, std::ostream& out, std::ostream& er
   nlohmann::json report_tasks = nlohmann::json::array();
   for (const auto& t : result.tasks) {
     any_tuned |= t.best_s.has_value();
-    nlohmann::json j = {{"task", t.name},       {"weight", t.weight}, {"trials", t.trials},
-                        {"failed", t.failed},   {"flops", t.flops},   {"message", t.message},
-                        {"best_trace", t.best_trace}};
+    nlohmann::json j = {{"task", t.name},       {"weight", t.weight},        {"trials", t.trials},
+                        {"failed", t.failed},   {"too_slow", t.too_slow},    {"flops", t.flops},
+                        {"message", t.message}, {"best_trace", t.best_trace}};
     j["verified"] = t.verified;
     j["search_best_median_s"] = t.search_best_s ? nlohmann::json(*t.search_best_s) : nlohmann::json();
     j["best_median_s"] = t.best_s ? nlohmann::json(*t.best_s) : nlohmann::json();

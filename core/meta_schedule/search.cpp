@@ -147,8 +147,7 @@ class Tuner {
     } else if (!options.runner) {
       builder_ = BuildInChildren(options.target, options.build_jobs, options.build_timeout_s);
     }
-    runner_ = options.runner ? options.runner
-                             : MeasureWithRunCheck(options.target, options.timing, options.timeout_s);
+    runner_ = options.runner ? options.runner : MeasureWithRunCheck(options.target, options.timing);
   }
 
   void Run(const std::vector<TuneTask>& tasks) {
@@ -245,7 +244,8 @@ class Tuner {
     std::optional<dlight::AppliedRule> applied = dlight::ApplyRules(
         task.func, target_, target_.is_cuda() ? dlight::gpu::DefaultRules() : dlight::cpu::DefaultRules());
     tir::PrimFunc baseline = applied ? MarkScheduled(applied->schedule.Func()) : task.func;
-    Measurement m = Measure(Build({{baseline, {}}})[0], task.func, {});
+    // Its checked run also runs the reference (for large work, the unscheduled module compiled).
+    Measurement m = Measure(Build({{baseline, {}}})[0], task.func, {}, 10 * options_.timeout_s);
     if (!m.result.ok()) {
       st.active = false;
       st.report.message = "the default schedule does not run and check: " +
@@ -296,9 +296,19 @@ class Tuner {
     return out;
   }
 
+  // The run limit of a candidate of `st` (search.h: slow_limit).
+  double RunLimit(const TaskState& st) const {
+    if (options_.slow_limit <= 0 || !st.report.best_s) return options_.timeout_s;
+    const workbench::TimingOptions& t = options_.timing;
+    // The checked call, the warm-up, the timed calls (at least min_repeat_ms a sample).
+    const double at_best =
+        (2 + t.number * t.repeat) * *st.report.best_s + t.repeat * t.min_repeat_ms / 1e3;
+    return std::min(options_.timeout_s, 2 + options_.slow_limit * at_best);
+  }
+
   // A built candidate's run; one whose build failed is that failure, not run.
   Measurement Measure(const BuiltCandidate& built, const tir::PrimFunc& original,
-                      const Outputs& expected) {
+                      const Outputs& expected, double timeout_s) {
     Measurement m;
     if (!built.error.empty()) {
       m.result.name = "main";
@@ -307,7 +317,7 @@ class Tuner {
       m.result.message = "build failed: " + built.error;
       return m;
     }
-    m = runner_(built, original, expected, token_);
+    m = runner_(built, original, expected, timeout_s, token_);
     result_->measure_s += m.run_s;
     result_->run_s += m.run_s;
     return m;
@@ -329,12 +339,15 @@ class Tuner {
                                          const BuiltCandidate& built) {
     st.seen.insert(s.hash);
     result_->measured.push_back(s.hash);
-    Measurement m = Measure(built, st.task->func, st.expected);
+    const double limit = RunLimit(st);
+    Measurement m = Measure(built, st.task->func, st.expected, limit);
     ++st.report.trials;
     if (m.result.status == workbench::RunStatus::kCancelled) return std::nullopt;
     Record(st, s.trace, m.result);
     if (!m.result.ok() || m.result.samples_s.empty()) {
       ++st.report.failed;
+      if (m.result.status == workbench::RunStatus::kTimedOut && limit < options_.timeout_s)
+        ++st.report.too_slow;
       return std::nullopt;
     }
     double t = m.result.median_s();
@@ -513,7 +526,7 @@ class Tuner {
         const size_t i = (k + round) % finalists.size();
         Finalist& f = finalists[i];
         if (f.failed) continue;
-        Measurement m = Measure(built[i], st.task->func, st.expected);
+        Measurement m = Measure(built[i], st.task->func, st.expected, options_.timeout_s);
         ++result_->verify_runs;
         if (m.result.status == workbench::RunStatus::kCancelled) return;
         if (!f.trace.empty()) Record(st, f.trace, m.result);
@@ -680,10 +693,10 @@ BuilderFn BuildInChildren(const std::string& target_text, int jobs, double timeo
   };
 }
 
-RunnerFn MeasureWithRunCheck(const std::string& target_text, const workbench::TimingOptions& timing,
-                             double timeout_s) {
+RunnerFn MeasureWithRunCheck(const std::string& target_text,
+                             const workbench::TimingOptions& timing) {
   return [=](const BuiltCandidate& built, const tir::PrimFunc& original, const Outputs& expected,
-             const workbench::CancellationToken& token) {
+             double timeout_s, const workbench::CancellationToken& token) {
     Measurement m;
     m.result.name = "main";
     workbench::RunCheckRequest req;
@@ -695,9 +708,7 @@ RunnerFn MeasureWithRunCheck(const std::string& target_text, const workbench::Ti
     req.profile = true;
     req.timing = timing;
     req.isolate = true;
-    // The checked run also runs the reference (for large work, the unscheduled module compiled):
-    // it gets ten times the candidates' limit.
-    req.timeout_s = expected.empty() ? 10 * timeout_s : timeout_s;
+    req.timeout_s = timeout_s;
     req.keep_outputs = true;
     std::string error;
     std::optional<codegen::Target> target = codegen::ParseTarget(target_text, &error);

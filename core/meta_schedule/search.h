@@ -86,10 +86,11 @@ struct Measurement {
 };
 using Outputs = std::vector<std::pair<std::string, runtime::NDArray>>;
 // Measures a built candidate (as "main"); `expected`: the outputs to compare with, empty to check
-// it against the reference (computing `original`) and keep its outputs instead.
-using RunnerFn =
-    std::function<Measurement(const BuiltCandidate& candidate, const tir::PrimFunc& original,
-                              const Outputs& expected, const workbench::CancellationToken& token)>;
+// it against the reference (computing `original`) and keep its outputs instead. A run longer
+// than `timeout_s` is killed (kTimedOut).
+using RunnerFn = std::function<Measurement(
+    const BuiltCandidate& candidate, const tir::PrimFunc& original, const Outputs& expected,
+    double timeout_s, const workbench::CancellationToken& token)>;
 
 struct TuneOptions {
   std::string target = "llvm";
@@ -102,8 +103,14 @@ struct TuneOptions {
   double genetic_mutate_prob = 0.85;
   double eps_greedy = 0.05;
   size_t cost_model_min_train = 16;
-  workbench::TimingOptions timing{3, 3, 20, 0, false};
+  // TVM's runner: 3 calls a sample, one sample, at least 100 ms of calls (after a warm-up call).
+  workbench::TimingOptions timing{3, 1, 100, 0, false};
   double timeout_s = 30;  // per candidate run (the default schedule's checked run: 10x)
+  // A candidate's run is cut (kTimedOut: failed, never chosen) once it has taken slow_limit times
+  // what its calls would take at the task's best latency so far (plus 2 s for the process, the
+  // inputs and the check): one that slow cannot win, and timing it in full would cost the search
+  // most of its time. 0: only timeout_s.
+  double slow_limit = 20;
   double build_timeout_s = 60;  // per candidate build
   int build_jobs = 0;           // builds at once; 0: this machine's cores
   int verify_top_k = 3;   // candidates re-measured beside the default schedule; 0: no verification
@@ -122,6 +129,7 @@ struct TaskReport {
   double flops = 0;
   int trials = 0;  // candidates measured (the default schedule included)
   int failed = 0;
+  int too_slow = 0;  // of the failed: runs cut by slow_limit
   // Medians: with verification, of the closing re-measurement (the same conditions for both);
   // else of the search's measurements.
   std::optional<double> default_s;  // the default schedule
@@ -191,8 +199,7 @@ BuilderFn BuildInChildren(const std::string& target, int jobs, double timeout_s)
 
 // The run-and-check runner for `target`: a built candidate run in a child process on the
 // target's num_cores threads, checked and timed (workbench/run_check.h).
-RunnerFn MeasureWithRunCheck(const std::string& target, const workbench::TimingOptions& timing,
-                             double timeout_s);
+RunnerFn MeasureWithRunCheck(const std::string& target, const workbench::TimingOptions& timing);
 
 // Each task's design space for `target`: every sketch sampled (seeded by `seed`) until `samples`
 // candidates passed the rules and postprocessors, or 16 x `samples` were drawn; the valid ones

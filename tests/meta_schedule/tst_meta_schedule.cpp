@@ -4,6 +4,7 @@
 // are failed trials), and one real tuning run through run-and-check.
 #include <QTemporaryDir>
 #include <QTest>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -116,7 +117,7 @@ bool HasLoopKind(const tir::PrimFunc& f, tir::ForKind kind) {
 // reproducible; `fail` decides which candidates "compute wrong numbers".
 RunnerFn FakeRunner(std::function<bool(uint64_t)> fail = {}, int* calls = nullptr,
                     std::function<void(int, const workbench::CancellationToken&)> on_call = {}) {
-  return [=](const BuiltCandidate& built, const tir::PrimFunc&, const Outputs&,
+  return [=](const BuiltCandidate& built, const tir::PrimFunc&, const Outputs&, double,
              const workbench::CancellationToken& token) {
     const tir::PrimFunc& scheduled = built.func;
     if (calls) ++*calls;
@@ -577,7 +578,7 @@ class Module:
     QVERIFY(dflt.has_value());
     const tir::PrimFunc dflt_func = dflt->schedule.Func();
     int calls = 0;
-    o.runner = [&](const BuiltCandidate& built, const tir::PrimFunc&, const Outputs&,
+    o.runner = [&](const BuiltCandidate& built, const tir::PrimFunc&, const Outputs&, double,
                    const workbench::CancellationToken&) {
       const tir::PrimFunc& scheduled = built.func;
       ++calls;
@@ -632,10 +633,11 @@ class Module:
     std::map<uint64_t, tir::PrimFunc> measured;
     RunnerFn fake = FakeRunner();
     o.runner = [&](const BuiltCandidate& built, const tir::PrimFunc& original,
-                   const Outputs& expected, const workbench::CancellationToken& token) {
+                   const Outputs& expected, double timeout_s,
+                   const workbench::CancellationToken& token) {
       const tir::PrimFunc& scheduled = built.func;
       measured[ir::StructuralHash(scheduled)] = scheduled;
-      return fake(built, original, expected, token);
+      return fake(built, original, expected, timeout_s, token);
     };
     TuneResult r = Tune(tasks, o);
     QVERIFY2(r.error.empty(), r.error.c_str());
@@ -674,7 +676,7 @@ class Module:
     o.population_size = 8;
     o.verify_top_k = 0;
     // Every candidate of a task as fast as its default: the gradient is best / batches * weight.
-    o.runner = [](const BuiltCandidate& built, const tir::PrimFunc&, const Outputs&,
+    o.runner = [](const BuiltCandidate& built, const tir::PrimFunc&, const Outputs&, double,
                   const workbench::CancellationToken&) {
       const tir::PrimFunc& scheduled = built.func;
       Measurement m;
@@ -699,6 +701,56 @@ class Module:
     QCOMPARE(small.tasks[0].trials, 1);
     QCOMPARE(small.tasks[1].trials, 0);
     QCOMPARE(small.tasks[1].message, std::string("the trial budget was spent before its first batch"));
+  }
+
+  // The slow limit: after the default schedule (run with ten times timeout_s: it runs the
+  // reference too), each candidate's run is limited to slow_limit times what its calls would take
+  // at the best latency so far; a candidate that slow is cut, a failed trial counted as too slow.
+  void slowCandidatesAreCut() {
+    ExtractedTasks tasks;
+    tasks.tasks = {MatmulTask()};
+    TuneOptions o;
+    o.max_trials = 16;
+    o.num_trials_per_iter = 16;
+    o.population_size = 24;
+    o.verify_top_k = 0;
+    std::vector<double> limits;
+    int slow = 0;
+    o.runner = [&](const BuiltCandidate& built, const tir::PrimFunc&, const Outputs&,
+                   double timeout_s, const workbench::CancellationToken&) {
+      const bool first = limits.empty();
+      limits.push_back(timeout_s);
+      Measurement m;
+      m.result.name = "main";
+      const uint64_t h = ir::StructuralHash(built.func);
+      // 1 ms a call, or 1 s for every fourth candidate; a run is 5 calls (TVM's 3, a warm-up and
+      // the checked call).
+      const double latency = !first && h % 4 == 0 ? 1.0 : 1e-3;
+      if (5 * latency > timeout_s) {
+        ++slow;
+        m.result.status = workbench::RunStatus::kTimedOut;
+        return m;
+      }
+      m.result.samples_s = {latency};
+      m.result.number = 3;
+      return m;
+    };
+    TuneResult r = Tune(tasks, o);
+    QVERIFY2(r.error.empty(), r.error.c_str());
+    QCOMPARE(limits.size(), size_t(17));
+    QCOMPARE(limits[0], 10 * o.timeout_s);
+    // 2 s + 20 x (5 calls at 1 ms + the 100 ms sample).
+    for (size_t i = 1; i < limits.size(); ++i)
+      QVERIFY(std::abs(limits[i] - (2 + 20 * (5e-3 + 0.1))) < 1e-9);
+    QVERIFY(slow > 0);
+    QCOMPARE(r.tasks[0].too_slow, slow);
+    QCOMPARE(r.tasks[0].failed, slow);
+    QCOMPARE(*r.tasks[0].best_s, 1e-3);
+    // Without the limit, only timeout_s.
+    o.slow_limit = 0;
+    limits.clear();
+    Tune(tasks, o);
+    for (size_t i = 1; i < limits.size(); ++i) QCOMPARE(limits[i], o.timeout_s);
   }
 
   void cancelStopsTuning() {
