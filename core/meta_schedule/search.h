@@ -110,7 +110,7 @@ struct TuneOptions {
   // what its calls would take at the task's best latency so far (plus 2 s for the process, the
   // inputs and the check): one that slow cannot win, and timing it in full would cost the search
   // most of its time. 0: only timeout_s.
-  double slow_limit = 20;
+  double slow_limit = 5;
   double build_timeout_s = 60;  // per candidate build
   int build_jobs = 0;           // builds at once; 0: this machine's cores
   int verify_top_k = 3;   // candidates re-measured beside the default schedule; 0: no verification

@@ -739,9 +739,9 @@ class Module:
     QVERIFY2(r.error.empty(), r.error.c_str());
     QCOMPARE(limits.size(), size_t(17));
     QCOMPARE(limits[0], 10 * o.timeout_s);
-    // 2 s + 20 x (5 calls at 1 ms + the 100 ms sample).
+    // 2 s + slow_limit x (5 calls at 1 ms + the 100 ms sample).
     for (size_t i = 1; i < limits.size(); ++i)
-      QVERIFY(std::abs(limits[i] - (2 + 20 * (5e-3 + 0.1))) < 1e-9);
+      QVERIFY(std::abs(limits[i] - (2 + o.slow_limit * (5e-3 + 0.1))) < 1e-9);
     QVERIFY(slow > 0);
     QCOMPARE(r.tasks[0].too_slow, slow);
     QCOMPARE(r.tasks[0].failed, slow);
