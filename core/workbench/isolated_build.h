@@ -31,7 +31,8 @@ struct IsolatedBuildOptions {
   int jobs = 0;                  // builds at once; 0: this machine's cores
   double timeout_s = 60;         // per build; 0: none
   bool default_schedule = true;  // as Compile's
-  // The lowering pipeline (codegen::BuildOptions::pipeline); empty: the build's default.
+  // The lowering pipeline of a PrimFunc module (codegen::BuildOptions::pipeline); empty: the
+  // build's default. A Relax module gets the VM build's own.
   std::string pipeline;
 };
 
