@@ -532,8 +532,16 @@ class Reader {
     for (uint32_t k = 0; k < n->count; ++k) {
       if (n->kids[k]->field == FieldIds::subscript) subs.push_back(n->kids[k]);
     }
+    if (list.kind == Value::Kind::kDict && subs.size() == 1 && subs[0]->kind != K::kSlice) {
+      Value key = Eval(subs[0]);
+      for (size_t k = 0; k < list.list.size(); k += 2) {
+        if (Equal(list.list[k], key)) return At(list.list[k + 1], n);
+      }
+      throw RecipeError{"no key " + Repr(key) + " in the dict", subs[0]->begin, subs[0]->end};
+    }
     if (list.kind != Value::Kind::kList) {
-      throw RecipeError{"only lists and tuples can be indexed in a recipe", list.begin, list.end};
+      throw RecipeError{"only lists, tuples and dicts can be indexed in a recipe", list.begin,
+                        list.end};
     }
     if (subs.size() != 1) throw Unsupported(n, "a multi-dimensional subscript");
     Node sub = subs[0];
@@ -607,12 +615,14 @@ class Reader {
         v.s = std::string(cst_.Text(n));
         return v;
       }
+      if (field == "annotations") return Annotations(loop->annotations, n);
     } else if (const auto* block = node.node.as<tir::SBlockNode>()) {
       if (field == "name_hint") {
         v.kind = Value::Kind::kString;
         v.s = block->name_hint;
         return v;
       }
+      if (field == "annotations") return Annotations(block->annotations, n);
     } else if (const auto* var = node.node.as<tir::VarNode>()) {
       if (field == "name" || field == "name_hint") {
         v.kind = Value::Kind::kString;
@@ -620,9 +630,64 @@ class Reader {
         return v;
       }
     }
-    throw RecipeError{"a recipe reads only a loop's .extent, .min and .loop_var (and its .name) "
-                      "and a block's .name_hint",
+    throw RecipeError{"a recipe reads only a loop's .extent, .min, .loop_var (and its .name) and "
+                      ".annotations, and a block's .name_hint and .annotations",
                       n->begin, n->end};
+  }
+
+  // A block's or loop's annotations as a dict of recipe values.
+  Value Annotations(const ir::AttrMap& annotations, Node n) const {
+    Value v;
+    v.kind = Value::Kind::kDict;
+    v.begin = n->begin;
+    v.end = n->end;
+    for (const auto& [key, value] : annotations) {
+      Value k;
+      k.kind = Value::Kind::kString;
+      k.s = key;
+      v.list.push_back(std::move(k));
+      v.list.push_back(FromObject(value, n));
+    }
+    return v;
+  }
+
+  // An annotation value (a boxed Python value or a constant) as the recipe's value; any other IR
+  // object is a node, equal only to itself.
+  Value FromObject(const ir::ObjectRef& o, Node n) const {
+    Value v;
+    v.begin = n->begin;
+    v.end = n->end;
+    if (const auto* x = o.as<ir::IntObj>()) {
+      v.kind = Value::Kind::kInt;
+      v.i = x->value;
+    } else if (const auto* x = o.as<ir::BoolObj>()) {
+      v.kind = Value::Kind::kBool;
+      v.i = x->value;
+    } else if (const auto* x = o.as<ir::FloatObj>()) {
+      v.kind = Value::Kind::kFloat;
+      v.f = x->value;
+    } else if (const auto* x = o.as<ir::StringObj>()) {
+      v.kind = Value::Kind::kString;
+      v.s = x->value;
+    } else if (const auto* x = o.as<tir::IntImmNode>()) {
+      v.kind = x->dtype.is_bool() ? Value::Kind::kBool : Value::Kind::kInt;
+      v.i = x->value;
+    } else if (const auto* x = o.as<tir::FloatImmNode>()) {
+      v.kind = Value::Kind::kFloat;
+      v.f = x->value;
+    } else if (const auto* x = o.as<tir::StringImmNode>()) {
+      v.kind = Value::Kind::kString;
+      v.s = x->value;
+    } else if (const auto* x = o.as<ir::ArrayObj>()) {
+      v.kind = Value::Kind::kList;
+      for (const ir::ObjectRef& item : x->items) v.list.push_back(FromObject(item, n));
+    } else if (const auto* x = o.as<ir::MapObj>()) {
+      v = Annotations(x->items, n);
+    } else {
+      v.kind = Value::Kind::kNode;
+      v.node = o;
+    }
+    return v;
   }
 
   // Python's truth of a value.

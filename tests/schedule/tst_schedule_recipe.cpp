@@ -102,6 +102,14 @@ class TestScheduleRecipe : public QObject {
                             << "i, j = sch.get_loops(\"C\")\nb = sch.get_sblock(\"B\")\n"
                                "b1 = sch.get_sblock(\"B\")\nb2 = sch.get_sblock(\"B\")\n"
                                "sch.parallel(i)";
+    QTest::newRow("annotations") << "i, j = sch.get_loops(\"C\")\nsch.annotate(i, \"k\", 3)\n"
+                                    "sch.annotate(sch.get_sblock(\"C\"), \"s\", [\"x\", 1.5])\n"
+                                    "assert sch.get(i).annotations[\"k\"] == 3 and \"k\" in sch.get(i).annotations\n"
+                                    "assert sch.get(sch.get_sblock(\"C\")).annotations == {\"s\": [\"x\", 1.5]}\n"
+                                    "assert not sch.get(j).annotations"
+                                 << "i, j = sch.get_loops(\"C\")\nsch.annotate(i, \"k\", 3)\n"
+                                    "sch.annotate(sch.get_sblock(\"C\"), \"s\", [\"x\", 1.5])\n"
+                                    "c = sch.get_sblock(\"C\")";
     QTest::newRow("comparisons") << "i, j = sch.get_loops(\"C\")\n"
                                     "assert 1 < 2 <= 2 != 3 and not 3 < 2 < 1 and \"a\" < \"b\"\n"
                                     "assert 0.5 >= 0 and (0 or 2) == 2 and (1 and 0) == 0\n"
@@ -169,6 +177,8 @@ class TestScheduleRecipe : public QObject {
                                    << "sch.get(i).extent == 8";
     QTest::newRow("failed assert without message") << "assert [1] == []"
                                                    << "assertion failed: [1] == []" << "[1] == []";
+    QTest::newRow("missing annotation") << "i, j = sch.get_loops(\"C\")\nx = sch.get(i).annotations[\"k\"]"
+                                        << "no key \"k\" in the dict" << "\"k\"";
     QTest::newRow("ordering handles") << "i, j = sch.get_loops(\"C\")\nassert i < j"
                                       << "`<` orders numbers or strings in a recipe" << "i < j";
     QTest::newRow("is with a value") << "assert 1 is 1"
@@ -209,8 +219,9 @@ class TestScheduleRecipe : public QObject {
                                           "that sch.get() reads: pass the loop itself"
                                        << "sch.get(sch.get_loops(\"C\")[0])";
     QTest::newRow("an unknown field") << "b = sch.get_sblock(\"C\")\nx = sch.get(b).iter_vars"
-                                      << "a recipe reads only a loop's .extent, .min and "
-                                         ".loop_var (and its .name) and a block's .name_hint"
+                                      << "a recipe reads only a loop's .extent, .min, "
+                                         ".loop_var (and its .name) and .annotations, and a "
+                                         "block's .name_hint and .annotations"
                                       << "sch.get(b).iter_vars";
     QTest::newRow("a name for a loop") << "sch.parallel(\"C\")" << "a loop is needed here, not the string \"C\" (loops come from sch.get_loops(block), "
                                           "e.g. sch.get_loops(\"C\")[0])"

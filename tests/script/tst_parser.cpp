@@ -899,6 +899,11 @@ void TstParser::malformed_data() {
   addp("unpack", "    a, b = 1, 2, 3\n", "cannot unpack 3 values into 2 names", 3, 5);
   addp("init outside", "    with T.init():\n        pass\n", "T.init must be inside a T.sblock", 3, 10);
   addp("division by zero", "    A[0, 0] = T.float32(4 // 0)\n", "division by zero", 3, 27);
+  // The CST reads list comprehensions (the schedule recipe language takes them); TVMScript not.
+  addp("comprehension", "    x = [i for i in range(4)]\n",
+       "comprehensions are not supported in TVMScript", 3, 9);
+  addp("generator", "    x = T.max(i for i in range(4))\n",
+       "syntax error: generator expressions are not supported in TVMScript", 3, 15);
   addp("for else", "    for i in range(3):\n        pass\n    else:\n        pass\n", "for-else is not supported", 5, 5);
   addp("unknown keyword", "    B = T.alloc_buffer((4,), \"int8\", colour=1)\n",
        "T.alloc_buffer: unknown keyword 'colour'", 3, 45);
