@@ -28,12 +28,13 @@ bool IsIndex(const PrimExpr& e) { return e->dtype.is_integer() && e->dtype.is_sc
 // division hold only over the mathematical integers and must not fire on these types.
 bool Wraps(const PrimExpr& e) { return e->dtype.is_uint(); }
 
-// The comparison that is true exactly when `cmp` is false, or null when `cmp` is no comparison.
+// The comparison that is true exactly when `cmp` is false, or null when `cmp` is no comparison;
+// written with < or <= as every simplified comparison is.
 PrimExpr Negate(const PrimExpr& cmp) {
   auto* op = cmp.as<BinaryNode>();
   switch (cmp->type_index()) {
-    case TypeIndex::kLT: return MakeBinary(TypeIndex::kGE, op->a, op->b);
-    case TypeIndex::kLE: return MakeBinary(TypeIndex::kGT, op->a, op->b);
+    case TypeIndex::kLT: return MakeBinary(TypeIndex::kLE, op->b, op->a);
+    case TypeIndex::kLE: return MakeBinary(TypeIndex::kLT, op->b, op->a);
     case TypeIndex::kGT: return MakeBinary(TypeIndex::kLE, op->a, op->b);
     case TypeIndex::kGE: return MakeBinary(TypeIndex::kLT, op->a, op->b);
     case TypeIndex::kEQ: return MakeBinary(TypeIndex::kNE, op->a, op->b);
@@ -341,8 +342,34 @@ class RewriteMutator : public ExprMutator {
     return folded;
   }
 
+  // Simplified comparisons are written with < and <= only, as TVM's simplifier writes them
+  // (`x >= 2` is `2 <= x`, `x > y` is `y < x`); the rules below see a constant on the right.
   PrimExpr Compare(TypeIndex kind, const BinaryNode* op) {
     PrimExpr a = VisitExpr(op->a), b = VisitExpr(op->b);
+    if (ConstOf(a) && !ConstOf(b)) {
+      std::swap(a, b);
+      kind = Mirrored(kind);
+    }
+    PrimExpr out = CompareConstRight(kind, a, b);
+    if (out->type_index() == TypeIndex::kGE || out->type_index() == TypeIndex::kGT) {
+      auto* c = out.as<BinaryNode>();
+      return MakeBinary(out->type_index() == TypeIndex::kGE ? TypeIndex::kLE : TypeIndex::kLT,
+                        c->b, c->a);
+    }
+    return out;
+  }
+
+  static TypeIndex Mirrored(TypeIndex kind) {
+    switch (kind) {
+      case TypeIndex::kLT: return TypeIndex::kGT;
+      case TypeIndex::kLE: return TypeIndex::kGE;
+      case TypeIndex::kGT: return TypeIndex::kLT;
+      case TypeIndex::kGE: return TypeIndex::kLE;
+      default: return kind;
+    }
+  }
+
+  PrimExpr CompareConstRight(TypeIndex kind, const PrimExpr& a, const PrimExpr& b) {
     PrimExpr folded = tir::BinaryOp(kind, a, b);
     if (AsConstInt(folded) || !IsIndex(a) || !IsIndex(b)) return folded;
     if (Same(a, b)) {
