@@ -378,17 +378,25 @@ PrimExpr MarkToExpr(const IterMark& mark, DataType dtype) {
 }  // namespace
 
 PrimExpr NormalizeIterMapToExpr(const IterSumExpr& sum, DataType dtype) {
+  // TVM's forms: a split of the whole source is the source; a split reaching the source's end
+  // is `source // lower`; any other is `source % (lower * extent) // lower`.
+  // The base first: here it may hold outer loops' terms (`k_0 * 32 + k_1`).
   PrimExpr res = sum.base.defined() ? sum.base : make_const(dtype, int64_t(0));
   for (const IterSplitExpr& s : sum.args) {
     PrimExpr e = MarkToExpr(*s.source, dtype);
-    if (s.lower_factor != 1) e = tir::floordiv(e, make_const(dtype, s.lower_factor));
-    if (s.lower_factor * s.extent != s.source->extent) {
-      e = tir::floormod(e, make_const(dtype, s.extent));
+    if (s.lower_factor * s.extent == s.source->extent) {
+      if (s.extent == 1 && s.source->extent != 1) {
+        e = make_const(dtype, int64_t(0));
+      } else {
+        e = tir::floordiv(e, make_const(dtype, s.lower_factor));
+      }
+    } else {
+      e = tir::floordiv(tir::floormod(e, make_const(dtype, s.lower_factor * s.extent)),
+                        make_const(dtype, s.lower_factor));
     }
     res = tir::add(res, tir::mul(e, make_const(dtype, s.scale)));
   }
-  Analyzer ana;
-  return ana.Simplify(res);
+  return res;
 }
 
 std::vector<std::pair<Var, PrimExpr>> InverseAffineIterMap(const std::vector<IterSumExpr>& indices,

@@ -30,7 +30,7 @@ bool IsIndex(const PrimExpr& e) { return e->dtype.is_integer() && e->dtype.is_sc
 bool Wraps(const PrimExpr& e) { return e->dtype.is_uint(); }
 
 // The comparison that is true exactly when `cmp` is false, or null when `cmp` is no comparison;
-// in the canonical form (LT and LE only, as the simplifier writes comparisons).
+// written with < or <= as every simplified comparison is.
 PrimExpr Negate(const PrimExpr& cmp) {
   auto* op = cmp.as<BinaryNode>();
   switch (cmp->type_index()) {
@@ -343,13 +343,34 @@ class RewriteMutator : public ExprMutator {
     return folded;
   }
 
+  // Simplified comparisons are written with < and <= only, as TVM's simplifier writes them
+  // (`x >= 2` is `2 <= x`, `x > y` is `y < x`); the rules below see a constant on the right.
   PrimExpr Compare(TypeIndex kind, const BinaryNode* op) {
     PrimExpr a = VisitExpr(op->a), b = VisitExpr(op->b);
-    // TVM's canonical comparisons, for every dtype: a > b is b < a, a >= b is b <= a.
-    if (kind == TypeIndex::kGT || kind == TypeIndex::kGE) {
+    if (ConstOf(a) && !ConstOf(b)) {
       std::swap(a, b);
-      kind = kind == TypeIndex::kGT ? TypeIndex::kLT : TypeIndex::kLE;
+      kind = Mirrored(kind);
     }
+    PrimExpr out = CompareConstRight(kind, a, b);
+    if (out->type_index() == TypeIndex::kGE || out->type_index() == TypeIndex::kGT) {
+      auto* c = out.as<BinaryNode>();
+      return MakeBinary(out->type_index() == TypeIndex::kGE ? TypeIndex::kLE : TypeIndex::kLT,
+                        c->b, c->a);
+    }
+    return out;
+  }
+
+  static TypeIndex Mirrored(TypeIndex kind) {
+    switch (kind) {
+      case TypeIndex::kLT: return TypeIndex::kGT;
+      case TypeIndex::kLE: return TypeIndex::kGE;
+      case TypeIndex::kGT: return TypeIndex::kLT;
+      case TypeIndex::kGE: return TypeIndex::kLE;
+      default: return kind;
+    }
+  }
+
+  PrimExpr CompareConstRight(TypeIndex kind, const PrimExpr& a, const PrimExpr& b) {
     PrimExpr folded = tir::BinaryOp(kind, a, b);
     if (AsConstInt(folded) || !IsIndex(a) || !IsIndex(b)) return folded;
     if (Same(a, b)) {
@@ -415,23 +436,6 @@ class RewriteMutator : public ExprMutator {
       }
       if (auto* s = a.as<SubNode>(); s && ConstOf(s->b) && !__builtin_add_overflow(*c2, *ConstOf(s->b), &moved)) {
         return MakeBinary(kind, s->a, Const(a, moved));
-      }
-    }
-    // The same with the constant on the left, where canonical comparisons put it:
-    // c2 < x + c1 -> c2 - c1 < x, c2 < x * c1 -> floor(c2 / c1) < x for c1 > 0.
-    if (const int64_t* c2 = ConstOf(a);
-        c2 && !Wraps(b) && (kind == TypeIndex::kLT || kind == TypeIndex::kLE)) {
-      if (auto* m = b.as<MulNode>(); m && ConstOf(m->b) && *ConstOf(m->b) > 0) {
-        int64_t c1 = *ConstOf(m->b);
-        int64_t floor_q = FloorDiv(*c2, c1), ceil_q = floor_q + (*c2 % c1 != 0 ? 1 : 0);
-        return MakeBinary(kind, Const(b, kind == TypeIndex::kLT ? floor_q : ceil_q), m->a);
-      }
-      int64_t moved = 0;
-      if (auto* s = b.as<AddNode>(); s && ConstOf(s->b) && !__builtin_sub_overflow(*c2, *ConstOf(s->b), &moved)) {
-        return MakeBinary(kind, Const(b, moved), s->a);
-      }
-      if (auto* s = b.as<SubNode>(); s && ConstOf(s->b) && !__builtin_add_overflow(*c2, *ConstOf(s->b), &moved)) {
-        return MakeBinary(kind, Const(b, moved), s->a);
       }
     }
     return folded;

@@ -51,6 +51,13 @@ std::vector<Range> RelaxRegion(const PrimFunc& func, const SBlockNode* block,
   std::set<const ir::Object*> outer_loops;  // loops at or above `top`: symbolic in the region
   bool below_top = false;
   for (const StmtNode* s : path) {
+    // The iters of the blocks around stay symbolic too, within their domains.
+    if (const auto* outer = NodeAs<SBlockNode>(s); outer && outer != block) {
+      for (const IterVar& iv : outer->iter_vars) {
+        analyzer->Bind(iv->var, iv->dom, true);
+        outer_loops.insert(iv->var.get());
+      }
+    }
     if (s == top) {
       below_top = true;
       if (const auto* loop = NodeAs<ForNode>(s)) {

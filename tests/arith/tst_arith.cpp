@@ -156,6 +156,12 @@ class TestArith : public QObject {
     QVERIFY(Equal(ana.rewrite_simplify(Eq(Times(x, C(2)), C(1))), MakeIntImm(DataType::Bool(), 0)));
     QVERIFY(Equal(ana.rewrite_simplify(MakeSelect(Lt(i, C(9)), x, y)), x));
     QVERIFY(Equal(ana.rewrite_simplify(MakeNot(Lt(x, y))), Le(y, x)));
+    // Simplified comparisons use < and <= only, as TVM's: the greater-than forms are mirrored,
+    // and a constant on the left still meets the rules that move constants across.
+    QVERIFY(Equal(ana.rewrite_simplify(Gt(x, y)), Lt(y, x)));
+    QVERIFY(Equal(ana.rewrite_simplify(Ge(x, C(2))), Le(C(2), x)));
+    QVERIFY(Equal(ana.rewrite_simplify(Lt(C(2), Plus(x, C(1)))), Lt(C(1), x)));
+    QVERIFY(Equal(ana.rewrite_simplify(Le(C(3), Times(x, C(2)))), Le(C(2), x)));
     QVERIFY(Equal(ana.rewrite_simplify(AndOf(Lt(x, y), Ge(x, y))), MakeIntImm(DataType::Bool(), 0)));
     QVERIFY(Equal(ana.rewrite_simplify(OrOf(Lt(x, y), MakeNot(Lt(x, y)))),
                   MakeIntImm(DataType::Bool(), 1)));

@@ -175,6 +175,21 @@ class TestIterMap : public QObject {
     QCOMPARE(lo.extent, 128);
   }
 
+  void normalFormOfMiddleSplit() {
+    // TVM's normal forms, unsimplified: the top split `f // 16384`, a middle one the source
+    // modulo the split's end divided by its lower factor, the bottom one `f % 128`.
+    Var f = V("fused");
+    auto r = Detect({FDiv(f, C(16384)), FMod(FDiv(f, C(128)), C(128)), FMod(f, C(128))},
+                    {{f, R(0, 32768)}});
+    QVERIFY2(r.ok(), qPrintable(Errors(r)));
+    QVERIFY(ir::StructuralEqual(wb::arith::NormalizeIterMapToExpr(r.indices[0], kI32),
+                                FDiv(f, C(16384)), false));
+    QVERIFY(ir::StructuralEqual(wb::arith::NormalizeIterMapToExpr(r.indices[1], kI32),
+                                FDiv(FMod(f, C(16384)), C(128)), false));
+    QVERIFY(ir::StructuralEqual(wb::arith::NormalizeIterMapToExpr(r.indices[2], kI32),
+                                FMod(f, C(128)), false));
+  }
+
   void identityAndConstantOffsets() {
     Var i = V("i"), j = V("j");
     auto r = Detect({j, i}, {{i, R(0, 4)}, {j, R(0, 8)}});

@@ -342,6 +342,31 @@ class Module:
 )";
 
 
+// Stages under an outer block whose iterator picks the tile: regions in terms of `i`.
+const char* kUnderScope = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(B: T.Buffer((32,), "float32")):
+        A = T.sblock_alloc_buffer((32,))
+        for i0 in range(4):
+            with T.sblock("scope"):
+                i = T.axis.spatial(4, i0)
+                T.reads()
+                T.writes(A[i * 8:i * 8 + 8], B[i * 8:i * 8 + 8])
+                for x in range(8):
+                    with T.sblock("A"):
+                        vi = T.axis.spatial(32, i * 8 + x)
+                        T.reads()
+                        T.writes(A[vi])
+                        A[vi] = T.float32(1.0)
+                for x in range(8):
+                    with T.sblock("B"):
+                        vi = T.axis.spatial(32, i * 8 + x)
+                        T.reads(A[vi])
+                        T.writes(B[vi])
+                        B[vi] = A[vi] + T.float32(1.0)
+)";
+
 // reindex_cache_read of C's B through a map of C's iters: the stage copies under C's loops.
 const char* kReindexCacheRead = R"(@I.ir_module
 class Module:
@@ -576,6 +601,23 @@ class TestScheduleCache : public QObject {
              Rendered("reindex",
                       "The block `root` has 0 write regions, so `buffer_index` is required to be "
                       "in [0, 0). However, the input `buffer_index` is 0, which is out of range"));
+  }
+
+  void cacheReadUnderOuterBlock() {
+    // The outer block's iterator is bounded (i < 4), so the tile i * 8 .. i * 8 + 7 provably
+    // stays inside A: the cache is 8 elements, not clipped with min / max.
+    ir::IRModule mod = ParseModule(kUnderScope);
+    Schedule sch(mod);
+    SBlockRV stage = sch.CacheRead(sch.GetSBlock("B"), 0, "local");
+    tir::SBlock scope = sch.Get(sch.GetSBlock("scope"));
+    QCOMPARE(scope->alloc_buffers.size(), size_t(1));
+    const tir::Buffer& cache = scope->alloc_buffers[0];
+    QCOMPARE(cache->name, std::string("A_local"));
+    QCOMPARE(cache->shape.size(), size_t(1));
+    QVERIFY(tir::IsConstInt(cache->shape[0], 8));
+    QCOMPARE(sch.Get(stage)->name_hint, std::string("A_local"));
+    ExpectSameMeaning(mod, sch.mod());
+    ExpectReplay(mod, sch);
   }
 
   void reindexCacheRead() {

@@ -248,6 +248,67 @@ class Module:
                 C[vj] = B[vj] + T.if_then_else(vj < 15, B[vj + 1], T.float32(0.0))
 )";
 
+
+// B reads temp through the digits of its one iterator (`vi // 8`, `vi % 8`).
+const char* kDigits = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(X: T.Buffer((8, 8), "float32"), Y: T.Buffer((64,), "float32")):
+        temp = T.sblock_alloc_buffer((8, 8))
+        for i, j in T.grid(8, 8):
+            with T.sblock("A"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(X[vj, vi])
+                T.writes(temp[vi, vj])
+                temp[vi, vj] = X[vj, vi] + T.float32(1.0)
+        for i in range(64):
+            with T.sblock("B"):
+                vi = T.axis.spatial(64, i)
+                T.reads(temp[vi // 8, vi % 8])
+                T.writes(Y[vi])
+                Y[vi] = temp[vi // 8, vi % 8]
+)";
+
+// A row of temp at each i is 8 consecutive iterations of B.
+const char* kDigitsReverseAt = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(X: T.Buffer((8, 8), "float32"), Y: T.Buffer((64,), "float32")):
+        temp = T.sblock_alloc_buffer((8, 8))
+        for i in range(8):
+            for j in range(8):
+                with T.sblock("A"):
+                    vi, vj = T.axis.remap("SS", [i, j])
+                    T.reads(X[vj, vi])
+                    T.writes(temp[vi, vj])
+                    temp[vi, vj] = X[vj, vi] + T.float32(1.0)
+            for ax0 in range(8):
+                with T.sblock("B"):
+                    vi = T.axis.spatial(64, i * 8 + ax0)
+                    T.reads(temp[vi // 8, vi % 8])
+                    T.writes(Y[vi])
+                    Y[vi] = temp[vi // 8, vi % 8]
+)";
+
+// One element of temp at each (i, j): one iteration of B.
+const char* kDigitsReverseAtInner = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(X: T.Buffer((8, 8), "float32"), Y: T.Buffer((64,), "float32")):
+        temp = T.sblock_alloc_buffer((8, 8))
+        for i, j in T.grid(8, 8):
+            with T.sblock("A"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(X[vj, vi])
+                T.writes(temp[vi, vj])
+                temp[vi, vj] = X[vj, vi] + T.float32(1.0)
+            with T.sblock("B"):
+                vi = T.axis.spatial(64, i * 8 + j)
+                T.reads(temp[vi // 8, vi % 8])
+                T.writes(Y[vi])
+                Y[vi] = temp[vi // 8, vi % 8]
+)";
+
 }  // namespace
 
 class TestScheduleComputeAt : public QObject {
@@ -336,6 +397,20 @@ sch.compute_at("B", i0)
     sch.ReverseComputeAt(sch.GetSBlock("D"), c_loops[1]);
     ExpectModule(mod, sch.mod(), kMatmulReluReverseAt);
     ExpectReplay(mod, sch);
+  }
+
+  void reverseComputeAtThroughDigits() {
+    ir::IRModule mod = ParseModule(kDigits);
+    Schedule sch(mod);
+    auto a_loops = sch.GetLoops(sch.GetSBlock("A"));
+    sch.ReverseComputeAt(sch.GetSBlock("B"), a_loops[0]);
+    ExpectModule(mod, sch.mod(), kDigitsReverseAt);
+    ExpectReplay(mod, sch);
+    Schedule inner(mod);
+    a_loops = inner.GetLoops(inner.GetSBlock("A"));
+    inner.ReverseComputeAt(inner.GetSBlock("B"), a_loops[1]);
+    ExpectModule(mod, inner.mod(), kDigitsReverseAtInner);
+    ExpectReplay(mod, inner);
   }
 
   void computeAtGuardsPastTheEdge() {

@@ -169,6 +169,42 @@ class Module:
                 D[vi, vj] = T.max(C[vi, vj], T.float32(0.0))
 )";
 
+
+// The producer computes one row more than C uses, and already skips it with a predicate.
+const char* kPredicatedProducer = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((128,), "float32"), C: T.Buffer((127,), "float32")):
+        B = T.sblock_alloc_buffer((128,))
+        for i in range(128):
+            with T.sblock("B"):
+                vi = T.axis.spatial(128, i)
+                T.where(i < 127)
+                T.reads(A[vi])
+                T.writes(B[vi])
+                B[vi] = A[vi] * T.float32(2.0)
+        for i in range(127):
+            with T.sblock("C"):
+                vi = T.axis.spatial(127, i)
+                T.reads(B[vi])
+                T.writes(C[vi])
+                C[vi] = B[vi] + T.float32(1.0)
+)";
+
+// The guard C's domain asks for is the predicate the producer had: it replaces it.
+const char* kPredicatedProducerInlined = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((128,), "float32"), C: T.Buffer((127,), "float32")):
+        for i in range(128):
+            with T.sblock("B"):
+                vi = T.axis.spatial(127, i)
+                T.where(i < 127)
+                T.reads(A[vi])
+                T.writes(C[vi])
+                C[vi] = A[vi] * T.float32(2.0) + T.float32(1.0)
+)";
+
 }  // namespace
 
 // A consumer that reads the producer's buffer through an affine map of its iterators: C's
@@ -412,6 +448,14 @@ class TestScheduleInline : public QObject {
       SBlockRV c = sch.GetSBlock("C");
       QCOMPARE(FailsCleanly(sch, [&] { sch.ReverseComputeInline(c); }), message);
     }
+  }
+
+  void reverseComputeInlineImpliedPredicate() {
+    ir::IRModule mod = ParseModule(kPredicatedProducer);
+    Schedule sch(mod);
+    sch.ReverseComputeInline(sch.GetSBlock("C"));
+    ExpectModule(mod, sch.mod(), kPredicatedProducerInlined);
+    ExpectReplay(mod, sch);
   }
 
   void reverseComputeInlineErrors() {

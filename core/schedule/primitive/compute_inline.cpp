@@ -394,10 +394,22 @@ void Schedule::ReverseComputeInline(const SBlockRV& block_rv) {
     for (size_t i = 0; i < producer->iter_vars.size(); ++i) {
       bindings[producer->iter_vars[i]->var.get()] = prealize->iter_values[i];
     }
-    guard = Substitute(guard, bindings);
+    // As TVM, the guard in terms of the loops, simplified, replaces a producer predicate it
+    // implies; one it does not imply is kept beside it.
+    arith::Analyzer outer;
+    for (const StmtNode* s : PathIn(func, prealize)) {
+      if (auto* loop = NodeAs<ForNode>(s)) outer.Bind(loop->loop_var, ir::MakeRange(loop->min, loop->extent), true);
+    }
+    guard = outer.Simplify(Substitute(guard, bindings));
     const int64_t* trivially = AsConstInt(prealize->predicate);
-    rewriter.swap_predicate =
-        trivially && *trivially == 1 ? guard : logical_and(prealize->predicate, guard);
+    bool implied = false;
+    if (!(trivially && *trivially == 1)) {
+      auto holds = outer.constraint(guard);
+      implied = outer.CanProve(prealize->predicate);
+    }
+    rewriter.swap_predicate = (trivially && *trivially == 1) || implied
+                                  ? guard
+                                  : logical_and(prealize->predicate, guard);
   }
   Stmt new_scope = rewriter(scope);
   Replace(scope.get(), new_scope, {{}, {block->name_hint}});

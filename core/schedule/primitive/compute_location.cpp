@@ -80,6 +80,77 @@ bool AsVarPlusConst(const PrimExpr& e, const std::unordered_set<const VarNode*>&
   return false;
 }
 
+// One digit of an iterator in mixed radix: `(v // lower) % extent` (`v`, `v // c`, `v % c` and
+// `v // c1 % c2`); `extent` 0 stands for "up to the iterator's end".
+struct Digit {
+  const VarNode* var = nullptr;
+  int64_t lower = 1;
+  int64_t extent = 0;
+};
+
+bool AsDigit(const PrimExpr& e, const std::unordered_set<const VarNode*>& iters, Digit* out) {
+  PrimExpr x = e;
+  int64_t extent = 0, lower = 1;
+  if (auto* m = x.as<FloorModNode>()) {
+    const int64_t* c = AsConstInt(m->b);
+    if (!c || *c <= 0) return false;
+    extent = *c;
+    x = m->a;
+  }
+  if (auto* d = x.as<FloorDivNode>()) {
+    const int64_t* c = AsConstInt(d->b);
+    if (!c || *c <= 0) return false;
+    lower = *c;
+    x = d->a;
+  }
+  auto* v = x.as<VarNode>();
+  if (!v || !iters.count(v)) return false;
+  *out = {v, lower, extent};
+  return true;
+}
+
+// The interval of an iterator whose digits index the dimensions of a point access, from the
+// intervals needed in those dimensions: exact when the digits tile the iterator (lower factors
+// 1, e1, e1 * e2, ... up to its extent) and every digit below the highest one that varies is
+// needed whole; false otherwise.
+bool SolveDigits(const VarNode* var, int64_t var_extent, std::vector<std::pair<Digit, Interval>> digits,
+                 arith::Analyzer* analyzer, Interval* out) {
+  std::sort(digits.begin(), digits.end(),
+            [](const auto& a, const auto& b) { return a.first.lower < b.first.lower; });
+  int64_t expect = 1;
+  for (auto& [digit, need] : digits) {
+    if (digit.lower != expect) return false;
+    if (digit.extent == 0) {
+      if (var_extent % digit.lower != 0) return false;
+      digit.extent = var_extent / digit.lower;
+    }
+    expect = digit.lower * digit.extent;
+  }
+  if (expect != var_extent) return false;
+  // From the top: once a digit varies, every digit below must be whole.
+  bool varied = false;
+  for (size_t k = digits.size(); k-- > 0;) {
+    const auto& [digit, need] = digits[k];
+    PrimExpr last = make_const(need.lo->dtype, digit.extent - 1);
+    if (varied && !(analyzer->CanProveEqual(need.lo, Zero(need.lo->dtype)) &&
+                    analyzer->CanProveEqual(need.hi, last))) {
+      return false;
+    }
+    if (!analyzer->CanProveEqual(need.lo, need.hi)) varied = true;
+  }
+  PrimExpr lo, hi;
+  for (auto it = digits.rbegin(); it != digits.rend(); ++it) {
+    const auto& [digit, need] = *it;
+    PrimExpr scale = make_const(need.lo->dtype, digit.lower);
+    PrimExpr l = mul(need.lo, scale), h = mul(need.hi, scale);
+    lo = lo.defined() ? add(lo, l) : l;
+    hi = hi.defined() ? add(hi, h) : h;
+  }
+  (void)var;
+  *out = {analyzer->Simplify(lo), analyzer->Simplify(hi)};
+  return true;
+}
+
 class MoveRewriter : public StmtMutator {
  public:
   MoveRewriter(const StmtNode* removed, const ForNode* loop, size_t pos, Stmt nest)
@@ -276,6 +347,27 @@ void Schedule::ComputeAtImpl(const SBlockRV& block_rv, const LoopRV& loop_rv,
                 &analyzer);
     }
     if (need.empty()) continue;
+    // Iterators indexing several dimensions through their digits (`v // 16`, `v % 16`).
+    std::unordered_map<const VarNode*, std::vector<std::pair<Digit, Interval>>> digits;
+    for (size_t d = 0; d < mine->region.size() && d < need.size(); ++d) {
+      Digit digit;
+      const int64_t* ext = AsConstInt(mine->region[d]->extent);
+      if (!ext || *ext != 1 || !AsDigit(mine->region[d]->min, iter_set, &digit)) continue;
+      if (digit.lower == 1 && digit.extent == 0) continue;  // a plain `v`: solved below
+      digits[digit.var].push_back({digit, need[d]});
+    }
+    for (const IterVar& iv : block->iter_vars) {
+      auto it = digits.find(iv->var.get());
+      const int64_t* dom_ext = AsConstInt(iv->dom->extent);
+      if (it == digits.end() || !dom_ext || !IsConstInt(iv->dom->min, 0) ||
+          solved.count(iv->var.get())) {
+        continue;
+      }
+      Interval range;
+      if (SolveDigits(iv->var.get(), *dom_ext, it->second, &analyzer, &range)) {
+        solved.emplace(iv->var.get(), range);
+      }
+    }
     for (size_t d = 0; d < mine->region.size() && d < need.size(); ++d) {
       const VarNode* var = nullptr;
       PrimExpr offset;
