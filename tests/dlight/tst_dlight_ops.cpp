@@ -220,7 +220,12 @@ std::vector<OpCase> Cases() {
   add({"mean_rows", {"relax.mean"}, {{"x", {"3", "17"}}}, {"gv = R.mean(x, axis=[1])"},
        "Reduction"});
   add({"variance", {"relax.variance"}, {{"x", {"3", "17"}}},
-       {"gv = R.variance(x, axis=[1], keepdims=False)"}, "Fallback"});
+       {"gv = R.variance(x, axis=[1], keepdims=False)"}, "Reduction"});
+  // Its mean kept as (n, 1) beside the (n,) sum of squares: the rows without the unit dims.
+  add({"variance_symbolic_keepdims", {"relax.variance"}, {{"x", {"n", "64"}}},
+       {"gv = R.variance(x, axis=[1], keepdims=True)"}, "Reduction"});
+  add({"variance_symbolic", {"relax.variance"}, {{"x", {"n", "64"}}},
+       {"gv = R.variance(x, axis=[-1])"}, "Reduction"});
   add({"argmax", {"relax.argmax"}, {{"x", {"3", "17"}}}, {"gv = R.argmax(x, axis=1, keepdims=False)"},
        "Reduction"});
   add({"argmin", {"relax.argmin"}, {{"x", {"3", "4", "5"}}},
