@@ -25,6 +25,8 @@
 #include <omp.h>
 
 #include <dnnl.hpp>
+
+#include "onednn_conv2d.h"
 #endif
 
 #include <algorithm>
@@ -483,36 +485,16 @@ int main(int argc, char** argv) {
     }
 #ifdef WB_HAVE_DNNL
     {
-      using tag = dnnl::memory::format_tag;
-      using dt = dnnl::memory::data_type;
-      dnnl::engine engine(dnnl::engine::kind::cpu, 0);
-      dnnl::stream stream(engine);
-      dnnl::memory::dims src_dims = {1, 64, 56, 56}, w_dims = {64, 64, 3, 3};
-      dnnl::memory::desc src_md(src_dims, dt::f32, tag::nchw), dst_md(src_dims, dt::f32, tag::nchw);
-      dnnl::memory::desc w_any(w_dims, dt::f32, tag::any);
-      dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference,
-                                           dnnl::algorithm::convolution_direct, src_md, w_any,
-                                           dst_md, {1, 1}, {1, 1}, {1, 1});
-      dnnl::convolution_forward::primitive_desc pd(desc, engine);
-      dnnl::memory src(src_md, engine, const_cast<float*>(pcx));
-      dnnl::memory dst(dst_md, engine, pcr);
-      dnnl::memory w_plain({w_dims, dt::f32, tag::oihw}, engine, const_cast<float*>(pcw));
-      dnnl::memory w_packed(pd.weights_desc(), engine);
-      dnnl::reorder(w_plain, w_packed).execute(stream, w_plain, w_packed);
-      dnnl::convolution_forward prim(pd);
+      bench::OneDnnConv2d onednn(64, 64, 56, 56, pcx, pcw, pcr);
       runtime::PackedFunc dnnl_ref(
-          [&](const std::vector<runtime::PackedArg>&, runtime::PackedRet*) {
-            prim.execute(stream,
-                         {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, w_packed}, {DNNL_ARG_DST, dst}});
-            stream.wait();
-          });
+          [&](const std::vector<runtime::PackedArg>&, runtime::PackedRet*) { onednn.Run(); });
       dnnl_ref.Call({});
       check = runtime::Compare(cy, cr, {1e-4, 1e-4});
-      std::printf("conv2d result vs oneDNN (%s): %s\n", pd.impl_info_str(),
+      std::printf("conv2d result vs oneDNN (%s): %s\n", onednn.Implementation().c_str(),
                   check.ok ? "equal within 1e-4" : check.message.c_str());
       for (int threads : {1, 2}) {
         pool.SetNumThreads(threads);
-        omp_set_num_threads(threads);
+        bench::OneDnnConv2d::SetThreads(threads);
         Compare("conv2d vs oneDNN, " + std::to_string(threads) + "T (GF/s)", conv.func,
                 {cx, cw, cy}, dnnl_ref, rounds, 3, conv_gflop, "GF/s", threads == 1);
       }

@@ -1,6 +1,7 @@
 #include "arith/rewrite_simplify.h"
 
 #include <stdexcept>
+#include <utility>
 
 #include "arith/analyzer.h"
 #include "arith/int_math.h"
@@ -28,12 +29,13 @@ bool IsIndex(const PrimExpr& e) { return e->dtype.is_integer() && e->dtype.is_sc
 // division hold only over the mathematical integers and must not fire on these types.
 bool Wraps(const PrimExpr& e) { return e->dtype.is_uint(); }
 
-// The comparison that is true exactly when `cmp` is false, or null when `cmp` is no comparison.
+// The comparison that is true exactly when `cmp` is false, or null when `cmp` is no comparison;
+// in the canonical form (LT and LE only, as the simplifier writes comparisons).
 PrimExpr Negate(const PrimExpr& cmp) {
   auto* op = cmp.as<BinaryNode>();
   switch (cmp->type_index()) {
-    case TypeIndex::kLT: return MakeBinary(TypeIndex::kGE, op->a, op->b);
-    case TypeIndex::kLE: return MakeBinary(TypeIndex::kGT, op->a, op->b);
+    case TypeIndex::kLT: return MakeBinary(TypeIndex::kLE, op->b, op->a);
+    case TypeIndex::kLE: return MakeBinary(TypeIndex::kLT, op->b, op->a);
     case TypeIndex::kGT: return MakeBinary(TypeIndex::kLE, op->a, op->b);
     case TypeIndex::kGE: return MakeBinary(TypeIndex::kLT, op->a, op->b);
     case TypeIndex::kEQ: return MakeBinary(TypeIndex::kNE, op->a, op->b);
@@ -343,6 +345,11 @@ class RewriteMutator : public ExprMutator {
 
   PrimExpr Compare(TypeIndex kind, const BinaryNode* op) {
     PrimExpr a = VisitExpr(op->a), b = VisitExpr(op->b);
+    // TVM's canonical comparisons, for every dtype: a > b is b < a, a >= b is b <= a.
+    if (kind == TypeIndex::kGT || kind == TypeIndex::kGE) {
+      std::swap(a, b);
+      kind = kind == TypeIndex::kGT ? TypeIndex::kLT : TypeIndex::kLE;
+    }
     PrimExpr folded = tir::BinaryOp(kind, a, b);
     if (AsConstInt(folded) || !IsIndex(a) || !IsIndex(b)) return folded;
     if (Same(a, b)) {
@@ -374,6 +381,9 @@ class RewriteMutator : public ExprMutator {
         if (d.min_value > 0 || d.max_value < 0) return Bool(!eq);
         ModularSet m = analyzer_->modular_set(diff);
         if (m.coeff != 1 && m.base != 0) return Bool(!eq);
+        // a != b where a >= b is known: b < a (and a < b where a <= b), as TVM writes it.
+        if (!eq && d.min_value >= 0) return MakeBinary(TypeIndex::kLT, b, a);
+        if (!eq && d.max_value <= 0) return MakeBinary(TypeIndex::kLT, a, b);
         break;
       }
       default:
@@ -405,6 +415,23 @@ class RewriteMutator : public ExprMutator {
       }
       if (auto* s = a.as<SubNode>(); s && ConstOf(s->b) && !__builtin_add_overflow(*c2, *ConstOf(s->b), &moved)) {
         return MakeBinary(kind, s->a, Const(a, moved));
+      }
+    }
+    // The same with the constant on the left, where canonical comparisons put it:
+    // c2 < x + c1 -> c2 - c1 < x, c2 < x * c1 -> floor(c2 / c1) < x for c1 > 0.
+    if (const int64_t* c2 = ConstOf(a);
+        c2 && !Wraps(b) && (kind == TypeIndex::kLT || kind == TypeIndex::kLE)) {
+      if (auto* m = b.as<MulNode>(); m && ConstOf(m->b) && *ConstOf(m->b) > 0) {
+        int64_t c1 = *ConstOf(m->b);
+        int64_t floor_q = FloorDiv(*c2, c1), ceil_q = floor_q + (*c2 % c1 != 0 ? 1 : 0);
+        return MakeBinary(kind, Const(b, kind == TypeIndex::kLT ? floor_q : ceil_q), m->a);
+      }
+      int64_t moved = 0;
+      if (auto* s = b.as<AddNode>(); s && ConstOf(s->b) && !__builtin_sub_overflow(*c2, *ConstOf(s->b), &moved)) {
+        return MakeBinary(kind, Const(b, moved), s->a);
+      }
+      if (auto* s = b.as<SubNode>(); s && ConstOf(s->b) && !__builtin_add_overflow(*c2, *ConstOf(s->b), &moved)) {
+        return MakeBinary(kind, Const(b, moved), s->a);
       }
     }
     return folded;

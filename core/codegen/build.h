@@ -9,6 +9,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "codegen/target.h"
 #include "ir/expr.h"
@@ -52,5 +53,12 @@ BuildResult Build(const ir::IRModule& module, const Target& target, const BuildO
 // The module's sources: "ll" (before LLVM's optimization), "ll-opt" (after) and "asm".
 // `debug_lines`: as BuildOptions::debug_lines.
 runtime::Module CodegenLLVM(const ir::IRModule& packed, const Target& target, bool debug_lines = false);
+
+// The module back from the relocatable object a CodegenLLVM module holds (its GetSource("o")) and
+// its FunctionNames(): the object JIT-linked in this process, nothing compiled again. For builds
+// done in another process (workbench/isolated_build.h); the module has no text views. Throws
+// CodegenError.
+runtime::Module LoadLLVMObject(std::string object, std::vector<std::string> names,
+                               const Target& target);
 
 }  // namespace wb::codegen

@@ -49,6 +49,24 @@ ir::IRModule WithTarget(const ir::IRModule& module, const Target& target, bool o
 
 }  // namespace
 
+ir::IRModule LowerCuda(const ir::IRModule& module, const Target& target,
+                       DiagnosticList& diagnostics) {
+  static const std::optional<ir::Pass> pipeline = []() -> std::optional<ir::Pass> {
+    if (!transform::PassRegistry::Global().FindPipeline(kCudaLoweringPipeline)) return std::nullopt;
+    DiagnosticList ignored;
+    return transform::BuildPipeline(kCudaLoweringPipeline, ignored);
+  }();
+  if (!pipeline) {
+    diagnostics.Add(Diagnostic::Error(std::string("cannot build for ") + target.str() +
+                                      ": the GPU lowering pipeline '" + kCudaLoweringPipeline +
+                                      "' is not registered (pipeline not registered: it comes with "
+                                      "the GPU lowering passes, SplitHostDevice "
+                                      "and LowerDeviceKernelLaunch)"));
+    return {};
+  }
+  return (*pipeline)(WithTarget(module, target, /*overwrite=*/false));
+}
+
 BuildResult BuildCuda(const ir::IRModule& module, const Target& target, const BuildOptions& options) {
   BuildResult result;
   std::string text = options.pipeline;
@@ -57,19 +75,12 @@ BuildResult BuildCuda(const ir::IRModule& module, const Target& target, const Bu
   if (text.empty() && std::any_of(module->functions.begin(), module->functions.end(), IsDeviceKernel)) {
     text = kNoLowering;
   }
-  if (text.empty()) {
-    if (!transform::PassRegistry::Global().FindPipeline(kCudaLoweringPipeline)) {
-      result.diagnostics.Add(Diagnostic::Error(
-          std::string("cannot build for ") + target.str() + ": the GPU lowering pipeline '" +
-          kCudaLoweringPipeline + "' is not registered (pipeline not registered: it comes with the GPU "
-          "lowering passes, SplitHostDevice and LowerDeviceKernelLaunch)"));
-      return result;
-    }
-    text = kCudaLoweringPipeline;
-  }
   try {
     ir::IRModule lowered = WithTarget(module, target, /*overwrite=*/false);
-    if (text != kNoLowering) {
+    if (text.empty()) {
+      lowered = LowerCuda(module, target, result.diagnostics);
+      if (!lowered.defined()) return result;
+    } else if (text != kNoLowering) {
       auto pipeline = transform::BuildPipeline(text, result.diagnostics);
       if (!pipeline) return result;
       lowered = (*pipeline)(lowered);

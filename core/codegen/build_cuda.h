@@ -18,6 +18,14 @@ inline constexpr const char* kCudaLoweringPipeline = "tir_lowering_cuda";
 // pipeline means this too when the module already holds a kernel.
 inline constexpr const char* kNoLowering = "none";
 
+// The lowering BuildCuda runs on a module that holds no kernel yet: the target on each PrimFunc
+// that has none, then the "tir_lowering_cuda" pipeline (built once, on the first call). Null with
+// the reason in `diagnostics` when the pipeline is not registered; throws what its passes throw
+// (DiagnosticError). BuildCuda takes its result as it is (it holds the kernels), so a caller that
+// inspects the lowered code (meta_schedule's VerifyGPUCode) builds it without lowering it twice.
+ir::IRModule LowerCuda(const ir::IRModule& module, const Target& target,
+                       DiagnosticList& diagnostics);
+
 // The result's module answers GetSource("cuda") (the CUDA C) and GetSource("ptx").
 BuildResult BuildCuda(const ir::IRModule& module, const Target& target, const BuildOptions& options = {});
 

@@ -120,19 +120,20 @@ int RunTuneCommand(const BatchOptions& opts, std::ostream& out, std::ostream& er
   PrintTable(result, out);
   char line[256];
   std::snprintf(line, sizeof(line),
-                "%d trials and %d re-measurements in %.1f s (%.2f trials/s): build %.1f s, run %.1f s, search %.1f s, "
-                "cost model %.1f s\n",
+                "%d trials and %d re-measurements in %.1f s (%.2f trials/s): build %.1f s (%.1f s "
+                "of builds in "
+                "parallel), run %.1f s, search %.1f s, cost model %.1f s\n",
                 result.trials, result.verify_runs, result.total_s,
-                result.total_s > 0 ? result.trials / result.total_s : 0.0, result.build_s, result.run_s,
-                result.generate_s, result.model_s);
+                result.total_s > 0 ? result.trials / result.total_s : 0.0, result.build_s,
+                result.build_cpu_s, result.run_s, result.generate_s, result.model_s);
   out << line;
   bool any_tuned = false;
   nlohmann::json report_tasks = nlohmann::json::array();
   for (const auto& t : result.tasks) {
     any_tuned |= t.best_s.has_value();
-    nlohmann::json j = {{"task", t.name},       {"weight", t.weight}, {"trials", t.trials},
-                        {"failed", t.failed},   {"flops", t.flops},   {"message", t.message},
-                        {"best_trace", t.best_trace}};
+    nlohmann::json j = {{"task", t.name},       {"weight", t.weight},        {"trials", t.trials},
+                        {"failed", t.failed},   {"too_slow", t.too_slow},    {"flops", t.flops},
+                        {"message", t.message}, {"best_trace", t.best_trace}};
     j["verified"] = t.verified;
     j["search_best_median_s"] = t.search_best_s ? nlohmann::json(*t.search_best_s) : nlohmann::json();
     j["best_median_s"] = t.best_s ? nlohmann::json(*t.best_s) : nlohmann::json();
@@ -156,6 +157,7 @@ int RunTuneCommand(const BatchOptions& opts, std::ostream& out, std::ostream& er
                            {"seconds",
                             {{"total", result.total_s},
                              {"build", result.build_s},
+                             {"builds", result.build_cpu_s},
                              {"run", result.run_s},
                              {"search", result.generate_s},
                              {"cost_model", result.model_s}}}}

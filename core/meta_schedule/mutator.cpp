@@ -27,6 +27,28 @@ std::vector<int64_t> Divisors(int64_t n) {
   return out;
 }
 
+// The sample_categorical sites of `kind` with another choice to take.
+std::vector<size_t> ChoiceSites(const std::vector<SampleSite>& sites, SampleSite::Kind kind,
+                                const Candidate& c) {
+  std::vector<size_t> out;
+  for (size_t i : SitesOf(sites, kind, c)) {
+    if (sites[i].choices.size() > 1 && c.decisions[i].size() == 1) out.push_back(i);
+  }
+  return out;
+}
+
+// The candidate with another choice at the sample_categorical `site`, uniformly among the others
+// (the sampler's probabilities are uniform).
+Candidate OtherChoice(const Candidate& c, const std::vector<SampleSite>& sites, size_t site,
+                      std::mt19937_64& rng) {
+  int64_t current = c.decisions[site][0];
+  int64_t next = static_cast<int64_t>(Pick(sites[site].choices.size() - 1, rng));
+  if (next >= current) ++next;
+  Candidate out = c;
+  out.decisions[site] = {next};
+  return out;
+}
+
 }  // namespace
 
 std::optional<Candidate> MutateTileSize(const Candidate& c, const std::vector<SampleSite>& sites,
@@ -35,9 +57,12 @@ std::optional<Candidate> MutateTileSize(const Candidate& c, const std::vector<Sa
   for (size_t i : SitesOf(sites, SampleSite::Kind::kTile, c)) {
     if (sites[i].extent > 1 && c.decisions[i].size() > 1) tiles.push_back(i);
   }
+  std::vector<size_t> vectors = ChoiceSites(sites, SampleSite::Kind::kVectorLength, c);
   // A few tries: a draw may only break the innermost bound.
-  for (int attempt = 0; attempt < 16 && !tiles.empty(); ++attempt) {
-    size_t site = tiles[Pick(tiles.size(), rng)];
+  for (int attempt = 0; attempt < 16 && !(tiles.empty() && vectors.empty()); ++attempt) {
+    size_t pick = Pick(tiles.size() + vectors.size(), rng);
+    if (pick >= tiles.size()) return OtherChoice(c, sites, vectors[pick - tiles.size()], rng);
+    size_t site = tiles[pick];
     std::vector<int64_t> factors = c.decisions[site];
     std::vector<size_t> from;
     for (size_t i = 0; i < factors.size(); ++i) {
@@ -62,18 +87,17 @@ std::optional<Candidate> MutateTileSize(const Candidate& c, const std::vector<Sa
 
 std::optional<Candidate> MutateUnroll(const Candidate& c, const std::vector<SampleSite>& sites,
                                       std::mt19937_64& rng) {
-  std::vector<size_t> unrolls;
-  for (size_t i : SitesOf(sites, SampleSite::Kind::kUnroll, c)) {
-    if (sites[i].choices.size() > 1 && c.decisions[i].size() == 1) unrolls.push_back(i);
-  }
+  std::vector<size_t> unrolls = ChoiceSites(sites, SampleSite::Kind::kUnroll, c);
   if (unrolls.empty()) return std::nullopt;
-  size_t site = unrolls[Pick(unrolls.size(), rng)];
-  int64_t current = c.decisions[site][0];
-  int64_t next = static_cast<int64_t>(Pick(sites[site].choices.size() - 1, rng));
-  if (next >= current) ++next;
-  Candidate out = c;
-  out.decisions[site] = {next};
-  return out;
+  return OtherChoice(c, sites, unrolls[Pick(unrolls.size(), rng)], rng);
+}
+
+std::optional<Candidate> MutateThreadBinding(const Candidate& c,
+                                             const std::vector<SampleSite>& sites,
+                                             std::mt19937_64& rng) {
+  std::vector<size_t> bindings = ChoiceSites(sites, SampleSite::Kind::kThreadExtent, c);
+  if (bindings.empty()) return std::nullopt;
+  return OtherChoice(c, sites, bindings[Pick(bindings.size(), rng)], rng);
 }
 
 std::optional<Candidate> MutateParallel(const Candidate& c, const std::vector<SampleSite>& sites,
@@ -116,6 +140,16 @@ std::optional<Candidate> MutateComputeLocation(const Candidate& c, const std::ve
     if (sites[i].kind == SampleSite::Kind::kComputeLocation) out.decisions[i].clear();
   }
   return out;
+}
+
+std::vector<Mutator> CudaMutators() {
+  return {{"MutateTileSize", 0.9, MutateTileSize},
+          {"MutateUnroll", 0.08, MutateUnroll},
+          {"MutateThreadBinding", 0.02, MutateThreadBinding}};
+}
+
+std::vector<Mutator> DefaultMutators(const SpaceOptions& options) {
+  return options.cuda ? CudaMutators() : CpuMutators();
 }
 
 std::vector<Mutator> CpuMutators() {

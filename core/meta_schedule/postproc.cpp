@@ -225,4 +225,10 @@ bool ApplyCpuPostprocs(Schedule& sch, std::string* error) {
   return RewriteParallelVectorizeUnroll(sch, error) && RewriteReductionBlock(sch, error);
 }
 
+bool ApplyPostprocs(Schedule& sch, const SpaceOptions& options, std::string* error,
+                    ir::IRModule* lowered) {
+  return options.cuda ? ApplyCudaPostprocs(sch, options, error, lowered)
+                      : ApplyCpuPostprocs(sch, error);
+}
+
 }  // namespace wb::meta_schedule

@@ -59,14 +59,23 @@ bool RewriteUnboundBlock(schedule::Schedule& sch, const SpaceOptions& options, s
 
 // TVM's VerifyGPUCode: the thread extents of each block within its
 // meta_schedule.thread_extent_low/high_inclusive annotations, the vthread extents' product
-// within max_vthread; then the function lowered by "tir_lowering_cuda" and each kernel checked:
-// threads per block within max_threads_per_block (threadIdx.x/y at most 1024, z 64), shared
-// memory within max_shared_memory_per_block, vector accesses within max_vector_bytes. False
-// (with *error saying which limit) otherwise.
-bool VerifyGPUCode(const schedule::Schedule& sch, const SpaceOptions& options, std::string* error);
+// within max_vthread; then the function lowered as the build for options.target lowers it
+// (codegen::LowerCuda) and each kernel checked: threads per block within max_threads_per_block
+// (threadIdx.x/y at most 1024, z 64), shared memory within max_shared_memory_per_block, vector
+// accesses within max_vector_bytes. False (with *error saying which limit) otherwise; true with
+// the lowered module in *lowered (when given), which the build takes without lowering again.
+bool VerifyGPUCode(const schedule::Schedule& sch, const SpaceOptions& options, std::string* error,
+                   ir::IRModule* lowered = nullptr);
 
 // The CUDA list in TVM's order: DisallowDynamicLoop, RewriteCooperativeFetch,
-// RewriteUnboundBlock, RewriteParallelVectorizeUnroll, RewriteReductionBlock, VerifyGPUCode.
-bool ApplyCudaPostprocs(schedule::Schedule& sch, const SpaceOptions& options, std::string* error);
+// RewriteUnboundBlock, RewriteParallelVectorizeUnroll, RewriteReductionBlock, VerifyGPUCode
+// (its lowered module in *lowered).
+bool ApplyCudaPostprocs(schedule::Schedule& sch, const SpaceOptions& options, std::string* error,
+                        ir::IRModule* lowered = nullptr);
+
+// The target's list: ApplyCudaPostprocs for cuda (the lowered module in *lowered), else
+// ApplyCpuPostprocs.
+bool ApplyPostprocs(schedule::Schedule& sch, const SpaceOptions& options, std::string* error,
+                    ir::IRModule* lowered = nullptr);
 
 }  // namespace wb::meta_schedule

@@ -3,11 +3,10 @@
 #include <limits>
 #include <map>
 
+#include "codegen/build_cuda.h"
 #include "dlight/analysis.h"
-#include "ir/transform.h"
 #include "meta_schedule/postproc.h"
 #include "tir/functor.h"
-#include "transform/registry.h"
 
 namespace wb::meta_schedule {
 
@@ -311,27 +310,27 @@ bool RewriteUnboundBlock(Schedule& sch, const SpaceOptions& options, std::string
   return true;
 }
 
-bool VerifyGPUCode(const Schedule& sch, const SpaceOptions& options, std::string* error) {
+bool VerifyGPUCode(const Schedule& sch, const SpaceOptions& options, std::string* error,
+                   ir::IRModule* lowered) {
   ThreadExtentChecker checker(options);
   checker(sch.Func()->body);
   if (!checker.error.empty()) {
     *error = "VerifyGPUCode: " + checker.error;
     return false;
   }
-  DiagnosticList diags;
-  std::optional<ir::Pass> lower = transform::BuildPipeline("tir_lowering_cuda", diags);
-  if (!lower) {
-    *error = "VerifyGPUCode: " + RenderDiagnostics(diags);
-    return false;
-  }
-  ir::IRModule lowered;
+  ir::IRModule kernels;
   try {
-    lowered = (*lower)(sch.mod());
+    DiagnosticList diags;
+    kernels = codegen::LowerCuda(sch.mod(), options.target, diags);
+    if (!kernels.defined()) {
+      *error = "VerifyGPUCode: " + RenderDiagnostics(diags);
+      return false;
+    }
   } catch (const std::exception& e) {
     *error = std::string("VerifyGPUCode: the lowering failed: ") + e.what();
     return false;
   }
-  for (const auto& f : lowered->functions) {
+  for (const auto& f : kernels->functions) {
     auto prim = f.as_ref<tir::PrimFuncNode>();
     if (!prim.defined()) continue;
     KernelLimits limits(options);
@@ -341,10 +340,12 @@ bool VerifyGPUCode(const Schedule& sch, const SpaceOptions& options, std::string
       return false;
     }
   }
+  if (lowered) *lowered = kernels;
   return true;
 }
 
-bool ApplyCudaPostprocs(Schedule& sch, const SpaceOptions& options, std::string* error) {
+bool ApplyCudaPostprocs(Schedule& sch, const SpaceOptions& options, std::string* error,
+                        ir::IRModule* lowered) {
   if (!DisallowDynamicLoop(sch, error)) return false;
   try {
     if (!RewriteCooperativeFetch(sch, error)) return false;
@@ -353,7 +354,7 @@ bool ApplyCudaPostprocs(Schedule& sch, const SpaceOptions& options, std::string*
     return false;
   }
   return RewriteUnboundBlock(sch, options, error) && RewriteParallelVectorizeUnroll(sch, error) &&
-         RewriteReductionBlock(sch, error) && VerifyGPUCode(sch, options, error);
+         RewriteReductionBlock(sch, error) && VerifyGPUCode(sch, options, error, lowered);
 }
 
 }  // namespace wb::meta_schedule

@@ -1,6 +1,7 @@
-// The sampler the schedule rules share (schedule_rules.cpp, schedule_rules_cuda.cpp): it takes
-// a candidate's decision for each sampling site in turn, samples where the candidate has none,
-// and records the site and what was taken.
+// What the CPU and CUDA schedule rules share (schedule_rules.cpp, schedule_rules_cuda.cpp): the
+// sampler, which takes a candidate's decision for each sampling site in turn, samples where the
+// candidate has none, and records the site and what was taken; ParallelizeVectorizeUnroll; and
+// the CUDA rules' entry points, which ApplyDesignSpace and NumSketches call after AutoInline.
 #pragma once
 
 #include <algorithm>
@@ -101,5 +102,15 @@ class Sampler {
   SampledSchedule* out_;
 };
 
+// TVM's ParallelizeVectorizeUnroll on the root block: meta_schedule.parallel (the limit
+// max_jobs_per_core x cores, when max_jobs_per_core > 0), meta_schedule.vectorize
+// (max_vectorize_extent, when > 0) and meta_schedule.unroll_explicit (sample_categorical over
+// unroll_max_steps), which RewriteParallelVectorizeUnroll turns into loop kinds.
+void ParallelizeVectorizeUnroll(Schedule& sch, Sampler& sampler, const SpaceOptions& options);
+
+// The CUDA space's sketches, on the function after AutoInline (NumSketches).
+int CudaSketches(Schedule& sch, const SpaceOptions& options);
+// The CUDA rules after AutoInline, for `sketch`.
+void CudaRules(Schedule& sch, Sampler& sampler, const SpaceOptions& options, int sketch);
 
 }  // namespace wb::meta_schedule

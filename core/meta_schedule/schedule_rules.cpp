@@ -184,18 +184,6 @@ std::vector<int64_t> UsefulParallelLimits(Schedule& sch) {
   return out;
 }
 
-void ParallelizeVectorizeUnroll(Schedule& sch, Sampler& sampler, const SpaceOptions& options) {
-  auto* root = dynamic_cast<const tir::SBlockRealizeNode*>(sch.Func()->body.get());
-  if (!root) return;
-  SBlockRV rv = sch.GetSBlock(root->block->name_hint);
-  int64_t limit = sampler.ParallelLimit(
-      static_cast<int64_t>(options.max_jobs_per_core) * options.num_cores, UsefulParallelLimits(sch));
-  sch.Annotate(rv, "meta_schedule.parallel", ir::MakeInt(limit));
-  sch.Annotate(rv, "meta_schedule.vectorize", ir::MakeInt(options.max_vectorize_extent));
-  Schedule::ExprRV unroll = sampler.Categorical(options.unroll_max_steps);
-  sch.Annotate(rv, "meta_schedule.unroll_explicit", ir::MakeInt(sch.Get(unroll)));
-}
-
 }  // namespace
 
 // For the blocks a simple nest drives: a reduction with its reduction loops innermost and every
@@ -246,8 +234,12 @@ void AutoInline(Schedule& sch, bool disallow_exp, bool global_only) {
 
 SpaceOptions DefaultSpaceOptions(const codegen::Target& target) {
   SpaceOptions options;
+  options.target = target;
   if (target.is_cuda()) {
     options.cuda = true;
+    // ParallelizeVectorizeUnroll unrolls only (TVM's -1 for both).
+    options.max_jobs_per_core = -1;
+    options.max_vectorize_extent = -1;
     options.unroll_max_steps = {0, 16, 32, 64, 128, 256, 512, 1024};
     if (target.max_threads_per_block > 0) options.max_threads_per_block = target.max_threads_per_block;
     if (target.thread_warp_size > 0) options.thread_warp_size = target.thread_warp_size;
@@ -270,14 +262,57 @@ int WriteLevels(Schedule& sch) {
   return 1;
 }
 
+int CpuSketches(Schedule& sch, const SpaceOptions& options) {
+  return WriteLevels(sch) * RFactorVariants(sch, options);
+}
+
+// The CPU rules after AutoInline.
+void CpuRules(Schedule& sch, Sampler& sampler, const SpaceOptions& options, int sketch) {
+  // The sketch: a write-cache level for each AddRFactor variant.
+  const int levels = WriteLevels(sch);
+  const int variant = sketch / levels, write_level = sketch % levels;
+  std::set<std::string> tiled = AddRFactor(sch, sampler, options, variant);
+  for (const dlight::BlockInfo& info : dlight::GetBlockInfos(sch)) {
+    if (!Tileable(info) || tiled.count(info.name) ||
+        info.name.size() > 3 && info.name.compare(info.name.size() - 3, 3, "_rf") == 0)
+      continue;
+    MultiLevelTiling(sch, sampler, options, info, write_level);
+    tiled.insert(info.name);
+  }
+  RandomComputeLocation(sch, sampler, tiled);
+  ParallelizeVectorizeUnroll(sch, sampler, options);
+}
+
+Schedule Unscheduled(const tir::PrimFunc& func) {
+  return Schedule(dlight::SingleFunctionModule(func));
+}
+
 }  // namespace
 
+void ParallelizeVectorizeUnroll(Schedule& sch, Sampler& sampler, const SpaceOptions& options) {
+  auto* root = dynamic_cast<const tir::SBlockRealizeNode*>(sch.Func()->body.get());
+  if (!root) return;
+  SBlockRV rv = sch.GetSBlock(root->block->name_hint);
+  if (options.max_jobs_per_core > 0) {
+    int64_t limit =
+        sampler.ParallelLimit(static_cast<int64_t>(options.max_jobs_per_core) * options.num_cores,
+                              UsefulParallelLimits(sch));
+    sch.Annotate(rv, "meta_schedule.parallel", ir::MakeInt(limit));
+  }
+  if (options.max_vectorize_extent > 0) {
+    sch.Annotate(rv, "meta_schedule.vectorize", ir::MakeInt(options.max_vectorize_extent));
+  }
+  if (!options.unroll_max_steps.empty()) {
+    Schedule::ExprRV unroll = sampler.Categorical(options.unroll_max_steps);
+    sch.Annotate(rv, "meta_schedule.unroll_explicit", ir::MakeInt(sch.Get(unroll)));
+  }
+}
+
 int NumSketches(const tir::PrimFunc& func, const SpaceOptions& options) {
-  if (options.cuda) return NumCudaSketches(func, options);
   try {
-    Schedule sch(dlight::SingleFunctionModule(func));
-    AutoInline(sch, /*disallow_exp=*/true);
-    return WriteLevels(sch) * RFactorVariants(sch, options);
+    Schedule sch = Unscheduled(func);
+    AutoInline(sch, /*disallow_exp=*/!options.cuda);
+    return options.cuda ? CudaSketches(sch, options) : CpuSketches(sch, options);
   } catch (const std::exception&) {
   }
   return 1;
@@ -285,29 +320,21 @@ int NumSketches(const tir::PrimFunc& func, const SpaceOptions& options) {
 
 SampledSchedule ApplyDesignSpace(const tir::PrimFunc& func, const SpaceOptions& options,
                                  const Candidate& candidate, int64_t seed) {
-  if (options.cuda) return ApplyCudaDesignSpace(func, options, candidate, seed);
   SampledSchedule out;
   out.candidate.sketch = candidate.sketch;
   try {
-    Schedule sch(dlight::SingleFunctionModule(func));
+    Schedule sch = Unscheduled(func);
     sch.Seed(1 + (seed % 2147483645 + 2147483645) % 2147483645);
     Sampler sampler(sch, candidate, &out);
-    AutoInline(sch, /*disallow_exp=*/true);
-    // The sketch: a write-cache level for each AddRFactor variant.
-    const int levels = WriteLevels(sch);
-    const int variant = candidate.sketch / levels, write_level = candidate.sketch % levels;
-    std::set<std::string> tiled = AddRFactor(sch, sampler, options, variant);
-    for (const dlight::BlockInfo& info : dlight::GetBlockInfos(sch)) {
-      if (!Tileable(info) || tiled.count(info.name) ||
-          info.name.size() > 3 && info.name.compare(info.name.size() - 3, 3, "_rf") == 0)
-        continue;
-      MultiLevelTiling(sch, sampler, options, info, write_level);
-      tiled.insert(info.name);
+    // TVM's CPU list keeps exp (one per element of a softmax); its CUDA list inlines it.
+    AutoInline(sch, /*disallow_exp=*/!options.cuda);
+    if (options.cuda) {
+      CudaRules(sch, sampler, options, candidate.sketch);
+    } else {
+      CpuRules(sch, sampler, options, candidate.sketch);
     }
-    RandomComputeLocation(sch, sampler, tiled);
-    ParallelizeVectorizeUnroll(sch, sampler, options);
     std::string error;
-    if (!ApplyCpuPostprocs(sch, &error)) {
+    if (!ApplyPostprocs(sch, options, &error, &out.lowered)) {
       out.error = error;
       return out;
     }

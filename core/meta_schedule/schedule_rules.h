@@ -56,6 +56,7 @@ struct SpaceOptions {
   int max_vectorize_extent = 64;
   std::vector<int64_t> unroll_max_steps = {0, 16, 64, 512};
   int64_t max_innermost_factor = 64;
+  codegen::Target target;  // what the space is for (cuda: VerifyGPUCode lowers for it)
   // cuda
   bool cuda = false;
   int64_t max_threads_per_block = 1024;
@@ -72,20 +73,30 @@ SpaceOptions DefaultSpaceOptions(const codegen::Target& target);
 
 // One sampling site of a candidate, in the order the rules sample.
 struct SampleSite {
-  // kCategorical: another sample_categorical (a thread extent, a vector length: cuda rules).
-  enum class Kind { kTile, kUnroll, kParallel, kComputeLocation, kCategorical } kind = Kind::kTile;
+  // The cuda rules' sample_categorical sites: kThreadExtent, a thread count that a loop is split
+  // by and bound to threadIdx.x (CrossThreadReduction, AutoBind: what TVM's MutateThreadBinding
+  // finds); kVectorLength, a cooperative fetch's vector length (what TVM's MutateTileSize
+  // mutates besides the tiles).
+  enum class Kind {
+    kTile,
+    kUnroll,
+    kParallel,
+    kComputeLocation,
+    kThreadExtent,
+    kVectorLength
+  } kind = Kind::kTile;
   int64_t extent = 0;               // kTile: the loop's extent
   int64_t max_innermost_factor = -1;  // kTile
-  // kUnroll, kCategorical: the choices; kParallel: the useful limits; kComputeLocation: the candidate decisions
-  // (-2 inline, -1 root, i a loop of the consumer).
+  // kUnroll, kThreadExtent, kVectorLength: the choices; kParallel: the useful limits;
+  // kComputeLocation: the candidate decisions (-2 inline, -1 root, i a loop of the consumer).
   std::vector<int64_t> choices;
 };
 
 struct Candidate {
   int sketch = 0;
-  // One per site, in order: kTile the factors, kUnroll {index}, kParallel {limit},
-  // kComputeLocation {decision}. Missing or
-  // empty entries are sampled.
+  // One per site, in order: kTile the factors, kUnroll / kThreadExtent / kVectorLength {index
+  // of the choice}, kParallel {limit}, kComputeLocation {decision}. Missing or empty entries are
+  // sampled.
   std::vector<std::vector<int64_t>> decisions;
 };
 
@@ -94,6 +105,7 @@ struct SampledSchedule {
   std::optional<schedule::Schedule> schedule;  // with the postprocessors applied
   Candidate candidate;                         // with every decision filled in
   std::vector<SampleSite> sites;
+  ir::IRModule lowered;  // cuda: what VerifyGPUCode lowered (the build takes it)
   std::string error;                           // why there is no schedule
 };
 
@@ -104,7 +116,7 @@ int NumSketches(const tir::PrimFunc& func, const SpaceOptions& options);
 
 // Applies the rules for `candidate.sketch` to `func` (as "main" of its own module), taking the
 // candidate's decisions and sampling the rest from `seed`, then the postprocessors of the
-// target (ApplyCpuPostprocs, ApplyCudaPostprocs). A rule
+// target (ApplyPostprocs). A rule
 // that does not apply to a block leaves it; a postprocessor that fails rejects the candidate.
 SampledSchedule ApplyDesignSpace(const tir::PrimFunc& func, const SpaceOptions& options,
                                  const Candidate& candidate, int64_t seed);
@@ -120,9 +132,5 @@ bool NeedsMultiLevelTiling(const dlight::BlockInfo& info);
 // enough (CPU: max_jobs_per_core x cores; cuda: max_threads_per_block).
 bool NeedsRFactorOrCrossThreadReduction(schedule::Schedule& sch, const dlight::BlockInfo& info,
                                         int64_t max_parallel);
-
-int NumCudaSketches(const tir::PrimFunc& func, const SpaceOptions& options);
-SampledSchedule ApplyCudaDesignSpace(const tir::PrimFunc& func, const SpaceOptions& options,
-                                     const Candidate& candidate, int64_t seed);
 
 }  // namespace wb::meta_schedule

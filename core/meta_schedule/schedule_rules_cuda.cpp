@@ -1,5 +1,5 @@
 // The CUDA design space (schedule_rules.h): TVM's ScheduleRule::DefaultCUDA on the blocks of a
-// PrimFunc, then the CUDA postprocessors.
+// PrimFunc after AutoInline (ApplyDesignSpace runs it, and the postprocessors after).
 #include <stdexcept>
 
 #include "dlight/analysis.h"
@@ -108,7 +108,7 @@ void MultiLevelTiling(Schedule& sch, Sampler& sampler, const SpaceOptions& optio
     if (inner.size() > 1) sch.Fuse(inner);
     std::vector<int64_t> lens = VectorLens(options, buffer->dtype);
     if (!lens.empty()) {
-      Schedule::ExprRV len = sampler.Categorical(lens, SampleSite::Kind::kCategorical);
+      Schedule::ExprRV len = sampler.Categorical(lens, SampleSite::Kind::kVectorLength);
       sch.Annotate(cache, "meta_schedule.cooperative_fetch", ir::MakeInt(sch.Get(len)));
     }
   }
@@ -135,7 +135,8 @@ bool NeedsCrossThreadReduction(Schedule& sch, const dlight::BlockInfo& info, con
 void CrossThreadReduction(Schedule& sch, Sampler& sampler, const SpaceOptions& options, const std::string& name) {
   std::optional<dlight::BlockInfo> info = Find(sch, name);
   if (!info) return;
-  Schedule::ExprRV extent = sampler.Categorical(CrossThreadExtents(options), SampleSite::Kind::kCategorical);
+  Schedule::ExprRV extent =
+      sampler.Categorical(CrossThreadExtents(options), SampleSite::Kind::kThreadExtent);
   // Fusion with the consumer.
   std::vector<SBlockRV> consumers = sch.GetConsumers(info->rv);
   if (info->block->writes.size() == 1 && consumers.size() == 1) {
@@ -204,16 +205,6 @@ void CrossThreadReduction(Schedule& sch, Sampler& sampler, const SpaceOptions& o
   sch.Bind(split[1], "threadIdx.x");
 }
 
-// ParallelizeVectorizeUnroll for cuda (max_jobs_per_core and max_vectorize_extent -1): only the
-// unroll step, sampled, on the root block.
-void ParallelizeVectorizeUnroll(Schedule& sch, Sampler& sampler, const SpaceOptions& options) {
-  auto* root = dynamic_cast<const tir::SBlockRealizeNode*>(sch.Func()->body.get());
-  if (!root) return;
-  SBlockRV rv = sch.GetSBlock(root->block->name_hint);
-  Schedule::ExprRV unroll = sampler.Categorical(options.unroll_max_steps);
-  sch.Annotate(rv, "meta_schedule.unroll_explicit", ir::MakeInt(sch.Get(unroll)));
-}
-
 // AutoBind: BindBlockThreadIdx on each block, the thread count sampled among auto_bind_extents
 // that the extent reaches (the extent itself when none does).
 void AutoBind(Schedule& sch, Sampler& sampler, const SpaceOptions& options) {
@@ -230,7 +221,7 @@ void AutoBind(Schedule& sch, Sampler& sampler, const SpaceOptions& options) {
                          }
                          if (choices.empty()) return max;
                          if (choices.size() == 1) return choices[0];
-                         return sampler.Categorical(choices, SampleSite::Kind::kCategorical);
+                         return sampler.Categorical(choices, SampleSite::Kind::kThreadExtent);
                        });
   }
 }
@@ -246,54 +237,30 @@ std::vector<std::string> CrossThreadBlocks(Schedule& sch, const SpaceOptions& op
 
 }  // namespace
 
-int NumCudaSketches(const tir::PrimFunc& func, const SpaceOptions& options) {
-  try {
-    Schedule sch(dlight::SingleFunctionModule(func));
-    AutoInline(sch, /*disallow_exp=*/false);
-    return CrossThreadBlocks(sch, options).empty() ? 1 : 2;
-  } catch (const std::exception&) {
-  }
-  return 1;
+int CudaSketches(Schedule& sch, const SpaceOptions& options) {
+  return CrossThreadBlocks(sch, options).empty() ? 1 : 2;
 }
 
-SampledSchedule ApplyCudaDesignSpace(const tir::PrimFunc& func, const SpaceOptions& options,
-                                     const Candidate& candidate, int64_t seed) {
-  SampledSchedule out;
-  out.candidate.sketch = candidate.sketch;
-  try {
-    Schedule sch(dlight::SingleFunctionModule(func));
-    sch.Seed(1 + (seed % 2147483645 + 2147483645) % 2147483645);
-    Sampler sampler(sch, candidate, &out);
-    AutoInline(sch, /*disallow_exp=*/false);
-    std::vector<std::string> cross_thread = CrossThreadBlocks(sch, options);
-    for (const dlight::BlockInfo& info : dlight::GetBlockInfos(sch)) {
-      // Every block tiling takes is tiled (TVM's list puts MultiLevelTiling first, and a tiled
-      // block is no longer one for CrossThreadReduction).
-      if (NeedsMultiLevelTiling(info)) {
-        std::optional<dlight::BlockInfo> now = Find(sch, info.name);
-        if (now) MultiLevelTiling(sch, sampler, options, *now);
-      }
+void CudaRules(Schedule& sch, Sampler& sampler, const SpaceOptions& options, int sketch) {
+  std::vector<std::string> cross_thread = CrossThreadBlocks(sch, options);
+  for (const dlight::BlockInfo& info : dlight::GetBlockInfos(sch)) {
+    // Every block tiling takes is tiled (TVM's list puts MultiLevelTiling first, and a tiled
+    // block is no longer one for CrossThreadReduction).
+    if (NeedsMultiLevelTiling(info)) {
+      std::optional<dlight::BlockInfo> now = Find(sch, info.name);
+      if (now) MultiLevelTiling(sch, sampler, options, *now);
     }
-    // The epilogues into the tiles' write-back (the cache stages themselves stay).
-    AutoInline(sch, /*disallow_exp=*/false, /*global_only=*/true);
-    if (candidate.sketch == 0) {
-      // Consumers first, as TVM's post-order application meets them.
-      for (auto it = cross_thread.rbegin(); it != cross_thread.rend(); ++it) {
-        CrossThreadReduction(sch, sampler, options, *it);
-      }
-    }
-    ParallelizeVectorizeUnroll(sch, sampler, options);
-    AutoBind(sch, sampler, options);
-    std::string error;
-    if (!ApplyCudaPostprocs(sch, options, &error)) {
-      out.error = error;
-      return out;
-    }
-    out.schedule = std::move(sch);
-  } catch (const std::exception& e) {
-    out.error = e.what();
   }
-  return out;
+  // The epilogues into the tiles' write-back (the cache stages themselves stay).
+  AutoInline(sch, /*disallow_exp=*/false, /*global_only=*/true);
+  if (sketch == 0) {
+    // Consumers first, as TVM's post-order application meets them.
+    for (auto it = cross_thread.rbegin(); it != cross_thread.rend(); ++it) {
+      CrossThreadReduction(sch, sampler, options, *it);
+    }
+  }
+  ParallelizeVectorizeUnroll(sch, sampler, options);
+  AutoBind(sch, sampler, options);
 }
 
 }  // namespace wb::meta_schedule

@@ -18,9 +18,10 @@
 #include "meta_schedule/feature_extractor.h"
 #include "meta_schedule/mutator.h"
 #include "meta_schedule/schedule_rules.h"
-#include "schedule/recipe.h"
 #include "runtime/cuda/cuda_driver.h"
+#include "schedule/recipe.h"
 #include "tir/expr.h"
+#include "workbench/isolated_build.h"
 
 namespace wb::meta_schedule {
 
@@ -45,6 +46,7 @@ struct Scheduled {
   std::string trace;
   uint64_t hash = 0;
   std::vector<float> features;
+  ir::IRModule lowered;  // cuda: what VerifyGPUCode lowered
 };
 
 std::optional<Scheduled> Realize(const TuneTask& task, const SpaceOptions& space, const Candidate& c,
@@ -58,6 +60,7 @@ std::optional<Scheduled> Realize(const TuneTask& task, const SpaceOptions& space
   out.trace = s.schedule->trace().AsPython();
   out.hash = ir::StructuralHash(out.func);
   out.features = ExtractFeatures(out.func);
+  out.lowered = s.lowered;
   return out;
 }
 
@@ -139,8 +142,12 @@ class Tuner {
         const workbench::CancellationToken& token, const TuneProgressFn& progress, TuneResult* result)
       : options_(options), target_(target), key_(DatabaseTarget(target)), db_(std::move(db)), token_(token),
         progress_(progress), result_(result), start_(Clock::now()) {
-    runner_ = options.runner ? options.runner
-                             : MeasureWithRunCheck(options.target, options.timing, options.timeout_s);
+    if (options.builder) {
+      builder_ = options.builder;
+    } else if (!options.runner) {
+      builder_ = BuildInChildren(options.target, options.build_jobs, options.build_timeout_s);
+    }
+    runner_ = options.runner ? options.runner : MeasureWithRunCheck(options.target, options.timing);
   }
 
   void Run(const std::vector<TuneTask>& tasks) {
@@ -173,11 +180,15 @@ class Tuner {
         if (st.report.message.empty()) st.report.message = "the design space has no new candidate";
         continue;
       }
+      std::vector<BuildInput> inputs;
+      for (const Scheduled& s : batch) inputs.push_back({s.func, s.lowered});
+      std::vector<BuiltCandidate> built = Build(inputs);
       std::vector<std::vector<float>> features;
       std::vector<double> seconds;
-      for (const Scheduled& s : batch) {
+      for (size_t i = 0; i < batch.size(); ++i) {
         if (token_.cancelled() || result_->trials >= options_.max_trials) break;
-        std::optional<double> t = MeasureCandidate(st, s);
+        const Scheduled& s = batch[i];
+        std::optional<double> t = MeasureCandidate(st, s, built[i]);
         ++result_->trials;
         features.push_back(s.features);
         seconds.push_back(t.value_or(0));
@@ -233,7 +244,8 @@ class Tuner {
     std::optional<dlight::AppliedRule> applied = dlight::ApplyRules(
         task.func, target_, target_.is_cuda() ? dlight::gpu::DefaultRules() : dlight::cpu::DefaultRules());
     tir::PrimFunc baseline = applied ? MarkScheduled(applied->schedule.Func()) : task.func;
-    Measurement m = Measure(baseline, task.func, {});
+    // Its checked run also runs the reference (for large work, the unscheduled module compiled).
+    Measurement m = Measure(Build({{baseline, {}}})[0], task.func, {}, 10 * options_.timeout_s);
     if (!m.result.ok()) {
       st.active = false;
       st.report.message = "the default schedule does not run and check: " +
@@ -268,11 +280,45 @@ class Tuner {
     }
   }
 
-  Measurement Measure(const tir::PrimFunc& scheduled, const tir::PrimFunc& original,
-                      const Outputs& expected) {
-    Measurement m = runner_(scheduled, original, expected, token_);
-    result_->measure_s += m.build_s + m.run_s;
-    result_->build_s += m.build_s;
+  // The batch built by the builder (in parallel); without one, handed over unbuilt.
+  std::vector<BuiltCandidate> Build(const std::vector<BuildInput>& inputs) {
+    if (!builder_) {
+      std::vector<BuiltCandidate> out;
+      for (const BuildInput& in : inputs) out.push_back({in.func, nullptr, "", 0});
+      return out;
+    }
+    auto t0 = Clock::now();
+    std::vector<BuiltCandidate> out = builder_(inputs, token_);
+    const double wall = Since(t0);
+    result_->build_s += wall;
+    result_->measure_s += wall;
+    for (const BuiltCandidate& b : out) result_->build_cpu_s += b.build_s;
+    return out;
+  }
+
+  // The run limit of a candidate of `st` (search.h: slow_limit).
+  double RunLimit(const TaskState& st) const {
+    if (options_.slow_limit <= 0 || !st.report.best_s) return options_.timeout_s;
+    const workbench::TimingOptions& t = options_.timing;
+    // The checked call, the warm-up, the timed calls (at least min_repeat_ms a sample).
+    const double at_best =
+        (2 + t.number * t.repeat) * *st.report.best_s + t.repeat * t.min_repeat_ms / 1e3;
+    return std::min(options_.timeout_s, 2 + options_.slow_limit * at_best);
+  }
+
+  // A built candidate's run; one whose build failed is that failure, not run.
+  Measurement Measure(const BuiltCandidate& built, const tir::PrimFunc& original,
+                      const Outputs& expected, double timeout_s) {
+    Measurement m;
+    if (!built.error.empty()) {
+      m.result.name = "main";
+      m.result.status =
+          token_.cancelled() ? workbench::RunStatus::kCancelled : workbench::RunStatus::kFailed;
+      m.result.message = "build failed: " + built.error;
+      return m;
+    }
+    m = runner_(built, original, expected, timeout_s, token_);
+    result_->measure_s += m.run_s;
     result_->run_s += m.run_s;
     return m;
   }
@@ -289,15 +335,19 @@ class Tuner {
     if (!db_->CommitRecord(rec, &error)) result_->warnings.push_back(error);
   }
 
-  std::optional<double> MeasureCandidate(TaskState& st, const Scheduled& s) {
+  std::optional<double> MeasureCandidate(TaskState& st, const Scheduled& s,
+                                         const BuiltCandidate& built) {
     st.seen.insert(s.hash);
     result_->measured.push_back(s.hash);
-    Measurement m = Measure(s.func, st.task->func, st.expected);
+    const double limit = RunLimit(st);
+    Measurement m = Measure(built, st.task->func, st.expected, limit);
     ++st.report.trials;
     if (m.result.status == workbench::RunStatus::kCancelled) return std::nullopt;
     Record(st, s.trace, m.result);
     if (!m.result.ok() || m.result.samples_s.empty()) {
       ++st.report.failed;
+      if (m.result.status == workbench::RunStatus::kTimedOut && limit < options_.timeout_s)
+        ++st.report.too_slow;
       return std::nullopt;
     }
     double t = m.result.median_s();
@@ -363,7 +413,7 @@ class Tuner {
       pop.push_back(*s);
     }
     if (pop.empty()) return {};
-    std::vector<Mutator> mutators = CpuMutators();
+    std::vector<Mutator> mutators = DefaultMutators(st.space);
     std::vector<double> mprobs;
     for (const Mutator& m : mutators) mprobs.push_back(m.probability);
     std::uniform_real_distribution<double> u(0, 1);
@@ -449,28 +499,34 @@ class Tuner {
   void Verify(TaskState& st) {
     struct Finalist {
       tir::PrimFunc func;
+      ir::IRModule lowered;
       std::string trace;
       std::vector<double> medians;  // one per round that ran and checked
       bool failed = false;
     };
     std::vector<Finalist> finalists;
-    finalists.push_back({st.baseline, st.baseline_trace, {}, false});
+    finalists.push_back({st.baseline, {}, st.baseline_trace, {}, false});
     std::vector<std::pair<Scheduled, double>> good = st.good;
     std::stable_sort(good.begin(), good.end(),
                      [](const auto& a, const auto& b) { return a.second < b.second; });
     std::set<uint64_t> taken = {ir::StructuralHash(st.baseline)};
     for (const auto& [s, t] : good) {
       if (static_cast<int>(finalists.size()) > options_.verify_top_k) break;
-      if (taken.insert(s.hash).second) finalists.push_back({s.func, s.trace, {}, false});
+      if (taken.insert(s.hash).second) finalists.push_back({s.func, s.lowered, s.trace, {}, false});
     }
     st.report.search_best_s = st.report.best_s;
     if (finalists.size() < 2) return;
+    std::vector<BuildInput> inputs;
+    for (const Finalist& f : finalists) inputs.push_back({f.func, f.lowered});
+    // Built once for every round.
+    std::vector<BuiltCandidate> built = Build(inputs);
     for (int round = 0; round < options_.verify_rounds; ++round) {
       for (size_t k = 0; k < finalists.size(); ++k) {
         if (token_.cancelled()) return;
-        Finalist& f = finalists[(k + round) % finalists.size()];
+        const size_t i = (k + round) % finalists.size();
+        Finalist& f = finalists[i];
         if (f.failed) continue;
-        Measurement m = Measure(f.func, st.task->func, st.expected);
+        Measurement m = Measure(built[i], st.task->func, st.expected, options_.timeout_s);
         ++result_->verify_runs;
         if (m.result.status == workbench::RunStatus::kCancelled) return;
         if (!f.trace.empty()) Record(st, f.trace, m.result);
@@ -521,6 +577,7 @@ class Tuner {
   workbench::CancellationToken token_;
   TuneProgressFn progress_;
   TuneResult* result_;
+  BuilderFn builder_;  // empty: candidates go to the runner unbuilt
   RunnerFn runner_;
   Clock::time_point start_;
 };
@@ -573,7 +630,9 @@ std::vector<SpaceSummary> VerifyDesignSpace(const ExtractedTasks& tasks, const c
         if (!summary.built) continue;
         codegen::BuildOptions build;
         build.default_schedule = false;
-        codegen::BuildResult built = codegen::Build(dlight::SingleFunctionModule(f), target, build);
+        // A cuda candidate: the module VerifyGPUCode lowered, which the build does not lower again.
+        codegen::BuildResult built = codegen::Build(
+            s.lowered.defined() ? s.lowered : dlight::SingleFunctionModule(f), target, build);
         if (built.ok()) {
           ++sk.compiled;
         } else if (sk.first_error.empty()) {
@@ -598,14 +657,50 @@ std::optional<double> TaskReport::speedup() const {
   return *default_s / *best_s;
 }
 
-RunnerFn MeasureWithRunCheck(const std::string& target_text, const workbench::TimingOptions& timing,
-                             double timeout_s) {
-  return [=](const tir::PrimFunc& scheduled, const tir::PrimFunc& original, const Outputs& expected,
-             const workbench::CancellationToken& token) {
+BuilderFn BuildInChildren(const std::string& target_text, int jobs, double timeout_s) {
+  return [=](const std::vector<BuildInput>& batch, const workbench::CancellationToken& token) {
+    std::vector<BuiltCandidate> out;
+    for (const BuildInput& in : batch) out.push_back({in.func, nullptr, "", 0});
+    std::string error;
+    std::optional<codegen::Target> target = codegen::ParseTarget(target_text, &error);
+    if (!target) {
+      for (BuiltCandidate& b : out) b.error = "target '" + target_text + "': " + error;
+      return out;
+    }
+    std::vector<ir::IRModule> modules;
+    for (const BuildInput& in : batch) {
+      modules.push_back(in.lowered.defined() ? in.lowered : dlight::SingleFunctionModule(in.func));
+    }
+    workbench::IsolatedBuildOptions options;
+    options.jobs = jobs;
+    options.timeout_s = timeout_s;
+    // A candidate is scheduled: no default schedule over it.
+    options.default_schedule = false;
+    std::vector<workbench::IsolatedBuild> built =
+        workbench::CompileIsolated(modules, *target, options, token);
+    for (size_t i = 0; i < out.size(); ++i) {
+      out[i].build_s = built[i].seconds;
+      if (!built[i].compiled.ok()) {
+        out[i].error = RenderDiagnostics(built[i].compiled.diagnostics);
+        continue;
+      }
+      // What the run reads its functions and parameters from: the scheduled function.
+      built[i].compiled.source = dlight::SingleFunctionModule(batch[i].func);
+      out[i].compiled =
+          std::make_shared<const workbench::CompiledModule>(std::move(built[i].compiled));
+    }
+    return out;
+  };
+}
+
+RunnerFn MeasureWithRunCheck(const std::string& target_text,
+                             const workbench::TimingOptions& timing) {
+  return [=](const BuiltCandidate& built, const tir::PrimFunc& original, const Outputs& expected,
+             double timeout_s, const workbench::CancellationToken& token) {
     Measurement m;
     m.result.name = "main";
     workbench::RunCheckRequest req;
-    req.module = dlight::SingleFunctionModule(scheduled);
+    req.module = dlight::SingleFunctionModule(built.func);
     req.reference_module = dlight::SingleFunctionModule(original);
     req.target = target_text;
     req.functions = {"main"};
@@ -613,9 +708,7 @@ RunnerFn MeasureWithRunCheck(const std::string& target_text, const workbench::Ti
     req.profile = true;
     req.timing = timing;
     req.isolate = true;
-    // The checked run also runs the reference (for large work, the unscheduled module compiled):
-    // it gets ten times the candidates' limit.
-    req.timeout_s = expected.empty() ? 10 * timeout_s : timeout_s;
+    req.timeout_s = timeout_s;
     req.keep_outputs = true;
     std::string error;
     std::optional<codegen::Target> target = codegen::ParseTarget(target_text, &error);
@@ -626,16 +719,13 @@ RunnerFn MeasureWithRunCheck(const std::string& target_text, const workbench::Ti
     }
     // As the build for this target runs: on its cores.
     req.num_threads = std::max(1, target->num_cores);
-    auto t0 = Clock::now();
-    workbench::CompiledModule compiled = workbench::Compile(req.module, *target);
-    m.build_s = Since(t0);
-    if (!compiled.ok()) {
+    if (!built.compiled) {
       m.result.status = workbench::RunStatus::kFailed;
-      m.result.message = "build failed: " + RenderDiagnostics(compiled.diagnostics);
+      m.result.message = "the candidate was not built (a runner of run-and-check needs a builder)";
       return m;
     }
-    t0 = Clock::now();
-    workbench::RunCheckResult res = workbench::RunCompiled(compiled, req, token);
+    auto t0 = Clock::now();
+    workbench::RunCheckResult res = workbench::RunCompiled(*built.compiled, req, token);
     m.run_s = Since(t0);
     if (res.functions.empty()) {
       m.result.status = res.cancelled ? workbench::RunStatus::kCancelled : workbench::RunStatus::kFailed;

@@ -16,7 +16,9 @@
 // the cost model's score are mutated (mutator.h, with genetic_mutate_prob); then the
 // num_trials_per_iter best predicted candidates not measured yet (duplicates removed by
 // structural hash of the scheduled function), eps_greedy of them random samples instead. The
-// cost model is retrained after each batch.
+// batch is built first, in parallel, each candidate in its own child process (as TVM's
+// LocalBuilder; BuildInChildren), then measured one candidate at a time, with no build running
+// beside it. The cost model is retrained after each batch.
 //
 // When the budget is spent (not after a cancel), each task's verify_top_k best candidates and
 // its default schedule are measured again, verify_rounds times, interleaved (one of each in turn,
@@ -24,11 +26,13 @@
 // by the median of its rounds' medians becomes the task's choice (database_verified.json), which
 // ApplyDatabase takes; the default schedule stays when it wins. Search measurements alone cannot
 // choose on a loaded machine: the load changes between them, and the fastest of many noisy
-// measurements is mostly luck. Every run, the re-measurements too, runs in a child process
-// with the target's thread count (-num-cores, else the runtime pool's size), as the build runs.
+// measurements is mostly luck. The finalists are built once for all their rounds. Every run,
+// the re-measurements too, runs in a child process with the target's thread count (-num-cores,
+// else the runtime pool's size), as the build runs.
 //
 // For a cuda target the design space and postprocessors are the CUDA ones (schedule_rules.h) and
-// the default schedule core/dlight's GPU rules'. Where there is no CUDA device (and no runner is
+// the default schedule core/dlight's GPU rules'; a candidate is built from the module
+// VerifyGPUCode lowered. Where there is no CUDA device (and no runner is
 // given), nothing can be measured: Tune builds and verifies each task's design space instead
 // (VerifyDesignSpace) and returns it with no_device set and an error saying so.
 //
@@ -39,10 +43,11 @@
 // A task whose design space runs dry leaves with a message; so does one the budget never
 // reached. Deterministic for a seed given the same measurements: every draw
 // comes from generators seeded by `seed` and the task's index. Cancellation is checked between
-// candidates and inside each run.
+// candidates and inside each build and run.
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,19 +60,37 @@
 
 namespace wb::meta_schedule {
 
+// A candidate for the builder: the scheduled function ("main"), and for cuda the module
+// VerifyGPUCode lowered it to (the build starts from it instead of lowering it again).
+struct BuildInput {
+  tir::PrimFunc func;
+  ir::IRModule lowered;  // null: the build lowers `func`
+};
+// What the builder made of a candidate.
+struct BuiltCandidate {
+  tir::PrimFunc func;  // the scheduled function
+  // Null without a builder (the runner builds what it needs), or when the build failed.
+  std::shared_ptr<const workbench::CompiledModule> compiled;
+  std::string error;   // why the build failed (it crashed, hung, or the compiler refused): not run
+  double build_s = 0;  // the build's own seconds
+};
+// Builds a batch of candidates (in the batch's order).
+using BuilderFn = std::function<std::vector<BuiltCandidate>(
+    const std::vector<BuildInput>& batch, const workbench::CancellationToken& token)>;
+
 // One candidate's measurement: a FunctionResult of workbench's mechanism (status, samples,
-// outputs), and the seconds its build and its run took.
+// outputs), and the seconds its run took.
 struct Measurement {
   workbench::FunctionResult result;
-  double build_s = 0;
   double run_s = 0;
 };
 using Outputs = std::vector<std::pair<std::string, runtime::NDArray>>;
-// Measures `scheduled` (as "main"); `expected`: the outputs to compare with, empty to check it
-// against the reference (computing `original`) and keep its outputs instead.
-using RunnerFn = std::function<Measurement(const tir::PrimFunc& scheduled, const tir::PrimFunc& original,
-                                           const Outputs& expected,
-                                           const workbench::CancellationToken& token)>;
+// Measures a built candidate (as "main"); `expected`: the outputs to compare with, empty to check
+// it against the reference (computing `original`) and keep its outputs instead. A run longer
+// than `timeout_s` is killed (kTimedOut).
+using RunnerFn = std::function<Measurement(
+    const BuiltCandidate& candidate, const tir::PrimFunc& original, const Outputs& expected,
+    double timeout_s, const workbench::CancellationToken& token)>;
 
 struct TuneOptions {
   std::string target = "llvm";
@@ -80,13 +103,24 @@ struct TuneOptions {
   double genetic_mutate_prob = 0.85;
   double eps_greedy = 0.05;
   size_t cost_model_min_train = 16;
-  workbench::TimingOptions timing{3, 3, 20, 0, false};
+  // TVM's runner: 3 calls a sample, one sample, at least 100 ms of calls (after a warm-up call).
+  workbench::TimingOptions timing{3, 1, 100, 0, false};
   double timeout_s = 30;  // per candidate run (the default schedule's checked run: 10x)
+  // A candidate's run is cut (kTimedOut: failed, never chosen) once it has taken slow_limit times
+  // what its calls would take at the task's best latency so far (plus 2 s for the process, the
+  // inputs and the check): one that slow cannot win, and timing it in full would cost the search
+  // most of its time. 0: only timeout_s.
+  double slow_limit = 5;
+  double build_timeout_s = 60;  // per candidate build
+  int build_jobs = 0;           // builds at once; 0: this machine's cores
   int verify_top_k = 3;   // candidates re-measured beside the default schedule; 0: no verification
   int verify_rounds = 3;
   std::string work_dir;   // the database; empty: none (nothing is recorded)
   int space_samples = 8;  // cuda without a device: valid candidates wanted per sketch (VerifyDesignSpace)
-  RunnerFn runner;        // empty: MeasureWithRunCheck for `target`
+  // Empty: BuildInChildren and MeasureWithRunCheck for `target`. A runner given without a
+  // builder gets its candidates unbuilt.
+  BuilderFn builder;
+  RunnerFn runner;
 };
 
 struct TaskReport {
@@ -95,6 +129,7 @@ struct TaskReport {
   double flops = 0;
   int trials = 0;  // candidates measured (the default schedule included)
   int failed = 0;
+  int too_slow = 0;  // of the failed: runs cut by slow_limit
   // Medians: with verification, of the closing re-measurement (the same conditions for both);
   // else of the search's measurements.
   std::optional<double> default_s;  // the default schedule
@@ -147,19 +182,24 @@ struct TuneResult {
   // Where the time went, in seconds.
   double generate_s = 0;  // design space sampling, mutation, postprocessors, features
   double model_s = 0;     // cost model training and prediction
-  double measure_s = 0;   // build and run (the runner): build_s + run_s
-  double build_s = 0;     // LLVM builds of the candidates
-  double run_s = 0;       // their checked, timed runs (child processes included)
+  double measure_s = 0;   // build and run: build_s + run_s
+  double build_s = 0;     // the builder's batches, from start to end (builds run in parallel)
+  double build_cpu_s = 0;  // the builds' own seconds, summed (above build_s when they overlapped)
+  double run_s = 0;        // the candidates' checked, timed runs (child processes included)
   double total_s = 0;
   std::vector<int> batches;  // the task (its index) of each batch, in order
   // The candidates measured, in order, as their structural hashes (for determinism checks).
   std::vector<uint64_t> measured;
 };
 
-// The run-and-check runner for `target` (LLVM builds, isolated timed runs on the target's
-// num_cores threads).
-RunnerFn MeasureWithRunCheck(const std::string& target, const workbench::TimingOptions& timing,
-                             double timeout_s);
+// The builder for `target`: each batch built `jobs` at a time (0: this machine's cores), each
+// candidate in its own child process (workbench/isolated_build.h); a build that fails, crashes
+// or runs past `timeout_s` is that candidate's error.
+BuilderFn BuildInChildren(const std::string& target, int jobs, double timeout_s);
+
+// The run-and-check runner for `target`: a built candidate run in a child process on the
+// target's num_cores threads, checked and timed (workbench/run_check.h).
+RunnerFn MeasureWithRunCheck(const std::string& target, const workbench::TimingOptions& timing);
 
 // Each task's design space for `target`: every sketch sampled (seeded by `seed`) until `samples`
 // candidates passed the rules and postprocessors, or 16 x `samples` were drawn; the valid ones

@@ -44,6 +44,18 @@ RecipeMethodRegistrar reg_get_sblock(
      {{"name", RecipeParamKind::kString, "the block's name", ""},
       {"func_name", RecipeParamKind::kString, "the PrimFunc to look in", "None"}}});
 
+// Not a schedule step (TVM does not trace it): which PrimFunc the lookups after it search.
+RecipeMethodRegistrar reg_work_on("work_on",
+                                  {{"func_name"}, false, RecipeReturns::kNothing,
+                                   [](Schedule& sch, RecipeArgs& args) -> Outputs {
+                                     sch.WorkOn(args.String("func_name"));
+                                     return {};
+                                   }},
+                                  {"lookup",
+                                   "work on the PrimFunc named `func_name` from now on",
+                                   {{"func_name", RecipeParamKind::kString,
+                                     "the PrimFunc to work on", ""}}});
+
 RecipeMethodRegistrar reg_get_loops("get_loops",
                                     {{"block"}, false, RecipeReturns::kList,
                                      [](Schedule& sch, RecipeArgs& args) -> Outputs {
@@ -245,6 +257,16 @@ RecipeError RecipeArgs::TypeError(const RecipeValue& v, const std::string& what,
   return {what + " must be " + want, v.begin, v.end};
 }
 
+namespace {
+
+// `sch.get(l)` where the handle `l` belongs.
+RecipeError NodeForHandle(const RecipeValue& v, const std::string& what) {
+  return {"'" + v.s + "' is the IR node that sch.get() reads: pass the " + what + " itself",
+          v.begin, v.end};
+}
+
+}  // namespace
+
 std::variant<SBlockRV, LoopRV> RecipeArgs::BlockOrLoop(const std::string& name) {
   const RecipeValue& v = Require(name);
   if (v.kind == RecipeValue::Kind::kHandle && std::holds_alternative<LoopRV>(v.rv)) {
@@ -305,6 +327,7 @@ std::vector<SBlockRV> RecipeArgs::BlockList(const std::string& name) {
 SBlockRV RecipeArgs::BlockOf(const RecipeValue& v) {
   // As in TVM's Python API, a block may be given by name.
   if (v.kind == RecipeValue::Kind::kString) return sch_.GetSBlock(v.s);
+  if (v.kind == RecipeValue::Kind::kNode) throw NodeForHandle(v, "block");
   if (v.kind != RecipeValue::Kind::kHandle) throw TypeError(v, "block", "a block or a block name");
   if (!std::holds_alternative<SBlockRV>(v.rv)) {
     throw RecipeError{"'" + v.s + "' is " + KindOf(v.rv) + ", not a block", v.begin, v.end};
@@ -317,6 +340,7 @@ LoopRV RecipeArgs::LoopOf(const RecipeValue& v) {
     // Blocks may be named by a string, loops may not: say what to write instead.
     throw RecipeError{"a loop is needed here, not the string \"" + v.s + "\" (loops come from sch.get_loops(block), e.g. sch.get_loops(\"" + v.s + "\")[0])", v.begin, v.end};
   }
+  if (v.kind == RecipeValue::Kind::kNode) throw NodeForHandle(v, "loop");
   if (v.kind != RecipeValue::Kind::kHandle) throw TypeError(v, "this argument", "a loop");
   if (!std::holds_alternative<LoopRV>(v.rv)) {
     throw RecipeError{"'" + v.s + "' is " + KindOf(v.rv) + ", not a loop", v.begin, v.end};

@@ -2,10 +2,14 @@
 // TVM's API, read and applied onto a Schedule. The reader (recipe_reader.cpp) parses with
 // core/script's lexer and CST and evaluates a subset of Python: assignments (names, `_`, tuple
 // and starred unpacking) of expressions built from calls on `sch` (nested ones too), None, True,
-// False, numbers, strings, lists and tuples, indexing and slicing, integer arithmetic, `len`,
-// `sch.get(loop).extent` / `.min`, `sch.get(block).name_hint`, `sch.get(sampled)`, lambdas (index
-// maps) and `T.`/`tvm.tirx.` constant constructors; a trace's `def apply_trace(sch): ...` is read
-// as its body. Anything else (a `for` loop, an import) is an error with its span, never skipped.
+// False, numbers, strings, lists, tuples and dicts, indexing and slicing, list comprehensions, integer
+// arithmetic, comparisons, `and`/`or`/`not`, `len`, the IR read with `sch.get` (a loop's
+// `.extent`, `.min`, `.loop_var.name`, a block's `.name_hint`, `.same_as(...)`, `==` between
+// nodes, a sampled value's integer), lambdas (index maps) and `T.`/`tvm.tirx.` constant
+// constructors; `assert` statements, checked where they stand; `@T.prim_func` definitions
+// (TVMScript, read by core/script) and `tvm.tirx.TensorIntrin.register(name, desc, impl)` of
+// them (schedule/tensor_intrin.h); a trace's `def apply_trace(sch): ...` is read as its body.
+// Anything else (a `for` loop, an import) is an error with its span, never skipped.
 //
 // Methods are found in a table from method name to RecipeMethod (parameter names in Python
 // order, what the method returns, and a handler that reads its arguments and calls the
@@ -50,13 +54,19 @@ using RecipeRV = std::variant<SBlockRV, LoopRV, Schedule::ExprRV>;
 // A recipe expression's value, before the parameter receiving it checks it.
 struct RecipeValue {
   // kHandle: a block, loop or sampled value (`b0`, `loops[-1]`, `sch.get_sblock("B")`);
-  // kList: a list or tuple; kFloat: `0.5`; kLambda: `lambda i, j: (j, i)`, its text in `s`.
-  enum class Kind { kNone, kBool, kInt, kString, kHandle, kList, kFloat, kLambda } kind =
-      Kind::kNone;
+  // kList: a list or tuple; kFloat: `0.5`; kLambda: `lambda i, j: (j, i)`, its text in `s`;
+  // kNode: an IR node read with `sch.get(b)` (a tir::SBlock, tir::For or tir::Var) in `node`;
+  // kFunc: a `@T.prim_func` the recipe defines, the tir::PrimFunc in `node`; kDict: a dict
+  // literal (`{"k": 1}`, as traces print annotation values), keys and values alternating in
+  // `list`.
+  enum class Kind {
+    kNone, kBool, kInt, kString, kHandle, kList, kFloat, kLambda, kNode, kFunc, kDict
+  } kind = Kind::kNone;
   double f = 0;  // kFloat
   int64_t i = 0;  // kInt, kBool (0/1)
   std::string s;  // kString contents; kHandle: the expression's text, for messages
   RecipeRV rv;    // kHandle
+  ir::ObjectRef node;  // kNode, kFunc
   std::string dtype;  // kInt, kFloat made by a constructor (`T.int64(4)`); empty: a literal
   std::vector<RecipeValue> list;
   uint32_t begin = 0;  // span in the recipe text

@@ -14,7 +14,9 @@
 
 #include "schedule/recipe.h"
 #include "ir/dtype.h"
+#include "schedule/tensor_intrin.h"
 #include "script/parser_cst.h"
+#include "script/tvmscript.h"
 
 namespace wb::schedule {
 
@@ -88,6 +90,8 @@ class Reader {
         }
         return;
       case K::kFunctionDefinition: return FunctionDefinition(stmt);
+      case K::kDecoratedDefinition: return DecoratedDefinition(stmt);
+      case K::kAssertStatement: return Assert(stmt);
       case K::kForStatement: throw Unsupported(stmt, "a `for` loop");
       case K::kWhileStatement: throw Unsupported(stmt, "a `while` loop");
       case K::kIfStatement: throw Unsupported(stmt, "an `if` statement");
@@ -118,6 +122,72 @@ class Reader {
                         def->begin, FirstLineEnd(def)};
     }
     if (!Statements(cst_.Field(def, FieldIds::body))) throw Stop{};
+  }
+
+  // `@T.prim_func` over a function: TVMScript, parsed by core/script and bound to its name (a
+  // tensor intrinsic's description or implementation). Its diagnostics point into the recipe.
+  void DecoratedDefinition(Node stmt) {
+    Node def = cst_.Field(stmt, FieldIds::definition);
+    Node decorator = nullptr;
+    for (Node d : cst_.Children(stmt)) {
+      if (d->kind == K::kDecorator) decorator = d;
+    }
+    Node dexpr = decorator ? cst_.NamedChild(decorator, 0) : nullptr;
+    if (dexpr && dexpr->kind == K::kCall) dexpr = cst_.Field(dexpr, FieldIds::function);
+    std::string_view dname = dexpr ? cst_.Text(dexpr) : std::string_view();
+    if (!def || def->kind != K::kFunctionDefinition ||
+        (dname != "T.prim_func" && dname != "tvm.script.tirx.prim_func")) {
+      throw RecipeError{"only a @T.prim_func definition (TVMScript) can be decorated in a recipe",
+                        stmt->begin, FirstLineEnd(stmt)};
+    }
+    std::string_view text = file_->text();
+    size_t line_start = text.rfind('\n', stmt->begin == 0 ? 0 : stmt->begin - 1);
+    line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+    if (stmt->begin != line_start) {
+      throw RecipeError{"a @T.prim_func in a recipe must be defined at the top level",
+                        stmt->begin, FirstLineEnd(stmt)};
+    }
+    // The definition alone, at its own offsets: every other character blanked, lines kept.
+    std::string alone(text.size(), ' ');
+    for (size_t k = 0; k < text.size(); ++k) {
+      if (text[k] == '\n' || (k >= stmt->begin && k < stmt->end)) alone[k] = text[k];
+    }
+    script::ParseResult parsed = script::Parse(alone, file_->path());
+    if (!parsed.ok()) {
+      for (Diagnostic d : parsed.diagnostics.items()) {
+        if (d.span.defined()) d.span = Span(file_, d.span.begin, d.span.end);
+        for (DiagnosticNote& note : d.notes) {
+          if (note.span.defined()) note.span = Span(file_, note.span.begin, note.span.end);
+        }
+        diagnostics_.Add(std::move(d));
+      }
+      if (!diagnostics_.HasErrors()) {
+        diagnostics_.Error("the @T.prim_func does not parse", Span(file_, stmt->begin, stmt->end));
+      }
+      throw Stop{};
+    }
+    Value v;
+    v.kind = Value::Kind::kFunc;
+    v.begin = stmt->begin;
+    v.end = stmt->end;
+    for (const ir::BaseFunc& f : parsed.module->functions) {
+      if (auto p = f.as_ref<tir::PrimFuncNode>(); p.defined()) v.node = p;
+    }
+    Node name = cst_.Field(def, FieldIds::name);
+    Assign(name, v, "the value");
+  }
+
+  // `assert test` / `assert test, message`: a false test stops the recipe there.
+  void Assert(Node stmt) {
+    std::vector<Node> parts = cst_.Children(stmt);
+    if (parts.empty()) throw Unsupported(stmt, "an empty `assert`");
+    if (Truth(Eval(parts[0]))) return;
+    std::string message = "assertion failed: " + std::string(cst_.Text(parts[0]));
+    if (parts.size() > 1) {
+      Value m = Eval(parts[1]);
+      message += m.kind == Value::Kind::kString ? ": " + m.s : ": " + Repr(m);
+    }
+    throw RecipeError{message, parts[0]->begin, parts[0]->end};
   }
 
   void Assignment(Node n) {
@@ -253,19 +323,83 @@ class Reader {
         v.kind = Value::Kind::kList;
         for (Node item : cst_.Children(n)) Append(v.list, item);
         return v;
+      case K::kDictionary:
+        v.kind = Value::Kind::kDict;
+        for (Node pair : cst_.Children(n)) {
+          if (pair->kind != K::kPair) throw Unsupported(pair, std::string("a ") + Describe(pair));
+          v.list.push_back(Eval(cst_.Field(pair, FieldIds::key)));
+          v.list.push_back(Eval(cst_.Field(pair, FieldIds::value)));
+        }
+        return v;
       case K::kParenthesized: return Eval(cst_.NamedChild(n, 0));
       case K::kUnaryOperator: return Unary(n);
       case K::kBinaryOperator: return Binary(n);
+      case K::kComparisonOperator: return Comparison(n);
+      case K::kBooleanOperator: {
+        std::string op(cst_.Text(cst_.Field(n, FieldIds::operator_)));
+        Value left = Eval(cst_.Field(n, FieldIds::left));
+        // Python's `and` and `or` give an operand, the right one only when it decides.
+        if ((op == "and") != Truth(left)) return At(left, n);
+        return At(Eval(cst_.Field(n, FieldIds::right)), n);
+      }
+      case K::kNotOperator:
+        v.kind = Value::Kind::kBool;
+        v.i = !Truth(Eval(cst_.Field(n, FieldIds::argument)));
+        return v;
+      case K::kListComprehension: return Comprehension(n);
       case K::kSubscript: return Subscript(n);
       case K::kAttribute: return Attribute(n);
       case K::kCall: return Call(n);
       case K::kLambda:
         v.kind = Value::Kind::kLambda;
-        v.s = std::string(cst_.Text(n));
+        v.s = LambdaText(n);
         return v;
       default: break;
     }
     throw Unsupported(n, std::string("a ") + Describe(n));
+  }
+
+  // A lambda's text with the recipe's integers it uses written in (`lambda i, j: (i, j // f)`
+  // with `f` a sampled value), as TVM's index map takes a closure's values.
+  std::string LambdaText(Node n) {
+    std::vector<std::string> params;
+    for (Node p : NodeListOrEmpty(cst_, cst_.Field(n, FieldIds::parameters)).items) {
+      Node name = p->kind == K::kDefaultParameter ? cst_.Field(p, FieldIds::name) : p;
+      params.emplace_back(cst_.Text(name));
+    }
+    std::vector<std::pair<Node, std::string>> subs;
+    FreeIntegers(cst_.Field(n, FieldIds::body), params, subs);
+    std::string text(cst_.Text(n));
+    for (auto it = subs.rbegin(); it != subs.rend(); ++it) {
+      text.replace(it->first->begin - n->begin, it->first->end - it->first->begin, it->second);
+    }
+    return text;
+  }
+
+  void FreeIntegers(Node n, const std::vector<std::string>& params,
+                    std::vector<std::pair<Node, std::string>>& subs) {
+    if (!n) return;
+    if (n->kind == K::kIdentifier) {
+      if (n->field == FieldIds::attribute || n->field == FieldIds::name) return;
+      std::string name(cst_.Text(n));
+      if (std::find(params.begin(), params.end(), name) != params.end()) return;
+      auto it = env_.find(name);
+      if (it == env_.end()) return;
+      const Value& v = it->second;
+      std::optional<int64_t> value;
+      if (v.kind == Value::Kind::kInt) {
+        value = v.i;
+      } else if (v.kind == Value::Kind::kHandle && std::holds_alternative<Schedule::ExprRV>(v.rv)) {
+        value = sch_.Get(std::get<Schedule::ExprRV>(v.rv));
+      }
+      if (value) {
+        subs.emplace_back(n, *value < 0 ? "(" + std::to_string(*value) + ")"
+                                        : std::to_string(*value));
+      }
+      return;
+    }
+    if (n->kind == K::kLambda) return;  // its own names
+    for (uint32_t k = 0; k < n->count; ++k) FreeIntegers(n->kids[k], params, subs);
   }
 
   // Evaluates `item` onto `out`, spreading a `*starred` list.
@@ -440,17 +574,25 @@ class Reader {
     return v;
   }
 
-  // `sch.get(x).field`; other attributes are only callees (`sch.split`, `T.int32`).
+  // A field of an IR node read with `sch.get`; other attributes are only callees (`sch.split`,
+  // `T.int32`).
   Value Attribute(Node n) {
     Node obj = cst_.Field(n, FieldIds::object);
     std::string field(cst_.Text(cst_.Field(n, FieldIds::attribute)));
-    if (obj->kind == K::kCall && MethodOf(obj) == std::optional<std::string>("get")) {
-      Value handle = GetArgument(obj);
-      Value v;
-      v.begin = n->begin;
-      v.end = n->end;
-      if (std::holds_alternative<LoopRV>(handle.rv) && (field == "extent" || field == "min")) {
-        tir::For loop = sch_.Get(std::get<LoopRV>(handle.rv));
+    auto not_a_value = [&] {
+      return RecipeError{"`" + std::string(cst_.Text(n)) + "` is not a value in a recipe",
+                         n->begin, n->end};
+    };
+    if (obj->kind == K::kIdentifier && !env_.count(std::string(cst_.Text(obj)))) {
+      throw not_a_value();
+    }
+    Value node = Eval(obj);
+    if (node.kind != Value::Kind::kNode) throw not_a_value();
+    Value v;
+    v.begin = n->begin;
+    v.end = n->end;
+    if (const auto* loop = node.node.as<tir::ForNode>()) {
+      if (field == "extent" || field == "min") {
         const auto* imm = (field == "extent" ? loop->extent : loop->min).as<tir::IntImmNode>();
         if (!imm) {
           throw RecipeError{"the loop's " + field + " is not a constant", n->begin, n->end};
@@ -459,17 +601,232 @@ class Reader {
         v.i = imm->value;
         return v;
       }
-      if (std::holds_alternative<SBlockRV>(handle.rv) && field == "name_hint") {
-        v.kind = Value::Kind::kString;
-        v.s = sch_.Get(std::get<SBlockRV>(handle.rv))->name_hint;
+      if (field == "loop_var") {
+        v.kind = Value::Kind::kNode;
+        v.node = loop->loop_var;
+        v.s = std::string(cst_.Text(n));
         return v;
       }
-      throw RecipeError{"a recipe reads only sch.get(loop).extent, sch.get(loop).min and "
-                        "sch.get(block).name_hint",
-                        n->begin, n->end};
+    } else if (const auto* block = node.node.as<tir::SBlockNode>()) {
+      if (field == "name_hint") {
+        v.kind = Value::Kind::kString;
+        v.s = block->name_hint;
+        return v;
+      }
+    } else if (const auto* var = node.node.as<tir::VarNode>()) {
+      if (field == "name" || field == "name_hint") {
+        v.kind = Value::Kind::kString;
+        v.s = var->name_hint;
+        return v;
+      }
     }
-    throw RecipeError{"`" + std::string(cst_.Text(n)) + "` is not a value in a recipe", n->begin,
-                      n->end};
+    throw RecipeError{"a recipe reads only a loop's .extent, .min and .loop_var (and its .name) "
+                      "and a block's .name_hint",
+                      n->begin, n->end};
+  }
+
+  // Python's truth of a value.
+  static bool Truth(const Value& v) {
+    switch (v.kind) {
+      case Value::Kind::kNone: return false;
+      case Value::Kind::kBool:
+      case Value::Kind::kInt: return v.i != 0;
+      case Value::Kind::kFloat: return v.f != 0;
+      case Value::Kind::kString: return !v.s.empty();
+      case Value::Kind::kList:
+      case Value::Kind::kDict: return !v.list.empty();
+      default: return true;
+    }
+  }
+
+  // A value as a message shows it.
+  static std::string Repr(const Value& v) {
+    switch (v.kind) {
+      case Value::Kind::kNone: return "None";
+      case Value::Kind::kBool: return v.i ? "True" : "False";
+      case Value::Kind::kInt: return std::to_string(v.i);
+      case Value::Kind::kFloat: return std::to_string(v.f);
+      case Value::Kind::kString: return "\"" + v.s + "\"";
+      case Value::Kind::kList: {
+        std::string out = "[";
+        for (size_t k = 0; k < v.list.size(); ++k) out += (k ? ", " : "") + Repr(v.list[k]);
+        return out + "]";
+      }
+      default: return v.s.empty() ? "<value>" : v.s;
+    }
+  }
+
+  static bool IsNumber(const Value& v) {
+    return v.kind == Value::Kind::kInt || v.kind == Value::Kind::kBool ||
+           v.kind == Value::Kind::kFloat;
+  }
+  static double Number(const Value& v) {
+    return v.kind == Value::Kind::kFloat ? v.f : static_cast<double>(v.i);
+  }
+
+  // Python's `==`: handles are equal when they are the same handle (TVM's random variables are
+  // objects), IR nodes when they are the same node, sampled values by their value.
+  bool Equal(const Value& a, const Value& b) const {
+    if (IsNumber(a) && IsNumber(b)) {
+      if (a.kind != Value::Kind::kFloat && b.kind != Value::Kind::kFloat) return a.i == b.i;
+      return Number(a) == Number(b);
+    }
+    if (a.kind != b.kind) return false;
+    switch (a.kind) {
+      case Value::Kind::kNone: return true;
+      case Value::Kind::kString:
+      case Value::Kind::kLambda: return a.s == b.s;
+      case Value::Kind::kList:
+        if (a.list.size() != b.list.size()) return false;
+        for (size_t k = 0; k < a.list.size(); ++k) {
+          if (!Equal(a.list[k], b.list[k])) return false;
+        }
+        return true;
+      case Value::Kind::kHandle:
+        if (a.rv.index() != b.rv.index()) return false;
+        if (const auto* x = std::get_if<SBlockRV>(&a.rv)) {
+          return x->id == std::get<SBlockRV>(b.rv).id;
+        }
+        if (const auto* x = std::get_if<LoopRV>(&a.rv)) return x->id == std::get<LoopRV>(b.rv).id;
+        return std::get<Schedule::ExprRV>(a.rv).id == std::get<Schedule::ExprRV>(b.rv).id;
+      case Value::Kind::kDict: {
+        if (a.list.size() != b.list.size()) return false;
+        for (size_t k = 0; k < a.list.size(); k += 2) {
+          bool found = false;
+          for (size_t m = 0; m < b.list.size() && !found; m += 2) {
+            found = Equal(a.list[k], b.list[m]) && Equal(a.list[k + 1], b.list[m + 1]);
+          }
+          if (!found) return false;
+        }
+        return true;
+      }
+      case Value::Kind::kNode:
+      case Value::Kind::kFunc: return a.node.same_as(b.node);
+      default: return false;
+    }
+  }
+
+  // `a < b`, `a == b != c`, `x in xs`, `x is None`: chained as Python chains them, each operand
+  // evaluated once and only when it is needed.
+  Value Comparison(Node n) {
+    std::vector<Node> operands;
+    std::vector<std::string> ops;
+    bool last_op = false;
+    for (uint32_t k = 0; k < n->count; ++k) {
+      Node c = n->kids[k];
+      if (c->field == FieldIds::operator_) {
+        std::string tok(cst_.Text(c));
+        if (last_op) {
+          ops.back() += " " + tok;
+        } else {
+          ops.push_back(tok);
+        }
+        last_op = true;
+      } else if (c->named) {
+        operands.push_back(c);
+        last_op = false;
+      }
+    }
+    Value result;
+    result.kind = Value::Kind::kBool;
+    result.i = 1;
+    result.begin = n->begin;
+    result.end = n->end;
+    Value left = Eval(operands[0]);
+    for (size_t k = 0; k < ops.size() && k + 1 < operands.size(); ++k) {
+      Value right = Eval(operands[k + 1]);
+      if (!Compare(ops[k], left, right, n)) {
+        result.i = 0;
+        return result;
+      }
+      left = std::move(right);
+    }
+    return result;
+  }
+
+  bool Compare(const std::string& op, const Value& a, const Value& b, Node n) const {
+    if (op == "==") return Equal(a, b);
+    if (op == "!=") return !Equal(a, b);
+    if (op == "is" || op == "is not") {
+      if (a.kind != Value::Kind::kNone && b.kind != Value::Kind::kNone) {
+        throw RecipeError{"`" + op + "` compares with None only in a recipe", n->begin, n->end};
+      }
+      return (a.kind == b.kind) == (op == "is");
+    }
+    if (op == "in" || op == "not in") {
+      bool found = false;
+      if (b.kind == Value::Kind::kList) {
+        for (const Value& e : b.list) found = found || Equal(a, e);
+      } else if (b.kind == Value::Kind::kDict) {
+        for (size_t k = 0; k < b.list.size(); k += 2) found = found || Equal(a, b.list[k]);
+      } else if (b.kind == Value::Kind::kString && a.kind == Value::Kind::kString) {
+        found = b.s.find(a.s) != std::string::npos;
+      } else {
+        throw RecipeError{"`" + op + "` looks in a list or a dict, or for a string in a string, in a recipe",
+                          b.begin, b.end};
+      }
+      return found == (op == "in");
+    }
+    int order;
+    if (IsNumber(a) && IsNumber(b)) {
+      if (a.kind != Value::Kind::kFloat && b.kind != Value::Kind::kFloat) {
+        order = a.i < b.i ? -1 : a.i > b.i ? 1 : 0;
+      } else {
+        order = Number(a) < Number(b) ? -1 : Number(a) > Number(b) ? 1 : 0;
+      }
+    } else if (a.kind == Value::Kind::kString && b.kind == Value::Kind::kString) {
+      int c = a.s.compare(b.s);
+      order = c < 0 ? -1 : c > 0 ? 1 : 0;
+    } else {
+      throw RecipeError{"`" + op + "` orders numbers or strings in a recipe", n->begin, n->end};
+    }
+    if (op == "<") return order < 0;
+    if (op == "<=") return order <= 0;
+    if (op == ">") return order > 0;
+    if (op == ">=") return order >= 0;
+    throw Unsupported(n, "the operator `" + op + "`");
+  }
+
+  // `[expr for x in xs if cond ...]`: the clauses nest left to right as Python's do; the names
+  // they bind are the comprehension's own.
+  Value Comprehension(Node n) {
+    Value out;
+    out.kind = Value::Kind::kList;
+    out.begin = n->begin;
+    out.end = n->end;
+    std::vector<Node> clauses;
+    for (Node c : cst_.Children(n)) {
+      if (c->kind == K::kForInClause || c->kind == K::kIfClause) clauses.push_back(c);
+    }
+    std::map<std::string, Value> saved = env_;
+    try {
+      Clauses(cst_.Field(n, FieldIds::body), clauses, 0, out.list);
+    } catch (...) {
+      env_ = std::move(saved);
+      throw;
+    }
+    env_ = std::move(saved);
+    return out;
+  }
+
+  void Clauses(Node body, const std::vector<Node>& clauses, size_t k, std::vector<Value>& out) {
+    if (k == clauses.size()) {
+      out.push_back(Eval(body));
+      return;
+    }
+    Node clause = clauses[k];
+    if (clause->kind == K::kIfClause) {
+      if (Truth(Eval(cst_.NamedChild(clause, 0)))) Clauses(body, clauses, k + 1, out);
+      return;
+    }
+    Value items = Eval(cst_.Field(clause, FieldIds::right));
+    if (items.kind != Value::Kind::kList) {
+      throw RecipeError{"a comprehension in a recipe runs over a list", items.begin, items.end};
+    }
+    for (const Value& item : items.list) {
+      Assign(cst_.Field(clause, FieldIds::left), item, "the value");
+      Clauses(body, clauses, k + 1, out);
+    }
   }
 
   // The one handle argument of `sch.get(x)`.
@@ -501,23 +858,50 @@ class Reader {
     Node fn = cst_.Field(n, FieldIds::function);
     if (std::optional<std::string> method = MethodOf(n)) {
       if (*method == "get") {
+        // A sampled value's integer, or the block or loop as it stands in the IR now.
         Value handle = GetArgument(n);
-        if (!std::holds_alternative<Schedule::ExprRV>(handle.rv)) {
-          throw RecipeError{"sch.get() of a block or loop is the IR node: read .name_hint, "
-                            ".extent or .min of it",
-                            n->begin, n->end};
-        }
         Value v;
-        v.kind = Value::Kind::kInt;
-        v.i = sch_.Get(std::get<Schedule::ExprRV>(handle.rv));
         v.begin = n->begin;
         v.end = n->end;
+        v.s = std::string(cst_.Text(n));
+        if (const auto* e = std::get_if<Schedule::ExprRV>(&handle.rv)) {
+          v.kind = Value::Kind::kInt;
+          v.i = sch_.Get(*e);
+        } else if (const auto* b = std::get_if<SBlockRV>(&handle.rv)) {
+          v.kind = Value::Kind::kNode;
+          v.node = sch_.Get(*b);
+        } else {
+          v.kind = Value::Kind::kNode;
+          v.node = sch_.Get(std::get<LoopRV>(handle.rv));
+        }
         return v;
       }
       return MethodCall(n, *method, cst_.Field(fn, FieldIds::attribute));
     }
+    if (fn->kind == K::kAttribute &&
+        cst_.Text(cst_.Field(fn, FieldIds::attribute)) == "same_as") {
+      Node obj = cst_.Field(fn, FieldIds::object);
+      if (obj->kind != K::kIdentifier || env_.count(std::string(cst_.Text(obj)))) {
+        Value self = Eval(obj);
+        std::vector<Value> args = Positional(n, "same_as()");
+        if (self.kind != Value::Kind::kNode || args.size() != 1) {
+          throw RecipeError{"same_as() compares an IR node read with sch.get() with one other",
+                            n->begin, n->end};
+        }
+        Value v;
+        v.kind = Value::Kind::kBool;
+        v.i = args[0].kind == Value::Kind::kNode && self.node.same_as(args[0].node);
+        v.begin = n->begin;
+        v.end = n->end;
+        return v;
+      }
+    }
     std::string callee(cst_.Text(fn));
+    for (const char* prefix : {"tvm.tirx.", "tvm.tir.", "tirx.", "tir.", ""}) {
+      if (callee == std::string(prefix) + "TensorIntrin.register") return RegisterIntrin(n);
+    }
     if (callee == "len") {
+
       std::vector<Value> args = Positional(n, "len()");
       if (args.size() != 1 || args[0].kind != Value::Kind::kList) {
         throw RecipeError{"len() takes one list", n->begin, n->end};
@@ -533,8 +917,64 @@ class Reader {
       if (callee.rfind(prefix, 0) == 0) return Constructor(n, callee.substr(std::string(prefix).size()));
     }
     throw RecipeError{"`" + callee + "` cannot be called in a recipe: only methods of `sch`, "
-                      "T./tvm.tirx. constants and len() can",
+                      "T./tvm.tirx. constants, TensorIntrin.register and len() can",
                       fn->begin, fn->end};
+  }
+
+  // `tvm.tirx.TensorIntrin.register(name, desc, impl, override=False)` of @T.prim_funcs the
+  // recipe defines.
+  Value RegisterIntrin(Node n) {
+    static const char* const kParams[] = {"name", "desc", "impl", "override"};
+    std::map<std::string, Value> args;
+    size_t positional = 0;
+    for (Node a : cst_.Children(cst_.Field(n, FieldIds::arguments))) {
+      if (a->kind == K::kKeywordArgument) {
+        std::string key(cst_.Text(cst_.Field(a, FieldIds::name)));
+        if (std::find(std::begin(kParams), std::end(kParams), key) == std::end(kParams)) {
+          throw RecipeError{
+              "TensorIntrin.register() got an unexpected keyword argument '" + key + "'",
+              a->begin, a->end};
+        }
+        args[key] = Eval(cst_.Field(a, FieldIds::value));
+      } else if (a->kind == K::kListSplat || a->kind == K::kDictionarySplat || positional >= 4) {
+        throw RecipeError{"TensorIntrin.register() takes name, desc, impl and override",
+                          a->begin, a->end};
+      } else {
+        args[kParams[positional++]] = Eval(a);
+      }
+    }
+    for (const char* required : {"name", "desc", "impl"}) {
+      if (!args.count(required)) {
+        throw RecipeError{std::string("TensorIntrin.register() missing required argument '") +
+                              required + "'",
+                          n->begin, n->end};
+      }
+    }
+    if (args["name"].kind != Value::Kind::kString) {
+      throw RecipeArgs::TypeError(args["name"], "the intrinsic's name", "a string");
+    }
+    for (const char* which : {"desc", "impl"}) {
+      if (args[which].kind != Value::Kind::kFunc) {
+        throw RecipeArgs::TypeError(args[which], which, "a @T.prim_func defined in the recipe");
+      }
+    }
+    bool override = false;
+    if (args.count("override")) {
+      if (args["override"].kind != Value::Kind::kBool) {
+        throw RecipeArgs::TypeError(args["override"], "override", "True or False");
+      }
+      override = args["override"].i != 0;
+    }
+    try {
+      RegisterTensorIntrin(args["name"].s, args["desc"].node.as_ref<tir::PrimFuncNode>(),
+                           args["impl"].node.as_ref<tir::PrimFuncNode>(), override);
+    } catch (const std::invalid_argument& e) {
+      throw RecipeError{e.what(), n->begin, n->end};
+    }
+    Value v;
+    v.begin = n->begin;
+    v.end = n->end;
+    return v;
   }
 
   // `T.int64(4)`, `T.float32(0)`, `tvm.tirx.IntImm("int32", 4)`, `tvm.tirx.const(0, "float32")`,

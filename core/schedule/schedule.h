@@ -183,8 +183,8 @@ class Schedule {
   // --- Layout (primitive/layout.cpp, §2.9) ---
   // ("read" | "write", index) into the block's regions, or a buffer name the block accesses.
   using BufferSpec = std::variant<std::pair<std::string, int64_t>, std::string>;
-  // `pad_value`: null, or a constant of the buffer's dtype (else TVM's padding type error). A map
-  // that would pad is refused without one and, padding not being implemented, with one too.
+  // `pad_value`: null, a constant of the buffer's dtype (else TVM's padding type error), or an
+  // IndexMap from the new indices to such a value. A map that would pad is refused without one.
   void TransformLayout(const SBlockRV& block, const BufferSpec& buffer,
                        const tir::IndexMap& index_map, const ir::ObjectRef& pad_value = {},
                        bool assume_injective_transform = false);

@@ -24,10 +24,11 @@ struct TensorIntrin {
   tir::PrimFunc impl;
 };
 
-// Registers `name`. Throws std::invalid_argument (TVM's ValueError) when the name is taken and
-// `override` is off, when the two functions have different numbers of parameters or a parameter
-// that is not a buffer handle, or when a body is not one block (TVM's "root" block, whose
-// T.reads/T.writes are the regions the parameters cover).
+// Registers `name`. Throws std::invalid_argument (TVM's ValueError) when the name is taken by
+// another pair and `override` is off (registering a structurally equal pair again is a no-op, so
+// a recipe replayed registers its intrinsics each time), when the two functions have different
+// numbers of parameters or a parameter that is not a buffer handle, or when a body is not one
+// block (TVM's "root" block, whose T.reads/T.writes are the regions the parameters cover).
 void RegisterTensorIntrin(const std::string& name, tir::PrimFunc desc, tir::PrimFunc impl,
                           bool override = false);
 // The same from TVMScript: each text holds one `@T.prim_func`. A text that does not parse is

@@ -151,10 +151,22 @@ PrimExpr Parser::ToPrim(const Value& v, Node n) {
   Fail(n, std::string("expected a PrimExpr, got ") + DescribeKind(v.kind));
 }
 
+bool IntLiteralFits(DataType t, int64_t v) {
+  if (t.is_bool()) return v == 0 || v == 1;
+  if (t.bits() < 1) return false;
+  if (t.is_floating_point() || t.bits() >= 64) return !t.is_uint() || v >= 0;
+  if (t.is_uint()) return v >= 0 && v < (int64_t{1} << t.bits());
+  int64_t half = int64_t{1} << (t.bits() - 1);
+  return v >= -half && v < half;
+}
+
 PrimExpr Parser::ToPrimAs(const Value& v, DataType like, Node n) {
   if (v.is_number() && !like.is_void() && !like.is_handle()) {
     DataType t = like;
     if (v.kind == VK::kFloat && !t.is_floating_point()) return ToPrim(v, n);
+    // A literal that does not fit the other operand's type keeps its own (int64), as TVM's
+    // conversion of a Python int does; the operation then promotes or refuses.
+    if (v.kind != VK::kFloat && !IntLiteralFits(t.element_of(), v.i)) return ToPrim(v, n);
     PrimExpr c = v.kind == VK::kFloat ? make_const(t, v.f, SpanOf(n)) : make_const(t, v.i, SpanOf(n));
     return c;
   }
@@ -224,6 +236,7 @@ ObjectRef Parser::ToAttrValue(const Value& v, Node n) {
       }
       return ir::MakeMap(std::move(map));
     }
+    case VK::kLambda: return LambdaIndexMap(v.node, DataType::Int(64));
     default: break;
   }
   Fail(n, std::string("cannot use ") + DescribeKind(v.kind) + " as an attribute value");

@@ -3,6 +3,7 @@
 // the Parser class itself (its methods are split by concern over parser_*.cpp).
 #pragma once
 
+#include <deque>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -12,6 +13,7 @@
 #include "ir/global_info.h"
 #include "script/parser_cst.h"
 #include "script/tvmscript.h"
+#include "tir/index_map.h"
 #include "tir/stmt.h"
 
 namespace wb::script::detail {
@@ -215,6 +217,9 @@ struct FuncCtx {
   int top_level_depth = 0;  // statement nesting; 0 = function body
 };
 
+// Whether the integer literal v is a value of the scalar type t (TVM's IntImm range check).
+bool IntLiteralFits(DataType t, int64_t v);
+
 class Parser {
  public:
   Parser(std::string_view text, std::string path);
@@ -238,6 +243,8 @@ class Parser {
   // --- conversions (parser_core.cpp) ---
   PrimExpr ToPrim(const Value& v, Node n);
   PrimExpr ToPrimAs(const Value& v, DataType like, Node n);
+  // One dimension of a buffer's shape: an integer expression.
+  PrimExpr ShapeDim(const Value& v, Node n);
   DataType ToDType(const Value& v, Node n);
   std::string ToStr(const Value& v, Node n);
   int64_t ToInt(const Value& v, Node n);
@@ -277,6 +284,7 @@ class Parser {
   Value ExprCall(std::string_view name, const Args& args);
   // `T.index_map(lambda ...)` (parser_index_map.cpp).
   Value IndexMapCall(const Args& args);
+  tir::IndexMap LambdaIndexMap(Node lambda, DataType dtype);
   tir::BufferRegion ToRegion(const Value& v, Node n);
   void InferAccess(BlockFrame& frame, const Stmt& body, bool need_reads, bool need_writes);
 
@@ -306,6 +314,7 @@ class Parser {
   void ParseTopLevel(Node root);
   void ParseClass(Node cls);
   void ParseFunction(Node def, Node decorator);
+  void DeclaredShapeVarDTypes(Node body);
   void ParseParams(Node params, FuncCtx& ctx);
   Value ParseQuoted(Node string_node, DataType dtype);
   // `I.module_global_infos({...})` into module_global_infos_ (parser_global_info.cpp).
@@ -349,6 +358,10 @@ class Parser {
   std::unordered_map<std::string_view, DataType> scalar_param_dtypes_;
   // What `T.<name>` resolved to, by name (views into the source text, which outlives the parse).
   std::unordered_map<std::string_view, Value> t_attrs_;
+  // `*seq` arguments spread into one stand-in node per item (copies of the splat's node, so
+  // spans point at it), each evaluating to its item: how `T.grid(*A.shape)` reads as Python.
+  std::deque<CstNode> splat_nodes_;
+  std::unordered_map<Node, Value> splat_values_;
   int depth_ = 0;
   size_t func_scope_ = 0;  // index in scopes_ of the current function's outermost scope
 };

@@ -51,6 +51,9 @@ const char* KindName(K kind) {
     case K::kConditionalExpression: return "conditional_expression";
     case K::kLambda: return "lambda";
     case K::kLambdaParameters: return "lambda_parameters";
+    case K::kListComprehension: return "list_comprehension";
+    case K::kForInClause: return "for_in_clause";
+    case K::kIfClause: return "if_clause";
     case K::kExpressionList: return "expression_list";
     case K::kPatternList: return "pattern_list";
     case K::kTuplePattern: return "tuple_pattern";
@@ -1045,13 +1048,41 @@ class CstBuilder {
     size_t mark = stack_.size();
     while (!IsOp(close)) {
       CstNode* e = StarExpression();
-      if (IsKw(Kw::kFor)) Fail("syntax error: comprehensions are not supported in TVMScript", e->begin, e->end);
+      if (IsKw(Kw::kFor)) {
+        if (close != Op::kRBracket || stack_.size() != mark || e->kind == K::kListSplat) {
+          Fail("syntax error: comprehensions are not supported in TVMScript", e->begin, e->end);
+        }
+        return ListComprehension(b, e, mark);
+      }
       Push(e);
       if (!IsOp(Op::kComma)) break;
       Advance();
     }
     Expect(close, spelling);
     return Make(kind, b, Prev().end, mark);
+  }
+
+  // `[body for targets in items if condition ...]` after its body: the grammar's
+  // list_comprehension (the recipe language reads it; TVMScript's IR builder refuses it).
+  CstNode* ListComprehension(uint32_t b, CstNode* body, size_t mark) {
+    Push(body, F::body);
+    while (IsKw(Kw::kFor) || IsKw(Kw::kIf)) {
+      uint32_t cb = Cur().begin;
+      size_t cm = stack_.size();
+      if (IsKw(Kw::kFor)) {
+        Advance();
+        Push(ToPattern(TargetList()), F::left);
+        ExpectKw(Kw::kIn);
+        Push(Or(), F::right);
+        Push(Make(K::kForInClause, cb, Prev().end, cm));
+      } else {
+        Advance();
+        Push(Or());
+        Push(Make(K::kIfClause, cb, Prev().end, cm));
+      }
+    }
+    Expect(Op::kRBracket, "]");
+    return Make(K::kListComprehension, b, Prev().end, mark);
   }
 
   CstNode* Braced() {

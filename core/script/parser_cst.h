@@ -55,6 +55,9 @@ enum class K : uint8_t {
   kConditionalExpression,
   kLambda,
   kLambdaParameters,
+  kListComprehension,  // the recipe language's; TVMScript refuses it
+  kForInClause,
+  kIfClause,
   kExpressionList,
   kPatternList,
   kTuplePattern,

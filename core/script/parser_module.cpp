@@ -261,6 +261,7 @@ void Parser::ParseFunction(Node def, Node decorator) {
         Bind(text, v);
       }
     }
+    DeclaredShapeVarDTypes(Field(def, F().body));
     ParseParams(Field(def, F().parameters), ctx);
     Node ret = Field(def, F().return_type);
     if (!IsNull(ret)) {
@@ -318,6 +319,37 @@ void Parser::ParseFunction(Node def, Node decorator) {
   // gvars_ holds every declared function; the module keeps only the parsed ones (see Run).
   funcs_.push_back(func);
   parsed_gvars_.push_back(gv);
+}
+
+void Parser::DeclaredShapeVarDTypes(Node body) {
+  // `n = T.int16()` (or `n, m = T.int16(), T.int8()`) at the top of the body declares the dtype
+  // of a shape variable the signature quotes ("n"): the signature is read first, and the
+  // declaration then keeps the same variable.
+  auto declare = [&](Node name, Node value) {
+    if (Kind(name) != K::kIdentifier || Kind(value) != K::kCall) return;
+    Node args = Field(value, F().arguments);
+    if (!IsNull(args) && args->named_count != 0) return;
+    std::string_view callee = Text(Field(value, F().function));
+    if (callee.rfind("T.", 0) != 0) return;
+    auto t = DTypeFromName(callee.substr(2));
+    if (!t || t->is_handle() || !t->is_integer()) return;
+    scalar_param_dtypes_.emplace(Text(name), *t);
+  };
+  for (Node stmt : cst_->Children(body)) {
+    if (Kind(stmt) != K::kExpressionStatement || stmt->named_count != 1) continue;
+    Node e = cst_->NamedChild(stmt, 0);
+    if (Kind(e) != K::kAssignment || !IsNull(Field(e, F().type))) continue;
+    Node left = Field(e, F().left), right = Field(e, F().right);
+    if (IsNull(left) || IsNull(right)) continue;
+    if (Kind(left) == K::kIdentifier) {
+      declare(left, right);
+    } else if ((Kind(left) == K::kPatternList || Kind(left) == K::kTuplePattern) &&
+               (Kind(right) == K::kExpressionList || Kind(right) == K::kTuple)) {
+      std::vector<Node> names = cst_->Children(left), values = cst_->Children(right);
+      if (names.size() != values.size()) continue;
+      for (size_t i = 0; i < names.size(); ++i) declare(names[i], values[i]);
+    }
+  }
 }
 
 void Parser::ParseParams(Node params, FuncCtx& ctx) {

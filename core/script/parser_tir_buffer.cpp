@@ -8,6 +8,12 @@ namespace wb::script::detail {
 
 using namespace wb::tir;
 
+PrimExpr Parser::ShapeDim(const Value& v, Node n) {
+  PrimExpr e = ToPrim(v, n);
+  if (!e->dtype.is_integer()) Fail(n, "buffer shape must be integers, got " + e->dtype.ToString());
+  return e;
+}
+
 std::vector<PrimExpr> Parser::ShapeOf(Node n, bool signature) {
   std::vector<Node> items;
   K k = Kind(n);
@@ -27,12 +33,10 @@ std::vector<PrimExpr> Parser::ShapeOf(Node n, bool signature) {
     }
     Value v = Eval(item);
     if (v.is_seq() && items.size() == 1) {
-      for (const auto& d : v.items) shape.push_back(ToPrim(d, item));
+      for (const auto& d : v.items) shape.push_back(ShapeDim(d, item));
       continue;
     }
-    PrimExpr e = ToPrim(v, item);
-    if (!e->dtype.is_integer()) Fail(item, "buffer shape must be integers, got " + e->dtype.ToString());
-    shape.push_back(e);
+    shape.push_back(ShapeDim(v, item));
   }
   return shape;
 }

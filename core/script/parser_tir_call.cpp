@@ -77,6 +77,29 @@ Value Parser::ExprCall(std::string_view name, const Args& args) {
     if (name == "T.truncdiv") return Value::Expr(truncdiv(x, y, span));
     return Value::Expr(truncmod(x, y, span));
   }
+  if (name == "T.ceildiv") {
+    // TVM's ceildiv: (a + b - 1) // b, as it builds it for integers.
+    PrimExpr x, y;
+    pair(&x, &y);
+    if (!MatchTypes(x, y)) Fail(n, "T.ceildiv: incompatible operand dtypes");
+    if (!x->dtype.is_integer()) Fail(n, "T.ceildiv expects integer operands, got " + x->dtype.ToString());
+    return Value::Expr(floordiv(sub(add(x, y, span), make_const(y->dtype, int64_t(1)), span), y, span));
+  }
+  if (name == "T.IntImm" || name == "T.FloatImm") {
+    // tirx.IntImm(dtype, value) / tirx.FloatImm(dtype, value): a typed constant.
+    expect(2);
+    DataType dtype = ToDType(Eval(args.pos[0]), args.pos[0]);
+    Value v = Eval(args.pos[1]);
+    if (!v.is_number()) Fail(args.pos[1], std::string(name) + " expects a number");
+    bool is_float = name == "T.FloatImm";
+    if (is_float != dtype.is_floating_point()) {
+      Fail(args.pos[0], std::string(name) + " cannot make a constant of dtype " + dtype.ToString());
+    }
+    double d = v.kind == VK::kFloat ? v.f : double(v.i);
+    if (is_float) return Value::Expr(MakeFloatImm(dtype, d, span));
+    if (v.kind == VK::kFloat) Fail(args.pos[1], "T.IntImm expects an integer");
+    return Value::Expr(MakeIntImm(dtype, v.i, span));
+  }
   if (name == "T.Cast" || name == "T.cast") {
     expect(2);
     size_t dt = name == "T.Cast" ? 0 : 1;
@@ -127,6 +150,10 @@ Value Parser::ExprCall(std::string_view name, const Args& args) {
     expect(3);
     PrimExpr base = EvalPrim(args.pos[0]);
     PrimExpr stride = ToPrimAs(Eval(args.pos[1]), base->dtype, args.pos[1]);
+    if (stride->dtype != base->dtype) {
+      Fail(args.pos[1], "T.Ramp: the stride is " + stride->dtype.ToString() + " but the base is " +
+                            base->dtype.ToString());
+    }
     int64_t lanes = ToInt(Eval(args.pos[2]), args.pos[2]);
     if (lanes < 1 || lanes > 65535) Fail(args.pos[2], "invalid number of lanes");
     return Value::Expr(MakeRamp(base, stride, lanes, span));

@@ -27,7 +27,8 @@ const std::unordered_map<std::string_view, Group>& Builtins() {
           "T.meta_var", "T.address_of", "T.abs", "T.max_value", "T.min_value", "T.infinity",
           "T.Add", "T.Sub", "T.Mul", "T.Div", "T.Mod", "T.FloorDiv", "T.FloorMod", "T.Min",
           "T.Max", "T.EQ", "T.NE", "T.LT", "T.LE", "T.GT", "T.GE", "T.And", "T.Or", "T.Not",
-          "T.Range", "I.Range", "len", "int", "float", "bool", "str", "T.Ptr", "T.handle"}) {
+          "T.Range", "I.Range", "len", "int", "float", "bool", "str", "T.Ptr", "T.handle",
+          "T.ceildiv", "T.IntImm", "T.FloatImm"}) {
       t[n] = Group::kExpr;
     }
     for (const char* n : {"T.Buffer", "T.match_buffer", "T.alloc_buffer", "T.alloc_shared",
@@ -102,6 +103,9 @@ bool IsKnownBuiltin(std::string_view name) { return Builtins().count(name) != 0;
 
 Value Parser::Eval(Node n) {
   DepthGuard guard(this, n);
+  if (!splat_values_.empty()) {
+    if (auto it = splat_values_.find(n); it != splat_values_.end()) return it->second;
+  }
   switch (Kind(n)) {
     case K::kIdentifier: {
       std::string_view name = Text(n);
@@ -283,6 +287,7 @@ Value Parser::Eval(Node n) {
       return v;
     }
     case K::kKeywordArgument: Fail(n, "unexpected keyword argument");
+    case K::kListComprehension: Fail(n, "comprehensions are not supported in TVMScript");
     default: break;
   }
   Fail(n, "unsupported syntax in TVMScript: " + std::string((n->type ? n->type : KindName(n->kind))));
@@ -394,12 +399,28 @@ std::vector<PrimExpr> Parser::Indices(Node n, const Buffer& buffer, bool* has_sl
       PrimExpr hi = hi_v.kind == VK::kNone ? buffer->shape[d] : ToPrimAs(hi_v, lo->dtype, hi_v.node);
       PrimExpr step = v.items[2].kind == VK::kNone ? PrimExpr()
                                                     : ToPrimAs(v.items[2], lo->dtype, v.items[2].node);
+      for (int k = 0; k < 3; ++k) {
+        const PrimExpr& bound = k == 0 ? lo : k == 1 ? hi : step;
+        if (!bound.defined()) continue;
+        Node at = v.items[k].kind == VK::kNone ? node : v.items[k].node;
+        if (!bound->dtype.is_integer()) {
+          Fail(at, "slice bounds must be integers, got " + bound->dtype.ToString());
+        }
+        if (v.items[k].kind == VK::kInt && !IntLiteralFits(it, v.items[k].i)) {
+          Fail(at, "the slice bound " + std::to_string(v.items[k].i) + " is out of range for the " +
+                       it.ToString() + " dimension");
+        }
+        if (k == 1 && bound->dtype != lo->dtype) {
+          Fail(at, "the slice starts with " + lo->dtype.ToString() + " but stops with " +
+                       bound->dtype.ToString() + "; give both bounds one type");
+        }
+      }
       PrimExpr extent = RangeExtent(lo, hi);
       region->push_back(ir::MakeRange(lo, extent, SpanOf(node)));
       // As an index, a slice is a Ramp (only with a constant length).
       const int64_t* ext = AsConstInt(extent);
       int64_t st = step.defined() && AsConstInt(step) ? *AsConstInt(step) : 1;
-      if (ext && st > 0) {
+      if (ext && st > 0 && *ext > 0 && (*ext + st - 1) / st <= 65535) {
         int64_t lanes = (*ext + st - 1) / st;
         indices.push_back(lanes == 1 ? lo : MakeRamp(lo, make_const(lo->dtype, st), lanes, SpanOf(node)));
       } else {
@@ -422,6 +443,9 @@ PrimExpr Parser::LoadFromRegion(const BufferRegion& region, Node n) {
   for (const auto& r : region->region) {
     const int64_t* ext = AsConstInt(r->extent);
     if (!ext) Fail(n, "a slice used as a value needs a constant length");
+    if (*ext < 1 || *ext > 65535) {
+      Fail(n, "a slice used as a value is a vector of 1 to 65535 lanes, not " + std::to_string(*ext));
+    }
     indices.push_back(*ext == 1 ? r->min : MakeRamp(r->min, make_const(r->min->dtype, int64_t(1)), *ext));
   }
   return MakeBufferLoad(region->buffer, std::move(indices), {}, SpanOf(n));
@@ -470,11 +494,7 @@ Value Parser::EvalSubscript(Node n) {
     for (Node s : sub_nodes) {
       Value d = Eval(s);
       std::vector<Value> dims = d.is_seq() ? d.items : std::vector<Value>{d};
-      for (const auto& x : dims) {
-        PrimExpr e = ToPrim(x, s);
-        if (!e->dtype.is_integer()) Fail(s, "array extents must be integers");
-        spec->shape.push_back(e);
-      }
+      for (const auto& x : dims) spec->shape.push_back(ShapeDim(x, s));
     }
     Value v;
     v.kind = VK::kBufferSpec;
@@ -491,7 +511,7 @@ Value Parser::EvalSubscript(Node n) {
     if (parts.size() == 1 && parts[0].kind == VK::kTuple) parts = parts[0].items;
     if (parts.empty()) Fail(sub, "T.Buffer[...] needs a shape");
     Value shape = parts[0];
-    for (const auto& d : ToSeq(shape, sub)) spec->shape.push_back(ToPrim(d, sub));
+    for (const auto& d : ToSeq(shape, sub)) spec->shape.push_back(ShapeDim(d, sub));
     if (parts.size() > 1) spec->dtype = ToDType(parts[1], sub);
     spec->span = SpanOf(n);
     Value v;
@@ -648,6 +668,10 @@ Value Parser::EvalCompare(Node n) {
         y = ToPrimAs(right, x->dtype, operands[i + 1]);
       }
       Span span = Span::Merge(SpanOf(operands[i]), SpanOf(operands[i + 1]));
+      if (!MatchTypes(x, y)) {
+        Fail(n, "comparison '" + op + "' cannot combine " + x->dtype.ToString() + " and " +
+                    y->dtype.ToString());
+      }
       if (op == "<") cmp = Value::Expr(less(x, y, span));
       else if (op == "<=") cmp = Value::Expr(less_equal(x, y, span));
       else if (op == ">") cmp = Value::Expr(greater(x, y, span));
@@ -681,8 +705,18 @@ Value Parser::EvalCall(Node n) {
         case K::kKeywordArgument:
           args.kw.emplace_back(Text(Field(a, F().name)), Field(a, F().value));
           break;
-        case K::kListSplat:
-        case K::kDictionarySplat: Fail(a, "'*' and '**' arguments are not supported");
+        case K::kListSplat: {
+          if (cst_->NamedChildCount(a) != 1) Fail(a, "unsupported '*' argument");
+          Value seq = Eval(cst_->NamedChild(a, 0));
+          if (!seq.is_seq()) Fail(a, "a '*' argument must be a tuple or list (a buffer's shape)");
+          for (const Value& item : seq.items) {
+            splat_nodes_.push_back(*a);
+            splat_values_[&splat_nodes_.back()] = item;
+            args.pos.push_back(&splat_nodes_.back());
+          }
+          break;
+        }
+        case K::kDictionarySplat: Fail(a, "'**' arguments are not supported");
         default: args.pos.push_back(a);
       }
     }
@@ -743,10 +777,20 @@ Value Parser::CallDType(DataType dtype, const Args& args) {
     case VK::kBool:
       if (dtype.is_floating_point()) return Value::Expr(make_const(dtype, double(v.i), span));
       if (dtype.is_bool()) return Value::Expr(MakeIntImm(dtype, v.i != 0, span));
+      if (!IntLiteralFits(dtype.element_of(), v.i)) {
+        Fail(args.pos[0], "the literal " + std::to_string(v.i) + " is out of range for " + dtype.ToString());
+      }
       return Value::Expr(make_const(dtype, v.i, span));
-    case VK::kFloat:
+    case VK::kFloat: {
       if (dtype.is_floating_point()) return Value::Expr(make_const(dtype, v.f, span));
+      // Truncated toward zero as Python's int() does, when the value is one of the type's.
+      bool fits = std::isfinite(v.f) && v.f >= -9223372036854775808.0 && v.f < 9223372036854775808.0;
+      if (!fits || !IntLiteralFits(dtype.element_of(), int64_t(v.f))) {
+        Fail(args.pos[0], "the literal " + std::string(Text(args.pos[0])) + " is out of range for " +
+                              dtype.ToString());
+      }
       return Value::Expr(make_const(dtype, int64_t(v.f), span));
+    }
     case VK::kStr: {
       if (!dtype.is_floating_point()) Fail(args.pos[0], "only float constants can be given as strings");
       std::string s = v.s;

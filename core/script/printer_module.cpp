@@ -83,7 +83,12 @@ std::string TIRPrinter::SignatureDim(const PrimExpr& dim,
   }
   std::string text = P(dim);
   bool bare_var = dim.as<VarNode>() != nullptr;
-  if (!fresh.empty() || (has_typevar && !bare_var)) return QuoteString(text);
+  if (!fresh.empty() || (has_typevar && !bare_var)) {
+    // The parser reads the string's text as an expression: one with strings in it (a T.Cast's
+    // dtype) goes in single quotes, which need no escapes inside.
+    if (text.find('"') != std::string::npos && text.find('\'') == std::string::npos) return "'" + text + "'";
+    return QuoteString(text);
+  }
   return text;
 }
 

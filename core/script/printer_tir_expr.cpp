@@ -283,12 +283,39 @@ std::string TIRPrinter::ScalarName(const Buffer& buffer) {
   return name;
 }
 
+namespace {
+
+// Whether base + lanes * stride, the stop of a Ramp printed as a slice, is computed without
+// overflowing the index type (else the slice would read back as another Ramp).
+bool RampStopFits(const RampNode* ramp) {
+  const auto* stride = ramp->stride.as<IntImmNode>();
+  DataType t = ramp->stride->dtype;
+  if (stride->value <= 0) return false;  // the parser reads a slice with a positive step only
+  int64_t span = 0;
+  if (__builtin_mul_overflow(stride->value, int64_t{ramp->lanes}, &span)) return false;
+  if (t.bits() < 64) {
+    int64_t half = int64_t{1} << (t.bits() - 1);
+    if (span < -half || span >= half) return false;
+  }
+  const auto* base = ramp->base.as<IntImmNode>();
+  if (!base) return true;
+  int64_t stop = 0;
+  if (__builtin_add_overflow(base->value, span, &stop)) return false;
+  if (t.bits() < 64) {
+    int64_t half = int64_t{1} << (t.bits() - 1);
+    if (stop < -half || stop >= half) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::string TIRPrinter::Indices(const std::vector<PrimExpr>& indices, bool slices) {
   if (indices.empty()) return "()";
   std::vector<std::string> out;
   for (const auto& index : indices) {
     const auto* ramp = index.as<RampNode>();
-    if (slices && ramp && ramp->stride.as<IntImmNode>()) {
+    if (slices && ramp && ramp->stride.as<IntImmNode>() && RampStopFits(ramp)) {
       PrimExpr stop =
           add(ramp->base, mul(make_const(ramp->stride->dtype, ramp->lanes), ramp->stride));
       std::string text = P(ramp->base) + ":" + P(stop);

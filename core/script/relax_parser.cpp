@@ -375,6 +375,14 @@ void RelaxParser::ParseAssign(Node assign) {
       }
     }
   }
+  // `s = I.meta_var(value)`: a Python name for the value, no binding (TVM's meta_var).
+  if (p_.Kind(left) == K::kIdentifier && p_.Kind(right) == K::kCall && IsNull(ann_node)) {
+    std::string_view fn = p_.Text(p_.Field(right, p_.F().function));
+    if (fn == "I.meta_var" || fn == "ir.meta_var") {
+      p_.Bind(p_.Text(left), Eval(right));
+      return;
+    }
+  }
   // `cls = Module`: an alias of the module class.
   if (p_.Kind(left) == K::kIdentifier && p_.Kind(right) == K::kIdentifier) {
     const Value* v = p_.Lookup(p_.Text(right));

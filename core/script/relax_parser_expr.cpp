@@ -3,11 +3,13 @@
 // R.tuple), R.call_tir / R.call_tir_inplace / R.call_dps_packed, registered ops with their
 // attributes, calls of module and local functions, tuples, indexing and operator sugar. Types
 // come from the op registry's inference as each expression is built.
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 
 #include "ir/structural_equal.h"
 #include "relax/type.h"
+#include "runtime/half.h"
 #include "script/relax_parser.h"
 
 #include <cmath>
@@ -272,6 +274,11 @@ Value RelaxParser::EvalCall(Node n) {
   Args args = CollectArgs(n);
   std::string_view text = p_.Text(fn);
   if (p_.Kind(fn) == K::kAttribute) {
+    if (text == "I.meta_var" || text == "ir.meta_var") {
+      // A Python value spliced into the program (TVM's meta_var): the value itself.
+      if (args.pos.size() != 1 || !args.kw.empty()) p_.Fail(n, std::string(text) + " expects one value");
+      return Eval(args.pos[0]);
+    }
     if (!RelaxName(text).empty()) return CallRelax(std::string(text), args);
     if (StartsWith(text, "T.")) return p_.Eval(n);
   }
@@ -642,6 +649,21 @@ Value RelaxParser::CallRelax(const std::string& qualified, const Args& args) {
       if (auto* i = v.expr.as<tir::IntImmNode>()) v = Value::Int(i->value);
       else if (auto* f = v.expr.as<tir::FloatImmNode>()) v = Value::Float(f->value);
     }
+    if (v.kind == VK::kStr && !IsNull(dn)) {
+      // numpy reads a number from a string (np.array("inf", "float32")): TVM prints an infinite
+      // or NaN constant so.
+      DataType want = p_.ToDType(p_.Eval(dn), dn);
+      char* end = nullptr;
+      errno = 0;
+      if (want.is_float()) {
+        double x = std::strtod(v.s.c_str(), &end);
+        if (!v.s.empty() && *end == '\0') v = Value::Float(x);
+      } else if (want.is_int() || want.is_uint()) {
+        long long x = std::strtoll(v.s.c_str(), &end, 10);
+        if (!v.s.empty() && *end == '\0' && errno != ERANGE) v = Value::Int(x);
+      }
+      if (v.kind == VK::kStr) p_.Fail(vn, "R.const: '" + v.s + "' is not a " + want.ToString() + " value");
+    }
     if (!v.is_number()) {
       p_.Fail(vn, std::string("R.const expects a number or a bool, got ") + DescribeKind(v.kind));
     }
@@ -649,6 +671,9 @@ Value RelaxParser::CallRelax(const std::string& qualified, const Args& args) {
                   : v.kind == VK::kInt ? DataType::Int(32)
                                        : DataType::Float(32);
     if (!IsNull(dn)) dt = p_.ToDType(p_.Eval(dn), dn);
+    if (v.kind == VK::kInt && (dt.is_int() || dt.is_uint()) && !IntLiteralFits(dt, v.i)) {
+      p_.Fail(vn, "R.const: " + std::to_string(v.i) + " is out of range for " + dt.ToString());
+    }
     std::string data(size_t(dt.bits() / 8 ? dt.bits() / 8 : 1), '\0');
     double d = v.kind == VK::kFloat ? v.f : double(v.i);
     int64_t i = v.kind == VK::kFloat ? 0 : v.i;
@@ -661,6 +686,7 @@ Value RelaxParser::CallRelax(const std::string& qualified, const Args& args) {
     }
     if (dt.is_float() && dt.bits() == 32) { float f = float(d); std::memcpy(data.data(), &f, 4); }
     else if (dt.is_float() && dt.bits() == 64) { std::memcpy(data.data(), &d, 8); }
+    else if (dt.is_float() && dt.bits() == 16) { uint16_t h = runtime::DoubleToHalfBits(d); std::memcpy(data.data(), &h, 2); }
     else if (dt.is_bool()) { data[0] = char(i != 0); }
     else if (dt.is_int() || dt.is_uint()) { std::memcpy(data.data(), &i, data.size()); }
     else p_.Fail(dn, "R.const does not support dtype " + dt.ToString());

@@ -4,12 +4,14 @@
 #include "script/relax_printer.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 
 
 #include "ir/structural_equal.h"
 #include "relax/op/registry.h"
+#include "runtime/half.h"
 #include "tir/expr.h"
 
 namespace wb::script::printer {
@@ -271,6 +273,12 @@ std::string RelaxPrinter::ConstantText(const ConstantNode* c) {
       double x;
       std::memcpy(&x, p, 8);
       value = FormatFloat(x);
+    } else if (t.is_float() && t.lanes() == 1 && t.bits() == 16 && c->data.size() == 2) {
+      // Every binary16 value is a float32 one, and the parser rounds it back to the same bits.
+      uint16_t h;
+      std::memcpy(&h, p, 2);
+      float x = runtime::HalfBitsToFloat(h);
+      if (std::isfinite(x)) value = FormatFloat(x);
     }
     if (!value.empty()) return "R.const(" + value + ", " + QuoteString(t.ToString()) + ")";
   }

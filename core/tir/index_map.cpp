@@ -7,6 +7,7 @@
 #include "arith/analyzer.h"
 #include "arith/int_set.h"
 #include "arith/iter_affine_map.h"
+#include "tir/functor.h"
 #include "tir/op.h"
 #include "tir/substitute.h"
 
@@ -147,6 +148,112 @@ InverseResult Inverse(const IndexMap& map, const std::vector<PrimExpr>& shape) {
   }
   (void)dtype;
   return {MakeIndexMap(outputs, inverse), ""};
+}
+
+namespace {
+
+int64_t Gcd(int64_t a, int64_t b) { return b == 0 ? a : Gcd(b, a % b); }
+
+bool UsesVar(const PrimExpr& e, const VarNode* v) {
+  bool found = false;
+  PostOrderVisit(e, [&](const Object* n) { found |= n == v; });
+  return found;
+}
+
+// The product of the constant floor divisors between `e` and the variable `v` inside it: TVM's
+// lower factor of the split that `e` is of `v` (`i // 4` is 4, `i` is 1).
+int64_t LowerFactor(const PrimExpr& e, const VarNode* v) {
+  if (auto* d = e.as<FloorDivNode>()) {
+    auto* c = d->b.as<IntImmNode>();
+    return c && c->value > 0 ? c->value * LowerFactor(d->a, v) : 1;
+  }
+  int64_t f = 1;
+  auto visit = [&](const PrimExpr& x) {
+    if (x.defined() && UsesVar(x, v)) f = std::max(f, LowerFactor(x, v));
+  };
+  if (auto* a = e.as<AddNode>()) visit(a->a), visit(a->b);
+  if (auto* s = e.as<SubNode>()) visit(s->a), visit(s->b);
+  if (auto* m = e.as<MulNode>()) visit(m->a), visit(m->b);
+  if (auto* m = e.as<FloorModNode>()) visit(m->a);
+  return f;
+}
+
+// TVM's padding factor of an initial index: the least common multiple of divisor times lower
+// factor over every floordiv / floormod by a constant applied to an expression of that index
+// alone.
+void CollectPaddingFactors(const PrimExpr& e, const std::vector<Var>& vars,
+                           std::vector<int64_t>* factors) {
+  PostOrderVisit(e, [&](const Object* n) {
+    const PrimExpr* dividend = nullptr;
+    const PrimExpr* divisor = nullptr;
+    if (auto* d = dynamic_cast<const FloorDivNode*>(n)) dividend = &d->a, divisor = &d->b;
+    if (auto* m = dynamic_cast<const FloorModNode*>(n)) dividend = &m->a, divisor = &m->b;
+    if (!dividend) return;
+    auto* c = divisor->as<IntImmNode>();
+    if (!c || c->value <= 0) return;
+    int used = -1;
+    for (size_t i = 0; i < vars.size(); ++i) {
+      if (!UsesVar(*dividend, vars[i].get())) continue;
+      if (used >= 0) return;
+      used = static_cast<int>(i);
+    }
+    if (used < 0) return;
+    int64_t f = c->value * LowerFactor(*dividend, vars[used].get());
+    int64_t& acc = (*factors)[used];
+    acc = acc / Gcd(acc, f) * f;
+  });
+}
+
+}  // namespace
+
+PaddedInverseResult NonSurjectiveInverse(const IndexMap& map, const std::vector<PrimExpr>& shape) {
+  PaddedInverseResult out;
+  if (shape.size() != map->initial_indices.size()) {
+    out.error = "the shape has " + std::to_string(shape.size()) + " dimensions, the map takes " +
+                std::to_string(map->initial_indices.size());
+    return out;
+  }
+  std::vector<int64_t> factors(shape.size(), 1);
+  for (const PrimExpr& e : map->final_indices) CollectPaddingFactors(e, map->initial_indices, &factors);
+  std::vector<PrimExpr> padded_shape;
+  PrimExpr padding = make_const(DataType::Bool(), int64_t(0));
+  std::vector<std::pair<const VarNode*, PrimExpr>> conditions;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    auto* ext = shape[i].as<IntImmNode>();
+    if (!ext) {
+      out.error = "padding a buffer of symbolic shape is not supported";
+      return out;
+    }
+    int64_t f = factors[i], e = ext->value;
+    int64_t padded = (e + f - 1) / f * f;
+    padded_shape.push_back(make_const(shape[i]->dtype, padded));
+    if (padded == e) continue;
+    // The added points: the last group of the factor, from the old extent on. Written `c <= x`,
+    // the form TVM's simplifier gives every `x >= c`.
+    const Var& v = map->initial_indices[i];
+    PrimExpr cond = logical_and(
+        equal(floordiv(v, make_const(v->dtype, f)), make_const(v->dtype, e / f)),
+        less_equal(make_const(v->dtype, e % f), floormod(v, make_const(v->dtype, f))));
+    padding = logical_or(padding, cond);
+  }
+  InverseResult inv = Inverse(map, padded_shape);
+  if (!inv.inverse.defined()) {
+    out.error = inv.error;
+    return out;
+  }
+  VarMap vmap;
+  for (size_t i = 0; i < map->initial_indices.size(); ++i) {
+    vmap[map->initial_indices[i].get()] = inv.inverse->final_indices[i];
+  }
+  arith::Analyzer analyzer;
+  std::vector<PrimExpr> new_shape = MapShape(map, shape);
+  for (size_t j = 0; j < inv.inverse->initial_indices.size(); ++j) {
+    const Var& y = inv.inverse->initial_indices[j];
+    analyzer.Bind(y, ir::MakeRange(Zero(y->dtype), cast(y->dtype, new_shape[j])));
+  }
+  out.inverse = inv.inverse;
+  out.padding = analyzer.Simplify(Substitute(padding, vmap));
+  return out;
 }
 
 // --- text ------------------------------------------------------------------------------------

@@ -42,6 +42,19 @@ struct InverseResult {
 // indices back to the initial ones. Only affine bijective maps are inverted.
 InverseResult Inverse(const IndexMap& map, const std::vector<PrimExpr>& shape);
 
+// TVM's NonSurjectiveInverse, for maps whose image is larger than the buffer (`lambda i: (i // 4,
+// i % 4)` over 14 elements lays out 16): each initial index is padded up to a multiple of the
+// divisors applied to it (its padding factor), the map is inverted over the padded shape, and
+// `padding` is the condition, in the inverse's initial indices, that a point of the new layout
+// is one of the added ones (`axis0 == 3 and 2 <= axis1`); constant false when nothing is added.
+// Only constant shapes and padding at the upper end are handled; `error` says why otherwise.
+struct PaddedInverseResult {
+  IndexMap inverse;
+  PrimExpr padding;
+  std::string error;
+};
+PaddedInverseResult NonSurjectiveInverse(const IndexMap& map, const std::vector<PrimExpr>& shape);
+
 // `lambda i, j: (j, i)` as TVM's trace prints an index map (integers bare, Python precedence).
 std::string IndexMapLambdaText(const IndexMap& map);
 

@@ -143,10 +143,9 @@ const char* ForKindName(ForKind kind) {
 Buffer MakeBuffer(std::string name, std::vector<PrimExpr> shape, DataType dtype,
                   BufferOptions options, Span span) {
   NodeBuilder<BufferNode> n;
-  DataType index_type = DataType::Int(32);
-  for (const auto& dim : shape) {
-    if (dim.defined() && dim->dtype.bits() == 64) index_type = DataType::Int(64);
-  }
+  // TVM's default index type: the first dimension's.
+  DataType index_type =
+      !shape.empty() && shape[0].defined() ? shape[0]->dtype : DataType::Int(32);
   n->data = options.data.defined()
                 ? options.data
                 : MakePointerVar(name, dtype, options.scope.empty() ? "global" : options.scope);

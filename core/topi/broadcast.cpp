@@ -90,6 +90,8 @@ const char* BinaryKindName(BinaryKind kind) {
       return "logical_or";
     case BinaryKind::kLogicalXor:
       return "logical_xor";
+    case BinaryKind::kAtan2:
+      return "atan2";
   }
   return "?";
 }
@@ -138,6 +140,8 @@ PrimExpr ApplyBinary(BinaryKind kind, const PrimExpr& a, const PrimExpr& b) {
       return tir::logical_or(a, b);
     case BinaryKind::kLogicalXor:
       return tir::not_equal(a, b);
+    case BinaryKind::kAtan2:
+      return Intrin("atan2", {a, b});
   }
   throw std::logic_error("topi: unknown binary op");
 }

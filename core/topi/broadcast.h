@@ -47,6 +47,7 @@ enum class BinaryKind {
   kLogicalAnd,
   kLogicalOr,
   kLogicalXor,
+  kAtan2,  // the arc tangent of x1 / x2 in the quadrant of (x2, x1) (C's atan2)
 };
 // "add", "subtract", ... (the Relax op's name without "relax.").
 const char* BinaryKindName(BinaryKind kind);

@@ -208,13 +208,12 @@ Tensor relu(const Tensor& x) {
 }
 
 Tensor gelu(const Tensor& x) {
-  // As TVM's Relax legalization composes it: x * 0.5 * (1 + erf(x * sqrt(0.5))).
+  // As TVM's Relax legalization composes it: x * (0.5 + erf(x * sqrt(0.5)) * 0.5).
   DataType t = x.dtype();
   Tensor scaled = multiply(x, Const(t, std::sqrt(0.5)));
   Tensor erf = unary(UnaryKind::kErf, scaled);
-  Tensor half = multiply(x, Const(t, 0.5));
-  Tensor one_plus = add(Const(t, 1.0), erf);
-  return multiply(half, one_plus);
+  Tensor half_erf = multiply(erf, Const(t, 0.5));
+  return multiply(x, add(Const(t, 0.5), half_erf));
 }
 
 Tensor silu(const Tensor& x) { return multiply(x, unary(UnaryKind::kSigmoid, x)); }
@@ -246,8 +245,10 @@ Tensor arange(const PrimExpr& start, const PrimExpr& step, const PrimExpr& lengt
 
 namespace {
 
-// Element `i` of a quantization parameter: its only element, or the one at i[axis].
-PrimExpr QParam(const Tensor& p, const std::vector<tir::Var>& i, size_t axis) {
+// Element `i` of a quantization parameter: the scalar, its only element, or the one at i[axis].
+PrimExpr QParamAt(const QParam& q, const std::vector<tir::Var>& i, size_t axis) {
+  if (q.scalar.defined()) return q.scalar;
+  const Tensor& p = q.tensor;
   bool singleton = true;
   for (const PrimExpr& d : p.shape()) {
     const int64_t* c = tir::AsConstInt(d);
@@ -263,28 +264,29 @@ size_t QAxis(const Tensor& x, int64_t axis, const char* op) {
 
 }  // namespace
 
-Tensor quantize(const Tensor& x, const Tensor& scale, const Tensor& zero_point, int64_t axis, DataType out_dtype) {
+Tensor quantize(const Tensor& x, const QParam& scale, const QParam& zero_point, int64_t axis, DataType out_dtype) {
   size_t a = QAxis(x, axis, "quantize");
   DataType t = x.dtype();
   return te::compute(
       x.shape(),
       [&](const std::vector<tir::Var>& i) {
-        PrimExpr q = Intrin("round", {tir::div(x(i), tir::cast(t, QParam(scale, i, a)))});
-        q = tir::add(q, tir::cast(t, QParam(zero_point, i, a)));
+        PrimExpr q = Intrin("round", {tir::div(x(i), tir::cast(t, QParamAt(scale, i, a)))});
+        q = tir::add(q, tir::cast(t, QParamAt(zero_point, i, a)));
         q = tir::max(tir::min(q, tir::cast(t, te::max_value(out_dtype))), tir::cast(t, te::min_value(out_dtype)));
         return tir::cast(out_dtype, q);
       },
       "quantized", kTagElemWise, {}, PyAxes(x));
 }
 
-Tensor dequantize(const Tensor& x, const Tensor& scale, const Tensor& zero_point, int64_t axis, DataType out_dtype) {
+Tensor dequantize(const Tensor& x, const QParam& scale, const QParam& zero_point, int64_t axis, DataType out_dtype) {
   size_t a = QAxis(x, axis, "dequantize");
   DataType f32 = DataType::Float(32);
+  DataType diff = x.dtype().is_floating_point() ? f32 : DataType::Int(32);
   return te::compute(
       x.shape(),
       [&](const std::vector<tir::Var>& i) {
-        PrimExpr v = tir::sub(tir::cast(f32, x(i)), tir::cast(f32, QParam(zero_point, i, a)));
-        v = tir::mul(v, tir::cast(f32, QParam(scale, i, a)));
+        PrimExpr v = tir::sub(tir::cast(diff, x(i)), tir::cast(diff, QParamAt(zero_point, i, a)));
+        v = tir::mul(tir::cast(f32, v), tir::cast(f32, QParamAt(scale, i, a)));
         if (out_dtype == DataType::Float(16)) v = tir::max(tir::min(v, Const(f32, 65504.0)), Const(f32, -65504.0));
         return tir::cast(out_dtype, v);
       },

@@ -44,10 +44,18 @@ Tensor leaky_relu(const Tensor& x, double alpha);
 // log(1 + exp(beta * x)) / beta, and x itself where beta * x > threshold (TVM's topi.nn.softplus).
 Tensor softplus(const Tensor& x, double beta, double threshold);
 
+// A quantization parameter (scale or zero point): a tensor, per tensor (every dim 1, or rank 0)
+// or 1-D along the axis; or a scalar folded into the kernel (TVM's scalar constants).
+struct QParam {
+  Tensor tensor;
+  PrimExpr scalar;  // used when defined
+  QParam(Tensor t) : tensor(std::move(t)) {}      // NOLINT(google-explicit-constructor)
+  QParam(PrimExpr s) : scalar(std::move(s)) {}    // NOLINT(google-explicit-constructor)
+};
 // quantize: saturate(round(x / scale) + zero_point) in out_dtype (round ties to even);
-// dequantize: (x - zero_point) * scale computed in float32, then out_dtype. scale and zero_point
-// are per tensor (every dim 1, or rank 0) or 1-D along `axis` ("quantized" / "dequantized").
-Tensor quantize(const Tensor& x, const Tensor& scale, const Tensor& zero_point, int64_t axis, DataType out_dtype);
-Tensor dequantize(const Tensor& x, const Tensor& scale, const Tensor& zero_point, int64_t axis, DataType out_dtype);
+// dequantize: (x - zero_point) * scale, the difference in int32 (float32 for float data) as
+// TVM computes it, the product in float32, then out_dtype ("quantized" / "dequantized").
+Tensor quantize(const Tensor& x, const QParam& scale, const QParam& zero_point, int64_t axis, DataType out_dtype);
+Tensor dequantize(const Tensor& x, const QParam& scale, const QParam& zero_point, int64_t axis, DataType out_dtype);
 
 }  // namespace wb::topi

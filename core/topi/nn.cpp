@@ -13,6 +13,17 @@ namespace wb::topi {
 
 namespace {
 
+// The block attribute by which TVM's pools name the meta-schedule rule for them.
+ir::AttrMap ScheduleRule(const char* rule) {
+  ir::AttrMap attrs;
+  attrs["schedule_rule"] = ir::MakeString(rule);
+  return attrs;
+}
+
+}  // namespace
+
+namespace {
+
 using tir::Var;
 
 std::vector<PrimExpr> Without(const std::vector<Var>& idx, const std::vector<bool>& drop) {
@@ -122,14 +133,17 @@ Tensor log_softmax(const Tensor& x, int64_t axis) {
         te::IterVar k = te::reduce_axis(x.shape()[axis], "k");
         return te::sum(Intrin("exp", {tir::sub(x(full_index(idx, k->var)), max_elem(idx))}), {k});
       },
-      "T_softmax_expsum");
+      "compute");
+  // TVM's names ("compute" twice) and its block attribute {"axis"} on the result.
+  ir::AttrMap attrs;
+  attrs["axis"] = ir::MakeInt(axis);
   return te::compute(
       x.shape(),
       [&](const std::vector<Var>& i) {
         std::vector<PrimExpr> r = Without(i, red);
         return tir::sub(tir::sub(x(i), max_elem(r)), Intrin("log", {expsum(r)}));
       },
-      "T_log_softmax", "log_softmax_output");
+      "compute", "log_softmax_output", attrs);
 }
 
 Tensor layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta,
@@ -138,42 +152,57 @@ Tensor layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta,
   std::vector<bool> red(x.ndim(), false);
   for (int64_t a : axes) red[a] = true;
   std::vector<PrimExpr> target;
-  std::vector<PrimExpr> dims;
   for (size_t i = 0; i < x.ndim(); ++i) {
-    if (red[i]) {
-      dims.push_back(x.shape()[i]);
-    } else {
-      target.push_back(x.shape()[i]);
-    }
+    if (!red[i]) target.push_back(x.shape()[i]);
   }
+  // float16 data is accumulated in float32.
   DataType t = x.dtype();
-  te::CommReducerSpec tuple_sum = te::MakeReducer(
-      [](const std::vector<Var>& a, const std::vector<Var>& b) {
-        return std::vector<PrimExpr>{tir::add(a[0], b[0]), tir::add(a[1], b[1])};
-      },
-      {Const(t, 0), Const(t, 0)});
-  std::vector<Tensor> temp = te::compute_batch(
+  bool half = t == DataType::Float(16);
+  DataType acc = half ? DataType::Float(32) : t;
+  // x at the target index `idx` and reduction vars `rv`, in the accumulation dtype.
+  auto element = [&](const std::vector<Var>& idx, const std::vector<te::IterVar>& rv) {
+    std::vector<PrimExpr> full;
+    size_t j = 0, r = 0;
+    for (size_t i = 0; i < x.ndim(); ++i) full.push_back(red[i] ? PrimExpr(rv[r++]->var) : PrimExpr(idx[j++]));
+    PrimExpr v = x(full);
+    return half ? tir::cast(acc, v) : v;
+  };
+  auto reduce_vars = [&] {
+    std::vector<te::IterVar> rv;
+    for (int64_t a : axes) rv.push_back(te::reduce_axis(x.shape()[a], "k" + std::to_string(a)));
+    return rv;
+  };
+  // Two passes, as TVM's topi: the mean, then the sum of squared deviations from it.
+  Tensor sum = te::compute(
       target,
       [&](const std::vector<Var>& idx) {
-        std::vector<te::IterVar> rv;
-        for (int64_t a : axes) rv.push_back(te::reduce_axis(x.shape()[a], "k" + std::to_string(a)));
-        std::vector<PrimExpr> full;
-        size_t j = 0, r = 0;
-        for (size_t i = 0; i < x.ndim(); ++i)
-          full.push_back(red[i] ? PrimExpr(rv[r++]->var) : PrimExpr(idx[j++]));
-        PrimExpr v = x(full);
-        return tuple_sum.Apply({v, tir::mul(v, v)}, rv);
+        std::vector<te::IterVar> rv = reduce_vars();
+        return te::sum(element(idx, rv), rv);
       },
-      x.name() + "_red_temp", kTagCommReduce);
-  PrimExpr extent = tir::cast(t, Product(dims));
+      x.name() + "_sum", kTagCommReduce);
+  PrimExpr extent;
+  for (int64_t a : axes) {
+    PrimExpr d = tir::cast(acc, x.shape()[a]);
+    extent = extent.defined() ? tir::mul(extent, d) : d;
+  }
+  Tensor mean = te::compute(
+      target, [&](const std::vector<Var>& idx) { return tir::div(sum(idx), extent); }, x.name() + "_mean",
+      kTagInjective);
+  Tensor var_sum = te::compute(
+      target,
+      [&](const std::vector<Var>& idx) {
+        std::vector<te::IterVar> rv = reduce_vars();
+        PrimExpr diff = tir::sub(element(idx, rv), mean(idx));
+        return te::sum(tir::mul(diff, diff), rv);
+      },
+      x.name() + "_var_sum", kTagCommReduce);
   return te::compute(
       x.shape(),
       [&](const std::vector<Var>& i) {
         std::vector<PrimExpr> nr = Without(i, red), r = Only(i, red);
-        PrimExpr mean = tir::div(temp[0](nr), extent);
-        PrimExpr var = tir::sub(tir::div(temp[1](nr), extent), tir::mul(mean, mean));
-        PrimExpr out =
-            tir::mul(tir::sub(x(i), mean), Intrin("rsqrt", {tir::add(var, Const(t, epsilon))}));
+        PrimExpr var = tir::div(var_sum(nr), extent);
+        PrimExpr out = tir::mul(tir::sub(x(i), mean(nr)), Intrin("rsqrt", {tir::add(var, Const(acc, epsilon))}));
+        if (half) out = tir::cast(t, out);
         if (gamma.defined()) out = tir::mul(out, gamma(r));
         if (beta.defined()) out = tir::add(out, beta(r));
         return out;
@@ -256,32 +285,42 @@ Tensor rms_norm(const Tensor& x, const Tensor& weight, const std::vector<int64_t
   std::vector<int64_t> axes = ReduceAxes(axes_in, x.ndim(), "rms_norm");
   std::vector<bool> red(x.ndim(), false);
   for (int64_t a : axes) red[a] = true;
-  std::vector<PrimExpr> dims, rshape;
+  std::vector<PrimExpr> rshape;
   for (size_t i = 0; i < x.ndim(); ++i) {
-    if (red[i]) {
-      dims.push_back(x.shape()[i]);
-    } else {
-      rshape.push_back(x.shape()[i]);
-    }
+    if (!red[i]) rshape.push_back(x.shape()[i]);
   }
-  DataType t = x.dtype();
-  Tensor square = multiply(x, x);
+  // As TVM's topi: computed in float32, every operand cast in a stage of its own ("T_cast",
+  // also when it is float32 already), the result cast back to the data's dtype.
+  DataType t = x.dtype(), f32 = DataType::Float(32);
+  auto to_f32 = [&](const Tensor& a) {
+    return te::compute(
+        a.shape(), [&](const std::vector<Var>& i) { return tir::cast(f32, a(i)); }, "T_cast", kTagElemWise);
+  };
+  Tensor xf = to_f32(x);
+  Tensor square = multiply(xf, xf);
   Tensor square_sum = sum(square, axes, false);
-  PrimExpr extent = tir::cast(t, Product(dims));
+  PrimExpr extent;
+  for (int64_t a : axes) {
+    PrimExpr d = tir::cast(f32, x.shape()[a]);
+    extent = extent.defined() ? tir::mul(extent, d) : d;
+  }
   Tensor rsqrt = te::compute(
       rshape,
       [&](const std::vector<Var>& i) {
-        return Intrin("rsqrt", {tir::add(tir::div(square_sum(i), extent), Const(t, epsilon))});
+        return Intrin("rsqrt", {tir::add(tir::div(square_sum(i), extent), Const(f32, epsilon))});
       },
       "rsqrt", kTagInjective);
-  return te::compute(
+  Tensor wf = weight.defined() ? to_f32(weight) : Tensor();
+  Tensor out = te::compute(
       x.shape(),
       [&](const std::vector<Var>& i) {
-        PrimExpr out = tir::mul(rsqrt(Without(i, red)), x(i));
-        if (weight.defined()) out = tir::mul(out, weight(Only(i, red)));
-        return out;
+        PrimExpr v = tir::mul(rsqrt(Without(i, red)), xf(i));
+        if (wf.defined()) v = tir::mul(v, wf(Only(i, red)));
+        return v;
       },
       "T_rms_norm", kTagInjective);
+  return te::compute(
+      out.shape(), [&](const std::vector<Var>& i) { return tir::cast(t, out(i)); }, "T_cast", kTagElemWise);
 }
 
 std::vector<Tensor> batch_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta,
@@ -590,7 +629,7 @@ Tensor Pool(const Tensor& data, const PoolParams& p, PoolKind kind) {
           std::vector<te::IterVar> r = window_axes();
           return te::max(window(i, r), r);
         },
-        "pool_max", "pool_max");
+        "pool_max", "pool_max", ScheduleRule("meta_schedule.pool_max"));
   }
   Tensor s = te::compute(
       out_shape,
@@ -626,7 +665,7 @@ Tensor Pool(const Tensor& data, const PoolParams& p, PoolKind kind) {
         }
         return tir::div(s(i), tir::cast(t, count));
       },
-      "pool_avg", kTagElemWise);
+      "pool_avg", kTagElemWise, ScheduleRule("meta_schedule.pool_avg"));
 }
 
 }  // namespace
@@ -677,7 +716,7 @@ Tensor adaptive_avg_pool2d(const Tensor& data, std::vector<int64_t> output_size,
             tir::sub(end(i[wd], ds[wd], out_shape[wd]), start(i[wd], ds[wd], out_shape[wd]));
         return tir::div(s(i), tir::cast(t, tir::mul(kh, kw)));
       },
-      "adaptive_pool_avg", kTagElemWise);
+      "adaptive_pool_avg", kTagElemWise, ScheduleRule("meta_schedule.adaptive_pool_avg"));
 }
 
 Tensor attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor* bias,

@@ -20,8 +20,9 @@ Tensor softmax(const Tensor& x, int64_t axis);
 // log(softmax(x)) computed as x - max - log(sum(exp(x - max))).
 Tensor log_softmax(const Tensor& x, int64_t axis);
 
-// (x - mean) / sqrt(var + eps) * gamma + beta over `axes` (TVM's one-pass form: a two-value
-// reduction of x and x*x, then "T_layer_norm"). gamma/beta may be undefined (scale/center off).
+// (x - mean) / sqrt(var + eps) * gamma + beta over `axes`, in TVM's two passes ("<x>_sum",
+// "<x>_mean", "<x>_var_sum" of the squared deviations, then "T_layer_norm"; float16 data
+// accumulates in float32). gamma/beta may be undefined (scale/center off).
 Tensor layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta,
                   const std::vector<int64_t>& axes, double epsilon);
 // x / sqrt(mean(x*x over axes) + eps) * weight ("T_rms_norm").

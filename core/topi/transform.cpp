@@ -463,28 +463,28 @@ Tensor one_hot(const Tensor& indices, const PrimExpr& on_value, const PrimExpr& 
       "T_one_hot", kTagInjective);
 }
 
-Tensor take(const Tensor& x, const Tensor& indices, std::optional<int64_t> axis,
-            const std::string& mode) {
+namespace {
+
+// take's kernel: `index_at` gives the index read at the indices' coordinates (`ni` of them).
+Tensor TakeAlong(const Tensor& x, const std::vector<PrimExpr>& index_shape,
+                 const std::function<PrimExpr(const std::vector<PrimExpr>&)>& index_at, int64_t axis,
+                 const std::string& mode) {
   if (mode != "fast" && mode != "clip" && mode != "wrap") {
     throw std::invalid_argument("topi.take: mode " + mode + " is not one of fast, clip, wrap");
   }
-  if (!axis) {
-    Tensor flat = flatten(x);
-    return take(flat, indices, 0, mode);
-  }
-  int64_t a = NormalizeAxis(*axis, x.ndim(), "take");
+  int64_t a = NormalizeAxis(axis, x.ndim(), "take");
   std::vector<PrimExpr> shape;
   for (int64_t d = 0; d < a; ++d) shape.push_back(x.shape()[d]);
-  for (const PrimExpr& d : indices.shape()) shape.push_back(d);
+  for (const PrimExpr& d : index_shape) shape.push_back(d);
   for (size_t d = a + 1; d < x.ndim(); ++d) shape.push_back(x.shape()[d]);
-  size_t ni = indices.ndim();
+  size_t ni = index_shape.size();
   return te::compute(
       shape,
       [&](const std::vector<Var>& i) {
         std::vector<PrimExpr> idx_of_indices(i.begin() + a, i.begin() + a + ni);
         std::vector<PrimExpr> idx;
         for (int64_t d = 0; d < a; ++d) idx.push_back(i[d]);
-        PrimExpr k = indices(idx_of_indices);
+        PrimExpr k = index_at(idx_of_indices);
         PrimExpr extent = tir::cast(k->dtype, x.shape()[a]);
         if (mode == "clip") {
           k = tir::min(tir::max(k, tir::make_const(k->dtype, int64_t(0))),
@@ -497,6 +497,19 @@ Tensor take(const Tensor& x, const Tensor& indices, std::optional<int64_t> axis,
         return x(idx);
       },
       "T_take", kTagInjective);
+}
+
+}  // namespace
+
+Tensor take(const Tensor& x, const Tensor& indices, std::optional<int64_t> axis,
+            const std::string& mode) {
+  if (!axis) return take(flatten(x), indices, 0, mode);
+  return TakeAlong(x, indices.shape(), [&](const std::vector<PrimExpr>& i) { return indices(i); }, *axis, mode);
+}
+
+Tensor take(const Tensor& x, const PrimExpr& index, std::optional<int64_t> axis, const std::string& mode) {
+  if (!axis) return take(flatten(x), index, 0, mode);
+  return TakeAlong(x, {}, [&](const std::vector<PrimExpr>&) { return index; }, *axis, mode);
 }
 
 namespace {

@@ -53,6 +53,8 @@ Tensor one_hot(const Tensor& indices, const PrimExpr& on_value, const PrimExpr& 
                int64_t axis);
 Tensor take(const Tensor& x, const Tensor& indices, std::optional<int64_t> axis,
             const std::string& mode = "fast");
+// take of one scalar index (a Relax R.Prim): the axis is dropped.
+Tensor take(const Tensor& x, const PrimExpr& index, std::optional<int64_t> axis, const std::string& mode);
 // The elements in reverse order along `axis` ("T_reverse_sequence", as TVM's topi.flip).
 Tensor flip(const Tensor& x, int64_t axis);
 // The upper (col - row >= k) or lower (col - row <= k) triangle of the last two axes, zero

@@ -34,15 +34,17 @@ def const_node(name, array):
     return helper.make_node("Constant", [], [name], value=numpy_helper.from_array(np.asarray(array), name + "_v"))
 
 
-def save(case, nodes, inputs, outputs, feeds, expected, initializers=(), opset=17, check=True):
+def save(case, nodes, inputs, outputs, feeds, expected, initializers=(), opset=17, check=True, domains=()):
     """inputs: [(name, elem_type, shape)], outputs likewise; feeds / expected: name -> array.
-    check=False for ops newer than Debian's onnx (1.12) knows, as GroupNormalization (1.14)."""
+    check=False for ops newer than Debian's onnx (1.12) knows, as GroupNormalization (1.14), and
+    for ops of other domains; domains: [(domain, version)] imported besides the default one."""
     graph = helper.make_graph(
         nodes, case,
         [helper.make_tensor_value_info(n, t, s) for n, t, s in inputs],
         [helper.make_tensor_value_info(n, t, s) for n, t, s in outputs],
         initializer=list(initializers))
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)] +
+                              [helper.make_opsetid(d, v) for d, v in domains],
                               producer_name="gen_onnx_models")
     model.ir_version = 8
     if check:
@@ -1125,6 +1127,103 @@ def qlinear_matmul():
           init("y_s8", y_s8), init("y_z8", y_z8)], opset=13)
 
 
+def maxpool_indices_ref(x, kernel, strides, pads, dilations, ceil=False, column_major=False):
+    """MaxPool's values and Indices as onnxruntime computes them: the first maximum of each window
+    in window order, its flat index row-major over N, C and the spatial dims, or column-major over
+    the spatial dims."""
+    n = len(kernel)
+    spatial = x.shape[2:]
+    outs = []
+    for k in range(n):
+        span = spatial[k] + pads[k] + pads[k + n] - dilations[k] * (kernel[k] - 1) - 1
+        o = (-(-span // strides[k]) if ceil else span // strides[k]) + 1
+        if ceil and (o - 1) * strides[k] >= spatial[k] + pads[k]:
+            o -= 1
+        outs.append(o)
+    strides_flat = []
+    for k in range(n):
+        dims = spatial[:k] if column_major else spatial[k + 1:]
+        strides_flat.append(int(np.prod(dims)) if len(dims) else 1)
+    values = np.zeros(x.shape[:2] + tuple(outs), x.dtype)
+    indices = np.zeros(values.shape, np.int64)
+    for b in range(x.shape[0]):
+        for c in range(x.shape[1]):
+            for pos in np.ndindex(*outs):
+                best, where = None, None
+                for off in np.ndindex(*kernel):
+                    h = [pos[k] * strides[k] + off[k] * dilations[k] - pads[k] for k in range(n)]
+                    if any(h[k] < 0 or h[k] >= spatial[k] for k in range(n)):
+                        continue
+                    v = x[(b, c) + tuple(h)]
+                    if best is None or v > best:
+                        best = v
+                        where = sum(h[k] * strides_flat[k] for k in range(n))
+                values[(b, c) + pos] = best
+                indices[(b, c) + pos] = (b * x.shape[1] + c) * int(np.prod(spatial)) + where
+    return values, indices
+
+
+def maxpool_indices():
+    """MaxPool's Indices output: 2-D with padding, stride and ties (a rounded input), ceil_mode
+    windows past the end, storage_order 1 with dilations, and a 1-D pool of int8 data."""
+    x = np.round(rand(2, 3, 5, 6) * 2).astype(np.float32)
+    x1 = rng.integers(-128, 128, (1, 2, 7)).astype(np.int8)
+    nodes = [
+        helper.make_node("MaxPool", ["x"], ["v", "i"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1]),
+        helper.make_node("MaxPool", ["x"], ["vc", "ic"], kernel_shape=[2, 2], strides=[2, 2], ceil_mode=1),
+        helper.make_node("MaxPool", ["x"], ["vs", "is"], kernel_shape=[2, 2], dilations=[2, 1], storage_order=1),
+        helper.make_node("MaxPool", ["x1"], ["v1", "i1"], kernel_shape=[3], strides=[2], pads=[1, 0]),
+    ]
+    v, i = maxpool_indices_ref(x, [3, 3], [2, 2], [1, 1, 1, 1], [1, 1])
+    vc, ic = maxpool_indices_ref(x, [2, 2], [2, 2], [0, 0, 0, 0], [1, 1], ceil=True)
+    vs, is_ = maxpool_indices_ref(x, [2, 2], [1, 1], [0, 0, 0, 0], [2, 1], column_major=True)
+    v1, i1 = maxpool_indices_ref(x1, [3], [2], [1, 0], [1])
+    expected = {"v": v, "i": i, "vc": vc, "ic": ic, "vs": vs, "is": is_, "v1": v1, "i1": i1}
+    types = {"v": F32, "vc": F32, "vs": F32, "v1": I8}
+    save("maxpool_indices", nodes, [("x", F32, [2, 3, 5, 6]), ("x1", I8, [1, 2, 7])],
+         [(k, types.get(k, I64), list(a.shape)) for k, a in expected.items()], {"x": x, "x1": x1}, expected,
+         opset=12)
+
+
+def qlinear_binary():
+    """onnxruntime's QLinearAdd / QLinearMul (domain com.microsoft): uint8 with broadcasting and
+    zero points, int8 without C's zero point (0)."""
+    a = rng.integers(0, 256, (2, 3, 4)).astype(np.uint8)
+    b = rng.integers(0, 256, (3, 1)).astype(np.uint8)
+    a8 = rng.integers(-128, 128, (2, 3, 4)).astype(np.int8)
+    b8 = rng.integers(-128, 128, (4,)).astype(np.int8)
+    a_s, a_z, b_s, b_z = np.float32(0.05), np.uint8(128), np.float32(0.07), np.uint8(100)
+    c_s, c_z = np.float32(0.11), np.uint8(90)
+    s8a, z8a, s8b, z8b, s8c = np.float32(0.03), np.int8(-3), np.float32(0.02), np.int8(5), np.float32(0.09)
+
+    def deq(x, s, z):
+        return (x.astype(np.float32) - np.float32(z)) * s
+
+    def q(x, s, z, lo, hi, t):
+        return np.clip(np.round(x / s) + np.float32(z), lo, hi).astype(t)
+
+    ms = "com.microsoft"
+    nodes = [
+        helper.make_node("QLinearAdd", ["a", "a_s", "a_z", "b", "b_s", "b_z", "c_s", "c_z"], ["add"], domain=ms),
+        helper.make_node("QLinearMul", ["a", "a_s", "a_z", "b", "b_s", "b_z", "c_s", "c_z"], ["mul"], domain=ms),
+        helper.make_node("QLinearAdd", ["a8", "s8a", "z8a", "b8", "s8b", "z8b", "s8c"], ["add8"], domain=ms),
+        helper.make_node("QLinearMul", ["a8", "s8a", "", "b8", "s8b", "z8b", "s8c"], ["mul8"], domain=ms),
+    ]
+    expected = {
+        "add": q(deq(a, a_s, a_z) + deq(b, b_s, b_z), c_s, c_z, 0, 255, np.uint8),
+        "mul": q(deq(a, a_s, a_z) * deq(b, b_s, b_z), c_s, c_z, 0, 255, np.uint8),
+        "add8": q(deq(a8, s8a, z8a) + deq(b8, s8b, z8b), s8c, 0, -128, 127, np.int8),
+        "mul8": q(deq(a8, s8a, 0) * deq(b8, s8b, z8b), s8c, 0, -128, 127, np.int8),
+    }
+    types = {"add": U8, "mul": U8, "add8": I8, "mul8": I8}
+    save("qlinear_binary", nodes, [("a", U8, [2, 3, 4]), ("b", U8, [3, 1]), ("a8", I8, [2, 3, 4]), ("b8", I8, [4])],
+         [(k, types[k], list(v.shape)) for k, v in expected.items()], {"a": a, "b": b, "a8": a8, "b8": b8},
+         expected,
+         [init("a_s", a_s), init("a_z", a_z), init("b_s", b_s), init("b_z", b_z), init("c_s", c_s), init("c_z", c_z),
+          init("s8a", s8a), init("z8a", z8a), init("s8b", s8b), init("z8b", z8b), init("s8c", s8c)],
+         opset=13, check=False, domains=[(ms, 1)])
+
+
 def qlinear_conv():
     """QLinearConv 2-D with per-output-channel weight scales and zero points, a bias, padding,
     stride and groups; a 1-D one per tensor; ConvInteger 2-D with per-channel weight zero points
@@ -1432,6 +1531,8 @@ def main():
     nonzero()
     dynamic_slice()
     one_hot_const()
+    qlinear_binary()
+    maxpool_indices()
 
 
 if __name__ == "__main__":

@@ -139,6 +139,8 @@ class TestONNXImport : public QObject {
     row("matmul_integer", {"zp", "plain"});
     row("qlinear_matmul", {"qmm", "qmm_axis", "mmi_axis", "mmi_vec"});
     row("qlinear_conv", {"qc", "qc1", "ci", "ci3"});
+    row("qlinear_binary", {"add", "mul", "add8", "mul8"});
+    row("maxpool_indices", {"v", "i", "vc", "ic", "vs", "is", "v1", "i1"});
     row("dynamic_quantize", {"y", "y_scale", "y_zero", "yp", "yp_scale", "yp_zero", "vq", "vd"});
     row("conv_pool_3d", {"conv", "max", "avg", "avg_pad", "gap", "ct"});
     row("nonzero", {"nz", "nz_t", "nzm"});

@@ -1,14 +1,16 @@
 // core/meta_schedule: tasks, the design space (every sampled schedule valid and equal to the
 // original under the reference interpreter), postprocessors, mutators, features, the database,
-// determinism for a seed, cancellation, and one real tuning run through run-and-check.
+// determinism for a seed, cancellation, the builder (child processes; crashing and hanging builds
+// are failed trials), and one real tuning run through run-and-check.
 #include <QTemporaryDir>
 #include <QTest>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <set>
+#include <sstream>
 
 #include "dlight/cpu/rules.h"
 #include "dlight/schedule_rule.h"
@@ -28,6 +30,7 @@
 #include "tir/functor.h"
 #include "transform/registry.h"
 #include "workbench/equivalence.h"
+#include "workbench/isolated_build.h"
 
 using namespace wb;
 using namespace wb::meta_schedule;
@@ -114,8 +117,9 @@ bool HasLoopKind(const tir::PrimFunc& f, tir::ForKind kind) {
 // reproducible; `fail` decides which candidates "compute wrong numbers".
 RunnerFn FakeRunner(std::function<bool(uint64_t)> fail = {}, int* calls = nullptr,
                     std::function<void(int, const workbench::CancellationToken&)> on_call = {}) {
-  return [=](const tir::PrimFunc& scheduled, const tir::PrimFunc&, const Outputs&,
+  return [=](const BuiltCandidate& built, const tir::PrimFunc&, const Outputs&, double,
              const workbench::CancellationToken& token) {
+    const tir::PrimFunc& scheduled = built.func;
     if (calls) ++*calls;
     if (on_call) on_call(calls ? *calls : 0, token);
     Measurement m;
@@ -574,8 +578,9 @@ class Module:
     QVERIFY(dflt.has_value());
     const tir::PrimFunc dflt_func = dflt->schedule.Func();
     int calls = 0;
-    o.runner = [&](const tir::PrimFunc& scheduled, const tir::PrimFunc&, const Outputs&,
+    o.runner = [&](const BuiltCandidate& built, const tir::PrimFunc&, const Outputs&, double,
                    const workbench::CancellationToken&) {
+      const tir::PrimFunc& scheduled = built.func;
       ++calls;
       Measurement m;
       m.result.name = "main";
@@ -627,10 +632,12 @@ class Module:
     o.work_dir = dir.path().toStdString();
     std::map<uint64_t, tir::PrimFunc> measured;
     RunnerFn fake = FakeRunner();
-    o.runner = [&](const tir::PrimFunc& scheduled, const tir::PrimFunc& original, const Outputs& expected,
+    o.runner = [&](const BuiltCandidate& built, const tir::PrimFunc& original,
+                   const Outputs& expected, double timeout_s,
                    const workbench::CancellationToken& token) {
+      const tir::PrimFunc& scheduled = built.func;
       measured[ir::StructuralHash(scheduled)] = scheduled;
-      return fake(scheduled, original, expected, token);
+      return fake(built, original, expected, timeout_s, token);
     };
     TuneResult r = Tune(tasks, o);
     QVERIFY2(r.error.empty(), r.error.c_str());
@@ -669,8 +676,9 @@ class Module:
     o.population_size = 8;
     o.verify_top_k = 0;
     // Every candidate of a task as fast as its default: the gradient is best / batches * weight.
-    o.runner = [](const tir::PrimFunc& scheduled, const tir::PrimFunc&, const Outputs&,
+    o.runner = [](const BuiltCandidate& built, const tir::PrimFunc&, const Outputs&, double,
                   const workbench::CancellationToken&) {
+      const tir::PrimFunc& scheduled = built.func;
       Measurement m;
       m.result.name = "main";
       m.result.samples_s = {scheduled->buffer_map.size() == 3 ? 1e-3 : 2e-3};
@@ -693,6 +701,56 @@ class Module:
     QCOMPARE(small.tasks[0].trials, 1);
     QCOMPARE(small.tasks[1].trials, 0);
     QCOMPARE(small.tasks[1].message, std::string("the trial budget was spent before its first batch"));
+  }
+
+  // The slow limit: after the default schedule (run with ten times timeout_s: it runs the
+  // reference too), each candidate's run is limited to slow_limit times what its calls would take
+  // at the best latency so far; a candidate that slow is cut, a failed trial counted as too slow.
+  void slowCandidatesAreCut() {
+    ExtractedTasks tasks;
+    tasks.tasks = {MatmulTask()};
+    TuneOptions o;
+    o.max_trials = 16;
+    o.num_trials_per_iter = 16;
+    o.population_size = 24;
+    o.verify_top_k = 0;
+    std::vector<double> limits;
+    int slow = 0;
+    o.runner = [&](const BuiltCandidate& built, const tir::PrimFunc&, const Outputs&,
+                   double timeout_s, const workbench::CancellationToken&) {
+      const bool first = limits.empty();
+      limits.push_back(timeout_s);
+      Measurement m;
+      m.result.name = "main";
+      const uint64_t h = ir::StructuralHash(built.func);
+      // 1 ms a call, or 1 s for every fourth candidate; a run is 5 calls (TVM's 3, a warm-up and
+      // the checked call).
+      const double latency = !first && h % 4 == 0 ? 1.0 : 1e-3;
+      if (5 * latency > timeout_s) {
+        ++slow;
+        m.result.status = workbench::RunStatus::kTimedOut;
+        return m;
+      }
+      m.result.samples_s = {latency};
+      m.result.number = 3;
+      return m;
+    };
+    TuneResult r = Tune(tasks, o);
+    QVERIFY2(r.error.empty(), r.error.c_str());
+    QCOMPARE(limits.size(), size_t(17));
+    QCOMPARE(limits[0], 10 * o.timeout_s);
+    // 2 s + slow_limit x (5 calls at 1 ms + the 100 ms sample).
+    for (size_t i = 1; i < limits.size(); ++i)
+      QVERIFY(std::abs(limits[i] - (2 + o.slow_limit * (5e-3 + 0.1))) < 1e-9);
+    QVERIFY(slow > 0);
+    QCOMPARE(r.tasks[0].too_slow, slow);
+    QCOMPARE(r.tasks[0].failed, slow);
+    QCOMPARE(*r.tasks[0].best_s, 1e-3);
+    // Without the limit, only timeout_s.
+    o.slow_limit = 0;
+    limits.clear();
+    Tune(tasks, o);
+    for (size_t i = 1; i < limits.size(); ++i) QCOMPARE(limits[i], o.timeout_s);
   }
 
   void cancelStopsTuning() {
@@ -776,6 +834,117 @@ class Module:
     std::optional<JSONDatabase> empty = JSONDatabase::Open(dir.path().toStdString() + "/empty", &error);
     AppliedDatabase none = ApplyDatabase(module, *empty, codegen::Target::Host());
     QCOMPARE(none.defaulted, std::vector<std::string>{"main"});
+  }
+
+  // The builder: modules built in child processes, several at once; what comes back runs and
+  // computes what the interpreter does; a build that aborts is kCrashed, one that hangs is
+  // kTimedOut, each with a message, and neither takes this process down.
+  void isolatedBuildsContainCrashesAndHangs() {
+    ir::IRModule mm = ParseOrDie(kMatmul);
+    ir::IRModule scale = ParseOrDie(kScale);
+    const codegen::Target host = codegen::Target::Host();
+    workbench::IsolatedBuildOptions options;
+    options.jobs = 2;
+    std::vector<workbench::IsolatedBuild> built =
+        workbench::CompileIsolated({mm, scale, mm}, host, options);
+    QCOMPARE(built.size(), size_t(3));
+    for (size_t i = 0; i < built.size(); ++i) {
+      QVERIFY2(built[i].compiled.ok(), RenderDiagnostics(built[i].compiled.diagnostics).c_str());
+      QCOMPARE(built[i].end, ChildEnd::kFinished);
+      QVERIFY(built[i].seconds > 0);
+      workbench::RunCheckRequest req;
+      req.module = i == 1 ? scale : mm;
+      req.reference = workbench::ReferenceKind::kInterpreter;
+      req.seed = i;
+      workbench::RunCheckResult run = workbench::RunCompiled(built[i].compiled, req);
+      QVERIFY2(run.ok(),
+               (run.message + (run.functions.empty() ? "" : run.functions[0].message)).c_str());
+      QCOMPARE(run.functions[0].reference, std::string("interpreter"));
+    }
+    workbench::IsolatedBuildOptions crash = options;
+    crash.pipeline = "TestingAbort";
+    std::vector<workbench::IsolatedBuild> crashed = workbench::CompileIsolated({mm}, host, crash);
+    QCOMPARE(crashed[0].end, ChildEnd::kCrashed);
+    QVERIFY(!crashed[0].compiled.ok());
+    const std::string why = RenderDiagnostics(crashed[0].compiled.diagnostics);
+    QVERIFY2(why.find("SIGABRT") != std::string::npos, why.c_str());
+    workbench::IsolatedBuildOptions hang = options;
+    hang.pipeline = "TestingSleep(seconds=60)";
+    hang.timeout_s = 1;
+    std::vector<workbench::IsolatedBuild> hung =
+        workbench::CompileIsolated({mm, scale}, host, hang);
+    for (const workbench::IsolatedBuild& b : hung) {
+      QCOMPARE(b.end, ChildEnd::kTimedOut);
+      QVERIFY(!b.compiled.ok());
+      QVERIFY(!b.compiled.diagnostics.empty());
+    }
+    // A cancel before the start builds nothing.
+    workbench::CancellationToken token;
+    token.Cancel();
+    std::vector<workbench::IsolatedBuild> none =
+        workbench::CompileIsolated({mm, scale}, host, options, token);
+    for (const workbench::IsolatedBuild& b : none) {
+      QCOMPARE(b.end, ChildEnd::kCancelled);
+      QVERIFY(!b.compiled.ok());
+    }
+  }
+
+  // The search with the real builder and runner, where some candidates' builds crash and others
+  // hang: each such one is a failed trial and a failed record, the search goes on, and what the
+  // database applies is none of them.
+  void crashingAndHangingBuildsAreFailedTrials() {
+    QTemporaryDir dir;
+    ExtractedTasks tasks;
+    TuneTask mm = MatmulTask();
+    tasks.tasks = {mm};
+    TuneOptions o;
+    o.max_trials = 8;
+    o.num_trials_per_iter = 8;
+    o.population_size = 16;
+    o.timing = {1, 1, 0, 0, false};
+    o.verify_top_k = 1;
+    o.verify_rounds = 1;
+    o.work_dir = dir.path().toStdString();
+    const codegen::Target host = codegen::Target::Host();
+    BuilderFn real = BuildInChildren("llvm", 2, 30);
+    std::set<uint64_t> broken;
+    int batches = 0;
+    o.builder = [&](const std::vector<BuildInput>& batch,
+                    const workbench::CancellationToken& token) {
+      // Only in the search's batch (the first is the default schedule's, the last the closing
+      // re-measurement's): every third candidate's build aborts, every third but one hangs.
+      std::vector<BuiltCandidate> out = real(batch, token);
+      if (batches++ != 1) return out;
+      for (size_t i = 0; i < batch.size(); ++i) {
+        if (i % 3 == 2) continue;
+        workbench::IsolatedBuildOptions bad;
+        bad.pipeline = i % 3 == 0 ? "TestingAbort" : "TestingSleep(seconds=60)";
+        bad.timeout_s = 1;
+        workbench::IsolatedBuild b = workbench::CompileIsolated(
+            {dlight::SingleFunctionModule(batch[i].func)}, host, bad, token)[0];
+        out[i] = {batch[i].func, nullptr, RenderDiagnostics(b.compiled.diagnostics), b.seconds};
+        broken.insert(ir::StructuralHash(batch[i].func));
+      }
+      return out;
+    };
+    TuneResult r = Tune(tasks, o);
+    QVERIFY2(r.error.empty(), r.error.c_str());
+    const TaskReport& t = r.tasks[0];
+    QCOMPARE(r.trials, 8);
+    QVERIFY(!broken.empty());
+    QCOMPARE(t.failed, static_cast<int>(broken.size()));
+    QVERIFY(t.best_s.has_value());
+    std::string error;
+    std::optional<JSONDatabase> db = JSONDatabase::Open(o.work_dir, &error);
+    std::optional<size_t> w = db->FindWorkload(WorkloadFunc(mm.func));
+    QVERIFY(w.has_value());
+    size_t failed_records = 0;
+    for (const TuningRecord& rec : db->Records(*w, DatabaseTarget(host)))
+      failed_records += rec.failed();
+    QCOMPARE(failed_records, broken.size());
+    ir::IRModule applied = ApplyDatabase(dlight::SingleFunctionModule(mm.func), *db, host).module;
+    QVERIFY(!broken.count(ir::StructuralHash(MainOf(applied))));
+    QVERIFY(r.build_s > 0 && r.build_cpu_s > 0);
   }
 
   // The batch face: --tune writes the work directory and prints the table; --run --work-dir

@@ -3,14 +3,15 @@
 // (VerifyGPUCode), every block bound, equal to the unscheduled kernel under the interpreter's GPU
 // simulation both as scheduled and as lowered (the threads of a block as a team, barriers and
 // shared-memory races checked), and compiled by NVRTC where this build has it; the CUDA
-// postprocessors before and after; the core fixes the CUDA space needs (compute_at widening a
-// shared tile over the threads, vthread lowered to a loop, ThreadSync's pending set, the
-// in-thread part of a cross-thread reduction); the search on CUDA candidates with a runner
-// that checks them on the interpreter; and the batch face without a GPU.
+// postprocessors and the CUDA mutators before and after; the core fixes the CUDA space needs
+// (compute_at widening a shared tile over the threads, vthread lowered to a loop, ThreadSync's
+// pending set, the in-thread part of a cross-thread reduction); the search on CUDA candidates with
+// a runner that checks them on the interpreter; and the batch face without a GPU.
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <fstream>
+#include <random>
+#include <set>
 #include <sstream>
 
 #include "codegen/build.h"
@@ -19,6 +20,7 @@
 #include "driver/driver.h"
 #include "ir/structural_equal.h"
 #include "ir/structural_hash.h"
+#include "meta_schedule/mutator.h"
 #include "meta_schedule/postproc.h"
 #include "meta_schedule/schedule_rules.h"
 #include "meta_schedule/search.h"
@@ -263,9 +265,9 @@ std::vector<SpaceStats> CheckSpace(const tir::PrimFunc& func, int n) {
       }
       schedule::Schedule& sch = *sampled.schedule;
       const std::string trace = sch.trace().AsPython();
-      std::string error;
-      if (!VerifyGPUCode(sch, options, &error)) {
-        QTest::qFail(("VerifyGPUCode: " + error + "\n" + trace).c_str(), __FILE__, __LINE__);
+      // VerifyGPUCode passed it, and left the module it lowered for the build.
+      if (!sampled.lowered.defined()) {
+        QTest::qFail(("no lowered module\n" + trace).c_str(), __FILE__, __LINE__);
         return out;
       }
       if (!EveryBlockBound(sch.Func())) {
@@ -290,11 +292,7 @@ std::vector<SpaceStats> CheckSpace(const tir::PrimFunc& func, int n) {
         QTest::qFail(("scheduled: " + same + "\n" + script::PrintModule(sch.mod())).c_str(), __FILE__, __LINE__);
         return out;
       }
-      ir::IRModule lowered = Lower(sch.mod(), &error);
-      if (!lowered.defined()) {
-        QTest::qFail(("lowering: " + error + "\n" + script::PrintModule(sch.mod())).c_str(), __FILE__, __LINE__);
-        return out;
-      }
+      const ir::IRModule& lowered = sampled.lowered;
       same = SameMeaning(before, lowered, seed + 100);
       if (!same.empty()) {
         QTest::qFail(("lowered: " + same + "\n" + script::PrintModule(lowered)).c_str(), __FILE__, __LINE__);
@@ -308,7 +306,8 @@ std::vector<SpaceStats> CheckSpace(const tir::PrimFunc& func, int n) {
       if (codegen::NvrtcAvailable()) {
         codegen::BuildOptions bo;
         bo.default_schedule = false;
-        codegen::BuildResult built = codegen::Build(sch.mod(), Cuda(), bo);
+        // From the lowered module, which the build takes as it is.
+        codegen::BuildResult built = codegen::Build(lowered, Cuda(), bo);
         if (!built.ok()) {
           QTest::qFail(("NVRTC: " + RenderDiagnostics(built.diagnostics) + "\n" + script::PrintModule(sch.mod()))
                            .c_str(),
@@ -330,6 +329,29 @@ std::vector<SpaceStats> CheckSpace(const tir::PrimFunc& func, int n) {
     const std::string same_ = (expr);          \
     QVERIFY2(same_.empty(), same_.c_str());    \
   } while (0)
+
+// The extents of the loops bound to threadIdx.x.
+std::multiset<int64_t> ThreadXExtents(const tir::PrimFunc& f) {
+  std::multiset<int64_t> out;
+  tir::PostOrderVisit(f->body, [&](const ir::Object* node) {
+    auto* loop = dynamic_cast<const tir::ForNode*>(node);
+    if (!loop || loop->kind != tir::ForKind::kThreadBinding || !loop->thread_binding.defined() ||
+        loop->thread_binding->thread_tag != "threadIdx.x") {
+      return;
+    }
+    if (const int64_t* e = tir::AsConstInt(loop->extent)) out.insert(*e);
+  });
+  return out;
+}
+
+// The sites where `m` differs from `c`.
+std::vector<size_t> Changed(const Candidate& c, const Candidate& m) {
+  std::vector<size_t> out;
+  for (size_t k = 0; k < m.decisions.size(); ++k) {
+    if (k >= c.decisions.size() || m.decisions[k] != c.decisions[k]) out.push_back(k);
+  }
+  return out;
+}
 
 bool AnyContains(const std::vector<std::string>& texts, const std::string& what) {
   for (const auto& t : texts) {
@@ -720,6 +742,132 @@ class Module:
     }
   }
 
+  // --- Mutators (TVM's CUDA list), before and after ---
+
+  void cudaMutatorsAreTvms() {
+    std::vector<Mutator> cuda = DefaultMutators(DefaultSpaceOptions(Cuda()));
+    QCOMPARE(cuda.size(), size_t(3));
+    QCOMPARE(cuda[0].name, std::string("MutateTileSize"));
+    QCOMPARE(cuda[0].probability, 0.9);
+    QCOMPARE(cuda[1].name, std::string("MutateUnroll"));
+    QCOMPARE(cuda[1].probability, 0.08);
+    QCOMPARE(cuda[2].name, std::string("MutateThreadBinding"));
+    QCOMPARE(cuda[2].probability, 0.02);
+    std::vector<Mutator> cpu = DefaultMutators(DefaultSpaceOptions(codegen::Target::Host()));
+    QCOMPARE(cpu.size(), size_t(4));
+    QCOMPARE(cpu[1].name, std::string("MutateComputeLocation"));
+  }
+
+  // MutateThreadBinding takes another thread count for a loop split and bound to threadIdx.x by
+  // a sampled extent: CrossThreadReduction's (the row sum) and AutoBind's (the elementwise
+  // kernel). One decision changes, to another choice; the space rebuilt from it binds that many
+  // threads (or VerifyGPUCode refuses it, saying why), and still computes the same; the same
+  // generator state gives the same mutation.
+  void mutateThreadBinding() {
+    const SpaceOptions o = DefaultSpaceOptions(Cuda());
+    for (const char* text : {kRowSum, kElementwise}) {
+      tir::PrimFunc f = MainOf(ParseOrDie(text));
+      ir::IRModule before = dlight::SingleFunctionModule(f);
+      int rebuilt = 0;
+      for (int seed = 1; seed <= 24 && rebuilt < 3; ++seed) {
+        SampledSchedule s = ApplyDesignSpace(f, o, Candidate{}, seed * 7919);
+        if (!s.schedule) continue;
+        std::mt19937_64 rng(seed), again(seed);
+        std::optional<Candidate> m = MutateThreadBinding(s.candidate, s.sites, rng);
+        QVERIFY(m.has_value());
+        QCOMPARE(MutateThreadBinding(s.candidate, s.sites, again)->decisions, m->decisions);
+        std::vector<size_t> changed = Changed(s.candidate, *m);
+        QCOMPARE(changed.size(), size_t(1));
+        const size_t k = changed[0];
+        QVERIFY(s.sites[k].kind == SampleSite::Kind::kThreadExtent);
+        const int64_t was = s.candidate.decisions[k][0], now = m->decisions[k][0];
+        QVERIFY(now != was && now >= 0 && now < static_cast<int64_t>(s.sites[k].choices.size()));
+        QVERIFY(ThreadXExtents(s.schedule->Func()).count(s.sites[k].choices[was]) > 0);
+        SampledSchedule r = ApplyDesignSpace(f, o, *m, 1);
+        if (!r.schedule) {
+          QVERIFY2(r.error.find("VerifyGPUCode") != std::string::npos, r.error.c_str());
+          continue;
+        }
+        QCOMPARE(r.candidate.decisions[k], m->decisions[k]);
+        std::multiset<int64_t> threads = ThreadXExtents(r.schedule->Func());
+        QVERIFY2(threads.count(s.sites[k].choices[now]) > 0,
+                 script::PrintModule(r.schedule->mod()).c_str());
+        VERIFY_SAME(SameMeaning(before, r.schedule->mod(), seed));
+        ++rebuilt;
+      }
+      QVERIFY2(rebuilt >= 2, text);
+    }
+    // A CPU candidate has no thread binding to mutate.
+    tir::PrimFunc mm = MainOf(ParseOrDie(kMatmul));
+    SampledSchedule cpu =
+        ApplyDesignSpace(mm, DefaultSpaceOptions(codegen::Target::Host()), Candidate{}, 3);
+    QVERIFY(cpu.schedule.has_value());
+    std::mt19937_64 rng(1);
+    QVERIFY(!MutateThreadBinding(cpu.candidate, cpu.sites, rng).has_value());
+  }
+
+  // MutateTileSize on a CUDA matmul: a tile decision (its product kept) or, as TVM's does, a
+  // cooperative fetch's vector length (another of its choices); both happen, and what VerifyGPUCode
+  // passes computes the same. MutateUnroll takes another unroll step.
+  void mutateTileSizeAndUnrollOnCuda() {
+    const SpaceOptions o = DefaultSpaceOptions(Cuda());
+    tir::PrimFunc f = MainOf(ParseOrDie(kSmallMatmul));
+    ir::IRModule before = dlight::SingleFunctionModule(f);
+    auto first_valid = [&] {
+      for (int seed = 1; seed < 40; ++seed) {
+        SampledSchedule t = ApplyDesignSpace(f, o, Candidate{}, seed * 7919);
+        if (t.schedule) return t;
+      }
+      return SampledSchedule{};
+    };
+    const SampledSchedule s = first_valid();
+    QVERIFY(s.schedule.has_value());
+    std::mt19937_64 rng(11);
+    int tiles = 0, vectors = 0, rebuilt = 0;
+    for (int i = 0; i < 48; ++i) {
+      std::optional<Candidate> m = MutateTileSize(s.candidate, s.sites, rng);
+      QVERIFY(m.has_value());
+      std::vector<size_t> changed = Changed(s.candidate, *m);
+      QCOMPARE(changed.size(), size_t(1));
+      const size_t k = changed[0];
+      if (s.sites[k].kind == SampleSite::Kind::kTile) {
+        ++tiles;
+        int64_t a = 1, b = 1;
+        for (int64_t x : s.candidate.decisions[k]) a *= x;
+        for (int64_t x : m->decisions[k]) b *= x;
+        QCOMPARE(b, a);
+      } else {
+        QVERIFY(s.sites[k].kind == SampleSite::Kind::kVectorLength);
+        ++vectors;
+        QVERIFY(m->decisions[k][0] != s.candidate.decisions[k][0]);
+        QVERIFY(m->decisions[k][0] < static_cast<int64_t>(s.sites[k].choices.size()));
+      }
+      if (rebuilt >= 6) continue;
+      SampledSchedule r = ApplyDesignSpace(f, o, *m, 1);
+      if (!r.schedule) {
+        QVERIFY(!r.error.empty());
+        continue;
+      }
+      QCOMPARE(r.candidate.decisions[k], m->decisions[k]);
+      VERIFY_SAME(SameMeaning(before, r.schedule->mod(), i));
+      ++rebuilt;
+    }
+    QVERIFY(tiles > 0 && vectors > 0);
+    QVERIFY(rebuilt > 0);
+    std::optional<Candidate> u = MutateUnroll(s.candidate, s.sites, rng);
+    QVERIFY(u.has_value());
+    std::vector<size_t> changed = Changed(s.candidate, *u);
+    QCOMPARE(changed.size(), size_t(1));
+    QVERIFY(s.sites[changed[0]].kind == SampleSite::Kind::kUnroll);
+    SampledSchedule r = ApplyDesignSpace(f, o, *u, 1);
+    QVERIFY2(r.schedule.has_value(), r.error.c_str());
+    const std::string step = std::to_string(o.unroll_max_steps[u->decisions[changed[0]][0]]);
+    const std::string trace = r.schedule->trace().AsPython();
+    QVERIFY2(trace.find("ann_key=\"meta_schedule.unroll_explicit\", ann_val=" + step) !=
+                 std::string::npos,
+             trace.c_str());
+  }
+
   // With a runner (here one that checks on the interpreter and times by structure), the search
   // runs on CUDA candidates: the default schedule is dlight's GPU one, candidates come from the
   // CUDA space, and none that computes wrong numbers wins.
@@ -736,8 +884,9 @@ class Module:
     o.population_size = 8;
     o.verify_top_k = 0;
     int calls = 0;
-    o.runner = [&](const tir::PrimFunc& scheduled, const tir::PrimFunc& original, const Outputs&,
-                   const workbench::CancellationToken&) {
+    o.runner = [&](const BuiltCandidate& built, const tir::PrimFunc& original, const Outputs&,
+                   double, const workbench::CancellationToken&) {
+      const tir::PrimFunc& scheduled = built.func;
       ++calls;
       Measurement m;
       m.result.name = "main";

@@ -146,7 +146,7 @@ class TestRelaxOps : public QObject {
     tir::Var m = tir::MakeVar("m", kI64);
     const char* ops[] = {"relax.add",          "relax.subtract", "relax.multiply", "relax.divide",
                          "relax.floor_divide", "relax.power",    "relax.maximum",  "relax.minimum",
-                         "relax.floor_mod",    "relax.mod"};
+                         "relax.floor_mod",    "relax.mod",      "relax.atan2"};
     for (const char* op : ops) {
       CHECK_TYPE(Infer({T({n, I(1), I(4)}), T({I(3), I(1)})}, On(op)),
                  "R.Tensor((n, 3, 4), \"float32\")");
@@ -844,6 +844,16 @@ class TestRelaxOps : public QObject {
     CHECK_TYPE(Infer({T({I(100), I(16)}), T({n}, kI64)}, On("relax.take", {{"axis", Int(0)}})),
                "R.Tensor((n, 16), \"float32\")");
     CHECK_ERROR(Infer({T({I(100), I(16)}), T({n})}, On("relax.take", {{"axis", Int(0)}})),
+                "take: the indices must have an integer dtype, got float32");
+    // shape_to_tensor: an int64 vector of the shape's rank.
+    CHECK_TYPE(Infer({MakeShapeType({I(2), n})}, On("relax.shape_to_tensor")), "R.Tensor((2,), \"int64\")");
+    CHECK_TYPE(Infer({MakeShapeType()}, On("relax.shape_to_tensor")), "R.Tensor(\"int64\", ndim=1)");
+    CHECK_ERROR(Infer({T({I(2)})}, On("relax.shape_to_tensor")),
+                "shape_to_tensor: the argument must be a shape, got R.Tensor((2,), \"float32\")");
+    // A scalar index (R.Prim) drops the axis.
+    CHECK_TYPE(Infer({T({I(100), I(16)}), ir::MakePrimType(kI64)}, On("relax.take", {{"axis", Int(1)}})),
+               "R.Tensor((100,), \"float32\")");
+    CHECK_ERROR(Infer({T({I(100), I(16)}), ir::MakePrimType(kF32)}, On("relax.take", {{"axis", Int(1)}})),
                 "take: the indices must have an integer dtype, got float32");
     CHECK_TYPE(Infer({T({I(1), I(4)})},
                      [n](const std::vector<Var>& p) {

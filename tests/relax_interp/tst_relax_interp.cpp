@@ -14,6 +14,7 @@
 #include "relax/op/registry.h"
 #include "runtime/ndarray.h"
 #include "script/tvmscript.h"
+#include "tir/stmt.h"
 #include "transform/relax/legalize_ops.h"
 #include "transform/relax/semantic_check.h"
 
@@ -925,6 +926,61 @@ class Module:
       double want = std::clamp(std::nearbyint(float(xv[k]) / sv[k % 3]) + zv[k % 3], -128.0, 127.0);
       QCOMPARE(r.value.fields[0].tensor.GetDouble(k), want);
       QCOMPARE(r.value.fields[1].tensor.GetDouble(k), (qv[k] - 128) * 0.125);
+    }
+  }
+
+  // The kernels LegalizeOps writes as TVM does: dequantize with scalar constant parameters
+  // folded into the kernel (the difference in int32), quantize likewise, atan2 broadcasting,
+  // gelu as x * (0.5 + erf(x / sqrt 2) * 0.5), take of a scalar index (a variable and a
+  // constant), shape_to_tensor; each against its formula on random inputs.
+  void tvmFormKernelsComputeTheirFormulas() {
+    ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(q: R.Tensor((2, 3), dtype="int8"), x: R.Tensor((2, 3), dtype="float32"), y: R.Tensor((3,), dtype="float32"), k: R.Prim("int64")) -> R.Tuple(R.Tensor((2, 3), dtype="float32"), R.Tensor((2, 3), dtype="uint8"), R.Tensor((2, 3), dtype="float32"), R.Tensor((2, 3), dtype="float32"), R.Tensor((2,), dtype="float32"), R.Tensor((3,), dtype="float32"), R.Tensor((2,), dtype="int64")):
+        with R.dataflow():
+            d: R.Tensor((2, 3), dtype="float32") = R.dequantize(q, R.const(0.25, "float32"), R.const(-3, "int8"), out_dtype="float32", axis=0)
+            u: R.Tensor((2, 3), dtype="uint8") = R.quantize(x, R.const(0.125, "float32"), R.const(100, "uint8"), out_dtype="uint8", axis=0)
+            t: R.Tensor((2, 3), dtype="float32") = R.atan2(x, y)
+            g: R.Tensor((2, 3), dtype="float32") = R.nn.gelu(x)
+            tk: R.Tensor((2,), dtype="float32") = R.take(x, k, axis=1)
+            tc: R.Tensor((3,), dtype="float32") = R.take(x, R.prim_value(1), axis=0)
+            st: R.Tensor((2,), dtype="int64") = R.shape_to_tensor(R.shape_of(x))
+            gv: R.Tuple(R.Tensor((2, 3), dtype="float32"), R.Tensor((2, 3), dtype="uint8"), R.Tensor((2, 3), dtype="float32"), R.Tensor((2, 3), dtype="float32"), R.Tensor((2,), dtype="float32"), R.Tensor((3,), dtype="float32"), R.Tensor((2,), dtype="int64")) = d, u, t, g, tk, tc, st
+            R.output(gv)
+        return gv
+)");
+    QCOMPARE(script::PrintModule(ParseOrFail(script::PrintModule(m))), script::PrintModule(m));
+    // The scalar constants are folded: each quantization kernel takes the data alone.
+    ir::IRModule legal = transform::LegalizeModule(m);
+    for (const char* name : {"dequantize", "quantize"}) {
+      auto f = legal->Lookup(name).as_ref<tir::PrimFuncNode>();
+      QVERIFY2(f.defined(), name);
+      QCOMPARE(f->params.size(), size_t(2));
+    }
+    runtime::NDArray q = runtime::NDArray::Empty({2, 3}, runtime::Int(8));
+    const double qv[6] = {-128, -3, 0, 5, 77, 127};
+    for (int k = 0; k < 6; ++k) q.SetDouble(k, qv[k]);
+    runtime::NDArray x = Random({2, 3}, 61), y = Random({3}, 62);
+    auto r = relax::InterpretRelax(m, "main",
+                                   {Value::Tensor(q), Value::Tensor(x), Value::Tensor(y),
+                                    Value::Int(ir::DataType::Int(64), 2)},
+                                   transform::InterpreterOptions());
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    for (int b = 0; b < 2; ++b) QCOMPARE(r.value.fields[4].tensor.GetDouble(b), x.GetDouble(b * 3 + 2));
+    for (int c = 0; c < 3; ++c) QCOMPARE(r.value.fields[5].tensor.GetDouble(c), x.GetDouble(3 + c));
+    QCOMPARE(r.value.fields[6].tensor.GetDouble(0), 2.0);
+    QCOMPARE(r.value.fields[6].tensor.GetDouble(1), 3.0);
+    auto near = [](double got, double want) { return std::fabs(got - want) <= 1e-5 * (1 + std::fabs(want)); };
+    for (int k = 0; k < 6; ++k) {
+      double xv = x.GetDouble(k), yv = y.GetDouble(k % 3);
+      QCOMPARE(r.value.fields[0].tensor.GetDouble(k), (qv[k] + 3) * 0.25);
+      QCOMPARE(r.value.fields[1].tensor.GetDouble(k), std::clamp(std::nearbyint(float(xv) / 0.125f) + 100.0, 0.0, 255.0));
+      QVERIFY2(near(r.value.fields[2].tensor.GetDouble(k), std::atan2(xv, yv)), "atan2");
+      QVERIFY2(near(r.value.fields[3].tensor.GetDouble(k), xv * (0.5 + std::erf(xv / std::sqrt(2.0)) * 0.5)), "gelu");
     }
   }
 

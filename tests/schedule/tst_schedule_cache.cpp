@@ -341,6 +341,57 @@ class Module:
                 C[vi, vj] = A_reindex[vi, vj] * T.float32(2.0)
 )";
 
+
+// reindex_cache_read of C's B through a map of C's iters: the stage copies under C's loops.
+const char* kReindexCacheRead = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 16), "float32"), C: T.Buffer((16, 16), "float32")):
+        B = T.sblock_alloc_buffer((16, 16))
+        B_shared = T.sblock_alloc_buffer((16, 8, 2), scope="shared")
+        for i, j in T.grid(16, 16):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj])
+                T.writes(B[vi, vj])
+                B[vi, vj] = A[vi, vj] * T.float32(2.0)
+        for i, j in T.grid(16, 16):
+            with T.sblock("B_shared"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(B[vi, vj])
+                T.writes(B_shared[vj, vi // 2, vi % 2])
+                B_shared[vj, vi // 2, vi % 2] = B[vi, vj]
+        for i, j in T.grid(16, 16):
+            with T.sblock("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(B_shared[vj, vi // 2, vi % 2])
+                T.writes(C[vi, vj])
+                C[vi, vj] = B_shared[vj, vi // 2, vi % 2] + T.float32(1.0)
+)";
+
+// reindex_cache_write of the matmul output: the reduction accumulates in the transposed cache,
+// copied out after the nest; the reduction iter does not index C, so the copy has no k loop.
+const char* kMatmulReindexCacheWrite = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((8, 8), "float32"), B: T.Buffer((8, 8), "float32"), C: T.Buffer((8, 8), "float32")):
+        C_local = T.sblock_alloc_buffer((8, 8), scope="local")
+        for i, j, k in T.grid(8, 8, 8):
+            with T.sblock("C"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                T.reads(A[vi, vk], B[vk, vj])
+                T.writes(C_local[vj, vi])
+                with T.init():
+                    C_local[vj, vi] = T.float32(0.0)
+                C_local[vj, vi] = C_local[vj, vi] + A[vi, vk] * B[vk, vj]
+        for i, j in T.grid(8, 8):
+            with T.sblock("C_local"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(C_local[vj, vi])
+                T.writes(C[vi, vj])
+                C[vi, vj] = C_local[vj, vi]
+)";
+
 }  // namespace
 
 class TestScheduleCache : public QObject {
@@ -525,6 +576,54 @@ class TestScheduleCache : public QObject {
              Rendered("reindex",
                       "The block `root` has 0 write regions, so `buffer_index` is required to be "
                       "in [0, 0). However, the input `buffer_index` is 0, which is out of range"));
+  }
+
+  void reindexCacheRead() {
+    ir::IRModule mod = ParseModule(kTwoStage);
+    Schedule sch(mod);
+    Apply(sch, "s = sch.reindex_cache_read(\"C\", 0, \"shared\", lambda i, j: (j, i // 2, i % 2))\n");
+    ExpectModule(mod, sch.mod(), kReindexCacheRead);
+    QVERIFY2(sch.trace().AsPython().find(
+                 "b1 = sch.reindex_cache_read(block=b0, read_buffer_index=0, "
+                 "storage_scope=\"shared\", index_map=lambda i, j: (j, i // 2, i % 2))\n") !=
+                 std::string::npos,
+             sch.trace().AsPython().c_str());
+    ExpectReplay(mod, sch);
+  }
+
+  void reindexCacheWriteReduction() {
+    ir::IRModule mod = ParseModule(kMatmul);
+    Schedule sch(mod);
+    Apply(sch, "s = sch.reindex_cache_write(\"C\", 0, \"local\", lambda i, j, k: (j, i))\n");
+    ExpectModule(mod, sch.mod(), kMatmulReindexCacheWrite);
+    ExpectReplay(mod, sch);
+  }
+
+  void reindexCacheErrors() {
+    ir::IRModule mod = ParseModule(kTwoStage);
+    Schedule sch(mod);
+    DiagnosticList diags =
+        ApplyRecipe(sch, "sch.reindex_cache_read(\"C\", 0, \"shared\", lambda i, j: j * 2)\n");
+    QCOMPARE(diags.size(), size_t(1));
+    QVERIFY2(diags[0].message.find("Error when applying reindex_cache_read on block `C`, the "
+                                   "block itervar vi appears in [vi, vj], but not in [(vj * 2)].") !=
+                 std::string::npos,
+             diags[0].message.c_str());
+    diags = ApplyRecipe(sch, "sch.reindex_cache_write(\"B\", 0, \"shared\", lambda i, j: i)\n");
+    QCOMPARE(diags.size(), size_t(1));
+    QVERIFY2(diags[0].message.find("the block itervar vj appears in [vi, vj], but not in [vi].") !=
+                 std::string::npos,
+             diags[0].message.c_str());
+    // A block that reads a whole row: not a single point.
+    std::string rows = kTwoStage;
+    rows.replace(rows.find("T.reads(B[vi, vj])"), 18, "T.reads(B[vi, 0:16])");
+    Schedule sch2(ParseModule(rows));
+    diags = ApplyRecipe(sch2, "sch.reindex_cache_read(\"C\", 0, \"shared\", lambda i, j: (i, j))\n");
+    QCOMPARE(diags.size(), size_t(1));
+    QVERIFY2(diags[0].message.find("accessed inside block `C` is not a single point") !=
+                 std::string::npos,
+             diags[0].message.c_str());
+    QVERIFY(sch.mod().same_as(mod));
   }
 
   void cacheErrors() {

@@ -82,7 +82,7 @@ class Module:
                     vc = T.axis.spatial(2, c)
                     vi = T.axis.opaque(12, i_0 * 5 + ax0)
                     vk = T.axis.reduce(3, ax1)
-                    T.where(i_0 < 1 or ax0 >= 2)
+                    T.where(i_0 < 1 or 2 <= ax0)
                     T.reads(A[vc, vi + vk])
                     T.writes(B[vc, vi % 7])
                     with T.init():
@@ -120,7 +120,7 @@ class Module:
                     vi = T.axis.opaque(10, i + ax0)
                     vj = T.axis.spatial(10, j_0 * 4 + ax1)
                     vki, vkj = T.axis.remap("RR", [ax2, ax3])
-                    T.where((i < 1 or ax0 >= 2) and (j_0 < 1 or ax1 >= 2))
+                    T.where((i < 1 or 2 <= ax0) and (j_0 < 1 or 2 <= ax1))
                     T.reads(A[vi + vki, vj + vkj])
                     T.writes(B[vi % 3, vj])
                     with T.init():
@@ -157,7 +157,7 @@ class Module:
                     vi = T.axis.opaque(10, i_0 * 4 + ax0)
                     vj = T.axis.spatial(10, j_0 * 4 + ax1)
                     vki, vkj = T.axis.remap("RR", [ax2, ax3])
-                    T.where((i_0 < 1 or ax0 >= 2) and (j_0 < 1 or ax1 >= 2))
+                    T.where((i_0 < 1 or 2 <= ax0) and (j_0 < 1 or 2 <= ax1))
                     T.reads(A[vi + vki, vj + vkj])
                     T.writes(B[vi % 6, vj])
                     with T.init():

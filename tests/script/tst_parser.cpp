@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "ir/structural_equal.h"
 #include "relax/expr.h"
 #include "script/tvmscript.h"
 #include "tir/stmt.h"
@@ -107,6 +108,8 @@ class TstParser : public QObject {
   void relaxFunctionWithAnErrorIsRecovered();
   void int64MinLiteral();
   void relaxConstOfAFloatOutOfIntRange();
+  void splatArguments();
+  void ceildivImmsAndMetaVar();
 };
 
 void TstParser::matmulModule() {
@@ -843,6 +846,24 @@ void TstParser::malformed_data() {
     add(name, keep.back().c_str(), msg, line, col);
   };
   addp("undefined", "    A[0, 0] = vk\n", "undefined name 'vk'", 3, 15);
+  // Literals and types a round trip could not keep (fuzz_tvmscript and an integer-mutation sweep).
+  addp("literal out of range", "    x = T.int32(3000000000)\n",
+       "the literal 3000000000 is out of range for int32", 3, 17);
+  addp("float literal out of range", "    x = T.uint64(3.4e39)\n",
+       "the literal 3.4e39 is out of range for uint64", 3, 18);
+  addp("ramp stride type",
+       "    B = T.alloc_buffer((64,), \"float32\")\n    B[T.Ramp(0, 3000000000, 4)] = T.Broadcast(T.float32(1), 4)\n",
+       "T.Ramp: the stride is int64 but the base is int32", 4, 17);
+  addp("float shape", "    B = T.alloc_buffer((1.5,), \"float32\")\n",
+       "buffer shape must be integers, got float32", 3, 25);
+  addp("float slice bound", "    A[0, 0:2.5] = T.Broadcast(T.float32(1), 2)\n",
+       "slice bounds must be integers, got float32", 3, 12);
+  addp("mixed slice bounds", "    A[0, n:T.int64(4)] = T.Broadcast(T.float32(1), 2)\n",
+       "the slice starts with int32 but stops with int64; give both bounds one type", 3, 12);
+  addp("slice bound range", "    A[0, 0:3000000000] = T.Broadcast(T.float32(1), 2)\n",
+       "the slice bound 3000000000 is out of range for the int32 dimension", 3, 12);
+  addp("compare lanes", "    T.evaluate(T.Ramp(0, 1, 4) < T.Broadcast(n, 2))\n",
+       "comparison '<' cannot combine int32x4 and int32x2", 3, 16);
   addp("bind without name", "    T.bind(n + 1)\n", "T.bind without var= needs a name: x = T.bind(e)", 3, 5);
   addp("too many indices", "    A[0, 0, 1] = 1.0\n", "buffer 'A' has 2 dimensions but is indexed with 3", 3, 5);
   addp("too few indices", "    x: T.float32 = A[0]\n", "buffer 'A' has 2 dimensions but is indexed with 1", 3, 20);
@@ -1152,6 +1173,15 @@ void TstParser::relaxConstOfAFloatOutOfIntRange() {
   auto r = script::Parse(src("1e30"));
   QCOMPARE(int(r.diagnostics.ErrorCount()), 1);
   QVERIFY2(r.diagnostics.begin()->message == "R.const: 1e30 is out of range for int64", Diags(r).c_str());
+  // float16 scalars: rounded to binary16 (0.1 to 0.0999755859375), printed inline and parsed
+  // back to the same bits.
+  auto half = script::Parse("@R.function\ndef f() -> R.Tensor((), \"float16\"):\n    c = R.const(0.1, \"float16\")\n    return c\n");
+  QVERIFY2(half.ok(), Diags(half).c_str());
+  std::string printed = script::Print(half);
+  QVERIFY2(printed.find("R.const(0.0999755859375, \"float16\")") != std::string::npos, printed.c_str());
+  auto again = script::Parse(printed);
+  QVERIFY2(again.ok(), Diags(again).c_str());
+  QVERIFY(ir::StructuralEqual(again.module, half.module));
 }
 
 void TstParser::parseSpeed() {
@@ -1181,4 +1211,79 @@ void TstParser::parseSpeed() {
 }
 
 QTEST_GUILESS_MAIN(TstParser)
+// `*seq` spreads a tuple or list into positional arguments, as Python does: TVM's tests write
+// `T.grid(*A.shape)`. The module is the one with the extents written out; a splat of a value
+// that is no sequence, and `**`, are errors at the argument.
+void TstParser::splatArguments() {
+  auto splat = script::Parse(R"(
+@T.prim_func
+def f(A: T.Buffer((4, 8), "float32"), B: T.Buffer((4, 8), "float32")):
+    for i, j in T.grid(*A.shape):
+        with T.sblock("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi, vj] * T.float32(2)
+)");
+  QVERIFY2(splat.ok(), Diags(splat).c_str());
+  auto plain = script::Parse(R"(
+@T.prim_func
+def f(A: T.Buffer((4, 8), "float32"), B: T.Buffer((4, 8), "float32")):
+    for i, j in T.grid(4, 8):
+        with T.sblock("B"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            B[vi, vj] = A[vi, vj] * T.float32(2)
+)");
+  QVERIFY2(plain.ok(), Diags(plain).c_str());
+  QVERIFY(ir::StructuralEqual(splat.module, plain.module));
+  auto bad = script::Parse(R"(
+@T.prim_func
+def f(A: T.Buffer((4,), "float32")):
+    for i in T.grid(*A):
+        A[i] = T.float32(1)
+)");
+  QVERIFY(!bad.ok());
+  QVERIFY2(Diags(bad).find("a '*' argument must be a tuple or list") != std::string::npos, Diags(bad).c_str());
+}
+
+// T.ceildiv(a, b) is (a + b - 1) // b; T.IntImm / T.FloatImm(dtype, value) are typed constants
+// (the dtype must fit the kind); I.meta_var(v) is v, as TVM's Python splices it.
+void TstParser::ceildivImmsAndMetaVar() {
+  auto r = script::Parse(R"(
+@T.prim_func
+def f(A: T.Buffer((16,), "float32"), n: T.int32):
+    for i in range(T.ceildiv(n, 4)):
+        A[i] = T.FloatImm("float32", 0.5) + T.Cast("float32", T.IntImm("int32", 3))
+)");
+  QVERIFY2(r.ok(), Diags(r).c_str());
+  auto want = script::Parse(R"(
+@T.prim_func
+def f(A: T.Buffer((16,), "float32"), n: T.int32):
+    for i in range((n + 4 - 1) // 4):
+        A[i] = T.float32(0.5) + T.Cast("float32", 3)
+)");
+  QVERIFY2(want.ok(), Diags(want).c_str());
+  QVERIFY(ir::StructuralEqual(r.module, want.module));
+  auto bad = script::Parse(R"(
+@T.prim_func
+def f(A: T.Buffer((16,), "float32")):
+    A[0] = T.FloatImm("int32", 0.5)
+)");
+  QVERIFY(!bad.ok());
+  QVERIFY2(Diags(bad).find("T.FloatImm cannot make a constant of dtype int32") != std::string::npos, Diags(bad).c_str());
+  auto meta = script::Parse(R"(
+@R.function
+def g(x: R.Tensor((2, 3), "float32")) -> R.Tensor((2, 3), "float32"):
+    s = I.meta_var(R.const(2.0, "float32"))
+    y = R.multiply(x, s)
+    return y
+)");
+  QVERIFY2(meta.ok(), Diags(meta).c_str());
+  auto plain = script::Parse(R"(
+@R.function
+def g(x: R.Tensor((2, 3), "float32")) -> R.Tensor((2, 3), "float32"):
+    y = R.multiply(x, R.const(2.0, "float32"))
+    return y
+)");
+  QVERIFY(ir::StructuralEqual(meta.module, plain.module));
+}
+
 #include "tst_parser.moc"

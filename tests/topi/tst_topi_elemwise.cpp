@@ -62,6 +62,8 @@ double Ref(topi::BinaryKind k, double a, double b) {
       return (a != 0) || (b != 0);
     case K::kLogicalXor:
       return (a != 0) != (b != 0);
+    case K::kAtan2:
+      return std::atan2(a, b);
   }
   return 0;
 }
@@ -83,7 +85,7 @@ class TestTopiElemwise : public QObject {
     using K = topi::BinaryKind;
     for (K k : {K::kAdd, K::kSubtract, K::kMultiply, K::kDivide, K::kFloorDivide, K::kPower,
                 K::kMaximum, K::kMinimum, K::kEqual, K::kNotEqual, K::kLess, K::kLessEqual,
-                K::kGreater, K::kGreaterEqual, K::kFloorMod, K::kMod}) {
+                K::kGreater, K::kGreaterEqual, K::kFloorMod, K::kMod, K::kAtan2}) {
       // Power of negative bases gives NaN: keep its inputs positive.
       double lo = k == K::kPower ? 0.1 : -1;
       te::Tensor a = te::placeholder(Shape({1, 2, 3}), kF32, "a");

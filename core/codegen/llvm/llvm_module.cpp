@@ -272,4 +272,12 @@ runtime::Module CodegenLLVM(const ir::IRModule& packed, const Target& target, bo
   return runtime::Module(node);
 }
 
+runtime::Module LoadLLVMObject(std::string object, std::vector<std::string> names,
+                               const Target& target) {
+  InitializeLLVM();
+  auto node = std::make_shared<LLVMModuleNode>(target, std::move(names), "", "", std::move(object));
+  node->StartJIT();
+  return runtime::Module(node);
+}
+
 }  // namespace wb::codegen

@@ -34,6 +34,12 @@ using ::onnx::TensorProto;
 
 bool IsDefaultDomain(const std::string& domain) { return domain.empty() || domain == "ai.onnx"; }
 
+// A node's key in the converter table: the op type in the default domain, "domain.OpType" in
+// another (the com.microsoft ops onnxruntime's quantizer emits).
+std::string ConverterKey(const ::onnx::NodeProto& node) {
+  return IsDefaultDomain(node.domain()) ? node.op_type() : node.domain() + "." + node.op_type();
+}
+
 std::string NodeLabel(const ::onnx::NodeProto& node, int index) {
   std::string label = node.name().empty() ? "#" + std::to_string(index)
                                           : "'" + node.name() + "' (#" + std::to_string(index) + ")";
@@ -211,11 +217,12 @@ class GraphImporter {
     bool ok = true;
     for (int i = 0; i < graph.node_size(); ++i) {
       const auto& node = graph.node(i);
+      if (table.count(ConverterKey(node))) continue;
       if (!IsDefaultDomain(node.domain())) {
         diags.Error(path_ + ": unsupported op '" + node.op_type() + "' of domain '" + node.domain() +
                     "' at " + NodeLabel(node, i));
         ok = false;
-      } else if (!table.count(node.op_type())) {
+      } else {
         diags.Error(path_ + ": unsupported op '" + node.op_type() + "' at " + NodeLabel(node, i) +
                     " (opset " + std::to_string(opset_) + ")");
         ok = false;
@@ -297,7 +304,7 @@ class GraphImporter {
       NodeContext ctx(im, node, opset_);
       std::vector<Operand> outputs;
       try {
-        outputs = table.find(node.op_type())->second(ctx);
+        outputs = table.find(ConverterKey(node))->second(ctx);
       } catch (const ImportError& e) {
         throw ImportError(node.op_type() + " at " + NodeLabel(node, i) + ": " + e.what());
       } catch (const DiagnosticError& e) {

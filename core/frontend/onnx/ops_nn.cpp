@@ -3,6 +3,7 @@
 // normalizations (LRN and MeanVarianceNormalization by their formulas), Resize and
 // the softmax family with Hardmax, mapped onto relax.matmul, relax.nn.*, relax.image.* and
 // relax.mean / relax.max as TVM's ONNX frontend maps them.
+#include <algorithm>
 #include <cmath>
 
 #include "frontend/onnx/importer.h"
@@ -161,13 +162,122 @@ Expr PoolOf(NodeContext& ctx, const std::string& kind, Expr data, std::optional<
   return ctx.Op("relax.nn." + kind + "_pool" + std::to_string(rank - 2) + "d", {data}, attrs);
 }
 
+std::vector<int64_t> StaticDims(NodeContext& ctx, const std::vector<PrimExpr>& dims, const std::string& what) {
+  std::vector<int64_t> out;
+  for (const PrimExpr& d : dims) {
+    const int64_t* c = tir::AsConstInt(d);
+    if (!c) ctx.Fail("the Indices output needs static dims; " + what + " has a symbolic one");
+    out.push_back(*c);
+  }
+  return out;
+}
+
+// MaxPool's Indices: for every output element, the flat index into the input of its window's
+// first maximum in window order, as onnxruntime computes it: row-major over N, C and the spatial
+// dims, or with storage_order 1 column-major over the spatial dims (N and C still outermost).
+// Built from the pooled values: for each kernel offset, the strided slice of the input that the
+// windows place at that offset is compared with the maximum, and walking the offsets from last to
+// first, a match takes that offset's index, so the first match wins. The spatial part of each
+// offset's index is a constant (1, 1, O...), with a validity mask where the offset falls in the
+// padding; the batch-and-channel part (N, C, 1...) is added at the end. Static shapes only.
+Expr MaxPoolIndices(NodeContext& ctx, const Expr& pooled, const Window& w, bool column_major) {
+  std::vector<int64_t> in = StaticDims(ctx, ctx.Shape(0), "the input");
+  const auto* pt = relax::GetType(pooled).as<relax::TensorTypeNode>();
+  std::vector<int64_t> out = StaticDims(ctx, *pt->shape, "the output");
+  size_t n = w.kernel.size();
+  // The input padded so that every window of every output (ceil_mode's included) lies inside.
+  std::vector<int64_t> width(2 * (n + 2), 0);
+  std::vector<int64_t> padded(in.begin(), in.end());
+  for (size_t k = 0; k < n; ++k) {
+    int64_t reach = (out[2 + k] - 1) * w.strides[k] + (w.kernel[k] - 1) * w.dilations[k] + 1;
+    width[2 * (k + 2)] = w.pads[k];
+    width[2 * (k + 2) + 1] = std::max(w.pads[k + n], reach - w.pads[k] - in[2 + k]);
+    padded[2 + k] = in[2 + k] + width[2 * (k + 2)] + width[2 * (k + 2) + 1];
+  }
+  Expr x = ctx.Expr(0);
+  bool any_pad = std::any_of(width.begin(), width.end(), [](int64_t v) { return v != 0; });
+  if (any_pad) {
+    x = ctx.Op("relax.nn.pad", {x},
+               {{"pad_width", relax::IntArray(width)}, {"pad_value", ir::MakeFloat(0)},
+                {"pad_mode", ir::MakeString("constant")}});
+  }
+  // Strides of the spatial dims in the flat index.
+  std::vector<int64_t> stride(n, 1);
+  for (size_t k = 0; k < n; ++k) {
+    for (size_t m = column_major ? 0 : k + 1; m < (column_major ? k : n); ++m) stride[k] *= in[2 + m];
+  }
+  int64_t spatial = 1, outputs = 1;
+  for (size_t k = 0; k < n; ++k) {
+    spatial *= in[2 + k];
+    outputs *= out[2 + k];
+  }
+  std::vector<int64_t> window_shape{1, 1};
+  window_shape.insert(window_shape.end(), out.begin() + 2, out.end());
+  std::vector<int64_t> offset(n, 0);
+  std::vector<Expr> index, valid, slices;
+  int64_t offsets = 1;
+  for (int64_t k : w.kernel) offsets *= k;
+  for (int64_t o = 0; o < offsets; ++o) {
+    // offset = the o-th kernel position in row-major order.
+    for (size_t k = n, rest = static_cast<size_t>(o); k-- > 0;) {
+      offset[k] = static_cast<int64_t>(rest % static_cast<size_t>(w.kernel[k]));
+      rest /= static_cast<size_t>(w.kernel[k]);
+    }
+    std::vector<double> idx(static_cast<size_t>(outputs)), ok(static_cast<size_t>(outputs));
+    bool all_ok = true;
+    for (int64_t e = 0; e < outputs; ++e) {
+      int64_t flat = 0;
+      bool inside = true;
+      for (size_t k = n, rest = static_cast<size_t>(e); k-- > 0;) {
+        int64_t pos = static_cast<int64_t>(rest % static_cast<size_t>(out[2 + k]));
+        rest /= static_cast<size_t>(out[2 + k]);
+        int64_t h = pos * w.strides[k] + offset[k] * w.dilations[k] - w.pads[k];
+        inside = inside && h >= 0 && h < in[2 + k];
+        flat += h * stride[k];
+      }
+      idx[static_cast<size_t>(e)] = inside ? static_cast<double>(flat) : -1.0;
+      ok[static_cast<size_t>(e)] = inside ? 1.0 : 0.0;
+      all_ok = all_ok && inside;
+    }
+    index.push_back(MakeConstantOf(DataType::Int(64), window_shape, idx));
+    valid.push_back(all_ok ? Expr() : Expr(MakeConstantOf(DataType::Bool(), window_shape, ok)));
+    std::vector<int64_t> axes, begin, end, step;
+    for (size_t k = 0; k < n; ++k) {
+      axes.push_back(static_cast<int64_t>(k + 2));
+      begin.push_back(offset[k] * w.dilations[k]);
+      end.push_back(offset[k] * w.dilations[k] + (out[2 + k] - 1) * w.strides[k] + 1);
+      step.push_back(w.strides[k]);
+    }
+    slices.push_back(ctx.Op("relax.strided_slice", {x, PrimTuple(axes), PrimTuple(begin), PrimTuple(end), PrimTuple(step)}));
+  }
+  Expr result = index.back();
+  for (size_t o = index.size() - 1; o-- > 0;) {
+    Expr match = ctx.Op("relax.equal", {slices[o], pooled});
+    if (valid[o].defined()) match = ctx.Op("relax.logical_and", {match, valid[o]});
+    result = ctx.Op("relax.where", {match, index[o], result});
+  }
+  // The batch-and-channel part: (n * C + c) * spatial.
+  std::vector<int64_t> nc_shape(n + 2, 1);
+  nc_shape[0] = in[0];
+  nc_shape[1] = in[1];
+  std::vector<double> base(static_cast<size_t>(in[0] * in[1]));
+  for (size_t i = 0; i < base.size(); ++i) base[i] = static_cast<double>(static_cast<int64_t>(i) * spatial);
+  return ctx.Op("relax.add", {result, MakeConstantOf(DataType::Int(64), nc_shape, base)});
+}
+
 Converter Pool(bool average) {
   return [average](NodeContext& ctx) -> std::vector<Operand> {
-    if (ctx.node().output_size() > 1 && !ctx.node().output(1).empty()) ctx.Fail("the Indices output is not supported");
-    if (ctx.AttrInt("storage_order", 0) != 0) ctx.Fail("storage_order 1 is not supported");
+    bool indices = !average && ctx.node().output_size() > 1 && !ctx.node().output(1).empty();
+    int64_t storage_order = ctx.AttrInt("storage_order", 0);
+    if (storage_order != 0 && storage_order != 1) {
+      ctx.Fail("storage_order must be 0 or 1, got " + std::to_string(storage_order));
+    }
     std::optional<bool> include;
     if (average) include = ctx.AttrInt("count_include_pad", 0) != 0;
-    return {Value(PoolOf(ctx, average ? "avg" : "max", ctx.Expr(0), include))};
+    Expr pooled = PoolOf(ctx, average ? "avg" : "max", ctx.Expr(0), include);
+    if (!indices) return {Value(pooled)};
+    Window w = ReadWindow(ctx, ctx.AttrInts("kernel_shape", {}));
+    return {Value(pooled), Value(MaxPoolIndices(ctx, pooled, w, storage_order == 1))};
   };
 }
 

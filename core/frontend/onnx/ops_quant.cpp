@@ -1,6 +1,8 @@
 // Quantized ONNX ops: QuantizeLinear and DequantizeLinear onto relax.quantize / relax.dequantize
 // (as TVM's ONNX frontend maps them), DynamicQuantizeLinear by its formula, and the integer
-// kernels MatMulInteger, ConvInteger, QLinearMatMul and QLinearConv.
+// kernels MatMulInteger, ConvInteger, QLinearMatMul and QLinearConv; onnxruntime's QLinearAdd and
+// QLinearMul (domain com.microsoft) as TVM's frontend has them: dequantize, add or multiply in
+// float32, quantize.
 //
 // The integer kernels compute exactly in int32: the 8-bit operands are widened and their zero
 // points subtracted first (so a convolution's zero padding is the zero point's padding, as the
@@ -222,6 +224,35 @@ std::vector<Operand> ConvertQLinearConv(NodeContext& ctx) {
                             {{"out_dtype", relax::DTypeAttr(out)}, {"axis", ir::MakeInt(1)}})))};
 }
 
+// QLinearAdd / QLinearMul(a, a_scale, a_zero_point, b, b_scale, b_zero_point, c_scale
+// [, c_zero_point]), broadcasting as Add / Mul: C has A's dtype, its zero point 0 when absent.
+// Scales and zero points are per tensor.
+Converter QLinearBinary(const char* relax_op) {
+  return [relax_op](NodeContext& ctx) -> std::vector<Operand> {
+    DataType out = EightBit(ctx, 0, "A");
+    EightBit(ctx, 3, "B");
+    for (size_t i : {1, 4, 6}) CheckScale(ctx, i, i == 1 ? "A_scale" : i == 4 ? "B_scale" : "C_scale");
+    auto zero_point = [&](size_t z, size_t data, const std::string& what) -> Expr {
+      if (!ctx.HasInput(z)) return ScalarConstant(ctx.DType(data), 0);
+      if (ctx.DType(z) != ctx.DType(data)) {
+        ctx.Fail(what + " has dtype " + ctx.DType(z).ToString() + " where its operand has " +
+                 ctx.DType(data).ToString());
+      }
+      return QParamAlong(ctx, z, ctx.Expr(z), 1, 0, I64(1), what, "");
+    };
+    auto dequantized = [&](size_t x, size_t scale, size_t zero, const std::string& name) -> Expr {
+      Expr s = QParamAlong(ctx, scale, ctx.Expr(scale), 1, 0, I64(1), name + "_scale", "");
+      return ctx.Op("relax.dequantize", {ctx.Expr(x), s, zero_point(zero, x, name + "_zero_point")},
+                    {{"out_dtype", relax::DTypeAttr(kF32)}, {"axis", ir::MakeInt(-1)}});
+    };
+    Expr real = ctx.Op(relax_op, {dequantized(0, 1, 2, "A"), dequantized(3, 4, 5, "B")});
+    Expr cs = QParamAlong(ctx, 6, ctx.Expr(6), 1, 0, I64(1), "C_scale", "");
+    Expr cz = ctx.HasInput(7) ? zero_point(7, 0, "C_zero_point") : Expr(ScalarConstant(out, 0));
+    return {Value(Expr(ctx.Op("relax.quantize", {real, cs, cz},
+                              {{"out_dtype", relax::DTypeAttr(out)}, {"axis", ir::MakeInt(-1)}})))};
+  };
+}
+
 }  // namespace
 
 void RegisterQuantization(ConverterTable& t) {
@@ -232,6 +263,8 @@ void RegisterQuantization(ConverterTable& t) {
   t["QLinearMatMul"] = ConvertQLinearMatMul;
   t["ConvInteger"] = ConvertConvInteger;
   t["QLinearConv"] = ConvertQLinearConv;
+  t["com.microsoft.QLinearAdd"] = QLinearBinary("relax.add");
+  t["com.microsoft.QLinearMul"] = QLinearBinary("relax.multiply");
 }
 
 }  // namespace wb::frontend::onnx

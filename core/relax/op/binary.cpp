@@ -1,4 +1,4 @@
-// Element-wise binary ops with numpy broadcasting (relax.add ... relax.greater_equal): the two
+// Element-wise binary ops with numpy broadcasting (relax.add ... relax.greater_equal, relax.atan2): the two
 // operands' dtypes and vdevices must agree; dims are matched from the right, a 1 stretches, symbolic dims
 // broadcast when they are provably equal (the same `n`) and leave the shape unknown otherwise.
 #include "relax/op/op_common.h"
@@ -64,7 +64,7 @@ const OpRegistrar kOps[] = {
     OpRegistrar(Binary("greater", true)),       OpRegistrar(Binary("greater_equal", true)),
     OpRegistrar(Binary("floor_mod", false)),    OpRegistrar(Binary("mod", false)),
     OpRegistrar(Binary("logical_and", false)),  OpRegistrar(Binary("logical_or", false)),
-    OpRegistrar(Binary("logical_xor", false)),
+    OpRegistrar(Binary("logical_xor", false)),  OpRegistrar(Binary("atan2", false)),
 };
 
 }  // namespace

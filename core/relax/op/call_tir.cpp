@@ -176,9 +176,26 @@ OpInfo TensorToShape() {
   return Define(std::move(def));
 }
 
+// shape_to_tensor: a shape's values as a 1-D int64 tensor of its rank (TVM's
+// relax.shape_to_tensor); LegalizeOps writes the values into a kernel when the shape's values
+// are known.
+OpInfo ShapeToTensor() {
+  OpDef def;
+  def.name = "relax.shape_to_tensor";
+  def.args = {"expr"};
+  def.infer = [](const Call&, const std::vector<Type>& types) -> Type {
+    auto* s = types[0].as<ShapeTypeNode>();
+    if (!s) throw TypeError("the argument must be a shape, got " + TypeToString(types[0]));
+    if (s->ndim == kUnknownNDim) return MakeTensorType(DataType::Int(64), 1);
+    return MakeTensorType({Int64(s->ndim)}, DataType::Int(64));
+  };
+  return Define(std::move(def));
+}
+
 const OpRegistrar kOps[] = {
     OpRegistrar(ShapeOf()),
     OpRegistrar(TensorToShape()),
+    OpRegistrar(ShapeToTensor()),
     OpRegistrar(CallTIR()),
     OpRegistrar(CallTIRInplace()),
     OpRegistrar(CallDPSPacked()),

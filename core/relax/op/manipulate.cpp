@@ -409,7 +409,10 @@ OpInfo Take() {
   def.attrs = {OptionalIntAttr("axis"), StringAttr("mode", "fast")};
   def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
     const TensorTypeNode* x = TensorArg(types, 0, "the input");
-    const TensorTypeNode* idx = TensorArg(types, 1, "the indices");
+    // A scalar index (R.Prim) takes part as a 0-d index tensor: the axis is dropped.
+    TensorType scalar_index;
+    if (auto* p = types[1].as<PrimTypeNode>()) scalar_index = MakeTensorType({}, p->dtype);
+    const TensorTypeNode* idx = scalar_index.defined() ? scalar_index.get() : TensorArg(types, 1, "the indices");
     if (!idx->IsUnknownDtype() && !idx->dtype.is_integer()) {
       throw TypeError("the indices must have an integer dtype, got " + idx->dtype.ToString());
     }

@@ -1,6 +1,8 @@
 // cache_read and cache_write (shared/SCHEDULE.md §2.4): a copy stage between a buffer and a new
 // one in another storage scope, with the readers or the writer redirected to the new buffer.
 // Names, checks, insertion points and cached regions follow TVM's cache_read_write.cc.
+// reindex_cache_read / reindex_cache_write are the variants whose cache is indexed by an index
+// map of the block's iters (one point per block instance) instead of the buffer's own indices.
 #include "schedule/primitive/cache.h"
 #include "schedule/primitive/primitives.h"
 
@@ -12,7 +14,9 @@
 #include "schedule/recipe.h"
 #include "schedule/region.h"
 #include "schedule/schedule.h"
+#include "tir/expr_text.h"
 #include "tir/functor.h"
+#include "tir/index_map.h"
 #include "tir/op.h"
 #include "tir/substitute.h"
 
@@ -53,6 +57,9 @@ struct StageInfo {
   std::unordered_set<const SBlockNode*> consumers;
   Stmt stage;
   std::string stage_name;
+  // reindex_cache_read / write: the cache's indices, the same at every access (the index map of
+  // the block's iters); empty for a plain cache.
+  std::vector<PrimExpr> reindex;
 };
 
 // TVM's MakeCacheStage: loops ax0.. over the region, iters v0.., one copy.
@@ -178,6 +185,7 @@ class BufferRedirect {
       : info_(info), from_(std::move(from)), to_(std::move(to)) {}
 
   std::vector<PrimExpr> Indices(const std::vector<PrimExpr>& indices) {
+    if (!info_->reindex.empty()) return info_->reindex;
     if (info_->full) return indices;
     std::vector<PrimExpr> out;
     for (size_t i = 0; i < indices.size(); ++i) {
@@ -192,6 +200,13 @@ class BufferRedirect {
   }
   BufferRegion Region(const BufferRegion& r) {
     if (!r->buffer.same_as(from_)) return r;
+    if (!info_->reindex.empty()) {
+      std::vector<Range> point;
+      for (const PrimExpr& e : info_->reindex) {
+        point.push_back(ir::MakeRange(e, make_const(DataType::Int(32), int64_t(1))));
+      }
+      return MakeBufferRegion(to_, point);
+    }
     std::vector<Range> ranges = r->region;
     if (!info_->full) {
       for (size_t i = 0; i < ranges.size(); ++i) {
@@ -654,6 +669,175 @@ std::vector<SBlockRV> CacheInplace(Schedule& sch, const SBlockRV& block_rv, int 
   return stages;
 }
 
+namespace {
+
+std::unordered_set<const VarNode*> VarSet(const std::vector<PrimExpr>& exprs) {
+  std::unordered_set<const VarNode*> out;
+  for (const PrimExpr& e : exprs) {
+    PostOrderVisit(e, [&](const ir::Object* n) {
+      if (auto* v = dynamic_cast<const VarNode*>(n)) out.insert(v);
+    });
+  }
+  return out;
+}
+
+std::string IndicesText(const std::vector<PrimExpr>& indices) {
+  std::string out = "[";
+  for (size_t i = 0; i < indices.size(); ++i) out += (i ? ", " : "") + ExprText(indices[i]);
+  return out + "]";
+}
+
+// TVM's reindex cache stage (MakeReindexCacheStage): the block's iters that index the buffer,
+// copied with the loops between the block and the stage's location that bind them; one copy
+// between the buffer at the block's indices and the cache at the mapped ones.
+void MakeReindexCacheStage(const Schedule& sch, const SBlock& block, const BufferRegion& region,
+                           const IndexMap& index_map, const std::string& storage_scope,
+                           const char* prim, bool is_read, StageInfo* info) {
+  PrimFunc func = sch.Func();
+  const SBlockRealizeNode* realize = RealizeOf(func, block.get());
+  std::vector<PrimExpr> iters, shape;
+  for (const IterVar& iv : block->iter_vars) {
+    iters.push_back(iv->var);
+    shape.push_back(iv->dom->extent);
+  }
+  std::vector<PrimExpr> new_indices = MapIndices(index_map, iters);
+  std::vector<PrimExpr> old_indices;
+  for (const Range& r : region->region) old_indices.push_back(r->min);
+  std::unordered_set<const VarNode*> in_old = VarSet(old_indices), in_new = VarSet(new_indices);
+  std::vector<IterVar> used_iters;
+  std::vector<PrimExpr> used_values;
+  for (size_t i = 0; i < block->iter_vars.size(); ++i) {
+    const IterVar& iv = block->iter_vars[i];
+    bool old_has = in_old.count(iv->var.get()), new_has = in_new.count(iv->var.get());
+    if (old_has != new_has) {
+      throw ScheduleError(prim, "Error when applying " + std::string(prim) + " on block " +
+                                    Quote(block.get()) + ", the block itervar " +
+                                    iv->var->name_hint + " appears in " +
+                                    IndicesText(old_has ? old_indices : new_indices) +
+                                    ", but not in " +
+                                    IndicesText(old_has ? new_indices : old_indices) + ".",
+                          block->span);
+    }
+    if (new_has) {
+      used_iters.push_back(iv);
+      used_values.push_back(realize->iter_values[i]);
+    }
+  }
+  std::unordered_set<const VarNode*> bound = VarSet(used_values);
+  std::vector<For> loops;
+  for (const StmtNode* n : PathIn(func, block.get())) {
+    if (n == info->loc) {
+      loops.clear();
+      continue;
+    }
+    if (auto* f = NodeAs<ForNode>(n); f && bound.count(f->loop_var.get())) loops.push_back(GetRef(f));
+  }
+  VarMap vmap;
+  std::vector<Var> loop_vars;
+  for (const For& f : loops) {
+    Var v = MakeVar(f->loop_var->name_hint, f->loop_var->dtype);
+    vmap[f->loop_var.get()] = v;
+    loop_vars.push_back(v);
+  }
+  std::vector<IterVar> stage_iters;
+  std::vector<PrimExpr> stage_values;
+  for (size_t i = 0; i < used_iters.size(); ++i) {
+    const IterVar& iv = used_iters[i];
+    Var v = MakeVar(iv->var->name_hint, iv->var->dtype);
+    stage_values.push_back(Substitute(used_values[i], vmap));
+    vmap[iv->var.get()] = v;
+    stage_iters.push_back(MakeIterVar(iv->dom, v, IterVarType::kDataPar));
+  }
+  std::vector<PrimExpr> buf_idx, cache_idx;
+  for (const PrimExpr& e : old_indices) buf_idx.push_back(Substitute(e, vmap));
+  for (const PrimExpr& e : new_indices) cache_idx.push_back(Substitute(e, vmap));
+  auto point = [](const std::vector<PrimExpr>& idx) {
+    std::vector<Range> out;
+    for (const PrimExpr& e : idx) out.push_back(ir::MakeRange(e, make_const(DataType::Int(32), int64_t(1))));
+    return out;
+  };
+  info->cache = WithScope(info->original, storage_scope, MapShape(index_map, shape));
+  const Buffer& src = is_read ? info->original : info->cache;
+  const Buffer& dst = is_read ? info->cache : info->original;
+  const std::vector<PrimExpr>& src_idx = is_read ? buf_idx : cache_idx;
+  const std::vector<PrimExpr>& dst_idx = is_read ? cache_idx : buf_idx;
+  SBlock stage = MakeSBlock(stage_iters, {MakeBufferRegion(src, point(src_idx))},
+                            {MakeBufferRegion(dst, point(dst_idx))}, info->stage_name,
+                            MakeBufferStore(dst, MakeBufferLoad(src, src_idx), dst_idx));
+  Stmt body = MakeSBlockRealize(stage_values, make_const(DataType::Bool(), int64_t(1)), stage);
+  for (size_t i = loops.size(); i-- > 0;) {
+    body = MakeFor(loop_vars[i], loops[i]->min, loops[i]->extent, ForKind::kSerial, body);
+  }
+  info->stage = body;
+  info->reindex = new_indices;
+}
+
+void CheckSinglePoint(const char* prim, const SBlock& block, const BufferRegion& region) {
+  for (const Range& r : region->region) {
+    auto* e = r->extent.as<IntImmNode>();
+    if (!e || e->value != 1) {
+      throw ScheduleError(prim, "The buffer region " + RegionText(region) +
+                                    " accessed inside block " + Quote(block.get()) +
+                                    " is not a single point, which violates the prerequisite of " +
+                                    prim + " primitive.",
+                          block->span);
+    }
+  }
+}
+
+}  // namespace
+
+SBlockRV ReindexCache(Schedule& sch, const SBlockRV& block_rv, int buffer_index,
+                      const std::string& storage_scope, const IndexMap& index_map, bool is_read) {
+  const char* prim = is_read ? "reindex_cache_read" : "reindex_cache_write";
+  CheckStorageScope(prim, storage_scope);
+  SBlock block = sch.Get(block_rv);
+  PrimFunc func = sch.Func();
+  StageInfo info;
+  info.original = NthAccessBuffer(prim, block.get(), buffer_index, is_read);
+  SBlock scope = GetScopeRoot(sch, prim, block.get(), true);
+  BlockScope deps(scope);
+  std::vector<SBlock> writers = deps.WritersOf(info.original.get());
+  BufferRegion region = FindRegion(is_read ? block->reads : block->writes, info.original);
+  if (is_read) {
+    info.consumers.insert(block.get());
+    if (writers.size() == 1) {
+      DetectLocation(scope, writers[0], info.consumers, &info);
+    } else {
+      info.loc = scope.get();
+      info.pos = 0;
+    }
+    CheckSinglePoint(prim, block, region);
+  } else {
+    if (writers.size() != 1 || writers[0].get() != block.get()) {
+      throw ScheduleError(prim, "The buffer " + info.original->name +
+                                    " is expected to be written by single block, but got " +
+                                    std::to_string(writers.size()) + " blocks who write it.",
+                          block->span);
+    }
+    std::unordered_set<const SBlockNode*> related;
+    for (const Dependency& d : deps.DepsBySrc(block.get())) {
+      if (d.kind == DepKind::kRAW) related.insert(d.dst.get());
+    }
+    DetectLocation(scope, block, related, &info);
+  }
+  info.stage_name = UniqueBlockName(func, info.original->name + "_" + storage_scope);
+  MakeReindexCacheStage(sch, block, region, index_map, storage_scope, prim, is_read, &info);
+  if (!is_read) CheckSinglePoint(prim, block, region);
+  Stmt new_scope = is_read ? CacheReadRewriter(scope.get(), &info)(scope)
+                           : CacheWriteRewriter(scope.get(), block.get(), &info)(scope);
+  sch.Replace(scope.get(), new_scope);
+  SBlockRV out = sch.NewBlockRV(info.stage_name);
+  sch.Record({is_read ? "reindex_cache_read" : "reindex_cache_write",
+              {{"block", TraceValue::Block(block_rv.id)},
+               {is_read ? "read_buffer_index" : "write_buffer_index", TraceValue::Int(buffer_index)},
+               {"storage_scope", TraceValue::String(storage_scope)},
+               {"index_map", TraceValue::Raw(IndexMapLambdaText(index_map))}},
+              {TraceValue::Block(out.id)},
+              false});
+  return out;
+}
+
 
 namespace {
 
@@ -731,6 +915,56 @@ RecipeMethodRegistrar reg_cache_inplace(
        "the buffer to cache (one the block reads and writes)", ""},
       {"storage_scope", RecipeParamKind::kStorageScope, "the cache's scope, e.g. local", ""}}});
 RecipeMethodRegistrar reg_cache_write("cache_write", CacheMethod(false), CacheDoc(false));
+
+RecipeMethod ReindexCacheMethod(bool is_read) {
+  const char* key = is_read ? "read_buffer_index" : "write_buffer_index";
+  return {{"block", key, "storage_scope", "index_map"}, false, RecipeReturns::kSingle,
+          [is_read, key](Schedule& sch, RecipeArgs& args) -> std::vector<RecipeRV> {
+            SBlockRV block = args.Block("block");
+            int index = BufferIndexArg(sch, args, block, key, is_read);
+            std::string scope = args.String("storage_scope");
+            const RecipeValue& m = args.Require("index_map");
+            if (m.kind != RecipeValue::Kind::kLambda) {
+              throw RecipeArgs::TypeError(m, "index_map", "a lambda");
+            }
+            // The lambda's variables take the dtype of the block's first iter var, as in TVM's
+            // Python front end.
+            SBlock b = sch.Get(block);
+            DataType dtype = b->iter_vars.empty() ? DataType::Int(64) : b->iter_vars[0]->var->dtype;
+            std::string error;
+            size_t offset = 0;
+            IndexMap map = ParseIndexMapLambda(m.s, dtype, &error, &offset);
+            if (!map.defined()) {
+              uint32_t at = m.begin + static_cast<uint32_t>(offset);
+              throw RecipeError{error, at, std::min(at + 1, m.end)};
+            }
+            if (map->initial_indices.size() != b->iter_vars.size()) {
+              throw RecipeError{"the index map takes " + std::to_string(map->initial_indices.size()) +
+                                    " indices, but the block has " +
+                                    std::to_string(b->iter_vars.size()) + " iter vars",
+                                m.begin, m.end};
+            }
+            return {ReindexCache(sch, block, index, scope, map, is_read)};
+          }};
+}
+
+RecipeDoc ReindexCacheDoc(bool is_read) {
+  return {"caching",
+          is_read ? "read a buffer through a cache indexed by a map of the block's iters"
+                  : "write a buffer through a cache indexed by a map of the block's iters",
+          {{"block", RecipeParamKind::kBlock,
+            is_read ? "the block reading the buffer" : "the block writing the buffer", ""},
+           {is_read ? "read_buffer_index" : "write_buffer_index",
+            is_read ? RecipeParamKind::kReadBuffer : RecipeParamKind::kWriteBuffer,
+            "the buffer to cache (accessed at a single point)", ""},
+           {"storage_scope", RecipeParamKind::kStorageScope, "the cache's scope, e.g. shared", ""},
+           {"index_map", RecipeParamKind::kIndexMap,
+            "the cache's indices from the block's iters, e.g. lambda i, j: (j, i)", ""}}};
+}
+RecipeMethodRegistrar reg_reindex_cache_read("reindex_cache_read", ReindexCacheMethod(true),
+                                             ReindexCacheDoc(true));
+RecipeMethodRegistrar reg_reindex_cache_write("reindex_cache_write", ReindexCacheMethod(false),
+                                              ReindexCacheDoc(false));
 
 
 }  // namespace

@@ -3,19 +3,21 @@
 // transform_layout re-lays a buffer out through an IndexMap. The buffer keeps its name and gets
 // the map's image of its shape; every access anywhere in the function goes through the map, and
 // so do the read/write regions (a point maps to a point; a range is relaxed over the map). A
-// buffer that is a parameter changes the signature, as in TVM. Padding is not implemented: a map
-// whose image is larger than the buffer is refused, with TVM's TransformationIntroducesPadding
-// message when no `pad_value` is given; a pad_value is checked (TVM's padding type error) and is
-// otherwise unused, as in TVM when the map introduces no padding.
+// buffer that is a parameter changes the signature, as in TVM. A map whose image is larger than
+// the buffer (padding) needs a `pad_value`, which the padding then holds (PaddingPlan says how);
+// without one it is refused with TVM's TransformationIntroducesPadding message.
 //
 // pad_einsum pads the iters of an einsum-like block up to multiples of the given factors: every
 // buffer indexed by a padded iter is replaced by a `<buf>_pad` copy, filled with zeros outside the
 // original shape before the block (inputs) or copied back after it (outputs).
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "arith/analyzer.h"
 #include "arith/int_set.h"
+#include "arith/iter_affine_map.h"
+#include "ir/structural_equal.h"
 #include "schedule/block_scope.h"
 #include "schedule/ir_path.h"
 #include "schedule/primitive/annotate.h"
@@ -33,25 +35,361 @@ using namespace tir;
 
 namespace {
 
+// The padding transform_layout fills when its map lays the buffer out larger (TVM's
+// TransformLayoutPlanner), in order of preference:
+//  - none: the map adds no element, only the accesses change;
+//  - prologue: the buffer is only read (an input): `T.assume` that the padding holds the pad
+//    value, in a block before the scope's body;
+//  - replacement: a write of the buffer that sweeps it row-major (one serial loop per dimension,
+//    the store's indices those loops, nothing else stored) is rebuilt as a sweep of the new
+//    layout that stores the pad value in the padding, through `T.if_then_else`;
+//  - epilogue: otherwise a block after the last write stores the pad value in the padding.
+struct PaddingPlan {
+  Stmt prologue;
+  std::unordered_map<const ForNode*, Stmt> replacements;
+  const StmtNode* insert_after = nullptr;
+  Stmt epilogue;
+};
+
+struct PaddingInputs {
+  Buffer old_buffer, new_buffer;
+  IndexMap inverse;  // new indices -> old indices
+  PrimExpr padding;  // in the inverse's initial indices
+  IndexMap pad;      // new indices -> the value
+};
+
+std::vector<const VarNode*> VarsOf(const PrimExpr& e) {
+  std::vector<const VarNode*> out;
+  PostOrderVisit(e, [&](const ir::Object* n) {
+    if (auto* v = dynamic_cast<const VarNode*>(n)) out.push_back(v);
+  });
+  return out;
+}
+
+// The loop nest for the new layout: one serial loop per dimension, the inverse's variables.
+Stmt NewLayoutLoops(const PaddingInputs& in, Stmt body) {
+  const std::vector<Var>& vars = in.inverse->initial_indices;
+  for (size_t i = vars.size(); i-- > 0;) {
+    body = MakeFor(vars[i], Zero(vars[i]->dtype), cast(vars[i]->dtype, in.new_buffer->shape[i]),
+                   ForKind::kSerial, body);
+  }
+  return body;
+}
+
+// Fresh block iters `v_<axis>` over the new shape, bound to the inverse's variables.
+void NewLayoutIters(const PaddingInputs& in, std::vector<IterVar>* iters,
+                    std::vector<PrimExpr>* values, VarMap* to_iters) {
+  const std::vector<Var>& vars = in.inverse->initial_indices;
+  for (size_t i = 0; i < vars.size(); ++i) {
+    Var v = MakeVar("v_" + vars[i]->name_hint, vars[i]->dtype);
+    iters->push_back(MakeIterVar(
+        ir::MakeRange(Zero(v->dtype), cast(v->dtype, in.new_buffer->shape[i])), v,
+        IterVarType::kDataPar));
+    values->push_back(vars[i]);
+    if (to_iters) (*to_iters)[vars[i].get()] = v;
+  }
+}
+
+class PaddingPlanner : public StmtExprVisitor {
+ public:
+  explicit PaddingPlanner(const PaddingInputs& in) : in_(in) {}
+  using StmtExprVisitor::VisitStmt_;
+
+  PaddingPlan Plan(const SBlockNode* scope) {
+    VisitStmt(GetRef(scope));
+    PaddingPlan plan;
+    if (writes_.empty()) {
+      plan.prologue = Prologue();
+      return plan;
+    }
+    for (const WriteInfo& info : writes_) {
+      if (info.loops.empty() || !info.row_major) continue;
+      if (Stmt s = Replacement(info); s.defined()) plan.replacements[info.loops[0].get()] = s;
+    }
+    if (!plan.replacements.empty()) return plan;
+    const WriteInfo& last = writes_.back();
+    plan.insert_after = last.loops.empty() ? static_cast<const StmtNode*>(last.realize)
+                                           : last.loops.front().get();
+    plan.epilogue = Epilogue();
+    return plan;
+  }
+
+ private:
+  struct WriteInfo {
+    BufferStore store;
+    const SBlockRealizeNode* realize = nullptr;
+    std::vector<For> loops;  // from the outermost to the innermost loop the indices use
+    bool row_major = false;
+  };
+
+  void VisitStmt_(const ForNode* op) override {
+    depth_[op->loop_var.get()] = {loops_.size(), loops_.size()};
+    loops_.push_back(GetRef(op));
+    StmtExprVisitor::VisitStmt_(op);
+    loops_.pop_back();
+    depth_.erase(op->loop_var.get());
+  }
+  void VisitStmt_(const BindNode* op) override {
+    Define(op->var, op->value);
+    StmtExprVisitor::VisitStmt_(op);
+  }
+  void VisitStmt_(const SBlockRealizeNode* op) override {
+    for (size_t i = 0; i < op->iter_values.size() && i < op->block->iter_vars.size(); ++i) {
+      Define(op->block->iter_vars[i]->var, op->iter_values[i]);
+    }
+    const SBlockRealizeNode* outer = realize_;
+    realize_ = op;
+    StmtExprVisitor::VisitStmt_(op);
+    realize_ = outer;
+  }
+  void VisitStmt_(const BufferStoreNode* op) override {
+    if (!op->buffer.same_as(in_.old_buffer)) return;
+    WriteInfo info;
+    info.store = GetRef(op);
+    info.realize = realize_;
+    std::optional<std::pair<size_t, size_t>> range;
+    for (const PrimExpr& index : op->indices) Widen(&range, DepthOf(index));
+    if (range) info.loops.assign(loops_.begin() + range->first, loops_.begin() + range->second + 1);
+    info.row_major = RowMajor(info);
+    writes_.push_back(info);
+  }
+
+  std::optional<std::pair<size_t, size_t>> DepthOf(const PrimExpr& e) const {
+    std::optional<std::pair<size_t, size_t>> range;
+    for (const VarNode* v : VarsOf(e)) {
+      auto it = depth_.find(v);
+      if (it != depth_.end()) Widen(&range, it->second);
+    }
+    return range;
+  }
+  static void Widen(std::optional<std::pair<size_t, size_t>>* acc,
+                    const std::optional<std::pair<size_t, size_t>>& r) {
+    if (!r) return;
+    if (!*acc) {
+      *acc = r;
+      return;
+    }
+    (*acc)->first = std::min((*acc)->first, r->first);
+    (*acc)->second = std::max((*acc)->second, r->second);
+  }
+  void Define(const Var& var, const PrimExpr& value) {
+    if (auto d = DepthOf(value)) {
+      depth_[var.get()] = *d;
+      bindings_[var.get()] = Substitute(value, bindings_);
+    }
+  }
+  bool RowMajor(const WriteInfo& info) const {
+    const std::vector<PrimExpr>& shape = in_.old_buffer->shape;
+    if (info.loops.empty() || info.loops.size() != shape.size() ||
+        info.loops.size() != info.store->indices.size()) {
+      return false;
+    }
+    for (size_t i = 0; i < info.loops.size(); ++i) {
+      const For& loop = info.loops[i];
+      PrimExpr index = Substitute(info.store->indices[i], bindings_);
+      if (!index.same_as(loop->loop_var) || !IsConstInt(loop->min, 0) ||
+          !ir::StructuralEqual(loop->extent, shape[i], false) || loop->kind != ForKind::kSerial) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  Stmt Prologue() const {
+    std::vector<IterVar> iters;
+    std::vector<PrimExpr> values, indices;
+    VarMap to_iters;
+    NewLayoutIters(in_, &iters, &values, &to_iters);
+    for (const IterVar& iv : iters) indices.push_back(iv->var);
+    PrimExpr pad = MapIndices(in_.pad, indices)[0];
+    PrimExpr holds = logical_or(logical_not(Substitute(in_.padding, to_iters)),
+                                equal(MakeBufferLoad(in_.new_buffer, indices), pad));
+    Stmt body = MakeEvaluate(MakeCall(DataType::Bool(), GetOp("tirx.assume"), {holds}));
+    std::vector<Range> point;
+    for (const PrimExpr& i : indices) point.push_back(ir::MakeRange(i, make_const(i->dtype, int64_t(1))));
+    SBlock block = MakeSBlock(iters, {MakeBufferRegion(in_.new_buffer, point)}, {},
+                              "buffer_" + in_.new_buffer->name + "_assumptions", body);
+    return NewLayoutLoops(in_, MakeSBlockRealize(values, make_const(DataType::Bool(), int64_t(1)), block));
+  }
+
+  Stmt Epilogue() const {
+    std::vector<IterVar> iters;
+    std::vector<PrimExpr> values, indices;
+    NewLayoutIters(in_, &iters, &values, nullptr);
+    for (const IterVar& iv : iters) indices.push_back(iv->var);
+    std::vector<Range> point;
+    for (const PrimExpr& i : indices) point.push_back(ir::MakeRange(i, make_const(i->dtype, int64_t(1))));
+    Stmt body = MakeBufferStore(in_.new_buffer, MapIndices(in_.pad, indices)[0], indices);
+    SBlock block = MakeSBlock(iters, {}, {MakeBufferRegion(in_.new_buffer, point)},
+                              "buffer_" + in_.new_buffer->name + "_padding", body);
+    return NewLayoutLoops(in_, MakeSBlockRealize(values, in_.padding, block));
+  }
+
+  // The write's loop nest as a sweep of the new layout; null when another store in it (of this
+  // buffer at other indices, or of anything else) would be swept too.
+  Stmt Replacement(const WriteInfo& info) const;
+
+  const PaddingInputs& in_;
+  std::vector<WriteInfo> writes_;
+  std::vector<For> loops_;
+  std::unordered_map<const VarNode*, std::pair<size_t, size_t>> depth_;
+  VarMap bindings_;
+  const SBlockRealizeNode* realize_ = nullptr;
+
+  friend class PaddedStoreReplacer;
+};
+
+// Rewrites the body of a row-major write's loop nest for the new layout: the nest's loop vars
+// become the inverse of the new loop vars; when the store's indices are exactly data-parallel
+// iters of its block (in order), those iters are replaced by fresh ones over the new shape. The
+// store goes to the new buffer, `if_then_else(padding, pad value, value)`.
+class PaddedStoreReplacer : public StmtExprMutator {
+ public:
+  PaddedStoreReplacer(const PaddingInputs& in, const BufferStore& store,
+                      const SBlockRealizeNode* realize, const std::vector<For>& loops)
+      : in_(in), store_(store), realize_(realize) {
+    for (const Var& v : in.inverse->initial_indices) new_indices_.push_back(v);
+    padding_ = in.padding;
+    for (size_t i = 0; i < loops.size(); ++i) {
+      remap_[loops[i]->loop_var.get()] = in.inverse->final_indices[i];
+    }
+    if (realize) DefineBlockUpdates();
+  }
+  using StmtExprMutator::VisitExpr_;
+  using StmtExprMutator::VisitStmt_;
+  bool all_replaced = true;
+
+ private:
+  void DefineBlockUpdates() {
+    const SBlock& block = realize_->block;
+    const std::vector<PrimExpr>& old = store_->indices;
+    new_iters_ = block->iter_vars;
+    new_values_ = realize_->iter_values;
+    if (old.empty() || block->iter_vars.size() < old.size()) return;
+    size_t start = 0, span = block->iter_vars.size() - old.size();
+    while (start < span && !old[0].same_as(block->iter_vars[start]->var)) ++start;
+    for (size_t i = 0; i < old.size(); ++i) {
+      const IterVar& iv = block->iter_vars[start + i];
+      if (!old[i].same_as(iv->var) || iv->iter_type != IterVarType::kDataPar) return;
+    }
+    std::vector<IterVar> iters(block->iter_vars.begin(), block->iter_vars.begin() + start);
+    std::vector<PrimExpr> values(realize_->iter_values.begin(),
+                                 realize_->iter_values.begin() + start);
+    VarMap to_iters;
+    NewLayoutIters(in_, &iters, &values, &to_iters);
+    new_indices_.clear();
+    for (size_t i = start; i < iters.size(); ++i) new_indices_.push_back(iters[i]->var);
+    iters.insert(iters.end(), block->iter_vars.begin() + start + old.size(), block->iter_vars.end());
+    values.insert(values.end(), realize_->iter_values.begin() + start + old.size(),
+                  realize_->iter_values.end());
+    for (size_t i = 0; i < old.size(); ++i) {
+      remap_[old[i].as<VarNode>()] = Substitute(in_.inverse->final_indices[i], to_iters);
+    }
+    padding_ = Substitute(padding_, to_iters);
+    new_iters_ = iters;
+    new_values_ = values;
+  }
+
+  Stmt VisitStmt_(const BufferStoreNode* op) override {
+    bool same = op->buffer.same_as(store_->buffer) && op->indices.size() == store_->indices.size();
+    for (size_t i = 0; same && i < op->indices.size(); ++i) {
+      same = ir::StructuralEqual(op->indices[i], store_->indices[i], false);
+    }
+    if (!same) {
+      all_replaced = false;
+      return StmtExprMutator::VisitStmt_(op);
+    }
+    std::vector<PrimExpr> indices(new_indices_.begin(), new_indices_.end());
+    PrimExpr pad = MapIndices(in_.pad, indices)[0];
+    PrimExpr value = VisitExpr(op->value);
+    return MakeBufferStore(in_.new_buffer,
+                           MakeCall(value->dtype, GetOp("tirx.if_then_else"), {padding_, pad, value}),
+                           indices);
+  }
+  Stmt VisitStmt_(const SBlockRealizeNode* op) override {
+    Stmt s = StmtExprMutator::VisitStmt_(op);
+    if (op != realize_) return s;
+    SBlockRealize realize = Downcast<SBlockRealizeNode>(s);
+    SBlock block = realize->block;
+    block.CopyOnWrite()->iter_vars = new_iters_;
+    SBlockRealizeNode* n = realize.CopyOnWrite();
+    n->block = block;
+    n->iter_values = new_values_;
+    return realize;
+  }
+  PrimExpr VisitExpr_(const VarNode* op) override {
+    auto it = remap_.find(op);
+    return it == remap_.end() ? GetRef(op) : it->second;
+  }
+
+  const PaddingInputs& in_;
+  BufferStore store_;
+  const SBlockRealizeNode* realize_;
+  std::vector<Var> new_indices_;
+  std::vector<IterVar> new_iters_;
+  std::vector<PrimExpr> new_values_;
+  PrimExpr padding_;
+  VarMap remap_;
+};
+
+Stmt PaddingPlanner::Replacement(const WriteInfo& info) const {
+  PaddedStoreReplacer replacer(in_, info.store, info.realize, info.loops);
+  Stmt body = replacer(info.loops.back()->body);
+  if (!replacer.all_replaced) return Stmt();
+  return NewLayoutLoops(in_, body);
+}
+
+// Rewrites every access of the old buffer through the map (and performs the padding plan). The
+// mapped indices are simplified as TVM's IterMapSimplifyWithContext does: an affine map of the
+// enclosing loops and block iters takes its normal form (`(v0 * 4 + v1) // 4` is `v0`).
 class LayoutRewriter : public StmtExprMutator {
  public:
-  LayoutRewriter(Buffer old_buffer, Buffer new_buffer, IndexMap map)
-      : old_(std::move(old_buffer)), new_(std::move(new_buffer)), map_(std::move(map)) {}
+  LayoutRewriter(Buffer old_buffer, Buffer new_buffer, IndexMap map, const PaddingPlan* plan,
+                 const SBlockNode* scope)
+      : old_(std::move(old_buffer)), new_(std::move(new_buffer)), map_(std::move(map)),
+        plan_(plan), scope_(scope) {}
   using StmtExprMutator::VisitExpr_;
   using StmtExprMutator::VisitStmt_;
 
+  Stmt VisitStmt(const Stmt& stmt) override {
+    Stmt out = StmtExprMutator::VisitStmt(stmt);
+    if (plan_ && plan_->insert_after && stmt.get() == plan_->insert_after) {
+      return MakeSeq({out, plan_->epilogue});
+    }
+    return out;
+  }
+  Stmt VisitStmt_(const ForNode* op) override {
+    if (plan_) {
+      auto it = plan_->replacements.find(op);
+      if (it != plan_->replacements.end()) return VisitStmt(it->second);
+    }
+    iters_.push_back({op->loop_var, ir::MakeRange(op->min, op->extent)});
+    Stmt s = StmtExprMutator::VisitStmt_(op);
+    iters_.pop_back();
+    return s;
+  }
+  Stmt VisitStmt_(const SBlockNode* op) override {
+    for (const IterVar& iv : op->iter_vars) iters_.push_back({iv->var, iv->dom});
+    Stmt s = StmtExprMutator::VisitStmt_(op);
+    iters_.resize(iters_.size() - op->iter_vars.size());
+    if (op == scope_ && plan_ && plan_->prologue.defined()) {
+      SBlock block = Downcast<SBlockNode>(s);
+      block.CopyOnWrite()->body = MakeSeq({plan_->prologue, block->body});
+      return block;
+    }
+    return s;
+  }
   Stmt VisitStmt_(const BufferStoreNode* op) override {
     Stmt s = StmtExprMutator::VisitStmt_(op);
+    if (!op->buffer.same_as(old_)) return s;
     auto* store = s.as<BufferStoreNode>();
-    if (store->buffer.get() != new_.get()) return s;
-    return MakeBufferStore(new_, store->value, MapIndices(map_, store->indices), store->predicate,
-                           store->span);
+    return MakeBufferStore(new_, store->value, Map(store->indices), store->predicate, store->span);
   }
   PrimExpr VisitExpr_(const BufferLoadNode* op) override {
     PrimExpr e = StmtExprMutator::VisitExpr_(op);
+    if (!op->buffer.same_as(old_)) return e;
     auto* load = e.as<BufferLoadNode>();
-    if (load->buffer.get() != new_.get()) return e;
-    return MakeBufferLoad(new_, MapIndices(map_, load->indices), load->predicate, load->span);
+    return MakeBufferLoad(new_, Map(load->indices), load->predicate, load->span);
   }
 
  protected:
@@ -59,11 +397,38 @@ class LayoutRewriter : public StmtExprMutator {
   Buffer VisitBufferDef(const Buffer& b) override { return b.same_as(old_) ? new_ : b; }
   BufferRegion VisitBufferRegion(const BufferRegion& region) override {
     BufferRegion r = StmtExprMutator::VisitBufferRegion(region);
-    if (!r->buffer.same_as(new_)) return r;
+    if (!region->buffer.same_as(old_)) return r;
     return MapRegion(r);
   }
 
  private:
+  std::vector<PrimExpr> Map(const std::vector<PrimExpr>& indices) {
+    std::vector<PrimExpr> mapped = MapIndices(map_, indices);
+    std::vector<std::pair<Var, Range>> inputs;
+    std::unordered_set<const VarNode*> used;
+    for (const PrimExpr& e : mapped) {
+      for (const VarNode* v : VarsOf(e)) used.insert(v);
+    }
+    for (const auto& [var, range] : iters_) {
+      auto* ext = range->extent.as<IntImmNode>();
+      if (used.count(var.get()) && IsConstInt(range->min, 0) && ext && ext->value > 0) {
+        inputs.push_back({var, range});
+      }
+    }
+    if (inputs.empty()) return mapped;
+    arith::Analyzer analyzer;
+    arith::IterMapResult r = arith::DetectIterMap(mapped, inputs,
+                                                  make_const(DataType::Bool(), int64_t(1)),
+                                                  arith::IterMapLevel::kSurjective, &analyzer);
+    if (!r.ok()) return mapped;
+    std::vector<PrimExpr> out;
+    for (size_t i = 0; i < mapped.size(); ++i) {
+      PrimExpr e = arith::NormalizeIterMapToExpr(r.indices[i], mapped[i]->dtype);
+      out.push_back(e.as<IntImmNode>() && mapped[i].as<VarNode>() ? mapped[i] : e);
+    }
+    return out;
+  }
+
   // A point maps to a point; a range is relaxed: fresh variables sweep it, the map's image of
   // them is bounded with EvalSet.
   BufferRegion MapRegion(const BufferRegion& r) {
@@ -77,7 +442,7 @@ class LayoutRewriter : public StmtExprMutator {
     for (const Range& rg : r->region) mins.push_back(rg->min);
     std::vector<Range> out;
     if (point) {
-      for (const PrimExpr& i : MapIndices(map_, mins)) {
+      for (const PrimExpr& i : Map(mins)) {
         out.push_back(ir::MakeRange(i, make_const(i->dtype, int64_t(1))));
       }
       return MakeBufferRegion(new_, out, r->span);
@@ -100,7 +465,26 @@ class LayoutRewriter : public StmtExprMutator {
 
   Buffer old_, new_;
   IndexMap map_;
+  const PaddingPlan* plan_;
+  const SBlockNode* scope_;
+  std::vector<std::pair<Var, Range>> iters_;
 };
+
+// A constant pad value prints as the constant, one computed from the indices as its lambda.
+std::string PadValueText(const IndexMap& pad) {
+  const PrimExpr& value = pad->final_indices[0];
+  bool uses_indices = false;
+  for (const Var& v : pad->initial_indices) {
+    PostOrderVisit(value, [&](const ir::Object* n) { uses_indices |= n == v.get(); });
+  }
+  return uses_indices ? IndexMapLambdaText(pad) : ExprText(value);
+}
+
+std::string ShapeText(const std::vector<PrimExpr>& shape) {
+  std::string out = "[";
+  for (size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + ExprText(shape[i]);
+  return out + "]";
+}
 
 int64_t ConstProduct(const std::vector<PrimExpr>& shape, bool* known) {
   int64_t p = 1;
@@ -182,18 +566,43 @@ void Schedule::TransformLayout(const SBlockRV& block_rv, const BufferSpec& buffe
                                   " indices, but the buffer " + target->name + " has " +
                                   std::to_string(target->shape.size()) + " dimensions");
   }
-  PrimExpr pad;
+  // The pad value as TVM takes it: a map from the new indices to the value (a constant is a map
+  // that ignores them).
+  IndexMap pad;
   if (pad_value.defined()) {
-    const auto* e = pad_value.as<PrimExprNode>();
-    if (!e) throw std::invalid_argument("transform_layout: pad_value must be a constant");
-    pad = GetRef(e);
-    if (pad->dtype != target->dtype) {
+    if (auto* m = pad_value.as<IndexMapNode>()) {
+      pad = GetRef(m);
+    } else if (auto* e = pad_value.as<PrimExprNode>()) {
+      std::vector<Var> vars;
+      for (size_t i = 0; i < index_map->final_indices.size(); ++i) {
+        vars.push_back(MakeVar("i" + std::to_string(i), index_map->final_indices[i]->dtype));
+      }
+      pad = MakeIndexMap(vars, {GetRef(e)});
+    } else {
+      throw std::invalid_argument("transform_layout: pad_value must be a constant or a lambda");
+    }
+    if (pad->final_indices.size() != 1) {
+      throw ScheduleError(prim, "Pad value is specified as " + IndexMapLambdaText(pad) +
+                                    " which has " + std::to_string(pad->final_indices.size()) +
+                                    " outputs, but should only have one output");
+    }
+    const PrimExpr& value = pad->final_indices[0];
+    if (value->dtype != target->dtype) {
       throw ScheduleError(prim, "Buffer " + target->name + " has elements of type " +
                                     target->dtype.ToString() +
                                     ", but the transformation fills padding with " +
-                                    ExprText(pad) + ", which is of type " +
-                                    pad->dtype.ToString());
+                                    PadValueText(pad) + ", which is of type " +
+                                    value->dtype.ToString());
     }
+    PostOrderVisit(value, [&](const ir::Object* n) {
+      auto* load = dynamic_cast<const BufferLoadNode*>(n);
+      if (load && !load->buffer.same_as(target)) {
+        throw ScheduleError(prim, "Pad value may only contain BufferLoad from the transformed "
+                                  "buffer " + target->name + ", but pad_value " +
+                                  PadValueText(pad) + " contains expression " +
+                                  ExprText(GetRef(load)));
+      }
+    });
   }
   std::vector<PrimExpr> new_shape;
   try {
@@ -201,21 +610,35 @@ void Schedule::TransformLayout(const SBlockRV& block_rv, const BufferSpec& buffe
   } catch (const std::invalid_argument& e) {
     throw ScheduleError(prim, e.what());
   }
-  bool known = true;
-  int64_t before = ConstProduct(target->shape, &known);
-  int64_t after = ConstProduct(new_shape, &known);
-  if (pad.defined() && known && after != before) {
-    throw ScheduleError(prim, "The transformation " + IndexMapLambdaText(index_map) +
-                                  " applied on buffer " + target->name +
-                                  " would introduce padding, which transform_layout does not "
-                                  "implement yet (with pad_value " + ExprText(pad) + ")");
+  // The padding the map introduces: from its inverse over the padded shape where there is one;
+  // otherwise (a map we cannot invert) only a change in the number of elements tells.
+  PrimExpr padding = make_const(DataType::Bool(), int64_t(0));
+  IndexMap inverse;
+  if (!assume_injective_transform) {
+    PaddedInverseResult inv = NonSurjectiveInverse(index_map, target->shape);
+    bool known = true;
+    int64_t before = ConstProduct(target->shape, &known);
+    int64_t after = ConstProduct(new_shape, &known);
+    if (inv.inverse.defined()) {
+      inverse = inv.inverse;
+      padding = inv.padding;
+    } else if (known && after != before) {
+      throw ScheduleError(prim, "The transformation " + IndexMapLambdaText(index_map) +
+                                    " applied on buffer " + target->name +
+                                    " would introduce padding: the buffer has " +
+                                    std::to_string(before) + " elements, the new layout " +
+                                    std::to_string(after) + ", and the padding cannot be "
+                                    "described (" + inv.error + ")");
+    }
   }
-  if (!pad.defined() && !assume_injective_transform && known && after != before) {
+  bool has_padding = !IsConstInt(padding, 0);
+  if (has_padding && !pad.defined()) {
     throw ScheduleError(prim, "The transformation " + IndexMapLambdaText(index_map) +
-                                  " applied on buffer " + target->name +
-                                  " would introduce padding: the buffer has " +
-                                  std::to_string(before) + " elements, the new layout " +
-                                  std::to_string(after) + ". Give a pad_value.");
+                                  " applied on buffer " + target->name + " of shape " +
+                                  ShapeText(target->shape) + " would result in shape " +
+                                  ShapeText(new_shape) +
+                                  ".  However, this would introduce padding wherever " +
+                                  ExprText(padding) + " is true.");
   }
   BufferOptions opts;
   opts.scope = target->scope();
@@ -223,7 +646,20 @@ void Schedule::TransformLayout(const SBlockRV& block_rv, const BufferSpec& buffe
   opts.offset_factor = target->offset_factor;
   opts.data = target->data;
   Buffer replaced = MakeBuffer(target->name, new_shape, target->dtype, opts, target->span);
-  LayoutRewriter rewriter(target, replaced, index_map);
+  // The statement holding every access: the block allocating the buffer, else the scope.
+  SBlock scope = detail::AllocatingBlock(func, block.get(), target.get());
+  if (!scope.defined()) scope = ParentBlock(func, block.get());
+  PaddingPlan plan;
+  if (has_padding && pad.defined() && scope.defined()) {
+    PaddingInputs in{target, replaced, inverse, padding, pad};
+    plan = PaddingPlanner(in).Plan(scope.get());
+    if (plan.prologue.defined() == false && plan.replacements.empty() && !plan.insert_after) {
+      throw ScheduleError(prim, "The buffer " + target->name +
+                                    " is written outside of any block or loop");
+    }
+  }
+  LayoutRewriter rewriter(target, replaced, index_map, has_padding ? &plan : nullptr,
+                          scope.get());
   PrimFunc updated = func;
   {
     PrimFuncNode* n = updated.CopyOnWrite();
@@ -237,7 +673,7 @@ void Schedule::TransformLayout(const SBlockRV& block_rv, const BufferSpec& buffe
           {{"block", TraceValue::Block(block_rv.id)},
            {"buffer", buffer_value},
            {"index_map", TraceValue::Raw(IndexMapLambdaText(index_map))},
-           {"pad_value", pad.defined() ? TraceValue::Raw(ExprText(pad)) : TraceValue::None()},
+           {"pad_value", pad.defined() ? TraceValue::Raw(PadValueText(pad)) : TraceValue::None()},
            {"assume_injective_transform", TraceValue::Bool(assume_injective_transform)}},
           {},
           false});
@@ -495,35 +931,47 @@ Schedule::BufferSpec BufferOf(RecipeArgs& args, const RecipeValue& v) {
   throw RecipeArgs::TypeError(v, "buffer", "(\"read\" or \"write\", index) or a buffer name");
 }
 
+// The buffer a BufferSpec names in the block, or null (the primitive reports that).
+tir::Buffer SpecBuffer(Schedule& sch, const SBlockRV& block, const Schedule::BufferSpec& spec) {
+  tir::SBlock b = sch.Get(block);
+  if (auto* by_index = std::get_if<std::pair<std::string, int64_t>>(&spec)) {
+    const auto& regions = by_index->first == "write" ? b->writes : b->reads;
+    if (by_index->second >= 0 && by_index->second < int64_t(regions.size())) {
+      return regions[by_index->second]->buffer;
+    }
+    return {};
+  }
+  tir::Buffer found;
+  for (const auto* regions : {&b->reads, &b->writes}) {
+    for (const tir::BufferRegion& r : *regions) {
+      if (r->buffer->name == std::get<std::string>(spec)) found = r->buffer;
+    }
+  }
+  return found;
+}
+
 // TVM's Python conversion of a scalar pad value: an int for an integer buffer and a float for
 // a float buffer take the buffer's dtype; other literals are int32 / float32; a typed constant
-// (`T.int8(0)`, `tvm.tirx.IntImm("int8", 0)`) keeps its dtype. A function of the indices is not
-// supported yet.
-tir::PrimExpr PadValueOf(Schedule& sch, const SBlockRV& block, const Schedule::BufferSpec& spec,
-                         const RecipeValue& v) {
+// (`T.int8(0)`, `tvm.tirx.IntImm("int8", 0)`) keeps its dtype.
+// A lambda of the new indices is an index map over `index_dtype`.
+ir::ObjectRef PadValueOf(Schedule& sch, const SBlockRV& block, const Schedule::BufferSpec& spec,
+                         const RecipeValue& v, ir::DataType index_dtype) {
   if (v.kind == RecipeValue::Kind::kLambda) {
-    throw RecipeError{"transform_layout with a pad_value computed from the indices is not "
-                      "supported yet: give a constant",
-                      v.begin, v.end};
+    std::string error;
+    size_t offset = 0;
+    tir::IndexMap map = tir::ParseIndexMapLambda(v.s, index_dtype, &error, &offset);
+    if (!map.defined()) {
+      uint32_t at = v.begin + static_cast<uint32_t>(offset);
+      throw RecipeError{error, at, std::min(at + 1, v.end)};
+    }
+    return map;
   }
   if (v.kind != RecipeValue::Kind::kInt && v.kind != RecipeValue::Kind::kFloat &&
       v.kind != RecipeValue::Kind::kBool) {
     throw RecipeArgs::TypeError(v, "pad_value", "a number");
   }
-  ir::DataType buffer_dtype = ir::DataType::Int(32);
-  tir::SBlock b = sch.Get(block);
-  if (auto* by_index = std::get_if<std::pair<std::string, int64_t>>(&spec)) {
-    const auto& regions = by_index->first == "write" ? b->writes : b->reads;
-    if (by_index->second >= 0 && by_index->second < int64_t(regions.size())) {
-      buffer_dtype = regions[by_index->second]->buffer->dtype;
-    }
-  } else {
-    for (const auto* regions : {&b->reads, &b->writes}) {
-      for (const tir::BufferRegion& r : *regions) {
-        if (r->buffer->name == std::get<std::string>(spec)) buffer_dtype = r->buffer->dtype;
-      }
-    }
-  }
+  tir::Buffer target = SpecBuffer(sch, block, spec);
+  ir::DataType buffer_dtype = target.defined() ? target->dtype : ir::DataType::Int(32);
   ir::DataType dtype;
   if (!v.dtype.empty()) {
     dtype = *ir::DataType::Parse(v.dtype);
@@ -555,15 +1003,22 @@ RecipeMethodRegistrar reg_transform_layout(
        tir::SBlock b = sch.Get(block);
        ir::DataType dtype =
            b->iter_vars.empty() ? ir::DataType::Int(64) : b->iter_vars[0]->var->dtype;
+       // TVM then retypes the map's indices to the buffer's shape (LegalizeIndexMapDType).
+       ir::DataType map_dtype = dtype;
+       if (tir::Buffer t = SpecBuffer(sch, block, buffer); t.defined() && !t->shape.empty()) {
+         map_dtype = t->shape[0]->dtype;
+       }
        std::string error;
        size_t offset = 0;
-       tir::IndexMap map = tir::ParseIndexMapLambda(m.s, dtype, &error, &offset);
+       tir::IndexMap map = tir::ParseIndexMapLambda(m.s, map_dtype, &error, &offset);
        if (!map.defined()) {
          uint32_t at = m.begin + static_cast<uint32_t>(offset);
          throw RecipeError{error, at, std::min(at + 1, m.end)};
        }
-       tir::PrimExpr pad;
-       if (args.Has("pad_value")) pad = PadValueOf(sch, block, buffer, *args.Get("pad_value"));
+       ir::ObjectRef pad;
+       if (args.Has("pad_value")) {
+         pad = PadValueOf(sch, block, buffer, *args.Get("pad_value"), dtype);
+       }
        sch.TransformLayout(block, buffer, map, pad,
                            args.Bool("assume_injective_transform", false));
        return {};
@@ -575,7 +1030,8 @@ RecipeMethodRegistrar reg_transform_layout(
       {"index_map", RecipeParamKind::kIndexMap,
        "the new indices from the old, e.g. lambda i, j: (j, i)", ""},
       {"pad_value", RecipeParamKind::kAnnValue,
-       "a constant of the buffer's dtype (padding itself is not implemented yet)", "None"},
+       "what the padding holds: a constant of the buffer's dtype, or a lambda of the new "
+       "indices", "None"},
       {"assume_injective_transform", RecipeParamKind::kBool,
        "skip the check that the map introduces no padding", "False"}}});
 

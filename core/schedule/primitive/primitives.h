@@ -72,6 +72,17 @@ std::vector<LoopRV> LoopPartition(Schedule& sch, const LoopRV& loop,
 std::vector<SBlockRV> CacheInplace(Schedule& sch, const SBlockRV& block, int read_buffer_index,
                                    const std::string& storage_scope);
 
+// TVM's reindex_cache_read (`is_read`) / reindex_cache_write: cache_read / cache_write whose
+// cache `<buf>_<scope>` is indexed by `index_map` of the block's iters (its shape the map's image
+// of their domains). The block must access the buffer at a single point, and the iters that index
+// the buffer must be those the map uses. The stage copies one point per instance of those iters,
+// under copies of the loops (between the block and the stage's place) that bind them; it goes
+// where cache_read / cache_write would put it, and only the block itself is redirected. Returns
+// the stage.
+SBlockRV ReindexCache(Schedule& sch, const SBlockRV& block, int buffer_index,
+                      const std::string& storage_scope, const tir::IndexMap& index_map,
+                      bool is_read);
+
 // TVM's read_at / write_at: at each iteration of `loop` (an ancestor of `block`), a block
 // `<buf>_<scope>` (annotated auto_copy) copies the region of the buffer (the block's
 // `buffer_index`-th read / write) that the loop's body reads / writes, relaxed over the loops

@@ -7,6 +7,7 @@
 #include "ir/structural_hash.h"
 #include "relax/op/registry.h"
 #include "relax/type.h"
+#include "runtime/half.h"
 #include "te/create_prim_func.h"
 #include "tir/functor.h"
 #include "tir/op.h"
@@ -39,6 +40,7 @@ ir::PrimExpr ScalarConstant(const relax::ConstantNode* c) {
   };
   if (t == ir::DataType::Float(32)) return tir::make_const(t, double(read(float{})));
   if (t == ir::DataType::Float(64)) return tir::make_const(t, read(double{}));
+  if (t == ir::DataType::Float(16)) return tir::make_const(t, double(runtime::HalfBitsToFloat(read(uint16_t{}))));
   if (t == ir::DataType::Int(64)) return tir::make_const(t, read(int64_t{}));
   if (t == ir::DataType::Int(32)) return tir::make_const(t, int64_t(read(int32_t{})));
   if (t == ir::DataType::Int(16)) return tir::make_const(t, int64_t(read(int16_t{})));

@@ -47,7 +47,7 @@ void RegisterBinary(LegalizeTable& table) {
   for (K k : {K::kAdd, K::kSubtract, K::kMultiply, K::kDivide, K::kFloorDivide, K::kPower,
               K::kMaximum, K::kMinimum, K::kEqual, K::kNotEqual, K::kLess, K::kLessEqual,
               K::kGreater, K::kGreaterEqual, K::kFloorMod, K::kMod, K::kLogicalAnd, K::kLogicalOr,
-              K::kLogicalXor}) {
+              K::kLogicalXor, K::kAtan2}) {
     table[std::string("relax.") + topi::BinaryKindName(k)] = Binary(k);
   }
 }
@@ -73,8 +73,16 @@ void RegisterUnary(LegalizeTable& table) {
     table[quantize ? "relax.quantize" : "relax.dequantize"] = [quantize](BlockBuilder& bb, const Call& call) -> Expr {
       TECall te(bb);
       te::Tensor x = te.Tensor(call, 0);
-      te::Tensor scale = te.Tensor(call, 1);
-      te::Tensor zero = te.Tensor(call, 2);
+      // A scalar constant parameter is folded into the kernel, as TVM's legalization does.
+      auto param = [&](size_t k) -> topi::QParam {
+        if (call->args[k].as<relax::ConstantNode>()) {
+          ir::PrimExpr s = te.Scalar(call->args[k]);
+          if (s.defined()) return s;
+        }
+        return te.Tensor(call, k);
+      };
+      topi::QParam scale = param(1);
+      topi::QParam zero = param(2);
       int64_t axis = relax::AttrInt(call, "axis");
       ir::DataType out = relax::AttrDataType(call, "out_dtype");
       try {

@@ -1,6 +1,7 @@
 // Legalization of the shape-manipulation ops: reshape, permute_dims, expand_dims, squeeze,
 // flatten, concat, split, strided_slice, take and broadcast_to.
 #include "relax/op/registry.h"
+#include "tir/builtin.h"
 #include "tir/op.h"
 #include "topi/broadcast.h"
 #include "topi/transform.h"
@@ -138,6 +139,32 @@ void RegisterManipulate(LegalizeTable& table) {
                                             relax::MakeMatchCast(cast_var, shape_var, cast_type)};
     return bb.Normalize(relax::MakeSeqExpr({relax::MakeBindingBlock(std::move(bindings))}, slice));
   };
+  // The shape's values (its ShapeExpr's or its type's) selected by index, as TVM writes it:
+  // if_then_else(i == 0, v0, if_then_else(i == 1, v1, ... 0)); a symbolic value is the kernel's
+  // scalar parameter. A shape of unknown values has no lowering.
+  table["relax.shape_to_tensor"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    std::optional<std::vector<ir::PrimExpr>> values;
+    if (auto* e = call->args[0].as<relax::ShapeExprNode>()) values = e->values;
+    if (!values) {
+      if (auto* t = relax::GetType(call->args[0]).as<relax::ShapeTypeNode>()) values = t->values;
+    }
+    if (!values) throw LegalizeError("shape_to_tensor: the shape's values are not known");
+    TECall te(bb);
+    std::vector<ir::PrimExpr> dims = te.Dims(*values);
+    auto i64 = ir::DataType::Int(64);
+    te::Tensor out = te::compute(
+        {tir::make_const(i64, int64_t(dims.size()))},
+        [&](const std::vector<tir::Var>& i) {
+          ir::PrimExpr result = tir::make_const(i64, int64_t(0));
+          for (size_t k = dims.size(); k-- > 0;) {
+            ir::PrimExpr at = tir::equal(i[0], tir::make_const(i64, int64_t(k)));
+            result = tir::MakeCall(i64, tir::GetOp("tirx.if_then_else"), {at, tir::cast(i64, dims[k]), result});
+          }
+          return result;
+        },
+        "shape_to_tensor");
+    return te.Emit(out, "shape_to_tensor");
+  };
   table["relax.one_hot"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     TECall te(bb);
     te::Tensor indices = te.Tensor(call, 0);
@@ -150,9 +177,15 @@ void RegisterManipulate(LegalizeTable& table) {
   table["relax.take"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     TECall te(bb);
     te::Tensor x = te.Tensor(call, 0);
-    te::Tensor indices = te.Tensor(call, 1);
     std::optional<int64_t> axis;
     if (!AttrIsNone(call, "axis")) axis = AttrInt(call, "axis");
+    // A scalar index (R.Prim) is read inline, or passed as a scalar parameter.
+    if (relax::GetType(call->args[1]).as<ir::PrimTypeNode>()) {
+      ir::PrimExpr index = te.Scalar(call->args[1]);
+      if (!index.defined()) throw LegalizeError("take: the scalar index is neither a constant nor a variable");
+      return Guard([&] { return te.Emit(topi::take(x, index, axis, AttrString(call, "mode")), "take"); });
+    }
+    te::Tensor indices = te.Tensor(call, 1);
     return Guard([&] { return te.Emit(topi::take(x, indices, axis, AttrString(call, "mode")), "take"); });
   };
   table["relax.sort"] = [](BlockBuilder& bb, const Call& call) -> Expr {

@@ -24,15 +24,16 @@ LegalizeFunc Statistical(topi::ReduceKind kind, const char* name) {
   };
 }
 
-LegalizeFunc Fill(std::optional<double> value) {
-  return [value](BlockBuilder& bb, const Call& call) -> Expr {
+// The PrimFunc is named as TVM names it: "full", "zeros" or "ones" (the _like forms too).
+LegalizeFunc Fill(std::optional<double> value, const char* name) {
+  return [value, name](BlockBuilder& bb, const Call& call) -> Expr {
     const relax::TensorTypeNode* out = OutputTensorType(call);
     TECall te(bb);
     std::vector<ir::PrimExpr> shape = te.Dims(*out->shape);
     if (value)
-      return te.Emit(topi::full(shape, out->dtype, tir::make_const(out->dtype, *value)), "full");
+      return te.Emit(topi::full(shape, out->dtype, tir::make_const(out->dtype, *value)), name);
     ir::PrimExpr fill = te.Scalar(call->args[1]);
-    if (fill.defined()) return te.Emit(topi::full(shape, out->dtype, fill), "full");
+    if (fill.defined()) return te.Emit(topi::full(shape, out->dtype, fill), name);
     // A fill value computed at run time: a 0-d tensor read by every element.
     te::Tensor v = te.Tensor(call, 1);
     ir::DataType t = out->dtype;
@@ -40,7 +41,7 @@ LegalizeFunc Fill(std::optional<double> value) {
         shape,
         [&](const std::vector<tir::Var>&) { return tir::cast(t, v(std::vector<ir::PrimExpr>{})); },
         "T_full");
-    return te.Emit(f, "full");
+    return te.Emit(f, name);
   };
 }
 
@@ -83,7 +84,7 @@ void RegisterReduce(LegalizeTable& table) {
 }
 
 void RegisterCreate(LegalizeTable& table) {
-  table["relax.full"] = Fill(std::nullopt);
+  table["relax.full"] = Fill(std::nullopt, "full");
   table["relax.arange"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     const relax::TensorTypeNode* out = OutputTensorType(call);
     if (!out->shape) throw LegalizeError("the length of the range is not known");
@@ -102,13 +103,13 @@ void RegisterCreate(LegalizeTable& table) {
       return te.Emit(topi::trilu(x, k, upper), upper ? "triu" : "tril");
     };
   }
-  table["relax.zeros"] = Fill(0.0);
-  table["relax.ones"] = Fill(1.0);
+  table["relax.zeros"] = Fill(0.0, "zeros");
+  table["relax.ones"] = Fill(1.0, "ones");
   // The _like forms: the output type carries the shape and dtype; full_like's fill value is
   // its second argument, as full's is.
-  table["relax.zeros_like"] = Fill(0.0);
-  table["relax.ones_like"] = Fill(1.0);
-  table["relax.full_like"] = Fill(std::nullopt);
+  table["relax.zeros_like"] = Fill(0.0, "zeros");
+  table["relax.ones_like"] = Fill(1.0, "ones");
+  table["relax.full_like"] = Fill(std::nullopt, "full");
 }
 
 }  // namespace wb::transform::legalize
