@@ -48,6 +48,8 @@ std::vector<OpCase> Cases() {
          {{"x", {"n", "13"}, "bool"}, {"y", {"n", "13"}, "bool"}},
          {std::string("gv = R.") + op + "(x, y)"}, "Injective"});
   }
+  add({"atan2", {"relax.atan2"}, {{"x", {"3", "17"}}, {"y", {"3", "17"}}}, {"gv = R.atan2(x, y)"},
+       "Injective"});
   add({"add_int32_symbolic", {"relax.add"}, {{"x", {"n", "9"}, "int32"}, {"y", {"1", "9"}, "int32"}},
        {"gv = R.add(x, y)"}, "Injective"});
   const std::vector<std::string> unary = {
@@ -220,7 +222,12 @@ std::vector<OpCase> Cases() {
   add({"mean_rows", {"relax.mean"}, {{"x", {"3", "17"}}}, {"gv = R.mean(x, axis=[1])"},
        "Reduction"});
   add({"variance", {"relax.variance"}, {{"x", {"3", "17"}}},
-       {"gv = R.variance(x, axis=[1], keepdims=False)"}, "Fallback"});
+       {"gv = R.variance(x, axis=[1], keepdims=False)"}, "Reduction"});
+  // Its mean kept as (n, 1) beside the (n,) sum of squares: the rows without the unit dims.
+  add({"variance_symbolic_keepdims", {"relax.variance"}, {{"x", {"n", "64"}}},
+       {"gv = R.variance(x, axis=[1], keepdims=True)"}, "Reduction"});
+  add({"variance_symbolic", {"relax.variance"}, {{"x", {"n", "64"}}},
+       {"gv = R.variance(x, axis=[-1])"}, "Reduction"});
   add({"argmax", {"relax.argmax"}, {{"x", {"3", "17"}}}, {"gv = R.argmax(x, axis=1, keepdims=False)"},
        "Reduction"});
   add({"argmin", {"relax.argmin"}, {{"x", {"3", "4", "5"}}},
@@ -235,6 +242,9 @@ std::vector<OpCase> Cases() {
        "Injective"});
   add({"tril", {"relax.tril"}, {{"x", {"5", "7"}}}, {"gv = R.tril(x, -1)"}, "Injective"});
   add({"triu", {"relax.triu"}, {{"x", {"5", "7"}}}, {"gv = R.triu(x, 1)"}, "Injective"});
+  // A shape as a tensor: its known values written into the kernel.
+  add({"shape_to_tensor", {"relax.shape_to_tensor"}, {{"x", {"3", "17"}}},
+       {"gv = R.shape_to_tensor(R.shape_of(x))"}, "Injective"});
   // Image.
   add({"resize2d", {"relax.image.resize2d"}, {{"x", {"1", "2", "4", "6"}}},
        {"gv = R.image.resize2d(x, R.shape([5, 7]), method=\"linear\")"}, "Injective"});

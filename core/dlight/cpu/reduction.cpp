@@ -131,6 +131,24 @@ std::optional<schedule::Schedule> ApplyRows(const tir::PrimFunc& func, const cod
   if (blocks.empty()) return std::nullopt;
   std::optional<size_t> rows_rank;
   size_t gemvs = 0, reductions = 0;
+  // Whether the reductions have the same rows (data-parallel iterators) counted without their
+  // trailing unit ones, e.g. variance's mean kept as (n, 1) beside its sum of squares over (n,):
+  // those rows then are the first `unit_rows` iterators, and the unit ones are computed inside.
+  std::optional<size_t> unit_rows;
+  bool same_unit_rows = true;
+  auto leading_rows = [](const BlockInfo& b) -> std::optional<size_t> {
+    const auto& iters = b.block->iter_vars;
+    size_t k = 0;
+    while (k < iters.size() && iters[k]->iter_type == tir::IterVarType::kDataPar &&
+           !tir::IsConstInt(iters[k]->dom->extent, 1))
+      ++k;
+    for (size_t j = k; j < iters.size(); ++j) {
+      if (iters[j]->iter_type == tir::IterVarType::kDataPar && !tir::IsConstInt(iters[j]->dom->extent, 1))
+        return std::nullopt;
+    }
+    return k;
+  };
+  bool mixed_rows = false;
   for (const BlockInfo& b : blocks) {
     if (!b.simple_nest) return std::nullopt;
     if (b.IsSpatial()) continue;
@@ -144,8 +162,16 @@ std::optional<schedule::Schedule> ApplyRows(const tir::PrimFunc& func, const cod
       return std::nullopt;
     }
     size_t p = DataParCount(b);
-    if (p == 0 || (rows_rank && *rows_rank != p)) return std::nullopt;
+    if (p == 0) return std::nullopt;
+    if (rows_rank && *rows_rank != p) mixed_rows = true;
     rows_rank = p;
+    std::optional<size_t> u = leading_rows(b);
+    if (!u || *u == 0 || (unit_rows && *unit_rows != *u)) same_unit_rows = false;
+    if (u) unit_rows = *u;
+  }
+  if (mixed_rows) {
+    if (!same_unit_rows || kind == Kind::kGemv) return std::nullopt;
+    rows_rank = unit_rows;
   }
   if (!rows_rank || (kind == Kind::kGemv && (gemvs != 1 || reductions != 1))) return std::nullopt;
   for (const BlockInfo& b : blocks) {
