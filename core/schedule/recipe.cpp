@@ -315,6 +315,23 @@ std::string RecipeArgs::StringOf(const RecipeValue& v, const std::string& what) 
 
 std::string RecipeArgs::String(const std::string& name) { return StringOf(Require(name), name); }
 
+tir::IndexMap RecipeArgs::IndexMapOf(const RecipeValue& v, const std::string& what, ir::DataType index_dtype) {
+  if (v.kind != RecipeValue::Kind::kLambda) throw TypeError(v, what, "a lambda");
+  std::string error;
+  size_t offset = 0;
+  tir::IndexMap map = tir::ParseIndexMapLambda(v.s, index_dtype, &error, &offset);
+  if (!map.defined()) {
+    uint32_t at = v.begin + static_cast<uint32_t>(offset);
+    throw RecipeError{error, at, std::min(at + 1, v.end)};
+  }
+  return map;
+}
+
+ir::DataType RecipeArgs::LambdaDType(const SBlockRV& block) {
+  tir::SBlock b = sch_.Get(block);
+  return b->iter_vars.empty() ? ir::DataType::Int(64) : b->iter_vars[0]->var->dtype;
+}
+
 std::vector<SBlockRV> RecipeArgs::BlockList(const std::string& name) {
   const RecipeValue* v = Get(name);
   if (!v || v->kind == RecipeValue::Kind::kNone) return {};

@@ -113,6 +113,11 @@ class RecipeArgs {
   bool IsExpr(const RecipeValue& v) const;
   Schedule::ExprRV ExprOf(const RecipeValue& v);
   std::string StringOf(const RecipeValue& v, const std::string& what);
+  // A lambda argument read as an index map over `index_dtype`; a parse error at its column.
+  tir::IndexMap IndexMapOf(const RecipeValue& v, const std::string& what, ir::DataType index_dtype);
+  // The dtype TVM's Python front end gives an index-map lambda's variables for `block`: its
+  // first iter var's (int64 without one).
+  ir::DataType LambdaDType(const SBlockRV& block);
   // "`what` must be `want`" at the value's span.
   static RecipeError TypeError(const RecipeValue& v, const std::string& what,
                                const std::string& want);

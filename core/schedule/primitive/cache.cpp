@@ -924,20 +924,8 @@ RecipeMethod ReindexCacheMethod(bool is_read) {
             int index = BufferIndexArg(sch, args, block, key, is_read);
             std::string scope = args.String("storage_scope");
             const RecipeValue& m = args.Require("index_map");
-            if (m.kind != RecipeValue::Kind::kLambda) {
-              throw RecipeArgs::TypeError(m, "index_map", "a lambda");
-            }
-            // The lambda's variables take the dtype of the block's first iter var, as in TVM's
-            // Python front end.
+            IndexMap map = args.IndexMapOf(m, "index_map", args.LambdaDType(block));
             SBlock b = sch.Get(block);
-            DataType dtype = b->iter_vars.empty() ? DataType::Int(64) : b->iter_vars[0]->var->dtype;
-            std::string error;
-            size_t offset = 0;
-            IndexMap map = ParseIndexMapLambda(m.s, dtype, &error, &offset);
-            if (!map.defined()) {
-              uint32_t at = m.begin + static_cast<uint32_t>(offset);
-              throw RecipeError{error, at, std::min(at + 1, m.end)};
-            }
             if (map->initial_indices.size() != b->iter_vars.size()) {
               throw RecipeError{"the index map takes " + std::to_string(map->initial_indices.size()) +
                                     " indices, but the block has " +

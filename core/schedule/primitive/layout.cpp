@@ -954,18 +954,9 @@ tir::Buffer SpecBuffer(Schedule& sch, const SBlockRV& block, const Schedule::Buf
 // a float buffer take the buffer's dtype; other literals are int32 / float32; a typed constant
 // (`T.int8(0)`, `tvm.tirx.IntImm("int8", 0)`) keeps its dtype.
 // A lambda of the new indices is an index map over `index_dtype`.
-ir::ObjectRef PadValueOf(Schedule& sch, const SBlockRV& block, const Schedule::BufferSpec& spec,
+ir::ObjectRef PadValueOf(Schedule& sch, RecipeArgs& args, const SBlockRV& block, const Schedule::BufferSpec& spec,
                          const RecipeValue& v, ir::DataType index_dtype) {
-  if (v.kind == RecipeValue::Kind::kLambda) {
-    std::string error;
-    size_t offset = 0;
-    tir::IndexMap map = tir::ParseIndexMapLambda(v.s, index_dtype, &error, &offset);
-    if (!map.defined()) {
-      uint32_t at = v.begin + static_cast<uint32_t>(offset);
-      throw RecipeError{error, at, std::min(at + 1, v.end)};
-    }
-    return map;
-  }
+  if (v.kind == RecipeValue::Kind::kLambda) return args.IndexMapOf(v, "pad_value", index_dtype);
   if (v.kind != RecipeValue::Kind::kInt && v.kind != RecipeValue::Kind::kFloat &&
       v.kind != RecipeValue::Kind::kBool) {
     throw RecipeArgs::TypeError(v, "pad_value", "a number");
@@ -994,30 +985,16 @@ RecipeMethodRegistrar reg_transform_layout(
      RecipeReturns::kNothing, [](Schedule& sch, RecipeArgs& args) -> std::vector<RecipeRV> {
        SBlockRV block = args.Block("block");
        Schedule::BufferSpec buffer = BufferOf(args, args.Require("buffer"));
-       const RecipeValue& m = args.Require("index_map");
-       if (m.kind != RecipeValue::Kind::kLambda) {
-         throw RecipeArgs::TypeError(m, "index_map", "a lambda");
-       }
-       // TVM's Python front end gives the lambda's variables the dtype of the block's first
-       // iter var (int64 without one).
-       tir::SBlock b = sch.Get(block);
-       ir::DataType dtype =
-           b->iter_vars.empty() ? ir::DataType::Int(64) : b->iter_vars[0]->var->dtype;
+       ir::DataType dtype = args.LambdaDType(block);
        // TVM then retypes the map's indices to the buffer's shape (LegalizeIndexMapDType).
        ir::DataType map_dtype = dtype;
        if (tir::Buffer t = SpecBuffer(sch, block, buffer); t.defined() && !t->shape.empty()) {
          map_dtype = t->shape[0]->dtype;
        }
-       std::string error;
-       size_t offset = 0;
-       tir::IndexMap map = tir::ParseIndexMapLambda(m.s, map_dtype, &error, &offset);
-       if (!map.defined()) {
-         uint32_t at = m.begin + static_cast<uint32_t>(offset);
-         throw RecipeError{error, at, std::min(at + 1, m.end)};
-       }
+       tir::IndexMap map = args.IndexMapOf(args.Require("index_map"), "index_map", map_dtype);
        ir::ObjectRef pad;
        if (args.Has("pad_value")) {
-         pad = PadValueOf(sch, block, buffer, *args.Get("pad_value"), dtype);
+         pad = PadValueOf(sch, args, block, buffer, *args.Get("pad_value"), dtype);
        }
        sch.TransformLayout(block, buffer, map, pad,
                            args.Bool("assume_injective_transform", false));

@@ -195,20 +195,8 @@ RecipeMethodRegistrar reg_transform_block_layout(
     {{"block", "index_map"}, false, RecipeReturns::kNothing,
      [](Schedule& sch, RecipeArgs& args) -> std::vector<RecipeRV> {
        SBlockRV block = args.Block("block");
-       const RecipeValue& m = args.Require("index_map");
-       if (m.kind != RecipeValue::Kind::kLambda) {
-         throw RecipeArgs::TypeError(m, "index_map", "a lambda");
-       }
-       // As transform_layout: the lambda's variables take the dtype of the first iterator.
-       SBlock b = sch.Get(block);
-       DataType dtype = b->iter_vars.empty() ? DataType::Int(64) : b->iter_vars[0]->var->dtype;
-       std::string error;
-       size_t offset = 0;
-       IndexMap map = ParseIndexMapLambda(m.s, dtype, &error, &offset);
-       if (!map.defined()) {
-         uint32_t at = m.begin + static_cast<uint32_t>(offset);
-         throw RecipeError{error, at, std::min(at + 1, m.end)};
-       }
+       IndexMap map =
+           args.IndexMapOf(args.Require("index_map"), "index_map", args.LambdaDType(block));
        TransformBlockLayout(sch, block, map);
        return {};
      }},
