@@ -729,7 +729,7 @@ class PadReplacer : public StmtExprMutator {
       return out;
     };
     return MakeSBlock(iters, swap(block->reads), swap(block->writes), block->name_hint,
-                      block->body, block->init, {}, {}, block->annotations);
+                      block->body, block->init, {}, {}, block->annotations, block->span);
   }
   Stmt VisitStmt_(const ForNode* op) override {
     For loop = Downcast<ForNode>(StmtExprMutator::VisitStmt_(op));
@@ -737,19 +737,20 @@ class PadReplacer : public StmtExprMutator {
     if (it != loop_extent.end()) loop.CopyOnWrite()->extent = it->second;
     return loop;
   }
+  // Only the buffer changes: the predicate and the span (the source map's line) stay.
   Stmt VisitStmt_(const BufferStoreNode* op) override {
-    Stmt s = StmtExprMutator::VisitStmt_(op);
-    auto* store = s.as<BufferStoreNode>();
+    BufferStore store = Downcast<BufferStoreNode>(StmtExprMutator::VisitStmt_(op));
     auto it = buffers.find(store->buffer.get());
-    if (it == buffers.end()) return s;
-    return MakeBufferStore(it->second, store->value, store->indices);
+    if (it == buffers.end()) return store;
+    store.CopyOnWrite()->buffer = it->second;
+    return store;
   }
   PrimExpr VisitExpr_(const BufferLoadNode* op) override {
-    PrimExpr e = StmtExprMutator::VisitExpr_(op);
-    auto* load = e.as<BufferLoadNode>();
+    BufferLoad load = Downcast<BufferLoadNode>(StmtExprMutator::VisitExpr_(op));
     auto it = buffers.find(load->buffer.get());
-    if (it == buffers.end()) return e;
-    return MakeBufferLoad(it->second, load->indices);
+    if (it == buffers.end()) return load;
+    load.CopyOnWrite()->buffer = it->second;
+    return load;
   }
 };
 
