@@ -445,12 +445,31 @@ ir::PassContext VMPassContext(const Target& target, const VMBuildOptions& option
   return context;
 }
 
+namespace {
+
+// Keeps the module ApplyDefaultSchedule is about to read: the kernels as legalized and fused.
+class BeforeDefaultSchedule : public ir::PassInstrument {
+ public:
+  explicit BeforeDefaultSchedule(ir::IRModule* out) : out_(out) {}
+  std::string name() const override { return "BeforeDefaultSchedule"; }
+  void RunBeforePass(const ir::IRModule& module, const ir::PassInfo& info) override {
+    if (info.name == "ApplyDefaultSchedule") *out_ = module;
+  }
+
+ private:
+  ir::IRModule* out_;
+};
+
+}  // namespace
+
 VMBuildResult BuildVM(const ir::IRModule& module, const Target& target, const VMBuildOptions& options) {
   VMBuildResult result;
   try {
     auto pipeline = transform::BuildPipeline(VMRelaxPipeline(options), result.diagnostics);
     if (!pipeline) return result;
-    ir::IRModule lowered = pipeline->Run(module, VMPassContext(target, options));
+    ir::PassContext context = VMPassContext(target, options);
+    context.instruments.push_back(std::make_shared<BeforeDefaultSchedule>(&result.unscheduled));
+    ir::IRModule lowered = pipeline->Run(module, context);
     result.lowered = lowered;
     // The kernels alone go to the TIR build.
     std::vector<ir::GlobalVar> vars;

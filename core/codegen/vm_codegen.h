@@ -46,6 +46,9 @@ struct VMBuildResult {
   runtime::Module kernels;                           // the compiled PrimFuncs
   std::shared_ptr<runtime::vm::Executable> exec;     // null when the build failed
   ir::IRModule lowered;                              // the Relax module the VM codegen read
+  // The module as the pipeline's ApplyDefaultSchedule got it (kernels legalized and fused, before
+  // the default schedules' padding); null when that pass did not run.
+  ir::IRModule unscheduled;
   DiagnosticList diagnostics;                        // why it failed
   bool ok() const { return exec != nullptr; }
 };

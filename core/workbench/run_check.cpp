@@ -26,7 +26,6 @@
 #include "tir/functor.h"
 #include "tir/interpreter.h"
 #include "tir/stmt.h"
-#include "transform/registry.h"
 #include "transform/relax/bind_params.h"
 #include "transform/relax/legalize_ops.h"
 #include "transform/relax/lift_transform_params.h"
@@ -284,20 +283,7 @@ CompiledModule Compile(const ir::IRModule& module, const codegen::Target& target
     out.exec = built.exec;
     out.kernels = built.kernels;
     out.lowered = built.lowered;
-    if (default_schedule) {
-      // The kernels before the default schedules, for the FLOPs (the Relax pipeline alone: no
-      // LLVM build). Same pipeline and pass context, the schedules switched off.
-      codegen::VMBuildOptions plain = options;
-      plain.default_schedule = false;
-      DiagnosticList ignored;
-      if (auto pipeline = transform::BuildPipeline(codegen::VMRelaxPipeline(plain), ignored)) {
-        try {
-          out.unscheduled = pipeline->Run(module, codegen::VMPassContext(target, plain));
-        } catch (const std::exception&) {
-          out.unscheduled = ir::IRModule();  // the FLOPs are counted on `lowered` then
-        }
-      }
-    }
+    out.unscheduled = built.unscheduled;
     return out;
   }
   codegen::BuildOptions options;

@@ -197,9 +197,9 @@ struct CompiledModule {
   runtime::Module kernels;                         // null when the build failed
   std::shared_ptr<runtime::vm::Executable> exec;   // null without Relax functions
   ir::IRModule lowered;                            // the VM's lowered module (kernel work)
-  // The same pipeline without the default schedules, whose padding (rows to whole register
+  // The module before the pipeline's default schedules, whose padding (rows to whole register
   // tiles, columns to whole vectors) adds work the model does not have: the FLOPs are counted on
-  // its kernels. Null when the build had no default schedules (`lowered` counts then).
+  // its kernels. Null when the pipeline ran no default schedules (`lowered` counts then).
   ir::IRModule unscheduled;
   DiagnosticList diagnostics;                      // why it failed
   bool ok() const { return kernels.defined() || exec != nullptr; }

@@ -62,6 +62,23 @@ struct StageInfo {
   std::vector<PrimExpr> reindex;
 };
 
+// The block of a cache stage: one copy from src[src_idx] to dst[dst_idx] over `iters`, reading
+// and writing the one point. Point extents take `extent_dtype` where given, else each index's.
+SBlock CopyBlock(std::vector<IterVar> iters, const Buffer& src, const std::vector<PrimExpr>& src_idx,
+                 const Buffer& dst, const std::vector<PrimExpr>& dst_idx, const std::string& name,
+                 DataType extent_dtype = DataType::Void()) {
+  auto point = [&](const std::vector<PrimExpr>& idx) {
+    std::vector<Range> out;
+    for (const PrimExpr& e : idx) {
+      out.push_back(ir::MakeRange(e, make_const(extent_dtype.is_void() ? e->dtype : extent_dtype, int64_t(1))));
+    }
+    return out;
+  };
+  return MakeSBlock(std::move(iters), {MakeBufferRegion(src, point(src_idx))},
+                    {MakeBufferRegion(dst, point(dst_idx))}, name,
+                    MakeBufferStore(dst, MakeBufferLoad(src, src_idx), dst_idx));
+}
+
 // TVM's MakeCacheStage: loops ax0.. over the region, iters v0.., one copy.
 void MakeCacheStage(StageInfo* info, bool is_read) {
   std::vector<Var> loop_vars;
@@ -90,18 +107,10 @@ void MakeCacheStage(StageInfo* info, bool is_read) {
     }
     cache_idx.push_back(v);
   }
-  auto point = [](const std::vector<PrimExpr>& idx) {
-    std::vector<Range> out;
-    for (const PrimExpr& e : idx) out.push_back(ir::MakeRange(e, make_const(e->dtype, int64_t(1))));
-    return out;
-  };
   const Buffer& src = is_read ? info->original : info->cache;
   const Buffer& dst = is_read ? info->cache : info->original;
-  const std::vector<PrimExpr>& src_idx = is_read ? orig_idx : cache_idx;
-  const std::vector<PrimExpr>& dst_idx = is_read ? cache_idx : orig_idx;
-  SBlock block = MakeSBlock(iters, {MakeBufferRegion(src, point(src_idx))},
-                            {MakeBufferRegion(dst, point(dst_idx))}, info->stage_name,
-                            MakeBufferStore(dst, MakeBufferLoad(src, src_idx), dst_idx));
+  SBlock block = CopyBlock(iters, src, is_read ? orig_idx : cache_idx, dst,
+                           is_read ? cache_idx : orig_idx, info->stage_name);
   Stmt body = MakeSBlockRealize(values, make_const(DataType::Bool(), int64_t(1)), block);
   for (size_t i = loop_vars.size(); i-- > 0;) {
     body = MakeFor(loop_vars[i], make_const(info->region[i]->extent->dtype, int64_t(0)),
@@ -751,19 +760,11 @@ void MakeReindexCacheStage(const Schedule& sch, const SBlock& block, const Buffe
   std::vector<PrimExpr> buf_idx, cache_idx;
   for (const PrimExpr& e : old_indices) buf_idx.push_back(Substitute(e, vmap));
   for (const PrimExpr& e : new_indices) cache_idx.push_back(Substitute(e, vmap));
-  auto point = [](const std::vector<PrimExpr>& idx) {
-    std::vector<Range> out;
-    for (const PrimExpr& e : idx) out.push_back(ir::MakeRange(e, make_const(DataType::Int(32), int64_t(1))));
-    return out;
-  };
   info->cache = WithScope(info->original, storage_scope, MapShape(index_map, shape));
   const Buffer& src = is_read ? info->original : info->cache;
   const Buffer& dst = is_read ? info->cache : info->original;
-  const std::vector<PrimExpr>& src_idx = is_read ? buf_idx : cache_idx;
-  const std::vector<PrimExpr>& dst_idx = is_read ? cache_idx : buf_idx;
-  SBlock stage = MakeSBlock(stage_iters, {MakeBufferRegion(src, point(src_idx))},
-                            {MakeBufferRegion(dst, point(dst_idx))}, info->stage_name,
-                            MakeBufferStore(dst, MakeBufferLoad(src, src_idx), dst_idx));
+  SBlock stage = CopyBlock(stage_iters, src, is_read ? buf_idx : cache_idx, dst,
+                           is_read ? cache_idx : buf_idx, info->stage_name, DataType::Int(32));
   Stmt body = MakeSBlockRealize(stage_values, make_const(DataType::Bool(), int64_t(1)), stage);
   for (size_t i = loops.size(); i-- > 0;) {
     body = MakeFor(loop_vars[i], loops[i]->min, loops[i]->extent, ForKind::kSerial, body);
