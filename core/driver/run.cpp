@@ -121,6 +121,42 @@ void PrintRoofline(const workbench::RunCheckResult& result, std::ostream& out) {
   }
 }
 
+// Per profiled Relax function: its kernels and builtins by time (the VM's per-call profile), the
+// most expensive first, so a model's slow kernel is named.
+void PrintCallTimes(const workbench::RunCheckResult& result, std::ostream& out) {
+  constexpr size_t kShown = 15;
+  for (const auto& r : result.functions) {
+    if (r.call_times.empty()) continue;
+    double total = 0;
+    for (const auto& c : r.call_times) total += c.seconds;
+    out << "calls of " << r.name << " by time (per call of " << r.name << "):\n";
+    char line[320];
+    std::snprintf(line, sizeof(line), "  %-44s %8s %7s %11s %7s %10s\n", "kernel or builtin", "kind", "calls",
+                  "time (ms)", "share", "GFLOP/s");
+    out << line;
+    for (size_t i = 0; i < r.call_times.size() && i < kShown; ++i) {
+      const auto& c = r.call_times[i];
+      std::string gflops = "-";
+      if (auto g = c.gflops_per_s()) {
+        char text[32];
+        std::snprintf(text, sizeof(text), "%.2f", *g);
+        gflops = text;
+      }
+      std::snprintf(line, sizeof(line), "  %-44s %8s %7.0f %11.4f %6.1f%% %10s\n", c.name.c_str(),
+                    c.kernel ? "kernel" : "builtin", c.calls, c.seconds * 1e3, total > 0 ? 100 * c.seconds / total : 0.0,
+                    gflops.c_str());
+      out << line;
+    }
+    if (r.call_times.size() > kShown) {
+      double rest = 0;
+      for (size_t i = kShown; i < r.call_times.size(); ++i) rest += r.call_times[i].seconds;
+      std::snprintf(line, sizeof(line), "  (%zu more: %.4f ms, %.1f%%)\n", r.call_times.size() - kShown, rest * 1e3,
+                    total > 0 ? 100 * rest / total : 0.0);
+      out << line;
+    }
+  }
+}
+
 // A file name for an output name: characters other than letters, digits, '.', '-' and '_' (an
 // exporter's "/block/Add_output_0") become '_'.
 std::string FileNameOf(const std::string& name) {
@@ -253,6 +289,7 @@ int RunRunCommand(const BatchOptions& opts, std::ostream& out, std::ostream& err
     if (d.severity == Severity::kWarning) err << "workbench: warning: " << d.message << "\n";
   }
   PrintRoofline(result, out);
+  PrintCallTimes(result, out);
   if (!opts.save_outputs.empty()) {
     int written = SaveOutputs(opts.save_outputs, result.functions, onnx_outputs, err);
     if (written < 0) return 2;

@@ -213,6 +213,17 @@ nlohmann::json ToJson(const FunctionResult& r) {
     j["bandwidth_roof"] = r.in_cache ? "cache" : "memory";
   }
   if (auto f = r.roofline_fraction()) j["roofline_fraction"] = *f;
+  if (!r.call_times.empty()) {
+    nlohmann::json calls = nlohmann::json::array();
+    for (const CallTime& c : r.call_times) {
+      nlohmann::json e = {{"name", c.name}, {"kind", c.kernel ? "kernel" : "builtin"}, {"calls", c.calls},
+                          {"seconds", c.seconds}};
+      if (c.flops) e["flops"] = *c.flops;
+      if (auto g = c.gflops_per_s()) e["gflops_per_s"] = *g;
+      calls.push_back(std::move(e));
+    }
+    j["calls"] = std::move(calls);
+  }
   if (!r.outputs.empty()) {
     nlohmann::json outputs = nlohmann::json::object();
     for (const auto& [name, a] : r.outputs) outputs[name] = Base64(runtime::SerializeNpy(a));
@@ -249,6 +260,18 @@ FunctionResult FunctionResultFromJson(const nlohmann::json& j) {
     r.peak_gbytes_per_s = j["peak_gbytes_per_s"].get<double>();
   }
   r.in_cache = j.value("bandwidth_roof", "") == "cache";
+  if (j.contains("calls") && j["calls"].is_array()) {
+    for (const auto& e : j["calls"]) {
+      if (!e.is_object()) continue;
+      CallTime c;
+      c.name = e.value("name", "");
+      c.kernel = e.value("kind", "") == "kernel";
+      c.calls = e.value("calls", 0.0);
+      c.seconds = e.value("seconds", 0.0);
+      if (e.contains("flops") && e["flops"].is_number()) c.flops = e["flops"].get<double>();
+      r.call_times.push_back(std::move(c));
+    }
+  }
   if (j.contains("outputs_npy_base64") && j["outputs_npy_base64"].is_object()) {
     for (const auto& [name, text] : j["outputs_npy_base64"].items()) {
       std::string why;
@@ -439,9 +462,9 @@ class WorkCountingModule : public runtime::ModuleNode {
     tir::PrimFunc func = it == funcs_.end() ? tir::PrimFunc() : it->second;
     auto flop_it = flop_funcs_.find(name);
     tir::PrimFunc flop_func = flop_it == flop_funcs_.end() ? func : flop_it->second;
-    return runtime::PackedFunc([this, real, func, flop_func](const std::vector<runtime::PackedArg>& args,
-                                                             runtime::PackedRet* ret) {
-      Count(func, flop_func, args);
+    return runtime::PackedFunc([this, real, func, flop_func, name](const std::vector<runtime::PackedArg>& args,
+                                                                   runtime::PackedRet* ret) {
+      Count(name, func, flop_func, args);
       *ret = real.Call(args);
     });
   }
@@ -450,6 +473,8 @@ class WorkCountingModule : public runtime::ModuleNode {
   std::optional<double> operations() const { return ops_known_ ? std::optional<double>(ops_) : std::nullopt; }
   std::optional<double> bytes() const { return bytes_known_ ? std::optional<double>(bytes_) : std::nullopt; }
   bool parallel() const { return parallel_; }
+  // Per kernel symbol, the FLOPs of its calls (absent: not countable).
+  const std::map<std::string, std::optional<double>>& flops_by_kernel() const { return flops_by_kernel_; }
 
  private:
   // The symbolic dims of `func`'s buffers bound from the tensors of a call.
@@ -470,10 +495,12 @@ class WorkCountingModule : public runtime::ModuleNode {
     return bindings;
   }
 
-  void Count(const tir::PrimFunc& func, const tir::PrimFunc& flop_func,
+  void Count(const std::string& name, const tir::PrimFunc& func, const tir::PrimFunc& flop_func,
              const std::vector<runtime::PackedArg>& args) {
+    auto [kernel_flops, first] = flops_by_kernel_.emplace(name, 0.0);
     if (!func.defined()) {
       flops_known_ = ops_known_ = bytes_known_ = false;
+      kernel_flops->second.reset();
       return;
     }
     codegen::VarBindings bindings = Bind(func, args);
@@ -490,8 +517,13 @@ class WorkCountingModule : public runtime::ModuleNode {
     if (it->second.traffic.bytes) bytes_ += *it->second.traffic.bytes;
     else bytes_known_ = false;
     parallel_ = parallel_ || it->second.traffic.parallel;
-    if (it->second.flops) flops_ += *it->second.flops;
-    else flops_known_ = false;
+    if (it->second.flops) {
+      flops_ += *it->second.flops;
+      if (kernel_flops->second) *kernel_flops->second += *it->second.flops;
+    } else {
+      flops_known_ = false;
+      kernel_flops->second.reset();
+    }
     if (it->second.operations) ops_ += *it->second.operations;
     else ops_known_ = false;
   }
@@ -504,6 +536,7 @@ class WorkCountingModule : public runtime::ModuleNode {
   runtime::Module inner_;
   std::map<std::string, tir::PrimFunc> funcs_, flop_funcs_;
   std::map<std::pair<const tir::PrimFuncNode*, codegen::VarBindings>, Work> counted_;
+  std::map<std::string, std::optional<double>> flops_by_kernel_;
   int64_t cache_bytes_;
   double flops_ = 0, ops_ = 0, bytes_ = 0;
   bool flops_known_ = true, ops_known_ = true, bytes_known_ = true;
@@ -765,6 +798,30 @@ FunctionResult RunPrimFunc(const RunContext& ctx, const std::string& name, const
   return r;
 }
 
+// The per-call breakdown of a timed Relax function: a few more calls through a profiling VM (about
+// a tenth of a second of them, at least one), each call's time per function call.
+void ProfileCalls(vm::VirtualMachine* machine, const std::string& vm_name, const std::vector<vm::Value>& args,
+                  double median_s, const std::map<std::string, std::optional<double>>& flops_by_kernel,
+                  FunctionResult* r) {
+  const int calls = median_s > 0 ? std::clamp(static_cast<int>(0.1 / median_s), 1, 100) : 1;
+  vm::CallProfile profile;
+  machine->set_profile(&profile);
+  try {
+    for (int i = 0; i < calls; ++i) machine->Invoke(vm_name, args);
+  } catch (const std::exception&) {
+    machine->set_profile(nullptr);
+    return;  // the timed calls ran; a breakdown that fails is left out
+  }
+  machine->set_profile(nullptr);
+  for (const vm::CallProfile::Entry& e : profile.entries) {
+    CallTime c{e.name, e.kernel, static_cast<double>(e.calls) / calls, e.seconds / calls, std::nullopt};
+    if (auto it = flops_by_kernel.find(e.name); e.kernel && it != flops_by_kernel.end()) c.flops = it->second;
+    r->call_times.push_back(std::move(c));
+  }
+  std::stable_sort(r->call_times.begin(), r->call_times.end(),
+                   [](const CallTime& a, const CallTime& b) { return a.seconds > b.seconds; });
+}
+
 FunctionResult RunRelaxFunction(const RunContext& ctx, const std::string& name, const relax::Function& func,
                                 const Hooks& hooks) {
   FunctionResult r;
@@ -906,7 +963,9 @@ FunctionResult RunRelaxFunction(const RunContext& ctx, const std::string& name, 
         throw runtime::Error(e.what());
       }
     });
-    Time(ctx, call, {}, hooks, &r);
+    if (Time(ctx, call, {}, hooks, &r) && ctx.device.device_type == runtime::kDLCPU) {
+      ProfileCalls(machine.get(), vm_name, vm_args, r.median_s(), counting->flops_by_kernel(), &r);
+    }
   }
   return r;
 }

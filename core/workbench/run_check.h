@@ -144,6 +144,20 @@ struct RunCheckRequest {
   std::shared_ptr<const CompiledModule> compiled_reference;
 };
 
+// A profiled Relax function's time in one packed call of the VM (a kernel or a builtin), per call
+// of the function (the VM's CallProfile over the profiled calls, divided by their number).
+struct CallTime {
+  std::string name;
+  bool kernel = false;
+  double calls = 0;    // calls per function call
+  double seconds = 0;  // per function call
+  std::optional<double> flops;  // per function call, a kernel's when countable
+  std::optional<double> gflops_per_s() const {
+    if (!flops || seconds <= 0) return std::nullopt;
+    return *flops / seconds / 1e9;
+  }
+};
+
 // One function's run.
 struct FunctionResult {
   std::string name;
@@ -170,6 +184,9 @@ struct FunctionResult {
   std::optional<double> peak_gflops;
   std::optional<double> peak_gbytes_per_s;
   bool in_cache = false;  // peak_gbytes_per_s is the L2's (its bytes fit there), not memory's
+  // A profiled Relax function's packed calls, the most time first (after the timed calls, a few
+  // calls through a profiling VM: their sum is close to, not exactly, the median).
+  std::vector<CallTime> call_times;
   double median_s() const;
   double mean_s() const;
   double min_s() const;

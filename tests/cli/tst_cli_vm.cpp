@@ -106,6 +106,31 @@ class TestCliVM : public QObject {
     QVERIFY(main["gflops_per_s"].toDouble() > 0);
     QCOMPARE(fns[0].toObject()["name"].toString(), QString("double"));
     QCOMPARE(fns[0].toObject()["flops"].toDouble(), 15.0);
+    // The per-call profile: every kernel main calls, once per call, whose FLOPs add up to main's;
+    // the builtins beside them; the most time first; and the table in the text.
+    QJsonArray calls = main["calls"].toArray();
+    QVERIFY2(!calls.isEmpty(), qPrintable(QJsonDocument(main).toJson()));
+    double kernel_flops = 0, previous = 1e300;
+    int kernels = 0, builtins = 0;
+    for (const auto& c : calls) {
+      QJsonObject call = c.toObject();
+      QVERIFY(call["seconds"].toDouble() <= previous);
+      previous = call["seconds"].toDouble();
+      if (call["kind"].toString() == "kernel") {
+        ++kernels;
+        QCOMPARE(call["calls"].toDouble(), 1.0);
+        kernel_flops += call["flops"].toDouble();
+      } else {
+        QCOMPARE(call["kind"].toString(), QString("builtin"));
+        QVERIFY2(call["name"].toString().startsWith("vm.builtin."), qPrintable(call["name"].toString()));
+        ++builtins;
+      }
+    }
+    QCOMPARE(kernels, 5);  // matmul, add, relu, matmul, add: no two the same PrimFunc here
+    QVERIFY(builtins > 0);
+    QCOMPARE(kernel_flops, MlpFlops(4));
+    QVERIFY2(r.out.contains("calls of main by time (per call of main):"), qPrintable(r.out));
+    QVERIFY2(r.out.contains(" kernel ") && r.out.contains("builtin"), qPrintable(r.out));
   }
 
   void funcSelectsOne() {

@@ -6,6 +6,8 @@
 // executable's text dump.
 
 #include <QTest>
+#include <map>
+#include <set>
 
 #include "codegen/vm_codegen.h"
 #include "relax/interpreter.h"
@@ -442,6 +444,43 @@ class Module:
     off.default_schedule = false;
     ir::PassContext unscheduled = codegen::VMPassContext(host, off);
     QCOMPARE(unscheduled.disabled_passes, std::vector<std::string>{"ApplyDefaultSchedule"});
+  }
+
+  // A profile attached to the VM counts every packed call by name (kernels and builtins told
+  // apart) over the calls made while it is attached, and nothing after it is detached.
+  void profileCountsEveryPackedCall() {
+    ir::IRModule model = Parse(kMlp);
+    QVERIFY(model.defined());
+    Built b = BuildOrFail(model, /*fuse=*/false);
+    QVERIFY(b.machine);
+    auto main = ir::Downcast<relax::FunctionNode>(model->Lookup("main"));
+    std::string why;
+    auto args = relax::RandomArguments(main, 1, 3, &why);
+    QVERIFY2(args, why.c_str());
+    std::vector<vm::Value> vm_args;
+    for (const auto& a : *args) vm_args.push_back(workbench::ToVM(a));
+    // The kernels main calls, by the VM's program text: every `call <kernel>` of main's code.
+    std::map<std::string, int64_t> kernel_calls;
+    for (const auto& entry : b.result.exec->func_table) {
+      if (b.result.kernels.get_function(entry.name).defined()) kernel_calls[entry.name] = 0;
+    }
+    QVERIFY(kernel_calls.size() >= 4);  // two matmuls, the bias adds, relu
+    vm::CallProfile profile;
+    b.machine->set_profile(&profile);
+    for (int i = 0; i < 3; ++i) (*b.machine)["main"](vm_args);
+    b.machine->set_profile(nullptr);
+    (*b.machine)["main"](vm_args);  // not counted
+    int kernels = 0, builtins = 0;
+    for (const auto& e : profile.entries) {
+      QVERIFY2(e.calls % 3 == 0 && e.calls > 0, e.name.c_str());
+      QVERIFY(e.seconds >= 0);
+      QCOMPARE(e.kernel, kernel_calls.count(e.name) == 1);
+      (e.kernel ? kernels : builtins) += 1;
+    }
+    QCOMPARE(static_cast<size_t>(kernels), kernel_calls.size());  // each kernel once per entry
+    QVERIFY(builtins > 0);  // allocation and shape checks are timed too
+    std::set<std::string> names;
+    for (const auto& e : profile.entries) QVERIFY2(names.insert(e.name).second, e.name.c_str());
   }
 
   // What the codegen cannot compile is a diagnostic, not a crash.

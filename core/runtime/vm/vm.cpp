@@ -1,6 +1,7 @@
 #include "runtime/vm/vm.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 
 #include "runtime/ndarray_device.h"
@@ -432,7 +433,8 @@ Builtin DeviceBuiltin(const std::string& name, DLDevice device) {
 }
 
 VirtualMachine::VirtualMachine(std::shared_ptr<const Executable> exec, Module kernels, DLDevice device)
-    : exec_(std::move(exec)), kernels_(std::move(kernels)), device_(device), resolved_(exec_->func_table.size()) {}
+    : exec_(std::move(exec)), kernels_(std::move(kernels)), device_(device), resolved_(exec_->func_table.size()),
+      is_kernel_(exec_->func_table.size(), 0) {}
 
 Value VirtualMachine::OnDevice(Value v) const {
   if (device_.device_type == kDLCPU) return v;
@@ -473,6 +475,7 @@ Value VirtualMachine::CallPacked(int64_t func_idx, std::vector<Value>& args) {
     } else {
       PackedFunc kernel = kernels_.get_function(name);
       if (!kernel.defined()) throw VMError("no builtin or kernel named '" + name + "'");
+      is_kernel_[func_idx] = 1;
       // Kernels take tensors as DLTensor*, integers and floats; they write their outputs in place.
       fn = [kernel, name](std::vector<Value>& a) -> Value {
         // Reused from call to call on this thread (a kernel does not call back into a VM).
@@ -495,7 +498,20 @@ Value VirtualMachine::CallPacked(int64_t func_idx, std::vector<Value>& args) {
       };
     }
   }
-  return fn(args);
+  if (!profile_) return fn(args);
+  if (profile_slot_.size() != resolved_.size()) profile_slot_.assign(resolved_.size(), -1);
+  int64_t& slot = profile_slot_[func_idx];
+  if (slot < 0) {
+    slot = static_cast<int64_t>(profile_->entries.size());
+    profile_->entries.push_back({exec_->func_table[func_idx].name, is_kernel_[func_idx] != 0, 0, 0});
+  }
+  const auto start = std::chrono::steady_clock::now();
+  Value result = fn(args);
+  if (device_.device_type != kDLCPU) DeviceAPI::Get(device_)->StreamSync(device_.device_id);
+  CallProfile::Entry& entry = profile_->entries[slot];
+  entry.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ++entry.calls;
+  return result;
 }
 
 Value VirtualMachine::RunFunction(int64_t func_idx, std::vector<Value> args, int depth) {

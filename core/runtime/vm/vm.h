@@ -95,6 +95,20 @@ class VMClosure {
 // entries allocate on the CPU); null for any other name.
 Builtin DeviceBuiltin(const std::string& name, DLDevice device);
 
+// What a profiled run spent in each packed call (TVM's VM profiler): kernels and builtins by the
+// name the program calls them with, in the order they were first called; times are wall-clock
+// seconds summed over every call since the profile was attached (on a device other than the CPU,
+// each call is followed by a stream synchronization, so a kernel's time is its execution).
+struct CallProfile {
+  struct Entry {
+    std::string name;
+    bool kernel = false;  // a kernel of the module, else a builtin
+    int64_t calls = 0;
+    double seconds = 0;
+  };
+  std::vector<Entry> entries;
+};
+
 class VirtualMachine {
  public:
   // `kernels` may be null when the program calls no kernel. `device` is where the program's
@@ -107,6 +121,12 @@ class VirtualMachine {
   Value Invoke(const std::string& name, std::vector<Value> args);
   VMClosure operator[](const std::string& name) { return VMClosure(this, name); }
   DLDevice device() const { return device_; }
+  // Times every packed call into `profile` from now on (null: off, the default). The profile must
+  // outlive the calls; profiling costs two clock reads a call.
+  void set_profile(CallProfile* profile) {
+    profile_ = profile;
+    profile_slot_.clear();
+  }
 
  private:
   Value RunFunction(int64_t func_idx, std::vector<Value> args, int depth);
@@ -120,6 +140,9 @@ class VirtualMachine {
   DLDevice device_;
   // Resolved lazily, per function-table entry.
   std::vector<Builtin> resolved_;
+  std::vector<char> is_kernel_;  // per function-table entry, once resolved
+  CallProfile* profile_ = nullptr;
+  std::vector<int64_t> profile_slot_;  // per function-table entry: its index in profile_, or -1
   // The constants copied to device_, by constant index (empty on the CPU).
   std::map<int64_t, Value> device_constants_;
 };
