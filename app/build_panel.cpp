@@ -200,6 +200,19 @@ BuildPanel::BuildPanel(QWidget* parent) : QWidget(parent) {
   ptx_ = SourceView();
   views_->addTab(cuda_, tr("CUDA"));
   views_->addTab(ptx_, tr("PTX"));
+  calls_ = new QTableWidget(0, 6);
+  calls_->setObjectName("callsTable");
+  calls_->setHorizontalHeaderLabels(
+      {tr("Kernel or builtin"), tr("Kind"), tr("Calls"), tr("Time (ms)"), tr("Share"), tr("GFLOP/s")});
+  calls_->setToolTip(tr("Where a profiled Relax function's time goes: every packed call of the VM, per call of "
+                        "the function, the most time first"));
+  calls_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  calls_->horizontalHeader()->setStretchLastSection(true);
+  calls_->verticalHeader()->setVisible(false);
+  calls_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  calls_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  views_->addTab(calls_, tr("Calls"));
+  connect(results_, &QTableWidget::currentCellChanged, this, [this](int row) { ShowCalls(row); });
   printed_ = SourceView();
   printed_->setToolTip(
       tr("The module as built, printed: the LLVM IR and assembly lines map to its lines"));
@@ -600,6 +613,7 @@ void BuildPanel::ShowRun(const workbench::RunOutcome& run) {
     return;
   }
   results_->setRowCount(0);
+  shown_ = run.functions;
   int failures = 0;
   int crashes = 0;
   for (const auto& f : run.functions) {
@@ -661,6 +675,7 @@ void BuildPanel::ShowRun(const workbench::RunOutcome& run) {
       item->setFont(bold);
     }
   }
+  ShowCalls(results_->currentRow());
   QString what = run.profiled ? tr("Profiled") : tr("Ran");
   if (run.state == OutcomeState::kCancelled) {
     status_->setText(run.functions.empty()
@@ -676,6 +691,35 @@ void BuildPanel::ShowRun(const workbench::RunOutcome& run) {
     if (crashes > 0) text += tr(" (%1 crashed)").arg(crashes);
     status_->setText(text);
   }
+}
+
+void BuildPanel::ShowCalls(int row) {
+  const workbench::FunctionResult* shown = nullptr;
+  if (row >= 0 && row < static_cast<int>(shown_.size()) && !shown_[row].call_times.empty()) shown = &shown_[row];
+  for (size_t i = 0; !shown && i < shown_.size(); ++i) {
+    if (!shown_[i].call_times.empty()) shown = &shown_[i];
+  }
+  calls_->setRowCount(0);
+  if (!shown) return;
+  double total = 0;
+  for (const auto& c : shown->call_times) total += c.seconds;
+  for (const auto& c : shown->call_times) {
+    int r = calls_->rowCount();
+    calls_->insertRow(r);
+    auto set = [&](int column, const QString& text) {
+      auto* item = new QTableWidgetItem(text);
+      if (column >= 2) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+      calls_->setItem(r, column, item);
+    };
+    set(0, Q(c.name));
+    set(1, c.kernel ? tr("kernel") : tr("builtin"));
+    set(2, QString::number(c.calls, 'g', 4));
+    set(3, Ms(c.seconds));
+    set(4, total > 0 ? QString::number(100 * c.seconds / total, 'f', 1) + "%" : QString());
+    auto g = c.gflops_per_s();
+    set(5, g ? QString::number(*g, 'f', 2) : QString());
+  }
+  calls_->setToolTip(tr("%1: every packed call of the VM, per call of %1, the most time first").arg(Q(shown->name)));
 }
 
 void BuildPanel::UpdateChart() {

@@ -84,6 +84,8 @@ class BuildPanel : public QWidget {
   QLabel* statusLabel() const { return status_; }
   QListWidget* errorList() const { return errors_; }
   QTableWidget* resultsTable() const { return results_; }
+  // The selected Relax function's kernels and builtins by time, from its last profile.
+  QTableWidget* callsTable() const { return calls_; }
   ProfileChart* chart() const { return chart_; }
   RooflineChart* roofline() const { return roofline_; }
   QTabWidget* views() const { return views_; }
@@ -132,6 +134,9 @@ class BuildPanel : public QWidget {
   void Finish(JobResult result);
   void ShowBuild(const workbench::BuildOutcome& build);
   void ShowRun(const workbench::RunOutcome& run);
+  // Fills the Calls tab from the function of the results table's row (the first with a profile
+  // of its calls when the row has none).
+  void ShowCalls(int row);
   void ShowErrors(const DiagnosticList& diags);
   void UpdateChart();
   void UpdateRoofline();
@@ -166,6 +171,8 @@ class BuildPanel : public QWidget {
   QLabel* status_;
   QListWidget* errors_;
   QTableWidget* results_;
+  QTableWidget* calls_;
+  std::vector<workbench::FunctionResult> shown_;  // the rows of results_
   ProfileChart* chart_;
   RooflineChart* roofline_;
   QTabWidget* views_;

@@ -153,6 +153,18 @@ class TestGuiBuild : public QObject {
     QVERIFY2(Cell(t, 0, 9) == "ok (matches the interpreter) [Relax VM]", qPrintable(Cell(t, 0, 9)));
     QVERIFY2(Cell(t, 0, 1).toDouble() > 0, qPrintable(Cell(t, 0, 1)));
     QVERIFY(!Cell(t, 0, 4).isEmpty());  // GFLOP/s: the VM's kernels are counted
+    // The Calls tab: main's kernels and builtins by time, the most first, each kernel with its GFLOP/s.
+    QTableWidget* calls = b->callsTable();
+    QVERIFY(calls->rowCount() > 0);
+    int kernels = 0;
+    double previous = 1e300;
+    for (int r = 0; r < calls->rowCount(); ++r) {
+      QVERIFY2(Cell(calls, r, 3).toDouble() <= previous, qPrintable(Cell(calls, r, 3)));
+      previous = Cell(calls, r, 3).toDouble();
+      if (Cell(calls, r, 1) == "kernel") ++kernels;
+      else QVERIFY2(Cell(calls, r, 0).startsWith("vm.builtin."), qPrintable(Cell(calls, r, 0)));
+    }
+    QVERIFY(kernels > 0);
     // The compiled reference, chosen in the box.
     QVERIFY(b->SelectReference(wb::workbench::ReferenceKind::kCompiled));
     QVERIFY2(ProfileAndWait(b), Why(b).constData());
