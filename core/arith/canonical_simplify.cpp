@@ -1,5 +1,6 @@
 #include "arith/canonical_simplify.h"
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -105,21 +106,45 @@ void MergeSplits(SumForm* s) {
 PrimExpr Const(DataType t, int64_t v) { return make_const(t, v); }
 
 PrimExpr EmitTerm(const SplitTerm& t, int64_t abs_scale, DataType dtype) {
+  // TVM's normal form of a split: `x % (lower * upper) // lower` (the modulo first).
   PrimExpr e = t.index;
-  if (t.lower != 1) e = MakeBinary(TypeIndex::kFloorDiv, e, Const(dtype, t.lower));
-  if (t.upper != kPosInf) e = MakeBinary(TypeIndex::kFloorMod, e, Const(dtype, t.upper));
+  int64_t modulus = 0;
+  if (t.upper != kPosInf) {
+    if (__builtin_mul_overflow(t.lower, t.upper, &modulus)) {
+      e = MakeBinary(TypeIndex::kFloorMod, MakeBinary(TypeIndex::kFloorDiv, e, Const(dtype, t.lower)),
+                     Const(dtype, t.upper));
+    } else {
+      e = MakeBinary(TypeIndex::kFloorMod, e, Const(dtype, modulus));
+      if (t.lower != 1) e = MakeBinary(TypeIndex::kFloorDiv, e, Const(dtype, t.lower));
+    }
+  } else if (t.lower != 1) {
+    e = MakeBinary(TypeIndex::kFloorDiv, e, Const(dtype, t.lower));
+  }
   if (abs_scale != 1) e = MakeBinary(TypeIndex::kMul, e, Const(dtype, abs_scale));
   return e;
 }
 
-// Positive terms first, then the negative ones subtracted, then the constant: `i*4 + j - k - 1`.
-PrimExpr Emit(const SumForm& s) {
+// TVM's order: the positive terms, a positive constant, then the negative terms and a negative
+// constant subtracted: `i*4 + j + 1 - k`, `9 - i`.
+PrimExpr Emit(const SumForm& form) {
+  // TVM's order of the terms: by descending scale, then lower factor, then modulus (stable).
+  SumForm s = form;
+  auto modulus = [](const SplitTerm& t) {
+    int64_t m = 0;
+    if (t.upper == kPosInf || __builtin_mul_overflow(t.lower, t.upper, &m)) return kPosInf;
+    return m;
+  };
+  std::stable_sort(s.terms.begin(), s.terms.end(), [&](const SplitTerm& a, const SplitTerm& b) {
+    if (a.scale != b.scale) return a.scale > b.scale;
+    if (a.lower != b.lower) return a.lower > b.lower;
+    return modulus(a) > modulus(b);
+  });
   PrimExpr res;
+  auto plus = [&](const PrimExpr& e) { res = res.defined() ? MakeBinary(TypeIndex::kAdd, res, e) : e; };
   for (const SplitTerm& t : s.terms) {
-    if (t.scale <= 0) continue;
-    PrimExpr e = EmitTerm(t, t.scale, s.dtype);
-    res = res.defined() ? MakeBinary(TypeIndex::kAdd, res, e) : e;
+    if (t.scale > 0) plus(EmitTerm(t, t.scale, s.dtype));
   }
+  if (s.base > 0) plus(Const(s.dtype, s.base));
   for (const SplitTerm& t : s.terms) {
     if (t.scale >= 0) continue;
     if (!res.defined()) {
@@ -129,7 +154,6 @@ PrimExpr Emit(const SumForm& s) {
     }
   }
   if (!res.defined()) return Const(s.dtype, s.base);
-  if (s.base > 0) return MakeBinary(TypeIndex::kAdd, res, Const(s.dtype, s.base));
   if (s.base < 0) return MakeBinary(TypeIndex::kSub, res, Const(s.dtype, WrappingSub(0, s.base)));
   return res;
 }

@@ -35,7 +35,8 @@ std::string ExprText(const PrimExpr& e);
 
 class IterMapRewriter {
  public:
-  IterMapRewriter(Analyzer* ana, std::vector<std::string>* errors) : ana_(ana), errors_(errors) {}
+  IterMapRewriter(Analyzer* ana, std::vector<std::string>* errors, bool simplify_trivial)
+      : ana_(ana), errors_(errors), simplify_trivial_(simplify_trivial) {}
 
   bool AddInput(const Var& var, const Range& range) {
     PrimExpr min = ana_->Simplify(range->min), extent = ana_->Simplify(range->extent);
@@ -88,7 +89,7 @@ class IterMapRewriter {
       auto it = inputs_.find(var);
       // Any other variable is fixed while the iterators run.
       if (it == inputs_.end()) return IterSumExpr{{}, e};
-      if (it->second->extent == 1) return IterSumExpr{{}, zero};
+      if (it->second->extent == 1 && simplify_trivial_) return IterSumExpr{{}, zero};
       return IterSumExpr{{IterSplitExpr{it->second, 1, it->second->extent, 1}}, zero};
     }
     auto* op = e.as<BinaryNode>();
@@ -245,6 +246,7 @@ class IterMapRewriter {
 
   Analyzer* ana_;
   std::vector<std::string>* errors_;
+  bool simplify_trivial_;
   std::map<const VarNode*, MarkPtr> inputs_;
   std::vector<MarkPtr> input_order_;
   std::vector<MarkPtr> fused_;
@@ -337,11 +339,12 @@ bool CheckMapping(const std::vector<IterSplitExpr>& top, const std::vector<MarkP
 
 IterMapResult DetectIterMap(const std::vector<PrimExpr>& indices,
                             const std::vector<std::pair<Var, Range>>& input_iters,
-                            const PrimExpr& predicate, IterMapLevel level, Analyzer* analyzer) {
+                            const PrimExpr& predicate, IterMapLevel level, Analyzer* analyzer,
+                            bool simplify_trivial_iterators) {
   Analyzer local;
   Analyzer* ana = analyzer ? analyzer : &local;
   IterMapResult result;
-  IterMapRewriter rw(ana, &result.errors);
+  IterMapRewriter rw(ana, &result.errors, simplify_trivial_iterators);
   for (const auto& [var, range] : input_iters) {
     if (!rw.AddInput(var, range)) return result;
   }

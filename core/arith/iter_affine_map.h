@@ -62,9 +62,12 @@ struct IterMapResult {
 // other variables in the indices are treated as constants.
 // `predicate` may restrict fused iterators, as split with a non-dividing factor does:
 // `i0 * 32 + i1 < 100`; pass `true` (IntImm 1) for none.
+// `simplify_trivial_iterators` off keeps iterators of extent 1 as iterators (TVM's flag of the same
+// name): an inverse map then gives their values too, instead of treating them as the constant 0.
 IterMapResult DetectIterMap(const std::vector<PrimExpr>& indices,
                             const std::vector<std::pair<Var, Range>>& input_iters,
-                            const PrimExpr& predicate, IterMapLevel level, Analyzer* analyzer);
+                            const PrimExpr& predicate, IterMapLevel level, Analyzer* analyzer,
+                            bool simplify_trivial_iterators = true);
 
 // The index expression an IterSumExpr stands for, simplified.
 PrimExpr NormalizeIterMapToExpr(const IterSumExpr& sum, tir::DataType dtype);

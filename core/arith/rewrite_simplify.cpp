@@ -246,6 +246,7 @@ class RewriteMutator : public ExprMutator {
       return Const(a, FloorDiv(bound.min_value, c));
     }
     if (Wraps(a)) return tir::floordiv(a, b);  // x*c1 may wrap: c1/c does not come out
+    if (PrimExpr r = DivideScaledSum(a, c); r.defined()) return r;
     // (x*c1) // c -> x*(c1/c);  (x*c1 + y) // c -> x*(c1/c) + y // c   when c divides c1.
     if (auto* m = a.as<MulNode>(); m && ConstOf(m->b) && *ConstOf(m->b) % c == 0) {
       return Mul(m->a, Const(a, *ConstOf(m->b) / c));
@@ -263,6 +264,52 @@ class RewriteMutator : public ExprMutator {
       }
     }
     return tir::floordiv(a, b);
+  }
+
+  // (x*c1 + y) // c for a constant c1 that c does not divide: with y's remainder r = y % c,
+  // x*(c1 % c) + r may stay within one multiple of c (the quotient is x*(c1/c) + y/c plus that
+  // constant), or, when c1 divides c and r < c1, the terms x*c1 + r never cross a multiple of c
+  // between multiples of c1 (the quotient is x // (c/c1) + y/c).
+  PrimExpr DivideScaledSum(const PrimExpr& a, int64_t c) {
+    PrimExpr x, y;
+    int64_t c1 = 0;
+    auto scaled = [&](const PrimExpr& e) {
+      auto* m = e.as<MulNode>();
+      if (!m || !ConstOf(m->b)) return false;
+      x = m->a;
+      c1 = *ConstOf(m->b);
+      return true;
+    };
+    if (!scaled(a)) {
+      auto* s = a.as<AddNode>();
+      if (!s) return PrimExpr();
+      if (scaled(s->a)) {
+        y = s->b;
+      } else if (scaled(s->b)) {
+        y = s->a;
+      } else {
+        return PrimExpr();
+      }
+    }
+    PrimExpr cexpr = Const(a, c);
+    PrimExpr y_rem = y.defined() ? analyzer_->Simplify(tir::floormod(y, cexpr)) : Const(a, 0);
+    PrimExpr y_div;
+    if (y.defined() && !analyzer_->CanProveEqual(tir::floordiv(y, cexpr), Const(a, 0))) {
+      y_div = FloorDivide(y, cexpr);
+    }
+    auto with_y_div = [&](PrimExpr e) { return y_div.defined() ? Add(e, y_div) : e; };
+    ConstIntBound residue = analyzer_->const_int_bound(
+        tir::add(tir::mul(x, Const(a, FloorMod(c1, c))), y_rem));
+    if (residue.min_value != kNegInf && residue.max_value != kPosInf &&
+        FloorDiv(residue.min_value, c) == FloorDiv(residue.max_value, c)) {
+      PrimExpr q = Mul(x, Const(a, FloorDiv(c1, c)));
+      int64_t k = FloorDiv(residue.min_value, c);
+      return with_y_div(k == 0 ? q : Add(q, Const(a, k)));
+    }
+    if (c1 > 0 && c % c1 == 0 && analyzer_->CanProveLess(y_rem, c1)) {
+      return with_y_div(FloorDivide(x, Const(a, c / c1)));
+    }
+    return PrimExpr();
   }
 
   PrimExpr FloorModulo(const PrimExpr& a, const PrimExpr& b) {

@@ -35,9 +35,10 @@ PrimExpr RelaxBound(PrimExpr e, const arith::RangeMap& dom, bool upper,
 
 }  // namespace
 
-std::vector<Range> RelaxRegion(const PrimFunc& func, const SBlockNode* block,
-                               const BufferRegion& buffer_region, const StmtNode* top,
-                               arith::Analyzer* analyzer, bool clip, bool relax_threads) {
+std::vector<arith::IntSet> RelaxRegionBounds(const PrimFunc& func, const SBlockNode* block,
+                                             const BufferRegion& buffer_region,
+                                             const StmtNode* top, arith::Analyzer* analyzer,
+                                             bool relax_threads, std::set<const ir::Object*>* outer) {
   std::vector<const StmtNode*> path = PathIn(func, block);
   VarMap bindings;
   if (path.size() >= 2) {
@@ -81,7 +82,7 @@ std::vector<Range> RelaxRegion(const PrimFunc& func, const SBlockNode* block,
     }
   }
   const Buffer& buffer = buffer_region->buffer;
-  std::vector<Range> out;
+  std::vector<arith::IntSet> out;
   for (size_t d = 0; d < buffer_region->region.size(); ++d) {
     const Range& r = buffer_region->region[d];
     PrimExpr lo_expr = Substitute(r->min, bindings);
@@ -89,12 +90,30 @@ std::vector<Range> RelaxRegion(const PrimFunc& func, const SBlockNode* block,
                                                                           int64_t(1)))),
                                   bindings);
     PrimExpr shape = buffer->shape[d];
-    PrimExpr zero = make_const(shape->dtype, int64_t(0));
-    PrimExpr last = sub(shape, make_const(shape->dtype, int64_t(1)));
     PrimExpr lo_v = RelaxBound(lo_expr, dom, false, analyzer);
     PrimExpr hi_v = RelaxBound(hi_expr, dom, true, analyzer);
-    if (!lo_v.defined() || UsesAny(lo_v, dom)) lo_v = zero;
-    if (!hi_v.defined() || UsesAny(hi_v, dom)) hi_v = last;
+    if (!lo_v.defined() || UsesAny(lo_v, dom)) lo_v = make_const(shape->dtype, int64_t(0));
+    if (!hi_v.defined() || UsesAny(hi_v, dom)) hi_v = sub(shape, make_const(shape->dtype, int64_t(1)));
+    out.push_back(arith::IntSet::Interval(lo_v, hi_v));
+  }
+  if (outer) outer->insert(outer_loops.begin(), outer_loops.end());
+  return out;
+}
+
+std::vector<Range> RelaxRegion(const PrimFunc& func, const SBlockNode* block,
+                               const BufferRegion& buffer_region, const StmtNode* top,
+                               arith::Analyzer* analyzer, bool clip, bool relax_threads) {
+  std::set<const ir::Object*> outer_loops;
+  std::vector<arith::IntSet> bounds = RelaxRegionBounds(func, block, buffer_region, top, analyzer,
+                                                        relax_threads, &outer_loops);
+  const Buffer& buffer = buffer_region->buffer;
+  std::vector<Range> out;
+  for (size_t d = 0; d < bounds.size(); ++d) {
+    PrimExpr shape = buffer->shape[d];
+    PrimExpr zero = make_const(shape->dtype, int64_t(0));
+    PrimExpr last = sub(shape, make_const(shape->dtype, int64_t(1)));
+    PrimExpr lo_v = bounds[d].min_value;
+    PrimExpr hi_v = bounds[d].max_value;
     // Without the predicate a non-dividing split reaches past the buffer: clip to its shape.
     bool clipped = false;
     if (clip && !analyzer->CanProve(greater_equal(lo_v, zero))) {

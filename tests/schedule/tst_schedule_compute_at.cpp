@@ -431,14 +431,14 @@ sch.compute_at("B", i0)
              Rendered("compute-at", "The block `C` is an output block: it writes a buffer that "
                                     "its scope does not allocate"));
     QCOMPARE(FailsCleanly(sch, [&] { sch.ComputeAt(b, b_loops[0]); }),
-             Rendered("compute-at", "The block `B` and the loop `i` are required to be under the "
-                                    "same block scope, and the loop should not be an ancestor "
-                                    "of the block"));
+             Rendered("compute-at", "Expected the block `B` and the loop `i` to be under the "
+                                    "same block scope, and the loop not to be the ancestor "
+                                    "of block"));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, sch.ComputeAt(b, c_loops[0], false, 3));
     QCOMPARE(FailsCleanly(sch, [&] { sch.ReverseComputeAt(c, c_loops[1]); }),
              Rendered("reverse-compute-at",
-                      "The block `C` and the loop `j` are required to be under the same block "
-                      "scope, and the loop should not be an ancestor of the block"));
+                      "Expected the block `C` and the loop `j` to be under the same block "
+                      "scope, and the loop not to be the ancestor of block"));
     // The root block has no scope to move in.
     SBlockRV root = sch.GetSBlock("root");
     QCOMPARE(FailsCleanly(sch, [&] { sch.ReverseComputeAt(root, b_loops[0]); }),

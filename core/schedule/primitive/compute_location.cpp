@@ -4,15 +4,19 @@
 // accesses with the loops below the target loop relaxed; the block's iterator domains are solved
 // from it.
 #include <algorithm>
+#include <optional>
+#include <stdexcept>
 #include <unordered_set>
 
 #include "arith/analyzer.h"
+#include "arith/iter_affine_map.h"
 #include "schedule/block_scope.h"
 #include "schedule/ir_path.h"
 #include "schedule/primitive/primitives.h"
 #include "schedule/recipe.h"
 #include "schedule/region.h"
 #include "schedule/schedule.h"
+#include "tir/expr_text.h"
 #include "tir/functor.h"
 #include "tir/op.h"
 #include "tir/substitute.h"
@@ -23,132 +27,220 @@ using namespace tir;
 
 namespace {
 
-// An interval [lo, hi] per buffer dimension.
-struct Interval {
-  PrimExpr lo, hi;
+// An optional integer set: absent is the empty set (TVM's IntSet::Nothing).
+using MaybeSet = std::optional<arith::IntSet>;
+
+MaybeSet UnionOf(const MaybeSet& a, const MaybeSet& b, arith::Analyzer* analyzer) {
+  if (!a) return b;
+  if (!b) return a;
+  return arith::Union({*a, *b}, analyzer);
+}
+
+bool SameEnd(const PrimExpr& a, const PrimExpr& b, arith::Analyzer* analyzer) {
+  if (!a.defined() || !b.defined()) return !a.defined() && !b.defined();
+  return analyzer->CanProveEqual(a, b);
+}
+
+// TVM's BlockVarDomainInfo: the range a block iterator must cover (`dom`, always bounded once
+// solved), and the bound of the buffer's shape it must stay inside (`bound`), which becomes a
+// predicate where the loop range cannot be narrowed to it.
+struct VarDomain {
+  MaybeSet dom, bound;
+
+  void Union(const VarDomain& other, arith::Analyzer* analyzer) {
+    // (d0 ^ b0) v (d1 ^ b1) relaxed to (d0 v d1) ^ (b0 v b1).
+    dom = UnionOf(dom, other.dom, analyzer);
+    bound = UnionOf(bound, other.bound, analyzer);
+  }
+
+  void Simplify(arith::Analyzer* analyzer) {
+    auto simplified = [&](const arith::IntSet& set) {
+      return arith::IntSet::Interval(
+          set.HasLowerBound() ? analyzer->Simplify(set.min_value) : PrimExpr(),
+          set.HasUpperBound() ? analyzer->Simplify(set.max_value) : PrimExpr());
+    };
+    if (!dom) {
+      // Nothing required: the bound (the iterator's whole domain at least) is the range.
+      if (bound && bound->HasLowerBound() && bound->HasUpperBound()) {
+        dom = simplified(*bound);
+        bound.reset();
+      }
+      return;
+    }
+    dom = simplified(*dom);
+    if (!bound) return;
+    bound = simplified(*bound);
+    arith::IntSet common = simplified(arith::Intersect({*dom, *bound}, analyzer));
+    auto equals = [&](const arith::IntSet& x) {
+      return SameEnd(x.min_value, common.min_value, analyzer) &&
+             SameEnd(x.max_value, common.max_value, analyzer);
+    };
+    if (equals(*dom)) {
+      bound.reset();  // provably inside the bound
+    } else if (equals(*bound)) {
+      dom = bound;
+      bound.reset();
+    } else if (common.HasLowerBound() && common.HasUpperBound() && AsConstInt(common.min_value) &&
+               AsConstInt(common.max_value)) {
+      dom = common;  // a constant range: the loop itself stays inside the bound
+      bound.reset();
+    }
+  }
 };
 
-void UnionInto(std::vector<Interval>* acc, const std::vector<Range>& region,
-               arith::Analyzer* analyzer) {
-  std::vector<Interval> next;
-  for (const Range& r : region) {
-    next.push_back({r->min, analyzer->Simplify(sub(add(r->min, r->extent),
-                                                   make_const(r->min->dtype, int64_t(1))))});
-  }
-  if (acc->empty()) {
-    *acc = next;
-    return;
-  }
-  for (size_t d = 0; d < acc->size() && d < next.size(); ++d) {
-    Interval& a = (*acc)[d];
-    const Interval& b = next[d];
-    if (!analyzer->CanProve(less_equal(a.lo, b.lo))) {
-      a.lo = analyzer->CanProve(less_equal(b.lo, a.lo)) ? b.lo : analyzer->Simplify(min(a.lo, b.lo));
+// TVM's SolveBlockVarDomain: the range of the variable that one dimension of the provided
+// (written or read) region is indexed by, such that it covers the required range of that
+// dimension: `v`, `v * c`, `v // c` (and nested `(e // c1) // c2`, `(e // c) % m`) are solved;
+// `v % c` constrains nothing. `dim_max` is the last index of the dimension.
+std::pair<Var, VarDomain> SolveVarDomain(const arith::IntSet& provided,
+                                         const arith::IntSet& required, const PrimExpr& dim_max,
+                                         arith::Analyzer* analyzer) {
+  PrimExpr provided_min = analyzer->Simplify(provided.min_value);
+  PrimExpr provided_max = analyzer->Simplify(provided.max_value);
+  PrimExpr required_min = analyzer->Simplify(required.min_value);
+  PrimExpr required_max =
+      required.HasUpperBound() ? analyzer->Simplify(required.max_value) : PrimExpr();
+  auto interval = [](PrimExpr lo, PrimExpr hi) { return arith::IntSet::Interval(lo, hi); };
+  auto ceil_end = [&](const PrimExpr& e, const PrimExpr& fac) {
+    return e.defined() ? analyzer->Simplify(add(mul(e, fac), sub(fac, make_const(fac->dtype,
+                                                                                  int64_t(1)))))
+                       : PrimExpr();
+  };
+  if (const auto* m = provided_min.as<MulNode>()) {
+    const VarNode* v = m->a.as<VarNode>();
+    PrimExpr e = m->b;
+    if (!v) {
+      v = m->b.as<VarNode>();
+      e = m->a;
     }
-    if (!analyzer->CanProve(greater_equal(a.hi, b.hi))) {
-      a.hi = analyzer->CanProve(greater_equal(b.hi, a.hi)) ? b.hi
-                                                           : analyzer->Simplify(max(a.hi, b.hi));
+    if (v) {
+      return {GetRef(v),
+              VarDomain{interval(floordiv(required_min, e),
+                                 required_max.defined() ? floordiv(required_max, e) : PrimExpr()),
+                        interval(make_const(dim_max->dtype, int64_t(0)), floordiv(dim_max, e))}};
+    }
+  } else if (analyzer->CanProveEqual(provided_min, provided_max)) {
+    if (const auto* v = provided_min.as<VarNode>()) {
+      return {GetRef(v), VarDomain{interval(required_min, required_max),
+                                   interval(make_const(dim_max->dtype, int64_t(0)), dim_max)}};
+    }
+    if (const auto* d = provided_min.as<FloorDivNode>()) {
+      const PrimExpr& fac = d->b;
+      if (analyzer->CanProveGreaterEqual(fac, 1)) {
+        // a <= x // fac <= b with fac > 0: a * fac <= x <= b * fac + fac - 1.
+        arith::IntSet need = interval(mul(required_min, fac), ceil_end(required_max, fac));
+        if (const auto* v = d->a.as<VarNode>()) {
+          return {GetRef(v),
+                  VarDomain{need, interval(make_const(dim_max->dtype, int64_t(0)),
+                                           ceil_end(dim_max, fac))}};
+        }
+        return SolveVarDomain(arith::IntSet::SinglePoint(d->a), need, dim_max, analyzer);
+      }
+    } else if (const auto* md = provided_min.as<FloorModNode>()) {
+      // The remainder of a variable does not narrow the variable.
+      if (const auto* v = md->a.as<VarNode>()) return {GetRef(v), VarDomain{}};
+      if (analyzer->CanProveGreaterEqual(md->a, 1) && analyzer->CanProveGreaterEqual(md->b, 1) &&
+          analyzer->CanProveGreaterEqual(required_min, 0)) {
+        return SolveVarDomain(arith::IntSet::SinglePoint(md->a),
+                              interval(required_min, PrimExpr()), dim_max, analyzer);
+      }
     }
   }
+  throw std::invalid_argument("compute-at: the buffer region pattern cannot be solved for a "
+                              "block iterator: " + ExprText(provided_min));
 }
 
-// `e` as `var + offset` for a block iterator var; false for any other form.
-bool AsVarPlusConst(const PrimExpr& e, const std::unordered_set<const VarNode*>& iters,
-                    const VarNode** var, PrimExpr* offset) {
-  if (const auto* v = e.as<VarNode>()) {
-    if (!iters.count(v)) return false;
-    *var = v;
-    *offset = make_const(e->dtype, int64_t(0));
-    return true;
-  }
-  if (const auto* a = e.as<AddNode>()) {
-    const auto* v = a->a.as<VarNode>();
-    if (v && iters.count(v) && AsConstInt(a->b)) {
-      *var = v;
-      *offset = a->b;
-      return true;
-    }
-  }
-  if (const auto* s = e.as<SubNode>()) {
-    const auto* v = s->a.as<VarNode>();
-    if (v && iters.count(v) && AsConstInt(s->b)) {
-      *var = v;
-      *offset = sub(make_const(e->dtype, int64_t(0)), s->b);
-      return true;
-    }
-  }
-  return false;
-}
-
-// One digit of an iterator in mixed radix: `(v // lower) % extent` (`v`, `v // c`, `v % c` and
-// `v // c1 % c2`); `extent` 0 stands for "up to the iterator's end".
-struct Digit {
-  const VarNode* var = nullptr;
-  int64_t lower = 1;
-  int64_t extent = 0;
-};
-
-bool AsDigit(const PrimExpr& e, const std::unordered_set<const VarNode*>& iters, Digit* out) {
-  PrimExpr x = e;
-  int64_t extent = 0, lower = 1;
-  if (auto* m = x.as<FloorModNode>()) {
-    const int64_t* c = AsConstInt(m->b);
-    if (!c || *c <= 0) return false;
-    extent = *c;
-    x = m->a;
-  }
-  if (auto* d = x.as<FloorDivNode>()) {
-    const int64_t* c = AsConstInt(d->b);
-    if (!c || *c <= 0) return false;
-    lower = *c;
-    x = d->a;
-  }
-  auto* v = x.as<VarNode>();
-  if (!v || !iters.count(v)) return false;
-  *out = {v, lower, extent};
-  return true;
-}
-
-// The interval of an iterator whose digits index the dimensions of a point access, from the
-// intervals needed in those dimensions: exact when the digits tile the iterator (lower factors
-// 1, e1, e1 * e2, ... up to its extent) and every digit below the highest one that varies is
-// needed whole; false otherwise.
-bool SolveDigits(const VarNode* var, int64_t var_extent, std::vector<std::pair<Digit, Interval>> digits,
-                 arith::Analyzer* analyzer, Interval* out) {
-  std::sort(digits.begin(), digits.end(),
-            [](const auto& a, const auto& b) { return a.first.lower < b.first.lower; });
-  int64_t expect = 1;
-  for (auto& [digit, need] : digits) {
-    if (digit.lower != expect) return false;
-    if (digit.extent == 0) {
-      if (var_extent % digit.lower != 0) return false;
-      digit.extent = var_extent / digit.lower;
-    }
-    expect = digit.lower * digit.extent;
-  }
-  if (expect != var_extent) return false;
-  // From the top: once a digit varies, every digit below must be whole.
-  bool varied = false;
-  for (size_t k = digits.size(); k-- > 0;) {
-    const auto& [digit, need] = digits[k];
-    PrimExpr last = make_const(need.lo->dtype, digit.extent - 1);
-    if (varied && !(analyzer->CanProveEqual(need.lo, Zero(need.lo->dtype)) &&
-                    analyzer->CanProveEqual(need.hi, last))) {
+// TVM's UpdateBlockVarDomainAffine: when the provided region is a point that is a bijective
+// affine map of the block's iterators, the iterators' ranges are the inverse map's values at the
+// required region's corners (and the buffer's corners for the bound).
+bool SolveAffine(const Buffer& buffer, const std::vector<IterVar>& iter_vars,
+                 const std::vector<arith::IntSet>& provided,
+                 const std::vector<arith::IntSet>& required, arith::Analyzer* analyzer,
+                 std::unordered_map<const VarNode*, VarDomain>* doms) {
+  std::vector<PrimExpr> indices;
+  for (const arith::IntSet& p : provided) {
+    if (!p.HasLowerBound() || !p.HasUpperBound() ||
+        !analyzer->CanProveEqual(p.min_value, p.max_value)) {
       return false;
     }
-    if (!analyzer->CanProveEqual(need.lo, need.hi)) varied = true;
+    indices.push_back(p.min_value);
   }
-  PrimExpr lo, hi;
-  for (auto it = digits.rbegin(); it != digits.rend(); ++it) {
-    const auto& [digit, need] = *it;
-    PrimExpr scale = make_const(need.lo->dtype, digit.lower);
-    PrimExpr l = mul(need.lo, scale), h = mul(need.hi, scale);
-    lo = lo.defined() ? add(lo, l) : l;
-    hi = hi.defined() ? add(hi, h) : h;
+  std::vector<std::pair<Var, Range>> iters;
+  for (const IterVar& iv : iter_vars) iters.emplace_back(iv->var, iv->dom);
+  arith::IterMapResult map =
+      arith::DetectIterMap(indices, iters, make_const(DataType::Bool(), int64_t(1)),
+                           arith::IterMapLevel::kBijective, analyzer,
+                           /*simplify_trivial_iterators=*/false);
+  if (!map.ok() || map.indices.empty()) return false;
+  std::vector<PrimExpr> req_min, req_max, shape_min, shape_max;
+  for (size_t d = 0; d < required.size(); ++d) {
+    if (!required[d].HasLowerBound() || !required[d].HasUpperBound()) return false;
+    req_min.push_back(required[d].min_value);
+    req_max.push_back(required[d].max_value);
+    const PrimExpr& extent = buffer->shape[d];
+    shape_min.push_back(make_const(extent->dtype, int64_t(0)));
+    shape_max.push_back(max(sub(extent, make_const(extent->dtype, int64_t(1))),
+                            make_const(extent->dtype, int64_t(0))));
   }
-  (void)var;
-  *out = {analyzer->Simplify(lo), analyzer->Simplify(hi)};
+  auto corners = [&](const std::vector<PrimExpr>& lo, const std::vector<PrimExpr>& hi) {
+    std::vector<std::pair<Var, PrimExpr>> a = arith::InverseAffineIterMap(map.indices, lo);
+    std::vector<std::pair<Var, PrimExpr>> b = arith::InverseAffineIterMap(map.indices, hi);
+    std::unordered_map<const VarNode*, arith::IntSet> out;
+    for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
+      out[a[i].first.get()] = arith::IntSet::Interval(analyzer->Simplify(min(a[i].second, b[i].second)),
+                                                      analyzer->Simplify(max(a[i].second, b[i].second)));
+    }
+    return out;
+  };
+  std::unordered_map<const VarNode*, arith::IntSet> var_dom = corners(req_min, req_max);
+  std::unordered_map<const VarNode*, arith::IntSet> var_bound = corners(shape_min, shape_max);
+  for (const IterVar& iv : iter_vars) {
+    auto it = var_dom.find(iv->var.get());
+    if (it == var_dom.end()) continue;
+    (*doms)[iv->var.get()].Union(VarDomain{it->second, var_bound.at(iv->var.get())}, analyzer);
+  }
   return true;
+}
+
+// TVM's UpdateBlockVarDomainDimwise: each dimension solved on its own.
+void SolveDimwise(const Buffer& buffer, const std::vector<arith::IntSet>& provided,
+                  const std::vector<arith::IntSet>& required, arith::Analyzer* analyzer,
+                  std::unordered_map<const VarNode*, VarDomain>* doms) {
+  for (size_t d = 0; d < provided.size() && d < required.size(); ++d) {
+    const arith::IntSet& p = provided[d];
+    if (analyzer->CanProveEqual(p.min_value, p.max_value) &&
+        AsConstInt(analyzer->Simplify(p.min_value))) {
+      continue;  // a constant index constrains no iterator
+    }
+    const PrimExpr& extent = buffer->shape[d];
+    PrimExpr dim_max = max(sub(extent, make_const(extent->dtype, int64_t(1))),
+                           make_const(extent->dtype, int64_t(0)));
+    auto [var, info] = SolveVarDomain(p, required[d], dim_max, analyzer);
+    auto it = doms->find(var.get());
+    if (it != doms->end()) it->second.Union(info, analyzer);
+  }
+}
+
+// The regions of `regions` per buffer, each dimension an interval, unioned per buffer.
+void AddRegion(std::vector<std::pair<Buffer, std::vector<arith::IntSet>>>* acc, const Buffer& buffer,
+               std::vector<arith::IntSet> region, arith::Analyzer* analyzer) {
+  for (auto& [b, r] : *acc) {
+    if (!b.same_as(buffer)) continue;
+    for (size_t d = 0; d < r.size() && d < region.size(); ++d) {
+      r[d] = arith::Union({r[d], region[d]}, analyzer);
+    }
+    return;
+  }
+  acc->emplace_back(buffer, std::move(region));
+}
+
+std::vector<arith::IntSet> RegionSets(const std::vector<Range>& region) {
+  std::vector<arith::IntSet> out;
+  for (const Range& r : region) {
+    const int64_t* ext = AsConstInt(r->extent);
+    out.push_back(ext && *ext == 1 ? arith::IntSet::SinglePoint(r->min) : arith::IntSet::FromRange(r));
+  }
+  return out;
 }
 
 class MoveRewriter : public StmtMutator {
@@ -234,10 +326,10 @@ void Schedule::ComputeAtImpl(const SBlockRV& block_rv, const LoopRV& loop_rv,
     bool same_scope = !loop_path.empty() && ParentBlock(func, loop.get()).same_as(scope);
     bool ancestor = !PathTo(loop, block.get()).empty();
     if (!same_scope || ancestor) {
-      throw ScheduleError(prim, "The block " + Quote(block.get()) + " and the loop " +
+      throw ScheduleError(prim, "Expected the block " + Quote(block.get()) + " and the loop " +
                                     Quote(loop.get()) +
-                                    " are required to be under the same block scope, and the "
-                                    "loop should not be an ancestor of the block", loop->span);
+                                    " to be under the same block scope, and the loop not to be "
+                                    "the ancestor of block", loop->span);
     }
   }
   if (!reverse && IsOutputBlock(scope.get(), block.get())) {
@@ -321,119 +413,78 @@ void Schedule::ComputeAtImpl(const SBlockRV& block_rv, const LoopRV& loop_rv,
                                 std::to_string(lo_pos) + ", " + std::to_string(hi_pos) + "]");
   }
 
-  // The region the other blocks need of each buffer the block writes (reads, when reverse),
-  // with the loops under the target loop relaxed.
+  // TVM's region estimation: the region each iteration of the block provides (its writes, or
+  // its reads when reverse) against the region the other blocks require under the loop (their
+  // accesses with the loops below the target loop relaxed), solved for the block's iterators.
   arith::Analyzer analyzer;
   for (const StmtNode* s : PathIn(func, loop.get())) {
     if (const auto* f = NodeAs<ForNode>(s)) analyzer.Bind(f->loop_var, ir::MakeRange(f->min, f->extent), true);
   }
-  const std::vector<BufferRegion>& own = reverse ? block->reads : block->writes;
-  std::unordered_set<const VarNode*> iter_set;
-  for (const IterVar& iv : block->iter_vars) iter_set.insert(iv->var.get());
-  std::unordered_map<const VarNode*, Interval> solved;
-  for (const BufferRegion& mine : own) {
-    std::vector<Interval> need;
-    for (const SBlock& other : required) {
-      const std::vector<BufferRegion>& theirs = reverse ? other->writes : other->reads;
-      BufferRegion r = FindRegion(theirs, mine->buffer);
-      if (!r.defined()) continue;
-      // Unclipped: where the hull passes the buffer's edge, a predicate guards the block
-      // instead of a loop extent that depends on outer loops.
-      // The thread-bound loops above the target that the buffer is shared across count as
-      // relaxed (TVM's compute_at): a shared tile is fetched for every thread of the block.
-      UnionInto(&need,
-                RelaxRegion(func, other.get(), r, loop.get(), &analyzer, /*clip=*/false,
-                            /*relax_threads=*/true),
+  std::vector<std::pair<Buffer, std::vector<arith::IntSet>>> provided, needed;
+  for (const BufferRegion& mine : reverse ? block->reads : block->writes) {
+    AddRegion(&provided, mine->buffer, RegionSets(mine->region), &analyzer);
+  }
+  for (const SBlock& other : reverse ? producers : consumers) {
+    for (const BufferRegion& r : reverse ? other->writes : other->reads) {
+      bool wanted = std::any_of(provided.begin(), provided.end(),
+                                [&](const auto& p) { return p.first.same_as(r->buffer); });
+      if (!wanted) continue;
+      // compute_at also relaxes the thread-bound loops above the target that the buffer is
+      // shared across: a shared tile is fetched for every thread of the block.
+      AddRegion(&needed, r->buffer,
+                RelaxRegionBounds(func, other.get(), r, loop.get(), &analyzer,
+                                  /*relax_threads=*/!reverse),
                 &analyzer);
     }
-    if (need.empty()) continue;
-    // Iterators indexing several dimensions through their digits (`v // 16`, `v % 16`).
-    std::unordered_map<const VarNode*, std::vector<std::pair<Digit, Interval>>> digits;
-    for (size_t d = 0; d < mine->region.size() && d < need.size(); ++d) {
-      Digit digit;
-      const int64_t* ext = AsConstInt(mine->region[d]->extent);
-      if (!ext || *ext != 1 || !AsDigit(mine->region[d]->min, iter_set, &digit)) continue;
-      if (digit.lower == 1 && digit.extent == 0) continue;  // a plain `v`: solved below
-      digits[digit.var].push_back({digit, need[d]});
-    }
-    for (const IterVar& iv : block->iter_vars) {
-      auto it = digits.find(iv->var.get());
-      const int64_t* dom_ext = AsConstInt(iv->dom->extent);
-      if (it == digits.end() || !dom_ext || !IsConstInt(iv->dom->min, 0) ||
-          solved.count(iv->var.get())) {
-        continue;
-      }
-      Interval range;
-      if (SolveDigits(iv->var.get(), *dom_ext, it->second, &analyzer, &range)) {
-        solved.emplace(iv->var.get(), range);
-      }
-    }
-    for (size_t d = 0; d < mine->region.size() && d < need.size(); ++d) {
-      const VarNode* var = nullptr;
-      PrimExpr offset;
-      const int64_t* ext = AsConstInt(mine->region[d]->extent);
-      if (!ext || *ext != 1 || !AsVarPlusConst(mine->region[d]->min, iter_set, &var, &offset)) {
-        continue;
-      }
-      Interval iv{analyzer.Simplify(sub(need[d].lo, offset)),
-                  analyzer.Simplify(sub(need[d].hi, offset))};
-      auto it = solved.find(var);
-      if (it == solved.end()) {
-        solved.emplace(var, iv);
-      } else {
-        std::vector<Interval> acc{it->second};
-        UnionInto(&acc, {ir::MakeRange(iv.lo, analyzer.Simplify(add(sub(iv.hi, iv.lo),
-                                                                     make_const(iv.lo->dtype,
-                                                                                int64_t(1)))))},
-                  &analyzer);
-        it->second = acc[0];
-      }
+  }
+  std::unordered_map<const VarNode*, VarDomain> doms;
+  for (const IterVar& iv : block->iter_vars) doms[iv->var.get()];
+  for (const auto& [buffer, given] : provided) {
+    auto it = std::find_if(needed.begin(), needed.end(),
+                           [&](const auto& r) { return r.first.same_as(buffer); });
+    if (it == needed.end()) continue;
+    if (!SolveAffine(buffer, block->iter_vars, given, it->second, &analyzer, &doms)) {
+      SolveDimwise(buffer, given, it->second, &analyzer, &doms);
     }
   }
 
-  // New loops over the solved domains (the whole domain for an iterator nothing constrains, and
-  // always for reduction iterators: a partial reduction range would re-run the init).
+  // New loops `ax0...` over the solved ranges (of extent other than 1, or all of them when unit
+  // loops are preserved), and a predicate for the bounds the ranges do not provably keep.
   std::vector<PrimExpr> values;
   std::vector<std::pair<Var, PrimExpr>> new_loops;
-  PrimExpr predicate;
+  PrimExpr predicate = make_const(DataType::Bool(), int64_t(1));
   for (const IterVar& iv : block->iter_vars) {
-    PrimExpr dom_lo = iv->dom->min;
-    PrimExpr dom_hi = analyzer.Simplify(sub(add(iv->dom->min, iv->dom->extent),
-                                            make_const(iv->dom->min->dtype, int64_t(1))));
-    Interval range{dom_lo, dom_hi};
-    auto it = solved.find(iv->var.get());
-    if (it != solved.end() && iv->iter_type != IterVarType::kCommReduce) range = it->second;
-    // Clip to the domain where that is provable; guard with a predicate where it is not.
-    if (!analyzer.CanProve(greater_equal(range.lo, dom_lo)) &&
-        analyzer.CanProve(less_equal(range.lo, dom_lo))) {
-      range.lo = dom_lo;
-    }
-    if (!analyzer.CanProve(less_equal(range.hi, dom_hi)) &&
-        analyzer.CanProve(greater_equal(range.hi, dom_hi))) {
-      range.hi = dom_hi;
-    }
-    PrimExpr extent = analyzer.Simplify(
-        add(sub(range.hi, range.lo), make_const(range.lo->dtype, int64_t(1))));
-    const int64_t* ext = AsConstInt(extent);
+    VarDomain& info = doms.at(iv->var.get());
+    arith::IntSet whole = arith::IntSet::FromRange(iv->dom);
+    info.bound = info.bound ? arith::Intersect({*info.bound, whole}, &analyzer) : whole;
+    info.Simplify(&analyzer);
+    Range range = info.dom ? info.dom->CoverRange(iv->dom) : iv->dom;
     PrimExpr value;
-    if (ext && *ext == 1 && !preserve_unit_loops) {
-      value = range.lo;
-    } else {
-      Var ax = MakeVar("ax" + std::to_string(new_loops.size()), iv->var->dtype);
+    if (preserve_unit_loops || !IsConstInt(range->extent, 1)) {
+      int bits = std::max(range->min->dtype.bits(), range->extent->dtype.bits());
+      DataType dtype = DataType::Int(bits);
+      Var ax = MakeVar("ax" + std::to_string(new_loops.size()), dtype);
+      PrimExpr extent = analyzer.Simplify(range->extent);
       new_loops.emplace_back(ax, extent);
-      analyzer.Bind(ax, ir::MakeRange(make_const(extent->dtype, int64_t(0)), extent), true);
-      value = add(range.lo, ax);
+      analyzer.Bind(ax, ir::MakeRange(make_const(dtype, int64_t(0)), range->extent), true);
+      value = IsConstInt(range->min, 0) ? PrimExpr(ax) : add(range->min, ax);
+    } else {
+      value = range->min;
     }
     values.push_back(value);
-    // TVM's bounds `v >= lo` and `v < hi + 1`, the conjunction simplified as a whole.
-    PrimExpr past = add(dom_hi, make_const(dom_hi->dtype, int64_t(1)));
-    for (PrimExpr c : {greater_equal(value, dom_lo), less(value, past)}) {
-      if (analyzer.CanProve(c)) continue;
-      predicate = predicate.defined() ? logical_and(predicate, c) : c;
+    if (info.bound) {
+      if (info.bound->HasLowerBound()) {
+        PrimExpr c = greater_equal(value, info.bound->min_value);
+        if (!analyzer.CanProve(c)) predicate = logical_and(predicate, c);
+      }
+      if (info.bound->HasUpperBound()) {
+        PrimExpr c = less(value, add(info.bound->max_value,
+                                     make_const(info.bound->max_value->dtype, int64_t(1))));
+        if (!analyzer.CanProve(c)) predicate = logical_and(predicate, c);
+      }
     }
   }
-  predicate = predicate.defined() ? analyzer.Simplify(predicate)
-                                  : make_const(DataType::Bool(), int64_t(1));
+  predicate = analyzer.Simplify(predicate);
   Stmt nest = MakeSBlockRealize(values, predicate, block);
   for (size_t i = new_loops.size(); i-- > 0;) {
     const PrimExpr& extent = new_loops[i].second;
