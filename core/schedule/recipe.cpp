@@ -201,6 +201,12 @@ RecipeMethodRegistrar::RecipeMethodRegistrar(std::string name, RecipeMethod meth
                  name.c_str());
     std::abort();
   }
+  if ((method.returns == RecipeReturns::kValue) != static_cast<bool>(method.evaluate) ||
+      (method.returns != RecipeReturns::kValue && !method.apply)) {
+    std::fprintf(stderr, "recipe method `%s`: a value method needs `evaluate`, others `apply`\n",
+                 name.c_str());
+    std::abort();
+  }
   if (!Registry().emplace(name, std::move(method)).second) {
     std::fprintf(stderr, "recipe method `%s` registered twice\n", name.c_str());
     std::abort();

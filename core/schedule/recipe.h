@@ -135,6 +135,7 @@ enum class RecipeReturns {
   kNothing,  // `sch.parallel(l1)`: assigning the result is an error
   kSingle,   // `b1 = sch.get_sblock("B")`
   kList,     // `l1, l2 = sch.get_loops(b0)`, `b1, = sch.get_producers(b0)`
+  kValue,    // `sch.can_decompose_padding(b0, l1)`: a plain value (RecipeMethod::evaluate)
 };
 
 // What a parameter takes, for tools that build calls rather than read them (the workbench's
@@ -188,8 +189,10 @@ struct RecipeMethod {
   // then keyword-only.
   bool varargs = false;
   RecipeReturns returns = RecipeReturns::kNothing;
-  // Applies the call; returns the handles to bind (one for kSingle).
+  // Applies the call; returns the handles to bind (one for kSingle). Unused for kValue.
   std::function<std::vector<RecipeRV>(Schedule&, RecipeArgs&)> apply;
+  // kValue: the call's value (a query; it changes neither the module nor the trace).
+  std::function<RecipeValue(Schedule&, RecipeArgs&)> evaluate = {};
 };
 
 // Registers `method` under `name` with its description (a later registration of the same name,

@@ -1143,6 +1143,12 @@ class Reader {
       }
     }
     RecipeArgs args(sch_, name, std::move(named), std::move(varargs), n->begin, n->end);
+    if (method->returns == RecipeReturns::kValue) {
+      Value v = method->evaluate(sch_, args);
+      v.begin = n->begin;
+      v.end = n->end;
+      return v;
+    }
     std::vector<RecipeRV> outputs = method->apply(sch_, args);
     Value v;
     v.begin = n->begin;
@@ -1163,6 +1169,17 @@ class Reader {
     if (method->returns == RecipeReturns::kList) {
       v.kind = Value::Kind::kList;
       for (size_t k = 0; k < outputs.size(); ++k) {
+        // A sampled value that has none (sample_perfect_tile's outer factor of a symbolic loop)
+        // is None, as TVM returns it.
+        const auto* e = std::get_if<Schedule::ExprRV>(&outputs[k]);
+        if (e && e->id >= 0 && static_cast<size_t>(e->id) < sch_.expr_values_.size() &&
+            !sch_.expr_values_[static_cast<size_t>(e->id)]) {
+          Value none;
+          none.begin = n->begin;
+          none.end = n->end;
+          v.list.push_back(std::move(none));
+          continue;
+        }
         v.list.push_back(handle(outputs[k], text + "[" + std::to_string(k) + "]"));
       }
     }

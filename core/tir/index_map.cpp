@@ -138,11 +138,14 @@ InverseResult Inverse(const IndexMap& map, const std::vector<PrimExpr>& shape) {
     if (!m->var.defined()) distribute(m->sum, value_of[m]);
   }
   std::vector<PrimExpr> inverse;
-  for (const Var& v : map->initial_indices) {
+  for (size_t i = 0; i < map->initial_indices.size(); ++i) {
+    const Var& v = map->initial_indices[i];
     PrimExpr e;
     for (const auto& [mark, value] : value_of) {
       if (mark->var.get() == v.get()) e = value;
     }
+    // An index of extent 1 is always 0: the iter-map detection drops it as a constant.
+    if (!e.defined() && IsConstInt(iters[i].second->extent, 1)) e = Zero(v->dtype);
     if (!e.defined()) return {{}, "the initial index " + v->name_hint + " is not used by the map"};
     inverse.push_back(analyzer.Simplify(cast(v->dtype, e)));
   }

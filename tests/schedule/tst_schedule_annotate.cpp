@@ -321,6 +321,17 @@ class Module:
                                        "u = sch.add_unit_loop(b)\n");
     QVERIFY2(diags.empty(), diags.empty() ? "" : diags[0].message.c_str());
     ExpectSameMeaning(before, sch.mod());
+    // A dict value, keyed by strings as TVM's annotation maps are; its trace replays.
+    Schedule dict(before);
+    Apply(dict, "sch.annotate(\"B\", \"meta\", {\"arr\": [0, 0], \"key\": 3})\n");
+    const ir::AttrMap& anns = dict.Get(dict.GetSBlock("B"))->annotations;
+    QVERIFY(anns.count("meta"));
+    const auto* m = anns.at("meta").as<ir::MapObj>();
+    QVERIFY(m && m->items.size() == 2 && m->items.count("arr") && m->items.count("key"));
+    ExpectReplay(before, dict);
+    DiagnosticList non_string = ApplyRecipe(dict, "sch.annotate(\"B\", \"k2\", {1: 2})\n");
+    QCOMPARE(non_string.size(), size_t(1));
+    QVERIFY(non_string[0].message.find("a key of ann_val's dict") != std::string::npos);
     DiagnosticList bad = ApplyRecipe(sch, "sch.unannotate(\"B\", \"nope\")\n");
     QVERIFY(!bad.empty());
     QVERIFY(bad[0].message.find("Cannot find annotation key: nope") != std::string::npos);

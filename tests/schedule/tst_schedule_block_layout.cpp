@@ -83,6 +83,40 @@ class TestScheduleBlockLayout : public QObject {
     ExpectReplay(before, sch);
   }
 
+  // An iterator of extent 1 is 0 in the inverse: the map is still a bijection.
+  void unitIterator() {
+    const char* unit = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((1, 8), "float32"), B: T.Buffer((1, 8), "float32")):
+        for i, j in T.grid(1, 8):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj])
+                T.writes(B[vi, vj])
+                B[vi, vj] = A[vi, vj] * T.float32(2.0)
+)";
+    ir::IRModule before = ParseModule(unit);
+    Schedule sch(before);
+    Apply(sch, "sch.transform_block_layout(\"B\", lambda i, j: (j, i))\n");
+    ExpectModule(before, sch.mod(), R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((1, 8), "float32"), B: T.Buffer((1, 8), "float32")):
+        for ax0, ax1 in T.grid(8, 1):
+            with T.sblock("B"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                T.reads(A[0, v0])
+                T.writes(B[0, v0])
+                B[0, v0] = A[0, v0] * T.float32(2.0)
+)");
+    // A fused map where the leading iterator has extent 1 (TVM's conv2d_nhwc test's form).
+    Schedule fused(before);
+    Apply(fused, "sch.transform_block_layout(\"B\", lambda i, j: (i * 8 + j,))\n");
+    ExpectSameMeaning(before, fused.mod());
+    ExpectReplay(before, fused);
+  }
+
   void splitIterator() {
     ir::IRModule before = ParseModule(kElementwise);
     Schedule sch(before);

@@ -292,6 +292,18 @@ class Module:
                           message.toStdString()));
   }
 
+  // can_decompose_padding answers without changing the schedule.
+  void canDecompose() {
+    ir::IRModule before = ParseModule(kTwoStage);
+    Schedule sch(before);
+    SBlockRV b = sch.GetSBlock("B");
+    QVERIFY(!CanDecomposePadding(sch, b, sch.GetLoops(b)[0]));
+    QVERIFY(sch.mod().same_as(before));
+    Apply(sch, "b = sch.get_sblock(\"B\")\nassert not sch.can_decompose_padding(b, "
+               "sch.get_loops(b)[1])\n");
+    QVERIFY(sch.trace().AsPython().find("decompose_padding") == std::string::npos);
+  }
+
   // In a recipe the error is reported at the statement, with a note at the block.
   void recipeError() {
     Schedule sch(ParseModule(kTwoStage));

@@ -350,6 +350,52 @@ class TestScheduleReduction : public QObject {
     ExpectReplay(before, sch);
   }
 
+  // A unit loop no iterator uses (left by a fuse with factor 1): factored into a one-slot
+  // buffer, as TVM does; the write-back reduces over that one slot.
+  void rfactorUnboundUnitLoop() {
+    ir::IRModule before = ParseModule(R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((8, 32), "int32"), B: T.Buffer((8,), "int32")):
+        for i, k, u in T.grid(8, 32, 1):
+            with T.sblock("B"):
+                vi = T.axis.spatial(8, i)
+                vk = T.axis.reduce(32, k)
+                T.reads(A[vi, vk])
+                T.writes(B[vi])
+                with T.init():
+                    B[vi] = 0
+                B[vi] = B[vi] + A[vi, vk]
+)");
+    Schedule sch(before);
+    SBlockRV b = sch.GetSBlock("B");
+    sch.RFactor(sch.GetLoops(b)[2], 0);
+    ExpectModule(before, sch.mod(), R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((8, 32), "int32"), B: T.Buffer((8,), "int32")):
+        B_rf = T.sblock_alloc_buffer((1, 8), "int32")
+        for i, k, u in T.grid(8, 32, 1):
+            with T.sblock("B_rf"):
+                vu, vi = T.axis.remap("SS", [u, i])
+                vk = T.axis.reduce(32, k)
+                T.reads(A[vi, vk])
+                T.writes(B_rf[vu, vi])
+                with T.init():
+                    B_rf[vu, vi] = 0
+                B_rf[vu, vi] = B_rf[vu, vi] + A[vi, vk]
+        for i, u in T.grid(8, 1):
+            with T.sblock("B"):
+                vu, vi = T.axis.remap("RS", [u, i])
+                T.reads(B_rf[vu, vi])
+                T.writes(B[vi])
+                with T.init():
+                    B[vi] = 0
+                B[vi] = B[vi] + B_rf[vu, vi]
+)");
+    ExpectReplay(before, sch);
+  }
+
   void rfactorErrors() {
     {
       ir::IRModule before = ParseModule(kIntRowSum);

@@ -286,6 +286,28 @@ class TestScheduleSampling : public QObject {
     QVERIFY2(diags.empty(), diags.empty() ? "" : diags[0].message.c_str());
     ExpectModule(before, sch.mod(), VectorSplit("i_0, i_1 in T.grid(16, 4)", "i_0 * 4 + i_1"));
     ExpectReplay(before, sch);
+    // A loop of symbolic extent: the outer factor is unknown, None in the recipe as in TVM.
+    ir::IRModule dynamic = ParseModule(R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(a: T.handle):
+        n = T.int32()
+        A = T.match_buffer(a, (n, 8))
+        for i, j in T.grid(n, 8):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads()
+                T.writes(A[vi, vj])
+                A[vi, vj] = T.float32(1.0)
+)");
+    Schedule dyn(dynamic);
+    Apply(dyn, "i, j = sch.get_loops(\"B\")\n"
+               "f = sch.sample_perfect_tile(i, n=3)\n"
+               "assert f[0] is None and sch.get(f[1]) * sch.get(f[2]) == 1\n"
+               "g = sch.sample_perfect_tile(j, n=2)\n"
+               "assert g[0] is not None and sch.get(g[0]) * sch.get(g[1]) == 8\n");
+    QVERIFY(dyn.trace().AsPython().find("_, v") != std::string::npos);
+    ExpectReplay(dynamic, dyn);
     Schedule bad(before);
     diags = ApplyRecipe(bad, "c = sch.sample_categorical([1, 2], [0.5], decision=0)\n");
     QCOMPARE(diags.size(), size_t(1));

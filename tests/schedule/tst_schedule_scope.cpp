@@ -6,6 +6,7 @@
 #include <string>
 
 #include "schedule/block_scope.h"
+#include "schedule/primitive/primitives.h"
 #include "schedule_test_util.h"
 #include "tir/functor.h"
 #include "tir/stmt.h"
@@ -291,6 +292,57 @@ class TestScheduleScope : public QObject {
     for (const tir::SBlock& child : oscope.children()) {
       QVERIFY2(HasRegionCover(of, oscope, child.get()), child->name_hint.c_str());
     }
+  }
+
+  // The schedule state's three flags per block, as TVM caches them for a fresh state.
+  void cachedFlags() {
+    auto flags = [](const char* program, const char* block) {
+      Schedule sch(ParseModule(program));
+      CachedFlags f = GetCachedFlags(sch, sch.GetSBlock(block));
+      return std::string(f.affine_binding ? "A" : "a") + (f.region_cover ? "R" : "r") +
+             (f.stage_pipeline ? "S" : "s");
+    };
+    // A covered two-stage pipeline: every flag holds, the root's too.
+    QCOMPARE(flags(kTwoStage, "B"), std::string("ARS"));
+    QCOMPARE(flags(kTwoStage, "C"), std::string("ARS"));
+    QCOMPARE(flags(kTwoStage, "root"), std::string("ARS"));
+    // C reads more of B than B writes: C has no region cover and the root is no stage pipeline.
+    QCOMPARE(flags(kPartialProducer, "B"), std::string("ARS"));
+    QCOMPARE(flags(kPartialProducer, "C"), std::string("ArS"));
+    QCOMPARE(flags(kPartialProducer, "root"), std::string("ARs"));
+    // A write after read inside the block "outer": the outer scope is no stage pipeline.
+    QCOMPARE(flags(kNested, "outer"), std::string("ARs"));
+    QCOMPARE(flags(kNested, "inner1"), std::string("ARS"));
+    // Through the recipe, as a dict compared in an assertion; a false one stops the recipe.
+    Schedule sch(ParseModule(kPartialProducer));
+    Apply(sch,
+          "assert sch._get_cached_flags(sch.get_sblock(\"C\")) == {\"affine_binding\": True, "
+          "\"region_cover\": False, \"stage_pipeline\": True}\n");
+    DiagnosticList diags = ApplyRecipe(
+        sch, "assert sch._get_cached_flags(\"root\") == {\"affine_binding\": True, "
+             "\"region_cover\": True, \"stage_pipeline\": True}\n");
+    QCOMPARE(diags.size(), size_t(1));
+    QVERIFY(diags[0].message.find("assertion failed") != std::string::npos);
+    QVERIFY(sch.trace().AsPython().find("cached_flags") == std::string::npos);  // not recorded
+  }
+
+  // get_output_blocks: the blocks below a scope writing what their own scope does not allocate.
+  void outputBlocks() {
+    Schedule sch(ParseModule(kTwoStage));
+    QCOMPARE(Names(sch, GetOutputBlocks(sch, sch.GetSBlock("root"))), (Names_t{"C"}));
+    Schedule deps(ParseModule(kDeps));
+    QCOMPARE(Names(deps, GetOutputBlocks(deps, deps.GetSBlock("root"))), (Names_t{"D"}));
+    // Nested blocks count too, each against its own scope root.
+    Schedule nested(ParseModule(kNested));
+    QCOMPARE(Names(nested, GetOutputBlocks(nested, nested.GetSBlock("root"))),
+             (Names_t{"outer", "inner0", "inner1"}));
+    QCOMPARE(Names(nested, GetOutputBlocks(nested, nested.GetSBlock("outer"))),
+             (Names_t{"inner0", "inner1"}));
+    Apply(nested,
+          "blocks = sch.get_output_blocks(\"outer\")\n"
+          "assert len(blocks) == 2 and sch.get(blocks[1]).name_hint == \"inner1\"\n");
+    QVERIFY(nested.trace().AsPython().find("sch.get_output_blocks(scope_block=") !=
+            std::string::npos);
   }
 
   void childProducersConsumers() {

@@ -414,10 +414,23 @@ ObjectRef AnnValue(RecipeArgs& args, const RecipeValue& v) {
       for (const RecipeValue& item : v.list) items.push_back(AnnValue(args, item));
       return ir::MakeArray(std::move(items));
     }
+    case RecipeValue::Kind::kDict: {
+      // TVM's annotation dicts are keyed by strings (Map<String, Any>).
+      ir::AttrMap items;
+      for (size_t k = 0; k + 1 < v.list.size(); k += 2) {
+        if (v.list[k].kind != RecipeValue::Kind::kString) {
+          throw RecipeArgs::TypeError(v.list[k], "a key of ann_val's dict", "a string");
+        }
+        items[v.list[k].s] = AnnValue(args, v.list[k + 1]);
+      }
+      return ir::MakeMap(std::move(items));
+    }
     case RecipeValue::Kind::kHandle: return ir::MakeInt(args.ExprValueOf(v));
     default: break;
   }
-  throw RecipeArgs::TypeError(v, "ann_val", "a number, a string, a boolean or a list of them");
+  throw RecipeArgs::TypeError(v, "ann_val",
+                              "a number, a string, a boolean or a list or string-keyed dict of "
+                              "them");
 }
 
 RecipeMethodRegistrar reg_annotate(
@@ -432,7 +445,7 @@ RecipeMethodRegistrar reg_annotate(
      {{"block_or_loop", RecipeParamKind::kBlockOrLoop, "the block or loop", ""},
       {"ann_key", RecipeParamKind::kAnnKey, "the annotation key", ""},
       {"ann_val", RecipeParamKind::kAnnValue,
-       "the value: a number, a string, True/False or a list", ""}}});
+       "the value: a number, a string, True/False, or a list or dict of them", ""}}});
 
 RecipeMethodRegistrar reg_unannotate(
     "unannotate", {{"block_or_loop", "ann_key"}, false, RecipeReturns::kNothing,

@@ -398,5 +398,33 @@ RecipeMethodRegistrar reg_decompose_padding(
       {"loop", RecipeParamKind::kLoop,
        "the loop of the block above which the constant fill goes", ""}}});
 
+RecipeMethodRegistrar reg_can_decompose_padding(
+    "can_decompose_padding",
+    {{"block", "loop"}, false, RecipeReturns::kValue, {},
+     [](Schedule& sch, RecipeArgs& args) {
+       RecipeValue v;
+       v.kind = RecipeValue::Kind::kBool;
+       v.i = CanDecomposePadding(sch, args.Block("block"), args.Loop("loop"));
+       return v;
+     }},
+    {"lookup",
+     "whether decompose_padding applies to the block at the loop",
+     {{"block", RecipeParamKind::kBlock, "the padding block", ""},
+      {"loop", RecipeParamKind::kLoop, "the loop above which the constant fill would go", ""}}});
+
 }  // namespace
+
+bool CanDecomposePadding(const Schedule& sch, const SBlockRV& block, const LoopRV& loop) {
+  // The primitive checks everything before it changes anything; trying it on a copy (the IR is
+  // shared, not copied) answers without a second copy of its checks.
+  Schedule trial = sch;
+  try {
+    DecomposePadding(trial, block, loop);
+  } catch (const ScheduleError&) {
+    return false;
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+  return true;
+}
 }  // namespace wb::schedule

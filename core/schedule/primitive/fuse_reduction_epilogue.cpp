@@ -1,6 +1,12 @@
-// fuse_reduction_epilogue (primitives.h): a sum reduction into an intermediate followed by an
-// elementwise `D = temp + X` becomes one reduction into D whose init is X, as TVM's
-// ReductionEpilogueFuser does for its bias-add pattern.
+// fuse_reduction_epilogue (primitives.h): a reduction into an intermediate `temp` followed by an
+// elementwise epilogue `D = E(temp)` becomes one reduction into D, as TVM's ReductionEpilogueFuser
+// does. E reads temp once and combines it only through additions, min/max and other shells that
+// do not scale it (no `*`, `/`, `%` over it): a bias `temp + C`, a ReLU `max(temp + C, 0)`, a
+// clip `min(max(temp, lo), hi)`. The fused block's init is E with temp replaced by the
+// reduction's init value; its update is E with temp replaced by the reduction's update (reading
+// D), where the addend next to temp is dropped (the bias was added once, by the init). For a
+// linear epilogue (the bias) this is the same program; for ReLU and clipping the shell then
+// applies at every reduction step, which is the primitive's documented meaning in TVM.
 #include <algorithm>
 
 #include "arith/analyzer.h"
@@ -22,40 +28,97 @@ namespace {
 
 const char* kPrim = "fuse-reduction-epilogue";
 
-bool Loads(const PrimExpr& e, const Buffer& buffer) {
-  bool found = false;
+const char kErrEpilogueBody[] =
+    "The body of the inlined block should be in form of\n"
+    "    `B[...] = g(i, j, k, A[f(i, j, k, ...)] ...)`,\n"
+    "where A is the reduction's output, read exactly once and combined only by additions and "
+    "min/max\n(no multiplication, division or modulo of it), and there should not be predicates "
+    "in the\nepilogue block.";
+
+int CountLoads(const PrimExpr& e, const Buffer& buffer) {
+  int count = 0;
   PostOrderVisit(e, [&](const ir::Object* n) {
     auto* load = NodeAs<BufferLoadNode>(n);
-    found |= load && load->buffer.same_as(buffer);
+    count += load && load->buffer.same_as(buffer);
   });
-  return found;
+  return count;
 }
 
-// `e` as `load + rest` or `rest + load` with `load` a load of `buffer`; rest is null for `e`
-// being the load itself. False when `e` has another shape or `rest` loads the buffer too.
-bool SplitAddend(const PrimExpr& e, const Buffer& buffer, const BufferLoadNode** load,
-                 PrimExpr* rest, bool* load_first) {
-  if (auto* l = e.as<BufferLoadNode>(); l && l->buffer.same_as(buffer)) {
-    *load = l;
-    *rest = PrimExpr();
-    *load_first = true;
-    return true;
-  }
-  auto* add = e.as<AddNode>();
-  if (!add) return false;
-  for (int side = 0; side < 2; ++side) {
-    const PrimExpr& a = side == 0 ? add->a : add->b;
-    const PrimExpr& b = side == 0 ? add->b : add->a;
-    auto* l = a.as<BufferLoadNode>();
-    if (l && l->buffer.same_as(buffer) && !Loads(b, buffer)) {
-      *load = l;
-      *rest = b;
-      *load_first = side == 0;
-      return true;
-    }
-  }
-  return false;
+bool Loads(const PrimExpr& e, const Buffer& buffer) { return CountLoads(e, buffer) > 0; }
+
+// Whether `e` multiplies, divides or takes the remainder of an expression reading `buffer`:
+// the epilogue would then scale the partial sums, which per-step application cannot express.
+bool ScalesLoad(const PrimExpr& e, const Buffer& buffer) {
+  bool scales = false;
+  PostOrderVisit(e, [&](const ir::Object* n) {
+    const PrimExpr* a = nullptr;
+    const PrimExpr* b = nullptr;
+    if (auto* m = NodeAs<MulNode>(n)) a = &m->a, b = &m->b;
+    if (auto* d = NodeAs<DivNode>(n)) a = &d->a, b = &d->b;
+    if (auto* m = NodeAs<ModNode>(n)) a = &m->a, b = &m->b;
+    scales |= a && (Loads(*a, buffer) || Loads(*b, buffer));
+  });
+  return scales;
 }
+
+// The epilogue's expression with the load of temp replaced by `replacement`. An addition met on
+// the way up from that load keeps only its operand holding it: the bias it adds was applied by
+// the init. TVM's rule is asymmetric after the first such addition (when temp came from the
+// left operand, outer additions are kept; from the right, the next one drops its other operand
+// too); it is followed as written so the fused block is the one TVM builds.
+class EpilogueApplier : public ExprMutator {
+ public:
+  // `drop_addend` off: a plain substitution (the init's `E(init value)`).
+  EpilogueApplier(Buffer temp, PrimExpr replacement, bool drop_addend = true)
+      : temp_(std::move(temp)), replacement_(std::move(replacement)), drop_addend_(drop_addend) {}
+  using ExprMutator::VisitExpr_;
+
+  PrimExpr VisitExpr_(const BufferLoadNode* op) override {
+    if (op->buffer.same_as(temp_)) {
+      found_ = true;
+      return replacement_;
+    }
+    return ExprMutator::VisitExpr_(op);
+  }
+
+  PrimExpr VisitExpr_(const AddNode* op) override {
+    if (!drop_addend_) return ExprMutator::VisitExpr_(op);
+    bool before = found_;
+    found_ = false;
+    PrimExpr a = VisitExpr(op->a);
+    bool in_a = found_;
+    found_ = false;
+    PrimExpr b = VisitExpr(op->b);
+    if (in_a) return a;
+    if (found_) return b;
+    found_ = before;
+    if (a.same_as(op->a) && b.same_as(op->b)) return ir::GetRef(op);
+    return MakeBinary(ir::TypeIndex::kAdd, a, b, op->span);
+  }
+
+ private:
+  Buffer temp_;
+  PrimExpr replacement_;
+  bool drop_addend_;
+  bool found_ = false;
+};
+
+// Loads of `from` in an expression read `to` at the same indices.
+class LoadRedirector : public ExprMutator {
+ public:
+  LoadRedirector(Buffer from, Buffer to) : from_(std::move(from)), to_(std::move(to)) {}
+  using ExprMutator::VisitExpr_;
+  PrimExpr VisitExpr_(const BufferLoadNode* op) override {
+    PrimExpr e = ExprMutator::VisitExpr_(op);
+    auto* load = e.as<BufferLoadNode>();
+    if (!load->buffer.same_as(from_)) return e;
+    return MakeBufferLoad(to_, load->indices, load->predicate, load->span);
+  }
+
+ private:
+  Buffer from_;
+  Buffer to_;
+};
 
 bool SameIndices(const std::vector<PrimExpr>& a, const std::vector<PrimExpr>& b) {
   if (a.size() != b.size()) return false;
@@ -126,35 +189,38 @@ void FuseReductionEpilogue(Schedule& sch, const SBlockRV& reduction_rv,
                                     Quote(reduction.get()) + ": " + why,
                          epilogue->span);
   };
+  // TVM's body analysis: no predicate, a store whose value reads temp once and does not scale it,
+  // and a producer with a reduction iterator.
   const SBlockRealizeNode* e_realize = RealizeOf(func, epilogue.get());
-  if (!e_realize || !IsConstInt(e_realize->predicate, 1)) {
-    throw body_error("it has a predicate");
-  }
   auto* e_store = epilogue->body.as<BufferStoreNode>();
-  const BufferLoadNode* e_load = nullptr;
-  PrimExpr addend;
-  bool e_load_first = true;
-  if (!e_store || !SplitAddend(e_store->value, temp, &e_load, &addend, &e_load_first)) {
-    throw body_error("its body must be `D[...] = " + temp->name + "[...] + X` (or `X + " +
-                     temp->name + "[...]`, or a copy of " + temp->name + ") with X not reading " +
-                     temp->name);
+  bool has_reduce_iter = std::any_of(
+      reduction->iter_vars.begin(), reduction->iter_vars.end(),
+      [](const IterVar& iv) { return iv->iter_type == IterVarType::kCommReduce; });
+  int temp_loads = 0;
+  if (e_store) {
+    for (const PrimExpr& i : e_store->indices) temp_loads += CountLoads(i, temp);
+    temp_loads += CountLoads(e_store->value, temp);
   }
+  if (!e_realize || !IsConstInt(e_realize->predicate, 1) || !e_store || temp_loads != 1 ||
+      !Loads(e_store->value, temp) || ScalesLoad(e_store->value, temp) || !has_reduce_iter) {
+    throw ScheduleError(kPrim, kErrEpilogueBody, epilogue->span);
+  }
+  const BufferLoadNode* e_load = nullptr;
+  PostOrderVisit(e_store->value, [&](const ir::Object* n) {
+    auto* load = NodeAs<BufferLoadNode>(n);
+    if (load && load->buffer.same_as(temp)) e_load = load;
+  });
   auto* r_store = reduction->body.as<BufferStoreNode>();
   auto* r_init = reduction->init.defined() ? reduction->init.as<BufferStoreNode>() : nullptr;
-  const BufferLoadNode* r_load = nullptr;
-  PrimExpr update;
-  bool r_load_first = true;
   if (!r_store || !r_init || !r_store->buffer.same_as(temp) || !r_init->buffer.same_as(temp) ||
-      !SplitAddend(r_store->value, temp, &r_load, &update, &r_load_first) || !update.defined() ||
-      !SameIndices(r_load->indices, r_store->indices) || Loads(r_init->value, temp)) {
+      Loads(r_init->value, temp)) {
     throw ScheduleError(kPrim, "The reduction " + Quote(reduction.get()) +
-                                   " must be a sum: an init storing a value to " + temp->name +
-                                   " and an update `" + temp->name + "[...] = " + temp->name +
-                                   "[...] + f` with f not reading " + temp->name,
+                                   " must be an init storing a value to " + temp->name +
+                                   " and an update storing to " + temp->name,
                         reduction->span);
   }
   Buffer out = e_store->buffer;
-  if (Loads(update, out) || out.same_as(temp)) {
+  if (Loads(r_store->value, out) || out.same_as(temp)) {
     throw body_error("the reduction reads " + out->name + ", which the fused block writes");
   }
   // The epilogue's iterators stand for the reduction's data-parallel ones, in order.
@@ -177,11 +243,13 @@ void FuseReductionEpilogue(Schedule& sch, const SBlockRV& reduction_rv,
     throw body_error("its iterators must span the reduction's data-parallel iterators, in order, "
                      "and read " + temp->name + " where the reduction writes it");
   }
-  // Dataflow: the epilogue is temp's only reader, and nothing between the two blocks touches
-  // what the fused block now writes early or reads early.
+  // Dataflow: the epilogue is temp's only reader (TVM fuses with other readers left reading a
+  // temp nobody writes any more; that program would read garbage), and nothing between the two
+  // blocks touches what the fused block now writes early or reads early.
   std::vector<SBlock> readers = deps.ReadersOf(temp.get());
   if (readers.size() != 1 || !readers[0].same_as(epilogue)) {
-    throw body_error("it must be the only block reading " + temp->name);
+    throw body_error("it must be the only block reading " + temp->name +
+                     ", which the fused block no longer writes");
   }
   const std::vector<SBlock>& children = deps.children();
   auto pos = [&](const SBlock& b) {
@@ -192,11 +260,11 @@ void FuseReductionEpilogue(Schedule& sch, const SBlockRV& reduction_rv,
   for (auto i = pos(reduction) + 1; i < pos(epilogue); ++i) {
     const SBlock& mid = children[i];
     bool touches_out = FindRegion(mid->reads, out).defined() || FindRegion(mid->writes, out).defined();
-    bool writes_addend = false;
+    bool writes_read = false;
     for (const BufferRegion& w : mid->writes) {
-      writes_addend |= addend.defined() && Loads(addend, w->buffer);
+      writes_read |= !w->buffer.same_as(temp) && Loads(e_store->value, w->buffer);
     }
-    if (touches_out || writes_addend) {
+    if (touches_out || writes_read) {
       throw body_error("block " + Quote(mid.get()) + " between them accesses " + out->name +
                        " or writes what the epilogue reads");
     }
@@ -209,16 +277,14 @@ void FuseReductionEpilogue(Schedule& sch, const SBlockRV& reduction_rv,
                         epilogue->span);
   }
 
-  // The fused block: init D = X + init value, update D = D + f.
+  // The fused block: init D = E(init value), update D = E(update reading D) without the addend.
   std::vector<PrimExpr> out_idx;
   for (const PrimExpr& e : e_store->indices) out_idx.push_back(Substitute(e, to_reduction));
-  PrimExpr x = addend.defined() ? Substitute(addend, to_reduction) : PrimExpr();
-  PrimExpr init_value = r_init->value;
-  if (x.defined()) {
-    init_value = analyzer.Simplify(e_load_first ? add(init_value, x) : add(x, init_value));
-  }
-  PrimExpr acc = MakeBufferLoad(out, out_idx);
-  PrimExpr new_update = r_load_first ? add(acc, update) : add(update, acc);
+  PrimExpr epilogue_value = Substitute(e_store->value, to_reduction);
+  PrimExpr init_value =
+      analyzer.Simplify(EpilogueApplier(temp, r_init->value, false)(epilogue_value));
+  PrimExpr step = LoadRedirector(temp, out)(r_store->value);
+  PrimExpr new_update = EpilogueApplier(temp, step)(epilogue_value);
   SBlock fused = reduction;
   SBlockNode* n = fused.CopyOnWrite();
   n->init = MakeBufferStore(out, init_value, out_idx, {}, r_init->span);
@@ -235,12 +301,8 @@ void FuseReductionEpilogue(Schedule& sch, const SBlockRV& reduction_rv,
   }
   n->reads = std::move(reads);
 
+  // temp's allocation stays, unused, as in TVM's result (dead allocations go at lowering).
   SBlock new_scope = Downcast<SBlockNode>(FusionReplacer(reduction.get(), fused, removed)(scope));
-  // temp is no longer written or read: drop its allocation.
-  SBlockNode* s = new_scope.CopyOnWrite();
-  s->alloc_buffers.erase(std::remove_if(s->alloc_buffers.begin(), s->alloc_buffers.end(),
-                                        [&](const Buffer& b) { return b.same_as(temp); }),
-                         s->alloc_buffers.end());
   ReplaceOptions options;
   options.removed_blocks.push_back(epilogue->name_hint);
   sch.Replace(scope.get(), new_scope, options);
@@ -261,9 +323,9 @@ RecipeMethodRegistrar reg_fuse_reduction_epilogue(
        return {};
      }},
     {"compute location",
-     "fold an elementwise `D = temp + X` after a sum reduction into it (init D = X)",
-     {{"reduction_block", RecipeParamKind::kBlock, "the sum reduction writing temp", ""},
-      {"epilogue_block", RecipeParamKind::kBlock, "the block adding to temp", ""}}});
+     "fold an elementwise epilogue (bias, ReLU, clip) of a reduction's result into the reduction",
+     {{"reduction_block", RecipeParamKind::kBlock, "the reduction writing temp", ""},
+      {"epilogue_block", RecipeParamKind::kBlock, "the elementwise block reading temp", ""}}});
 
 }  // namespace
 }  // namespace wb::schedule

@@ -23,6 +23,23 @@ namespace wb::schedule {
 // value without side effects), the in-bound condition is not always true, and each of its
 // conjuncts bounds one iterator (`1 <= vi`, `vi < 129`, `vi - 3 >= 0`).
 SBlockRV DecomposePadding(Schedule& sch, const SBlockRV& block, const LoopRV& loop);
+// TVM's can_decompose_padding: whether DecomposePadding would apply; changes nothing.
+bool CanDecomposePadding(const Schedule& sch, const SBlockRV& block, const LoopRV& loop);
+
+// The three flags TVM's schedule state keeps per block (SCHEDULE.md §1.3), computed from the
+// current function: the block's binding is affine over the loops of its scope; it reads what its
+// scope's producers write (region cover; the root block: true); and, as a scope, its children
+// have region cover with no write-after-read between them (stage pipeline; a leaf: true).
+struct CachedFlags {
+  bool affine_binding = false;
+  bool region_cover = false;
+  bool stage_pipeline = false;
+};
+CachedFlags GetCachedFlags(const Schedule& sch, const SBlockRV& block);
+
+// TVM's get_output_blocks: the blocks below `scope_block` (nested ones included, in pre-order)
+// that write a buffer which their own scope root does not allocate.
+std::vector<SBlockRV> GetOutputBlocks(Schedule& sch, const SBlockRV& scope_block);
 
 // TVM's transform_block_layout: re-indexes the block's iteration space by `index_map` (one
 // parameter per iterator). The block gets iterators `v0, v1, ...` over the map's image of its
@@ -112,14 +129,18 @@ SBlockRV WriteAt(Schedule& sch, const LoopRV& loop, const SBlockRV& block, int w
 // dimension d of the buffer.
 void RollingBuffer(Schedule& sch, const SBlockRV& block, int write_buffer_index);
 
-// TVM's fuse_reduction_epilogue, for its bias-add pattern: a sum reduction into `temp` (init
-// `temp[...] = c`, update `temp[...] = temp[...] + f`) and an epilogue `D[...] = temp[...] + X`
-// (or a copy of temp) over the reduction's data-parallel iterators become the reduction block
-// writing D with init `D[...] = c + X` and update `D[...] = D[...] + f`; the epilogue is removed
-// (its handles expire) and temp's allocation dropped. TVM's checks (stage pipeline, a single
-// write, a reduction and a complete block, not an output block, the body pattern) and, for the
-// meaning, more: the epilogue is temp's only reader, and the blocks between the two neither
-// access D nor write what X reads. Other epilogues (scaling, ReLU, clipping) are refused.
+// TVM's fuse_reduction_epilogue: a reduction into `temp` (init `temp[...] = c`, update
+// `temp[...] = g(temp[...], ...)`) and an epilogue `D[...] = E(temp[...])` over the reduction's
+// data-parallel iterators, E reading temp once through additions and min/max only (a bias
+// `temp + C`, a ReLU `max(temp + C, 0)`, a clip `min(max(temp, lo), hi)`, in any operand order),
+// become the reduction block writing D with init `D[...] = E(c)` and update `D[...] = E(g(D))`
+// where the addend beside temp is dropped (TVM's rule); the epilogue is removed (its handles
+// expire) and temp's allocation is kept, as TVM keeps it. A bias keeps the program's meaning; a
+// ReLU or clip then applies at every reduction step, which is what the primitive means in TVM.
+// TVM's checks (stage pipeline, a single write, a reduction and a complete block, not an output
+// block, the body pattern, with TVM's BodyAnalysisError message) and, for the meaning, more: the
+// epilogue is temp's only reader, and the blocks between the two neither access D nor write what
+// E reads.
 void FuseReductionEpilogue(Schedule& sch, const SBlockRV& reduction_block,
                            const SBlockRV& epilogue_block);
 

@@ -320,7 +320,9 @@ SBlockRV Schedule::RFactor(const LoopRV& loop_rv, int64_t factor_axis) {
     }
   }
   const VarNode* rf_var = rf_loop->loop_var.get();
-  if (!red_loops.count(rf_var)) {
+  // A loop no iterator uses is factored only with extent 1 (TVM accepts any extent, and the
+  // write-back then sums as many copies of the whole reduction as the loop has iterations).
+  if (!red_loops.count(rf_var) && !(dp_loops.count(rf_var) == 0 && IsConstInt(rf_loop->extent, 1))) {
     throw ScheduleError(prim, "The loop " + Quote(rf_loop.get()) +
                                   " is not touched by any reduction block iter of block " +
                                   Quote(block.get()) + ", so it cannot be factored");
