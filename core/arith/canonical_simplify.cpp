@@ -1,6 +1,7 @@
 #include "arith/canonical_simplify.h"
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -29,12 +30,19 @@ struct SplitTerm {
   int64_t lower = 1;
   int64_t upper = kPosInf;
   int64_t scale = 1;
+  // For a product of factors: the factors in a canonical order, so that x*y and y*x are one
+  // index; null otherwise.
+  PrimExpr key;
 
   bool SameSplit(const SplitTerm& o) const {
     return lower == o.lower && upper == o.upper && SameIndex(o);
   }
   bool SameIndex(const SplitTerm& o) const {
-    return index.same_as(o.index) || ir::StructuralEqual(index, o.index, false);
+    if (index.same_as(o.index)) return true;
+    if (key.defined() || o.key.defined()) {
+      return ir::StructuralEqual(key.defined() ? key : index, o.key.defined() ? o.key : o.index, false);
+    }
+    return ir::StructuralEqual(index, o.index, false);
   }
   bool IsPlain() const { return lower == 1 && upper == kPosInf; }
 };
@@ -105,53 +113,55 @@ void MergeSplits(SumForm* s) {
 
 PrimExpr Const(DataType t, int64_t v) { return make_const(t, v); }
 
+// The modulus of a split as TVM's SplitExpr holds it, on the index itself:
+// (x // lower) % upper == (x % (lower * upper)) // lower. kPosInf when there is none, or when
+// the product overflows (the term is then written divide-first).
+int64_t IndexModulus(const SplitTerm& t) {
+  int64_t m = 0;
+  if (t.upper == kPosInf || __builtin_mul_overflow(t.lower, t.upper, &m)) return kPosInf;
+  return m;
+}
+
+// TVM's normal form of a split: x % (lower * upper) // lower, times the scale.
 PrimExpr EmitTerm(const SplitTerm& t, int64_t abs_scale, DataType dtype) {
-  // TVM's normal form of a split: `x % (lower * upper) // lower` (the modulo first).
   PrimExpr e = t.index;
-  int64_t modulus = 0;
-  if (t.upper != kPosInf) {
-    if (__builtin_mul_overflow(t.lower, t.upper, &modulus)) {
-      e = MakeBinary(TypeIndex::kFloorMod, MakeBinary(TypeIndex::kFloorDiv, e, Const(dtype, t.lower)),
-                     Const(dtype, t.upper));
-    } else {
-      e = MakeBinary(TypeIndex::kFloorMod, e, Const(dtype, modulus));
-      if (t.lower != 1) e = MakeBinary(TypeIndex::kFloorDiv, e, Const(dtype, t.lower));
-    }
-  } else if (t.lower != 1) {
-    e = MakeBinary(TypeIndex::kFloorDiv, e, Const(dtype, t.lower));
+  int64_t modulus = IndexModulus(t);
+  if (t.upper != kPosInf && modulus == kPosInf) {
+    if (t.lower != 1) e = MakeBinary(TypeIndex::kFloorDiv, e, Const(dtype, t.lower));
+    e = MakeBinary(TypeIndex::kFloorMod, e, Const(dtype, t.upper));
+  } else {
+    if (modulus != kPosInf) e = MakeBinary(TypeIndex::kFloorMod, e, Const(dtype, modulus));
+    if (t.lower != 1) e = MakeBinary(TypeIndex::kFloorDiv, e, Const(dtype, t.lower));
   }
   if (abs_scale != 1) e = MakeBinary(TypeIndex::kMul, e, Const(dtype, abs_scale));
   return e;
 }
 
-// TVM's order: the positive terms, a positive constant, then the negative terms and a negative
-// constant subtracted: `i*4 + j + 1 - k`, `9 - i`.
-PrimExpr Emit(const SumForm& form) {
-  // TVM's order of the terms: by descending scale, then lower factor, then modulus (stable).
-  SumForm s = form;
-  auto modulus = [](const SplitTerm& t) {
-    int64_t m = 0;
-    if (t.upper == kPosInf || __builtin_mul_overflow(t.lower, t.upper, &m)) return kPosInf;
-    return m;
-  };
-  std::stable_sort(s.terms.begin(), s.terms.end(), [&](const SplitTerm& a, const SplitTerm& b) {
-    if (a.scale != b.scale) return a.scale > b.scale;
-    if (a.lower != b.lower) return a.lower > b.lower;
-    return modulus(a) > modulus(b);
+// TVM's order of a sum: the terms by descending scale, then descending divisor and modulus
+// (stable, so terms of one index stay together); the positive terms added, then a positive
+// constant, then the negative terms and a negative constant subtracted: `i*4 + j + 1 - k`,
+// `8 - i*3`, `0 - i` when nothing is positive.
+PrimExpr Emit(const SumForm& s) {
+  std::vector<const SplitTerm*> order;
+  for (const SplitTerm& t : s.terms) order.push_back(&t);
+  std::stable_sort(order.begin(), order.end(), [](const SplitTerm* a, const SplitTerm* b) {
+    if (a->scale != b->scale) return a->scale > b->scale;
+    if (a->lower != b->lower) return a->lower > b->lower;
+    return IndexModulus(*a) > IndexModulus(*b);
   });
   PrimExpr res;
-  auto plus = [&](const PrimExpr& e) { res = res.defined() ? MakeBinary(TypeIndex::kAdd, res, e) : e; };
-  for (const SplitTerm& t : s.terms) {
-    if (t.scale > 0) plus(EmitTerm(t, t.scale, s.dtype));
+  for (const SplitTerm* t : order) {
+    if (t->scale <= 0) continue;
+    PrimExpr e = EmitTerm(*t, t->scale, s.dtype);
+    res = res.defined() ? MakeBinary(TypeIndex::kAdd, res, e) : e;
   }
-  if (s.base > 0) plus(Const(s.dtype, s.base));
-  for (const SplitTerm& t : s.terms) {
-    if (t.scale >= 0) continue;
-    if (!res.defined()) {
-      res = MakeBinary(TypeIndex::kMul, EmitTerm(t, 1, s.dtype), Const(s.dtype, t.scale));
-    } else {
-      res = MakeBinary(TypeIndex::kSub, res, EmitTerm(t, WrappingSub(0, t.scale), s.dtype));
-    }
+  if (s.base > 0) {
+    res = res.defined() ? MakeBinary(TypeIndex::kAdd, res, Const(s.dtype, s.base)) : Const(s.dtype, s.base);
+  }
+  for (const SplitTerm* t : order) {
+    if (t->scale >= 0) continue;
+    if (!res.defined()) res = Const(s.dtype, 0);
+    res = MakeBinary(TypeIndex::kSub, res, EmitTerm(*t, WrappingSub(0, t->scale), s.dtype));
   }
   if (!res.defined()) return Const(s.dtype, s.base);
   if (s.base < 0) return MakeBinary(TypeIndex::kSub, res, Const(s.dtype, WrappingSub(0, s.base)));
@@ -232,11 +242,7 @@ class CanonicalMutator : public ExprMutator {
         SumForm a = ToSum(op->a), b = ToSum(op->b);
         if (b.terms.empty()) return Scaled(a, b.base);
         if (a.terms.empty()) return Scaled(b, a.base);
-        // A product of non-constants is an atom; its factors are ordered so that x*y and y*x
-        // are the same atom.
-        PrimExpr x = Emit(a), y = Emit(b);
-        if (FactorAfter(x, y)) std::swap(x, y);
-        return FromAtom(MakeBinary(TypeIndex::kMul, x, y));
+        return Product(Emit(a), Emit(b), e->dtype);
       }
       case TypeIndex::kFloorDiv:
       case TypeIndex::kDiv:
@@ -259,6 +265,45 @@ class CanonicalMutator : public ExprMutator {
       default:
         return FromAtom(e);
     }
+  }
+
+  // A product of non-constants, as TVM's MulAndNormalize writes it: the factors of both sides
+  // in their order (x * y * z), the constant factors gathered into the term's scale
+  // (x * (y * 2) is x * y scaled by 2). x*y and y*x are one term: the key orders the factors.
+  SumForm Product(const PrimExpr& x, const PrimExpr& y, DataType dtype) {
+    std::vector<PrimExpr> factors;
+    int64_t scale = 1;
+    bool overflow = false;
+    std::function<void(const PrimExpr&)> collect = [&](const PrimExpr& f) {
+      if (f->type_index() == TypeIndex::kMul) {
+        auto* m = f.as<BinaryNode>();
+        collect(m->a);
+        collect(m->b);
+      } else if (const int64_t* c = AsConstInt(f)) {
+        overflow = overflow || __builtin_mul_overflow(scale, *c, &scale);
+      } else {
+        factors.push_back(f);
+      }
+    };
+    collect(x);
+    collect(y);
+    if (overflow || scale == 0) {
+      PrimExpr a = x, b = y;
+      if (FactorAfter(a, b)) std::swap(a, b);
+      return FromAtom(MakeBinary(TypeIndex::kMul, a, b));
+    }
+    PrimExpr product = factors[0];
+    for (size_t i = 1; i < factors.size(); ++i) product = MakeBinary(TypeIndex::kMul, product, factors[i]);
+    std::vector<PrimExpr> sorted = factors;
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const PrimExpr& a, const PrimExpr& b) { return FactorAfter(b, a); });
+    PrimExpr key = sorted[0];
+    for (size_t i = 1; i < sorted.size(); ++i) key = MakeBinary(TypeIndex::kMul, key, sorted[i]);
+    SumForm s{dtype, {}, 0};
+    SplitTerm t{product, nullptr, 1, kPosInf, scale};
+    t.key = key;
+    s.terms.push_back(std::move(t));
+    return s;
   }
 
   // floordiv(D*c + N, c) == D + floordiv(N, c) for every integer D: the divisible terms come out.

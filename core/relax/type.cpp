@@ -1,5 +1,6 @@
 #include "relax/type.h"
 
+#include "arith/analyzer.h"
 #include "ir/structural_equal.h"
 #include "relax/dim_text.h"
 
@@ -23,8 +24,13 @@ void VisitOptionalDims(Fields f, FieldVisitor* v, const char* flag, const char* 
   }
 }
 
+// Equal dims as TVM's base check decides: the same expression, or provably equal
+// (`w - kw + 1` and `w + 1 - kw`).
 bool SameDim(const PrimExpr& a, const PrimExpr& b) {
-  return a.same_as(b) || ir::StructuralEqual(a, b, /*map_free_vars=*/false);
+  if (a.same_as(b) || ir::StructuralEqual(a, b, /*map_free_vars=*/false)) return true;
+  if ((tir::AsConstInt(a) && tir::AsConstInt(b)) || a->dtype != b->dtype) return false;
+  arith::Analyzer analyzer;
+  return analyzer.CanProveEqual(a, b);
 }
 
 bool SameDims(const std::vector<PrimExpr>& a, const std::vector<PrimExpr>& b) {

@@ -103,6 +103,8 @@ std::vector<std::vector<IterVar>> NestedLevels(const std::vector<IterVar>& axes,
 }
 
 struct FuncBuilder {
+  // The block iterator of a scalar stage (TVM's int32, or the index dtype asked for).
+  DataType dummy_index_type = DataType::Int(32);
   std::vector<Tensor> arg_tensors;
   std::unordered_set<const tir::BufferNode*> arg_buffers;
   std::vector<Buffer> root_alloc;
@@ -215,12 +217,12 @@ struct FuncBuilder {
       }
       if (lv + 1 == levels.size() && cur.block_iters.empty()) {
         // A scalar stage still needs one block iterator.
-        Var vi = tir::MakeVar("vi", DataType::Int(32));
+        Var vi = tir::MakeVar("vi", dummy_index_type);
         cur.block_iters.push_back(
-            tir::MakeIterVar(ir::MakeRange(tir::make_const(DataType::Int(32), int64_t(0)),
-                                           tir::make_const(DataType::Int(32), int64_t(1))),
+            tir::MakeIterVar(ir::MakeRange(tir::make_const(dummy_index_type, int64_t(0)),
+                                           tir::make_const(dummy_index_type, int64_t(1))),
                              vi, tir::IterVarType::kDataPar));
-        cur.bindings.push_back(tir::make_const(DataType::Int(32), int64_t(0)));
+        cur.bindings.push_back(tir::make_const(dummy_index_type, int64_t(0)));
       }
       scopes.push_back(std::move(cur));
     }
@@ -266,8 +268,9 @@ struct FuncBuilder {
 
 }  // namespace
 
-tir::PrimFunc create_prim_func(const std::vector<PrimFuncArg>& args) {
+tir::PrimFunc create_prim_func(const std::vector<PrimFuncArg>& args, DataType index_dtype) {
   FuncBuilder fb;
+  if (!index_dtype.is_void()) fb.dummy_index_type = index_dtype;
   for (const PrimFuncArg& a : args) {
     if (a.tensor.defined()) {
       fb.arg_tensors.push_back(a.tensor);

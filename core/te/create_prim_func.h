@@ -28,7 +28,8 @@ struct PrimFuncArg {
 
 // Builds the PrimFunc computing `args`' outputs from its inputs, in the order given. Every
 // placeholder reached from the outputs must be among `args`; otherwise std::invalid_argument
-// names it.
-tir::PrimFunc create_prim_func(const std::vector<PrimFuncArg>& args);
+// names it. `index_dtype` (TVM's index_dtype_override; Relax's call_te asks for int64) is the
+// dtype of the block iterator a scalar stage gets; Void: int32.
+tir::PrimFunc create_prim_func(const std::vector<PrimFuncArg>& args, DataType index_dtype = DataType::Void());
 
 }  // namespace wb::te

@@ -212,7 +212,8 @@ PrimExpr prod(PrimExpr source, std::vector<IterVar> axis, PrimExpr condition) {
   DataType t = source->dtype;
   return Reduce1(
       std::move(source), std::move(axis), std::move(condition),
-      [](const PrimExpr& a, const PrimExpr& b) { return tir::mul(a, b); },
+      // A product of bools is their conjunction (TVM writes `and`).
+      [t](const PrimExpr& a, const PrimExpr& b) { return t.is_bool() ? tir::logical_and(a, b) : tir::mul(a, b); },
       tir::make_const(t, int64_t(1)));
 }
 

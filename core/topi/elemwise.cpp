@@ -216,6 +216,15 @@ Tensor gelu(const Tensor& x) {
   return multiply(x, add(Const(t, 0.5), half_erf));
 }
 
+Tensor gelu_tanh(const Tensor& x) {
+  DataType t = x.dtype();
+  Tensor half_x = multiply(Const(t, 0.5), x);
+  Tensor scaled = multiply(Const(t, std::sqrt(2.0 / M_PI)), x);
+  Tensor cubic = multiply(multiply(Const(t, 0.044715), x), x);
+  Tensor inner = multiply(scaled, add(Const(t, 1), cubic));
+  return multiply(half_x, add(Const(t, 1), unary(UnaryKind::kTanh, inner)));
+}
+
 Tensor silu(const Tensor& x) { return multiply(x, unary(UnaryKind::kSigmoid, x)); }
 
 Tensor leaky_relu(const Tensor& x, double alpha) {

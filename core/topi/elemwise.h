@@ -37,6 +37,9 @@ Tensor arange(const PrimExpr& start, const PrimExpr& step, const PrimExpr& lengt
 Tensor relu(const Tensor& x);
 // x * 0.5 * (1 + erf(x / sqrt(2))).
 Tensor gelu(const Tensor& x);
+// The tanh approximation 0.5 * x * (1 + tanh(sqrt(2 / pi) * x * (1 + 0.044715 * x * x))), in
+// the stages TVM's legalization composes (T_multiply ... compute ... T_multiply_5).
+Tensor gelu_tanh(const Tensor& x);
 // x * sigmoid(x).
 Tensor silu(const Tensor& x);
 // x where x > 0, alpha * x elsewhere (TVM's topi.nn.leaky_relu).

@@ -3,6 +3,9 @@
 #include <cctype>
 #include <stdexcept>
 
+#include <algorithm>
+
+#include "arith/analyzer.h"
 #include "tir/builtin.h"
 #include "tir/op.h"
 #include "topi/broadcast.h"
@@ -346,11 +349,16 @@ std::vector<Tensor> batch_norm(const Tensor& x, const Tensor& gamma, const Tenso
   return {out, copy(moving_mean, "T_moving_mean"), copy(moving_var, "T_moving_var")};
 }
 
-Tensor pad(const Tensor& x, const std::vector<int64_t>& before, const std::vector<int64_t>& after,
+Tensor pad(const Tensor& x, const std::vector<PrimExpr>& before, const std::vector<PrimExpr>& after,
            const PrimExpr& pad_value, const std::string& name) {
+  arith::Analyzer analyzer;
+  auto is_zero = [](const PrimExpr& e) {
+    const int64_t* v = tir::AsConstInt(e);
+    return v && *v == 0;
+  };
   std::vector<PrimExpr> shape;
   for (size_t i = 0; i < x.ndim(); ++i) {
-    shape.push_back(tir::add(x.shape()[i], Index(before[i] + after[i])));
+    shape.push_back(analyzer.Simplify(tir::add(tir::add(x.shape()[i], before[i]), after[i])));
   }
   PrimExpr value = tir::cast(x.dtype(), pad_value);
   return te::compute(
@@ -362,18 +370,26 @@ Tensor pad(const Tensor& x, const std::vector<int64_t>& before, const std::vecto
           cond = cond.defined() ? tir::logical_and(cond, c) : c;
         };
         for (size_t d = 0; d < x.ndim(); ++d) {
-          if (before[d] == 0 && after[d] == 0) {
+          if (is_zero(before[d]) && is_zero(after[d])) {
             idx.push_back(i[d]);
             continue;
           }
-          idx.push_back(tir::sub(i[d], Index(before[d])));
-          if (before[d] != 0) conj(tir::greater_equal(i[d], Index(before[d])));
-          if (after[d] != 0) conj(tir::less(i[d], tir::add(x.shape()[d], Index(before[d]))));
+          idx.push_back(tir::sub(i[d], before[d]));
+          if (!is_zero(before[d])) conj(tir::greater_equal(i[d], before[d]));
+          if (!is_zero(after[d])) conj(tir::less(i[d], tir::add(x.shape()[d], before[d])));
         }
         if (!cond.defined()) return x(idx);
         return IfThenElse(cond, x(idx), value);
       },
       name, kTagInjective, {}, te::AxisNames("i", x.ndim()));
+}
+
+Tensor pad(const Tensor& x, const std::vector<int64_t>& before, const std::vector<int64_t>& after,
+           const PrimExpr& pad_value, const std::string& name) {
+  std::vector<PrimExpr> b, a;
+  for (int64_t v : before) b.push_back(Index(v));
+  for (int64_t v : after) a.push_back(Index(v));
+  return pad(x, b, a, pad_value, name);
 }
 
 namespace {
@@ -471,8 +487,8 @@ Tensor conv(const Tensor& data, const Tensor& weight, const ConvParams& p) {
       after[dpos[j]] = pads[k + j - 2];
     }
   }
-  Tensor in = data;
-  if (AnyNonZero(pads)) in = pad(data, before, after, Const(data.dtype(), 0), "pad_temp");
+  // TVM's generic conv pads always, a copy stage when the padding is zero.
+  Tensor in = pad(data, before, after, Const(data.dtype(), 0), "pad_temp");
   DataType out_t = p.out_dtype.is_void() ? data.dtype() : p.out_dtype;
   std::string name = std::string(p.groups > 1 ? "group_" : "") + "conv" + std::to_string(k) + "d_" + Lower(p.data_layout);
   return te::compute(
@@ -495,14 +511,50 @@ Tensor conv(const Tensor& data, const Tensor& weight, const ConvParams& p) {
                                          tir::mul(taps[s]->var, Index(dilation[s])));
           w_idx[wpos[2 + s]] = taps[s]->var;
         }
-        std::vector<te::IterVar> axes = {rc};
-        axes.insert(axes.end(), taps.begin(), taps.end());
+        // The reduction axes in the order of their dims in the data layout (TVM's order, which
+        // schedules rely on): NCHW reduces rc, ry, rx; NHWC ry, rx, rc.
+        std::vector<std::pair<size_t, te::IterVar>> by_pos = {{dpos[1], rc}};
+        for (size_t s = 0; s < k; ++s) by_pos.emplace_back(dpos[2 + s], taps[s]);
+        std::sort(by_pos.begin(), by_pos.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::vector<te::IterVar> axes;
+        for (auto& [pos, axis] : by_pos) axes.push_back(axis);
         return te::sum(tir::mul(tir::cast(out_t, in(in_idx)), tir::cast(out_t, weight(w_idx))), axes);
       },
       name, name, {}, names);
 }
 
+Tensor dilate(const Tensor& x, const std::vector<int64_t>& strides, const std::string& name) {
+  if (strides.size() != x.ndim()) throw std::invalid_argument("topi.dilate: one stride per axis is needed");
+  arith::Analyzer analyzer;
+  std::vector<PrimExpr> shape;
+  for (size_t i = 0; i < x.ndim(); ++i) {
+    shape.push_back(analyzer.Simplify(tir::add(tir::mul(tir::sub(x.shape()[i], Index(1)), Index(strides[i])), Index(1))));
+  }
+  return te::compute(
+      shape,
+      [&](const std::vector<Var>& i) {
+        std::vector<PrimExpr> idx;
+        PrimExpr on_grid;
+        for (size_t d = 0; d < x.ndim(); ++d) {
+          if (strides[d] == 1) {
+            idx.push_back(i[d]);
+            continue;
+          }
+          idx.push_back(tir::floordiv(i[d], Index(strides[d])));
+          PrimExpr c = tir::equal(tir::floormod(i[d], Index(strides[d])), Index(0));
+          on_grid = on_grid.defined() ? tir::logical_and(on_grid, c) : c;
+        }
+        if (!on_grid.defined()) return x(idx);
+        return IfThenElse(on_grid, x(idx), Const(x.dtype(), 0));
+      },
+      name, kTagInjective, {}, te::AxisNames("i", x.ndim()));
+}
+
 Tensor conv_transpose(const Tensor& data, const Tensor& weight, const ConvTransposeParams& p) {
+  // TVM's topi.nn.conv{1,2,3}d_transpose: the data dilated by the strides ("data_dilate") and
+  // padded by kernel - 1 - padding ("data_pad", output_padding added after), the kernel's in and
+  // out channels swapped and its taps mirrored ("kernel" for 1-D, "kernel_transform"), then a
+  // plain convolution ("compute").
   const std::string op = "topi.conv_transpose";
   size_t k = SpatialRank(data, op);
   if (weight.ndim() != data.ndim()) throw std::invalid_argument(op + ": the weight must have the data's rank");
@@ -510,64 +562,75 @@ Tensor conv_transpose(const Tensor& data, const Tensor& weight, const ConvTransp
   std::vector<int64_t> dilation = PerAxis(p.dilation, k, op, "dilation");
   std::vector<int64_t> out_pad = PerAxis(p.output_padding, k, op, "output_padding");
   std::vector<int64_t> pads = PadPairs(p.padding, k, op);
-  const auto& ds = data.shape();
-  const auto& ws = weight.shape();
-  std::vector<int64_t> kernel;
-  for (size_t s = 0; s < k; ++s) {
-    const int64_t* kd = tir::AsConstInt(ws[2 + s]);
-    if (!kd) throw std::invalid_argument(op + ": the kernel size must be static");
-    kernel.push_back(*kd);
-  }
-  const int64_t* ci = tir::AsConstInt(ws[0]);
   int64_t groups = p.groups;
-  if (groups > 1 && !ci) throw std::invalid_argument(op + ": grouped convolution needs static channels");
-  PrimExpr O = ws[1];
-  std::vector<PrimExpr> out_shape = {ds[0], groups > 1 ? tir::mul(O, Index(groups)) : O};
   for (size_t s = 0; s < k; ++s) {
-    PrimExpr grown = tir::mul(tir::sub(ds[2 + s], Index(1)), Index(strides[s]));
-    out_shape.push_back(
-        tir::add(grown, Index(dilation[s] * (kernel[s] - 1) + 1 + out_pad[s] - pads[s] - pads[k + s])));
+    if (out_pad[s] >= strides[s]) {
+      throw std::invalid_argument(op + ": output_padding " + std::to_string(out_pad[s]) + " must be smaller than the stride " +
+                                  std::to_string(strides[s]));
+    }
   }
+  arith::Analyzer analyzer;
+  Tensor kernel = weight;
+  if (std::any_of(dilation.begin(), dilation.end(), [](int64_t d) { return d != 1; })) {
+    std::vector<int64_t> kd = {1, 1};
+    kd.insert(kd.end(), dilation.begin(), dilation.end());
+    kernel = dilate(weight, kd, "kernel_dilate");
+  }
+  std::vector<int64_t> data_strides = {1, 1};
+  data_strides.insert(data_strides.end(), strides.begin(), strides.end());
+  Tensor dilated = dilate(data, data_strides, "data_dilate");
+  const auto& ks = kernel.shape();
+  std::vector<PrimExpr> before = {Index(0), Index(0)}, after = {Index(0), Index(0)};
+  for (size_t s = 0; s < k; ++s) {
+    before.push_back(analyzer.Simplify(tir::sub(tir::sub(ks[2 + s], Index(1)), Index(pads[s]))));
+    after.push_back(analyzer.Simplify(tir::add(tir::sub(tir::sub(ks[2 + s], Index(1)), Index(pads[k + s])), Index(out_pad[s]))));
+  }
+  Tensor padded = pad(dilated, before, after, Const(data.dtype(), 0), "data_pad");
+  PrimExpr in_c = data.shape()[1], out_c = ks[1];
+  std::vector<PrimExpr> kt_shape = {out_c, in_c};
+  for (size_t s = 0; s < k; ++s) kt_shape.push_back(ks[2 + s]);
+  std::vector<std::string> kt_names = {"o", "i"};
+  for (char c : SpatialLetters(k)) kt_names.emplace_back(1, static_cast<char>(std::tolower(c)));
+  Tensor transformed = te::compute(
+      kt_shape,
+      [&](const std::vector<Var>& i) {
+        std::vector<PrimExpr> idx = {i[1], i[0]};
+        for (size_t s = 0; s < k; ++s) idx.push_back(tir::sub(tir::sub(ks[2 + s], Index(1)), i[2 + s]));
+        return kernel(idx);
+      },
+      k == 1 ? "kernel" : "kernel_transform", kTagInjective, {}, kt_names);
   DataType out_t = p.out_dtype.is_void() ? data.dtype() : p.out_dtype;
-  PrimExpr CG = groups > 1 ? Index(*ci / groups) : ws[0];  // input channels per group
-  static const char* kTapNames[] = {"rd", "ry", "rx"};
-  static const char* kLayouts[] = {"ncw", "nchw", "ncdhw"};
+  std::vector<PrimExpr> out_shape = {data.shape()[0], groups > 1 ? analyzer.Simplify(tir::mul(out_c, Index(groups))) : out_c};
+  for (size_t s = 0; s < k; ++s) {
+    out_shape.push_back(analyzer.Simplify(tir::add(tir::sub(padded.shape()[2 + s], ks[2 + s]), Index(1))));
+  }
   std::vector<std::string> names = {"b", "c"};
   for (char c : SpatialLetters(k)) names.emplace_back(1, static_cast<char>(std::tolower(c)));
-  std::string name = "conv" + std::to_string(k) + "d_transpose_" + kLayouts[k - 1];
+  static const char* kTapNames[] = {"dd", "dh", "dw"};
+  PrimExpr group_in = groups > 1 ? analyzer.Simplify(tir::floordiv(in_c, Index(groups))) : in_c;
   return te::compute(
       out_shape,
       [&](const std::vector<Var>& i) {
-        te::IterVar rc = te::reduce_axis(CG, "rc");
+        te::IterVar dc = te::reduce_axis(group_in, "dc");
         std::vector<te::IterVar> taps;
-        for (size_t s = 0; s < k; ++s) taps.push_back(te::reduce_axis(Index(kernel[s]), kTapNames[3 - k + s]));
-        PrimExpr f = i[1], c = rc->var, f_in = f;
+        for (size_t s = 0; s < k; ++s) taps.push_back(te::reduce_axis(ks[2 + s], kTapNames[3 - k + s]));
+        PrimExpr c_in = dc->var, c_out = i[1];
         if (groups > 1) {
-          c = tir::add(tir::mul(tir::floordiv(f, O), CG), rc->var);
-          f_in = tir::floormod(f, O);
+          // The input channel dc of output channel c's group, and c within its group.
+          PrimExpr per_group_out = analyzer.Simplify(tir::floordiv(out_shape[1], Index(groups)));
+          c_in = tir::add(tir::mul(tir::floordiv(i[1], per_group_out), group_in), dc->var);
+          c_out = tir::floormod(i[1], per_group_out);
         }
-        // The input position that reaches output position o through kernel tap r, valid when it
-        // falls on a stride step inside the input; the read itself is clamped into range so that
-        // it is in bounds whichever way the condition is evaluated.
-        PrimExpr valid;
-        std::vector<PrimExpr> in_idx = {i[0], c};
-        std::vector<PrimExpr> w_idx = {c, f_in};
+        std::vector<PrimExpr> d_idx = {i[0], c_in}, k_idx = {c_out, c_in};
         for (size_t s = 0; s < k; ++s) {
-          PrimExpr t = tir::sub(tir::add(i[2 + s], Index(pads[s])), tir::mul(taps[s]->var, Index(dilation[s])));
-          PrimExpr q = tir::floordiv(t, Index(strides[s]));
-          PrimExpr ok = tir::logical_and(tir::greater_equal(t, Index(0)), tir::less(q, ds[2 + s]));
-          if (strides[s] != 1) ok = tir::logical_and(ok, tir::equal(tir::floormod(t, Index(strides[s])), Index(0)));
-          valid = valid.defined() ? tir::logical_and(valid, ok) : ok;
-          in_idx.push_back(tir::min(tir::max(q, Index(0)), tir::sub(ds[2 + s], Index(1))));
-          w_idx.push_back(taps[s]->var);
+          d_idx.push_back(tir::add(i[2 + s], taps[s]->var));
+          k_idx.push_back(taps[s]->var);
         }
-        PrimExpr a = IfThenElse(valid, tir::cast(out_t, data(in_idx)), Const(out_t, 0));
-        PrimExpr b = tir::cast(out_t, weight(w_idx));
-        std::vector<te::IterVar> axes = {rc};
+        std::vector<te::IterVar> axes = {dc};
         axes.insert(axes.end(), taps.begin(), taps.end());
-        return te::sum(tir::mul(a, b), axes);
+        return te::sum(tir::mul(tir::cast(out_t, padded(d_idx)), tir::cast(out_t, transformed(k_idx))), axes);
       },
-      name, name, {}, names);
+      "compute", std::string(groups > 1 ? "group_" : "") + "conv" + std::to_string(k) + "d_transpose", {}, names);
 }
 
 Tensor prelu(const Tensor& x, const Tensor& alpha, int64_t axis) {
@@ -638,15 +701,16 @@ Tensor Pool(const Tensor& data, const PoolParams& p, PoolKind kind) {
         return te::sum(window(i, r), r);
       },
       "pool_sum", "pool_sum");
-  // The number of window taps inside the unpadded input along one dim at output index o.
+  // The number of window taps inside the unpadded input along one dim at output index o, in
+  // TVM's terms: the window's first and last positions, the dilation steps that skip the
+  // leading padding, the last position clamped to the data.
   auto taps = [&](const PrimExpr& o, const PrimExpr& size, int64_t pad_before, int64_t window_size,
                   int64_t stride, int64_t d) {
-    // Taps r with 0 <= o*s - pad + r*d < size: r in [ceil((pad - o*s)/d), ceil((size + pad -
-    // o*s)/d)).
-    PrimExpr base = tir::sub(Index(pad_before), tir::mul(o, Index(stride)));
-    PrimExpr lo = tir::max(tir::floordiv(tir::add(base, Index(d - 1)), Index(d)), Index(0));
-    PrimExpr hi = tir::min(tir::floordiv(tir::add(tir::add(size, base), Index(d - 1)), Index(d)), Index(window_size));
-    return tir::max(tir::sub(hi, lo), Index(0));
+    PrimExpr start = tir::sub(tir::mul(o, Index(stride)), Index(pad_before));
+    PrimExpr end = tir::add(start, Index((window_size - 1) * d));
+    PrimExpr jumps = tir::max(tir::truncdiv(tir::sub(Index(d - 1), start), Index(d)), Index(0));
+    end = tir::min(end, tir::sub(size, Index(1)));
+    return tir::add(tir::truncdiv(tir::sub(end, tir::add(start, tir::mul(Index(d), jumps))), Index(d)), Index(1));
   };
   return te::compute(
       out_shape,

@@ -43,6 +43,12 @@ std::vector<Tensor> batch_norm(const Tensor& x, const Tensor& gamma, const Tenso
 // Pads with `pad_value` (`before`/`after` per dim); stage `name`, axes i0, i1, ...
 Tensor pad(const Tensor& x, const std::vector<int64_t>& before, const std::vector<int64_t>& after,
            const PrimExpr& pad_value, const std::string& name = "PadInput");
+// The same with widths that may be symbolic (a transposed convolution's kernel - 1).
+Tensor pad(const Tensor& x, const std::vector<PrimExpr>& before, const std::vector<PrimExpr>& after,
+           const PrimExpr& pad_value, const std::string& name = "PadInput");
+// Spreads x by `strides` per dim, zeros between (TVM's topi.nn.dilate): out[i] = x[i / s] where
+// every i is a multiple of its s; the shape (n - 1) * s + 1.
+Tensor dilate(const Tensor& x, const std::vector<int64_t>& strides, const std::string& name = "DilatedInput");
 
 // Convolution over 1 to 3 spatial axes (3-D to 5-D operands). The layouts name where batch (N),
 // channels (C) and the spatial axes (W; H, W; D, H, W) are, in any order: NCW, NCHW, NHWC,
@@ -76,8 +82,10 @@ struct ConvTransposeParams {
 // The gradient of conv with respect to its input, over 1 or more spatial axes: NCW / NCHW /
 // NCDHW data, IOW / IOHW / IODHW weight. out[n, f, p...] sums data[n, c, q...] * weight[c, f % O,
 // r...] over the input channels c of f's group and the taps r, where p + pad_before - r *
-// dilation = q * stride (the positions that conv with these attributes would have read).
-// "conv1d_transpose_ncw", "conv2d_transpose_nchw", "conv3d_transpose_ncdhw".
+// dilation = q * stride (the positions that conv with these attributes would have read). Built
+// as TVM's topi builds it: a dilated kernel for dilation > 1 ("kernel_dilate"), the data dilated
+// by the strides and padded ("data_dilate", "data_pad"), the kernel transposed and mirrored
+// ("kernel" in 1-D, else "kernel_transform"), and a direct convolution ("compute").
 Tensor conv_transpose(const Tensor& data, const Tensor& weight, const ConvTransposeParams& params);
 
 // x where x >= 0, alpha[i[axis]] * x elsewhere ("compute").

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
+#include <string>
 
 #include "tir/op.h"
 #include "topi/broadcast.h"
+#include "topi/elemwise.h"
 #include "topi/util.h"
 
 namespace wb::topi {
@@ -76,6 +79,8 @@ Tensor reduce(ReduceKind kind, const Tensor& x, const std::optional<std::vector<
       [&](const std::vector<tir::Var>& indices) {
         std::vector<te::IterVar> rv = MakeReduceAxes(x, p);
         PrimExpr v = ReadAt(x, p, keepdims, indices, rv);
+        // Nothing to reduce (a 0-d input): the element itself.
+        if (rv.empty()) return v;
         switch (kind) {
           case ReduceKind::kSum:
             return te::sum(v, rv);
@@ -103,6 +108,65 @@ Tensor variance(const Tensor& x, const std::optional<std::vector<int64_t>>& axes
   Tensor m = mean(x, axes, /*keepdims=*/true);
   Tensor d = subtract(x, m);
   return mean(multiply(d, d), axes, keepdims);
+}
+
+Tensor std_dev(const Tensor& x, const std::optional<std::vector<int64_t>>& axes, bool keepdims) {
+  return unary(UnaryKind::kSqrt, variance(x, axes, keepdims));
+}
+
+Tensor collapse_sum(const Tensor& x, const std::vector<PrimExpr>& target_shape) {
+  if (target_shape.size() > x.ndim()) {
+    throw std::invalid_argument("topi.collapse_sum: the target rank " + std::to_string(target_shape.size()) +
+                                " exceeds the data's rank " + std::to_string(x.ndim()));
+  }
+  auto dim = [](const PrimExpr& e, const char* what) {
+    const int64_t* v = tir::AsConstInt(e);
+    if (!v) throw std::invalid_argument(std::string("topi.collapse_sum: the ") + what + " shape must be static");
+    return *v;
+  };
+  // From the right: an input axis matching the target's dim is kept; any other is reduced, and
+  // a target dim of 1 against it is consumed (it stays as 1), a missing one squeezes the axis.
+  std::vector<bool> reduced(x.ndim(), false), squeezed(x.ndim(), false);
+  int64_t o = static_cast<int64_t>(target_shape.size()) - 1;
+  for (int64_t i = static_cast<int64_t>(x.ndim()) - 1; i >= 0; --i) {
+    int64_t in = dim(x.shape()[i], "data");
+    if (o >= 0 && in == dim(target_shape[o], "target")) {
+      --o;
+      continue;
+    }
+    reduced[i] = true;
+    if (o < 0) {
+      squeezed[i] = true;
+    } else if (dim(target_shape[o], "target") == 1) {
+      --o;
+    } else {
+      throw std::invalid_argument("topi.collapse_sum: dimension " + std::to_string(in) + " at axis " +
+                                  std::to_string(i) + " cannot collapse to " +
+                                  std::to_string(dim(target_shape[o], "target")));
+    }
+  }
+  if (std::none_of(reduced.begin(), reduced.end(), [](bool r) { return r; })) {
+    return te::compute(
+        x.shape(), [&](const std::vector<tir::Var>& i) { return x(i); }, "tensor", kTagCommReduce);
+  }
+  return te::compute(
+      target_shape,
+      [&](const std::vector<tir::Var>& indices) {
+        std::vector<te::IterVar> rv;
+        std::vector<PrimExpr> idx;
+        size_t arg = 0;
+        for (size_t i = 0; i < x.ndim(); ++i) {
+          if (reduced[i]) {
+            rv.push_back(te::reduce_axis(x.shape()[i], "k" + std::to_string(i)));
+            idx.push_back(rv.back()->var);
+            if (!squeezed[i]) ++arg;  // the kept 1 of the target
+          } else {
+            idx.push_back(indices[arg++]);
+          }
+        }
+        return te::sum(x(idx), rv);
+      },
+      x.name() + "_red", kTagCommReduce, {}, te::AxisNames("ax", target_shape.size()));
 }
 
 namespace {

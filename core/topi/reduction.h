@@ -31,6 +31,14 @@ Tensor argmin(const Tensor& x, std::optional<int64_t> axis, bool keepdims);
 // The population variance mean((x - mean(x))^2) over `axes` (TVM's relax.variance).
 Tensor variance(const Tensor& x, const std::optional<std::vector<int64_t>>& axes, bool keepdims);
 
+// The population standard deviation sqrt(variance) ("compute" over variance's stages).
+Tensor std_dev(const Tensor& x, const std::optional<std::vector<int64_t>>& axes, bool keepdims);
+// The sum of x over the axes that broadcasting `target_shape` to x's shape would stretch (TVM's
+// topi.collapse_sum): target_shape right-aligned with x's; an axis of x is reduced where the
+// target has no dim or a 1 against a larger dim. Stage "<x>_red" (x itself copied when nothing
+// is reduced, as TVM's identity). The shapes must be static.
+Tensor collapse_sum(const Tensor& x, const std::vector<ir::PrimExpr>& target_shape);
+
 // The running sum along `axis` (inclusive, or exclusive of the element itself), in `dtype`
 // (Void: x's). One stage "T_cumsum" summing select(k <= i, x, 0) over the axis; quadratic in
 // the axis length.

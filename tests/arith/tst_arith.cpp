@@ -331,9 +331,18 @@ class TestArith : public QObject {
     QVERIFY(Equal(ana.Simplify(Plus(Times(FMod(FDiv(x, C(4)), C(8)), C(4)), FMod(x, C(4)))),
                   FMod(x, C(32))));
     QVERIFY(Equal(ana.Simplify(FMod(FMod(x, C(32)), C(8))), FMod(x, C(8))));
-    // TVM's normal form of a split takes the modulo first: (x // 8) % 4 is x % 32 // 8.
+    // A split is written as TVM's SplitExpr normalizes it: the modulus on the index first, so
+    // (x // 8) % 4 and (x % 32) // 8 are both (x % 32) // 8.
     QVERIFY(Equal(ana.Simplify(FDiv(FMod(x, C(32)), C(8))), FDiv(FMod(x, C(32)), C(8))));
     QVERIFY(Equal(ana.Simplify(FMod(FDiv(x, C(8)), C(4))), FDiv(FMod(x, C(32)), C(8))));
+    // TVM's order of a sum: by descending scale, a positive constant before the subtracted terms.
+    QVERIFY(Equal(ana.Simplify(Minus(C(8), Times(x, C(3)))), Minus(C(8), Times(x, C(3)))));
+    QVERIFY(Equal(ana.Simplify(Plus(FDiv(i, C(60)), x)), Plus(FDiv(i, C(60)), x)));
+    QVERIFY(Equal(ana.Simplify(Plus(x, FDiv(i, C(60)))), Plus(FDiv(i, C(60)), x)));
+    // Products keep their factors in order with the constants gathered last: x * (j * 2) is
+    // x * j * 2; x * j and j * x are still one term.
+    QVERIFY(Equal(ana.Simplify(Times(x, Times(j, C(2)))), Times(Times(x, j), C(2))));
+    QVERIFY(Equal(ana.Simplify(Minus(Times(x, j), Times(j, x))), C(0)));
     QVERIFY(Equal(ana.Simplify(FDiv(FDiv(x, C(4)), C(8))), FDiv(x, C(32))));
     ana.Bind(i, R(0, 16));
     ana.Bind(j, R(0, 4));

@@ -559,6 +559,133 @@ class Module:
     }
   }
 
+  // The loss ops and the gradient helpers against their formulas on random inputs: nll_loss
+  // (weighted mean with an ignored target, unweighted sum, no batch), cross_entropy_with_logits,
+  // gelu_tanh, batch_flatten, collapse_sum_like / collapse_sum_to, std, and astype of a scalar
+  // constant (folded by LegalizeOps into a constant).
+  void lossesAndHelpersComputeTheirDefinitions() {
+    ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(p: R.Tensor((2, 3, 4), dtype="float32"), t: R.Tensor((2, 4), dtype="int64"), w: R.Tensor((3,), dtype="float32"), x: R.Tensor((2, 3), dtype="float32"), y: R.Tensor((2, 3), dtype="float32"), t0: R.Tensor((), dtype="int64")) -> R.Tuple(R.Tensor((), dtype="float32"), R.Tensor((), dtype="float32"), R.Tensor((2, 4), dtype="float32"), R.Tensor((), dtype="float32"), R.Tensor((), dtype="float32"), R.Tensor((2, 3), dtype="float32"), R.Tensor((2, 12), dtype="float32"), R.Tensor((1, 3), dtype="float32"), R.Tensor((3, 1), dtype="float32"), R.Tensor((2,), dtype="float32"), R.Tensor((), dtype="int32")):
+        with R.dataflow():
+            l0: R.Tensor((), dtype="float32") = R.nn.nll_loss(p, t, w, reduction="mean", ignore_index=1)
+            l1: R.Tensor((), dtype="float32") = R.nn.nll_loss(p, t, reduction="sum", ignore_index=-100)
+            l2: R.Tensor((2, 4), dtype="float32") = R.nn.nll_loss(p, t, w, reduction="none", ignore_index=1)
+            l3: R.Tensor((), dtype="float32") = R.nn.nll_loss(w, t0, w, reduction="mean", ignore_index=-100)
+            ce: R.Tensor((), dtype="float32") = R.nn.cross_entropy_with_logits(x, y)
+            g: R.Tensor((2, 3), dtype="float32") = R.nn.gelu_tanh(x)
+            bf: R.Tensor((2, 12), dtype="float32") = R.nn.batch_flatten(p)
+            cl: R.Tensor((1, 3), dtype="float32") = R.collapse_sum_like(x, R.zeros(R.shape([1, 3]), dtype="float32"))
+            ct: R.Tensor((3, 1), dtype="float32") = R.collapse_sum_to(p, R.shape([3, 1]))
+            sd: R.Tensor((2,), dtype="float32") = R.std(x, axis=[1], keepdims=False)
+            c: R.Tensor((), dtype="int32") = R.astype(R.const(-2.75, "float32"), dtype="int32")
+            gv: R.Tuple(R.Tensor((), dtype="float32"), R.Tensor((), dtype="float32"), R.Tensor((2, 4), dtype="float32"), R.Tensor((), dtype="float32"), R.Tensor((), dtype="float32"), R.Tensor((2, 3), dtype="float32"), R.Tensor((2, 12), dtype="float32"), R.Tensor((1, 3), dtype="float32"), R.Tensor((3, 1), dtype="float32"), R.Tensor((2,), dtype="float32"), R.Tensor((), dtype="int32")) = l0, l1, l2, l3, ce, g, bf, cl, ct, sd, c
+            R.output(gv)
+        return gv
+)");
+    QCOMPARE(script::PrintModule(ParseOrFail(script::PrintModule(m))), script::PrintModule(m));
+    runtime::NDArray p = Random({2, 3, 4}, 51), w = Random({3}, 52), x = Random({2, 3}, 53), y = Random({2, 3}, 54);
+    runtime::NDArray t = runtime::NDArray::Empty({2, 4}, runtime::Int(64));
+    const int64_t targets[8] = {0, 1, 2, 2, 1, 0, 0, 2};
+    for (int i = 0; i < 8; ++i) t.SetDouble(i, double(targets[i]));
+    runtime::NDArray t0 = runtime::NDArray::Empty({}, runtime::Int(64));
+    t0.SetDouble(0, 2);
+    // Through LegalizeOps (the astype folded) and through the interpreter's own legalization.
+    for (bool legalize_first : {false, true}) {
+      ir::IRModule run = legalize_first ? transform::LegalizeModule(m) : m;
+      auto r = relax::InterpretRelax(run, "main",
+                                     {Value::Tensor(p), Value::Tensor(t), Value::Tensor(w), Value::Tensor(x),
+                                      Value::Tensor(y), Value::Tensor(t0)},
+                                     transform::InterpreterOptions());
+      QVERIFY2(r.ok(), FirstError(r).c_str());
+      auto out = [&](size_t k, size_t i) { return r.value.fields[k].tensor.GetDouble(i); };
+      auto near = [](double got, double want) { return std::fabs(got - want) <= 1e-5 * (1 + std::fabs(want)); };
+      auto P = [&](int n, int c, int d) { return p.GetDouble((n * 3 + c) * 4 + d); };
+      double wsum = 0, wloss = 0, sum = 0;
+      for (int n = 0; n < 2; ++n) {
+        for (int d = 0; d < 4; ++d) {
+          int64_t c = targets[n * 4 + d];
+          sum += -P(n, int(c), d);
+          double term = c == 1 ? 0.0 : -P(n, int(c), d) * w.GetDouble(c);
+          QVERIFY2(near(out(2, n * 4 + d), term), "nll_loss none");
+          if (c != 1) {
+            wloss += term;
+            wsum += w.GetDouble(c);
+          }
+        }
+      }
+      QVERIFY2(near(out(0, 0), wloss / wsum), "nll_loss mean");
+      QVERIFY2(near(out(1, 0), sum), "nll_loss sum");
+      QVERIFY2(near(out(3, 0), -w.GetDouble(2) * w.GetDouble(2) / w.GetDouble(2)), "nll_loss without a batch");
+      double ce = 0;
+      for (int i = 0; i < 6; ++i) ce -= x.GetDouble(i) * y.GetDouble(i);
+      QVERIFY2(near(out(4, 0), ce / 2), "cross_entropy_with_logits");
+      for (int i = 0; i < 6; ++i) {
+        double v = x.GetDouble(i);
+        double want = 0.5 * v * (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)));
+        QVERIFY2(near(out(5, i), want), "gelu_tanh");
+      }
+      for (int i = 0; i < 24; ++i) QCOMPARE(out(6, i), p.GetDouble(i));
+      for (int j = 0; j < 3; ++j) QVERIFY2(near(out(7, j), x.GetDouble(j) + x.GetDouble(3 + j)), "collapse_sum_like");
+      for (int c = 0; c < 3; ++c) {
+        double want = 0;
+        for (int n = 0; n < 2; ++n)
+          for (int d = 0; d < 4; ++d) want += P(n, c, d);
+        QVERIFY2(near(out(8, c), want), "collapse_sum_to");
+      }
+      for (int n = 0; n < 2; ++n) {
+        double mean = 0, var = 0;
+        for (int j = 0; j < 3; ++j) mean += x.GetDouble(n * 3 + j) / 3;
+        for (int j = 0; j < 3; ++j) var += std::pow(x.GetDouble(n * 3 + j) - mean, 2) / 3;
+        QVERIFY2(near(out(9, n), std::sqrt(var)), "std");
+      }
+      QCOMPARE(out(10, 0), -2.0);
+    }
+  }
+
+  // conv2d_transpose, grouped, strided, padded, dilated and with output padding (TVM's dilate,
+  // pad, kernel-transform and convolution stages), against the scatter definition: every input
+  // element adds data * weight at output position q * stride - pad_before + r * dilation.
+  void conv2dTransposeMatchesTheScatter() {
+    ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((1, 4, 3, 4), dtype="float32"), w: R.Tensor((4, 3, 2, 3), dtype="float32")) -> R.Tensor((1, 6, 7, 6), dtype="float32"):
+        gv: R.Tensor((1, 6, 7, 6), dtype="float32") = R.nn.conv2d_transpose(x, w, strides=[2, 2], padding=[1, 2, 0, 1], output_padding=[1, 0], dilation=[2, 1], groups=2)
+        return gv
+)");
+    runtime::NDArray x = Random({1, 4, 3, 4}, 61), w = Random({4, 3, 2, 3}, 62);
+    auto r = relax::InterpretRelax(transform::LegalizeModule(m), "main", {Value::Tensor(x), Value::Tensor(w)},
+                                   transform::InterpreterOptions());
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    std::vector<double> want(6 * 7 * 6, 0.0);
+    const int stride[2] = {2, 2}, pad[2] = {1, 2}, dil[2] = {2, 1};
+    for (int c = 0; c < 4; ++c) {
+      int g = c / 2;
+      for (int qh = 0; qh < 3; ++qh)
+        for (int qw = 0; qw < 4; ++qw)
+          for (int f = 0; f < 3; ++f)
+            for (int rh = 0; rh < 2; ++rh)
+              for (int rw = 0; rw < 3; ++rw) {
+                int oh = qh * stride[0] - pad[0] + rh * dil[0], ow = qw * stride[1] - pad[1] + rw * dil[1];
+                if (oh < 0 || oh >= 7 || ow < 0 || ow >= 6) continue;
+                want[((g * 3 + f) * 7 + oh) * 6 + ow] +=
+                    x.GetDouble((c * 3 + qh) * 4 + qw) * w.GetDouble(((c * 3 + f) * 2 + rh) * 3 + rw);
+              }
+    }
+    for (size_t i = 0; i < want.size(); ++i) {
+      QVERIFY2(std::fabs(r.value.tensor.GetDouble(int64_t(i)) - want[i]) <= 1e-4 * (1 + std::fabs(want[i])),
+               ("conv2d_transpose at " + std::to_string(i)).c_str());
+    }
+  }
+
   // group_norm (a symbolic batch, 3 groups of 2 channels) and instance_norm, each against the
   // formula: per (sample, group) mean and variance over the group's channels and the axes.
   void groupAndInstanceNorm() {

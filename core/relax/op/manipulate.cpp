@@ -499,6 +499,53 @@ OpInfo BroadcastTo() {
   return Define(std::move(def));
 }
 
+// The target shape of a collapse_sum must broadcast to the data's shape (right-aligned, each
+// dim 1 or the data's).
+void CheckCollapse(const std::vector<PrimExpr>& data, const std::vector<PrimExpr>& target) {
+  if (target.size() > data.size()) {
+    throw TypeError("the target shape " + ShapeText(target) + " has more axes than the data " + ShapeText(data));
+  }
+  size_t offset = data.size() - target.size();
+  for (size_t i = 0; i < target.size(); ++i) {
+    if (AsConstInt(target[i]) != 1 && ProveNotEqual(target[i], data[offset + i])) {
+      throw TypeError("the data " + ShapeText(data) + " cannot collapse to " + ShapeText(target) + ": dimension " +
+                      DimText(data[offset + i]) + " at axis " + std::to_string(offset + i) + " against " +
+                      DimText(target[i]));
+    }
+  }
+}
+
+// collapse_sum_like / collapse_sum_to: the sum of the data over the axes a broadcast from the
+// target shape would stretch (the gradient of broadcasting); the result has the target's shape.
+OpInfo CollapseSumLike() {
+  OpDef def;
+  def.name = "relax.collapse_sum_like";
+  def.args = {"data", "collapse_target"};
+  def.pattern = OpPatternKind::kCommReduce;
+  def.infer = [](const Call&, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the data");
+    const TensorTypeNode* target = TensorArg(types, 1, "the collapse target");
+    if (x->shape && target->shape) CheckCollapse(*x->shape, *target->shape);
+    return WithVDevice(TensorOf(target->shape, x->dtype, target->ndim), target->vdevice);
+  };
+  return Define(std::move(def));
+}
+
+OpInfo CollapseSumTo() {
+  OpDef def;
+  def.name = "relax.collapse_sum_to";
+  def.args = {"data", "shape"};
+  def.pattern = OpPatternKind::kCommReduce;
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the data");
+    std::optional<std::vector<PrimExpr>> target = ShapeArg(call, types, 1);
+    if (!target) return WithVDevice(MakeTensorType(x->dtype, types[1].as<ShapeTypeNode>()->ndim), x->vdevice);
+    if (x->shape) CheckCollapse(*x->shape, *target);
+    return WithVDevice(MakeTensorType(*target, x->dtype), x->vdevice);
+  };
+  return Define(std::move(def));
+}
+
 // tile: the input repeated `repeats` times along each axis, numpy's rank rule (the shorter of
 // the input's rank and repeats' length is padded with leading 1s).
 OpInfo Tile() {
@@ -792,6 +839,7 @@ OpInfo Where() {
 }
 
 const OpRegistrar kOps[] = {
+    OpRegistrar(CollapseSumLike()), OpRegistrar(CollapseSumTo()),
     OpRegistrar(Reshape()),     OpRegistrar(PermuteDims()),     OpRegistrar(ExpandDims()),
     OpRegistrar(Squeeze()),     OpRegistrar(Flatten()),         OpRegistrar(Concat()),
     OpRegistrar(Split()),       OpRegistrar(StridedSlice()),    OpRegistrar(Take()),

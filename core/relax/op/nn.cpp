@@ -3,6 +3,8 @@
 // letters of data_layout / kernel_layout name where batch, channels, height and width are.
 #include "relax/op/op_common.h"
 
+#include "arith/analyzer.h"
+
 namespace wb::relax {
 namespace {
 
@@ -336,7 +338,9 @@ OpInfo ConvTranspose(size_t k) {
     for (size_t i = 0; i < k; ++i) {
       PrimExpr span = Add(Mul(Int64(dilation[i]), Sub(ws[wpos[2 + i]], Int64(1))), Int64(1));
       PrimExpr grown = Mul(Sub(ds[dpos[2 + i]], Int64(1)), Int64(strides[i]));
-      dims.push_back(Add(Sub(grown, Int64(PadSum(pad[i], pad[k + i], i))), Add(span, Int64(out_pad[i]))));
+      // Simplified as TVM's inference does: (h - 1) * 3 + kh is h * 3 + kh - 3.
+      dims.push_back(arith::Analyzer().Simplify(
+          Add(Sub(grown, Int64(PadSum(pad[i], pad[k + i], i))), Add(span, Int64(out_pad[i])))));
     }
     return WithVDevice(MakeTensorType(ToLayout(dims, out_layout), out_dtype), data->vdevice);
   };
@@ -572,6 +576,24 @@ OpInfo RMSNorm() {
   return Define(std::move(def));
 }
 
+// batch_flatten: (N, d1, ..., dk) -> (N, d1 * ... * dk); rank 2 is kept as it is.
+OpInfo BatchFlatten() {
+  OpDef def;
+  def.name = "relax.nn.batch_flatten";
+  def.args = {"data"};
+  def.pattern = OpPatternKind::kInjective;
+  def.infer = [](const Call&, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the data");
+    if (x->IsUnknownNdim()) return WithVDevice(MakeTensorType(x->dtype, 2), x->vdevice);
+    if (x->ndim < 2) throw TypeError("the data must have at least 2 axes, got " + std::to_string(x->ndim));
+    if (x->ndim == 2) return GetRef(x);
+    if (!x->shape) return WithVDevice(MakeTensorType(x->dtype, 2), x->vdevice);
+    std::vector<PrimExpr> rest(x->shape->begin() + 1, x->shape->end());
+    return WithVDevice(MakeTensorType({(*x->shape)[0], Product(rest)}, x->dtype), x->vdevice);
+  };
+  return Define(std::move(def));
+}
+
 OpInfo Dropout() {
   OpDef def;
   def.name = "relax.nn.dropout";
@@ -594,6 +616,8 @@ const OpRegistrar kOps[] = {
     OpRegistrar(Activation("relu", false)),
     OpRegistrar(Activation("gelu", true)),
     OpRegistrar(Activation("silu", true)),
+    OpRegistrar(Activation("gelu_tanh", true)),
+    OpRegistrar(BatchFlatten()),
     OpRegistrar(ActivationWithAttrs("leakyrelu", "relax.attrs.LeakyReluAttrs", {FloatAttr("alpha", 0.01)})),
     OpRegistrar(ActivationWithAttrs("softplus", "relax.attrs.SoftplusAttrs",
                                     {FloatAttr("beta", 1.0), FloatAttr("threshold", 20.0)})),

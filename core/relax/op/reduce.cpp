@@ -1,4 +1,4 @@
-// Reductions (relax.sum, relax.mean, relax.max, relax.min, relax.prod, relax.variance,
+// Reductions (relax.sum, relax.mean, relax.max, relax.min, relax.prod, relax.variance, relax.std,
 // relax.argmax, relax.argmin): the reduced axes are
 // dropped, or kept as 1 with keepdims; no axis means every axis. argmax and argmin give int64
 // indices.
@@ -91,6 +91,7 @@ const OpRegistrar kOps[] = {
     OpRegistrar(Statistical("max")), OpRegistrar(Statistical("min")),
     OpRegistrar(Statistical("prod")),
     OpRegistrar(Statistical("variance")),
+    OpRegistrar(Statistical("std")),
     OpRegistrar(ArgmaxArgmin("argmax")),
     OpRegistrar(ArgmaxArgmin("argmin")),
 };

@@ -153,7 +153,7 @@ Expr TECall::Emit(const std::vector<te::Tensor>& outputs, const std::string& nam
     args.emplace_back(copy);
     tir_vars.push_back(to_relax_.at(copy.get()));
   }
-  tir::PrimFunc func = te::create_prim_func(args);
+  tir::PrimFunc func = te::create_prim_func(args, ir::DataType::Int(64));
   // A legalized kernel is private to the module: no global_symbol.
   ir::AttrMap attrs = func->attrs;
   attrs.erase("global_symbol");

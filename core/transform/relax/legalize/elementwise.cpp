@@ -1,6 +1,12 @@
 // Legalization of the element-wise families: the broadcasting binary ops (relax.add ...
 // relax.greater_equal), the unary math ops, clip, astype and where.
+#include <cmath>
+#include <optional>
+#include <string>
+
 #include "relax/op/registry.h"
+#include "runtime/half.h"
+#include "tir/op.h"
 #include "topi/broadcast.h"
 #include "topi/elemwise.h"
 #include "transform/relax/legalize/common.h"
@@ -8,6 +14,35 @@
 namespace wb::transform::legalize {
 
 namespace {
+
+// `value` (a literal) as a 0-d constant of `dtype`: floats truncate toward zero into integers,
+// as numpy converts; nullopt for a dtype without a byte encoding here.
+std::optional<relax::Constant> ConvertScalarConstant(const ir::PrimExpr& value, ir::DataType dtype) {
+  if (!value.defined()) return std::nullopt;
+  double v = 0;
+  if (const int64_t* i = tir::AsConstInt(value)) {
+    v = double(*i);
+  } else if (auto* f = value.as<tir::FloatImmNode>()) {
+    v = f->value;
+  } else {
+    return std::nullopt;
+  }
+  // A value an integer dtype cannot hold is left to the cast kernel.
+  if (dtype.is_integer() && !(std::isfinite(v) && std::fabs(v) < 9.2e18)) return std::nullopt;
+  std::string bytes;
+  auto put = [&](auto x) { bytes.assign(reinterpret_cast<const char*>(&x), sizeof(x)); };
+  if (dtype == ir::DataType::Float(32)) put(float(v));
+  else if (dtype == ir::DataType::Float(64)) put(v);
+  else if (dtype == ir::DataType::Float(16)) put(runtime::FloatToHalfBits(float(v)));
+  else if (dtype == ir::DataType::Int(64)) put(int64_t(v));
+  else if (dtype == ir::DataType::Int(32)) put(int32_t(int64_t(v)));
+  else if (dtype == ir::DataType::Int(16)) put(int16_t(int64_t(v)));
+  else if (dtype == ir::DataType::Int(8)) put(int8_t(int64_t(v)));
+  else if (dtype == ir::DataType::UInt(8)) put(uint8_t(int64_t(v)));
+  else if (dtype.is_bool()) put(uint8_t(v != 0));
+  else return std::nullopt;
+  return relax::MakeConstant(dtype, {}, bytes);
+}
 
 topi::TensorOrScalar Operand(TECall& te, const Expr& arg) {
   if (ir::PrimExpr s = te.Scalar(arg); s.defined()) return s;
@@ -95,6 +130,13 @@ void RegisterUnary(LegalizeTable& table) {
   }
   table["relax.astype"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     TECall te(bb);
+    // A scalar constant converts now, to a constant (TVM's Python-native conversion).
+    if (call->args[0].as<relax::ConstantNode>()) {
+      if (std::optional<relax::Constant> c = ConvertScalarConstant(te.Scalar(call->args[0]),
+                                                                   relax::AttrDataType(call, "dtype"))) {
+        return *c;
+      }
+    }
     te::Tensor x = te.Tensor(call, 0);
     return te.Emit(topi::cast(x, relax::AttrDataType(call, "dtype")), "cast");
   };

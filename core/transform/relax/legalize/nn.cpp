@@ -5,6 +5,9 @@
 #include "relax/op/registry.h"
 #include "tir/op.h"
 #include "topi/elemwise.h"
+#include "topi/loss.h"
+#include "topi/reduction.h"
+#include "topi/transform.h"
 #include "transform/relax/legalize/common.h"
 
 namespace wb::transform::legalize {
@@ -98,6 +101,39 @@ void RegisterNN(LegalizeTable& table) {
   table["relax.nn.relu"] = Activation(&topi::relu, "relu");
   table["relax.nn.gelu"] = Activation(&topi::gelu, "gelu");
   table["relax.nn.silu"] = Activation(&topi::silu, "silu");
+  table["relax.nn.gelu_tanh"] = Activation(&topi::gelu_tanh, "gelu_tanh");
+  // batch_flatten is a reshape to the inferred (N, rest) shape; unknown shapes stay as they are.
+  table["relax.nn.batch_flatten"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    const relax::TensorTypeNode* out = OutputTensorType(call);
+    if (!out->shape) throw LegalizeError("the output shape is not known");
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    return te.Emit(topi::reshape(x, te.Dims(*out->shape)), "reshape");
+  };
+  // -sum(x * y), divided by the batch (the first dim) when there is one.
+  table["relax.nn.cross_entropy_with_logits"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0), y = te.Tensor(call, 1);
+    te::Tensor loss = topi::multiply(topi::sum(topi::multiply(x, y), std::nullopt, false),
+                                     tir::make_const(x.dtype(), -1.0));
+    if (x.ndim() > 1) loss = topi::divide(loss, tir::cast(x.dtype(), x.shape()[0]));
+    return te.Emit(loss, "cross_entropy_with_logits");
+  };
+  // Without weights every class weighs 1 (a T_full stage), as TVM's legalization builds it.
+  table["relax.nn.nll_loss"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor pred = te.Tensor(call, 0), targets = te.Tensor(call, 1);
+    bool weighted = call->args.size() > 2;
+    te::Tensor weights =
+        weighted ? te.Tensor(call, 2)
+                 : topi::full({pred.shape()[pred.ndim() > 1 ? 1 : 0]}, pred.dtype(), tir::make_const(pred.dtype(), 1.0));
+    try {
+      return te.Emit(topi::nll_loss(pred, targets, weights, AttrString(call, "reduction"), AttrInt(call, "ignore_index")),
+                     weighted ? "nll_loss" : "nll_loss_without_weight");
+    } catch (const std::invalid_argument& e) {
+      throw LegalizeError(e.what());
+    }
+  };
   table["relax.nn.leakyrelu"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     TECall te(bb);
     return te.Emit(topi::leaky_relu(te.Tensor(call, 0), AttrFloat(call, "alpha")), "leaky_relu");

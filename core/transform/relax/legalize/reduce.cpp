@@ -45,6 +45,18 @@ LegalizeFunc Fill(std::optional<double> value, const char* name) {
   };
 }
 
+// collapse_sum_like / collapse_sum_to: reduced to the call's (static) output shape.
+Expr LegalizeCollapseSum(BlockBuilder& bb, const Call& call) {
+  const relax::TensorTypeNode* out = OutputTensorType(call);
+  TECall te(bb);
+  te::Tensor x = te.Tensor(call, 0);
+  try {
+    return te.Emit(topi::collapse_sum(x, te.Dims(*out->shape)), "collapse_sum");
+  } catch (const std::invalid_argument& e) {
+    throw LegalizeError(e.what());
+  }
+}
+
 }  // namespace
 
 void RegisterReduce(LegalizeTable& table) {
@@ -59,6 +71,8 @@ void RegisterReduce(LegalizeTable& table) {
                                 relax::AttrBool(call, "exclusive")),
                    "cumsum");
   };
+  table["relax.collapse_sum_like"] = LegalizeCollapseSum;
+  table["relax.collapse_sum_to"] = LegalizeCollapseSum;
   table["relax.prod"] = Statistical(topi::ReduceKind::kProd, "prod");
   table["relax.mean"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     TECall te(bb);
@@ -76,6 +90,11 @@ void RegisterReduce(LegalizeTable& table) {
       return te.Emit(largest ? topi::argmax(x, axis, keepdims) : topi::argmin(x, axis, keepdims), name);
     };
   }
+  table["relax.std"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    return te.Emit(topi::std_dev(x, Axes(call), relax::AttrBool(call, "keepdims")), "std");
+  };
   table["relax.variance"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     TECall te(bb);
     te::Tensor x = te.Tensor(call, 0);
