@@ -3,6 +3,8 @@
 // nested functions and return. Expressions and types: relax_parser_expr.cpp.
 #include "script/relax_parser.h"
 
+#include <optional>
+
 
 #include "ir/structural_equal.h"
 #include "relax/type.h"
@@ -340,6 +342,71 @@ void RelaxParser::ParseStmt(Node s, const std::vector<Node>& stmts, size_t index
   Emit("_", value, Type(), e, Node{});
 }
 
+// `T.<dtype>()` with no arguments: the dtype of the symbolic var it declares; nullopt otherwise.
+static std::optional<DataType> SymbolicVarDecl(Parser& p, Node call) {
+  if (p.Kind(call) != K::kCall) return std::nullopt;
+  std::string_view fn = p.Text(p.Field(call, p.F().function));
+  if (fn.rfind("T.", 0) != 0 || !p.cst_->Children(p.Field(call, p.F().arguments)).empty()) return std::nullopt;
+  Value dt = p.Eval(p.Field(call, p.F().function));
+  if (dt.kind != VK::kDType) return std::nullopt;
+  return dt.dtype;
+}
+
+bool RelaxParser::DeclareSymbolicVars(Node left, Node right) {
+  std::vector<Node> names, values;
+  if (p_.Kind(left) == K::kIdentifier) {
+    names = {left};
+    values = {right};
+  } else if ((p_.Kind(left) == K::kPatternList || p_.Kind(left) == K::kTuplePattern) &&
+             (p_.Kind(right) == K::kExpressionList || p_.Kind(right) == K::kTuple)) {
+    names = p_.cst_->Children(left);
+    values = p_.cst_->Children(right);
+    if (names.size() != values.size()) return false;
+  } else {
+    return false;
+  }
+  // Each value declares a var, or is a Python value spliced in with I.meta_var (only inside a
+  // tuple of declarations: alone it is an ordinary binding, handled by the caller).
+  auto is_meta_var = [&](Node v) {
+    if (p_.Kind(v) != K::kCall) return false;
+    std::string_view fn = p_.Text(p_.Field(v, p_.F().function));
+    return fn == "I.meta_var" || fn == "ir.meta_var";
+  };
+  std::vector<std::optional<DataType>> dtypes;
+  bool declares = false;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (p_.Kind(names[i]) != K::kIdentifier) return false;
+    std::optional<DataType> dt = SymbolicVarDecl(p_, values[i]);
+    if (!dt && (names.size() == 1 || !is_meta_var(values[i]))) return false;
+    declares |= dt.has_value();
+    dtypes.push_back(dt);
+  }
+  if (!declares) return false;
+  for (size_t i = 0; i < names.size(); ++i) {
+    std::string_view name = p_.Text(names[i]);
+    if (!dtypes[i]) {
+      p_.Bind(name, Eval(values[i]));
+      continue;
+    }
+    auto& fscope = p_.scopes_[p_.func_scope_];
+    auto it = fscope.find(name);
+    if (it != fscope.end() && it->second.kind == VK::kTypeVar) {
+      p_.Eval(names[i]);  // materializes the TypeVar's Var
+      continue;
+    }
+    if (const Value* found = p_.Lookup(name); found && found->kind == VK::kExpr &&
+                                              found->expr.as<tir::VarNode>()) {
+      if (found->expr->dtype != *dtypes[i]) {
+        p_.Fail(values[i], "'" + std::string(name) + "' is already a symbolic variable of type " +
+                               found->expr->dtype.ToString());
+      }
+      continue;
+    }
+    p_.Bind(name, Value::Expr(tir::MakeVar(std::string(name), *dtypes[i], p_.SpanOf(names[i]))));
+  }
+  return true;
+}
+
 void RelaxParser::ParseAssign(Node assign) {
   Node left = p_.Field(assign, p_.F().left);
   Node right = p_.Field(assign, p_.F().right);
@@ -348,33 +415,9 @@ void RelaxParser::ParseAssign(Node assign) {
   if (p_.Kind(right) == K::kAssignment) {
     p_.Fail(assign, "chained assignments like 'a = b = c' are not supported");
   }
-  // `n = T.int64()` declares a symbolic var (or names one the signature already made).
-  if (p_.Kind(left) == K::kIdentifier && p_.Kind(right) == K::kCall) {
-    std::string_view fn = p_.Text(p_.Field(right, p_.F().function));
-    auto args = p_.cst_->Children(p_.Field(right, p_.F().arguments));
-    if (fn.rfind("T.", 0) == 0 && args.empty()) {
-      Value dt = p_.Eval(p_.Field(right, p_.F().function));
-      if (dt.kind == VK::kDType) {
-        std::string_view name = p_.Text(left);
-        auto& fscope = p_.scopes_[p_.func_scope_];
-        auto it = fscope.find(name);
-        if (it != fscope.end() && it->second.kind == VK::kTypeVar) {
-          p_.Eval(left);  // materializes the TypeVar's Var
-          return;
-        }
-        if (const Value* found = p_.Lookup(name); found && found->kind == VK::kExpr &&
-                                                  found->expr.as<tir::VarNode>()) {
-          if (found->expr->dtype != dt.dtype) {
-            p_.Fail(right, "'" + std::string(name) + "' is already a symbolic variable of type " +
-                               found->expr->dtype.ToString());
-          }
-          return;
-        }
-        p_.Bind(name, Value::Expr(tir::MakeVar(std::string(name), dt.dtype, p_.SpanOf(left))));
-        return;
-      }
-    }
-  }
+  // `n = T.int64()` (or `m, n = T.int64(), T.int64()`) declares symbolic vars (or names ones
+  // the signature already made).
+  if (DeclareSymbolicVars(left, right)) return;
   // `s = I.meta_var(value)`: a Python name for the value, no binding (TVM's meta_var).
   if (p_.Kind(left) == K::kIdentifier && p_.Kind(right) == K::kCall && IsNull(ann_node)) {
     std::string_view fn = p_.Text(p_.Field(right, p_.F().function));

@@ -46,6 +46,8 @@ class RelaxParser {
   void ParseStmts(const std::vector<Node>& stmts, bool allow_return, relax::Expr* result);
   void ParseStmt(Node s, const std::vector<Node>& stmts, size_t index, relax::Expr* result);
   void ParseAssign(Node assign);
+  // `n = T.int64()` / `m, n = T.int64(), T.int64()`; false when the assignment is not one.
+  bool DeclareSymbolicVars(Node left, Node right);
   void BindPlaceholders(Node stmt);
   void ParseDataflow(Node with_stmt);
   void ParseIf(Node s, const std::vector<Node>& stmts, size_t index);
@@ -65,6 +67,8 @@ class RelaxParser {
   Value CallOp(const relax::OpInfo& info, const Args& args);
   relax::Expr ShapeOperand(const relax::OpInfo& info, Node a);
   Value CallTIR(const std::string& name, const Args& args);
+  // `R.const(value, dtype)`: a number or bool, or a nested list of them (numpy's array).
+  relax::Constant MakeConst(Node value, Node dtype, Span span);
   // --- device placement (relax_parser_device.cpp) ---
   // R.to_vdevice / R.hint_on_device (R.device only as the latter's argument).
   Value CallDeviceOp(const std::string& name, const Args& args);

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <functional>
 
 #include "ir/structural_equal.h"
 #include "relax/type.h"
@@ -475,7 +476,17 @@ Value RelaxParser::CallOp(const OpInfo& info, const Args& args) {
   // (R.zeros, R.ones, R.full, R.reshape, R.broadcast_to, R.memory.alloc_tensor, ...).
   auto operand = [&](size_t index, Node a) {
     if (index < nargs && info.arg_names[index] == "shape") return ShapeOperand(info, a);
-    return Normalize(ToExpr(Eval(a), a), a);
+    Value v = Eval(a);
+    // A callee written as a string is the packed function of that name (TVM prints an
+    // ExternFunc first argument so).
+    if (index == 0 && index < nargs && info.arg_names[0] == "func" && v.kind == VK::kStr) {
+      return Normalize(MakeExternFunc(v.s, {}, p_.SpanOf(a)), a);
+    }
+    // A dtype operand written as a string (TVM's Python API wraps it in R.dtype).
+    if (index < nargs && info.arg_names[index] == "dtype" && (v.kind == VK::kStr || v.kind == VK::kDType)) {
+      return Normalize(MakeDataTypeImm(p_.ToDType(v, a), p_.SpanOf(a)), a);
+    }
+    return Normalize(ToExpr(v, a), a);
   };
   for (size_t i = 0; i < args.pos.size(); ++i) {
     Node a = args.pos[i];
@@ -490,8 +501,18 @@ Value RelaxParser::CallOp(const OpInfo& info, const Args& args) {
                      (most == 1 ? " argument" : " arguments"));
     }
   }
+  std::vector<Type> ty_args;
+  std::map<size_t, Node> keyword_args;
   for (const auto& [key, node] : args.kw) {
-    if (key == "ty_args" || key == "sinfo_args") p_.Fail(node, "'" + std::string(key) + "' is not supported for R." + info.script_name());
+    if (key == "ty_args" || key == "sinfo_args") {
+      if (!info.ty_args) p_.Fail(node, "'" + std::string(key) + "' is not supported for R." + info.script_name());
+      if (p_.Kind(node) == K::kTuple || p_.Kind(node) == K::kList) {
+        for (Node t : p_.cst_->Children(node)) ty_args.push_back(EvalType(t));
+      } else {
+        ty_args.push_back(EvalType(node));
+      }
+      continue;
+    }
     if (const AttrField* field = info.FindAttr(key)) {
       attrs[field->name] = ToAttr(*field, Eval(node), node);
       continue;
@@ -502,16 +523,138 @@ Value RelaxParser::CallOp(const OpInfo& info, const Args& args) {
                         std::string(key) + "'");
     }
     size_t index = size_t(it - info.arg_names.begin());
-    if (call_args.size() != index) p_.Fail(node, "argument '" + std::string(key) + "' is out of order");
+    if (index < call_args.size() || keyword_args.count(index)) {
+      p_.Fail(node, "R." + info.script_name() + " got argument '" + std::string(key) + "' twice");
+    }
+    keyword_args[index] = node;
+  }
+  // Keyword arguments in argument order; one that is left out before a given one takes its
+  // default, as in TVM's Python API, and so do the trailing ones.
+  for (const auto& [index, node] : keyword_args) {
+    while (call_args.size() < index) {
+      Expr d = info.default_arg ? info.default_arg(call_args.size()) : Expr();
+      if (!d.defined()) {
+        p_.Fail(node, "R." + info.script_name() + ": argument '" + std::string(info.arg_names[index]) +
+                          "' is given but '" + info.arg_names[call_args.size()] + "' before it is not");
+      }
+      call_args.push_back(Normalize(d, n));
+    }
     call_args.push_back(operand(index, node));
+  }
+  while (info.default_arg && call_args.size() < nargs) {
+    Expr d = info.default_arg(call_args.size());
+    if (!d.defined()) break;
+    call_args.push_back(Normalize(d, n));
   }
   Call call;
   try {
-    call = MakeOpCall(info.name, call_args, attrs, {}, p_.SpanOf(n));
+    call = MakeOpCall(info.name, call_args, attrs, std::move(ty_args), p_.SpanOf(n));
   } catch (const DiagnosticError& e) {
     p_.Fail(n, e.diagnostic().message);
   }
   return Value::Of(VK::kObject, Normalize(call, n));
+}
+
+// TVM's relax.const: a Python number, bool or (nested) list goes through numpy's array, whose
+// default dtype TVM narrows to int32 / float32 (a list holding a float is float32).
+relax::Constant RelaxParser::MakeConst(Node vn, Node dn, Span span) {
+  std::vector<Value> leaves;
+  std::vector<Node> leaf_nodes;
+  std::vector<int64_t> shape;
+  bool shape_known = false;
+  // Flattens row-major, checking that every nesting level has one length (numpy refuses ragged
+  // lists for a numeric dtype).
+  std::function<void(const Value&, Node, size_t)> flatten = [&](const Value& v, Node at, size_t depth) {
+    if (v.is_seq()) {
+      if (shape_known && (depth >= shape.size() || shape[depth] != int64_t(v.items.size()))) {
+        p_.Fail(at, "R.const: the nested lists have different lengths (numpy needs a rectangular array)");
+      }
+      if (!shape_known) shape.push_back(int64_t(v.items.size()));
+      auto kids = p_.cst_->Children(at);
+      if (v.items.empty()) shape_known = true;
+      for (size_t i = 0; i < v.items.size(); ++i) {
+        flatten(v.items[i], i < kids.size() ? kids[i] : at, depth + 1);
+      }
+      return;
+    }
+    if (shape_known && depth != shape.size()) {
+      p_.Fail(at, "R.const: the nested lists have different depths (numpy needs a rectangular array)");
+    }
+    shape_known = true;
+    Value x = v;
+    if (p_.Kind(at) == K::kUnaryOperator && x.kind == VK::kExpr) {
+      // -1 / -2.0 evaluate through TIR folding to immediates.
+      if (auto* i = x.expr.as<tir::IntImmNode>()) x = Value::Int(i->value);
+      else if (auto* f = x.expr.as<tir::FloatImmNode>()) x = Value::Float(f->value);
+    }
+    leaves.push_back(std::move(x));
+    leaf_nodes.push_back(at);
+  };
+  Value top = p_.Eval(vn);
+  flatten(top, vn, 0);
+  if (!top.is_seq()) shape.clear();
+  DataType want = IsNull(dn) ? DataType::Void() : p_.ToDType(p_.Eval(dn), dn);
+  for (size_t k = 0; k < leaves.size(); ++k) {
+    Value& v = leaves[k];
+    if (v.kind == VK::kStr && !want.is_void()) {
+      // numpy reads a number from a string (np.array("inf", "float32")): TVM prints an infinite
+      // or NaN constant so.
+      char* end = nullptr;
+      errno = 0;
+      if (want.is_float()) {
+        double x = std::strtod(v.s.c_str(), &end);
+        if (!v.s.empty() && *end == '\0') v = Value::Float(x);
+      } else if (want.is_int() || want.is_uint()) {
+        long long x = std::strtoll(v.s.c_str(), &end, 10);
+        if (!v.s.empty() && *end == '\0' && errno != ERANGE) v = Value::Int(x);
+      }
+      if (v.kind == VK::kStr) p_.Fail(leaf_nodes[k], "R.const: '" + v.s + "' is not a " + want.ToString() + " value");
+    }
+    if (!v.is_number()) {
+      p_.Fail(leaf_nodes[k], std::string("R.const expects a number, a bool or a list of them, got ") +
+                                 DescribeKind(v.kind));
+    }
+  }
+  DataType dt = want;
+  if (dt.is_void()) {
+    // numpy's promotion over the elements: bool < int < float.
+    int rank = 0;
+    for (const Value& v : leaves) rank = std::max(rank, v.kind == VK::kBool ? 0 : v.kind == VK::kInt ? 1 : 2);
+    dt = leaves.empty() ? DataType::Float(32)
+         : rank == 0    ? DataType::Bool()
+         : rank == 1    ? DataType::Int(32)
+                        : DataType::Float(32);
+  }
+  bool supported = (dt.is_float() && (dt.bits() == 16 || dt.bits() == 32 || dt.bits() == 64)) ||
+                   dt.is_bool() || ((dt.is_int() || dt.is_uint()) && dt.bits() % 8 == 0);
+  if (!supported || dt.lanes() != 1) {
+    p_.Fail(IsNull(dn) ? vn : dn, "R.const does not support dtype " + dt.ToString());
+  }
+  size_t width = size_t(dt.bits() / 8 ? dt.bits() / 8 : 1);
+  std::string data(width * leaves.size(), '\0');
+  for (size_t k = 0; k < leaves.size(); ++k) {
+    const Value& v = leaves[k];
+    Node at = leaf_nodes[k];
+    char* out = data.data() + k * width;
+    if (v.kind == VK::kInt && (dt.is_int() || dt.is_uint()) && !IntLiteralFits(dt, v.i)) {
+      p_.Fail(at, "R.const: " + std::to_string(v.i) + " is out of range for " + dt.ToString());
+    }
+    double d = v.kind == VK::kFloat ? v.f : double(v.i);
+    int64_t i = v.kind == VK::kFloat ? 0 : v.i;
+    if (v.kind == VK::kFloat && !dt.is_float()) {
+      // A float given an integer dtype truncates, as numpy's astype does, when it fits.
+      if (!(std::isfinite(v.f) && v.f >= -9223372036854775808.0 && v.f < 9223372036854775808.0)) {
+        p_.Fail(at, "R.const: " + std::string(p_.Text(at)) + " is out of range for " + dt.ToString());
+      }
+      i = int64_t(v.f);
+    }
+    if (dt.is_float() && dt.bits() == 32) { float f = float(d); std::memcpy(out, &f, 4); }
+    else if (dt.is_float() && dt.bits() == 64) { std::memcpy(out, &d, 8); }
+    else if (dt.is_float()) { uint16_t h = runtime::DoubleToHalfBits(d); std::memcpy(out, &h, 2); }
+    else if (dt.is_bool()) { out[0] = char(d != 0); }
+    else { std::memcpy(out, &i, width); }
+  }
+  return MakeConstant(dt, std::move(shape), std::move(data), span);
 }
 
 Value RelaxParser::CallTIR(const std::string& name, const Args& args) {
@@ -643,54 +786,7 @@ Value RelaxParser::CallRelax(const std::string& qualified, const Args& args) {
   if (name == "const") {
     Node vn = pos(0, "value"), dn = pos(1, "dtype");
     if (IsNull(vn)) p_.Fail(n, "R.const needs a value");
-    Value v = p_.Eval(vn);
-    if (p_.Kind(vn) == K::kUnaryOperator && v.kind == VK::kExpr) {
-      // -1 / -2.0 evaluate through TIR folding to immediates.
-      if (auto* i = v.expr.as<tir::IntImmNode>()) v = Value::Int(i->value);
-      else if (auto* f = v.expr.as<tir::FloatImmNode>()) v = Value::Float(f->value);
-    }
-    if (v.kind == VK::kStr && !IsNull(dn)) {
-      // numpy reads a number from a string (np.array("inf", "float32")): TVM prints an infinite
-      // or NaN constant so.
-      DataType want = p_.ToDType(p_.Eval(dn), dn);
-      char* end = nullptr;
-      errno = 0;
-      if (want.is_float()) {
-        double x = std::strtod(v.s.c_str(), &end);
-        if (!v.s.empty() && *end == '\0') v = Value::Float(x);
-      } else if (want.is_int() || want.is_uint()) {
-        long long x = std::strtoll(v.s.c_str(), &end, 10);
-        if (!v.s.empty() && *end == '\0' && errno != ERANGE) v = Value::Int(x);
-      }
-      if (v.kind == VK::kStr) p_.Fail(vn, "R.const: '" + v.s + "' is not a " + want.ToString() + " value");
-    }
-    if (!v.is_number()) {
-      p_.Fail(vn, std::string("R.const expects a number or a bool, got ") + DescribeKind(v.kind));
-    }
-    DataType dt = v.kind == VK::kBool ? DataType::Bool()
-                  : v.kind == VK::kInt ? DataType::Int(32)
-                                       : DataType::Float(32);
-    if (!IsNull(dn)) dt = p_.ToDType(p_.Eval(dn), dn);
-    if (v.kind == VK::kInt && (dt.is_int() || dt.is_uint()) && !IntLiteralFits(dt, v.i)) {
-      p_.Fail(vn, "R.const: " + std::to_string(v.i) + " is out of range for " + dt.ToString());
-    }
-    std::string data(size_t(dt.bits() / 8 ? dt.bits() / 8 : 1), '\0');
-    double d = v.kind == VK::kFloat ? v.f : double(v.i);
-    int64_t i = v.kind == VK::kFloat ? 0 : v.i;
-    if (v.kind == VK::kFloat && !dt.is_float()) {
-      // A float given an integer dtype truncates, as numpy's astype does, when it fits.
-      if (!(std::isfinite(v.f) && v.f >= -9223372036854775808.0 && v.f < 9223372036854775808.0)) {
-        p_.Fail(vn, "R.const: " + std::string(p_.Text(vn)) + " is out of range for " + dt.ToString());
-      }
-      i = int64_t(v.f);
-    }
-    if (dt.is_float() && dt.bits() == 32) { float f = float(d); std::memcpy(data.data(), &f, 4); }
-    else if (dt.is_float() && dt.bits() == 64) { std::memcpy(data.data(), &d, 8); }
-    else if (dt.is_float() && dt.bits() == 16) { uint16_t h = runtime::DoubleToHalfBits(d); std::memcpy(data.data(), &h, 2); }
-    else if (dt.is_bool()) { data[0] = char(i != 0); }
-    else if (dt.is_int() || dt.is_uint()) { std::memcpy(data.data(), &i, data.size()); }
-    else p_.Fail(dn, "R.const does not support dtype " + dt.ToString());
-    return Value::Of(VK::kObject, MakeConstant(dt, {}, data, span));
+    return Value::Of(VK::kObject, MakeConst(vn, dn, span));
   }
   if (name == "shape") {
     Node vn = pos(0, "value");

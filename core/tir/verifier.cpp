@@ -229,10 +229,8 @@ class WellFormedChecker : public StmtExprVisitor {
     realized_block_ = nullptr;
 
     Scope scope(this);
-    bool has_reduction = false;
     for (const auto& iv : op->iter_vars) {
       if (!iv.defined()) continue;
-      has_reduction |= iv->iter_type == IterVarType::kCommReduce;
       if (!iv->var.defined()) continue;
       if (!iv->var->dtype.is_integer()) {
         Error("iter var " + Quote(iv->var->name_hint) + " of block " + Quote(op->name_hint) +
@@ -240,10 +238,6 @@ class WellFormedChecker : public StmtExprVisitor {
               SpanOf(iv.get()));
       }
       DefineVar(iv->var, DefKind::kIterVar, iv.get());
-    }
-    if (op->init.defined() && !has_reduction) {
-      Error("block " + Quote(op->name_hint) + " has an init statement but no reduction iter var",
-            FirstSpan({op->init.get(), op}));
     }
 
     // A block without iter vars (the root block, opaque blocks) may use outer loop variables.

@@ -470,7 +470,7 @@ class TestRelaxOps : public QObject {
                 "nn.conv3d: strides must have 1 or 3 values, got 2");
     CHECK_ERROR(Infer({T({I(1), I(3), I(8), I(8), I(8)}), T({I(8), I(3), I(3), I(3), I(3)})},
                       On("relax.nn.conv3d", {{"data_layout", ir::MakeString("NCDHX")}})),
-                "nn.conv3d: data layout NCDHX is not supported (expected a permutation of NCDHW)");
+                "nn.conv3d: data layout NCDHX is not supported (expected a permutation of NCDHW, with sub-axes such as NCDHW4c)");
     CHECK_ERROR(Infer({T({I(1), I(4), I(8), I(8), I(8)}), T({I(8), I(3), I(3), I(3), I(3)})}, On("relax.nn.conv3d")),
                 "nn.conv3d: the data has 4 input channels but the weight expects 3 (3 per group x 1 groups)");
     // Padding given as one value, or one per axis, is completed to the befores and afters (TVM's
@@ -509,7 +509,7 @@ class TestRelaxOps : public QObject {
                 "nn.conv1d_transpose: output_padding must be smaller than the stride or the dilation, got 2");
     CHECK_ERROR(Infer({T({I(1), I(4), I(5)}), T({I(4), I(3), I(3)})},
                       On("relax.nn.conv1d_transpose", {{"data_layout", ir::MakeString("NCH")}})),
-                "nn.conv1d_transpose: data layout NCH is not supported (expected a permutation of NCW)");
+                "nn.conv1d_transpose: data layout NCH is not supported (expected a permutation of NCW, with sub-axes such as NCW4c)");
     CHECK_ERROR(Infer({T({I(1), I(3), I(5)}), T({I(4), I(3), I(3)})}, On("relax.nn.conv1d_transpose")),
                 "nn.conv1d_transpose: the data has 3 input channels but the weight expects 4");
     // conv3d_transpose, the same definition over three axes: (in - 1) * 2 + 2 each.

@@ -17,6 +17,7 @@
 #include "ir/structural_hash.h"
 #include "relax/expr.h"
 #include "relax/op/registry.h"
+#include "relax/type.h"
 #include "script/tvmscript.h"
 #include "tir/expr.h"
 
@@ -202,6 +203,94 @@ class TestRelaxScript : public QObject {
       return;
     }
     QFAIL("01_mlp_call_tir.py not found");
+  }
+
+  // The type each expression gets when bound in a function with a (64, 8) float32 tensor `a`,
+  // a storage object `s`, a (2, 4, 14, 14, 4) NCHW4c tensor `x` and a packed function `f`; an
+  // expected text starting with "error: " is the diagnostic instead.
+  void expressionsAreTyped_data() {
+    QTest::addColumn<QString>("expr");
+    QTest::addColumn<QString>("type");
+    auto row = [](const char* name, const char* expr, const char* type) {
+      QTest::newRow(name) << QString(expr) << QString(type);
+    };
+    // R.memory.view: each omitted part is the data's.
+    row("view same", "R.memory.view(a)", "R.Tensor((64, 8), \"float32\")");
+    row("view shape", "R.memory.view(a, R.shape([512]))", "R.Tensor((512,), \"float32\")");
+    row("view dtype", "R.memory.view(a, R.shape([64, 16]), \"float16\")", "R.Tensor((64, 16), \"float16\")");
+    row("view dtype keyword", "R.memory.view(a, dtype=R.dtype(\"int8\"))", "R.Tensor((64, 8), \"int8\")");
+    row("view offset", "R.memory.view(a, R.shape([128]), relative_byte_offset=R.prim_value(T.int64(1536)))",
+        "R.Tensor((128,), \"float32\")");
+    row("view too large", "R.memory.view(a, R.shape([513]))",
+        "error: memory.view: the view R.Tensor((513,), \"float32\") ends at byte 2052, past the 2048 bytes of the data R.Tensor((64, 8), \"float32\")");
+    row("view offset past end", "R.memory.view(a, R.shape([128]), relative_byte_offset=R.prim_value(T.int64(1540)))",
+        "error: memory.view: the view R.Tensor((128,), \"float32\") at byte offset 1540 ends at byte 2052, past the 2048 bytes of the data R.Tensor((64, 8), \"float32\")");
+    row("view wider dtype", "R.memory.view(a, dtype=\"float64\")",
+        "error: memory.view: changing the dtype from float32 to float64 without a new shape makes the view larger than the data; give the view's shape");
+    row("view bad shape", "R.memory.view(a, R.prim_value(1))",
+        "error: memory.view: the shape must be a shape (R.shape([...])) or the empty tuple, got T.int64");
+    row("ensure_zero_offset", "R.memory.ensure_zero_offset(a)", "R.Tensor((64, 8), \"float32\")");
+    row("null_value", "R.null_value()", "R.Any");
+    // The VM-level ops of TVM's lowered modules.
+    row("vm.alloc_storage", "R.vm.alloc_storage(R.shape([16]), R.prim_value(0), \"uint8\")", "R.Any");
+    row("vm.alloc_tensor", "R.vm.alloc_tensor(s, 0, R.shape([2, 2]), \"float32\")", "R.Tensor((2, 2), \"float32\")");
+    row("vm.alloc_tensor no dtype", "R.vm.alloc_tensor(s, 0, R.shape([2, 2]), R.str(\"x\"))",
+        "error: vm.alloc_tensor: the fourth argument must be a dtype (R.dtype(...))");
+    row("vm.kill_object", "R.vm.kill_object(s)", "R.Tuple");
+    row("call_builtin_with_ctx void", "R.call_builtin_with_ctx(\"vm.builtin.f\", (a,))", "R.Tuple");
+    row("call_builtin_with_ctx typed", "R.call_builtin_with_ctx(\"vm.builtin.f\", (a,), ty_args=(R.Shape(ndim=2),))",
+        "R.Shape(ndim=2)");
+    row("make_closure", "R.make_closure(f, (a,))", "R.Any");
+    row("invoke_closure", "R.invoke_closure(s, (a,), ty_args=(R.Tensor((4,), \"int8\"),))", "R.Tensor((4,), \"int8\")");
+    row("invoke_pure_closure pair", "R.invoke_pure_closure(s, (a,), ty_args=(R.Shape(ndim=1), R.Any))",
+        "R.Tuple(R.Shape(ndim=1), R.Any)");
+    row("ty_args refused", "R.add(a, a, ty_args=(R.Any,))", "error: 'ty_args' is not supported for R.add");
+    // R.const of nested lists: numpy's array, TVM's default dtypes.
+    row("const matrix", "R.const([[1, 2, 3], [4, 5, 6]], \"float32\")", "R.Tensor((2, 3), \"float32\")");
+    row("const int list", "R.const([1, -2])", "R.Tensor((2,), \"int32\")");
+    row("const mixed list", "R.const([1, 2.5])", "R.Tensor((2,), \"float32\")");
+    row("const bool list", "R.const([True, False])", "R.Tensor((2,), \"bool\")");
+    row("const ragged", "R.const([[1, 2], [3]])",
+        "error: R.const: the nested lists have different lengths (numpy needs a rectangular array)");
+    row("const string item", "R.const([1, \"a\"])", "error: R.const expects a number, a bool or a list of them, got a string");
+    // Blocked layouts: C split into blocks of 4 (TVM's NCHW4c).
+    row("conv2d NCHW4c", "R.nn.conv2d(x, R.zeros((8, 4, 3, 3, 4, 4), \"float32\"), padding=[1, 1], data_layout=\"NCHW4c\", kernel_layout=\"OIHW4i4o\")",
+        "R.Tensor((2, 8, 14, 14, 4), \"float32\")");
+    row("conv2d out NHWC", "R.nn.conv2d(x, R.zeros((8, 16, 3, 3), \"float32\"), data_layout=\"NCHW4c\", out_layout=\"NHWC\")",
+        "R.Tensor((2, 12, 12, 8), \"float32\")");
+    row("max_pool2d NCHW4c", "R.nn.max_pool2d(x, pool_size=[2, 2], strides=[2, 2], layout=\"NCHW4c\")",
+        "R.Tensor((2, 4, 7, 7, 4), \"float32\")");
+    row("adaptive_avg_pool2d NCHW4c", "R.nn.adaptive_avg_pool2d(x, output_size=[1, 1], layout=\"NCHW4c\", out_layout=\"NCHW2c\")",
+        "R.Tensor((2, 8, 1, 1, 2), \"float32\")");
+    row("layout sub-axis extent", "R.nn.max_pool2d(x, layout=\"NCHW8c\")",
+        "error: nn.max_pool2d: the data's sub-axis 8c has extent 4");
+    row("layout sub-axis without primal", "R.nn.max_pool2d(x, layout=\"NCHW4k\")",
+        "error: nn.max_pool2d: data layout NCHW4k is not supported (expected a permutation of NCHW, with sub-axes such as NCHW4c)");
+  }
+  void expressionsAreTyped() {
+    REQUIRE_OPS();
+    QFETCH(QString, expr);
+    QFETCH(QString, type);
+    std::string text = "from tvm.script import ir as I\nfrom tvm.script import relax as R\n"
+                       "from tvm.script import tirx as T\n\n@I.ir_module\nclass Module:\n"
+                       "    @R.function(pure=False)\n"
+                       "    def main(a: R.Tensor((64, 8), \"float32\"), s: R.Object, x: R.Tensor((2, 4, 14, 14, 4), \"float32\"), f: R.Callable):\n"
+                       "        v = " + expr.toStdString() + "\n        return a\n";
+    auto r = wb::script::Parse(text, "typed.py");
+    std::string want = type.toStdString();
+    if (want.rfind("error: ", 0) == 0) {
+      QVERIFY2(!r.ok(), "parsed without an error");
+      QCOMPARE(QString::fromStdString(r.diagnostics[0].message), QString::fromStdString(want.substr(7)));
+      QCOMPARE(r.diagnostics[0].span.start().line, 9u);
+      return;
+    }
+    QVERIFY2(r.ok(), Diagnostics(r.diagnostics).c_str());
+    auto main = r.module->Lookup("main").as_ref<wb::relax::FunctionNode>();
+    auto* seq = main->body.as<wb::relax::SeqExprNode>();
+    QVERIFY(seq && !seq->blocks.empty() && !seq->blocks[0]->bindings.empty());
+    const auto& binding = seq->blocks[0]->bindings.back();
+    QCOMPARE(QString::fromStdString(binding->var->name_hint), QString("v"));
+    QCOMPARE(QString::fromStdString(wb::relax::TypeToString(binding->var->struct_info)), type);
   }
 
   // I.module_global_infos lands in IRModule::global_infos as VDevice nodes that structural

@@ -101,23 +101,92 @@ OpInfo Softmax(const char* name) {
   return Define(std::move(def));
 }
 
-// Where each of `letters` sits in a layout string ("NCHW" -> N:0 C:1 H:2 W:3).
-std::vector<size_t> LayoutPositions(const std::string& layout, const std::string& letters,
-                                    const char* what) {
-  std::vector<size_t> pos;
-  if (layout.size() != letters.size()) {
-    throw TypeError(std::string(what) + " layout " + layout + " is not supported (expected a " +
-                    "permutation of " + letters + ")");
-  }
-  for (char c : letters) {
-    size_t p = layout.find(c);
-    if (p == std::string::npos) {
-      throw TypeError(std::string(what) + " layout " + layout + " is not supported (expected a " +
-                      "permutation of " + letters + ")");
+// A layout as TVM writes it: each of the canonical letters once as a primal axis (a capital),
+// in any order, plus sub-axes that split one of them, a factor and the axis's lowercase letter
+// ("NCHW4c": C as C/4 blocks of 4 channels), as TVM's convolutions and pools accept.
+struct BlockedLayout {
+  std::vector<char> axes;        // per dim: its letter (lowercase for a sub-axis)
+  std::vector<int64_t> factors;  // per dim: a sub-axis's factor, 0 for a primal axis
+  std::vector<size_t> primal;    // per canonical letter: the dim of its primal axis
+  size_t rank() const { return axes.size(); }
+  // The product of the sub-axis factors of canonical letter `c`.
+  int64_t Factor(char c) const {
+    int64_t f = 1;
+    for (size_t i = 0; i < axes.size(); ++i) {
+      if (axes[i] == char(c - 'A' + 'a')) f *= factors[i];
     }
-    pos.push_back(p);
+    return f;
   }
-  return pos;
+};
+
+BlockedLayout ParseLayout(const std::string& layout, const std::string& letters, const char* what) {
+  auto fail = [&]() -> BlockedLayout {
+    throw TypeError(std::string(what) + " layout " + layout + " is not supported (expected a " +
+                    "permutation of " + letters + ", with sub-axes such as " + letters + "4" +
+                    char(letters[1] - 'A' + 'a') + ")");
+  };
+  BlockedLayout l;
+  l.primal.assign(letters.size(), size_t(-1));
+  for (size_t i = 0; i < layout.size();) {
+    int64_t factor = 0;
+    size_t digits = 0;
+    while (i < layout.size() && layout[i] >= '0' && layout[i] <= '9') {
+      if (factor > (int64_t(1) << 40)) return fail();
+      factor = factor * 10 + (layout[i++] - '0');
+      ++digits;
+    }
+    if (i == layout.size()) return fail();
+    char c = layout[i++];
+    if (c >= 'A' && c <= 'Z') {
+      size_t k = letters.find(c);
+      if (digits || k == std::string::npos || l.primal[k] != size_t(-1)) return fail();
+      l.primal[k] = l.axes.size();
+      l.factors.push_back(0);
+    } else if (c >= 'a' && c <= 'z') {
+      if (!digits || factor <= 0 || letters.find(char(c - 'a' + 'A')) == std::string::npos) return fail();
+      l.factors.push_back(factor);
+    } else {
+      return fail();
+    }
+    l.axes.push_back(c);
+  }
+  for (size_t k : l.primal) {
+    if (k == size_t(-1)) return fail();
+  }
+  return l;
+}
+
+// The canonical dims (the order of `letters`) of a shape in layout `l`: a split axis counts its
+// blocks times its factors. A sub-axis dim that is a constant other than its factor is an error.
+std::vector<PrimExpr> ToCanonical(const BlockedLayout& l, const std::string& letters,
+                                  const std::vector<PrimExpr>& dims, const char* what) {
+  for (size_t i = 0; i < l.rank(); ++i) {
+    if (!l.factors[i]) continue;
+    auto c = AsConstInt(dims[i]);
+    if (c && *c != l.factors[i]) {
+      throw TypeError(std::string("the ") + what + "'s sub-axis " + std::to_string(l.factors[i]) +
+                      l.axes[i] + " has extent " + std::to_string(*c));
+    }
+  }
+  std::vector<PrimExpr> out;
+  for (size_t k = 0; k < letters.size(); ++k) {
+    out.push_back(Mul(dims[l.primal[k]], Int64(l.Factor(letters[k]))));
+  }
+  return out;
+}
+
+// Canonical dims placed in layout `l`: a split axis's blocks are its dim divided by its factors.
+std::vector<PrimExpr> FromCanonical(const BlockedLayout& l, const std::string& letters,
+                                    const std::vector<PrimExpr>& canonical) {
+  std::vector<PrimExpr> out(l.rank());
+  for (size_t k = 0; k < letters.size(); ++k) {
+    int64_t f = l.Factor(letters[k]);
+    out[l.primal[k]] = f == 1 ? canonical[k] : FloorDiv(canonical[k], Int64(f));
+  }
+  for (size_t i = 0; i < l.rank(); ++i) {
+    if (l.factors[i]) out[i] = Int64(l.factors[i]);
+  }
+  return out;
 }
 
 // The spatial letters of a layout with `k` spatial axes, outermost first.
@@ -183,14 +252,6 @@ PrimExpr WindowOutput(const PrimExpr& in, const PrimExpr& kernel, int64_t pad, i
   return Add(FloorDiv(numer, Int64(stride)), Int64(1));
 }
 
-// Dims in canonical order (batch, channels, spatial...) placed where `layout` has them.
-std::vector<PrimExpr> ToLayout(const std::vector<PrimExpr>& canonical, const std::string& layout) {
-  std::vector<size_t> pos = LayoutPositions(layout, "NC" + Spatial(canonical.size() - 2), "output");
-  std::vector<PrimExpr> out(canonical.size());
-  for (size_t i = 0; i < canonical.size(); ++i) out[pos[i]] = canonical[i];
-  return out;
-}
-
 // A convolution's out_dtype: the attribute, else the data's, which must then be the weight's.
 DataType ConvOutDType(const Call& call, const TensorTypeNode* data, const TensorTypeNode* weight) {
   DataType out_dtype = AttrDataType(call, "out_dtype");
@@ -247,28 +308,28 @@ OpInfo Conv(size_t k) {
     const TensorTypeNode* data = TensorArg(types, 0, "the data");
     const TensorTypeNode* weight = TensorArg(types, 1, "the weight");
     DataType out_dtype = ConvOutDType(call, data, weight);
-    std::string out_layout = OutLayout(call, "data_layout");
-    std::vector<size_t> dpos = LayoutPositions(AttrString(call, "data_layout"), "NC" + Spatial(k), "data");
-    std::vector<size_t> wpos = LayoutPositions(AttrString(call, "kernel_layout"), "OI" + Spatial(k), "kernel");
-    LayoutPositions(out_layout, "NC" + Spatial(k), "output");
-    CheckRank(data, "data", k + 2);
-    CheckRank(weight, "weight", k + 2);
+    const std::string dletters = "NC" + Spatial(k), wletters = "OI" + Spatial(k);
+    BlockedLayout dl = ParseLayout(AttrString(call, "data_layout"), dletters, "data");
+    BlockedLayout wl = ParseLayout(AttrString(call, "kernel_layout"), wletters, "kernel");
+    BlockedLayout ol = ParseLayout(OutLayout(call, "data_layout"), dletters, "output");
+    CheckRank(data, "data", dl.rank());
+    CheckRank(weight, "weight", wl.rank());
     std::vector<int64_t> strides = PerAxis(call, "strides", k);
     std::vector<int64_t> dilation = PerAxis(call, "dilation", k);
     std::vector<int64_t> pad = PaddingOf(call, k);
     int64_t groups = AttrInt(call, "groups");
     if (groups <= 0) throw TypeError("groups must be positive");
     if (!data->shape || !weight->shape) {
-      return WithVDevice(MakeTensorType(out_dtype, static_cast<int64_t>(k + 2)), data->vdevice);
+      return WithVDevice(MakeTensorType(out_dtype, static_cast<int64_t>(ol.rank())), data->vdevice);
     }
-    const auto& ds = *data->shape;
-    const auto& ws = *weight->shape;
-    CheckConvChannels(ds[dpos[1]], ws[wpos[1]], ws[wpos[0]], groups);
-    std::vector<PrimExpr> dims = {ds[dpos[0]], ws[wpos[0]]};
+    std::vector<PrimExpr> ds = ToCanonical(dl, dletters, *data->shape, "data");
+    std::vector<PrimExpr> ws = ToCanonical(wl, wletters, *weight->shape, "weight");
+    CheckConvChannels(ds[1], ws[1], ws[0], groups);
+    std::vector<PrimExpr> dims = {ds[0], ws[0]};
     for (size_t i = 0; i < k; ++i) {
-      dims.push_back(WindowOutput(ds[dpos[2 + i]], ws[wpos[2 + i]], PadSum(pad[i], pad[k + i], i), dilation[i], strides[i], false));
+      dims.push_back(WindowOutput(ds[2 + i], ws[2 + i], PadSum(pad[i], pad[k + i], i), dilation[i], strides[i], false));
     }
-    return WithVDevice(MakeTensorType(ToLayout(dims, out_layout), out_dtype), data->vdevice);
+    return WithVDevice(MakeTensorType(FromCanonical(ol, dletters, dims), out_dtype), data->vdevice);
   };
   return Define(std::move(def));
 }
@@ -298,12 +359,12 @@ OpInfo ConvTranspose(size_t k) {
     const TensorTypeNode* data = TensorArg(types, 0, "the data");
     const TensorTypeNode* weight = TensorArg(types, 1, "the weight");
     DataType out_dtype = ConvOutDType(call, data, weight);
-    std::string out_layout = OutLayout(call, "data_layout");
-    std::vector<size_t> dpos = LayoutPositions(AttrString(call, "data_layout"), "NC" + Spatial(k), "data");
-    std::vector<size_t> wpos = LayoutPositions(AttrString(call, "kernel_layout"), "IO" + Spatial(k), "kernel");
-    LayoutPositions(out_layout, "NC" + Spatial(k), "output");
-    CheckRank(data, "data", k + 2);
-    CheckRank(weight, "weight", k + 2);
+    const std::string dletters = "NC" + Spatial(k), wletters = "IO" + Spatial(k);
+    BlockedLayout dl = ParseLayout(AttrString(call, "data_layout"), dletters, "data");
+    BlockedLayout wl = ParseLayout(AttrString(call, "kernel_layout"), wletters, "kernel");
+    BlockedLayout ol = ParseLayout(OutLayout(call, "data_layout"), dletters, "output");
+    CheckRank(data, "data", dl.rank());
+    CheckRank(weight, "weight", wl.rank());
     std::vector<int64_t> strides = PerAxis(call, "strides", k);
     std::vector<int64_t> dilation = PerAxis(call, "dilation", k);
     std::vector<int64_t> pad = PaddingOf(call, k);
@@ -321,28 +382,28 @@ OpInfo ConvTranspose(size_t k) {
     int64_t groups = AttrInt(call, "groups");
     if (groups <= 0) throw TypeError("groups must be positive");
     if (!data->shape || !weight->shape) {
-      return WithVDevice(MakeTensorType(out_dtype, static_cast<int64_t>(k + 2)), data->vdevice);
+      return WithVDevice(MakeTensorType(out_dtype, static_cast<int64_t>(ol.rank())), data->vdevice);
     }
-    const auto& ds = *data->shape;
-    const auto& ws = *weight->shape;
-    if (ProveNotEqual(ds[dpos[1]], ws[wpos[0]])) {
-      throw TypeError("the data has " + DimText(ds[dpos[1]]) + " input channels but the weight expects " +
-                      DimText(ws[wpos[0]]));
+    std::vector<PrimExpr> ds = ToCanonical(dl, dletters, *data->shape, "data");
+    std::vector<PrimExpr> ws = ToCanonical(wl, wletters, *weight->shape, "weight");
+    if (ProveNotEqual(ds[1], ws[0])) {
+      throw TypeError("the data has " + DimText(ds[1]) + " input channels but the weight expects " +
+                      DimText(ws[0]));
     }
-    auto in_channels = AsConstInt(ws[wpos[0]]);
+    auto in_channels = AsConstInt(ws[0]);
     if (in_channels && *in_channels % groups != 0) {
       throw TypeError("the weight's " + std::to_string(*in_channels) + " input channels are not divisible by " +
                       std::to_string(groups) + " groups");
     }
-    std::vector<PrimExpr> dims = {ds[dpos[0]], Mul(ws[wpos[1]], Int64(groups))};
+    std::vector<PrimExpr> dims = {ds[0], Mul(ws[1], Int64(groups))};
     for (size_t i = 0; i < k; ++i) {
-      PrimExpr span = Add(Mul(Int64(dilation[i]), Sub(ws[wpos[2 + i]], Int64(1))), Int64(1));
-      PrimExpr grown = Mul(Sub(ds[dpos[2 + i]], Int64(1)), Int64(strides[i]));
+      PrimExpr span = Add(Mul(Int64(dilation[i]), Sub(ws[2 + i], Int64(1))), Int64(1));
+      PrimExpr grown = Mul(Sub(ds[2 + i], Int64(1)), Int64(strides[i]));
       // Simplified as TVM's inference does: (h - 1) * 3 + kh is h * 3 + kh - 3.
       dims.push_back(arith::Analyzer().Simplify(
           Add(Sub(grown, Int64(PadSum(pad[i], pad[k + i], i))), Add(span, Int64(out_pad[i])))));
     }
-    return WithVDevice(MakeTensorType(ToLayout(dims, out_layout), out_dtype), data->vdevice);
+    return WithVDevice(MakeTensorType(FromCanonical(ol, dletters, dims), out_dtype), data->vdevice);
   };
   return Define(std::move(def));
 }
@@ -396,23 +457,23 @@ OpInfo Pool(const char* kind, size_t k) {
                StringAttrFrom("out_layout", "layout")};
   def.infer = [k](const Call& call, const std::vector<Type>& types) -> Type {
     const TensorTypeNode* data = TensorArg(types, 0, "the data");
-    std::string out_layout = OutLayout(call, "layout");
-    std::vector<size_t> dpos = LayoutPositions(AttrString(call, "layout"), "NC" + Spatial(k), "data");
-    LayoutPositions(out_layout, "NC" + Spatial(k), "output");
-    CheckRank(data, "data", k + 2);
+    const std::string letters = "NC" + Spatial(k);
+    BlockedLayout dl = ParseLayout(AttrString(call, "layout"), letters, "data");
+    BlockedLayout ol = ParseLayout(OutLayout(call, "layout"), letters, "output");
+    CheckRank(data, "data", dl.rank());
     std::vector<int64_t> pool = PerAxis(call, "pool_size", k);
     std::vector<int64_t> strides = PerAxis(call, "strides", k);
     std::vector<int64_t> dilation = PerAxis(call, "dilation", k);
     std::vector<int64_t> pad = PaddingOf(call, k);
     bool ceil_mode = AttrBool(call, "ceil_mode");
-    if (!data->shape) return WithVDevice(MakeTensorType(data->dtype, static_cast<int64_t>(k + 2)), data->vdevice);
-    const auto& ds = *data->shape;
-    std::vector<PrimExpr> dims = {ds[dpos[0]], ds[dpos[1]]};
+    if (!data->shape) return WithVDevice(MakeTensorType(data->dtype, static_cast<int64_t>(ol.rank())), data->vdevice);
+    std::vector<PrimExpr> ds = ToCanonical(dl, letters, *data->shape, "data");
+    std::vector<PrimExpr> dims = {ds[0], ds[1]};
     for (size_t i = 0; i < k; ++i) {
       dims.push_back(
-          WindowOutput(ds[dpos[2 + i]], Int64(pool[i]), PadSum(pad[i], pad[k + i], i), dilation[i], strides[i], ceil_mode));
+          WindowOutput(ds[2 + i], Int64(pool[i]), PadSum(pad[i], pad[k + i], i), dilation[i], strides[i], ceil_mode));
     }
-    return WithVDevice(MakeTensorType(ToLayout(dims, out_layout), data->dtype), data->vdevice);
+    return WithVDevice(MakeTensorType(FromCanonical(ol, letters, dims), data->dtype), data->vdevice);
   };
   return Define(std::move(def));
 }
@@ -427,16 +488,11 @@ OpInfo AdaptiveAvgPool2D() {
                StringAttrFrom("out_layout", "layout")};
   def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
     const TensorTypeNode* data = TensorArg(types, 0, "the data");
-    std::string layout = AttrString(call, "layout");
-    std::string out_layout = AttrString(call, "out_layout");
-    std::vector<size_t> dpos = LayoutPositions(layout, "NCHW", "data");
-    LayoutPositions(out_layout, "NCHW", "output");
-    if (!data->IsUnknownNdim() && data->ndim != 4) {
-      throw TypeError("the data must be 4-D, got rank " + std::to_string(data->ndim));
-    }
-    if (!data->shape) return MakeTensorType(data->dtype, 4);
-    const auto& ds = *data->shape;
-    std::vector<PrimExpr> nchw = {ds[dpos[0]], ds[dpos[1]], ds[dpos[2]], ds[dpos[3]]};
+    BlockedLayout dl = ParseLayout(AttrString(call, "layout"), "NCHW", "data");
+    BlockedLayout ol = ParseLayout(AttrString(call, "out_layout"), "NCHW", "output");
+    CheckRank(data, "data", dl.rank());
+    if (!data->shape) return MakeTensorType(data->dtype, int64_t(ol.rank()));
+    std::vector<PrimExpr> nchw = ToCanonical(dl, "NCHW", *data->shape, "data");
     if (!AttrIsNone(call, "output_size")) {
       std::vector<int64_t> size = AttrInts(call, "output_size");
       if (size.size() == 1) size.push_back(size[0]);
@@ -444,7 +500,7 @@ OpInfo AdaptiveAvgPool2D() {
       nchw[2] = Int64(size[0]);
       nchw[3] = Int64(size[1]);
     }
-    return MakeTensorType(ToLayout(nchw, out_layout), data->dtype);
+    return MakeTensorType(FromCanonical(ol, "NCHW", nchw), data->dtype);
   };
   return Define(std::move(def));
 }

@@ -13,6 +13,8 @@ OpInfo Define(OpDef def) {
   info.arg_names = std::move(def.args);
   info.variadic = def.variadic;
   info.optional_args = def.optional_args;
+  info.ty_args = def.ty_args;
+  info.default_arg = std::move(def.default_arg);
   info.attrs_type_key = std::move(def.attrs_type_key);
   info.attrs = std::move(def.attrs);
   info.pattern = def.pattern;

@@ -31,6 +31,8 @@ struct OpDef {
   bool pure = true;
   bool variadic = false;
   size_t optional_args = 0;
+  bool ty_args = false;  // OpInfo::ty_args
+  std::function<Expr(size_t)> default_arg;  // OpInfo::default_arg
   std::string call_packed;  // OpInfo::call_packed
 };
 OpInfo Define(OpDef def);

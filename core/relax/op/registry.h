@@ -90,6 +90,10 @@ struct OpInfo {
   std::vector<std::string> arg_names;  // positional arguments, as TVM's Python API names them
   bool variadic = false;               // the last argument repeats
   size_t optional_args = 0;            // how many trailing arguments may be left out
+  bool ty_args = false;                // takes `ty_args=` (sinfo_args): the result's type
+  // What TVM's Python API passes for an omitted optional argument `i` (a null Expr: nothing, the
+  // call is shorter); the parser fills these in, so the call holds what TVM's would.
+  std::function<Expr(size_t i)> default_arg;
   std::string attrs_type_key;          // "relax.attrs.Conv2DAttrs"; empty when attr-less
   std::vector<AttrField> attrs;        // in TVM's field order
   OpPatternKind pattern = OpPatternKind::kOpaque;
