@@ -14,7 +14,8 @@ namespace wb::dlight::cpu {
 ScheduleRule Matmul();
 // A convolution (a windowed reduction of two operands: NCHW, NHWC, strided, dilated, grouped,
 // depthwise) with its padding and epilogue: the matmul's register tile over the output's
-// innermost axis and the axis the vector operand does not use (conv2d.cpp).
+// innermost axis and the axis the vector operand does not use, or over the output channel with
+// the weight packed when that axis holds no whole vectors (conv2d.cpp).
 ScheduleRule Conv2d();
 // Row-wise reductions with their elementwise parts (softmax, log_softmax, layer_norm, rms_norm,
 // sum/mean/max over the last axes): parallel over rows, each row's stages computed together,
