@@ -95,9 +95,12 @@ struct Kernel {
   double schedule_cpu_ms = 0, build_cpu_ms = 0, plain_build_cpu_ms = 0;
 };
 
-Kernel Build(const std::string& relax) {
+// `without`: the default rules but that one (what the kernel got before the rule took it).
+Kernel Build(const std::string& relax, const std::string& without = "") {
   using clock = std::chrono::steady_clock;
   tir::PrimFunc func = Legalized(relax);
+  std::vector<dlight::ScheduleRule> rules = dlight::cpu::DefaultRules();
+  std::erase_if(rules, [&](const dlight::ScheduleRule& r) { return r.name == without; });
   codegen::Target host = codegen::Target::Host();
   Kernel k;
   // Each build three times, alternating, the fastest kept (the host is shared: a build's time
@@ -109,7 +112,7 @@ Kernel Build(const std::string& relax) {
   for (int r = 0; r < 3; ++r) {
     auto t0 = clock::now();
     double c0 = ThreadCpuSeconds();
-    applied = dlight::ApplyRules(func, host, dlight::cpu::DefaultRules());
+    applied = dlight::ApplyRules(func, host, rules);
     auto t1 = clock::now();
     double c1 = ThreadCpuSeconds();
     built = codegen::Build(applied->schedule.mod(), host);
@@ -135,8 +138,8 @@ Kernel Build(const std::string& relax) {
   k.func = built.module.get_function("main");
   k.rule = applied->rule;
   if (const char* dir = std::getenv("WB_BENCH_ASM")) {
-    std::string path = std::string(dir) + "/" + k.rule + "_" +
-                       std::to_string(reinterpret_cast<uintptr_t>(&k) % 1000) + ".ll";
+    static int built_kernels = 0;  // in build order: names that do not collide
+    std::string path = std::string(dir) + "/" + std::to_string(built_kernels++) + "_" + k.rule + ".ll";
     if (FILE* f = std::fopen(path.c_str(), "w")) {
       std::string source = built.module->GetSource(std::getenv("WB_BENCH_ASM_FORMAT") ? std::getenv("WB_BENCH_ASM_FORMAT") : "ll-opt");
       std::fwrite(source.data(), 1, source.size(), f);
@@ -367,17 +370,20 @@ int main(int argc, char** argv) {
   PrintCompile("maxpool NHWC", pool_nhwc);
   // ResNet's 14x14 and 7x7 stages: (channels, size).
   const std::vector<std::pair<int64_t, int64_t>> stages = {{256, 14}, {512, 7}};
-  std::vector<Kernel> stage_kernels;
+  // Each also without the rule that now takes it: the schedule it had before, in the same run.
+  std::vector<Kernel> stage_kernels, stage_before;
   if (want("resnet")) {
     for (auto [ch, hw] : stages) {
       stage_kernels.push_back(Build(Conv2dText(ch, ch, hw)));
+      stage_before.push_back(Build(Conv2dText(ch, ch, hw), "Conv2d"));
       PrintCompile(("conv " + std::to_string(hw) + "x" + std::to_string(hw)).c_str(),
                    stage_kernels.back());
     }
   }
-  Kernel sum;
+  Kernel sum, sum_before;
   if (want("sum")) {
     sum = Build(kSum);
+    sum_before = Build(kSum, "Reduction");
     PrintCompile("sum 64M", sum);
   }
 
@@ -627,6 +633,8 @@ int main(int argc, char** argv) {
         bench::OneDnnConv2d::SetThreads(threads);
         Compare(name + ", " + std::to_string(threads) + "T (GF/s)", stage_kernels[s].func,
                 {x, w, y}, dnnl_ref, rounds, 5, gflop, "GF/s", threads == 1);
+        Compare(name + " " + stage_before[s].rule + ", " + std::to_string(threads) + "T", stage_before[s].func,
+                {x, w, y}, dnnl_ref, std::max(1, rounds / 3), 1, gflop, "GF/s", threads == 1);
       }
     }
 #else
@@ -661,6 +669,8 @@ int main(int argc, char** argv) {
       threads_now = threads;
       Compare("sum 64M, " + std::to_string(threads) + "T (GB/s)", sum.func, {x, y}, hand, rounds,
               3, 4.0 * kSumN / 1e9, "GB/s", threads == 1);
+      Compare("sum 64M " + sum_before.rule + ", " + std::to_string(threads) + "T", sum_before.func,
+              {x, y}, hand, rounds, 1, 4.0 * kSumN / 1e9, "GB/s", threads == 1);
     }
   }
   return 0;

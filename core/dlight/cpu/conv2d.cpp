@@ -48,9 +48,10 @@ struct ConvTile {
 
 // rows x (vectors x lanes) for a row extent R and a vector extent V: lanes the widest power of
 // two dividing V (at most the target's, at least 4), scored as the Matmul rule scores its tile,
-// a tile whose rows leave a remainder scaled by `remainder_score`.
+// a tile whose rows leave a remainder scaled by `remainder_score`, and each vector of the tile
+// taking at least `vector_cycles` a step to load (its operand streamed from L2).
 std::optional<ConvTile> ChooseConvTile(int64_t r, int64_t v, int64_t max_lanes, int registers,
-                                       double remainder_score) {
+                                       double remainder_score, double vector_cycles = 0) {
   int64_t lanes = max_lanes;
   while (lanes >= 4 && v % lanes != 0) lanes /= 2;
   if (lanes < 4) return std::nullopt;
@@ -62,7 +63,7 @@ std::optional<ConvTile> ChooseConvTile(int64_t r, int64_t v, int64_t max_lanes, 
       if (mr * nv + nv + 1 > registers) break;
       double acc = static_cast<double>(mr * nv);
       double loads = static_cast<double>(mr + nv);
-      double cycles = std::max({acc / 2, loads / 2, 5.0});
+      double cycles = std::max({acc / 2, loads / 2, 5.0, vector_cycles * static_cast<double>(nv)});
       double remainder = r % mr != 0 ? remainder_score : 1.0;
       double width = static_cast<double>(lanes) / static_cast<double>(max_lanes);
       double score = acc / cycles * remainder * width + 0.01 * acc / loads;
@@ -239,9 +240,21 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
       std::optional<int64_t> ke = extent(k), re = extent(r);
       std::optional<int64_t> shape = ConstExtent(operand->buffer->shape[*dim]);
       if (!ke || !re || !shape || *shape != *ke) continue;
-      // Rows that leave a remainder cost a branch per row in the tile: strongly avoided.
-      std::optional<ConvTile> t =
-          ChooseConvTile(*re, *ke, max_lanes, params.vector_registers, 0.5);
+      // Rows that leave a remainder cost a branch per row in the tile: strongly avoided. Two
+      // registers fewer: LLVM keeps the input broadcasts that neighbouring rows share across the
+      // unrolled window live (x_i + rx), and a 14-row tile of 16 ymm registers spilled (0.6x of
+      // oneDNN on ResNet's 14x14 stage against 1.1x for 7 rows). A vector of the packed weight
+      // whose block (the reduction's elements x the tile's channels) exceeds L1 streams from L2
+      // each step, at ~2 cycles a vector.
+      int64_t reduction_elements = 1;
+      for (size_t i = spatial; i < iters.size(); ++i) {
+        std::optional<int64_t> e = extent(i);
+        reduction_elements *= e.value_or(1 << 20);
+      }
+      const double l2_vector_cycles =
+          reduction_elements * max_lanes * dtype.bytes() * 2 > params.l1d_bytes ? 2.0 : 0.0;
+      std::optional<ConvTile> t = ChooseConvTile(*re, *ke, max_lanes, params.vector_registers - 2,
+                                                 0.5, l2_vector_cycles);
       if (!t || (choice && t->lanes <= choice->tile.lanes)) continue;
       choice = Choice{k, r, *t, operand, *dim};
     }
