@@ -513,6 +513,33 @@ def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.
     QVERIFY2(rules.find(want) != std::string::npos, (rules + " wants " + want).c_str());
   }
 
+  // The Fallback's reductions vectorize the output's contiguous axis with the reduction outside
+  // it where every operand reads along it contiguously: attention's weighted sum over the keys
+  // (v[b, j, h, d], d the vector), not its scores (k[b, j, h, d] read along j is strided).
+  void fallbackVectorizesOutputAxis() {
+    std::string relax = Program({{"q", {"1", "9", "2", "32"}}, {"k", {"1", "11", "2", "32"}},
+                                 {"v", {"1", "11", "2", "32"}}},
+                                {"gv = R.nn.attention(q, k, v)"});
+    QCOMPARE(CheckAll(relax, false), Expected([](int) { return "Fallback"; }));
+    for (const std::string& t : kTargets) {
+      codegen::Target target = t == "host" ? codegen::Target::Host() : TargetOf(t);
+      for (const auto& [name, func] : Kernels(relax, false)) {
+        auto applied = dlight::ApplyRules(func, target, dlight::cpu::DefaultRules());
+        QVERIFY(applied.has_value());
+        schedule::Schedule sch = applied->schedule;
+        auto vectorized = [&](const char* block) {
+          std::vector<schedule::LoopRV> loops = sch.GetLoops(sch.GetSBlock(block));
+          return !loops.empty() && sch.Get(loops.back())->kind == tir::ForKind::kVectorized;
+        };
+        QVERIFY2(vectorized("T_attention_weighted_update"), t.c_str());
+        QVERIFY2(!vectorized("T_attention_score"), t.c_str());
+      }
+    }
+    // A sum over a leading axis of an odd width: no whole vectors, the reduction as it was.
+    relax = Program({{"x", {"3", "5", "7"}}}, {"gv = R.sum(x, axis=[0])"});
+    QVERIFY(CheckAll(relax, false).find("(failed") == std::string::npos);
+  }
+
   // The pass: every unscheduled kernel gets its rule's schedule and the attribute; a kernel that
   // carries a schedule is left as it is; the VM build's switch turns it off.
   void pass() {

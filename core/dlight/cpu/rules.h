@@ -32,7 +32,8 @@ ScheduleRule GEMV();
 // the producers inlined into the outputs, parallel outer loops, vectorized inner loops.
 ScheduleRule Injective();
 // Always applies: each block on its own, data-parallel loops as Injective schedules them, a
-// reduction parallel over its data-parallel loops.
+// reduction parallel over its data-parallel loops (vectorized along the output's contiguous axis,
+// inside the reduction, where every operand reads along it contiguously).
 ScheduleRule Fallback();
 
 // GEMV, Matmul, Conv2d, Reduction, Pool, Injective, Fallback.
