@@ -11,12 +11,17 @@
 //   5. max pooling 3x3, stride 2, padding 1 over 64 channels of 112x112 (a ResNet stem's pool),
 //      NCHW and NHWC (R.nn.max_pool2d legalized, the Pool rule) against oneDNN's pooling in
 //      the same layout, where libdnnl-dev is installed;
+//   6. ResNet's later conv2d stages, 3x3 NCHW batch 1: 256->256 at 14x14 and 512->512 at 7x7
+//      (rows too narrow for whole vectors: the Conv2d rule's channel-blocked tile) against
+//      oneDNN, where libdnnl-dev is installed;
+//   7. the sum of 64M floats to a scalar (R.sum over every axis, the Reduction rule's full
+//      reduction) against a hand-vectorized loop compiled -O3 -march=native (sum_reference.cpp);
 // and what the default schedule costs at compile time per kernel (choosing and applying the
 // rule; the LLVM build with and without it; in wall-clock time and in the thread's CPU time,
 // which a shared host's preemptions do not inflate). Ours and the reference alternate in the same
 // run; each line prints both medians, the min-max spreads and the ratio. Usage: bench_dlight
 // [ROUNDS [FILTER]] (FILTER: only the workloads whose name contains it: sgemm, gemv, softmax,
-// add, conv2d, maxpool). WB_SOFTMAX_ROWS=N: softmax over N rows of 4096 (32: in L2, the
+// add, conv2d, maxpool, resnet, sum). WB_SOFTMAX_ROWS=N: softmax over N rows of 4096 (32: in L2, the
 // computation without the memory); WB_BENCH_ASM=DIR: each kernel's optimized LLVM IR written
 // there (WB_BENCH_ASM_FORMAT=asm: its assembly).
 #include <cblas.h>
@@ -31,6 +36,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -44,6 +50,7 @@
 #include "runtime/time_evaluator.h"
 #include "script/tvmscript.h"
 #include "softmax_reference.h"
+#include "sum_reference.h"
 #include "transform/registry.h"
 
 using namespace wb;
@@ -88,9 +95,12 @@ struct Kernel {
   double schedule_cpu_ms = 0, build_cpu_ms = 0, plain_build_cpu_ms = 0;
 };
 
-Kernel Build(const std::string& relax) {
+// `without`: the default rules but that one (what the kernel got before the rule took it).
+Kernel Build(const std::string& relax, const std::string& without = "") {
   using clock = std::chrono::steady_clock;
   tir::PrimFunc func = Legalized(relax);
+  std::vector<dlight::ScheduleRule> rules = dlight::cpu::DefaultRules();
+  std::erase_if(rules, [&](const dlight::ScheduleRule& r) { return r.name == without; });
   codegen::Target host = codegen::Target::Host();
   Kernel k;
   // Each build three times, alternating, the fastest kept (the host is shared: a build's time
@@ -102,7 +112,7 @@ Kernel Build(const std::string& relax) {
   for (int r = 0; r < 3; ++r) {
     auto t0 = clock::now();
     double c0 = ThreadCpuSeconds();
-    applied = dlight::ApplyRules(func, host, dlight::cpu::DefaultRules());
+    applied = dlight::ApplyRules(func, host, rules);
     auto t1 = clock::now();
     double c1 = ThreadCpuSeconds();
     built = codegen::Build(applied->schedule.mod(), host);
@@ -128,8 +138,8 @@ Kernel Build(const std::string& relax) {
   k.func = built.module.get_function("main");
   k.rule = applied->rule;
   if (const char* dir = std::getenv("WB_BENCH_ASM")) {
-    std::string path = std::string(dir) + "/" + k.rule + "_" +
-                       std::to_string(reinterpret_cast<uintptr_t>(&k) % 1000) + ".ll";
+    static int built_kernels = 0;  // in build order: names that do not collide
+    std::string path = std::string(dir) + "/" + std::to_string(built_kernels++) + "_" + k.rule + ".ll";
     if (FILE* f = std::fopen(path.c_str(), "w")) {
       std::string source = built.module->GetSource(std::getenv("WB_BENCH_ASM_FORMAT") ? std::getenv("WB_BENCH_ASM_FORMAT") : "ll-opt");
       std::fwrite(source.data(), 1, source.size(), f);
@@ -270,6 +280,27 @@ class Module:
         return gv
 )";
 
+const char* kSum = R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((67108864,), dtype="float32")):
+        with R.dataflow():
+            gv = R.sum(x)
+            R.output(gv)
+        return gv
+)";
+
+// conv2d 3x3, stride 1, padding 1, NCHW, batch 1, C -> F channels at H x W.
+std::string Conv2dText(int64_t c, int64_t f, int64_t hw) {
+  auto s = [](int64_t v) { return std::to_string(v); };
+  return "@I.ir_module\nclass Module:\n    @R.function\n    def main(x: R.Tensor((1, " + s(c) + ", " +
+         s(hw) + ", " + s(hw) + "), dtype=\"float32\"), w: R.Tensor((" + s(f) + ", " + s(c) +
+         ", 3, 3), dtype=\"float32\")):\n        with R.dataflow():\n            gv = "
+         "R.nn.conv2d(x, w, strides=[1, 1], padding=[1, 1, 1, 1])\n            R.output(gv)\n"
+         "        return gv\n";
+}
+
 // conv2d 3x3, stride 1, padding 1, NCHW, batch 1: im2col (parallel over input channels) into a
 // (C*9) x (H*W) matrix, then one sgemm with the (F) x (C*9) weight.
 struct Im2colConv {
@@ -337,6 +368,24 @@ int main(int argc, char** argv) {
   Kernel pool_nchw = Build(kMaxPoolNCHW), pool_nhwc = Build(kMaxPoolNHWC);
   PrintCompile("maxpool NCHW", pool_nchw);
   PrintCompile("maxpool NHWC", pool_nhwc);
+  // ResNet's 14x14 and 7x7 stages: (channels, size).
+  const std::vector<std::pair<int64_t, int64_t>> stages = {{256, 14}, {512, 7}};
+  // Each also without the rule that now takes it: the schedule it had before, in the same run.
+  std::vector<Kernel> stage_kernels, stage_before;
+  if (want("resnet")) {
+    for (auto [ch, hw] : stages) {
+      stage_kernels.push_back(Build(Conv2dText(ch, ch, hw)));
+      stage_before.push_back(Build(Conv2dText(ch, ch, hw), "Conv2d"));
+      PrintCompile(("conv " + std::to_string(hw) + "x" + std::to_string(hw)).c_str(),
+                   stage_kernels.back());
+    }
+  }
+  Kernel sum, sum_before;
+  if (want("sum")) {
+    sum = Build(kSum);
+    sum_before = Build(kSum, "Reduction");
+    PrintCompile("sum 64M", sum);
+  }
 
   if (want("sgemm")) {
     // --- sgemm 1024
@@ -554,6 +603,75 @@ int main(int argc, char** argv) {
 #else
     std::printf("maxpool vs oneDNN: not built (libdnnl-dev not found at configure time)\n");
 #endif
+  }
+  if (want("resnet")) {
+#ifdef WB_HAVE_DNNL
+    for (size_t s = 0; s < stages.size(); ++s) {
+      const auto [ch, hw] = stages[s];
+      NDArray x = NDArray::Empty({1, ch, hw, hw}, runtime::Float(32)),
+              w = NDArray::Empty({ch, ch, 3, 3}, runtime::Float(32));
+      NDArray y = NDArray::Empty({1, ch, hw, hw}, runtime::Float(32)),
+              r = NDArray::Empty({1, ch, hw, hw}, runtime::Float(32));
+      runtime::FillRandom(x, 9);
+      runtime::FillRandom(w, 10);
+      bench::OneDnnConv2d onednn(ch, ch, hw, hw, reinterpret_cast<const float*>(x.ElementData()),
+                                 reinterpret_cast<const float*>(w.ElementData()),
+                                 reinterpret_cast<float*>(r.ElementData()));
+      runtime::PackedFunc dnnl_ref(
+          [&](const std::vector<runtime::PackedArg>&, runtime::PackedRet*) { onednn.Run(); });
+      stage_kernels[s].func(x, w, y);
+      dnnl_ref.Call({});
+      check = runtime::Compare(y, r, {1e-3, 1e-4});
+      const std::string name = "conv2d " + std::to_string(ch) + "ch " + std::to_string(hw) + "x" +
+                               std::to_string(hw);
+      std::printf("%s (rule %s) result vs oneDNN (%s): %s\n", name.c_str(),
+                  stage_kernels[s].rule.c_str(), onednn.Implementation().c_str(),
+                  check.ok ? "equal within 1e-3" : check.message.c_str());
+      const double gflop = 2.0 * ch * ch * 9 * hw * hw / 1e9;
+      for (int threads : {1, 2}) {
+        pool.SetNumThreads(threads);
+        bench::OneDnnConv2d::SetThreads(threads);
+        Compare(name + ", " + std::to_string(threads) + "T (GF/s)", stage_kernels[s].func,
+                {x, w, y}, dnnl_ref, rounds, 5, gflop, "GF/s", threads == 1);
+        Compare(name + " " + stage_before[s].rule + ", " + std::to_string(threads) + "T", stage_before[s].func,
+                {x, w, y}, dnnl_ref, std::max(1, rounds / 3), 1, gflop, "GF/s", threads == 1);
+      }
+    }
+#else
+    std::printf("resnet stages vs oneDNN: not built (libdnnl-dev not found at configure time)\n");
+#endif
+  }
+  if (want("sum")) {
+    // --- sum of 64M floats (256 MiB read once per call)
+    constexpr int64_t kSumN = 64LL * 1024 * 1024;
+    NDArray x = NDArray::Empty({kSumN}, runtime::Float(32)), y = NDArray::Empty({}, runtime::Float(32));
+    runtime::FillRandom(x, 11);
+    const float* px = reinterpret_cast<const float*>(x.ElementData());
+    float ref_value = 0;
+    runtime::PackedFunc hand([&](const std::vector<runtime::PackedArg>&, runtime::PackedRet*) {
+      std::vector<float> partial(static_cast<size_t>(threads_now));
+      pool.Launch(threads_now, [&](int t) {
+        int64_t chunk = kSumN / threads_now;
+        partial[static_cast<size_t>(t)] = SumReference(px, t * chunk, (t + 1) * chunk);
+        return 0;
+      });
+      float s = 0;
+      for (float p : partial) s += p;
+      ref_value = s;
+    });
+    sum.func(x, y);
+    hand.Call({});
+    const float ours = *reinterpret_cast<const float*>(y.ElementData());
+    std::printf("sum result %.6g vs hand loop %.6g (relative difference %.2g)\n", ours, ref_value,
+                std::abs(ours - ref_value) / std::max(1e-30f, std::abs(ref_value)));
+    for (int threads : {1, 2}) {
+      pool.SetNumThreads(threads);
+      threads_now = threads;
+      Compare("sum 64M, " + std::to_string(threads) + "T (GB/s)", sum.func, {x, y}, hand, rounds,
+              3, 4.0 * kSumN / 1e9, "GB/s", threads == 1);
+      Compare("sum 64M " + sum_before.rule + ", " + std::to_string(threads) + "T", sum_before.func,
+              {x, y}, hand, rounds, 1, 4.0 * kSumN / 1e9, "GB/s", threads == 1);
+    }
   }
   return 0;
 }

@@ -466,6 +466,14 @@ def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.
     add("NCHW", {1, 4, 8, 8, 6, 3, 1, 1, 1, 2}, false);     // groups 2
     add("NCHW", {1, 6, 8, 16, 6, 3, 1, 1, 1, 6}, true);     // depthwise
     add("NCHW", {1, 7, 5, 32, 7, 5, 1, 2, 1, 1}, false);
+    // No whole vectors along x: the vector along the channels, the rows along x.
+    add("NCHW", {1, 16, 7, 7, 32, 3, 1, 1, 1, 1}, true);    // ResNet's 7x7 stage
+    add("NCHW", {1, 8, 14, 14, 16, 3, 1, 1, 1, 1}, false);  // 14x14
+    add("NCHW", {2, 8, 12, 12, 4, 3, 1, 0, 1, 1}, true);    // convnet's 10-wide conv
+    add("NCHW", {1, 3, 11, 13, 24, 3, 2, 1, 1, 1}, false);  // stride 2: 7 wide
+    add("NCHW", {1, 4, 9, 9, 8, 3, 1, 1, 2, 1}, false);     // dilation 2: 7 wide
+    add("NCHW", {1, 4, 8, 8, 8, 3, 1, 1, 1, 2}, false);     // groups 2, 8 wide
+    add("NCHW", {1, 4, 7, 7, 8, 3, 1, 1, 1, 2}, false);     // groups 2, 7 wide: no rule
     add("NHWC", {1, 3, 6, 6, 16, 3, 1, 1, 1, 1}, false);
     add("NHWC", {1, 5, 7, 5, 8, 3, 1, 1, 1, 1}, true);
     add("NHWC", {2, 3, 9, 9, 12, 3, 2, 1, 1, 1}, false);
@@ -496,11 +504,40 @@ def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.
     std::string relax = Program({{"x", x}, {"w", wt}}, lines);
     const int ow = (w + 2 * p - d * (k - 1) - 1) / s + 1;
     const int inner = nchw ? ow : f;
-    std::string want = inner % 4 == 0 ? "Conv2d" : "Fallback";
+    // Else along the output channels (the weight packed), where the input does not follow
+    // them (not grouped).
+    std::string want = inner % 4 == 0 || (nchw && g == 1 && f % 4 == 0) ? "Conv2d" : "Fallback";
     std::string rules = CheckAll(relax, relu);
     // The kernel holding the convolution; the padding, where it is its own kernel, is Injective.
     QVERIFY2(rules.find("(failed") == std::string::npos, rules.c_str());
     QVERIFY2(rules.find(want) != std::string::npos, (rules + " wants " + want).c_str());
+  }
+
+  // The Fallback's reductions vectorize the output's contiguous axis with the reduction outside
+  // it where every operand reads along it contiguously: attention's weighted sum over the keys
+  // (v[b, j, h, d], d the vector), not its scores (k[b, j, h, d] read along j is strided).
+  void fallbackVectorizesOutputAxis() {
+    std::string relax = Program({{"q", {"1", "9", "2", "32"}}, {"k", {"1", "11", "2", "32"}},
+                                 {"v", {"1", "11", "2", "32"}}},
+                                {"gv = R.nn.attention(q, k, v)"});
+    QCOMPARE(CheckAll(relax, false), Expected([](int) { return "Fallback"; }));
+    for (const std::string& t : kTargets) {
+      codegen::Target target = t == "host" ? codegen::Target::Host() : TargetOf(t);
+      for (const auto& [name, func] : Kernels(relax, false)) {
+        auto applied = dlight::ApplyRules(func, target, dlight::cpu::DefaultRules());
+        QVERIFY(applied.has_value());
+        schedule::Schedule sch = applied->schedule;
+        auto vectorized = [&](const char* block) {
+          std::vector<schedule::LoopRV> loops = sch.GetLoops(sch.GetSBlock(block));
+          return !loops.empty() && sch.Get(loops.back())->kind == tir::ForKind::kVectorized;
+        };
+        QVERIFY2(vectorized("T_attention_weighted_update"), t.c_str());
+        QVERIFY2(!vectorized("T_attention_score"), t.c_str());
+      }
+    }
+    // A sum over a leading axis of an odd width: no whole vectors, the reduction as it was.
+    relax = Program({{"x", {"3", "5", "7"}}}, {"gv = R.sum(x, axis=[0])"});
+    QVERIFY(CheckAll(relax, false).find("(failed") == std::string::npos);
   }
 
   // The pass: every unscheduled kernel gets its rule's schedule and the attribute; a kernel that

@@ -173,17 +173,30 @@ std::vector<OpCase> Cases() {
   add({"dropout", {"relax.nn.dropout"}, {{"x", {"3", "17"}}},
        {"lv = R.nn.dropout(x, rate=0.5)", "gv = lv[0]"}, "Injective"});
   add({"conv1d", {"relax.nn.conv1d"}, {{"x", {"1", "3", "19"}}, {"w", {"4", "3", "3"}}},
-       {"gv = R.nn.conv1d(x, w, strides=[2], padding=[1, 1])"}, "Fallback"});
+       {"gv = R.nn.conv1d(x, w, strides=[2], padding=[1, 1])"}, "Conv2d"});
+  // 10 outputs wide: no whole vectors along x; the vector runs along the 8 output channels.
+  add({"conv1d_channels", {"relax.nn.conv1d"}, {{"x", {"1", "3", "12"}}, {"w", {"8", "3", "3"}}},
+       {"gv = R.nn.conv1d(x, w)"}, "Conv2d"});
+  // 5 output channels and 11 outputs wide: no vector of 4 lanes in either.
   add({"conv2d_odd", {"relax.nn.conv2d"}, {{"x", {"1", "3", "9", "11"}}, {"w", {"5", "3", "3", "3"}}},
        {"gv = R.nn.conv2d(x, w, strides=[1, 1], padding=[1, 1, 1, 1])"}, "Fallback"});
   add({"conv3d", {"relax.nn.conv3d"}, {{"x", {"1", "2", "4", "5", "6"}}, {"w", {"3", "2", "2", "2", "2"}}},
        {"gv = R.nn.conv3d(x, w, padding=[1, 0, 1, 0, 1, 1])"}, "Fallback"});
+  add({"conv3d_channels", {"relax.nn.conv3d"},
+       {{"x", {"1", "2", "4", "5", "6"}}, {"w", {"8", "2", "2", "2", "2"}}},
+       {"gv = R.nn.conv3d(x, w, padding=[1, 0, 1, 0, 1, 1])"}, "Conv2d"});
+  // ResNet's last stage: 7x7, the vector along the output channels.
+  add({"conv2d_7x7", {"relax.nn.conv2d"}, {{"x", {"1", "8", "7", "7"}}, {"w", {"16", "8", "3", "3"}}},
+       {"lv = R.nn.conv2d(x, w, padding=[1, 1, 1, 1])", "gv = R.nn.relu(lv)"}, "Conv2d", true});
   add({"conv1d_transpose", {"relax.nn.conv1d_transpose"},
        {{"x", {"1", "2", "6"}}, {"w", {"2", "3", "3"}}},
        {"gv = R.nn.conv1d_transpose(x, w, strides=[2], output_padding=[1])"}, "Fallback"});
   add({"conv2d_transpose", {"relax.nn.conv2d_transpose"},
        {{"x", {"1", "2", "5", "4"}}, {"w", {"2", "3", "3", "3"}}},
        {"gv = R.nn.conv2d_transpose(x, w, strides=[2, 2], padding=[1, 1, 1, 1])"}, "Fallback"});
+  add({"conv2d_transpose_channels", {"relax.nn.conv2d_transpose"},
+       {{"x", {"1", "2", "5", "4"}}, {"w", {"2", "8", "3", "3"}}},
+       {"gv = R.nn.conv2d_transpose(x, w, strides=[2, 2], padding=[1, 1, 1, 1])"}, "Conv2d"});
   add({"conv3d_transpose", {"relax.nn.conv3d_transpose"},
        {{"x", {"1", "2", "3", "3", "3"}}, {"w", {"2", "3", "2", "2", "2"}}},
        {"gv = R.nn.conv3d_transpose(x, w, strides=[2, 2, 2])"}, "Fallback"});
@@ -212,7 +225,14 @@ std::vector<OpCase> Cases() {
        "Fallback"});
   // Reductions.
   add({"sum_rows", {"relax.sum"}, {{"x", {"n", "19"}}}, {"gv = R.sum(x, axis=[1])"}, "Reduction"});
+  // 95 elements: no whole vectors to accumulate in lanes.
   add({"sum_all", {"relax.sum"}, {{"x", {"5", "19"}}}, {"gv = R.sum(x)"}, "Fallback"});
+  // Over every axis: vector partial results (rfactor); many elements: per chunk, in parallel.
+  add({"sum_all_vectors", {"relax.sum"}, {{"x", {"6", "32"}}}, {"gv = R.sum(x)"}, "Reduction"});
+  add({"max_all_keepdims", {"relax.max"}, {{"x", {"3", "4", "16"}}},
+       {"gv = R.max(x, keepdims=True)"}, "Reduction"});
+  add({"mean_all_parallel", {"relax.mean"}, {{"x", {"512", "384"}}}, {"gv = R.mean(x)"},
+       "Reduction"});
   add({"sum_axis0", {"relax.sum"}, {{"x", {"5", "19"}}}, {"gv = R.sum(x, axis=[0])"}, "Reduction"});
   add({"max_rows", {"relax.max"}, {{"x", {"3", "40"}}}, {"gv = R.max(x, axis=[-1])"}, "Reduction"});
   add({"min_rows", {"relax.min"}, {{"x", {"3", "17"}}}, {"gv = R.min(x, axis=[1], keepdims=True)"},

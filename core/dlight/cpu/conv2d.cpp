@@ -15,12 +15,19 @@
 //
 // A grouped or depthwise convolution reads its input at a channel that depends on the rows: the
 // tile is the same, with a vector load per row. A stride along v makes the vector loads strided.
+//
+// Where the output's innermost axis holds no whole vectors of the target's width (an NCHW output
+// 7, 14 or 10 wide), the vector runs along the output channel instead (oneDNN's channel blocks):
+// the weight is packed once per call into blocks of the tile's channels, innermost, and the
+// accumulators are laid out so too; the rows then run along x, whose inputs are broadcast. Where
+// neither axis holds whole vectors (of 4 lanes at least) the rule does not apply.
 #include <algorithm>
 
 #include "dlight/cpu/rules.h"
 #include "dlight/cpu/spatial.h"
 #include "schedule/ir_path.h"
 #include "tir/functor.h"
+#include "tir/index_map.h"
 
 namespace wb::dlight::cpu {
 
@@ -40,8 +47,11 @@ struct ConvTile {
 };
 
 // rows x (vectors x lanes) for a row extent R and a vector extent V: lanes the widest power of
-// two dividing V (at most the target's, at least 4), scored as the Matmul rule scores its tile.
-std::optional<ConvTile> ChooseConvTile(int64_t r, int64_t v, int64_t max_lanes, int registers) {
+// two dividing V (at most the target's, at least 4), scored as the Matmul rule scores its tile,
+// a tile whose rows leave a remainder scaled by `remainder_score`, and each vector of the tile
+// taking at least `vector_cycles` a step to load (its operand streamed from L2).
+std::optional<ConvTile> ChooseConvTile(int64_t r, int64_t v, int64_t max_lanes, int registers,
+                                       double remainder_score, double vector_cycles = 0) {
   int64_t lanes = max_lanes;
   while (lanes >= 4 && v % lanes != 0) lanes /= 2;
   if (lanes < 4) return std::nullopt;
@@ -53,8 +63,8 @@ std::optional<ConvTile> ChooseConvTile(int64_t r, int64_t v, int64_t max_lanes, 
       if (mr * nv + nv + 1 > registers) break;
       double acc = static_cast<double>(mr * nv);
       double loads = static_cast<double>(mr + nv);
-      double cycles = std::max({acc / 2, loads / 2, 5.0});
-      double remainder = r % mr != 0 ? 0.9 : 1.0;
+      double cycles = std::max({acc / 2, loads / 2, 5.0, vector_cycles * static_cast<double>(nv)});
+      double remainder = r % mr != 0 ? remainder_score : 1.0;
       double width = static_cast<double>(lanes) / static_cast<double>(max_lanes);
       double score = acc / cycles * remainder * width + 0.01 * acc / loads;
       if (score > best_score + 1e-9) {
@@ -64,6 +74,60 @@ std::optional<ConvTile> ChooseConvTile(int64_t r, int64_t v, int64_t max_lanes, 
     }
   }
   return best;
+}
+
+// The index map moving dimension `dim` of a rank-`rank` buffer into blocks of `cols`: the block
+// index in its place and the position in the block last, e.g. (f, c, ry, rx) -> (f // 16, c, ry,
+// rx, f % 16); nullopt when it does not parse.
+std::optional<tir::IndexMap> BlockLastMap(size_t rank, size_t dim, int64_t cols,
+                                          ir::DataType dtype) {
+  std::string params, result;
+  for (size_t d = 0; d < rank; ++d) {
+    const std::string v = "d" + std::to_string(d);
+    params += (d ? ", " : "") + v;
+    result += (d ? ", " : "") + (d == dim ? v + " // " + std::to_string(cols) : v);
+  }
+  std::string text = "lambda " + params + ": (" + result + ", d" + std::to_string(dim) + " % " +
+                     std::to_string(cols) + ")";
+  std::string error;
+  size_t offset = 0;
+  tir::IndexMap map = tir::ParseIndexMapLambda(text, dtype, &error, &offset);
+  if (!map.defined()) return std::nullopt;
+  return map;
+}
+
+// Packs the operand read along the output channel (the weight of an NCHW convolution) into
+// blocks of `cols` channels with the channel innermost (cache_read + transform_layout), so that
+// the tile's vector loads are contiguous; the copy is one pass of its own, parallel over the
+// blocks when it is large. Returns false (nothing applied) when the read is not found.
+bool PackChannels(schedule::Schedule& sch, const SBlockRV& block, const tir::Buffer& operand,
+                  size_t dim, int64_t cols) {
+  const tir::SBlock now = sch.Get(block);
+  int read_index = -1;
+  for (size_t r = 0; r < now->reads.size() && read_index < 0; ++r) {
+    if (now->reads[r]->buffer.same_as(operand)) read_index = static_cast<int>(r);
+  }
+  const size_t rank = operand->shape.size();
+  std::optional<tir::IndexMap> map = BlockLastMap(rank, dim, cols, operand->shape[0]->dtype);
+  if (read_index < 0 || !map) return false;
+  SBlockRV packed = sch.CacheRead(block, read_index, "global");
+  sch.TransformLayout(packed, std::pair<std::string, int64_t>{"write", 0}, *map);
+  std::vector<LoopRV> loops = sch.GetLoops(packed);
+  if (loops.size() != rank) return true;
+  std::optional<int64_t> elements = LoopElements(sch, loops);
+  // Each block's channels written innermost (the copy's stores contiguous, its loads the
+  // channel stride apart, once per call).
+  std::vector<LoopRV> split = sch.Split(loops[dim], {std::nullopt, cols});
+  std::vector<LoopRV> order(loops.begin(), loops.begin() + static_cast<long>(dim));
+  order.push_back(split[0]);
+  order.insert(order.end(), loops.begin() + static_cast<long>(dim) + 1, loops.end());
+  order.push_back(split[1]);
+  sch.Reorder(order);
+  if (elements && *elements >= kMinParallelElements) {
+    std::vector<LoopRV> outer(order.begin(), order.begin() + static_cast<long>(dim) + 1);
+    sch.Parallel(outer.size() == 1 ? outer[0] : sch.Fuse(outer));
+  }
+  return true;
 }
 
 std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen::Target& target) {
@@ -108,35 +172,110 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
     }
   }
   if (!windowed) return std::nullopt;
-  const size_t v_iter = spatial - 1;
-  const tir::VarNode* v = iters[v_iter]->var.get();
-  // The operand read along v; the rows are the innermost other iterator it does not use.
-  std::optional<size_t> r_iter;
-  for (size_t k = v_iter; k-- > 0;) {
-    bool used_by_vector_operand = false;
-    for (const auto* l : loads) {
-      bool along_v = false;
-      for (const auto& index : l->indices) along_v |= Uses(index, v);
-      if (!along_v) continue;
-      for (const auto& index : l->indices) used_by_vector_operand |= Uses(index, iters[k]->var.get());
+  auto uses = [&](const tir::BufferLoadNode* l, size_t k) {
+    for (const auto& index : l->indices) {
+      if (Uses(index, iters[k]->var.get())) return true;
     }
-    if (!used_by_vector_operand) {
-      r_iter = k;
-      break;
+    return false;
+  };
+  // The rows for vector iterator v: the innermost other iterator that the operands read along v
+  // do not use (their vector loads shared by the rows), else the one outside v.
+  auto rows_for = [&](size_t v) {
+    for (size_t k = spatial; k-- > 0;) {
+      if (k == v) continue;
+      bool used_by_vector_operand = false;
+      for (const auto* l : loads) used_by_vector_operand |= uses(l, v) && uses(l, k);
+      if (!used_by_vector_operand) return k;
     }
-  }
-  if (!r_iter) r_iter = v_iter - 1;
-  std::optional<int64_t> v_extent = ConstExtent(iters[v_iter]->dom->extent);
-  std::optional<int64_t> r_extent = ConstExtent(iters[*r_iter]->dom->extent);
-  if (!v_extent || !r_extent) return std::nullopt;
+    return v > 0 ? v - 1 : v + 1;
+  };
   CpuParams params = CpuParamsOf(target);
   ir::DataType dtype = store->buffer->dtype;
-  std::optional<ConvTile> tile =
-      ChooseConvTile(*r_extent, *v_extent, params.Lanes(dtype), params.vector_registers);
-  if (!tile) return std::nullopt;
+  const int64_t max_lanes = params.Lanes(dtype);
+  auto extent = [&](size_t k) { return ConstExtent(iters[k]->dom->extent); };
+
+  // The vector along the output's innermost axis (x in NCHW, the channel in NHWC), its loads
+  // shared by the rows.
+  struct Choice {
+    size_t v_iter = 0, r_iter = 0;
+    ConvTile tile;
+    // The operand packed so that v is its innermost axis (its dimension `dim` indexed by v).
+    const tir::BufferLoadNode* packed = nullptr;
+    size_t dim = 0;
+  };
+  std::optional<Choice> choice;
+  {
+    const size_t v = spatial - 1, r = rows_for(v);
+    std::optional<int64_t> ve = extent(v), re = extent(r);
+    if (ve && re) {
+      if (auto t = ChooseConvTile(*re, *ve, max_lanes, params.vector_registers, 0.9))
+        choice = Choice{v, r, *t};
+    }
+  }
+  // Where that axis holds no whole vectors of the target's width (ResNet's 7x7 and 14x14
+  // stages, a 10-wide row), the vector runs along the output channel instead, as oneDNN's
+  // channel blocks do: the one operand that reads the channel (the weight) reads it at the
+  // iterator itself in one dimension and is packed with blocks of the tile's channels innermost;
+  // the other operand does not depend on it (its loads are the rows' broadcasts: not a grouped
+  // or depthwise convolution, whose input channel follows the output's). The rows run along the
+  // innermost other axis, and the accumulators too are laid out with the channels innermost.
+  if (!choice || choice->tile.lanes < max_lanes) {
+    for (size_t k = spatial - 1; k-- > 0 && (!choice || choice->tile.lanes < max_lanes);) {
+      const tir::BufferLoadNode* operand = nullptr;
+      bool ok = true;
+      for (const auto* l : loads) {
+        if (!uses(l, k)) continue;
+        if (operand) ok = false;
+        operand = l;
+      }
+      if (!ok || !operand) continue;
+      std::optional<size_t> dim;
+      for (size_t d = 0; d < operand->indices.size(); ++d) {
+        if (!Uses(operand->indices[d], iters[k]->var.get())) continue;
+        if (dim || !operand->indices[d].same_as(iters[k]->var)) ok = false;
+        dim = d;
+      }
+      if (!ok || !dim) continue;
+      const size_t r = rows_for(k);
+      std::optional<int64_t> ke = extent(k), re = extent(r);
+      std::optional<int64_t> shape = ConstExtent(operand->buffer->shape[*dim]);
+      if (!ke || !re || !shape || *shape != *ke) continue;
+      // Rows that leave a remainder cost a branch per row in the tile: strongly avoided. Two
+      // registers fewer: LLVM keeps the input broadcasts that neighbouring rows share across the
+      // unrolled window live (x_i + rx), and a 14-row tile of 16 ymm registers spilled (0.6x of
+      // oneDNN on ResNet's 14x14 stage against 1.1x for 7 rows). A vector of the packed weight
+      // whose block (the reduction's elements x the tile's channels) exceeds L1 streams from L2
+      // each step, at ~2 cycles a vector.
+      int64_t reduction_elements = 1;
+      for (size_t i = spatial; i < iters.size(); ++i) {
+        std::optional<int64_t> e = extent(i);
+        reduction_elements *= e.value_or(1 << 20);
+      }
+      const double l2_vector_cycles =
+          reduction_elements * max_lanes * dtype.bytes() * 2 > params.l1d_bytes ? 2.0 : 0.0;
+      std::optional<ConvTile> t = ChooseConvTile(*re, *ke, max_lanes, params.vector_registers - 2,
+                                                 0.5, l2_vector_cycles);
+      if (!t || (choice && t->lanes <= choice->tile.lanes)) continue;
+      choice = Choice{k, r, *t, operand, *dim};
+    }
+  }
+  if (!choice) return std::nullopt;
+  const size_t v_iter = choice->v_iter, r_iter = choice->r_iter;
+  const ConvTile tile = choice->tile;
+  const int64_t cols = tile.vectors * tile.lanes;
 
   SBlockRV block = conv->rv;
+  if (choice->packed &&
+      !PackChannels(sch, block, choice->packed->buffer, choice->dim, cols)) {
+    return std::nullopt;
+  }
   SBlockRV write_back = sch.CacheWrite(block, 0, "local");
+  if (choice->packed) {
+    // The accumulators with the tile's channels innermost: each vector of them contiguous.
+    std::optional<tir::IndexMap> map = BlockLastMap(spatial, v_iter, cols, iters[0]->var->dtype);
+    if (!map) return std::nullopt;
+    sch.TransformLayout(block, std::pair<std::string, int64_t>{"write", 0}, *map);
+  }
   for (;;) {
     std::vector<SBlockRV> consumers = sch.GetConsumers(write_back);
     if (consumers.size() != 1) break;
@@ -148,11 +287,11 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
   }
   std::vector<LoopRV> loops = sch.GetLoops(block);
   std::optional<int64_t> work = LoopElements(sch, loops);
-  std::vector<LoopRV> rs = sch.Split(loops[*r_iter], {std::nullopt, tile->rows});
-  std::vector<LoopRV> vs = sch.Split(loops[v_iter], {std::nullopt, tile->vectors, tile->lanes});
+  std::vector<LoopRV> rs = sch.Split(loops[r_iter], {std::nullopt, tile.rows});
+  std::vector<LoopRV> vs = sch.Split(loops[v_iter], {std::nullopt, tile.vectors, tile.lanes});
   std::vector<LoopRV> outer, order;
   for (size_t k = 0; k < spatial; ++k) {
-    if (k == *r_iter)
+    if (k == r_iter)
       outer.push_back(rs[0]);
     else if (k == v_iter)
       outer.push_back(vs[0]);

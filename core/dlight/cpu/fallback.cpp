@@ -2,13 +2,40 @@
 // apply keeps what was applied before the failing one (each primitive keeps the meaning):
 // data-parallel blocks get the spatial loop schedule; a reduction whose data-parallel loops are
 // outermost runs them fused and parallel (when its multiply-adds pay for the threads), its
-// reduction loops serial inside.
+// reduction loops serial inside; where the output's contiguous axis is whole vectors and every
+// operand reads along it contiguously (or not at all), that axis is the vector, inside the
+// reduction loops.
 #include "dlight/cpu/rules.h"
 #include "dlight/cpu/spatial.h"
+#include "tir/functor.h"
 
 namespace wb::dlight::cpu {
 
 namespace {
+
+// Whether iterator `iter` of the block can be the vector of its reduction: the output is written
+// with it as its last index, and every read either does not use it or has it as its last index
+// and nowhere else (a contiguous vector load; a read that also reduces along it would not be).
+bool VectorizableOutputAxis(const tir::SBlock& block, size_t iter) {
+  const tir::Var& var = block->iter_vars[iter]->var;
+  auto uses = [&](const ir::PrimExpr& e) {
+    bool used = false;
+    tir::PostOrderVisit(e, [&](const ir::Object* n) { used |= n == var.get(); });
+    return used;
+  };
+  if (block->writes.size() != 1) return false;
+  const tir::BufferRegion& out = block->writes[0];
+  if (out->region.empty() || !out->region.back()->min.same_as(var)) return false;
+  for (const tir::BufferRegion& read : block->reads) {
+    for (size_t d = 0; d < read->region.size(); ++d) {
+      const ir::Range& r = read->region[d];
+      if (!tir::IsConstInt(r->extent, 1)) return false;
+      const bool last = d + 1 == read->region.size();
+      if (uses(r->min) && !(last && r->min.same_as(var))) return false;
+    }
+  }
+  return true;
+}
 
 void ScheduleBlock(schedule::Schedule& sch, const BlockInfo& b, const CpuParams& params) {
   if (!b.simple_nest || b.loops.empty()) return;
@@ -17,17 +44,44 @@ void ScheduleBlock(schedule::Schedule& sch, const BlockInfo& b, const CpuParams&
     return;
   }
   if (!b.IsReduction() || !b.ReductionInnermost()) return;
-  std::vector<schedule::LoopRV> spatial;
+  std::vector<schedule::LoopRV> spatial, reduce;
   for (size_t k = 0; k < b.loops.size(); ++k) {
-    if (b.block->iter_vars[k]->iter_type == tir::IterVarType::kDataPar)
-      spatial.push_back(b.loops[k]);
+    (b.block->iter_vars[k]->iter_type == tir::IterVarType::kDataPar ? spatial : reduce)
+        .push_back(b.loops[k]);
   }
   if (spatial.empty()) return;
-  std::optional<int64_t> rows = LoopElements(sch, spatial);
   // Threads pay for a reduction by its multiply-adds (the bundled convnet's 3x3 convolutions,
   // ~30 K of them, took 3-8x longer parallel than on the calling thread).
   std::optional<int64_t> all = LoopElements(sch, b.loops);
-  if (all && *all < kMinParallelMultiplyAdds) return;
+  const bool threads = !all || *all >= kMinParallelMultiplyAdds;
+  // The output's contiguous axis as the vector, the reduction outside it (attention's weighted
+  // sum over the keys, a sum over a leading axis): each reduction step one vector load and one
+  // vector accumulation for `lanes` outputs, instead of a scalar chain per output.
+  const size_t inner = spatial.size() - 1;
+  const int64_t lanes = params.Lanes(b.WidestDType());
+  std::optional<int64_t> extent = ConstExtent(sch.Get(spatial[inner])->extent);
+  if (lanes > 1 && extent && *extent % lanes == 0 && VectorizableOutputAxis(b.block, inner)) {
+    std::vector<schedule::LoopRV> outer(spatial.begin(), spatial.end() - 1);
+    schedule::LoopRV vector = spatial[inner];
+    if (*extent > lanes) {
+      std::vector<schedule::LoopRV> split = sch.Split(vector, {std::nullopt, lanes});
+      outer.push_back(split[0]);
+      vector = split[1];
+    }
+    std::vector<schedule::LoopRV> order = outer;
+    order.insert(order.end(), reduce.begin(), reduce.end());
+    order.push_back(vector);
+    sch.Reorder(order);
+    sch.Vectorize(vector);
+    std::optional<int64_t> rows = LoopElements(sch, outer);
+    if (threads && !outer.empty() && (!rows || *rows >= 2) && LoopElements(sch, outer)) {
+      sch.Parallel(outer.size() == 1 ? outer[0] : sch.Fuse(outer));
+    }
+    sch.DecomposeReduction(b.rv, reduce.front());
+    return;
+  }
+  std::optional<int64_t> rows = LoopElements(sch, spatial);
+  if (!threads) return;
   if (rows && *rows < 2) return;
   schedule::LoopRV fused = spatial.size() == 1 ? spatial[0] : sch.Fuse(spatial);
   sch.Parallel(fused);

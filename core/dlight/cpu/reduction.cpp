@@ -293,11 +293,107 @@ std::optional<schedule::Schedule> ApplyRows(const tir::PrimFunc& func, const cod
   return sch;
 }
 
+// A reduction of a whole tensor to one value (a sum or max over every axis; its data-parallel
+// iterators, if any, of extent 1), the elementwise stages before it inlined into it and those
+// after it (mean's division) left to themselves: the reduction's loops fused and split into
+// vector-width partial results (rfactor), lanes last, so that each lane accumulates a strided
+// share of the elements in a vector register; when the tensor is large, the partial results are
+// also per chunk of the elements, one chunk a parallel task (chunks x lanes partial results,
+// combined once at the end). Only where the elements are a whole number of vectors.
+std::optional<schedule::Schedule> ApplyFull(const tir::PrimFunc& func,
+                                            const codegen::Target& target) {
+  schedule::Schedule sch(SingleFunctionModule(func));
+  std::vector<BlockInfo> blocks = GetBlockInfos(sch);
+  std::optional<size_t> red;
+  for (size_t k = 0; k < blocks.size(); ++k) {
+    const BlockInfo& b = blocks[k];
+    // Other stages are inlined or left as they are (mean's division has an iterator of extent
+    // 1 and no loop).
+    if (b.IsSpatial()) continue;
+    if (red || !b.simple_nest || !b.IsReduction() || !b.ReductionInnermost() || b.block->writes.size() != 1)
+      return std::nullopt;
+    for (const tir::IterVar& iv : b.block->iter_vars) {
+      if (iv->iter_type == tir::IterVarType::kDataPar && !tir::IsConstInt(iv->dom->extent, 1))
+        return std::nullopt;
+    }
+    red = k;
+  }
+  if (!red) return std::nullopt;
+  const BlockInfo& b = blocks[*red];
+  const size_t units = DataParCount(b);
+  std::vector<LoopRV> reduce(b.loops.begin() + static_cast<long>(units), b.loops.end());
+  std::optional<int64_t> elements = LoopElements(sch, reduce);
+  if (reduce.empty() || !elements) return std::nullopt;
+  CpuParams params = CpuParamsOf(target);
+  const ir::DataType dtype = b.block->writes[0]->buffer->dtype;
+  const int64_t lanes = params.Lanes(dtype);
+  int64_t width = 0;
+  for (int64_t w : {lanes * kVectorAccumulators, lanes}) {
+    if (lanes > 1 && *elements % w == 0 && *elements >= 2 * w) {
+      width = w;
+      break;
+    }
+  }
+  if (width == 0) return std::nullopt;
+  // Chunks for the threads: a few per core, each at least a few vectors long.
+  int64_t chunks = 1;
+  if (*elements >= kMinParallelElements) {
+    for (int64_t c = 4 * params.num_cores; c > 1; --c) {
+      if (*elements % (c * width) == 0) {
+        chunks = c;
+        break;
+      }
+    }
+  }
+  for (size_t k = 0; k < *red; ++k) {
+    try {
+      sch.ComputeInline(blocks[k].rv);
+    } catch (const schedule::ScheduleError&) {
+      // An output of its own, or not inlinable: it stays a stage.
+    }
+  }
+  LoopRV fused = reduce.size() == 1 ? reduce[0] : sch.Fuse(reduce);
+  SBlockRV rf;
+  if (chunks > 1) {
+    std::vector<LoopRV> split = sch.Split(fused, {chunks, std::nullopt, width});
+    sch.Reorder({split[0], split[2], split[1]});
+    rf = sch.RFactor(sch.Fuse({split[0], split[2]}), -1);
+  } else {
+    std::vector<LoopRV> split = sch.Split(fused, {std::nullopt, width});
+    rf = sch.RFactor(split[1], -1);
+  }
+  // The partial results' block: its first iterator the (chunk, lane) position, data-parallel,
+  // then the rest of the reduction.
+  std::optional<BlockInfo> info;
+  for (BlockInfo& i : GetBlockInfos(sch)) {
+    if (i.name == sch.Get(rf)->name_hint) info = i;
+  }
+  if (!info) return std::nullopt;
+  const size_t reduce_iter = info->block->iter_vars.size() - 1;
+  std::optional<LoopRV> position = info->LoopOf(sch, 0), rest = info->LoopOf(sch, reduce_iter);
+  if (!position || !rest ||
+      info->block->iter_vars[reduce_iter]->iter_type != tir::IterVarType::kCommReduce)
+    return std::nullopt;
+  LoopRV lane_loop = *position;
+  if (chunks > 1) {
+    std::vector<LoopRV> split = sch.Split(*position, {chunks, width});
+    sch.Reorder({split[0], *rest, split[1]});
+    sch.Parallel(split[0]);
+    lane_loop = split[1];
+  } else {
+    sch.Reorder({*rest, *position});
+  }
+  sch.Vectorize(lane_loop);
+  sch.DecomposeReduction(rf, *rest);
+  return sch;
+}
+
 }  // namespace
 
 ScheduleRule Reduction() {
   return {"Reduction", [](const tir::PrimFunc& f, const codegen::Target& t) {
-            return ApplyRows(f, t, Kind::kRows);
+            std::optional<schedule::Schedule> full = ApplyFull(f, t);
+            return full ? full : ApplyRows(f, t, Kind::kRows);
           }};
 }
 

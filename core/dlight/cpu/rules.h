@@ -14,7 +14,8 @@ namespace wb::dlight::cpu {
 ScheduleRule Matmul();
 // A convolution (a windowed reduction of two operands: NCHW, NHWC, strided, dilated, grouped,
 // depthwise) with its padding and epilogue: the matmul's register tile over the output's
-// innermost axis and the axis the vector operand does not use (conv2d.cpp).
+// innermost axis and the axis the vector operand does not use, or over the output channel with
+// the weight packed when that axis holds no whole vectors (conv2d.cpp).
 ScheduleRule Conv2d();
 // Row-wise reductions with their elementwise parts (softmax, log_softmax, layer_norm, rms_norm,
 // sum/mean/max over the last axes): parallel over rows, each row's stages computed together,
@@ -31,7 +32,8 @@ ScheduleRule GEMV();
 // the producers inlined into the outputs, parallel outer loops, vectorized inner loops.
 ScheduleRule Injective();
 // Always applies: each block on its own, data-parallel loops as Injective schedules them, a
-// reduction parallel over its data-parallel loops.
+// reduction parallel over its data-parallel loops (vectorized along the output's contiguous axis,
+// inside the reduction, where every operand reads along it contiguously).
 ScheduleRule Fallback();
 
 // GEMV, Matmul, Conv2d, Reduction, Pool, Injective, Fallback.
