@@ -222,7 +222,7 @@ class Module:
                 for i1 in range(8):
                     T1[i1] = A[i0 * 8 + i1] * T.float32(2.0)
                 for i1 in range(8):
-                    B[i0 * 8 + i1] = T1[i1 * -1 + 7])"},
+                    B[i0 * 8 + i1] = T1[7 - i1])"},
     // Shrinks the part that is used (rows 2..5), keeps what is fully used.
     {"partial", R"(@I.ir_module
 class Module:
