@@ -540,6 +540,29 @@ def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.
     QVERIFY(CheckAll(relax, false).find("(failed") == std::string::npos);
   }
 
+  // group_norm: the statistics of each group are computed once, at the row of the group (the
+  // channel loop split by the group size; computed at the channel they would be recomputed for
+  // each channel of the group), and the result checked.
+  void groupNormRows() {
+    std::string relax = Program({{"x", {"2", "12", "3", "8"}}, {"g", {"12"}}, {"b", {"12"}}},
+                                {"gv = R.nn.group_norm(x, g, b, num_groups=3, channel_axis=1, "
+                                 "axes=[2, 3])"});
+    QCOMPARE(CheckAll(relax, false), Expected([](int) { return "Reduction"; }));
+    for (const std::string& t : kTargets) {
+      codegen::Target target = t == "host" ? codegen::Target::Host() : TargetOf(t);
+      for (const auto& [name, func] : Kernels(relax, false)) {
+        auto applied = dlight::ApplyRules(func, target, dlight::cpu::DefaultRules());
+        QVERIFY(applied.has_value());
+        schedule::Schedule sch = applied->schedule;
+        std::vector<schedule::LoopRV> loops = sch.GetLoops(sch.GetSBlock("x_red_temp"));
+        QVERIFY(!loops.empty());
+        // One row per (batch, group): 2 x 3.
+        QCOMPARE(tir::AsConstInt(sch.Get(loops[0])->extent) ? *tir::AsConstInt(sch.Get(loops[0])->extent) : -1,
+                 int64_t{6});
+      }
+    }
+  }
+
   // The pass: every unscheduled kernel gets its rule's schedule and the attribute; a kernel that
   // carries a schedule is left as it is; the VM build's switch turns it off.
   void pass() {
