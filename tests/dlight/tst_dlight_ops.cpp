@@ -132,6 +132,14 @@ std::vector<OpCase> Cases() {
   add({"tile", {"relax.tile"}, {{"x", {"3", "5"}}}, {"gv = R.tile(x, [2, 3])"}, "Injective"});
   add({"sort", {"relax.sort"}, {{"x", {"3", "11"}}}, {"gv = R.sort(x, axis=-1, descending=False)"},
        "Fallback"});
+  // Whole vectors of columns: the ranks and the gather by rank vectorized along the columns.
+  add({"sort_vectors", {"relax.sort"}, {{"x", {"3", "32"}}},
+       {"gv = R.sort(x, axis=-1, descending=True)"}, "Fallback"});
+  add({"argsort_vectors", {"relax.argsort"}, {{"x", {"2", "16"}}},
+       {"gv = R.argsort(x, axis=-1, descending=False, dtype=\"int32\")"}, "Fallback"});
+  add({"topk_vectors", {"relax.topk"}, {{"x", {"2", "32"}}},
+       {"gv = R.topk(x, k=16, axis=-1, ret_type=\"values\", largest=False, dtype=\"int32\")"},
+       "Fallback"});
   add({"argsort", {"relax.argsort"}, {{"x", {"3", "11"}}},
        {"gv = R.argsort(x, axis=-1, descending=True, dtype=\"int32\")"}, "Fallback"});
   add({"topk", {"relax.topk"}, {{"x", {"3", "11"}}},

@@ -7,15 +7,17 @@
 // reduction loops.
 #include "dlight/cpu/rules.h"
 #include "dlight/cpu/spatial.h"
+#include "schedule/ir_path.h"
 #include "tir/functor.h"
 
 namespace wb::dlight::cpu {
 
 namespace {
 
-// Whether iterator `iter` of the block can be the vector of its reduction: the output is written
-// with it as its last index, and every read either does not use it or has it as its last index
-// and nowhere else (a contiguous vector load; a read that also reduces along it would not be).
+// Whether iterator `iter` of the block can be the vector of its reduction: the output is stored
+// with it as its last index, and every load (in the body and the init, not the block's declared
+// regions, which may be whole rows: sort's ranks) either does not use it or has it as its last
+// index and nowhere else (a contiguous vector load; any other would be a gather).
 bool VectorizableOutputAxis(const tir::SBlock& block, size_t iter) {
   const tir::Var& var = block->iter_vars[iter]->var;
   auto uses = [&](const ir::PrimExpr& e) {
@@ -23,18 +25,27 @@ bool VectorizableOutputAxis(const tir::SBlock& block, size_t iter) {
     tir::PostOrderVisit(e, [&](const ir::Object* n) { used |= n == var.get(); });
     return used;
   };
-  if (block->writes.size() != 1) return false;
-  const tir::BufferRegion& out = block->writes[0];
-  if (out->region.empty() || !out->region.back()->min.same_as(var)) return false;
-  for (const tir::BufferRegion& read : block->reads) {
-    for (size_t d = 0; d < read->region.size(); ++d) {
-      const ir::Range& r = read->region[d];
-      if (!tir::IsConstInt(r->extent, 1)) return false;
-      const bool last = d + 1 == read->region.size();
-      if (uses(r->min) && !(last && r->min.same_as(var))) return false;
+  auto contiguous = [&](const std::vector<ir::PrimExpr>& indices) {
+    for (size_t d = 0; d < indices.size(); ++d) {
+      const bool last = d + 1 == indices.size();
+      if (uses(indices[d]) && !(last && indices[d].same_as(var))) return false;
     }
+    return true;
+  };
+  bool ok = true, stored = false;
+  for (const tir::Stmt& stmt : {block->body, block->init}) {
+    if (!stmt.defined()) continue;
+    tir::PostOrderVisit(stmt, [&](const ir::Object* n) {
+      if (const auto* load = schedule::NodeAs<tir::BufferLoadNode>(n)) {
+        ok &= contiguous(load->indices);
+      } else if (const auto* store = schedule::NodeAs<tir::BufferStoreNode>(n)) {
+        ok &= !store->indices.empty() && store->indices.back().same_as(var) &&
+              contiguous(store->indices);
+        stored = true;
+      }
+    });
   }
-  return true;
+  return ok && stored && block->writes.size() == 1;
 }
 
 void ScheduleBlock(schedule::Schedule& sch, const BlockInfo& b, const CpuParams& params) {
