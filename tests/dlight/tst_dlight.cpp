@@ -515,7 +515,8 @@ def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.
 
   // The Fallback's reductions vectorize the output's contiguous axis with the reduction outside
   // it where every operand reads along it contiguously: attention's weighted sum over the keys
-  // (v[b, j, h, d], d the vector), not its scores (k[b, j, h, d] read along j is strided).
+  // (v[b, j, h, d], d the vector), not its scores (k[b, j, h, d] read along j is strided), whose
+  // contiguous reduction axis d goes into vector lanes instead.
   void fallbackVectorizesOutputAxis() {
     std::string relax = Program({{"q", {"1", "9", "2", "32"}}, {"k", {"1", "11", "2", "32"}},
                                  {"v", {"1", "11", "2", "32"}}},
@@ -533,6 +534,11 @@ def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.
         };
         QVERIFY2(vectorized("T_attention_weighted_update"), t.c_str());
         QVERIFY2(!vectorized("T_attention_score"), t.c_str());
+        // The scores: the head dimension (32) in vector lanes (rfactor) where it holds two
+        // vectors, at each score.
+        const bool lanes_fit = 32 >= 2 * Lanes(t);
+        QCOMPARE(sch.trace().AsPython().find("rfactor") != std::string::npos, lanes_fit);
+        if (lanes_fit) QVERIFY2(vectorized("T_attention_score_rf_update"), t.c_str());
       }
     }
     // A sum over a leading axis of an odd width: no whole vectors, the reduction as it was.
