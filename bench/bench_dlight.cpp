@@ -115,11 +115,13 @@ Kernel Build(const std::string& relax, const std::string& without = "") {
     applied = dlight::ApplyRules(func, host, rules);
     auto t1 = clock::now();
     double c1 = ThreadCpuSeconds();
-    built = codegen::Build(applied->schedule.mod(), host);
-    auto t2 = clock::now();
-    double c2 = ThreadCpuSeconds();
+    // As the rule scheduled it: a schedule that changed nothing (a Fallback with nothing to do)
+    // would otherwise get the default schedule again in the build.
     codegen::BuildOptions as_written;
     as_written.default_schedule = false;
+    built = codegen::Build(applied->schedule.mod(), host, as_written);
+    auto t2 = clock::now();
+    double c2 = ThreadCpuSeconds();
     plain = codegen::Build(dlight::SingleFunctionModule(func), host, as_written);
     auto t3 = clock::now();
     double c3 = ThreadCpuSeconds();

@@ -515,7 +515,8 @@ def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.
 
   // The Fallback's reductions vectorize the output's contiguous axis with the reduction outside
   // it where every operand reads along it contiguously: attention's weighted sum over the keys
-  // (v[b, j, h, d], d the vector), not its scores (k[b, j, h, d] read along j is strided).
+  // (v[b, j, h, d], d the vector), not its scores (k[b, j, h, d] read along j is strided), whose
+  // contiguous reduction axis d goes into vector lanes instead.
   void fallbackVectorizesOutputAxis() {
     std::string relax = Program({{"q", {"1", "9", "2", "32"}}, {"k", {"1", "11", "2", "32"}},
                                  {"v", {"1", "11", "2", "32"}}},
@@ -533,11 +534,39 @@ def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.
         };
         QVERIFY2(vectorized("T_attention_weighted_update"), t.c_str());
         QVERIFY2(!vectorized("T_attention_score"), t.c_str());
+        // The scores: the head dimension (32) in vector lanes (rfactor) where it holds two
+        // vectors, at each score.
+        const bool lanes_fit = 32 >= 2 * Lanes(t);
+        QCOMPARE(sch.trace().AsPython().find("rfactor") != std::string::npos, lanes_fit);
+        if (lanes_fit) QVERIFY2(vectorized("T_attention_score_rf_update"), t.c_str());
       }
     }
     // A sum over a leading axis of an odd width: no whole vectors, the reduction as it was.
     relax = Program({{"x", {"3", "5", "7"}}}, {"gv = R.sum(x, axis=[0])"});
     QVERIFY(CheckAll(relax, false).find("(failed") == std::string::npos);
+  }
+
+  // group_norm: the statistics of each group are computed once, at the row of the group (the
+  // channel loop split by the group size; computed at the channel they would be recomputed for
+  // each channel of the group), and the result checked.
+  void groupNormRows() {
+    std::string relax = Program({{"x", {"2", "12", "3", "8"}}, {"g", {"12"}}, {"b", {"12"}}},
+                                {"gv = R.nn.group_norm(x, g, b, num_groups=3, channel_axis=1, "
+                                 "axes=[2, 3])"});
+    QCOMPARE(CheckAll(relax, false), Expected([](int) { return "Reduction"; }));
+    for (const std::string& t : kTargets) {
+      codegen::Target target = t == "host" ? codegen::Target::Host() : TargetOf(t);
+      for (const auto& [name, func] : Kernels(relax, false)) {
+        auto applied = dlight::ApplyRules(func, target, dlight::cpu::DefaultRules());
+        QVERIFY(applied.has_value());
+        schedule::Schedule sch = applied->schedule;
+        std::vector<schedule::LoopRV> loops = sch.GetLoops(sch.GetSBlock("x_red_temp"));
+        QVERIFY(!loops.empty());
+        // One row per (batch, group): 2 x 3.
+        QCOMPARE(tir::AsConstInt(sch.Get(loops[0])->extent) ? *tir::AsConstInt(sch.Get(loops[0])->extent) : -1,
+                 int64_t{6});
+      }
+    }
   }
 
   // The pass: every unscheduled kernel gets its rule's schedule and the attribute; a kernel that

@@ -132,6 +132,14 @@ std::vector<OpCase> Cases() {
   add({"tile", {"relax.tile"}, {{"x", {"3", "5"}}}, {"gv = R.tile(x, [2, 3])"}, "Injective"});
   add({"sort", {"relax.sort"}, {{"x", {"3", "11"}}}, {"gv = R.sort(x, axis=-1, descending=False)"},
        "Fallback"});
+  // Whole vectors of columns: the ranks and the gather by rank vectorized along the columns.
+  add({"sort_vectors", {"relax.sort"}, {{"x", {"3", "32"}}},
+       {"gv = R.sort(x, axis=-1, descending=True)"}, "Fallback"});
+  add({"argsort_vectors", {"relax.argsort"}, {{"x", {"2", "16"}}},
+       {"gv = R.argsort(x, axis=-1, descending=False, dtype=\"int32\")"}, "Fallback"});
+  add({"topk_vectors", {"relax.topk"}, {{"x", {"2", "32"}}},
+       {"gv = R.topk(x, k=16, axis=-1, ret_type=\"values\", largest=False, dtype=\"int32\")"},
+       "Fallback"});
   add({"argsort", {"relax.argsort"}, {{"x", {"3", "11"}}},
        {"gv = R.argsort(x, axis=-1, descending=True, dtype=\"int32\")"}, "Fallback"});
   add({"topk", {"relax.topk"}, {{"x", {"3", "11"}}},
@@ -162,7 +170,11 @@ std::vector<OpCase> Cases() {
        {"gv = R.nn.rms_norm(x, g, axes=[-1])"}, "Reduction"});
   add({"group_norm", {"relax.nn.group_norm"},
        {{"x", {"2", "4", "3", "5"}}, {"g", {"4"}}, {"b", {"4"}}},
-       {"gv = R.nn.group_norm(x, g, b, num_groups=2, channel_axis=1, axes=[2, 3])"}, "Fallback"});
+       {"gv = R.nn.group_norm(x, g, b, num_groups=2, channel_axis=1, axes=[2, 3])"}, "Reduction"});
+  // Rows of groups: the channel loop split by the group size, 4 channels a group.
+  add({"group_norm_rows", {"relax.nn.group_norm"},
+       {{"x", {"2", "8", "3", "16"}}, {"g", {"8"}}, {"b", {"8"}}},
+       {"gv = R.nn.group_norm(x, g, b, num_groups=2, channel_axis=1, axes=[2, 3])"}, "Reduction"});
   add({"instance_norm", {"relax.nn.instance_norm"},
        {{"x", {"2", "3", "4", "5"}}, {"g", {"3"}}, {"b", {"3"}}},
        {"gv = R.nn.instance_norm(x, g, b, channel_axis=1, axes=[2, 3])"}, "Reduction"});

@@ -4,37 +4,54 @@
 // outermost runs them fused and parallel (when its multiply-adds pay for the threads), its
 // reduction loops serial inside; where the output's contiguous axis is whole vectors and every
 // operand reads along it contiguously (or not at all), that axis is the vector, inside the
-// reduction loops.
+// reduction loops; else where the one reduction axis is read so and holds two vectors, its
+// lanes are partial results in a vector (rfactor) at each output.
 #include "dlight/cpu/rules.h"
 #include "dlight/cpu/spatial.h"
+#include "schedule/ir_path.h"
 #include "tir/functor.h"
 
 namespace wb::dlight::cpu {
 
 namespace {
 
-// Whether iterator `iter` of the block can be the vector of its reduction: the output is written
-// with it as its last index, and every read either does not use it or has it as its last index
-// and nowhere else (a contiguous vector load; a read that also reduces along it would not be).
-bool VectorizableOutputAxis(const tir::SBlock& block, size_t iter) {
+// Whether iterator `iter` of the block can be a vector of its reduction: the output is stored
+// with it as its last index (`output`; else, a reduction iterator, the store does not use it),
+// and every load (in the body and the init, not the block's declared
+// regions, which may be whole rows: sort's ranks) either does not use it or has it as its last
+// index and nowhere else (a contiguous vector load; any other would be a gather).
+bool ContiguousAxis(const tir::SBlock& block, size_t iter, bool output) {
   const tir::Var& var = block->iter_vars[iter]->var;
   auto uses = [&](const ir::PrimExpr& e) {
     bool used = false;
     tir::PostOrderVisit(e, [&](const ir::Object* n) { used |= n == var.get(); });
     return used;
   };
-  if (block->writes.size() != 1) return false;
-  const tir::BufferRegion& out = block->writes[0];
-  if (out->region.empty() || !out->region.back()->min.same_as(var)) return false;
-  for (const tir::BufferRegion& read : block->reads) {
-    for (size_t d = 0; d < read->region.size(); ++d) {
-      const ir::Range& r = read->region[d];
-      if (!tir::IsConstInt(r->extent, 1)) return false;
-      const bool last = d + 1 == read->region.size();
-      if (uses(r->min) && !(last && r->min.same_as(var))) return false;
+  auto contiguous = [&](const std::vector<ir::PrimExpr>& indices) {
+    for (size_t d = 0; d < indices.size(); ++d) {
+      const bool last = d + 1 == indices.size();
+      if (uses(indices[d]) && !(last && indices[d].same_as(var))) return false;
     }
+    return true;
+  };
+  bool ok = true, stored = false;
+  for (const tir::Stmt& stmt : {block->body, block->init}) {
+    if (!stmt.defined()) continue;
+    tir::PostOrderVisit(stmt, [&](const ir::Object* n) {
+      if (const auto* load = schedule::NodeAs<tir::BufferLoadNode>(n)) {
+        ok &= contiguous(load->indices);
+      } else if (const auto* store = schedule::NodeAs<tir::BufferStoreNode>(n)) {
+        if (output) {
+          ok &= !store->indices.empty() && store->indices.back().same_as(var) &&
+                contiguous(store->indices);
+        } else {
+          for (const ir::PrimExpr& index : store->indices) ok &= !uses(index);
+        }
+        stored = true;
+      }
+    });
   }
-  return true;
+  return ok && stored && block->writes.size() == 1;
 }
 
 void ScheduleBlock(schedule::Schedule& sch, const BlockInfo& b, const CpuParams& params) {
@@ -60,7 +77,7 @@ void ScheduleBlock(schedule::Schedule& sch, const BlockInfo& b, const CpuParams&
   const size_t inner = spatial.size() - 1;
   const int64_t lanes = params.Lanes(b.WidestDType());
   std::optional<int64_t> extent = ConstExtent(sch.Get(spatial[inner])->extent);
-  if (lanes > 1 && extent && *extent % lanes == 0 && VectorizableOutputAxis(b.block, inner)) {
+  if (lanes > 1 && extent && *extent % lanes == 0 && ContiguousAxis(b.block, inner, /*output=*/true)) {
     std::vector<schedule::LoopRV> outer(spatial.begin(), spatial.end() - 1);
     schedule::LoopRV vector = spatial[inner];
     if (*extent > lanes) {
@@ -81,6 +98,33 @@ void ScheduleBlock(schedule::Schedule& sch, const BlockInfo& b, const CpuParams&
     return;
   }
   std::optional<int64_t> rows = LoopElements(sch, spatial);
+  // One reduction axis read contiguously by every operand, at least two vectors long
+  // (attention's scores over the head dimension): its lanes accumulate in a vector (rfactor),
+  // computed at each output, the lanes combined once per output, as the Reduction rule's rows.
+  std::optional<int64_t> length = ConstExtent(sch.Get(reduce.back())->extent);
+  if (reduce.size() == 1 && lanes > 1 && length && *length % lanes == 0 && *length >= 2 * lanes &&
+      ContiguousAxis(b.block, b.block->iter_vars.size() - 1, /*output=*/false)) {
+    std::vector<schedule::LoopRV> split = sch.Split(reduce.back(), {std::nullopt, lanes});
+    schedule::SBlockRV rf = sch.RFactor(split[1], -1);
+    std::vector<schedule::LoopRV> loops = sch.GetLoops(b.rv);
+    std::vector<schedule::LoopRV> outer(loops.begin(), loops.begin() + static_cast<long>(spatial.size()));
+    schedule::LoopRV fused = outer.size() == 1 ? outer[0] : sch.Fuse(outer);
+    sch.ComputeAt(rf, fused);
+    std::optional<BlockInfo> info;
+    for (BlockInfo& i : GetBlockInfos(sch)) {
+      if (i.name == sch.Get(rf)->name_hint) info = i;
+    }
+    if (!info) return;
+    const size_t last = info->block->iter_vars.size() - 1;
+    std::optional<schedule::LoopRV> lane = info->LoopOf(sch, 0), rest = info->LoopOf(sch, last);
+    if (!lane || !rest || info->block->iter_vars[last]->iter_type != tir::IterVarType::kCommReduce)
+      return;
+    sch.Reorder({*rest, *lane});
+    sch.Vectorize(*lane);
+    if (threads && (!rows || *rows >= 2)) sch.Parallel(fused);
+    sch.DecomposeReduction(rf, *rest);
+    return;
+  }
   if (!threads) return;
   if (rows && *rows < 2) return;
   schedule::LoopRV fused = spatial.size() == 1 ? spatial[0] : sch.Fuse(spatial);

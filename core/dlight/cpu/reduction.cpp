@@ -24,6 +24,8 @@
 
 #include "dlight/cpu/rules.h"
 #include "dlight/cpu/spatial.h"
+#include "schedule/ir_path.h"
+#include "tir/functor.h"
 
 namespace wb::dlight::cpu {
 
@@ -38,20 +40,58 @@ size_t DataParCount(const BlockInfo& b) {
       [](const tir::IterVar& iv) { return iv->iter_type == tir::IterVarType::kDataPar; }));
 }
 
-// Whether the block reads each element at plain iterators (or constants): a row reduction. A
-// windowed one (a convolution, a pooling: `pad[.., y + ry, x + rx]`) reads overlapping windows of
-// its producer; computed at each output point, the producer would be recomputed per window.
-bool ReadsAtIterators(const tir::SBlock& block) {
+// Whether the block reads each element at plain iterators (or constants), or (`grouped`) at a
+// group's `p * G + k` (a data-parallel p, a reduction k over the G elements of its group:
+// group_norm's channels): a row reduction, each element read once. A windowed one (a
+// convolution, a pooling: `pad[.., y + ry, x + rx]`) reads overlapping windows of its producer;
+// computed at each output point, the producer would be recomputed per window. (A pooling whose
+// stride is its window reads `p * G + k` too: `grouped` only where a later stage reads the
+// results per group, which a pooling's stages do not.)
+bool ReadsAtIterators(const tir::SBlock& block, bool grouped_reads) {
+  auto iter = [&](const ir::PrimExpr& e) -> const tir::IterVar* {
+    for (const tir::IterVar& iv : block->iter_vars) {
+      if (e.same_as(iv->var)) return &iv;
+    }
+    return nullptr;
+  };
+  auto grouped = [&](const ir::PrimExpr& e) {
+    const auto* add = e.as<tir::AddNode>();
+    const auto* mul = add ? add->a.as<tir::MulNode>() : nullptr;
+    if (!mul) return false;
+    const tir::IterVar* p = iter(mul->a);
+    const tir::IterVar* k = iter(add->b);
+    const int64_t* g = tir::AsConstInt(mul->b);
+    return p && k && g && (*p)->iter_type == tir::IterVarType::kDataPar &&
+           (*k)->iter_type == tir::IterVarType::kCommReduce && tir::IsConstInt((*k)->dom->min, 0) &&
+           tir::IsConstInt((*k)->dom->extent, *g);
+  };
   for (const tir::BufferRegion& read : block->reads) {
     for (const ir::Range& range : read->region) {
       if (!tir::IsConstInt(range->extent, 1)) return false;
-      if (tir::AsConstInt(range->min)) continue;
-      bool iterator = false;
-      for (const tir::IterVar& iv : block->iter_vars) iterator |= range->min.same_as(iv->var);
-      if (!iterator) return false;
+      if (tir::AsConstInt(range->min) || iter(range->min)) continue;
+      if (grouped_reads && grouped(range->min)) continue;
+      return false;
     }
   }
   return true;
+}
+
+// For each row dimension d of the reductions' results, the group size G where `block` reads
+// them at `i // G` of its iterator i bound to loop d (group_norm's statistics, one per group of
+// channels), else 1: the row loop is then split by G and its outer part is the row.
+std::vector<int64_t> RowGroups(const BlockInfo& block, const std::set<const tir::BufferNode*>& results,
+                               size_t rows) {
+  std::vector<int64_t> groups(rows, 1);
+  tir::PostOrderVisit(block.block->body, [&](const ir::Object* n) {
+    const auto* load = schedule::NodeAs<tir::BufferLoadNode>(n);
+    if (!load || !results.count(load->buffer.get())) return;
+    for (size_t d = 0; d < std::min(rows, load->indices.size()); ++d) {
+      const auto* div = load->indices[d].as<tir::FloorDivNode>();
+      const int64_t* g = div ? tir::AsConstInt(div->b) : nullptr;
+      if (g && *g > 1 && div->a.same_as(block.block->iter_vars[d]->var)) groups[d] = *g;
+    }
+  });
+  return groups;
 }
 
 // The block's loops below `outer`.
@@ -149,10 +189,23 @@ std::optional<schedule::Schedule> ApplyRows(const tir::PrimFunc& func, const cod
     return k;
   };
   bool mixed_rows = false;
+  // Whether a stage reads the reductions' results per group of its rows.
+  bool grouped = false;
+  {
+    std::set<const tir::BufferNode*> results;
+    for (const BlockInfo& b : blocks) {
+      if (b.IsSpatial()) {
+        std::vector<int64_t> groups = RowGroups(b, results, b.block->iter_vars.size());
+        grouped |= std::any_of(groups.begin(), groups.end(), [](int64_t g) { return g > 1; });
+      } else {
+        for (const tir::BufferRegion& w : b.block->writes) results.insert(w->buffer.get());
+      }
+    }
+  }
   for (const BlockInfo& b : blocks) {
     if (!b.simple_nest) return std::nullopt;
     if (b.IsSpatial()) continue;
-    if (!b.IsReduction() || !b.ReductionInnermost() || !ReadsAtIterators(b.block))
+    if (!b.IsReduction() || !b.ReductionInnermost() || !ReadsAtIterators(b.block, grouped))
       return std::nullopt;
     ++reductions;
     if (kind == Kind::kGemv) {
@@ -225,6 +278,34 @@ std::optional<schedule::Schedule> ApplyRows(const tir::PrimFunc& func, const cod
   const BlockInfo& last = now.back();
   std::vector<LoopRV> row_loops(last.loops.begin(),
                                 last.loops.begin() + static_cast<long>(*rows_rank));
+  // A last stage that reads the reductions per group of its rows (x[n, c] against the
+  // statistics of group c // G) has rows of groups: each row loop split by its group size (a
+  // whole number of groups), the groups are the rows and the elements of a group inside.
+  if (last.IsSpatial()) {
+    std::set<const tir::BufferNode*> results;
+    for (const BlockInfo& b : now) {
+      if (!b.IsSpatial()) {
+        for (const tir::BufferRegion& w : b.block->writes) results.insert(w->buffer.get());
+      }
+    }
+    std::vector<int64_t> groups = RowGroups(last, results, *rows_rank);
+    for (size_t d = 0; d < groups.size(); ++d) {
+      std::optional<int64_t> e = ConstExtent(sch.Get(row_loops[d])->extent);
+      if (groups[d] == 1 || !e || *e % groups[d] != 0) continue;
+      std::vector<LoopRV> split = sch.Split(row_loops[d], {std::nullopt, groups[d]});
+      row_loops[d] = split[0];
+    }
+    if (row_loops.size() > 1) {
+      // The group's elements after the rows: the row loops adjacent, outermost.
+      std::vector<LoopRV> all = sch.GetLoops(last.rv), order = row_loops;
+      for (const LoopRV& l : all) {
+        if (std::none_of(row_loops.begin(), row_loops.end(),
+                         [&](const LoopRV& r) { return sch.Get(r).same_as(sch.Get(l)); }))
+          order.push_back(l);
+      }
+      sch.Reorder(order);
+    }
+  }
   LoopRV rows = row_loops.size() == 1 ? row_loops[0] : sch.Fuse(row_loops);
   // A GEMV computes kGemvRows rows at a time (rows a whole number of such tiles): each vector of
   // the vector operand, loaded once, feeds a multiply-add of each row, and the rows' partial sums

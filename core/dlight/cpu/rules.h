@@ -33,7 +33,8 @@ ScheduleRule GEMV();
 ScheduleRule Injective();
 // Always applies: each block on its own, data-parallel loops as Injective schedules them, a
 // reduction parallel over its data-parallel loops (vectorized along the output's contiguous axis,
-// inside the reduction, where every operand reads along it contiguously).
+// inside the reduction, where every operand reads along it contiguously; else along its one
+// reduction axis in vector partial results where that is read so).
 ScheduleRule Fallback();
 
 // GEMV, Matmul, Conv2d, Reduction, Pool, Injective, Fallback.
