@@ -144,8 +144,17 @@ InverseResult Inverse(const IndexMap& map, const std::vector<PrimExpr>& shape) {
     for (const auto& [mark, value] : value_of) {
       if (mark->var.get() == v.get()) e = value;
     }
-    // An index of extent 1 is always 0: the iter-map detection drops it as a constant.
-    if (!e.defined() && IsConstInt(iters[i].second->extent, 1)) e = Zero(v->dtype);
+    // An index of extent 1 is always 0, and the iter-map detection drops it as a constant. Where
+    // the map passes it through (`lambda i, j: (j, i)`), its output (also of extent 1) stands
+    // for it, as in TVM's inverse; otherwise it is 0.
+    if (!e.defined() && IsConstInt(iters[i].second->extent, 1)) {
+      PrimExpr passed = Zero(v->dtype);
+      for (size_t j = 0; j < map->final_indices.size(); ++j) {
+        if (map->final_indices[j].get() == v.get()) passed = cast(v->dtype, outputs[j]);
+      }
+      inverse.push_back(passed);  // not simplified: the output's range [0, 1) would make it 0
+      continue;
+    }
     if (!e.defined()) return {{}, "the initial index " + v->name_hint + " is not used by the map"};
     inverse.push_back(analyzer.Simplify(cast(v->dtype, e)));
   }
