@@ -416,6 +416,16 @@ class Module:
                msg.c_str());
     }
     {
+      // The init and the update store different elements (C[vi, vj] and C[vj, vi]): no reducer.
+      std::string transposed = kMatmul;
+      transposed.replace(transposed.find("                C[vi, vj] = C[vi, vj] + A"), 41,
+                         "                C[vj, vi] = C[vj, vi] + A");
+      Schedule sch(ParseModule(transposed));
+      LoopRV k = sch.GetLoops(sch.GetSBlock("C"))[2];
+      std::string msg = FailsCleanly(sch, [&] { sch.RFactor(k, 0); });
+      QVERIFY2(msg.find("No matched reducer") != std::string::npos, msg.c_str());
+    }
+    {
       ir::IRModule before = ParseModule(kRowDifference);
       Schedule sch(before);
       LoopRV k = sch.GetLoops(sch.GetSBlock("B"))[1];

@@ -240,7 +240,7 @@ PrimExpr Combine(Reducer r, const PrimExpr& a, const PrimExpr& b) {
 bool SameIndices(const std::vector<PrimExpr>& a, const std::vector<PrimExpr>& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
-    if (!ir::StructuralEqual(a[i], b[i])) return false;
+    if (!ir::StructuralEqual(a[i], b[i], /*map_free_vars=*/false)) return false;
   }
   return true;
 }
