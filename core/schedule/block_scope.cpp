@@ -409,7 +409,9 @@ bool HasRegionCover(const PrimFunc& func, const BlockScope& scope, const SBlockN
       }
     }
     if (producers.empty()) continue;
-    std::vector<PrimExpr> lo, hi;  // the union of the produced regions, per dimension
+    // Per dimension, the produced intervals [lo, hi] (inclusive). Loops bound to threads that
+    // the buffer's memory is shared across are relaxed too, as TVM relaxes them for its scope.
+    std::vector<std::vector<std::pair<PrimExpr, PrimExpr>>> produced_dims;
     std::vector<Range> consumed;
     for (const SBlock& p : producers) {
       std::vector<const StmtNode*> ppath = PathIn(func, p.get());
@@ -417,26 +419,40 @@ bool HasRegionCover(const PrimFunc& func, const BlockScope& scope, const SBlockN
       for (size_t i = 0; i < cpath.size() && i < ppath.size() && cpath[i] == ppath[i]; ++i) {
         lca = cpath[i];
       }
-      std::vector<Range> produced =
-          RelaxRegion(func, p.get(), FindRegion(p->writes, read->buffer), lca, &analyzer);
-      std::vector<Range> need = RelaxRegion(func, consumer, read, lca, &analyzer);
+      std::vector<Range> produced = RelaxRegion(func, p.get(), FindRegion(p->writes, read->buffer),
+                                                lca, &analyzer, true, /*relax_threads=*/true);
+      std::vector<Range> need =
+          RelaxRegion(func, consumer, read, lca, &analyzer, true, /*relax_threads=*/true);
+      produced_dims.resize(std::max(produced_dims.size(), produced.size()));
       for (size_t d = 0; d < produced.size(); ++d) {
-        PrimExpr plo = produced[d]->min;
-        PrimExpr phi = LastIndex(produced[d], &analyzer);
-        if (lo.size() <= d) {
-          lo.push_back(plo);
-          hi.push_back(phi);
-        } else {
-          lo[d] = analyzer.Simplify(min(lo[d], plo));
-          hi[d] = analyzer.Simplify(max(hi[d], phi));
-        }
+        produced_dims[d].push_back({produced[d]->min, LastIndex(produced[d], &analyzer)});
       }
       consumed = need;
     }
-    for (size_t d = 0; d < consumed.size() && d < lo.size(); ++d) {
+    for (size_t d = 0; d < consumed.size() && d < produced_dims.size(); ++d) {
+      // TVM's lower-bound union: intervals join only where they provably overlap or touch; a
+      // gap between two producers' writes leaves the union smaller than their hull.
+      std::vector<std::pair<PrimExpr, PrimExpr>> pending = produced_dims[d];
+      PrimExpr lo = pending[0].first, hi = pending[0].second;
+      pending.erase(pending.begin());
+      for (bool grew = true; grew && !pending.empty();) {
+        grew = false;
+        for (size_t k = 0; k < pending.size(); ++k) {
+          const auto& [plo, phi] = pending[k];
+          PrimExpr one = make_const(plo->dtype, int64_t(1));
+          if (ProveLessEqual(plo, add(hi, one), &analyzer) &&
+              ProveLessEqual(lo, add(phi, one), &analyzer)) {
+            lo = analyzer.Simplify(min(lo, plo));
+            hi = analyzer.Simplify(max(hi, phi));
+            pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(k));
+            grew = true;
+            break;
+          }
+        }
+      }
       PrimExpr clo = consumed[d]->min;
       PrimExpr chi = LastIndex(consumed[d], &analyzer);
-      if (!ProveLessEqual(lo[d], clo, &analyzer) || !ProveLessEqual(chi, hi[d], &analyzer)) {
+      if (!ProveLessEqual(lo, clo, &analyzer) || !ProveLessEqual(chi, hi, &analyzer)) {
         return false;
       }
     }

@@ -93,9 +93,11 @@ arith::IterMapResult DetectLoopIterMap(std::vector<ir::PrimExpr> values,
                                        const ir::PrimExpr& predicate, arith::IterMapLevel level);
 // TVM's region_cover flag of a child `consumer` of `scope`: for every buffer it reads that
 // children of the scope write, the producers' written regions cover the region it reads, both
-// taken at the lowest common ancestor of the consumer and each producer. (TVM relaxes the
-// produced region to a lower bound; here both are the integer-set hull, which is exact for the
-// contiguous accesses of affine blocks.) `buffer`, when given, limits the check to that buffer.
+// taken at the lowest common ancestor of the consumer and each producer, with the thread loops
+// the buffer's memory is shared across relaxed too. The produced intervals of a dimension join
+// only where they provably overlap or touch (TVM's lower-bound union); each is the integer-set
+// hull of one producer, which is exact for the contiguous accesses of affine blocks. `buffer`,
+// when given, limits the check to that buffer.
 bool HasRegionCover(const tir::PrimFunc& func, const BlockScope& scope,
                     const tir::SBlockNode* consumer, const tir::BufferNode* buffer = nullptr);
 // A block that writes a buffer its scope root does not allocate (a parameter, usually).

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 #include "arith/analyzer.h"
@@ -144,8 +145,17 @@ InverseResult Inverse(const IndexMap& map, const std::vector<PrimExpr>& shape) {
     for (const auto& [mark, value] : value_of) {
       if (mark->var.get() == v.get()) e = value;
     }
-    // An index of extent 1 is always 0: the iter-map detection drops it as a constant.
-    if (!e.defined() && IsConstInt(iters[i].second->extent, 1)) e = Zero(v->dtype);
+    // An index of extent 1 is always 0, and the iter-map detection drops it as a constant. Where
+    // the map passes it through (`lambda i, j: (j, i)`), its output (also of extent 1) stands
+    // for it, as in TVM's inverse; otherwise it is 0.
+    if (!e.defined() && IsConstInt(iters[i].second->extent, 1)) {
+      PrimExpr passed = Zero(v->dtype);
+      for (size_t j = 0; j < map->final_indices.size(); ++j) {
+        if (map->final_indices[j].get() == v.get()) passed = cast(v->dtype, outputs[j]);
+      }
+      inverse.push_back(passed);  // not simplified: the output's range [0, 1) would make it 0
+      continue;
+    }
     if (!e.defined()) return {{}, "the initial index " + v->name_hint + " is not used by the map"};
     inverse.push_back(analyzer.Simplify(cast(v->dtype, e)));
   }
@@ -440,11 +450,79 @@ class LambdaReader {
     size_t b = pos_;
     std::string name = Name();
     if (name.empty()) throw Error("expected an index expression");
+    // A dotted callee: a constant, `T.int64(4)` or `tirx.const(0, i.dtype)`.
+    std::string dotted = name;
+    while (pos_ < s_.size() && s_[pos_] == '.') {
+      ++pos_;
+      std::string part = Name();
+      if (part.empty()) {
+        pos_ = b;
+        throw Error("expected an index expression");
+      }
+      dotted += "." + part;
+    }
+    if (dotted != name) {
+      if (!Eat('(')) {
+        pos_ = b;
+        throw Error("`" + dotted + "` is not a parameter of the lambda");
+      }
+      return Constant(dotted, b);
+    }
     for (const Var& p : *params_) {
       if (p->name_hint == name) return p;
     }
     pos_ = b;
     throw Error("`" + name + "` is not a parameter of the lambda");
+  }
+
+  // The arguments of a constant constructor after its `(`: `T.<dtype>(N)`, or
+  // `[tvm.]tirx.const(N[, DTYPE])` / `T.const(...)` where DTYPE is a string or a parameter's
+  // `.dtype` (`i.dtype`, `i.ty.dtype`: the lambda's index dtype).
+  PrimExpr Constant(const std::string& callee, size_t begin) {
+    size_t dot = callee.rfind('.');
+    std::string prefix = callee.substr(0, dot), fn = callee.substr(dot + 1);
+    bool known_prefix = prefix == "T" || prefix == "tirx" || prefix == "tvm.tirx" ||
+                        prefix == "tir" || prefix == "tvm.tir";
+    std::optional<DataType> dtype;
+    if (fn != "const") dtype = DataType::Parse(fn);
+    if (!known_prefix || (fn != "const" && (!dtype || prefix != "T"))) {
+      pos_ = begin;
+      throw Error("`" + callee + "` is not a constant constructor an index map knows");
+    }
+    Skip();
+    bool negative = Eat('-');
+    Skip();
+    size_t b = pos_;
+    while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+    if (b == pos_) throw Error("expected an integer constant");
+    int64_t value = std::stoll(std::string(s_.substr(b, pos_ - b)));
+    if (negative) value = -value;
+    if (fn == "const") {
+      dtype = dtype_;
+      if (Eat(',')) {
+        Skip();
+        if (Eat('"') || Eat('\'')) {
+          char quote = s_[pos_ - 1];
+          size_t q = pos_;
+          while (pos_ < s_.size() && s_[pos_] != quote) ++pos_;
+          dtype = DataType::Parse(std::string(s_.substr(q, pos_ - q)));
+          if (!dtype || !Eat(quote)) throw Error("expected a dtype string");
+        } else {
+          std::string param = Name();
+          bool found = false;
+          for (const Var& p : *params_) found |= p->name_hint == param;
+          if (!found) throw Error("expected a dtype: a string or a parameter's `.dtype`");
+          bool dotted_dtype = Eat('.');
+          if (dotted_dtype && Word("ty")) dotted_dtype = Eat('.');
+          if (!dotted_dtype || !Word("dtype")) throw Error("expected a parameter's `.dtype`");
+          for (const Var& p : *params_) {
+            if (p->name_hint == param) dtype = p->dtype;
+          }
+        }
+      }
+    }
+    if (!Eat(')')) throw Error("expected `)`");
+    return make_const(*dtype, value);
   }
 
   std::string_view s_;

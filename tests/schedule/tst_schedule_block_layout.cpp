@@ -83,7 +83,8 @@ class TestScheduleBlockLayout : public QObject {
     ExpectReplay(before, sch);
   }
 
-  // An iterator of extent 1 is 0 in the inverse: the map is still a bijection.
+  // An iterator of extent 1 passed through by the map is its output in the inverse (0 where
+  // the map folds it into a sum): the map is still a bijection.
   void unitIterator() {
     const char* unit = R"(@I.ir_module
 class Module:
@@ -106,9 +107,9 @@ class Module:
         for ax0, ax1 in T.grid(8, 1):
             with T.sblock("B"):
                 v0, v1 = T.axis.remap("SS", [ax0, ax1])
-                T.reads(A[0, v0])
-                T.writes(B[0, v0])
-                B[0, v0] = A[0, v0] * T.float32(2.0)
+                T.reads(A[v1, v0])
+                T.writes(B[v1, v0])
+                B[v1, v0] = A[v1, v0] * T.float32(2.0)
 )");
     // A fused map where the leading iterator has extent 1 (TVM's conv2d_nhwc test's form).
     Schedule fused(before);

@@ -450,6 +450,54 @@ class TestScheduleInline : public QObject {
     }
   }
 
+  // A producer accumulating into B (init and update, its reduction loop of extent 1 dropped)
+  // and a transposing copy: the producer accumulates into C instead (TVM's test_inline_with_
+  // reduction). A consumer that is no copy would apply its function to every partial value.
+  void reverseComputeInlineIntoAccumulation() {
+    auto program = [](const std::string& consumer_value) {
+      return R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((4, 6), "float32"), S: T.Buffer((4,), "float32"), C: T.Buffer((6, 4), "float32")):
+        B = T.sblock_alloc_buffer((4, 6))
+        for i, j in T.grid(4, 6):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(S[vi], A[vi, vj])
+                T.writes(B[vi, vj])
+                with T.init():
+                    B[vi, vj] = T.float32(0.0)
+                B[vi, vj] = B[vi, vj] + S[vi] * A[vi, vj]
+        for i, j in T.grid(4, 6):
+            with T.sblock("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(B[vi, vj])
+                T.writes(C[vj, vi])
+                C[vj, vi] = )" + consumer_value + "\n";
+    };
+    ir::IRModule mod = ParseModule(program("B[vi, vj]"));
+    Schedule sch(mod);
+    sch.ReverseComputeInline(sch.GetSBlock("C"));
+    ExpectModule(mod, sch.mod(), R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((4, 6), "float32"), S: T.Buffer((4,), "float32"), C: T.Buffer((6, 4), "float32")):
+        for i, j in T.grid(4, 6):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(S[vi], A[vi, vj])
+                T.writes(C[vj, vi])
+                with T.init():
+                    C[vj, vi] = T.float32(0.0)
+                C[vj, vi] = C[vj, vi] + S[vi] * A[vi, vj]
+)");
+    ExpectReplay(mod, sch);
+    Schedule bad(ParseModule(program("B[vi, vj] * T.float32(2.0)")));
+    SBlockRV c = bad.GetSBlock("C");
+    QVERIFY(FailsCleanly(bad, [&] { bad.ReverseComputeInline(c); })
+                .find("The body of the inlined block should be in form of") != std::string::npos);
+  }
+
   void reverseComputeInlineImpliedPredicate() {
     ir::IRModule mod = ParseModule(kPredicatedProducer);
     Schedule sch(mod);

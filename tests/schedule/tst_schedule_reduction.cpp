@@ -396,6 +396,39 @@ class Module:
     ExpectReplay(before, sch);
   }
 
+  // The reduction shares its outer loop with another block: the write-back takes the reduction's
+  // place under that loop and the other block stays (it was dropped before).
+  void rfactorKeepsSiblingBlocks() {
+    ir::IRModule before = ParseModule(R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((8, 16), "float32"), D: T.Buffer((8,), "float32")):
+        C = T.sblock_alloc_buffer((8,))
+        for i in range(8):
+            for k_0, k_1 in T.grid(4, 4):
+                with T.sblock("C"):
+                    vi = T.axis.spatial(8, i)
+                    vk = T.axis.reduce(16, k_0 * 4 + k_1)
+                    T.reads(A[vi, vk])
+                    T.writes(C[vi])
+                    with T.init():
+                        C[vi] = T.float32(0.0)
+                    C[vi] = C[vi] + A[vi, vk]
+            with T.sblock("D"):
+                vi = T.axis.spatial(8, i)
+                T.reads(C[vi])
+                T.writes(D[vi])
+                D[vi] = C[vi] * T.float32(2.0)
+)");
+    Schedule sch(before);
+    SBlockRV c = sch.GetSBlock("C");
+    sch.RFactor(sch.GetLoops(c)[1], 0);
+    ExpectSameMeaning(before, sch.mod());
+    QCOMPARE(sch.GetLoops(sch.GetSBlock("D")).size(), size_t(1));
+    QCOMPARE(sch.GetLoops(c).size(), size_t(2));  // i and the rf loop k_0
+    ExpectReplay(before, sch);
+  }
+
   void rfactorErrors() {
     {
       ir::IRModule before = ParseModule(kIntRowSum);
@@ -414,6 +447,16 @@ class Module:
       QVERIFY2(msg.find("The input loop `k_1` of rfactor is required to be `Serial`") !=
                    std::string::npos,
                msg.c_str());
+    }
+    {
+      // The init and the update store different elements (C[vi, vj] and C[vj, vi]): no reducer.
+      std::string transposed = kMatmul;
+      transposed.replace(transposed.find("                C[vi, vj] = C[vi, vj] + A"), 41,
+                         "                C[vj, vi] = C[vj, vi] + A");
+      Schedule sch(ParseModule(transposed));
+      LoopRV k = sch.GetLoops(sch.GetSBlock("C"))[2];
+      std::string msg = FailsCleanly(sch, [&] { sch.RFactor(k, 0); });
+      QVERIFY2(msg.find("No matched reducer") != std::string::npos, msg.c_str());
     }
     {
       ir::IRModule before = ParseModule(kRowDifference);

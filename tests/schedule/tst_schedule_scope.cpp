@@ -313,6 +313,51 @@ class TestScheduleScope : public QObject {
     // A write after read inside the block "outer": the outer scope is no stage pipeline.
     QCOMPARE(flags(kNested, "outer"), std::string("ARs"));
     QCOMPARE(flags(kNested, "inner1"), std::string("ARS"));
+    // Two producers writing [0, 7) and [8, 16): the hull covers B's read, their union does not.
+    const char* gap = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(B: T.Buffer((16,), "float32")):
+        A = T.sblock_alloc_buffer((16,))
+        for i in range(7):
+            with T.sblock("A_0"):
+                vi = T.axis.spatial(7, i)
+                A[vi] = T.float32(1.0)
+        for i in range(8):
+            with T.sblock("A_1"):
+                vi = T.axis.spatial(16, i + 8)
+                A[vi] = T.float32(2.0)
+        for i in range(16):
+            with T.sblock("B"):
+                vi = T.axis.spatial(16, i)
+                B[vi] = A[vi]
+)";
+    QCOMPARE(flags(gap, "B"), std::string("ArS"));
+    QCOMPARE(flags(gap, "root"), std::string("ARs"));
+    // Touching intervals join: with A_0 over [0, 8) the read is covered.
+    std::string touching = gap;
+    touching.replace(touching.find("range(7)"), 8, "range(8)");
+    touching.replace(touching.find("spatial(7, i)"), 13, "spatial(8, i)");
+    QCOMPARE(flags(touching.c_str(), "B"), std::string("ARS"));
+    // A shared buffer written per thread row and read per thread column: the threadIdx loop is
+    // relaxed for shared memory, so the read is covered (TVM's storage-scope relaxation).
+    const char* threads = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((8, 8), "float32"), C: T.Buffer((8, 8), "float32")):
+        B = T.sblock_alloc_buffer((8, 8), scope="shared")
+        for i in T.thread_binding(8, thread="threadIdx.x"):
+            for j in range(8):
+                with T.sblock("B"):
+                    vi, vj = T.axis.remap("SS", [i, j])
+                    B[vi, vj] = A[vi, vj]
+            for j in range(8):
+                with T.sblock("C"):
+                    vi, vj = T.axis.remap("SS", [i, j])
+                    C[vj, vi] = B[vj, vi]
+)";
+    QCOMPARE(flags(threads, "C"), std::string("ARS"));
+    QCOMPARE(flags(threads, "root"), std::string("ARS"));
     // Through the recipe, as a dict compared in an assertion; a false one stops the recipe.
     Schedule sch(ParseModule(kPartialProducer));
     Apply(sch,

@@ -107,6 +107,12 @@ class TestIndexMap : public QObject {
     CheckRoundTrip("lambda i, j: (i * 6 + j,)", {4, 6});
     CheckRoundTrip("lambda i, j: (i // 4, j // 2, i % 4, j % 2)", {8, 6});
     CheckRoundTrip("lambda i, j, k: (k, i, j)", {2, 3, 4});
+    // An index of extent 1: passed through it is its output, folded into a sum it is 0.
+    CheckRoundTrip("lambda i, j: (j, i)", {1, 5});
+    CheckRoundTrip("lambda n, h, w: (n * 12 + h * 4 + w,)", {1, 3, 4});
+    InverseResult unit = Inverse(Parse("lambda i, j: (j, i)"), {I(1), I(5)});
+    QVERIFY(unit.inverse.defined());
+    QVERIFY(unit.inverse->final_indices[0].get() == unit.inverse->initial_indices[1].get());
   }
 
   void inverseRefusesNonBijections() {
@@ -138,6 +144,14 @@ class TestIndexMap : public QObject {
     QCOMPARE(IndexMapLambdaText(Parse("lambda i, j: [j, i]")), std::string("lambda i, j: (j, i)"));
     QCOMPARE(IndexMapLambdaText(Parse("lambda i: (i + 1) * 2")),
              std::string("lambda i: ((i + 1) * 2,)"));
+    // Constants built as TVM's Python builds them, of the lambda's dtype or a given one.
+    IndexMap c = Parse("lambda i: [tirx.const(0, i.ty.dtype), i // 8, T.int64(3), "
+                       "tvm.tirx.const(2, \"int8\"), T.const(-1, i.dtype)]");
+    QCOMPARE(c->final_indices.size(), size_t(5));
+    QCOMPARE(c->final_indices[0]->dtype, kI32);
+    QCOMPARE(c->final_indices[2]->dtype, DataType::Int(64));
+    QCOMPARE(c->final_indices[3]->dtype, DataType::Int(8));
+    QCOMPARE(ConstOf(c->final_indices[4]), int64_t(-1));
   }
 
   void lambdaErrors() {
@@ -149,7 +163,10 @@ class TestIndexMap : public QObject {
                           Case{"lambda i: (k,)", "`k` is not a parameter of the lambda"},
                           Case{"lambda i, i: (i,)", "duplicate parameter `i`"},
                           Case{"lambda i: (i,", "expected"},
-                          Case{"lambda i: (i,) x", "unexpected text after the lambda"}}) {
+                          Case{"lambda i: (i,) x", "unexpected text after the lambda"},
+                          Case{"lambda i: (np.zeros(1),)", "not a constant constructor"},
+                          Case{"lambda i: (tirx.const(0, k.dtype),)", "a parameter's `.dtype`"},
+                          Case{"lambda i: (tirx.max,)", "is not a parameter of the lambda"}}) {
       std::string error;
       size_t offset = 0;
       IndexMap m = ParseIndexMapLambda(c.text, kI32, &error, &offset);

@@ -116,6 +116,7 @@ class InlineRewriter : public StmtExprMutator {
   Stmt swap_body;
   PrimExpr swap_predicate;  // for the realize of swap_block; null: unchanged
   std::vector<IterVar> swap_iter_vars;  // for swap_block; empty: unchanged
+  Stmt swap_init;  // for swap_block; null: unchanged
 
   Stmt VisitStmt_(const SeqStmtNode* op) override {
     std::vector<Stmt> seq;
@@ -139,6 +140,7 @@ class InlineRewriter : public StmtExprMutator {
     if (op == swap_block) {
       block.CopyOnWrite()->body = swap_body;
       if (!swap_iter_vars.empty()) block.CopyOnWrite()->iter_vars = swap_iter_vars;
+      if (swap_init.defined()) block.CopyOnWrite()->init = swap_init;
     }
     if (op == scope_) {
       std::vector<Buffer> allocs;
@@ -152,6 +154,15 @@ class InlineRewriter : public StmtExprMutator {
         op == swap_block) {
       SBlockNode* n = block.CopyOnWrite();
       InferAccessRegions(n, &n->reads, &n->writes);
+      // A block with an init reads the buffers it writes only as their accumulator: TVM's
+      // region detection leaves them out of its reads.
+      if (n->init.defined()) {
+        std::vector<BufferRegion> reads;
+        for (const BufferRegion& r : n->reads) {
+          if (!FindRegion(n->writes, r->buffer).defined()) reads.push_back(r);
+        }
+        n->reads = std::move(reads);
+      }
     }
     return block;
   }
@@ -383,8 +394,52 @@ void Schedule::ReverseComputeInline(const SBlockRV& block_rv) {
       }
     }
   }
+  // A producer that accumulates into the buffer (an init, or a body reading what it writes)
+  // accumulates into the consumer's buffer instead; that keeps the meaning only when the
+  // consumer copies the element and the producer reads no other element than the one it writes.
+  Stmt swap_init;
+  bool accumulates = producer->init.defined();
+  PostOrderVisit(pstore->value, [&](const ir::Object* n) {
+    const auto* load = NodeAs<BufferLoadNode>(n);
+    accumulates |= load && load->buffer.same_as(buffer);
+  });
+  if (accumulates) {
+    const auto* copied = store->value.as<BufferLoadNode>();
+    bool ok_copy = copied && copied->buffer.same_as(buffer);
+    auto same_element = [&](const std::vector<PrimExpr>& idx) {
+      if (idx.size() != pstore->indices.size()) return false;
+      for (size_t i = 0; i < idx.size(); ++i) {
+        if (!ir::StructuralEqual(idx[i], pstore->indices[i], false)) return false;
+      }
+      return true;
+    };
+    PostOrderVisit(pstore->value, [&](const ir::Object* n) {
+      const auto* load = NodeAs<BufferLoadNode>(n);
+      if (load && load->buffer.same_as(buffer)) ok_copy = ok_copy && same_element(load->indices);
+    });
+    const auto* pinit = producer->init.defined() ? producer->init.as<BufferStoreNode>() : nullptr;
+    if (producer->init.defined()) {
+      ok_copy = ok_copy && pinit && pinit->buffer.same_as(buffer) && same_element(pinit->indices);
+    }
+    if (!ok_copy) throw ScheduleError(prim, kErrBodyReverseInline, block->span);
+    struct Redirect : ExprMutator {
+      using ExprMutator::VisitExpr_;
+      PrimExpr VisitExpr_(const BufferLoadNode* op) override {
+        if (op->buffer.same_as(from)) return MakeBufferLoad(to, indices, {}, op->span);
+        return ExprMutator::VisitExpr_(op);
+      }
+      Buffer from, to;
+      std::vector<PrimExpr> indices;
+    } redirect;
+    redirect.from = buffer;
+    redirect.to = consumer->buffer;
+    redirect.indices = indices;
+    value = redirect(pstore->value);
+    if (pinit) swap_init = MakeBufferStore(consumer->buffer, pinit->value, indices, {}, pinit->span);
+  }
   InlineRewriter rewriter(scope.get(), buffer, removed);
   rewriter.swap_block = producer.get();
+  rewriter.swap_init = swap_init;
   rewriter.swap_body = MakeBufferStore(consumer->buffer, value, indices, consumer->predicate,
                                        consumer->span);
   if (narrowing) rewriter.swap_iter_vars = narrowed;

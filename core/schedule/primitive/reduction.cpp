@@ -240,7 +240,7 @@ PrimExpr Combine(Reducer r, const PrimExpr& a, const PrimExpr& b) {
 bool SameIndices(const std::vector<PrimExpr>& a, const std::vector<PrimExpr>& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
-    if (!ir::StructuralEqual(a[i], b[i])) return false;
+    if (!ir::StructuralEqual(a[i], b[i], /*map_free_vars=*/false)) return false;
   }
   return true;
 }
@@ -352,6 +352,11 @@ SBlockRV Schedule::RFactor(const LoopRV& loop_rv, int64_t factor_axis) {
   rf_shape.insert(rf_shape.begin() + factor_axis, rf_loop->extent);
   BufferOptions rf_opts;
   rf_opts.scope = out_buf->scope();
+  // A copy of the output buffer with the new shape, as TVM makes it: a constant element offset
+  // keeps its dtype (int64 for a 0-d buffer).
+  if (out_buf->elem_offset.defined() && out_buf->elem_offset.as<IntImmNode>()) {
+    rf_opts.elem_offset = out_buf->elem_offset;
+  }
   Buffer rf_buf = MakeBuffer(out_buf->name + "_rf", rf_shape, out_buf->dtype, rf_opts);
 
   // Fresh copies of every loop for the rfactor nest.
@@ -459,19 +464,36 @@ SBlockRV Schedule::RFactor(const LoopRV& loop_rv, int64_t factor_axis) {
     }
   }
   Stmt wb_nest = MakeSBlockRealize(wb_values, DropPredicateOn(realize->predicate, removed), wb_block);
-  for (size_t k = loops.size(); k-- > 0;) {
+  // The write-back takes the block's place: from the first loop the reduction touches (a single
+  // child chain, as TVM requires) down, the reduction loops other than the rf loop go; the loops
+  // above it, and whatever else they hold, stay.
+  size_t first = loops.size();
+  for (size_t k = 0; k < loops.size() && first == loops.size(); ++k) {
+    const VarNode* lv = loops[k]->loop_var.get();
+    if (red_loops.count(lv) || lv == rf_var) first = k;
+  }
+  if (first < loops.size() && ChildBlocks(loops[first]).size() != 1) {
+    throw ScheduleError(prim, "The loop " + Quote(loops[first].get()) +
+                                  " is required to have only one child block, the reduction "
+                                  "block " + Quote(block.get()),
+                        loops[first]->span);
+  }
+  for (size_t k = loops.size(); k-- > first;) {
     const For& l = loops[k];
     if (removed.count(l->loop_var.get())) continue;
     For copy = l;
     copy.CopyOnWrite()->body = wb_nest;
     wb_nest = copy;
   }
+  const StmtNode* replaced = first < loops.size() ? static_cast<const StmtNode*>(loops[first].get())
+                                                  : static_cast<const StmtNode*>(realize);
 
   // The rfactor nest goes before the outermost loop; its buffer is allocated by the scope root.
   const StmtNode* top = loops.empty() ? static_cast<const StmtNode*>(RealizeOf(func, block.get()))
                                       : loops.front().get();
   SBlock root = scope_root;
-  Stmt root_body = detail::SpliceInto(root->body, top, {rf_nest, wb_nest});
+  Stmt new_top = ReplaceStmt(GetRef(top), replaced, wb_nest);
+  Stmt root_body = detail::SpliceInto(root->body, top, {rf_nest, new_top});
   SBlock new_root = root;
   {
     SBlockNode* n = new_root.CopyOnWrite();

@@ -146,13 +146,14 @@ void TransformBlockLayout(Schedule& sch, const SBlockRV& block_rv, const IndexMa
     PrimExpr extent = cast(t, new_extents[i]);
     new_iters.push_back(MakeIterVar(ir::MakeRange(make_const(t, int64_t(0)), extent), v, kind));
     new_vars.push_back(v);
-    ana.Bind(v, ir::MakeRange(make_const(t, int64_t(0)), extent));
   }
   InverseResult inverse = Inverse(index_map, extents);
   if (!inverse.inverse.defined()) {
     throw ScheduleError(kPrim, "The index map " + map_text + " is not bijective affine.",
                         block->span);
   }
+  // The accesses are simplified without the new iterators' ranges, as TVM does: a unit iterator
+  // the map passes through stays a variable (the inverse itself folds what the ranges decide).
   std::vector<PrimExpr> old_of_new = MapIndices(inverse.inverse, new_vars);
   VarMap old_iters, old_loops;
   for (size_t i = 0; i < vars.size(); ++i) {
