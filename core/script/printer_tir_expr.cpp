@@ -418,7 +418,11 @@ ExprDoc TIRPrinter::VisitExpr_(const ReduceNode* op) {
 
 std::string TIRPrinter::AttrDict(const ir::AttrMap& map) {
   std::vector<std::string> items;
-  for (const auto& [key, value] : map) items.push_back(QuoteString(key) + ": " + AttrValue(value));
+  for (const auto& [key, value] : map) {
+    auto* text = value.as<ir::StringObj>();
+    items.push_back(QuoteString(key) + ": " +
+                    (key == kTargetAttrKey && text ? TargetCallText(text->value) : AttrValue(value)));
+  }
   return "{" + Join(items) + "}";
 }
 

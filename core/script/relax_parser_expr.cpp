@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <set>
 
 #include "ir/structural_equal.h"
 #include "relax/type.h"
@@ -15,6 +16,7 @@
 
 #include <cmath>
 #include "script/relax_printer.h"
+#include "tir/functor.h"
 #include "tir/op.h"
 
 namespace wb::script::detail {
@@ -319,6 +321,28 @@ Value RelaxParser::CallFunction(const Value& callee, const Args& args, Node call
   return Value::Of(VK::kObject, ret.defined() ? WithType(call, ret) : Expr(call));
 }
 
+namespace {
+
+// Whether a PrimFunc stores into one of its parameters' buffers (TVM then counts it impure).
+bool WritesParamBuffer(const tir::PrimFuncNode& func) {
+  struct Finder : tir::StmtExprVisitor {
+    std::set<const ir::Object*> params;
+    bool found = false;
+    using tir::StmtExprVisitor::VisitStmt_;
+    void VisitStmt_(const tir::BufferStoreNode* op) override {
+      found |= op->buffer.defined() && params.count(op->buffer->data.get());
+      tir::StmtExprVisitor::VisitStmt_(op);
+    }
+  } finder;
+  for (const auto& b : func.buffer_map) {
+    if (b.defined()) finder.params.insert(b->data.get());
+  }
+  if (func.body.defined()) finder(func.body);
+  return finder.found;
+}
+
+}  // namespace
+
 ir::Type RelaxParser::TypeOfGlobal(const ir::GlobalVar& gv, bool* pure) {
   *pure = true;
   for (size_t i = 0; i < p_.parsed_gvars_.size(); ++i) {
@@ -328,6 +352,13 @@ ir::Type RelaxParser::TypeOfGlobal(const ir::GlobalVar& gv, bool* pure) {
       return f->struct_info;
     }
     if (auto* e = p_.funcs_[i].as<ExternFuncNode>()) return e->struct_info;
+    if (auto* pf = p_.funcs_[i].as<tir::PrimFuncNode>()) {
+      // As TVM types a PrimFunc for Relax: impure when it writes a buffer it is given,
+      // returning its return type, or the empty tuple when it returns nothing.
+      *pure = !WritesParamBuffer(*pf);
+      Type ret = pf->ret_type.defined() ? pf->ret_type : Type(ir::MakeTupleType({}));
+      return MakeFuncType({}, ret, false);
+    }
     return Type();
   }
   // Not parsed yet (or failed): its declared signature from the source.

@@ -676,7 +676,11 @@ std::vector<Line> RelaxPrinter::PrintFunctionImpl(const FunctionNode* f, const s
   std::vector<Line> body;
   if (!attrs.empty()) {
     std::vector<std::string> items;
-    for (const auto& [k, v] : attrs) items.push_back(QuoteString(k) + ": " + AttrValue(v));
+    for (const auto& [k, v] : attrs) {
+      auto* text = v.as<ir::StringObj>();
+      if (k == kTargetAttrKey && text) usage_->tir = true;
+      items.push_back(QuoteString(k) + ": " + (k == kTargetAttrKey && text ? TargetCallText(text->value) : AttrValue(v)));
+    }
     body.push_back(PlainLine("R.func_attr({" + Join(items) + "})"));
   }
   std::vector<Line> stmts;
