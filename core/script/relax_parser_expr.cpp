@@ -708,8 +708,9 @@ Value RelaxParser::CallTIR(const std::string& name, const Args& args) {
   if (av.kind == VK::kTuple || av.kind == VK::kList) {
     call_args = ToExpr(av, args_node);
   } else {
+    // Anything but a tuple expression (`()` included) is the one argument, as in TVM's API.
     Expr single = Normalize(ToExpr(av, args_node), args_node);
-    call_args = Normalize(MakeTuple({single}, p_.SpanOf(args_node)), args_node);
+    call_args = single.as<TupleNode>() ? single : Normalize(MakeTuple({single}, p_.SpanOf(args_node)), args_node);
   }
   Node out_node = args.pos.size() > 2 ? args.pos[2] : args.Kw("out_ty");
   if (IsNull(out_node)) out_node = args.Kw("out_sinfo");
