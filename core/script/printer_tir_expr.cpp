@@ -464,6 +464,10 @@ std::string TIRPrinter::AttrValue(const ir::ObjectRef& value) {
     if (auto* inv = m->inverse_index_map.as<IndexMapNode>()) {
       args.push_back("inverse_index_map=" + lambda(inv));
     }
+    // As the Relax printer: a dtype other than the parser's int64 default is written out.
+    if (!m->initial_indices.empty() && m->initial_indices[0]->dtype != DataType::Int(64)) {
+      args.push_back("index_dtype=" + QuoteString(m->initial_indices[0]->dtype.ToString()));
+    }
     return Call("T.index_map", args);
   }
   if (auto* gv = value.as<ir::GlobalVarNode>()) {

@@ -363,16 +363,34 @@ ir::Type RelaxParser::TypeOfGlobal(const ir::GlobalVar& gv, bool* pure) {
   }
   // Not parsed yet (or failed): its declared signature from the source.
   auto it = p_.gvar_returns_.find(gv->name_hint);
-  if (it == p_.gvar_returns_.end()) return Type();
   auto def_it = p_.gvar_definitions_.find(gv->name_hint);
   if (def_it == p_.gvar_definitions_.end()) return Type();
   Node decorated = def_it->second;
   for (Node d : p_.cst_->Children(decorated)) {
     if (p_.Kind(d) != K::kDecorator) continue;
     std::string_view text = p_.Text(d);
+    text = text.substr(text.find_first_not_of("@ "));
+    if (text.find("prim_func") != std::string_view::npos) {
+      // A PrimFunc defined further down: its declared return dtype, the empty tuple without
+      // one; whether it writes its arguments is not known before its body is read.
+      *pure = false;
+      if (it == p_.gvar_returns_.end()) return MakeFuncType({}, ir::MakeTupleType({}), false);
+      Node rn = it->second;
+      if (p_.Kind(rn) == K::kType && p_.cst_->NamedChildCount(rn) > 0) rn = p_.cst_->NamedChild(rn, 0);
+      Value rv;
+      try {
+        rv = p_.Eval(rn);
+      } catch (const ParseAbort&) {
+        return Type();
+      }
+      if (rv.kind == VK::kNone) return MakeFuncType({}, ir::MakeTupleType({}), false);
+      if (rv.kind == VK::kDType && !rv.dtype.is_void()) return MakeFuncType({}, ir::MakePrimType(rv.dtype), false);
+      return Type();
+    }
     if (text.find("pure=False") != std::string_view::npos) *pure = false;
-    if (!IsRelaxDecorator(text.substr(text.find_first_not_of("@ ")))) return Type();
+    if (!IsRelaxDecorator(text)) return Type();
   }
+  if (it == p_.gvar_returns_.end()) return Type();
   p_.PushScope();
   Type ret;
   try {

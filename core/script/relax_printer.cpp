@@ -348,6 +348,11 @@ std::string RelaxPrinter::IndexMapText(const tir::IndexMapNode* map) {
   if (auto* inv = map->inverse_index_map.as<tir::IndexMapNode>()) {
     text += ", inverse_index_map=" + lambda(inv);
   }
+  // The parser's default is int64; TVM's printer drops another dtype, which then does not parse
+  // back, so it is written out.
+  if (!map->initial_indices.empty() && map->initial_indices[0]->dtype != DataType::Int(64)) {
+    text += ", index_dtype=" + QuoteString(map->initial_indices[0]->dtype.ToString());
+  }
   return text + ")";
 }
 
