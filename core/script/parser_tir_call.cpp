@@ -212,6 +212,18 @@ Value Parser::ExprCall(std::string_view name, const Args& args) {
   }
   if (name == "T.index_map") return IndexMapCall(args);
   if (name == "T.target") return Value::Str(TargetCall(args));
+  if (name == "T.call_intrin") {
+    // TVM's call_intrin(dtype, "tirx.op", *args): a call of a registered op with the given
+    // result dtype.
+    if (args.pos.size() < 2) Fail(n, "T.call_intrin expects a dtype, an op name and the op's arguments");
+    DataType dtype = ToDType(Eval(args.pos[0]), args.pos[0]);
+    std::string op_name = ToStr(Eval(args.pos[1]), args.pos[1]);
+    const OpInfo* info = FindOp(op_name);
+    if (!info) Fail(args.pos[1], "unknown TensorIR op '" + op_name + "'");
+    std::vector<PrimExpr> call_args;
+    for (size_t i = 2; i < args.pos.size(); ++i) call_args.push_back(ToPrim(Eval(args.pos[i]), args.pos[i]));
+    return Value::Expr(MakeCall(dtype, info->op, std::move(call_args), span));
+  }
   if (name == "T.meta_var") {
     expect(1);
     return Eval(args.pos[0]);
