@@ -286,6 +286,7 @@ class Parser {
   Value IndexMapCall(const Args& args);
   // `T.target(config, host=...)` as the target's text (parser_tir_call.cpp).
   std::string TargetCall(const Args& args);
+  std::string TargetText(const Value& config, Node at);
   tir::IndexMap LambdaIndexMap(Node lambda, DataType dtype);
   tir::BufferRegion ToRegion(const Value& v, Node n);
   void InferAccess(BlockFrame& frame, const Stmt& body, bool need_reads, bool need_writes);

@@ -1,7 +1,6 @@
 // Calls that build expressions: casts, min/max and division flavours, Select, Let, vector
 // constructors, node constructors (T.Add ...), comm_reducer and Python builtins.
 #include <cmath>
-#include <functional>
 #include <limits>
 
 #include "script/parser_core.h"
@@ -315,6 +314,46 @@ Value Parser::ExprCall(std::string_view name, const Args& args) {
   Fail(n, "unknown function '" + std::string(name) + "'");
 }
 
+// A target config (a text, or a dict with a "kind") as target text; see TargetCall.
+std::string Parser::TargetText(const Value& v, Node at) {
+  if (v.kind == VK::kStr) {
+    if (v.s.empty()) Fail(at, "a target must not be empty");
+    return v.s;
+  }
+  if (v.kind != VK::kDict) Fail(at, std::string("a target is a text or a config dict, got ") + DescribeKind(v.kind));
+  std::string kind, options, host;
+  for (size_t i = 0; i + 1 < v.items.size(); i += 2) {
+    std::string key = ToStr(v.items[i], at);
+    const Value& item = v.items[i + 1];
+    if (key == "kind") {
+      if (item.kind != VK::kStr || item.s.empty()) Fail(at, "a target's \"kind\" must be a name such as \"llvm\"");
+      kind = item.s;
+    } else if (key == "host") {
+      host = TargetText(item, at);
+    } else if (key == "keys" || key == "tag") {
+      continue;
+    } else {
+      std::string value;
+      auto scalar = [&](const Value& x) -> std::string {
+        switch (x.kind) {
+          case VK::kStr: return x.s;
+          case VK::kInt: return std::to_string(x.i);
+          case VK::kBool: return x.i ? "true" : "false";
+          default: Fail(at, "target option '" + key + "' must be a string, a number, a bool or a list of them");
+        }
+      };
+      if (item.is_seq()) {
+        for (const Value& x : item.items) value += (value.empty() ? "" : ",") + scalar(x);
+      } else {
+        value = scalar(item);
+      }
+      options += " -" + key + "=" + value;
+    }
+  }
+  if (kind.empty()) Fail(at, "a target config dict needs a \"kind\", e.g. {\"kind\": \"llvm\"}");
+  return kind + options + (host.empty() ? "" : " -host=" + host);
+}
+
 // TVM's `T.target(config, host=None)`, kept as the target's text (printer_doc.h): a config text
 // as it is, a config dict ({"kind": "llvm", "mcpu": "skylake"}) as its kind and `-key=value`
 // options (list values joined by commas; "keys" and "tag", which TVM derives from the kind, left
@@ -328,50 +367,12 @@ std::string Parser::TargetCall(const Args& args) {
     if (key != "target_config" && key != "host") Fail(node, "T.target has no argument '" + std::string(key) + "'");
   }
   if (IsNull(config_node)) Fail(n, "T.target needs a target, e.g. T.target(\"llvm\")");
-  std::function<std::string(const Value&, Node)> text_of = [&](const Value& v, Node at) -> std::string {
-    if (v.kind == VK::kStr) {
-      if (v.s.empty()) Fail(at, "a target must not be empty");
-      return v.s;
-    }
-    if (v.kind != VK::kDict) Fail(at, std::string("T.target expects a target text or a config dict, got ") + DescribeKind(v.kind));
-    std::string kind, options, host;
-    for (size_t i = 0; i + 1 < v.items.size(); i += 2) {
-      std::string key = ToStr(v.items[i], at);
-      const Value& item = v.items[i + 1];
-      if (key == "kind") {
-        if (item.kind != VK::kStr || item.s.empty()) Fail(at, "a target's \"kind\" must be a name such as \"llvm\"");
-        kind = item.s;
-      } else if (key == "host") {
-        host = text_of(item, at);
-      } else if (key == "keys" || key == "tag") {
-        continue;
-      } else {
-        std::string value;
-        auto scalar = [&](const Value& x) -> std::string {
-          switch (x.kind) {
-            case VK::kStr: return x.s;
-            case VK::kInt: return std::to_string(x.i);
-            case VK::kBool: return x.i ? "true" : "false";
-            default: Fail(at, "target option '" + key + "' must be a string, a number, a bool or a list of them");
-          }
-        };
-        if (item.is_seq()) {
-          for (const Value& x : item.items) value += (value.empty() ? "" : ",") + scalar(x);
-        } else {
-          value = scalar(item);
-        }
-        options += " -" + key + "=" + value;
-      }
-    }
-    if (kind.empty()) Fail(at, "a target config dict needs a \"kind\", e.g. {\"kind\": \"llvm\"}");
-    return kind + options + (host.empty() ? "" : " -host=" + host);
-  };
-  std::string text = text_of(Eval(config_node), config_node);
+  std::string text = TargetText(Eval(config_node), config_node);
   if (!IsNull(host_node) && Kind(host_node) != K::kNone) {
     if (text.find(" -host=") != std::string::npos) {
       Fail(host_node, "the target already has a host: give the host once");
     }
-    text += " -host=" + text_of(Eval(host_node), host_node);
+    text += " -host=" + TargetText(Eval(host_node), host_node);
   }
   return text;
 }
