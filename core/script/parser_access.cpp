@@ -143,6 +143,16 @@ class AccessCollector : public StmtExprVisitor {
     VarSubstituter subst(bind);
     auto add = [&](std::vector<Access>& out, const std::vector<BufferRegion>& regions) {
       for (const auto& r : regions) {
+        // A buffer this block allocates is not accessed from outside it, as for direct accesses
+        // (TVM's ScriptCompleter leaves the block's own buffers out of its regions).
+        if (local.count(r->buffer.get())) continue;
+        auto m = match_source.find(r->buffer.get());
+        if (m != match_source.end()) {
+          std::vector<Interval> src;
+          for (const auto& sr : m->second->region) src.push_back({sr->min, sr->extent, true});
+          RecordDims(out, m->second->buffer, std::move(src));
+          continue;
+        }
         std::vector<Interval> dims;
         for (const auto& range : r->region) {
           Interval lo = Relax(subst(range->min));

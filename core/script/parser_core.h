@@ -284,6 +284,9 @@ class Parser {
   Value ExprCall(std::string_view name, const Args& args);
   // `T.index_map(lambda ...)` (parser_index_map.cpp).
   Value IndexMapCall(const Args& args);
+  // `T.target(config, host=...)` as the target's text (parser_tir_call.cpp).
+  std::string TargetCall(const Args& args);
+  std::string TargetText(const Value& config, Node at);
   tir::IndexMap LambdaIndexMap(Node lambda, DataType dtype);
   tir::BufferRegion ToRegion(const Value& v, Node n);
   void InferAccess(BlockFrame& frame, const Stmt& body, bool need_reads, bool need_writes);

@@ -43,10 +43,13 @@ ir::VDevice ParseVDevice(Parser& p, Node call) {
     slots[positional++] = a;
   }
   if (IsNull(slots[0])) p.Fail(call, "I.vdevice needs a target, e.g. I.vdevice(\"llvm\")");
-  if (p.Kind(slots[0]) != K::kString) {
-    p.Fail(slots[0], "I.vdevice expects the target as a string such as \"cuda\"");
+  if (p.Kind(slots[0]) != K::kString && p.Kind(slots[0]) != K::kDictionary) {
+    p.Fail(slots[0], "I.vdevice expects the target as a string such as \"cuda\" or a config dict");
   }
-  std::string target = p.StringLiteral(slots[0]);
+  // A config dict ({"kind": "opencl", "device": "adreno"}) becomes the target's text, as
+  // T.target keeps it.
+  std::string target = p.Kind(slots[0]) == K::kString ? p.StringLiteral(slots[0])
+                                                      : p.TargetText(p.Eval(slots[0]), slots[0]);
   if (target.empty()) p.Fail(slots[0], "the I.vdevice target must not be empty");
   int64_t id = 0;
   if (!IsNull(slots[1])) {

@@ -124,7 +124,10 @@ Value Parser::BufferCall(std::string_view name, const Args& args) {
     } else if (key == "offset_factor") {
       int64_t f = ToInt(Eval(node), node);
       spec->options.offset_factor = f <= 0 ? 1 : f;
-      if (f > 0 && !spec->options.elem_offset.defined() && spec->origin == BufferSpec::kMatch) {
+      // As TVM's decl_buffer: an offset factor with no element offset makes the offset a fresh
+      // variable (a multiple of the factor), for a parameter or match_buffer one the signature binds.
+      if (f > 0 && !spec->options.elem_offset.defined() &&
+          (spec->origin == BufferSpec::kMatch || spec->origin == BufferSpec::kDecl)) {
         spec->options.elem_offset = MakeVar("elem_offset", DataType::Int(32), SpanOf(node));
       }
     } else if (key == "annotations") {

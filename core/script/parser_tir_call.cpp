@@ -210,6 +210,19 @@ Value Parser::ExprCall(std::string_view name, const Args& args) {
     return Value::Of(VK::kObject, MakeCommReducer(lhs, rhs, result, identity, span));
   }
   if (name == "T.index_map") return IndexMapCall(args);
+  if (name == "T.target") return Value::Str(TargetCall(args));
+  if (name == "T.call_intrin") {
+    // TVM's call_intrin(dtype, "tirx.op", *args): a call of a registered op with the given
+    // result dtype.
+    if (args.pos.size() < 2) Fail(n, "T.call_intrin expects a dtype, an op name and the op's arguments");
+    DataType dtype = ToDType(Eval(args.pos[0]), args.pos[0]);
+    std::string op_name = ToStr(Eval(args.pos[1]), args.pos[1]);
+    const OpInfo* info = FindOp(op_name);
+    if (!info) Fail(args.pos[1], "unknown TensorIR op '" + op_name + "'");
+    std::vector<PrimExpr> call_args;
+    for (size_t i = 2; i < args.pos.size(); ++i) call_args.push_back(ToPrim(Eval(args.pos[i]), args.pos[i]));
+    return Value::Expr(MakeCall(dtype, info->op, std::move(call_args), span));
+  }
   if (name == "T.meta_var") {
     expect(1);
     return Eval(args.pos[0]);
@@ -299,6 +312,69 @@ Value Parser::ExprCall(std::string_view name, const Args& args) {
     return Value::Str(v.kind == VK::kFloat ? std::to_string(v.f) : std::to_string(v.i));
   }
   Fail(n, "unknown function '" + std::string(name) + "'");
+}
+
+// A target config (a text, or a dict with a "kind") as target text; see TargetCall.
+std::string Parser::TargetText(const Value& v, Node at) {
+  if (v.kind == VK::kStr) {
+    if (v.s.empty()) Fail(at, "a target must not be empty");
+    return v.s;
+  }
+  if (v.kind != VK::kDict) Fail(at, std::string("a target is a text or a config dict, got ") + DescribeKind(v.kind));
+  std::string kind, options, host;
+  for (size_t i = 0; i + 1 < v.items.size(); i += 2) {
+    std::string key = ToStr(v.items[i], at);
+    const Value& item = v.items[i + 1];
+    if (key == "kind") {
+      if (item.kind != VK::kStr || item.s.empty()) Fail(at, "a target's \"kind\" must be a name such as \"llvm\"");
+      kind = item.s;
+    } else if (key == "host") {
+      host = TargetText(item, at);
+    } else if (key == "keys" || key == "tag") {
+      continue;
+    } else {
+      std::string value;
+      auto scalar = [&](const Value& x) -> std::string {
+        switch (x.kind) {
+          case VK::kStr: return x.s;
+          case VK::kInt: return std::to_string(x.i);
+          case VK::kBool: return x.i ? "true" : "false";
+          default: Fail(at, "target option '" + key + "' must be a string, a number, a bool or a list of them");
+        }
+      };
+      if (item.is_seq()) {
+        for (const Value& x : item.items) value += (value.empty() ? "" : ",") + scalar(x);
+      } else {
+        value = scalar(item);
+      }
+      options += " -" + key + "=" + value;
+    }
+  }
+  if (kind.empty()) Fail(at, "a target config dict needs a \"kind\", e.g. {\"kind\": \"llvm\"}");
+  return kind + options + (host.empty() ? "" : " -host=" + host);
+}
+
+// TVM's `T.target(config, host=None)`, kept as the target's text (printer_doc.h): a config text
+// as it is, a config dict ({"kind": "llvm", "mcpu": "skylake"}) as its kind and `-key=value`
+// options (list values joined by commas; "keys" and "tag", which TVM derives from the kind, left
+// out), and the host, a text, dict or T.target, as a last `-host=` option.
+std::string Parser::TargetCall(const Args& args) {
+  Node n = args.call;
+  Node config_node = args.pos.empty() ? args.Kw("target_config") : args.pos[0];
+  Node host_node = args.pos.size() > 1 ? args.pos[1] : args.Kw("host");
+  if (args.pos.size() > 2) Fail(args.pos[2], "T.target takes a config and a host");
+  for (const auto& [key, node] : args.kw) {
+    if (key != "target_config" && key != "host") Fail(node, "T.target has no argument '" + std::string(key) + "'");
+  }
+  if (IsNull(config_node)) Fail(n, "T.target needs a target, e.g. T.target(\"llvm\")");
+  std::string text = TargetText(Eval(config_node), config_node);
+  if (!IsNull(host_node) && Kind(host_node) != K::kNone) {
+    if (text.find(" -host=") != std::string::npos) {
+      Fail(host_node, "the target already has a host: give the host once");
+    }
+    text += " -host=" + TargetText(Eval(host_node), host_node);
+  }
+  return text;
 }
 
 }  // namespace wb::script::detail

@@ -28,7 +28,7 @@ const std::unordered_map<std::string_view, Group>& Builtins() {
           "T.Add", "T.Sub", "T.Mul", "T.Div", "T.Mod", "T.FloorDiv", "T.FloorMod", "T.Min",
           "T.Max", "T.EQ", "T.NE", "T.LT", "T.LE", "T.GT", "T.GE", "T.And", "T.Or", "T.Not",
           "T.Range", "I.Range", "len", "int", "float", "bool", "str", "T.Ptr", "T.handle",
-          "T.ceildiv", "T.IntImm", "T.FloatImm"}) {
+          "T.ceildiv", "T.IntImm", "T.FloatImm", "T.target", "T.call_intrin"}) {
       t[n] = Group::kExpr;
     }
     for (const char* n : {"T.Buffer", "T.match_buffer", "T.alloc_buffer", "T.alloc_shared",

@@ -538,7 +538,11 @@ Stmt Parser::ParseFor(Node s) {
     LoopSpec& spec = specs[i];
     DataType t = spec.dtype;
     if (!spec.has_dtype) {
-      t = (spec.min->dtype.bits() == 64 || spec.extent->dtype.bits() == 64) ? DataType::Int(64) : DataType::Int(32);
+      // The bounds' dtype when they agree (`range(T.uint32(128))` loops over uint32), else int64
+      // when either is 64-bit, else int32.
+      t = spec.min->dtype == spec.extent->dtype ? spec.min->dtype
+          : (spec.min->dtype.bits() == 64 || spec.extent->dtype.bits() == 64) ? DataType::Int(64)
+                                                                                : DataType::Int(32);
       if (spec.kind == ForKind::kThreadBinding) t = DataType::Int(std::max(spec.min->dtype.bits(), spec.extent->dtype.bits()));
     }
     spec.min = cast(t, spec.min);

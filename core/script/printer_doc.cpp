@@ -208,4 +208,11 @@ void NameTable::PopScope() {
   scopes_.pop_back();
 }
 
+std::string TargetCallText(const std::string& target_text) {
+  size_t host = target_text.find(" -host=");
+  if (host == std::string::npos) return "T.target(" + QuoteString(target_text) + ")";
+  return "T.target(" + QuoteString(target_text.substr(0, host)) + ", host=" +
+         QuoteString(target_text.substr(host + 7)) + ")";
+}
+
 }  // namespace wb::script::printer

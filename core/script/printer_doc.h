@@ -56,6 +56,12 @@ std::string FormatFloat(double value);
 // Python's repr of a float attribute value: `1.5`, `1e-05`, `inf`.
 std::string FormatPythonFloat(double value);
 
+// TVM's "target" attributes (a PrimFunc's target, `T.attr(..., "target", 0)`) hold a Target,
+// which the IR keeps as its text: `T.target("cuda -arch=sm_80", host="llvm")` for
+// "cuda -arch=sm_80 -host=llvm" (the host, when given, is the text's last option).
+inline constexpr const char* kTargetAttrKey = "target";
+std::string TargetCallText(const std::string& target_text);
+
 // Unique identifiers in nested scopes. Names are released when their scope closes, so that
 // sibling scopes may reuse them; `T`, `I`, `R`, `cls` and `Module` are always taken.
 class NameTable {

@@ -418,7 +418,11 @@ ExprDoc TIRPrinter::VisitExpr_(const ReduceNode* op) {
 
 std::string TIRPrinter::AttrDict(const ir::AttrMap& map) {
   std::vector<std::string> items;
-  for (const auto& [key, value] : map) items.push_back(QuoteString(key) + ": " + AttrValue(value));
+  for (const auto& [key, value] : map) {
+    auto* text = value.as<ir::StringObj>();
+    items.push_back(QuoteString(key) + ": " +
+                    (key == kTargetAttrKey && text ? TargetCallText(text->value) : AttrValue(value)));
+  }
   return "{" + Join(items) + "}";
 }
 
@@ -459,6 +463,10 @@ std::string TIRPrinter::AttrValue(const ir::ObjectRef& value) {
     std::vector<std::string> args{lambda(m)};
     if (auto* inv = m->inverse_index_map.as<IndexMapNode>()) {
       args.push_back("inverse_index_map=" + lambda(inv));
+    }
+    // As the Relax printer: a dtype other than the parser's int64 default is written out.
+    if (!m->initial_indices.empty() && m->initial_indices[0]->dtype != DataType::Int(64)) {
+      args.push_back("index_dtype=" + QuoteString(m->initial_indices[0]->dtype.ToString()));
     }
     return Call("T.index_map", args);
   }

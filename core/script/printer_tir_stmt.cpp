@@ -456,8 +456,10 @@ void TIRPrinter::PrintAttr(const AttrStmtNode* op, Emit emit) {
     ScopedBody(Call("T.attr", {"{" + Join(items) + "}"}), cur->body, emit, emit.last);
     return;
   }
-  std::string header =
-      Call("T.attr", {AttrValue(op->node), QuoteString(op->attr_key), P(op->value)});
+  // A target node is kept as its text (a string immediate, as T.attr makes of a string).
+  auto* target = op->attr_key == kTargetAttrKey ? op->node.as<StringImmNode>() : nullptr;
+  std::string header = Call("T.attr", {target ? TargetCallText(target->value) : AttrValue(op->node),
+                                       QuoteString(op->attr_key), P(op->value)});
   ScopedBody(std::move(header), op->body, emit, emit.last);
 }
 

@@ -482,12 +482,63 @@ void RelaxParser::ParseAssign(Node assign) {
   if (in_dataflow_) block_vars_.insert(var.get());
 }
 
+namespace {
+
+// Whether `sub` may fit `base` (TVM's TypeBaseCheck short of kFailL0): what only a run-time
+// check or a proof about symbolic dims could settle is accepted, as TVM's parser accepts an
+// annotation; a different kind, dtype, rank, constant dim or device is not.
+bool MayBeBaseOf(const Type& base, const Type& sub) {
+  if (IsBaseOf(base, sub)) return true;
+  if (!base.defined() || !sub.defined()) return false;
+  if (sub.as<ObjectTypeNode>()) return true;
+  auto dims_may_match = [](const std::vector<ir::PrimExpr>& a, const std::vector<ir::PrimExpr>& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i) {
+      auto* x = a[i].as<tir::IntImmNode>();
+      auto* y = b[i].as<tir::IntImmNode>();
+      if (x && y && x->value != y->value) return false;
+    }
+    return true;
+  };
+  if (auto* b = base.as<TensorTypeNode>()) {
+    auto* t = sub.as<TensorTypeNode>();
+    if (!t) return false;
+    if (!b->IsUnknownDtype() && !t->IsUnknownDtype() && b->dtype != t->dtype) return false;
+    if (!b->IsUnknownNdim() && !t->IsUnknownNdim() && b->ndim != t->ndim) return false;
+    if (b->vdevice.defined() && t->vdevice.defined() && !ir::StructuralEqual(b->vdevice, t->vdevice)) {
+      return false;
+    }
+    return !b->shape || !t->shape || dims_may_match(*b->shape, *t->shape);
+  }
+  if (auto* b = base.as<ShapeTypeNode>()) {
+    auto* t = sub.as<ShapeTypeNode>();
+    if (!t) return false;
+    if (b->ndim != kUnknownNDim && t->ndim != kUnknownNDim && b->ndim != t->ndim) return false;
+    return !b->values || !t->values || dims_may_match(*b->values, *t->values);
+  }
+  if (auto* b = base.as<ir::PrimTypeNode>()) {
+    auto* t = sub.as<ir::PrimTypeNode>();
+    return t && (b->dtype.is_void() || t->dtype.is_void() || b->dtype == t->dtype);
+  }
+  if (auto* b = base.as<ir::TupleTypeNode>()) {
+    auto* t = sub.as<ir::TupleTypeNode>();
+    if (!t || t->fields.size() != b->fields.size()) return false;
+    for (size_t i = 0; i < b->fields.size(); ++i) {
+      if (!MayBeBaseOf(b->fields[i], t->fields[i])) return false;
+    }
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 relax::Var RelaxParser::Emit(const std::string& name, Expr value, const Type& ann, Node n,
                       Node ann_node) {
   value = Normalize(value, n);
   Type type = GetType(value);
   if (ann.defined()) {
-    if (type.defined() && !IsBaseOf(ann, type)) {
+    if (type.defined() && !MayBeBaseOf(ann, type)) {
       p_.Fail(ann_node, "the annotation " + TypeText(ann) + " does not fit the value's type " +
                             TypeText(type));
     }

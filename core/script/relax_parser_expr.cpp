@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <set>
 
 #include "ir/structural_equal.h"
 #include "relax/type.h"
@@ -15,6 +16,7 @@
 
 #include <cmath>
 #include "script/relax_printer.h"
+#include "tir/functor.h"
 #include "tir/op.h"
 
 namespace wb::script::detail {
@@ -319,6 +321,28 @@ Value RelaxParser::CallFunction(const Value& callee, const Args& args, Node call
   return Value::Of(VK::kObject, ret.defined() ? WithType(call, ret) : Expr(call));
 }
 
+namespace {
+
+// Whether a PrimFunc stores into one of its parameters' buffers (TVM then counts it impure).
+bool WritesParamBuffer(const tir::PrimFuncNode& func) {
+  struct Finder : tir::StmtExprVisitor {
+    std::set<const ir::Object*> params;
+    bool found = false;
+    using tir::StmtExprVisitor::VisitStmt_;
+    void VisitStmt_(const tir::BufferStoreNode* op) override {
+      found |= op->buffer.defined() && params.count(op->buffer->data.get());
+      tir::StmtExprVisitor::VisitStmt_(op);
+    }
+  } finder;
+  for (const auto& b : func.buffer_map) {
+    if (b.defined()) finder.params.insert(b->data.get());
+  }
+  if (func.body.defined()) finder(func.body);
+  return finder.found;
+}
+
+}  // namespace
+
 ir::Type RelaxParser::TypeOfGlobal(const ir::GlobalVar& gv, bool* pure) {
   *pure = true;
   for (size_t i = 0; i < p_.parsed_gvars_.size(); ++i) {
@@ -328,20 +352,45 @@ ir::Type RelaxParser::TypeOfGlobal(const ir::GlobalVar& gv, bool* pure) {
       return f->struct_info;
     }
     if (auto* e = p_.funcs_[i].as<ExternFuncNode>()) return e->struct_info;
+    if (auto* pf = p_.funcs_[i].as<tir::PrimFuncNode>()) {
+      // As TVM types a PrimFunc for Relax: impure when it writes a buffer it is given,
+      // returning its return type, or the empty tuple when it returns nothing.
+      *pure = !WritesParamBuffer(*pf);
+      Type ret = pf->ret_type.defined() ? pf->ret_type : Type(ir::MakeTupleType({}));
+      return MakeFuncType({}, ret, false);
+    }
     return Type();
   }
   // Not parsed yet (or failed): its declared signature from the source.
   auto it = p_.gvar_returns_.find(gv->name_hint);
-  if (it == p_.gvar_returns_.end()) return Type();
   auto def_it = p_.gvar_definitions_.find(gv->name_hint);
   if (def_it == p_.gvar_definitions_.end()) return Type();
   Node decorated = def_it->second;
   for (Node d : p_.cst_->Children(decorated)) {
     if (p_.Kind(d) != K::kDecorator) continue;
     std::string_view text = p_.Text(d);
+    text = text.substr(text.find_first_not_of("@ "));
+    if (text.find("prim_func") != std::string_view::npos) {
+      // A PrimFunc defined further down: its declared return dtype, the empty tuple without
+      // one; whether it writes its arguments is not known before its body is read.
+      *pure = false;
+      if (it == p_.gvar_returns_.end()) return MakeFuncType({}, ir::MakeTupleType({}), false);
+      Node rn = it->second;
+      if (p_.Kind(rn) == K::kType && p_.cst_->NamedChildCount(rn) > 0) rn = p_.cst_->NamedChild(rn, 0);
+      Value rv;
+      try {
+        rv = p_.Eval(rn);
+      } catch (const ParseAbort&) {
+        return Type();
+      }
+      if (rv.kind == VK::kNone) return MakeFuncType({}, ir::MakeTupleType({}), false);
+      if (rv.kind == VK::kDType && !rv.dtype.is_void()) return MakeFuncType({}, ir::MakePrimType(rv.dtype), false);
+      return Type();
+    }
     if (text.find("pure=False") != std::string_view::npos) *pure = false;
-    if (!IsRelaxDecorator(text.substr(text.find_first_not_of("@ ")))) return Type();
+    if (!IsRelaxDecorator(text)) return Type();
   }
+  if (it == p_.gvar_returns_.end()) return Type();
   p_.PushScope();
   Type ret;
   try {
@@ -677,8 +726,9 @@ Value RelaxParser::CallTIR(const std::string& name, const Args& args) {
   if (av.kind == VK::kTuple || av.kind == VK::kList) {
     call_args = ToExpr(av, args_node);
   } else {
+    // Anything but a tuple expression (`()` included) is the one argument, as in TVM's API.
     Expr single = Normalize(ToExpr(av, args_node), args_node);
-    call_args = Normalize(MakeTuple({single}, p_.SpanOf(args_node)), args_node);
+    call_args = single.as<TupleNode>() ? single : Normalize(MakeTuple({single}, p_.SpanOf(args_node)), args_node);
   }
   Node out_node = args.pos.size() > 2 ? args.pos[2] : args.Kw("out_ty");
   if (IsNull(out_node)) out_node = args.Kw("out_sinfo");

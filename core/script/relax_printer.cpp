@@ -348,6 +348,11 @@ std::string RelaxPrinter::IndexMapText(const tir::IndexMapNode* map) {
   if (auto* inv = map->inverse_index_map.as<tir::IndexMapNode>()) {
     text += ", inverse_index_map=" + lambda(inv);
   }
+  // The parser's default is int64; TVM's printer drops another dtype, which then does not parse
+  // back, so it is written out.
+  if (!map->initial_indices.empty() && map->initial_indices[0]->dtype != DataType::Int(64)) {
+    text += ", index_dtype=" + QuoteString(map->initial_indices[0]->dtype.ToString());
+  }
   return text + ")";
 }
 
@@ -676,7 +681,11 @@ std::vector<Line> RelaxPrinter::PrintFunctionImpl(const FunctionNode* f, const s
   std::vector<Line> body;
   if (!attrs.empty()) {
     std::vector<std::string> items;
-    for (const auto& [k, v] : attrs) items.push_back(QuoteString(k) + ": " + AttrValue(v));
+    for (const auto& [k, v] : attrs) {
+      auto* text = v.as<ir::StringObj>();
+      if (k == kTargetAttrKey && text) usage_->tir = true;
+      items.push_back(QuoteString(k) + ": " + (k == kTargetAttrKey && text ? TargetCallText(text->value) : AttrValue(v)));
+    }
     body.push_back(PlainLine("R.func_attr({" + Join(items) + "})"));
   }
   std::vector<Line> stmts;

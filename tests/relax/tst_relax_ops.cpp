@@ -1069,6 +1069,68 @@ class TestRelaxOps : public QObject {
     }
   }
 
+  // The ops of TVM's lowered modules: views, VM allocation and kills, the dynamic kernel call,
+  // builtins with the VM context and closures, typed as TVM types them.
+  void viewAndVMOps() {
+    auto view = [](Expr shape, Expr dtype, Expr offset) {
+      return [=](const std::vector<Var>& p) {
+        return MakeOpCall("relax.memory.view", {p[0], shape, dtype, offset});
+      };
+    };
+    Expr none = MakeTuple({});
+    Expr null = MakeOpCall("relax.null_value", {});
+    CHECK_TYPE(Infer({T({I(64), I(8)})}, view(none, null, none)), "R.Tensor((64, 8), \"float32\")");
+    CHECK_TYPE(Infer({T({I(64), I(8)})}, view(MakeShapeExpr({I(128), I(8)}), MakeDataTypeImm(DataType::Float(16)), Prim(0))),
+               "R.Tensor((128, 8), \"float16\")");
+    CHECK_ERROR(Infer({T({I(64), I(8)})}, view(MakeShapeExpr({I(64), I(8)}), null, Prim(4))),
+                "memory.view: the view R.Tensor((64, 8), \"float32\") at byte offset 4 ends at byte 2052, "
+                "past the 2048 bytes of the data R.Tensor((64, 8), \"float32\")");
+    CHECK_ERROR(Infer({T({I(4)})}, view(none, null, Prim(4))),
+                "memory.view: the view R.Tensor((4,), \"float32\") at byte offset 4 ends at byte 20, past "
+                "the 16 bytes of the data R.Tensor((4,), \"float32\")");
+    CHECK_TYPE(Infer({T({I(4)})}, On("relax.memory.ensure_zero_offset")), "R.Tensor((4,), \"float32\")");
+    CHECK_TYPE(Infer({}, On("relax.null_value")), "R.Object");
+
+    BlockBuilder bb;
+    Var x = MakeVar("x", T({I(8)}));
+    bb.BeginFunction("f", {x}, {}, /*is_pure=*/false);
+    Var storage = bb.Emit(MakeOpCall("relax.vm.alloc_storage", {MakeShapeExpr({I(32)}), Prim(0),
+                                                                MakeDataTypeImm(DataType::UInt(8)),
+                                                                MakeStringImm("global")}),
+                          "storage");
+    Var t = bb.Emit(MakeOpCall("relax.vm.alloc_tensor", {storage, Prim(0), MakeShapeExpr({I(2), I(4)}),
+                                                         MakeDataTypeImm(kF32), Prim(0)}),
+                    "t");
+    Var call = bb.Emit(MakeOpCall("relax.vm.call_tir_dyn", {MakeExternFunc("k"), MakeTuple({x, t})}), "call");
+    Var ctx = bb.Emit(MakeOpCall("relax.call_builtin_with_ctx", {MakeExternFunc("vm.builtin.f"), MakeTuple({t})},
+                                 {}, {T({I(2), I(4)})}),
+                      "ctx");
+    Var closure = bb.Emit(MakeOpCall("relax.make_closure", {MakeExternFunc("g"), MakeTuple({x})}), "closure");
+    Var res = bb.Emit(MakeOpCall("relax.invoke_closure", {closure, MakeTuple({x})}, {},
+                                 {T({I(8)}), MakeShapeType(2)}),
+                      "res");
+    Var pure_res = bb.Emit(MakeOpCall("relax.invoke_pure_closure", {closure, MakeTuple({x})}), "pure_res");
+    Var kill = bb.Emit(MakeOpCall("relax.vm.kill_object", {storage}), "kill");
+    bb.EndFunction(x);
+    QVERIFY(bb.diagnostics().empty());
+    auto text = [](const Var& v) { return QString::fromStdString(TypeToString(v->struct_info)); };
+    QCOMPARE(text(storage), QString("R.Object"));
+    QCOMPARE(text(t), QString("R.Tensor((2, 4), \"float32\")"));
+    QCOMPARE(text(call), QString("R.Tuple()"));
+    QCOMPARE(text(ctx), QString("R.Tensor((2, 4), \"float32\")"));
+    QCOMPARE(text(closure), QString("R.Object"));
+    QCOMPARE(text(res), QString("R.Tuple(R.Tensor((8,), \"float32\"), R.Shape(ndim=2))"));
+    QCOMPARE(text(pure_res), QString("R.Object"));
+    QCOMPARE(text(kill), QString("R.Tuple()"));
+    QVERIFY(!FindOp("relax.vm.kill_object")->pure && !FindOp("relax.invoke_closure")->pure);
+    QVERIFY(FindOp("relax.invoke_pure_closure")->pure && FindOp("relax.vm.alloc_storage")->pure);
+    for (const char* op : {"relax.vm.alloc_storage", "relax.vm.alloc_tensor", "relax.vm.call_tir_dyn",
+                           "relax.call_builtin_with_ctx", "relax.make_closure", "relax.invoke_closure",
+                           "relax.invoke_pure_closure", "relax.vm.kill_object"}) {
+      Covered().insert(op);
+    }
+  }
+
   // to_vdevice retypes onto its destination; hint_on_device keeps the operand's type.
   void deviceOps() {
     ir::VDevice cuda = ir::MakeVDevice("cuda", 1);

@@ -110,6 +110,7 @@ class TstParser : public QObject {
   void relaxConstOfAFloatOutOfIntRange();
   void splatArguments();
   void ceildivImmsAndMetaVar();
+  void targetsAreTheirText();
 };
 
 void TstParser::matmulModule() {
@@ -1289,6 +1290,48 @@ def g(x: R.Tensor((2, 3), "float32")) -> R.Tensor((2, 3), "float32"):
     return y
 )");
   QVERIFY(ir::StructuralEqual(meta.module, plain.module));
+}
+
+// T.target(...) is kept as the target's text, the form codegen::ParseTarget reads; a config dict
+// becomes the kind and its options, a host the last -host= option, and the printer writes the
+// text back as T.target(...) wherever TVM's "target" key holds one.
+void TstParser::targetsAreTheirText() {
+  auto r = script::Parse(R"(
+@T.prim_func
+def f(A: T.Buffer((4,), "float32")):
+    T.func_attr({"target": T.target({"kind": "cuda", "arch": "sm_80", "keys": ["cuda", "gpu"], "max_num_threads": 1024, "tag": ""}, host="llvm")})
+    with T.attr(T.target("llvm -mcpu=skylake"), "target", 0):
+        A[0] = T.float32(1.0)
+)");
+  QVERIFY2(r.ok(), Diags(r).c_str());
+  auto f = r.module->functions[0].as_ref<tir::PrimFuncNode>();
+  auto* target = f->attrs.at("target").as<ir::StringObj>();
+  QVERIFY(target);
+  QCOMPARE(target->value, std::string("cuda -arch=sm_80 -max_num_threads=1024 -host=llvm"));
+  std::string printed = script::Print(r);
+  QVERIFY2(printed.find(R"(T.func_attr({"target": T.target("cuda -arch=sm_80 -max_num_threads=1024", host="llvm")}))") != std::string::npos, printed.c_str());
+  QVERIFY2(printed.find(R"(T.attr(T.target("llvm -mcpu=skylake"), "target", 0))") != std::string::npos, printed.c_str());
+  auto again = script::Parse(printed);
+  QVERIFY2(again.ok(), Diags(again).c_str());
+  QVERIFY(ir::StructuralEqual(r.module, again.module));
+
+  auto bad = script::Parse(R"(
+@T.prim_func
+def f(A: T.Buffer((4,), "float32")):
+    T.func_attr({"target": T.target({"arch": "sm_80"})})
+    A[0] = T.float32(1.0)
+)");
+  QVERIFY(!bad.ok());
+  QCOMPARE(bad.diagnostics[0].message, std::string("a target config dict needs a \"kind\", e.g. {\"kind\": \"llvm\"}"));
+  QCOMPARE(bad.diagnostics[0].span.start().line, 4u);
+  auto twice = script::Parse(R"(
+@T.prim_func
+def f(A: T.Buffer((4,), "float32")):
+    T.func_attr({"target": T.target({"kind": "cuda", "host": "llvm"}, host="llvm")})
+    A[0] = T.float32(1.0)
+)");
+  QVERIFY(!twice.ok());
+  QCOMPARE(twice.diagnostics[0].message, std::string("the target already has a host: give the host once"));
 }
 
 #include "tst_parser.moc"

@@ -41,7 +41,9 @@ OpInfo AllocStorage() {
 OpInfo AllocTensor() {
   OpDef def;
   def.name = "relax.memory.alloc_tensor";
-  def.args = {"storage", "offset", "shape", "dtype"};
+  // TVM's runtime_device_index (0 when left out); the tensor's type does not depend on it.
+  def.args = {"storage", "offset", "shape", "dtype", "runtime_device_index"};
+  def.optional_args = 1;
   def.pattern = OpPatternKind::kOpaque;
   def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
     Expect(types[0].as<ObjectTypeNode>() != nullptr, types, 0, "a storage (R.Object)");

@@ -1,4 +1,4 @@
-# expect: 9:21: error: R.const expects a number or a bool, got a string
+# expect: 9:21: error: R.const expects a number, a bool or a list of them, got a string
 from tvm.script import ir as I
 from tvm.script import relax as R
 
