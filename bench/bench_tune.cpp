@@ -232,6 +232,8 @@ int main(int argc, char** argv) {
         pct(tuned.build_s), tuned.build_cpu_s, tuned.run_s, pct(tuned.run_s), tuned.generate_s,
         pct(tuned.generate_s), tuned.model_s, pct(tuned.model_s));
     if (!task.message.empty()) std::printf("task: %s\n", task.message.c_str());
+    std::printf("  population seeded with the default schedule: %s; %d trials of its sketch\n",
+                task.seeded ? "yes" : ("no (" + task.seed_message + ")").c_str(), task.default_sketch_trials);
     std::printf("  search best %.3f ms; re-measured%s: default %.3f ms, chosen %.3f ms (%.2fx)%s\n",
                 task.search_best_s.value_or(0) * 1e3, task.verified ? "" : " (not)", task.default_s.value_or(0) * 1e3,
                 task.best_s.value_or(0) * 1e3, task.speedup().value_or(0),

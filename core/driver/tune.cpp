@@ -50,6 +50,12 @@ void PrintTable(const meta_schedule::TuneResult& result, std::ostream& out) {
     out << line;
     if (t.trials > 0 && !t.verified) out << "  " << t.name << ": not re-measured (the figures are the search's)\n";
     if (!t.message.empty()) out << "  " << t.name << ": " << t.message << "\n";
+    if (t.seeded) {
+      out << "  " << t.name << ": the search started from the default schedule (" << t.default_sketch_trials
+          << " trials of its tiles)\n";
+    } else if (t.trials > 0 && !t.seed_message.empty()) {
+      out << "  " << t.name << ": the search did not start from the default schedule: " << t.seed_message << "\n";
+    }
   }
 }
 
@@ -135,6 +141,9 @@ int RunTuneCommand(const BatchOptions& opts, std::ostream& out, std::ostream& er
                         {"failed", t.failed},   {"too_slow", t.too_slow},    {"flops", t.flops},
                         {"message", t.message}, {"best_trace", t.best_trace}};
     j["verified"] = t.verified;
+    j["seeded"] = t.seeded;
+    j["default_sketch_trials"] = t.default_sketch_trials;
+    if (!t.seed_message.empty()) j["seed_message"] = t.seed_message;
     j["search_best_median_s"] = t.search_best_s ? nlohmann::json(*t.search_best_s) : nlohmann::json();
     j["best_median_s"] = t.best_s ? nlohmann::json(*t.best_s) : nlohmann::json();
     j["default_median_s"] = t.default_s ? nlohmann::json(*t.default_s) : nlohmann::json();

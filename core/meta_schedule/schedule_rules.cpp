@@ -5,6 +5,7 @@
 
 #include "dlight/analysis.h"
 #include "dlight/schedule_rule.h"
+#include "meta_schedule/default_sketch.h"
 #include "meta_schedule/postproc.h"
 #include "meta_schedule/sampler.h"
 #include "schedule/primitive/primitives.h"
@@ -320,6 +321,12 @@ int NumSketches(const tir::PrimFunc& func, const SpaceOptions& options) {
 
 SampledSchedule ApplyDesignSpace(const tir::PrimFunc& func, const SpaceOptions& options,
                                  const Candidate& candidate, int64_t seed) {
+  if (candidate.sketch == kDefaultSketch) {
+    if (options.default_sketch) return ApplyDefaultSketch(func, options, *options.default_sketch, candidate, seed);
+    SampledSchedule none;
+    none.error = "the design space has no default schedule sketch";
+    return none;
+  }
   SampledSchedule out;
   out.candidate.sketch = candidate.sketch;
   try {

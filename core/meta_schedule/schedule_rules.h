@@ -37,6 +37,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +48,8 @@
 #include "tir/stmt.h"
 
 namespace wb::meta_schedule {
+
+struct DefaultSketch;  // default_sketch.h
 
 // TVM's CPU defaults, scaled by the host's cores; for cuda targets TVM's CUDA defaults with the
 // Target's limits.
@@ -68,6 +71,9 @@ struct SpaceOptions {
   std::vector<int64_t> cross_thread_extents = {4, 8, 16, 32, 64, 128, 256, 512};
   std::vector<int64_t> auto_bind_extents = {32, 64, 128, 256, 512, 1024};
   std::vector<int64_t> vector_load_lens = {1, 2, 3, 4, 8, 16};
+  // The task's default schedule as a sketch (default_sketch.h): candidates of sketch
+  // kDefaultSketch replay it. Null: the space has no such sketch.
+  std::shared_ptr<const DefaultSketch> default_sketch;
 };
 SpaceOptions DefaultSpaceOptions(const codegen::Target& target);
 
@@ -92,8 +98,11 @@ struct SampleSite {
   std::vector<int64_t> choices;
 };
 
+// The sketch of a candidate that is the default schedule with other tiles (default_sketch.h).
+inline constexpr int kDefaultSketch = -1;
+
 struct Candidate {
-  int sketch = 0;
+  int sketch = 0;  // 0 .. NumSketches - 1, or kDefaultSketch
   // One per site, in order: kTile the factors, kUnroll / kThreadExtent / kVectorLength {index
   // of the choice}, kParallel {limit}, kComputeLocation {decision}. Missing or empty entries are
   // sampled.
@@ -116,8 +125,9 @@ int NumSketches(const tir::PrimFunc& func, const SpaceOptions& options);
 
 // Applies the rules for `candidate.sketch` to `func` (as "main" of its own module), taking the
 // candidate's decisions and sampling the rest from `seed`, then the postprocessors of the
-// target (ApplyPostprocs). A rule
-// that does not apply to a block leaves it; a postprocessor that fails rejects the candidate.
+// target (ApplyPostprocs). A rule that does not apply to a block leaves it; a postprocessor that
+// fails rejects the candidate. Sketch kDefaultSketch replays options.default_sketch instead
+// (ApplyDefaultSketch).
 SampledSchedule ApplyDesignSpace(const tir::PrimFunc& func, const SpaceOptions& options,
                                  const Candidate& candidate, int64_t seed);
 

@@ -15,6 +15,7 @@
 #include "ir/structural_hash.h"
 #include "meta_schedule/cost_model.h"
 #include "meta_schedule/database.h"
+#include "meta_schedule/default_sketch.h"
 #include "meta_schedule/feature_extractor.h"
 #include "meta_schedule/mutator.h"
 #include "meta_schedule/schedule_rules.h"
@@ -100,7 +101,7 @@ std::optional<Scheduled> FromRecord(const TuneTask& task, const SpaceOptions& sp
   if (!schedule::ApplyRecipe(replay, trace).empty()) return std::nullopt;
   Candidate c;
   c.decisions = DecisionsOf(replay.trace());
-  for (int s = 0; s < sketches; ++s) {
+  for (int s = space.default_sketch ? kDefaultSketch : 0; s < sketches; ++s) {
     c.sketch = s;
     std::optional<Scheduled> r = Realize(task, space, c, 1);
     if (r && ir::StructuralEqual(r->func->body, replay.Func()->body)) return r;
@@ -245,7 +246,7 @@ class Tuner {
         task.func, target_, target_.is_cuda() ? dlight::gpu::DefaultRules() : dlight::cpu::DefaultRules());
     tir::PrimFunc baseline = applied ? MarkScheduled(applied->schedule.Func()) : task.func;
     // Its checked run also runs the reference (for large work, the unscheduled module compiled).
-    Measurement m = Measure(Build({{baseline, {}}})[0], task.func, {}, 10 * options_.timeout_s);
+    Measurement m = Measure(Build({{baseline, {}}})[0], task.func, {}, {10 * options_.timeout_s, 0});
     if (!m.result.ok()) {
       st.active = false;
       st.report.message = "the default schedule does not run and check: " +
@@ -262,6 +263,7 @@ class Tuner {
     if (applied) st.report.best_trace = applied->schedule.trace().AsPython();
     if (applied) Record(st, applied->schedule.trace().AsPython(), m.result);
     st.seen.insert(ir::StructuralHash(baseline));
+    if (applied) SeedWithDefault(st, *applied, baseline);
     // The database's best candidates of this design space seed the population.
     if (st.workload) {
       for (const TuningRecord& r : db_->TopK(*st.workload, key_, 16)) {
@@ -280,6 +282,36 @@ class Tuner {
     }
   }
 
+  // The default schedule as a candidate of its own sketch (default_sketch.h), measured already:
+  // the population starts from it, and its tiles are what the mutators change first.
+  void SeedWithDefault(TaskState& st, const dlight::AppliedRule& applied, const tir::PrimFunc& baseline) {
+    auto t0 = Clock::now();
+    std::string why;
+    std::optional<DefaultSketch> sketch =
+        MakeDefaultSketch(st.task->func, applied.schedule, applied.rule, st.space.max_innermost_factor, &why);
+    std::optional<Scheduled> seed;
+    if (sketch) {
+      st.space.default_sketch = std::make_shared<const DefaultSketch>(std::move(*sketch));
+      Candidate c;
+      c.sketch = kDefaultSketch;
+      c.decisions = st.space.default_sketch->decisions;
+      seed = Realize(*st.task, st.space, c, 1);
+      if (!seed || seed->hash != ir::StructuralHash(baseline)) {
+        why = "the default schedule's sketch does not give the default schedule";
+        seed.reset();
+        st.space.default_sketch.reset();
+      }
+    }
+    result_->generate_s += Since(t0);
+    if (!seed) {
+      st.report.seed_message = why;
+      return;
+    }
+    st.good.push_back({*seed, *st.report.default_s});
+    st.model->Update({seed->features}, {*st.report.default_s});
+    st.report.seeded = true;
+  }
+
   // The batch built by the builder (in parallel); without one, handed over unbuilt.
   std::vector<BuiltCandidate> Build(const std::vector<BuildInput>& inputs) {
     if (!builder_) {
@@ -296,19 +328,22 @@ class Tuner {
     return out;
   }
 
-  // The run limit of a candidate of `st` (search.h: slow_limit).
-  double RunLimit(const TaskState& st) const {
-    if (options_.slow_limit <= 0 || !st.report.best_s) return options_.timeout_s;
+  // The run limits of a candidate of `st` (search.h: slow_limit).
+  RunLimits LimitsOf(const TaskState& st) const {
+    RunLimits limits{options_.timeout_s, 0};
+    if (options_.slow_limit <= 0 || !st.report.best_s) return limits;
     const workbench::TimingOptions& t = options_.timing;
     // The checked call, the warm-up, the timed calls (at least min_repeat_ms a sample).
     const double at_best =
         (2 + t.number * t.repeat) * *st.report.best_s + t.repeat * t.min_repeat_ms / 1e3;
-    return std::min(options_.timeout_s, 2 + options_.slow_limit * at_best);
+    limits.timeout_s = std::min(options_.timeout_s, 2 + options_.slow_limit * at_best);
+    limits.slow_call_s = options_.slow_limit * *st.report.best_s;
+    return limits;
   }
 
   // A built candidate's run; one whose build failed is that failure, not run.
   Measurement Measure(const BuiltCandidate& built, const tir::PrimFunc& original,
-                      const Outputs& expected, double timeout_s) {
+                      const Outputs& expected, const RunLimits& limits) {
     Measurement m;
     if (!built.error.empty()) {
       m.result.name = "main";
@@ -317,7 +352,7 @@ class Tuner {
       m.result.message = "build failed: " + built.error;
       return m;
     }
-    m = runner_(built, original, expected, timeout_s, token_);
+    m = runner_(built, original, expected, limits, token_);
     result_->measure_s += m.run_s;
     result_->run_s += m.run_s;
     return m;
@@ -339,17 +374,19 @@ class Tuner {
                                          const BuiltCandidate& built) {
     st.seen.insert(s.hash);
     result_->measured.push_back(s.hash);
-    const double limit = RunLimit(st);
-    Measurement m = Measure(built, st.task->func, st.expected, limit);
+    const RunLimits limits = LimitsOf(st);
+    Measurement m = Measure(built, st.task->func, st.expected, limits);
     ++st.report.trials;
+    if (s.candidate.sketch == kDefaultSketch) ++st.report.default_sketch_trials;
     if (m.result.status == workbench::RunStatus::kCancelled) return std::nullopt;
     Record(st, s.trace, m.result);
     if (!m.result.ok() || m.result.samples_s.empty()) {
       ++st.report.failed;
-      if (m.result.status == workbench::RunStatus::kTimedOut && limit < options_.timeout_s)
+      if (m.result.status == workbench::RunStatus::kTimedOut && limits.timeout_s < options_.timeout_s)
         ++st.report.too_slow;
       return std::nullopt;
     }
+    if (m.result.too_slow) ++st.report.too_slow;
     double t = m.result.median_s();
     st.good.push_back({s, t});
     if (!st.report.best_s || t < *st.report.best_s) {
@@ -401,6 +438,23 @@ class Tuner {
     for (size_t i = 0; i < good.size() && i < keep; ++i) {
       if (in_pop.insert(good[i].first.hash).second) pop.push_back(good[i].first);
     }
+    std::vector<Mutator> mutators = DefaultMutators(st.space);
+    std::vector<double> mprobs;
+    for (const Mutator& m : mutators) mprobs.push_back(m.probability);
+    std::discrete_distribution<size_t> which(mprobs.begin(), mprobs.end());
+    // Fewer measured candidates than their share (the first batches: the default schedule alone):
+    // the share is filled with their mutations, so that the search explores around what it knows
+    // is good instead of leaving it one parent among random samples.
+    const size_t measured = pop.size();
+    for (size_t attempt = 0; measured > 0 && pop.size() < keep && attempt < 4 * keep; ++attempt) {
+      const Scheduled& parent = pop[attempt % measured];
+      std::optional<Candidate> c = mutators[which(st.rng)].apply(parent.candidate, parent.sites, st.rng);
+      if (!c) continue;
+      std::optional<Scheduled> child = Realize(*st.task, st.space, *c, static_cast<int64_t>(st.rng() % 2147483645));
+      if (!child || !in_pop.insert(child->hash).second) continue;
+      if (!st.seen.count(child->hash)) pool.emplace(child->hash, *child);
+      pop.push_back(*child);
+    }
     for (int attempt = 0; static_cast<int>(pop.size()) < population && attempt < 4 * population; ++attempt) {
       Candidate c;
       c.sketch = static_cast<int>(st.rng() % static_cast<uint64_t>(st.sketches));
@@ -413,9 +467,6 @@ class Tuner {
       pop.push_back(*s);
     }
     if (pop.empty()) return {};
-    std::vector<Mutator> mutators = DefaultMutators(st.space);
-    std::vector<double> mprobs;
-    for (const Mutator& m : mutators) mprobs.push_back(m.probability);
     std::uniform_real_distribution<double> u(0, 1);
     for (int iter = 0; iter < options_.genetic_num_iters; ++iter) {
       std::vector<double> scores = Score(st, pop);
@@ -427,7 +478,6 @@ class Tuner {
         const Scheduled& parent = pop[pick(st.rng)];
         std::optional<Scheduled> child;
         if (u(st.rng) < options_.genetic_mutate_prob) {
-          std::discrete_distribution<size_t> which(mprobs.begin(), mprobs.end());
           const Mutator& m = mutators[which(st.rng)];
           std::optional<Candidate> c = m.apply(parent.candidate, parent.sites, st.rng);
           if (c) child = Realize(*st.task, st.space, *c, static_cast<int64_t>(st.rng() % 2147483645));
@@ -526,7 +576,7 @@ class Tuner {
         const size_t i = (k + round) % finalists.size();
         Finalist& f = finalists[i];
         if (f.failed) continue;
-        Measurement m = Measure(built[i], st.task->func, st.expected, options_.timeout_s);
+        Measurement m = Measure(built[i], st.task->func, st.expected, {options_.timeout_s, 0});
         ++result_->verify_runs;
         if (m.result.status == workbench::RunStatus::kCancelled) return;
         if (!f.trace.empty()) Record(st, f.trace, m.result);
@@ -696,7 +746,7 @@ BuilderFn BuildInChildren(const std::string& target_text, int jobs, double timeo
 RunnerFn MeasureWithRunCheck(const std::string& target_text,
                              const workbench::TimingOptions& timing) {
   return [=](const BuiltCandidate& built, const tir::PrimFunc& original, const Outputs& expected,
-             double timeout_s, const workbench::CancellationToken& token) {
+             const RunLimits& limits, const workbench::CancellationToken& token) {
     Measurement m;
     m.result.name = "main";
     workbench::RunCheckRequest req;
@@ -708,8 +758,12 @@ RunnerFn MeasureWithRunCheck(const std::string& target_text,
     req.profile = true;
     req.timing = timing;
     req.isolate = true;
-    req.timeout_s = timeout_s;
-    req.keep_outputs = true;
+    req.timeout_s = limits.timeout_s;
+    req.slow_call_s = limits.slow_call_s;
+    // A candidate is checked in its child against the default schedule's outputs; only the
+    // default schedule's run (checked by the reference) brings its outputs back.
+    req.keep_outputs = expected.empty();
+    if (!expected.empty()) req.expected_outputs = std::make_shared<const Outputs>(expected);
     std::string error;
     std::optional<codegen::Target> target = codegen::ParseTarget(target_text, &error);
     if (!target) {
@@ -733,9 +787,6 @@ RunnerFn MeasureWithRunCheck(const std::string& target_text,
       return m;
     }
     m.result = res.functions[0];
-    if (m.result.ok() && !expected.empty()) {
-      workbench::CompareOutputs(m.result.outputs, expected, std::nullopt, std::nullopt, &m.result);
-    }
     return m;
   };
 }

@@ -6,14 +6,22 @@
 // Per task, first the default schedule (core/dlight's, when a rule applies) is measured and
 // checked against the reference (workbench's `auto`: the interpreter for small work, the module
 // as written compiled by LLVM above); its outputs become the task's expected outputs, so each
-// candidate afterwards is checked once, on the same seeded inputs, against them (its run has no
-// reference of its own; the tolerance is the dtype's default). A candidate that fails to build,
+// candidate afterwards is checked once, on the same seeded inputs, against them, in its run's
+// child process, so that only the verdict comes back (its run has no reference of its own; the
+// tolerance is the dtype's default). A candidate that fails to build,
 // crashes, hangs past the timeout or computes other numbers is recorded as failed (run seconds
 // 1e10) and never chosen.
 //
-// Each batch of a task: a population of the database's best candidates (init_measured_ratio of
-// it) and random samples of the design space; genetic_num_iters rounds in which parents drawn by
-// the cost model's score are mutated (mutator.h, with genetic_mutate_prob); then the
+// The default schedule is also the first candidate of the population: a candidate of its own
+// sketch (kDefaultSketch, default_sketch.h: core/dlight's trace with its exact splits made
+// sampled tiles) whose decisions replay to it, recorded with the time just measured, so that the
+// search starts from it and MutateTileSize changes its tiles as TVM's search mutates the
+// database's best.
+//
+// Each batch of a task: a population of the best measured candidates (the default schedule and
+// the database's among them; init_measured_ratio of it, filled with their mutations while fewer
+// are measured) and random samples of the design space; genetic_num_iters rounds in which
+// parents drawn by the cost model's score are mutated (mutator.h, with genetic_mutate_prob); then the
 // num_trials_per_iter best predicted candidates not measured yet (duplicates removed by
 // structural hash of the scheduled function), eps_greedy of them random samples instead. The
 // batch is built first, in parallel, each candidate in its own child process (as TVM's
@@ -85,12 +93,17 @@ struct Measurement {
   double run_s = 0;
 };
 using Outputs = std::vector<std::pair<std::string, runtime::NDArray>>;
-// Measures a built candidate (as "main"); `expected`: the outputs to compare with, empty to check
-// it against the reference (computing `original`) and keep its outputs instead. A run longer
-// than `timeout_s` is killed (kTimedOut).
+// The limits of one run (TuneOptions::slow_limit).
+struct RunLimits {
+  double timeout_s = 0;    // a run longer than this is killed (kTimedOut)
+  double slow_call_s = 0;  // a checked call longer than this is its only sample (too_slow); 0: none
+};
+// Measures a built candidate (as "main"); `expected`: the outputs to compare with (in the run's
+// child process), empty to check it against the reference (computing `original`) and keep its
+// outputs instead.
 using RunnerFn = std::function<Measurement(
     const BuiltCandidate& candidate, const tir::PrimFunc& original, const Outputs& expected,
-    double timeout_s, const workbench::CancellationToken& token)>;
+    const RunLimits& limits, const workbench::CancellationToken& token)>;
 
 struct TuneOptions {
   std::string target = "llvm";
@@ -106,11 +119,14 @@ struct TuneOptions {
   // TVM's runner: 3 calls a sample, one sample, at least 100 ms of calls (after a warm-up call).
   workbench::TimingOptions timing{3, 1, 100, 0, false};
   double timeout_s = 30;  // per candidate run (the default schedule's checked run: 10x)
-  // A candidate's run is cut (kTimedOut: failed, never chosen) once it has taken slow_limit times
-  // what its calls would take at the task's best latency so far (plus 2 s for the process, the
-  // inputs and the check): one that slow cannot win, and timing it in full would cost the search
-  // most of its time. 0: only timeout_s.
-  double slow_limit = 5;
+  // A candidate whose checked call takes more than slow_limit times the task's best latency so far
+  // is not timed further: that call is its one sample (a measurement, counted too_slow). One that
+  // slow cannot win, and timing it in full (a warm-up and `number` calls more, each of them
+  // slow) would cost the search most of its time: random samples of a large matmul's space are
+  // mostly 10-20 times slower than the default schedule. A run is killed (kTimedOut: failed, too
+  // slow too) once it has taken slow_limit times what its calls would take at the best latency
+  // (plus 2 s for the process, the inputs and the check). 0: only timeout_s.
+  double slow_limit = 3;
   double build_timeout_s = 60;  // per candidate build
   int build_jobs = 0;           // builds at once; 0: this machine's cores
   int verify_top_k = 3;   // candidates re-measured beside the default schedule; 0: no verification
@@ -129,7 +145,7 @@ struct TaskReport {
   double flops = 0;
   int trials = 0;  // candidates measured (the default schedule included)
   int failed = 0;
-  int too_slow = 0;  // of the failed: runs cut by slow_limit
+  int too_slow = 0;  // runs cut by slow_limit: timed by their checked call alone, or killed (failed)
   // Medians: with verification, of the closing re-measurement (the same conditions for both);
   // else of the search's measurements.
   std::optional<double> default_s;  // the default schedule
@@ -137,6 +153,12 @@ struct TaskReport {
   std::string best_trace;           // the default schedule's when it stayed the best
   bool verified = false;            // best_s and default_s come from the re-measurement
   std::optional<double> search_best_s;  // the best median the search itself measured
+  // The default schedule seeded the population as a candidate of kDefaultSketch
+  // (default_sketch.h); else why not (no default schedule rule applies, or its splits are no
+  // perfect tiles).
+  bool seeded = false;
+  std::string seed_message;
+  int default_sketch_trials = 0;  // candidates measured of that sketch (mutations of the default)
   std::string message;  // why it was not tuned, or what failed
   std::optional<double> gflops() const;
   std::optional<double> speedup() const;  // default / best

@@ -1,6 +1,7 @@
 #include "workbench/run_check.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -192,6 +193,7 @@ nlohmann::json ToJson(const FunctionResult& r) {
     if (!r.worst.empty()) j["worst"] = r.worst;
   }
   if (!r.symbolic.empty()) j["symbolic"] = r.symbolic;
+  if (r.too_slow) j["too_slow"] = true;
   if (!r.samples_s.empty()) {
     j["samples_s"] = r.samples_s;
     j["number"] = r.number;
@@ -251,6 +253,7 @@ FunctionResult FunctionResultFromJson(const nlohmann::json& j) {
   r.symbolic = j.value("symbolic", std::map<std::string, int64_t>{});
   r.samples_s = j.value("samples_s", std::vector<double>{});
   r.number = j.value("number", 0);
+  r.too_slow = j.value("too_slow", false);
   if (j.contains("flops") && j["flops"].is_number()) r.flops = j["flops"].get<double>();
   if (j.contains("operations") && j["operations"].is_number()) r.operations = j["operations"].get<double>();
   if (j.contains("bytes") && j["bytes"].is_number()) r.bytes = j["bytes"].get<double>();
@@ -722,9 +725,12 @@ FunctionResult RunPrimFunc(const RunContext& ctx, const std::string& name, const
   codegen::MemoryTraffic traffic = codegen::CountMemoryTraffic(f, in.bindings, TrafficCacheBytes(ctx.compiled.target));
   r.bytes = traffic.bytes;
   r.parallel = traffic.parallel;
-  const ReferenceKind reference = Resolve(ctx.request.reference, r.operations);
-  hooks.stage((reference == ReferenceKind::kNone ? "run " : "run and check ") + name);
-  PrimFuncInputs expected = in.Copy();
+  const bool given = ctx.request.expected_outputs != nullptr;
+  const ReferenceKind reference = given ? ReferenceKind::kNone : Resolve(ctx.request.reference, r.operations);
+  hooks.stage((reference == ReferenceKind::kNone && !given ? "run " : "run and check ") + name);
+  // The inputs kept for a reference run (which gets them as they were, not as the kernel left
+  // them); given outputs need no copy.
+  PrimFuncInputs expected = given ? PrimFuncInputs() : in.Copy();
   const bool on_device = ctx.device.device_type != runtime::kDLCPU;
   std::vector<runtime::NDArray> device_arrays(f->params.size());
   std::vector<runtime::PackedArg> args;
@@ -745,12 +751,15 @@ FunctionResult RunPrimFunc(const RunContext& ctx, const std::string& name, const
   std::string symbol = f->global_symbol().empty() ? name : f->global_symbol();
   runtime::PackedFunc fn = ctx.compiled.kernels.get_function(symbol);
   if (!fn.defined()) return fail("the built module has no function '" + symbol + "'");
+  double call_s = 0;
   try {
+    const auto t0 = std::chrono::steady_clock::now();
     fn.Call(args);
     // The results come back for the comparison (the copy waits for the kernels).
     for (size_t i = 0; i < f->params.size() && on_device; ++i) {
       if (device_arrays[i].defined()) in.arrays[i].CopyFrom(device_arrays[i]);
     }
+    call_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   } catch (const std::exception& e) {
     return fail(e.what());
   }
@@ -762,9 +771,14 @@ FunctionResult RunPrimFunc(const RunContext& ctx, const std::string& name, const
     if (!in.arrays[i].defined()) continue;
     bool in_ref = i < ref->buffer_map.size() && ref->buffer_map[i].defined();
     bool output = written_names.count(in_ref ? ref->buffer_map[i]->name : in.names[i]) > 0;
+    if (given && !output) continue;
     (output ? actual : actual_inputs).push_back({in.names[i], in.arrays[i]});
-    (output ? wanted : wanted_inputs).push_back({in.names[i], expected.arrays[i]});
+    if (!given) (output ? wanted : wanted_inputs).push_back({in.names[i], expected.arrays[i]});
     if (ctx.request.keep_outputs && output) r.outputs.push_back({in.names[i], in.arrays[i].Copy()});
+  }
+  if (given) {
+    r.reference = "expected";
+    CompareOutputs(actual, *ctx.request.expected_outputs, ctx.request.rtol, ctx.request.atol, &r);
   }
   actual.insert(actual.end(), actual_inputs.begin(), actual_inputs.end());
   wanted.insert(wanted.end(), wanted_inputs.begin(), wanted_inputs.end());
@@ -794,7 +808,17 @@ FunctionResult RunPrimFunc(const RunContext& ctx, const std::string& name, const
     CompareOutputs(actual, wanted, ctx.request.rtol, ctx.request.atol, &r);
   }
   // A mismatching kernel still runs, and how fast it is matters while fixing it.
-  if (ctx.request.profile) Time(ctx, fn, args, hooks, &r);
+  if (ctx.request.profile && ctx.request.slow_call_s > 0 && call_s > ctx.request.slow_call_s) {
+    r.too_slow = true;
+    r.samples_s = {call_s};
+    r.number = 1;
+    if (r.message.empty()) {
+      r.message = "not timed: its checked call took " + std::to_string(call_s) + " s, over the limit of " +
+                  std::to_string(ctx.request.slow_call_s) + " s";
+    }
+  } else if (ctx.request.profile) {
+    Time(ctx, fn, args, hooks, &r);
+  }
   return r;
 }
 
@@ -832,6 +856,7 @@ FunctionResult RunRelaxFunction(const RunContext& ctx, const std::string& name, 
     r.message = std::move(message);
     return r;
   };
+  if (ctx.request.expected_outputs) return fail("expected outputs are for PrimFuncs; a Relax function is checked by a reference");
   auto ref = ctx.reference_module->Lookup(name).as_ref<relax::FunctionNode>();
   ir::IRModule ref_module = ref.defined() ? ctx.reference_module : ctx.request.module;
   if (!ref.defined()) ref = func;

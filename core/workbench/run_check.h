@@ -136,6 +136,16 @@ struct RunCheckRequest {
   // unset: DefaultChildMemoryLimit(); 0: none. Past it, the function is kOutOfMemory.
   std::optional<size_t> memory_limit_bytes;
   bool keep_outputs = false;   // fill FunctionResult::outputs
+  // PrimFuncs: outputs to compare with instead of running a reference (`reference` is then not
+  // used), named as FunctionResult::outputs names them. An isolated run compares them in its
+  // child, so only the verdict crosses the process boundary, not the outputs (the tuner checks
+  // each candidate against the default schedule's outputs on the same seeded inputs this way).
+  // The result's reference is then "expected".
+  std::shared_ptr<const std::vector<std::pair<std::string, runtime::NDArray>>> expected_outputs;
+  // Profiled PrimFuncs: a function whose checked call took longer than this many seconds is not
+  // timed further; that call is its one sample (FunctionResult::too_slow). 0: every function is
+  // timed. The tuner's cut for candidates that cannot win, which would spend the search's time.
+  double slow_call_s = 0;
   // With `profile` on the CPU: measure the host's peaks again instead of reading their cache.
   bool measure_peaks = false;
   // kCompiled: the reference module already built for the host without default schedules (as
@@ -175,6 +185,8 @@ struct FunctionResult {
   std::vector<std::pair<std::string, runtime::NDArray>> outputs;
   std::map<std::string, int64_t> symbolic;  // Relax: the size picked for each symbolic var
   std::vector<double> samples_s;            // seconds per call, one per repeat
+  // Its checked call took longer than RunCheckRequest::slow_call_s: samples_s is that call alone.
+  bool too_slow = false;
   int number = 0;                           // calls per sample (after min_repeat_ms growth)
   std::optional<double> flops;              // of one call, when countable
   std::optional<double> operations;         // executed operations of one call (the auto choice)

@@ -19,6 +19,7 @@
 #include "ir/structural_hash.h"
 #include "meta_schedule/apply.h"
 #include "meta_schedule/database.h"
+#include "meta_schedule/default_sketch.h"
 #include "meta_schedule/feature_extractor.h"
 #include "meta_schedule/mutator.h"
 #include "meta_schedule/postproc.h"
@@ -117,7 +118,7 @@ bool HasLoopKind(const tir::PrimFunc& f, tir::ForKind kind) {
 // reproducible; `fail` decides which candidates "compute wrong numbers".
 RunnerFn FakeRunner(std::function<bool(uint64_t)> fail = {}, int* calls = nullptr,
                     std::function<void(int, const workbench::CancellationToken&)> on_call = {}) {
-  return [=](const BuiltCandidate& built, const tir::PrimFunc&, const Outputs&, double,
+  return [=](const BuiltCandidate& built, const tir::PrimFunc&, const Outputs&, const RunLimits&,
              const workbench::CancellationToken& token) {
     const tir::PrimFunc& scheduled = built.func;
     if (calls) ++*calls;
@@ -496,6 +497,133 @@ class Module:
     QVERIFY(error.find("/proc/no/such/dir") != std::string::npos);
   }
 
+  // The default schedule as a sketch: core/dlight's trace with its exact splits as sampled tiles
+  // replays to the default schedule itself (its trace text too), and chains of MutateTileSize on
+  // it give valid schedules that compute what the original does (reference interpreter, random
+  // inputs), with the default's structure and other tiles.
+  void defaultScheduleSketchReplaysAndMutates() {
+    std::vector<TuneTask> tasks = {MatmulTask()};
+    for (const TuneTask& t : ExtractTasks(ParseOrDie(kWorkloads)).tasks) {
+      if (t.name.find("matmul") != std::string::npos) tasks.push_back(t);  // with its bias epilogue
+    }
+    QCOMPARE(tasks.size(), size_t(2));
+    for (const TuneTask& task : tasks) {
+      const codegen::Target host = codegen::Target::Host();
+      std::optional<dlight::AppliedRule> dflt = dlight::ApplyRules(task.func, host, dlight::cpu::DefaultRules());
+      QVERIFY(dflt.has_value());
+      std::string why;
+      std::optional<DefaultSketch> sketch = MakeDefaultSketch(task.func, dflt->schedule, dflt->rule, 64, &why);
+      QVERIFY2(sketch.has_value(), (task.name + ": " + why).c_str());
+      QVERIFY(!sketch->decisions.empty());
+      SpaceOptions space = DefaultSpaceOptions(host);
+      space.default_sketch = std::make_shared<const DefaultSketch>(*sketch);
+      Candidate c;
+      c.sketch = kDefaultSketch;
+      c.decisions = sketch->decisions;
+      SampledSchedule seed = ApplyDesignSpace(task.func, space, c, 7);
+      QVERIFY2(seed.schedule.has_value(), seed.error.c_str());
+      QVERIFY(ir::StructuralEqual(seed.schedule->Func()->body, dflt->schedule.Func()->body));
+      QCOMPARE(seed.candidate.decisions, sketch->decisions);
+      QCOMPARE(seed.sites.size(), sketch->decisions.size());
+      const std::string trace = seed.schedule->trace().AsPython();
+      QVERIFY(trace.find("sample_perfect_tile") != std::string::npos);
+      schedule::Schedule replay(dlight::SingleFunctionModule(task.func));
+      DiagnosticList diags = schedule::ApplyRecipe(replay, trace);
+      QVERIFY2(diags.empty(), (diags.empty() ? "" : diags[0].message + "\n" + trace).c_str());
+      QVERIFY(ir::StructuralEqual(replay.Func()->body, dflt->schedule.Func()->body));
+      std::mt19937_64 rng(11);
+      SampledSchedule at = seed;
+      std::set<uint64_t> distinct;
+      int rejected = 0;
+      for (int i = 0; i < 24; ++i) {
+        std::optional<Candidate> m = MutateTileSize(at.candidate, at.sites, rng);
+        QVERIFY(m.has_value());
+        QCOMPARE(m->sketch, kDefaultSketch);
+        SampledSchedule next = ApplyDesignSpace(task.func, space, *m, i);
+        if (!next.schedule) {
+          // A tile of 1 removes a loop that a later step of the rule's trace counts on
+          // (reverse_compute_at without unit loops, then get_loops): no candidate, with the
+          // replay's error.
+          QVERIFY(!next.error.empty());
+          ++rejected;
+          continue;
+        }
+        // A split of a split's part (the rule splits B's panel, then the panel's row into
+        // vectors) is repaired on replay when its loop changed: the decisions taken rebuild it.
+        SampledSchedule again = ApplyDesignSpace(task.func, space, next.candidate, 99);
+        QVERIFY(again.schedule.has_value());
+        QVERIFY(ir::StructuralEqual(again.schedule->mod(), next.schedule->mod()));
+        distinct.insert(ir::StructuralHash(next.schedule->Func()));
+        workbench::EquivalenceOptions eq;
+        eq.seed = static_cast<uint64_t>(i + 1);
+        for (const auto& check : workbench::CheckEquivalence(dlight::SingleFunctionModule(task.func),
+                                                             next.schedule->mod(), eq)) {
+          QVERIFY2(check.outcome == workbench::FunctionCheck::Outcome::kEqual,
+                   (task.name + " mutation " + std::to_string(i) + ": " + check.detail + "\n" +
+                    next.schedule->trace().AsPython()).c_str());
+        }
+        at = next;
+      }
+      QVERIFY2(distinct.size() > 6, task.name.c_str());
+      QVERIFY(rejected < 12);
+    }
+  }
+
+  // The tuner seeds the population with the default schedule: its candidate is recorded as
+  // measured (not measured again), mutations of it are measured, and every record of the run
+  // replays from its trace to a function that was measured.
+  void defaultScheduleSeedsThePopulation() {
+    QTemporaryDir dir;
+    ExtractedTasks tasks;
+    TuneTask mm = MatmulTask();
+    tasks.tasks = {mm};
+    TuneOptions o;
+    o.max_trials = 24;
+    o.num_trials_per_iter = 8;
+    o.population_size = 24;
+    o.verify_top_k = 0;
+    // The whole population from the measured ones: the first batch is the default's neighbours.
+    o.init_measured_ratio = 1;
+    o.work_dir = dir.path().toStdString();
+    std::optional<dlight::AppliedRule> dflt =
+        dlight::ApplyRules(mm.func, codegen::Target::Host(), dlight::cpu::DefaultRules());
+    QVERIFY(dflt.has_value());
+    std::set<uint64_t> measured;
+    int default_runs = 0;
+    RunnerFn fake = FakeRunner();
+    o.runner = [&](const BuiltCandidate& built, const tir::PrimFunc& original, const Outputs& expected,
+                   const RunLimits& limits, const workbench::CancellationToken& token) {
+      measured.insert(ir::StructuralHash(built.func));
+      default_runs += ir::StructuralEqual(built.func->body, dflt->schedule.Func()->body);
+      return fake(built, original, expected, limits, token);
+    };
+    TuneResult r = Tune(tasks, o);
+    QVERIFY2(r.error.empty(), r.error.c_str());
+    const TaskReport& t = r.tasks[0];
+    QVERIFY2(t.seeded, t.seed_message.c_str());
+    QCOMPARE(default_runs, 1);  // its first, checked run only: the seed is that measurement
+    QVERIFY(t.default_sketch_trials >= o.num_trials_per_iter);
+    std::string error;
+    std::optional<JSONDatabase> db = JSONDatabase::Open(o.work_dir, &error);
+    QVERIFY2(db.has_value(), error.c_str());
+    std::optional<size_t> w = db->FindWorkload(WorkloadFunc(mm.func));
+    QVERIFY(w.has_value());
+    int sketch_records = 0;
+    for (const TuningRecord& rec : db->Records(*w, DatabaseTarget(codegen::Target::Host()))) {
+      schedule::Schedule replay(dlight::SingleFunctionModule(mm.func));
+      DiagnosticList diags = schedule::ApplyRecipe(replay, rec.trace);
+      QVERIFY2(diags.empty(), rec.trace.c_str());
+      tir::PrimFunc f = replay.Func();
+      f.CopyOnWrite()->attrs["tir.is_scheduled"] = ir::MakeBool(true);
+      QVERIFY2(measured.count(ir::StructuralHash(f)), rec.trace.c_str());
+      // A mutation of the default: the rule's pad/pack steps with sampled tiles.
+      sketch_records += rec.trace.find("sample_perfect_tile") != std::string::npos &&
+                        rec.trace.find("decompose_reduction") != std::string::npos &&
+                        rec.trace.find("meta_schedule.parallel") == std::string::npos;
+    }
+    QCOMPARE(sketch_records, t.default_sketch_trials);
+  }
+
   void sameSeedSameCandidates() {
     ExtractedTasks tasks;
     TuneTask mm = MatmulTask();
@@ -578,7 +706,7 @@ class Module:
     QVERIFY(dflt.has_value());
     const tir::PrimFunc dflt_func = dflt->schedule.Func();
     int calls = 0;
-    o.runner = [&](const BuiltCandidate& built, const tir::PrimFunc&, const Outputs&, double,
+    o.runner = [&](const BuiltCandidate& built, const tir::PrimFunc&, const Outputs&, const RunLimits&,
                    const workbench::CancellationToken&) {
       const tir::PrimFunc& scheduled = built.func;
       ++calls;
@@ -633,11 +761,11 @@ class Module:
     std::map<uint64_t, tir::PrimFunc> measured;
     RunnerFn fake = FakeRunner();
     o.runner = [&](const BuiltCandidate& built, const tir::PrimFunc& original,
-                   const Outputs& expected, double timeout_s,
+                   const Outputs& expected, const RunLimits& limits,
                    const workbench::CancellationToken& token) {
       const tir::PrimFunc& scheduled = built.func;
       measured[ir::StructuralHash(scheduled)] = scheduled;
-      return fake(built, original, expected, timeout_s, token);
+      return fake(built, original, expected, limits, token);
     };
     TuneResult r = Tune(tasks, o);
     QVERIFY2(r.error.empty(), r.error.c_str());
@@ -676,7 +804,7 @@ class Module:
     o.population_size = 8;
     o.verify_top_k = 0;
     // Every candidate of a task as fast as its default: the gradient is best / batches * weight.
-    o.runner = [](const BuiltCandidate& built, const tir::PrimFunc&, const Outputs&, double,
+    o.runner = [](const BuiltCandidate& built, const tir::PrimFunc&, const Outputs&, const RunLimits&,
                   const workbench::CancellationToken&) {
       const tir::PrimFunc& scheduled = built.func;
       Measurement m;
@@ -704,8 +832,9 @@ class Module:
   }
 
   // The slow limit: after the default schedule (run with ten times timeout_s: it runs the
-  // reference too), each candidate's run is limited to slow_limit times what its calls would take
-  // at the best latency so far; a candidate that slow is cut, a failed trial counted as too slow.
+  // reference too), a candidate whose checked call takes more than slow_limit times the best
+  // latency so far is timed by that call alone (a measurement, counted too slow), and its run is
+  // killed past slow_limit times what its calls would take at the best latency (failed, too slow).
   void slowCandidatesAreCut() {
     ExtractedTasks tasks;
     tasks.tasks = {MatmulTask()};
@@ -714,43 +843,55 @@ class Module:
     o.num_trials_per_iter = 16;
     o.population_size = 24;
     o.verify_top_k = 0;
-    std::vector<double> limits;
-    int slow = 0;
+    std::vector<RunLimits> limits;
+    int timed_once = 0, killed = 0;
     o.runner = [&](const BuiltCandidate& built, const tir::PrimFunc&, const Outputs&,
-                   double timeout_s, const workbench::CancellationToken&) {
+                   const RunLimits& run_limits, const workbench::CancellationToken&) {
       const bool first = limits.empty();
-      limits.push_back(timeout_s);
+      limits.push_back(run_limits);
       Measurement m;
       m.result.name = "main";
       const uint64_t h = ir::StructuralHash(built.func);
-      // 1 ms a call, or 1 s for every fourth candidate; a run is 5 calls (TVM's 3, a warm-up and
-      // the checked call).
-      const double latency = !first && h % 4 == 0 ? 1.0 : 1e-3;
-      if (5 * latency > timeout_s) {
-        ++slow;
+      // 1 ms a call; every fourth candidate 0.1 s, every eighth one 100 s (it never ends).
+      const double latency = first || h % 4 != 0 ? 1e-3 : h % 8 == 0 ? 100.0 : 0.1;
+      if (latency > run_limits.timeout_s) {
+        ++killed;
         m.result.status = workbench::RunStatus::kTimedOut;
         return m;
       }
+      m.result.number = 1;
+      if (run_limits.slow_call_s > 0 && latency > run_limits.slow_call_s) {
+        ++timed_once;
+        m.result.too_slow = true;
+        m.result.samples_s = {latency};
+        return m;
+      }
       m.result.samples_s = {latency};
-      m.result.number = 3;
       return m;
     };
     TuneResult r = Tune(tasks, o);
     QVERIFY2(r.error.empty(), r.error.c_str());
     QCOMPARE(limits.size(), size_t(17));
-    QCOMPARE(limits[0], 10 * o.timeout_s);
-    // 2 s + slow_limit x (5 calls at 1 ms + the 100 ms sample).
-    for (size_t i = 1; i < limits.size(); ++i)
-      QVERIFY(std::abs(limits[i] - (2 + o.slow_limit * (5e-3 + 0.1))) < 1e-9);
-    QVERIFY(slow > 0);
-    QCOMPARE(r.tasks[0].too_slow, slow);
-    QCOMPARE(r.tasks[0].failed, slow);
+    QCOMPARE(limits[0].timeout_s, 10 * o.timeout_s);
+    QCOMPARE(limits[0].slow_call_s, 0.0);
+    for (size_t i = 1; i < limits.size(); ++i) {
+      // 2 s + slow_limit x (5 calls at 1 ms + the 100 ms sample); a call past slow_limit x 1 ms.
+      QVERIFY(std::abs(limits[i].timeout_s - (2 + o.slow_limit * (5e-3 + 0.1))) < 1e-9);
+      QVERIFY(std::abs(limits[i].slow_call_s - o.slow_limit * 1e-3) < 1e-12);
+    }
+    QVERIFY(timed_once > 0);
+    QVERIFY(killed > 0);
+    QCOMPARE(r.tasks[0].too_slow, timed_once + killed);
+    QCOMPARE(r.tasks[0].failed, killed);
     QCOMPARE(*r.tasks[0].best_s, 1e-3);
     // Without the limit, only timeout_s.
     o.slow_limit = 0;
     limits.clear();
     Tune(tasks, o);
-    for (size_t i = 1; i < limits.size(); ++i) QCOMPARE(limits[i], o.timeout_s);
+    for (size_t i = 1; i < limits.size(); ++i) {
+      QCOMPARE(limits[i].timeout_s, o.timeout_s);
+      QCOMPARE(limits[i].slow_call_s, 0.0);
+    }
   }
 
   void cancelStopsTuning() {

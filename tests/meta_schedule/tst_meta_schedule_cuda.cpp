@@ -885,7 +885,7 @@ class Module:
     o.verify_top_k = 0;
     int calls = 0;
     o.runner = [&](const BuiltCandidate& built, const tir::PrimFunc& original, const Outputs&,
-                   double, const workbench::CancellationToken&) {
+                   const RunLimits&, const workbench::CancellationToken&) {
       const tir::PrimFunc& scheduled = built.func;
       ++calls;
       Measurement m;

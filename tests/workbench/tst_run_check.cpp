@@ -290,6 +290,49 @@ class TstRunCheck : public QObject {
     }
   }
 
+  // Outputs given instead of a reference: compared in the isolated run's child (nothing comes
+  // back but the verdict), a wrong kernel caught by them; a checked call slower than slow_call_s
+  // is the run's one sample.
+  void givenOutputsCheckInTheChildAndSlowCallsAreTimedOnce() {
+    RunCheckRequest first = Request(kAddOne);
+    first.keep_outputs = true;
+    first.seed = 5;
+    FunctionResult right = One(RunAndCheck(first));
+    QVERIFY2(right.ok(), right.message.c_str());
+    auto expected = std::make_shared<const std::vector<std::pair<std::string, runtime::NDArray>>>(right.outputs);
+    for (const char* text : {kAddOne, kAddTwo}) {
+      RunCheckRequest request = Request(text);
+      request.seed = 5;
+      request.expected_outputs = expected;
+      request.reference = ReferenceKind::kInterpreter;  // not used: the given outputs check
+      request.isolate = true;
+      FunctionResult r = One(RunAndCheck(request));
+      QCOMPARE(r.reference, std::string("expected"));
+      QVERIFY(r.outputs.empty());
+      if (text == kAddOne) {
+        QVERIFY2(r.ok(), r.message.c_str());
+      } else {
+        QVERIFY(r.status == RunStatus::kMismatch);
+        QVERIFY2(r.message.find("64 of 64 elements of B differ") != std::string::npos, r.message.c_str());
+      }
+    }
+    RunCheckRequest slow = Request(kMatmul);
+    slow.reference = ReferenceKind::kNone;
+    slow.profile = true;
+    slow.timing = {.number = 5, .repeat = 3};
+    slow.slow_call_s = 1e-9;
+    FunctionResult r = One(RunAndCheck(slow));
+    QVERIFY2(r.ok(), r.message.c_str());
+    QVERIFY(r.too_slow);
+    QCOMPARE(r.samples_s.size(), size_t(1));
+    QCOMPARE(r.number, 1);
+    QVERIFY(FunctionResultFromJson(nlohmann::json::parse(ToJson(r).dump())).too_slow);
+    slow.slow_call_s = 0;
+    r = One(RunAndCheck(slow));
+    QVERIFY(!r.too_slow);
+    QCOMPARE(r.samples_s.size(), size_t(3));
+  }
+
   void theCodecCarriesEveryField() {
     RunCheckRequest request = Request(kAddTwo);
     request.reference_module = Parse(kAddOne);
