@@ -143,6 +143,8 @@ class AccessCollector : public StmtExprVisitor {
     VarSubstituter subst(bind);
     auto add = [&](std::vector<Access>& out, const std::vector<BufferRegion>& regions) {
       for (const auto& r : regions) {
+        // A buffer this block allocates is not an access of the block (as for its own loads).
+        if (local.count(r->buffer.get())) continue;
         std::vector<Interval> dims;
         for (const auto& range : r->region) {
           Interval lo = Relax(subst(range->min));
