@@ -413,6 +413,39 @@ class TestArith : public QObject {
     QVERIFY(!ana.CanProveGreaterEqual(i, 0));
   }
 
+  void canonicalOrderAsTvm() {
+    Analyzer ana;
+    Var i = V("i"), j = V("j"), k = V("k");
+    // Terms by descending scale, whatever order they come in.
+    QVERIFY(Equal(ana.Simplify(Plus(j, Times(i, C(8)))), Plus(Times(i, C(8)), j)));
+    // A positive constant before the subtracted terms; alone it is the minuend.
+    QVERIFY(Equal(ana.Simplify(Plus(Minus(C(9), i), C(0))), Minus(C(9), i)));
+    QVERIFY(Equal(ana.Simplify(Plus(Minus(j, k), C(1))), Minus(Plus(j, C(1)), k)));
+    // A negative constant last.
+    QVERIFY(Equal(ana.Simplify(Minus(Minus(j, C(2)), k)), Minus(Minus(j, k), C(2))));
+  }
+
+  void floorDivOfScaledSum() {
+    Analyzer ana;
+    Var x = V("x"), y = V("y");
+    ana.Bind(x, R(0, 8));
+    ana.Bind(y, R(0, 4));
+    // (x*8 + 7) // 16: 8 divides 16 and 7 < 8, so the quotient is x // 2.
+    QVERIFY(Equal(ana.Simplify(FDiv(Plus(Times(x, C(8)), C(7)), C(16))), FDiv(x, C(2))));
+    QVERIFY(Equal(ana.Simplify(FDiv(Times(x, C(8)), C(16))), FDiv(x, C(2))));
+    // (x*6 + y) // 4 with the residue x*2 + y in [0, 17]: not one constant, and 6 does not
+    // divide 4: no rewrite.
+    PrimExpr kept = FDiv(Plus(Times(x, C(6)), y), C(4));
+    QVERIFY(Equal(ana.Simplify(kept), kept));
+    // (x*5 + y) // 4 with x in [0, 1): the residue x + y is in [0, 3], so the quotient is x.
+    Analyzer one;
+    one.Bind(x, R(0, 1));
+    one.Bind(y, R(0, 4));
+    QVERIFY(Equal(one.Simplify(FDiv(Plus(Times(x, C(5)), y), C(4))), C(0)));
+    // 9 does not stay below 8: (x*8 + 9) // 16 is not x // 2.
+    QVERIFY(!Equal(ana.Simplify(FDiv(Plus(Times(x, C(8)), C(9)), C(16))), FDiv(x, C(2))));
+  }
+
   void symbolicSplit() {
     // split by a symbolic factor n: (i*n + j) // n == i and % n == j once 0 <= j < n is known.
     Analyzer ana;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "schedule_test_util.h"
+#include "tir/functor.h"
 
 using namespace wb;
 using namespace wb::schedule;
@@ -601,6 +602,36 @@ class TestScheduleCache : public QObject {
              Rendered("reindex",
                       "The block `root` has 0 write regions, so `buffer_index` is required to be "
                       "in [0, 0). However, the input `buffer_index` is 0, which is out of range"));
+  }
+
+  void cacheReadOpaqueUse() {
+    // The consumer passes A's data to an intrinsic: after cache_read it passes the cache's.
+    ir::IRModule mod = ParseModule(R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 16), "float16"), B: T.Buffer((16, 16), "float16")):
+        for i in range(1):
+            with T.sblock("opaque"):
+                vi = T.axis.spatial(1, i)
+                T.reads(A[0:16, 0:16])
+                T.writes(B[0:16, 0:16])
+                T.evaluate(T.tvm_load_matrix_sync(B.data, 16, 16, 16, vi, T.tvm_access_ptr(T.type_annotation("float16"), A.data, 0, 256, 1), 16, "row_major"))
+)");
+    Schedule sch(mod);
+    SBlockRV stage = sch.CacheRead(sch.GetSBlock("opaque"), 0, "shared");
+    tir::SBlock opaque = sch.Get(sch.GetSBlock("opaque"));
+    tir::Buffer cache = sch.Get(stage)->writes[0]->buffer;
+    QCOMPARE(cache->name, std::string("A_shared"));
+    const tir::Var& a_data = sch.Func()->buffer_map[0]->data;
+    bool uses_a = false, uses_cache = false;
+    tir::PostOrderVisit(opaque->body, [&](const ir::Object* n) {
+      uses_a |= n == a_data.get();
+      uses_cache |= n == cache->data.get();
+    });
+    QVERIFY(uses_cache);
+    QVERIFY(!uses_a);
+    QCOMPARE(opaque->reads[0]->buffer->name, std::string("A_shared"));
+    ExpectReplay(mod, sch);
   }
 
   void cacheReadUnderOuterBlock() {

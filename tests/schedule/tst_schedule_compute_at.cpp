@@ -309,6 +309,188 @@ class Module:
                 Y[vi] = temp[vi // 8, vi % 8]
 )";
 
+// A producer blockized by tiles of 4 (its outer block writes B[vo * 4:vo * 4 + 4]) and a consumer
+// tiled by 8: under the consumer's outer loop two producer tiles are needed.
+const char* kTiles = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((32,), "float32"), C: T.Buffer((32,), "float32")):
+        B = T.sblock_alloc_buffer((32,))
+        for o in range(8):
+            with T.sblock("B_o"):
+                vo = T.axis.spatial(8, o)
+                T.reads(A[vo * 4:vo * 4 + 4])
+                T.writes(B[vo * 4:vo * 4 + 4])
+                for i in range(4):
+                    with T.sblock("B"):
+                        vi = T.axis.spatial(32, vo * 4 + i)
+                        T.reads(A[vi])
+                        T.writes(B[vi])
+                        B[vi] = A[vi] * T.float32(2.0)
+        for jo, ji in T.grid(4, 8):
+            with T.sblock("C"):
+                vj = T.axis.spatial(32, jo * 8 + ji)
+                T.reads(B[vj])
+                T.writes(C[vj])
+                C[vj] = B[vj] + T.float32(1.0)
+)";
+
+const char* kTilesAt = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((32,), "float32"), C: T.Buffer((32,), "float32")):
+        B = T.sblock_alloc_buffer((32,))
+        for jo in range(4):
+            for ax0 in range(2):
+                with T.sblock("B_o"):
+                    vo = T.axis.spatial(8, jo * 2 + ax0)
+                    T.reads(A[vo * 4:vo * 4 + 4])
+                    T.writes(B[vo * 4:vo * 4 + 4])
+                    for i in range(4):
+                        with T.sblock("B"):
+                            vi = T.axis.spatial(32, vo * 4 + i)
+                            T.reads(A[vi])
+                            T.writes(B[vi])
+                            B[vi] = A[vi] * T.float32(2.0)
+            for ji in range(8):
+                with T.sblock("C"):
+                    vj = T.axis.spatial(32, jo * 8 + ji)
+                    T.reads(B[vj])
+                    T.writes(C[vj])
+                    C[vj] = B[vj] + T.float32(1.0)
+)";
+
+// The producer writes its rows in reverse: row i of Y is iteration 7 - i.
+const char* kReversedRows = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(X: T.Buffer((8, 8), "float32"), Z: T.Buffer((8, 8), "float32")):
+        Y = T.sblock_alloc_buffer((8, 8))
+        for i, j in T.grid(8, 8):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(X[vi, vj])
+                T.writes(Y[7 - vi, vj])
+                Y[7 - vi, vj] = X[vi, vj] * T.float32(3.0)
+        for i, j in T.grid(8, 8):
+            with T.sblock("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(Y[vi, vj])
+                T.writes(Z[vi, vj])
+                Z[vi, vj] = Y[vi, vj] + T.float32(1.0)
+)";
+
+const char* kReversedRowsAt = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(X: T.Buffer((8, 8), "float32"), Z: T.Buffer((8, 8), "float32")):
+        Y = T.sblock_alloc_buffer((8, 8))
+        for i in range(8):
+            for ax0 in range(8):
+                with T.sblock("B"):
+                    vi = T.axis.spatial(8, 7 - i)
+                    vj = T.axis.spatial(8, ax0)
+                    T.reads(X[vi, vj])
+                    T.writes(Y[7 - vi, vj])
+                    Y[7 - vi, vj] = X[vi, vj] * T.float32(3.0)
+            for j in range(8):
+                with T.sblock("C"):
+                    vi, vj = T.axis.remap("SS", [i, j])
+                    T.reads(Y[vi, vj])
+                    T.writes(Z[vi, vj])
+                    Z[vi, vj] = Y[vi, vj] + T.float32(1.0)
+)";
+
+// A reduction reading its input through nested digits (`v % 8 // 2`): its reduction iterator k
+// makes the map from its iterators to the read point not bijective, so each dimension is solved
+// alone: v // 8 fixes v to 8 consecutive values, the other digits constrain nothing.
+const char* kNestedDigits = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((64,), "float32"), W: T.Buffer((3,), "float32"), C: T.Buffer((64,), "float32")):
+        B = T.sblock_alloc_buffer((8, 4, 2))
+        for i, j, l in T.grid(8, 4, 2):
+            with T.sblock("B"):
+                vi, vj, vl = T.axis.remap("SSS", [i, j, l])
+                T.reads(A[vi * 8 + vj * 2 + vl])
+                T.writes(B[vi, vj, vl])
+                B[vi, vj, vl] = A[vi * 8 + vj * 2 + vl] + T.float32(1.0)
+        for v, k in T.grid(64, 3):
+            with T.sblock("C"):
+                vv, vk = T.axis.remap("SR", [v, k])
+                T.reads(B[vv // 8, vv % 8 // 2, vv % 2], W[vk])
+                T.writes(C[vv])
+                with T.init():
+                    C[vv] = T.float32(0.0)
+                C[vv] = C[vv] + B[vv // 8, vv % 8 // 2, vv % 2] * W[vk]
+)";
+
+const char* kNestedDigitsReverseAt = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((64,), "float32"), W: T.Buffer((3,), "float32"), C: T.Buffer((64,), "float32")):
+        B = T.sblock_alloc_buffer((8, 4, 2))
+        for i in range(8):
+            for j, l in T.grid(4, 2):
+                with T.sblock("B"):
+                    vi, vj, vl = T.axis.remap("SSS", [i, j, l])
+                    T.reads(A[vi * 8 + vj * 2 + vl])
+                    T.writes(B[vi, vj, vl])
+                    B[vi, vj, vl] = A[vi * 8 + vj * 2 + vl] + T.float32(1.0)
+            for ax0, ax1 in T.grid(8, 3):
+                with T.sblock("C"):
+                    vv = T.axis.spatial(64, i * 8 + ax0)
+                    vk = T.axis.reduce(3, ax1)
+                    T.reads(B[vv // 8, vv % 8 // 2, vv % 2], W[vk])
+                    T.writes(C[vv])
+                    with T.init():
+                        C[vv] = T.float32(0.0)
+                    C[vv] = C[vv] + B[vv // 8, vv % 8 // 2, vv % 2] * W[vk]
+)";
+
+// A consumer with a unit iterator v0 reading row v0 of a 16-row producer: under the producer's
+// row loop the unit iterator is solved to the row, guarded to stay inside its domain.
+const char* kUnitRow = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 4), "float32"), D: T.Buffer((1, 4), "float32")):
+        B = T.sblock_alloc_buffer((16, 4))
+        for i, j in T.grid(16, 4):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A[vi, vj])
+                T.writes(B[vi, vj])
+                B[vi, vj] = A[vi, vj] * T.float32(2.0)
+        for a, b in T.grid(1, 4):
+            with T.sblock("D"):
+                v0, v1 = T.axis.remap("SS", [a, b])
+                T.reads(B[v0, v1])
+                T.writes(D[v0, v1])
+                D[v0, v1] = B[v0, v1] + T.float32(1.0)
+)";
+
+const char* kUnitRowReverseAt = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 4), "float32"), D: T.Buffer((1, 4), "float32")):
+        B = T.sblock_alloc_buffer((16, 4))
+        for i in range(16):
+            for j in range(4):
+                with T.sblock("B"):
+                    vi, vj = T.axis.remap("SS", [i, j])
+                    T.reads(A[vi, vj])
+                    T.writes(B[vi, vj])
+                    B[vi, vj] = A[vi, vj] * T.float32(2.0)
+            for ax0, ax1 in T.grid(1, 4):
+                with T.sblock("D"):
+                    T.where(i < 1)
+                    v0 = T.axis.spatial(1, i + ax0)
+                    v1 = T.axis.spatial(4, ax1)
+                    T.reads(B[v0, v1])
+                    T.writes(D[v0, v1])
+                    D[v0, v1] = B[v0, v1] + T.float32(1.0)
+)";
+
 }  // namespace
 
 class TestScheduleComputeAt : public QObject {
@@ -411,6 +593,73 @@ sch.compute_at("B", i0)
     inner.ReverseComputeAt(inner.GetSBlock("B"), a_loops[1]);
     ExpectModule(mod, inner.mod(), kDigitsReverseAtInner);
     ExpectReplay(mod, inner);
+  }
+
+  void computeAtScaledIterator() {
+    ir::IRModule mod = ParseModule(kTiles);
+    Schedule sch(mod);
+    auto c_loops = sch.GetLoops(sch.GetSBlock("C"));
+    sch.ComputeAt(sch.GetSBlock("B_o"), c_loops[0]);
+    ExpectModule(mod, sch.mod(), kTilesAt);
+    ExpectReplay(mod, sch);
+  }
+
+  void computeAtReversedIndex() {
+    ir::IRModule mod = ParseModule(kReversedRows);
+    Schedule sch(mod);
+    auto c_loops = sch.GetLoops(sch.GetSBlock("C"));
+    sch.ComputeAt(sch.GetSBlock("B"), c_loops[0]);
+    ExpectModule(mod, sch.mod(), kReversedRowsAt);
+    ExpectReplay(mod, sch);
+  }
+
+  void reverseComputeAtNestedDigits() {
+    ir::IRModule mod = ParseModule(kNestedDigits);
+    Schedule sch(mod);
+    auto b_loops = sch.GetLoops(sch.GetSBlock("B"));
+    sch.ReverseComputeAt(sch.GetSBlock("C"), b_loops[0]);
+    ExpectModule(mod, sch.mod(), kNestedDigitsReverseAt);
+    ExpectReplay(mod, sch);
+  }
+
+  void reverseComputeAtUnitIterator() {
+    ir::IRModule mod = ParseModule(kUnitRow);
+    Schedule sch(mod);
+    auto b_loops = sch.GetLoops(sch.GetSBlock("B"));
+    sch.ReverseComputeAt(sch.GetSBlock("D"), b_loops[0], /*preserve_unit_loops=*/true);
+    ExpectModule(mod, sch.mod(), kUnitRowReverseAt);
+    ExpectReplay(mod, sch);
+  }
+
+  void computeAtUnsolvableIndex() {
+    // B is read at vi + vk by a reduction: no form of the index gives vi's range alone.
+    Schedule sch(ParseModule(R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16,), "float32"), C: T.Buffer((13,), "float32")):
+        B = T.sblock_alloc_buffer((16,))
+        for i in range(16):
+            with T.sblock("B"):
+                vi = T.axis.spatial(16, i)
+                T.reads(A[vi])
+                T.writes(B[vi])
+                B[vi] = A[vi] + T.float32(1.0)
+        for i, k in T.grid(13, 4):
+            with T.sblock("C"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                T.reads(B[vi + vk])
+                T.writes(C[vi])
+                with T.init():
+                    C[vi] = T.float32(0.0)
+                C[vi] = C[vi] + B[vi + vk]
+)"));
+    auto b_loops = sch.GetLoops(sch.GetSBlock("B"));
+    SBlockRV c = sch.GetSBlock("C");
+    QCOMPARE(FailsCleanly(sch, [&] { sch.ReverseComputeAt(c, b_loops[0]); }),
+             Rendered("reverse-compute-at",
+                      "The region of buffer B that the block `C` reads is indexed by `(vi + vk)`, "
+                      "which is not a block iterator `v`, `v * c`, `v // c` or `v % c`, so the "
+                      "iterator ranges that cover what the producers write cannot be derived"));
   }
 
   void computeAtGuardsPastTheEdge() {

@@ -88,7 +88,7 @@ class Module:
                         v0, v1 = T.axis.remap("SS", [bx, k0])
                         T.reads(A[v0 * 4:v0 * 4 + 4, v1 * 4:v1 * 4 + 4])
                         T.writes(A_shared[v0 * 4:v0 * 4 + 4, v1 * 4:v1 * 4 + 4])
-                        T.sblock_attr({"auto_copy": T.bool(True)})
+                        T.sblock_attr({"auto_copy": True})
                         for ax0, ax1 in T.grid(4, 4):
                             A_shared[v0 * 4 + ax0, v1 * 4 + ax1] = A[v0 * 4 + ax0, v1 * 4 + ax1]
                     for k1, j in T.grid(4, 8):
@@ -120,7 +120,7 @@ class Module:
                 v0 = T.axis.spatial(4, i)
                 T.reads(A[v0, 0:8])
                 T.writes(A_local[v0, 0:8])
-                T.sblock_attr({"auto_copy": T.bool(True)})
+                T.sblock_attr({"auto_copy": True})
                 for ax0, ax1 in T.grid(1, 8):
                     A_local[v0 + ax0, ax1] = A[v0 + ax0, ax1]
             for j in range(8):
@@ -158,14 +158,14 @@ class Module:
                     v0, v1 = T.axis.remap("SS", [i0, k0])
                     T.reads(A[v0 * 4:v0 * 4 + 4, v1 * 4:v1 * 4 + 4])
                     T.writes(A_shared[v0 * 4:v0 * 4 + 4, v1 * 4:v1 * 4 + 4])
-                    T.sblock_attr({"auto_copy": T.bool(True)})
+                    T.sblock_attr({"auto_copy": True})
                     for ax0, ax1 in T.grid(4, 4):
                         A_shared[v0 * 4 + ax0, v1 * 4 + ax1] = A[v0 * 4 + ax0, v1 * 4 + ax1]
                 with T.sblock("B_shared"):
                     v0, v1 = T.axis.remap("SS", [k0, j0])
                     T.reads(B[v0 * 4:v0 * 4 + 4, v1 * 4:v1 * 4 + 4])
                     T.writes(B_shared[v0 * 4:v0 * 4 + 4, v1 * 4:v1 * 4 + 4])
-                    T.sblock_attr({"auto_copy": T.bool(True)})
+                    T.sblock_attr({"auto_copy": True})
                     for ax0, ax1 in T.grid(4, 4):
                         B_shared[v0 * 4 + ax0, v1 * 4 + ax1] = B[v0 * 4 + ax0, v1 * 4 + ax1]
                 for k1, i1, j1 in T.grid(4, 4, 4):
@@ -182,7 +182,7 @@ class Module:
                 v0, v1 = T.axis.remap("SS", [i0, j0])
                 T.reads(C_local[v0 * 4:v0 * 4 + 4, v1 * 4:v1 * 4 + 4])
                 T.writes(C[v0 * 4:v0 * 4 + 4, v1 * 4:v1 * 4 + 4])
-                T.sblock_attr({"auto_copy": T.bool(True)})
+                T.sblock_attr({"auto_copy": True})
                 for ax0, ax1 in T.grid(4, 4):
                     C[v0 * 4 + ax0, v1 * 4 + ax1] = C_local[v0 * 4 + ax0, v1 * 4 + ax1]
 )");

@@ -86,6 +86,7 @@ class TstParser : public QObject {
   void loopKinds();
   void inferredRegions();
   void inferredRegionsUnionOffsets();
+  void inferredRegionsSkipOwnAllocations();
   void statements();
   void expressions();
   void threads();
@@ -397,6 +398,40 @@ def f(A: T.Buffer((16,), "float32"), B: T.Buffer((16, 16), "float32"), C: T.Buff
   QCOMPARE(Const(bb->region[0]->extent), int64_t(3));
   QCOMPARE(Const(bb->region[1]->min), int64_t(0));  // vi and 3 * vi: the whole dimension
   QCOMPARE(Const(bb->region[1]->extent), int64_t(16));
+}
+
+// A buffer the block allocates is internal to it: neither its own accesses nor those of the
+// blocks nested in it (with their T.reads / T.writes) appear among its regions.
+void TstParser::inferredRegionsSkipOwnAllocations() {
+  const char* src = R"(
+@T.prim_func(s_tir=True)
+def f(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
+    for o in range(4):
+        with T.sblock("outer"):
+            vo = T.axis.spatial(4, o)
+            L = T.sblock_alloc_buffer((4,), scope="local")
+            for x in range(4):
+                with T.sblock("load"):
+                    vx = T.axis.spatial(4, x)
+                    T.reads(A[vo * 4 + vx])
+                    T.writes(L[vx])
+                    L[vx] = A[vo * 4 + vx]
+            for x in range(4):
+                with T.sblock("store"):
+                    vx = T.axis.spatial(4, x)
+                    T.reads(L[vx])
+                    T.writes(B[vo * 4 + vx])
+                    B[vo * 4 + vx] = L[vx] + T.float32(1.0)
+)";
+  auto r = script::Parse(src);
+  QVERIFY2(r.ok(), Diags(r).c_str());
+  const SBlockNode* b = FindBlock(FirstFunc(r)->body, "outer");
+  QVERIFY(b);
+  QCOMPARE(b->reads.size(), size_t(1));
+  QCOMPARE(b->reads[0]->buffer->name, std::string("A"));
+  QCOMPARE(Const(b->reads[0]->region[0]->extent), int64_t(4));
+  QCOMPARE(b->writes.size(), size_t(1));
+  QCOMPARE(b->writes[0]->buffer->name, std::string("B"));
 }
 
 void TstParser::statements() {

@@ -290,6 +290,11 @@ class CacheReadRewriter : public StmtExprMutator {
     }
     return e;
   }
+  // An opaque use of the buffer's data (`T.tvm_access_ptr(..., A.data, ...)`) reads the cache too.
+  PrimExpr VisitExpr_(const VarNode* op) override {
+    if (op == info_->original->data.get()) return info_->cache->data;
+    return GetRef(op);
+  }
 
  private:
   const SBlockNode* scope_;
@@ -364,6 +369,10 @@ class CacheWriteRewriter : public StmtExprMutator {
       return MakeBufferLoad(info_->cache, redirect_.Indices(load->indices), load->predicate);
     }
     return e;
+  }
+  PrimExpr VisitExpr_(const VarNode* op) override {
+    if (active_ && op == info_->original->data.get()) return info_->cache->data;
+    return GetRef(op);
   }
 
  private:

@@ -92,7 +92,7 @@ struct VarDomain {
 // (written or read) region is indexed by, such that it covers the required range of that
 // dimension: `v`, `v * c`, `v // c` (and nested `(e // c1) // c2`, `(e // c) % m`) are solved;
 // `v % c` constrains nothing. `dim_max` is the last index of the dimension.
-std::pair<Var, VarDomain> SolveVarDomain(const arith::IntSet& provided,
+std::optional<std::pair<Var, VarDomain>> SolveVarDomain(const arith::IntSet& provided,
                                          const arith::IntSet& required, const PrimExpr& dim_max,
                                          arith::Analyzer* analyzer) {
   PrimExpr provided_min = analyzer->Simplify(provided.min_value);
@@ -114,14 +114,14 @@ std::pair<Var, VarDomain> SolveVarDomain(const arith::IntSet& provided,
       e = m->a;
     }
     if (v) {
-      return {GetRef(v),
+      return std::pair{GetRef(v),
               VarDomain{interval(floordiv(required_min, e),
                                  required_max.defined() ? floordiv(required_max, e) : PrimExpr()),
                         interval(make_const(dim_max->dtype, int64_t(0)), floordiv(dim_max, e))}};
     }
   } else if (analyzer->CanProveEqual(provided_min, provided_max)) {
     if (const auto* v = provided_min.as<VarNode>()) {
-      return {GetRef(v), VarDomain{interval(required_min, required_max),
+      return std::pair{GetRef(v), VarDomain{interval(required_min, required_max),
                                    interval(make_const(dim_max->dtype, int64_t(0)), dim_max)}};
     }
     if (const auto* d = provided_min.as<FloorDivNode>()) {
@@ -130,7 +130,7 @@ std::pair<Var, VarDomain> SolveVarDomain(const arith::IntSet& provided,
         // a <= x // fac <= b with fac > 0: a * fac <= x <= b * fac + fac - 1.
         arith::IntSet need = interval(mul(required_min, fac), ceil_end(required_max, fac));
         if (const auto* v = d->a.as<VarNode>()) {
-          return {GetRef(v),
+          return std::pair{GetRef(v),
                   VarDomain{need, interval(make_const(dim_max->dtype, int64_t(0)),
                                            ceil_end(dim_max, fac))}};
         }
@@ -138,7 +138,7 @@ std::pair<Var, VarDomain> SolveVarDomain(const arith::IntSet& provided,
       }
     } else if (const auto* md = provided_min.as<FloorModNode>()) {
       // The remainder of a variable does not narrow the variable.
-      if (const auto* v = md->a.as<VarNode>()) return {GetRef(v), VarDomain{}};
+      if (const auto* v = md->a.as<VarNode>()) return std::pair{GetRef(v), VarDomain{}};
       if (analyzer->CanProveGreaterEqual(md->a, 1) && analyzer->CanProveGreaterEqual(md->b, 1) &&
           analyzer->CanProveGreaterEqual(required_min, 0)) {
         return SolveVarDomain(arith::IntSet::SinglePoint(md->a),
@@ -146,8 +146,7 @@ std::pair<Var, VarDomain> SolveVarDomain(const arith::IntSet& provided,
       }
     }
   }
-  throw std::invalid_argument("compute-at: the buffer region pattern cannot be solved for a "
-                              "block iterator: " + ExprText(provided_min));
+  return std::nullopt;
 }
 
 // TVM's UpdateBlockVarDomainAffine: when the provided region is a point that is a bijective
@@ -202,10 +201,11 @@ bool SolveAffine(const Buffer& buffer, const std::vector<IterVar>& iter_vars,
   return true;
 }
 
-// TVM's UpdateBlockVarDomainDimwise: each dimension solved on its own.
-void SolveDimwise(const Buffer& buffer, const std::vector<arith::IntSet>& provided,
-                  const std::vector<arith::IntSet>& required, arith::Analyzer* analyzer,
-                  std::unordered_map<const VarNode*, VarDomain>* doms) {
+// TVM's UpdateBlockVarDomainDimwise: each dimension solved on its own. Returns the index of a
+// dimension that no form above solves (null when all are solved).
+PrimExpr SolveDimwise(const Buffer& buffer, const std::vector<arith::IntSet>& provided,
+                      const std::vector<arith::IntSet>& required, arith::Analyzer* analyzer,
+                      std::unordered_map<const VarNode*, VarDomain>* doms) {
   for (size_t d = 0; d < provided.size() && d < required.size(); ++d) {
     const arith::IntSet& p = provided[d];
     if (analyzer->CanProveEqual(p.min_value, p.max_value) &&
@@ -215,10 +215,12 @@ void SolveDimwise(const Buffer& buffer, const std::vector<arith::IntSet>& provid
     const PrimExpr& extent = buffer->shape[d];
     PrimExpr dim_max = max(sub(extent, make_const(extent->dtype, int64_t(1))),
                            make_const(extent->dtype, int64_t(0)));
-    auto [var, info] = SolveVarDomain(p, required[d], dim_max, analyzer);
-    auto it = doms->find(var.get());
-    if (it != doms->end()) it->second.Union(info, analyzer);
+    auto solved = SolveVarDomain(p, required[d], dim_max, analyzer);
+    if (!solved) return p.min_value;
+    auto it = doms->find(solved->first.get());
+    if (it != doms->end()) it->second.Union(solved->second, analyzer);
   }
+  return PrimExpr();
 }
 
 // The regions of `regions` per buffer, each dimension an interval, unioned per buffer.
@@ -444,7 +446,16 @@ void Schedule::ComputeAtImpl(const SBlockRV& block_rv, const LoopRV& loop_rv,
                            [&](const auto& r) { return r.first.same_as(buffer); });
     if (it == needed.end()) continue;
     if (!SolveAffine(buffer, block->iter_vars, given, it->second, &analyzer, &doms)) {
-      SolveDimwise(buffer, given, it->second, &analyzer, &doms);
+      PrimExpr unsolved = SolveDimwise(buffer, given, it->second, &analyzer, &doms);
+      if (unsolved.defined()) {
+        throw ScheduleError(prim, "The region of buffer " + buffer->name + " that the block " +
+                                      Quote(block.get()) + (reverse ? " reads" : " writes") +
+                                      " is indexed by `" + ExprText(unsolved) +
+                                      "`, which is not a block iterator `v`, `v * c`, `v // c` "
+                                      "or `v % c`, so the iterator ranges that cover what the " +
+                                      (reverse ? "producers write" : "consumers read") +
+                                      " cannot be derived", block->span);
+      }
     }
   }
 

@@ -204,7 +204,7 @@ SBlockRV ReadWriteAt(Schedule& sch, const LoopRV& loop_rv, const SBlockRV& block
   std::string name = UniqueBlockName(func, src->name + "_" + storage_scope);
   SBlock copy = MakeSBlock(iters, {MakeBufferRegion(from, domain)}, {MakeBufferRegion(to, domain)},
                            name, body, {}, {}, {},
-                           {{"auto_copy", make_const(DataType::Bool(), int64_t(1))}});
+                           {{"auto_copy", ir::MakeBool(true)}});
 
   detail::BufferReplacer replacer({{src.get(), dst}});
   for (size_t i = st; i < ed; ++i) subtrees[i] = replacer(subtrees[i]);
