@@ -549,19 +549,21 @@ Tensor conv(const Tensor& data, const Tensor& weight, const ConvParams& p) {
   std::vector<int64_t> pads = PadPairs(p.padding, k, op);
   const auto& ds = data.shape();
   const auto& ws = weight.shape();
-  PrimExpr F = ws[wpos[0]], CI = ws[wpos[1]];
-  std::vector<int64_t> kernel;
-  for (size_t i = 0; i < k; ++i) {
-    const int64_t* kd = tir::AsConstInt(ws[wpos[2 + i]]);
-    if (!kd) throw std::invalid_argument(op + ": the kernel size must be static");
-    kernel.push_back(*kd);
-  }
-  const int64_t* f_const = tir::AsConstInt(F);
-  if (p.groups > 1 && !f_const) throw std::invalid_argument(op + ": grouped convolution needs static channels");
-  // Canonical order (batch, channel, spatial...) -> the layout's order.
+  arith::Analyzer analyzer;
+  PrimExpr F = ws[wpos[0]];
+  // TVM's extents: the data's channels per group, the output channels per group.
+  PrimExpr CI = analyzer.Simplify(tir::floordiv(ds[dpos[1]], Index(p.groups)));
+  PrimExpr f_per_group = analyzer.Simplify(tir::floordiv(F, Index(p.groups)));
+  std::vector<PrimExpr> kernel;
+  for (size_t i = 0; i < k; ++i) kernel.push_back(ws[wpos[2 + i]]);
+  // Canonical order (batch, channel, spatial...) -> the layout's order; each spatial extent
+  // (d - (k - 1) * dilation - 1 + pads) // stride + 1, simplified as TVM's topi does.
   std::vector<PrimExpr> canonical = {ds[dpos[0]], F};
   for (size_t i = 0; i < k; ++i) {
-    canonical.push_back(WindowOut(ds[dpos[2 + i]], pads[i] + pads[k + i], kernel[i], dilation[i], strides[i], false));
+    PrimExpr span = tir::sub(tir::sub(ds[dpos[2 + i]], tir::mul(tir::sub(kernel[i], Index(1)), Index(dilation[i]))),
+                             Index(1));
+    span = tir::add(span, Index(pads[i] + pads[k + i]));
+    canonical.push_back(analyzer.Simplify(tir::add(tir::floordiv(span, Index(strides[i])), Index(1))));
   }
   static const char* kAxisNames[] = {"nn", "ff", "yy", "xx", "zz"};
   static const char* kTapNames[] = {"ry", "rx", "rz"};
@@ -585,11 +587,11 @@ Tensor conv(const Tensor& data, const Tensor& weight, const ConvParams& p) {
       [&](const std::vector<Var>& i) {
         te::IterVar rc = te::reduce_axis(CI, "rc");
         std::vector<te::IterVar> taps;
-        for (size_t s = 0; s < k; ++s) taps.push_back(te::reduce_axis(Index(kernel[s]), kTapNames[s]));
+        for (size_t s = 0; s < k; ++s) taps.push_back(te::reduce_axis(kernel[s], kTapNames[s]));
         PrimExpr f = i[dpos[1]];
         PrimExpr c = rc->var;
         // The input channel of group g = f / (F / groups).
-        if (p.groups > 1) c = tir::add(tir::mul(tir::floordiv(f, Index(*f_const / p.groups)), CI), rc->var);
+        if (p.groups > 1) c = tir::add(tir::mul(tir::floordiv(f, f_per_group), CI), rc->var);
         std::vector<PrimExpr> in_idx(k + 2), w_idx(k + 2);
         in_idx[dpos[0]] = i[dpos[0]];
         in_idx[dpos[1]] = c;

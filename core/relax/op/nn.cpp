@@ -266,7 +266,7 @@ OpInfo Conv(size_t k) {
     CheckConvChannels(ds[dpos[1]], ws[wpos[1]], ws[wpos[0]], groups);
     std::vector<PrimExpr> dims = {ds[dpos[0]], ws[wpos[0]]};
     for (size_t i = 0; i < k; ++i) {
-      dims.push_back(WindowOutput(ds[dpos[2 + i]], ws[wpos[2 + i]], PadSum(pad[i], pad[k + i], i), dilation[i], strides[i], false));
+      dims.push_back(arith::Analyzer().Simplify(WindowOutput(ds[dpos[2 + i]], ws[wpos[2 + i]], PadSum(pad[i], pad[k + i], i), dilation[i], strides[i], false)));
     }
     return WithVDevice(MakeTensorType(ToLayout(dims, out_layout), out_dtype), data->vdevice);
   };
