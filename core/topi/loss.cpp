@@ -52,4 +52,52 @@ Tensor nll_loss(const Tensor& predictions, const Tensor& targets, const Tensor& 
   return divide(sum(loss, std::nullopt, false), sum(weight, std::nullopt, false));
 }
 
+Tensor nll_loss_backward(const Tensor& output_grad, const Tensor& predictions, const Tensor& targets, Tensor weights,
+                         const std::string& reduction, int64_t ignore_index) {
+  if (reduction != "none" && reduction != "sum" && reduction != "mean") {
+    throw std::invalid_argument("topi.nll_loss_backward: reduction must be none, sum or mean, got " + reduction);
+  }
+  DataType t = predictions.dtype();
+  if (ignore_index >= 0) {
+    Tensor w = weights;
+    weights = te::compute(
+        w.shape(),
+        [&](const std::vector<tir::Var>& i) {
+          return tir::MakeSelect(tir::equal(i[0], tir::make_const(i[0]->dtype, ignore_index)),
+                                 tir::make_const(w.dtype(), 0.0), w(std::vector<PrimExpr>{i[0]}));
+        },
+        "weights_new");
+  }
+  Tensor all_weights = te::compute(
+      targets.shape(),
+      [&](const std::vector<tir::Var>& i) {
+        return weights(std::vector<PrimExpr>{targets(std::vector<PrimExpr>(i.begin(), i.end()))});
+      },
+      "all_weights");
+  Tensor grad = output_grad;
+  if (reduction == "sum") {
+    grad = broadcast_to(output_grad, targets.shape());
+  } else if (reduction == "mean") {
+    Tensor weight_sum = targets.ndim() == 0 ? all_weights : sum(all_weights, std::nullopt, false);
+    grad = divide(broadcast_to(output_grad, targets.shape()), weight_sum);
+  }
+  return te::compute(
+      predictions.shape(),
+      [&](const std::vector<tir::Var>& i) {
+        // The target's position: the predictions' index without the class axis.
+        std::vector<PrimExpr> ti;
+        if (predictions.ndim() > 1) {
+          ti.push_back(i[0]);
+          ti.insert(ti.end(), i.begin() + 2, i.end());
+        }
+        PrimExpr klass = predictions.ndim() > 1 ? PrimExpr(i[1]) : PrimExpr(i[0]);
+        // Read in TVM's order: the target, the weight, the gradient.
+        PrimExpr hit = tir::equal(klass, targets(ti));
+        PrimExpr w = tir::neg(all_weights(ti));
+        PrimExpr value = tir::mul(w, grad(ti));
+        return tir::MakeSelect(hit, value, tir::make_const(t, 0.0));
+      },
+      "pred_grad");
+}
+
 }  // namespace wb::topi

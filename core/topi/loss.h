@@ -17,4 +17,13 @@ using te::Tensor;
 Tensor nll_loss(const Tensor& predictions, const Tensor& targets, const Tensor& weights,
                 const std::string& reduction, int64_t ignore_index);
 
+// The gradient of nll_loss with respect to the predictions (TVM's Relax legalization of
+// relax.grad.nll_loss_backward): pred_grad[n, c, d...] = -w[t] * g[n, d...] where c is the
+// target t of (n, d...), 0 elsewhere; w is the weights with the ignored class zeroed
+// ("weights_new", when ignore_index >= 0) taken per target ("all_weights"); g is output_grad
+// broadcast to the targets' shape ("sum"), also divided by the sum of all_weights ("mean"), or
+// output_grad itself ("none").
+Tensor nll_loss_backward(const Tensor& output_grad, const Tensor& predictions, const Tensor& targets, Tensor weights,
+                         const std::string& reduction, int64_t ignore_index);
+
 }  // namespace wb::topi

@@ -9,7 +9,9 @@
 #include "tir/builtin.h"
 #include "tir/op.h"
 #include "topi/broadcast.h"
+#include "topi/elemwise.h"
 #include "topi/reduction.h"
+#include "topi/transform.h"
 #include "topi/util.h"
 
 namespace wb::topi {
@@ -213,9 +215,96 @@ Tensor layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta,
       "T_layer_norm", kTagInjective);
 }
 
+namespace {
+
+// group_norm as TVM's topi writes it: the channel axis split into (groups, channels per group)
+// by a reshape (the data cast to float32 when float16), one tuple reduction of x and x * x per
+// (sample, group) ("<x>_red_temp"), gamma and beta reshaped to (groups, per group), the
+// normalization "T_group_norm" on the split shape, and a reshape back.
+Tensor GroupNormByGroups(const Tensor& x, const Tensor& gamma, const Tensor& beta, int64_t num_groups,
+                         int64_t channel_axis, const std::vector<int64_t>& axes_in, double epsilon) {
+  size_t ndim = x.ndim();
+  int64_t c = NormalizeAxis(channel_axis, ndim, "group_norm");
+  DataType t = x.dtype();
+  if (t != DataType::Float(32) && t != DataType::Float(16)) {
+    throw std::invalid_argument("group_norm: only float32 and float16 data are supported, got " + t.ToString());
+  }
+  bool half = t == DataType::Float(16);
+  PrimExpr per_group = tir::floordiv(x.shape()[c], Index(num_groups));
+  std::vector<PrimExpr> split;
+  for (size_t i = 0; i < ndim; ++i) {
+    if (int64_t(i) == c) {
+      split.push_back(Index(num_groups));
+      split.push_back(per_group);
+    } else {
+      split.push_back(x.shape()[i]);
+    }
+  }
+  Tensor data = reshape(x, split);
+  if (half) data = cast(data, DataType::Float(32));
+  Tensor gamma_split = gamma.defined() ? reshape(gamma, {Index(num_groups), per_group}) : Tensor();
+  Tensor beta_split = beta.defined() ? reshape(beta, {Index(num_groups), per_group}) : Tensor();
+  // The reduced axes of the split shape: the channels of a group and the given axes.
+  std::vector<int64_t> new_axes = {c + 1};
+  for (int64_t a : axes_in) {
+    int64_t axis = NormalizeAxis(a, ndim, "group_norm");
+    if (axis == c) throw std::invalid_argument("group_norm: channel_axis must not be among the axes");
+    new_axes.push_back(axis < c ? axis : axis + 1);
+  }
+  std::sort(new_axes.begin(), new_axes.end());
+  auto reduced = [&](size_t i) { return std::find(new_axes.begin(), new_axes.end(), int64_t(i)) != new_axes.end(); };
+  std::vector<PrimExpr> target;
+  for (size_t i = 0; i < data.ndim(); ++i) {
+    if (!reduced(i)) target.push_back(data.shape()[i]);
+  }
+  DataType acc = data.dtype();
+  te::CommReducerSpec tuple_sum = te::MakeReducer(
+      [](const std::vector<Var>& a, const std::vector<Var>& b) {
+        return std::vector<PrimExpr>{tir::add(a[0], b[0]), tir::add(a[1], b[1])};
+      },
+      {Const(acc, 0), Const(acc, 0)});
+  std::vector<Tensor> temp = te::compute_batch(
+      target,
+      [&](const std::vector<Var>& idx) {
+        std::vector<te::IterVar> rv;
+        for (int64_t a : new_axes) rv.push_back(te::reduce_axis(data.shape()[a], "k" + std::to_string(a)));
+        std::vector<PrimExpr> full;
+        for (size_t i = 0, j = 0, r = 0; i < data.ndim(); ++i) {
+          full.push_back(reduced(i) ? PrimExpr(rv[r++]->var) : PrimExpr(idx[j++]));
+        }
+        PrimExpr v = data(full);
+        return tuple_sum.Apply({v, tir::mul(data(full), data(full))}, rv);
+      },
+      x.name() + "_red_temp", kTagCommReduce);
+  PrimExpr extent = Const(DataType::Float(32), 1.0);
+  for (int64_t a : new_axes) extent = tir::mul(extent, tir::cast(DataType::Float(32), data.shape()[a]));
+  Tensor normalized = te::compute(
+      data.shape(),
+      [&](const std::vector<Var>& i) {
+        std::vector<PrimExpr> key;
+        for (size_t k = 0; k < i.size(); ++k) {
+          if (!reduced(k)) key.push_back(i[k]);
+        }
+        std::vector<PrimExpr> g = {i[c], i[c + 1]};
+        PrimExpr mean = tir::div(temp[0](key), extent);
+        PrimExpr var = tir::sub(tir::div(temp[1](key), extent), tir::mul(mean, mean));
+        PrimExpr out = tir::mul(tir::sub(data(std::vector<PrimExpr>(i.begin(), i.end())), mean),
+                                Intrin("rsqrt", {tir::add(var, Const(acc, epsilon))}));
+        if (half) out = tir::cast(DataType::Float(16), out);
+        if (gamma_split.defined()) out = tir::mul(out, gamma_split(g));
+        if (beta_split.defined()) out = tir::add(out, beta_split(g));
+        return out;
+      },
+      "T_group_norm", kTagInjective);
+  return reshape(normalized, x.shape());
+}
+
+}  // namespace
+
 Tensor group_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta, int64_t num_groups,
                   int64_t channel_axis, const std::vector<int64_t>& axes_in, double epsilon) {
-  const char* op = num_groups == 0 ? "instance_norm" : "group_norm";
+  if (num_groups > 0) return GroupNormByGroups(x, gamma, beta, num_groups, channel_axis, axes_in, epsilon);
+  const char* op = "instance_norm";
   size_t ndim = x.ndim();
   int64_t c = NormalizeAxis(channel_axis, ndim, op);
   std::vector<bool> red(ndim, false);
@@ -460,19 +549,21 @@ Tensor conv(const Tensor& data, const Tensor& weight, const ConvParams& p) {
   std::vector<int64_t> pads = PadPairs(p.padding, k, op);
   const auto& ds = data.shape();
   const auto& ws = weight.shape();
-  PrimExpr F = ws[wpos[0]], CI = ws[wpos[1]];
-  std::vector<int64_t> kernel;
-  for (size_t i = 0; i < k; ++i) {
-    const int64_t* kd = tir::AsConstInt(ws[wpos[2 + i]]);
-    if (!kd) throw std::invalid_argument(op + ": the kernel size must be static");
-    kernel.push_back(*kd);
-  }
-  const int64_t* f_const = tir::AsConstInt(F);
-  if (p.groups > 1 && !f_const) throw std::invalid_argument(op + ": grouped convolution needs static channels");
-  // Canonical order (batch, channel, spatial...) -> the layout's order.
+  arith::Analyzer analyzer;
+  PrimExpr F = ws[wpos[0]];
+  // TVM's extents: the data's channels per group, the output channels per group.
+  PrimExpr CI = analyzer.Simplify(tir::floordiv(ds[dpos[1]], Index(p.groups)));
+  PrimExpr f_per_group = analyzer.Simplify(tir::floordiv(F, Index(p.groups)));
+  std::vector<PrimExpr> kernel;
+  for (size_t i = 0; i < k; ++i) kernel.push_back(ws[wpos[2 + i]]);
+  // Canonical order (batch, channel, spatial...) -> the layout's order; each spatial extent
+  // (d - (k - 1) * dilation - 1 + pads) // stride + 1, simplified as TVM's topi does.
   std::vector<PrimExpr> canonical = {ds[dpos[0]], F};
   for (size_t i = 0; i < k; ++i) {
-    canonical.push_back(WindowOut(ds[dpos[2 + i]], pads[i] + pads[k + i], kernel[i], dilation[i], strides[i], false));
+    PrimExpr span = tir::sub(tir::sub(ds[dpos[2 + i]], tir::mul(tir::sub(kernel[i], Index(1)), Index(dilation[i]))),
+                             Index(1));
+    span = tir::add(span, Index(pads[i] + pads[k + i]));
+    canonical.push_back(analyzer.Simplify(tir::add(tir::floordiv(span, Index(strides[i])), Index(1))));
   }
   static const char* kAxisNames[] = {"nn", "ff", "yy", "xx", "zz"};
   static const char* kTapNames[] = {"ry", "rx", "rz"};
@@ -496,11 +587,11 @@ Tensor conv(const Tensor& data, const Tensor& weight, const ConvParams& p) {
       [&](const std::vector<Var>& i) {
         te::IterVar rc = te::reduce_axis(CI, "rc");
         std::vector<te::IterVar> taps;
-        for (size_t s = 0; s < k; ++s) taps.push_back(te::reduce_axis(Index(kernel[s]), kTapNames[s]));
+        for (size_t s = 0; s < k; ++s) taps.push_back(te::reduce_axis(kernel[s], kTapNames[s]));
         PrimExpr f = i[dpos[1]];
         PrimExpr c = rc->var;
         // The input channel of group g = f / (F / groups).
-        if (p.groups > 1) c = tir::add(tir::mul(tir::floordiv(f, Index(*f_const / p.groups)), CI), rc->var);
+        if (p.groups > 1) c = tir::add(tir::mul(tir::floordiv(f, f_per_group), CI), rc->var);
         std::vector<PrimExpr> in_idx(k + 2), w_idx(k + 2);
         in_idx[dpos[0]] = i[dpos[0]];
         in_idx[dpos[1]] = c;
@@ -570,15 +661,15 @@ Tensor conv_transpose(const Tensor& data, const Tensor& weight, const ConvTransp
     }
   }
   arith::Analyzer analyzer;
+  std::vector<int64_t> data_strides = {1, 1};
+  data_strides.insert(data_strides.end(), strides.begin(), strides.end());
+  Tensor dilated = dilate(data, data_strides, "data_dilate");
   Tensor kernel = weight;
   if (std::any_of(dilation.begin(), dilation.end(), [](int64_t d) { return d != 1; })) {
     std::vector<int64_t> kd = {1, 1};
     kd.insert(kd.end(), dilation.begin(), dilation.end());
     kernel = dilate(weight, kd, "kernel_dilate");
   }
-  std::vector<int64_t> data_strides = {1, 1};
-  data_strides.insert(data_strides.end(), strides.begin(), strides.end());
-  Tensor dilated = dilate(data, data_strides, "data_dilate");
   const auto& ks = kernel.shape();
   std::vector<PrimExpr> before = {Index(0), Index(0)}, after = {Index(0), Index(0)};
   for (size_t s = 0; s < k; ++s) {
@@ -628,7 +719,11 @@ Tensor conv_transpose(const Tensor& data, const Tensor& weight, const ConvTransp
         }
         std::vector<te::IterVar> axes = {dc};
         axes.insert(axes.end(), taps.begin(), taps.end());
-        return te::sum(tir::mul(tir::cast(out_t, padded(d_idx)), tir::cast(out_t, transformed(k_idx))), axes);
+        // The data read first: the stages are ordered by first read (TVM's data_dilate, data_pad,
+        // then the kernel's).
+        PrimExpr d = tir::cast(out_t, padded(d_idx));
+        PrimExpr w = tir::cast(out_t, transformed(k_idx));
+        return te::sum(tir::mul(d, w), axes);
       },
       "compute", std::string(groups > 1 ? "group_" : "") + "conv" + std::to_string(k) + "d_transpose", {}, names);
 }

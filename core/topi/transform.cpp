@@ -263,9 +263,10 @@ Tensor concatenate(const std::vector<Tensor>& xs, int64_t axis) {
           idx[axis] = tir::sub(i[axis], offsets[k]);
           return xs[k](idx);
         };
-        PrimExpr ret = read(xs.size() - 1);
-        for (size_t k = xs.size() - 1; k > 0; --k) {
-          ret = IfThenElse(tir::greater_equal(i[axis], offsets[k]), ret, read(k - 1));
+        // TVM's nesting: the last input's range tested outermost.
+        PrimExpr ret = read(0);
+        for (size_t k = 1; k < xs.size(); ++k) {
+          ret = IfThenElse(tir::greater_equal(i[axis], offsets[k]), read(k), ret);
         }
         return ret;
       },

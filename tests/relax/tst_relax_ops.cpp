@@ -926,6 +926,11 @@ class TestRelaxOps : public QObject {
     CHECK_ERROR(Infer({T({I(2), I(3), I(5)}), T({I(2), I(4)}, kI64)}, nll("none")),
                 "nn.nll_loss: the targets' dimension 4 at axis 1 does not match the predictions' 5");
 
+    CHECK_TYPE(Infer({T({}), T({n, c, I(4)}), T({n, I(4)}, kI64), T({c})},
+                     On("relax.grad.nll_loss_backward", {{"reduction", ir::MakeString("sum")}})),
+               "R.Tensor((n, c, 4), \"float32\")");
+    CHECK_ERROR(Infer({T({}), T({n, c}), T({n, I(4)}, kI64)}, On("relax.grad.nll_loss_backward")),
+                "grad.nll_loss_backward: the targets have rank 2 where the predictions' rank 2 needs 1");
     CHECK_TYPE(Infer({T({n, I(3)}), T({n, I(3)})}, On("relax.nn.cross_entropy_with_logits")),
                "R.Tensor((), \"float32\")");
     CHECK_ERROR(Infer({T({n, I(3)}), T({n, I(4)})}, On("relax.nn.cross_entropy_with_logits")),
@@ -954,6 +959,23 @@ class TestRelaxOps : public QObject {
 
     CHECK_TYPE(Infer({T({n, I(3), I(4)})}, On("relax.std", {{"axis", IntArray({1})}})), "R.Tensor((n, 4), \"float32\")");
     CHECK_TYPE(Infer({T({n, I(3)})}, On("relax.std")), "R.Tensor((), \"float32\")");
+  }
+
+  // The collectives: allreduce and broadcast keep the type, allgather stacks the workers' parts
+  // on axis 0, scatter_from_worker0 splits `axis` among them.
+  void collectives() {
+    tir::Var n = tir::MakeVar("n", kI64);
+    CHECK_TYPE(Infer({T({n, I(3)})}, On("relax.ccl.allreduce", {{"op_type", ir::MakeString("avg")}})),
+               "R.Tensor((n, 3), \"float32\")");
+    CHECK_ERROR(Infer({T({n, I(3)})}, On("relax.ccl.allreduce", {{"op_type", ir::MakeString("mean")}})),
+                "ccl.allreduce: op_type must be sum, prod, min, max or avg, got mean");
+    CHECK_TYPE(Infer({T({n, I(3)})}, On("relax.ccl.allgather", {{"num_workers", Int(2)}})),
+               "R.Tensor((n * 2, 3), \"float32\")");
+    CHECK_TYPE(Infer({T({n, I(3)})}, On("relax.ccl.broadcast_from_worker0")), "R.Tensor((n, 3), \"float32\")");
+    CHECK_TYPE(Infer({T({I(10), I(10)})}, On("relax.ccl.scatter_from_worker0", {{"num_workers", Int(2)}, {"axis", Int(1)}})),
+               "R.Tensor((10, 5), \"float32\")");
+    CHECK_ERROR(Infer({T({I(10), I(9)})}, On("relax.ccl.scatter_from_worker0", {{"num_workers", Int(2)}, {"axis", Int(-1)}})),
+                "ccl.scatter_from_worker0: dimension 9 at axis 1 cannot be split among 2 workers");
   }
 
   void creation() {

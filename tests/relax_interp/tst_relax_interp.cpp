@@ -560,7 +560,8 @@ class Module:
   }
 
   // The loss ops and the gradient helpers against their formulas on random inputs: nll_loss
-  // (weighted mean with an ignored target, unweighted sum, no batch), cross_entropy_with_logits,
+  // (weighted mean with an ignored target, unweighted sum, no batch) and its gradient,
+  // cross_entropy_with_logits,
   // gelu_tanh, batch_flatten, collapse_sum_like / collapse_sum_to, std, and astype of a scalar
   // constant (folded by LegalizeOps into a constant).
   void lossesAndHelpersComputeTheirDefinitions() {
@@ -570,7 +571,7 @@ class Module:
 @I.ir_module
 class Module:
     @R.function
-    def main(p: R.Tensor((2, 3, 4), dtype="float32"), t: R.Tensor((2, 4), dtype="int64"), w: R.Tensor((3,), dtype="float32"), x: R.Tensor((2, 3), dtype="float32"), y: R.Tensor((2, 3), dtype="float32"), t0: R.Tensor((), dtype="int64")) -> R.Tuple(R.Tensor((), dtype="float32"), R.Tensor((), dtype="float32"), R.Tensor((2, 4), dtype="float32"), R.Tensor((), dtype="float32"), R.Tensor((), dtype="float32"), R.Tensor((2, 3), dtype="float32"), R.Tensor((2, 12), dtype="float32"), R.Tensor((1, 3), dtype="float32"), R.Tensor((3, 1), dtype="float32"), R.Tensor((2,), dtype="float32"), R.Tensor((), dtype="int32")):
+    def main(p: R.Tensor((2, 3, 4), dtype="float32"), t: R.Tensor((2, 4), dtype="int64"), w: R.Tensor((3,), dtype="float32"), x: R.Tensor((2, 3), dtype="float32"), y: R.Tensor((2, 3), dtype="float32"), t0: R.Tensor((), dtype="int64")) -> R.Tuple(R.Tensor((), dtype="float32"), R.Tensor((), dtype="float32"), R.Tensor((2, 4), dtype="float32"), R.Tensor((), dtype="float32"), R.Tensor((), dtype="float32"), R.Tensor((2, 3), dtype="float32"), R.Tensor((2, 12), dtype="float32"), R.Tensor((1, 3), dtype="float32"), R.Tensor((3, 1), dtype="float32"), R.Tensor((2,), dtype="float32"), R.Tensor((), dtype="int32"), R.Tensor((2, 3, 4), dtype="float32")):
         with R.dataflow():
             l0: R.Tensor((), dtype="float32") = R.nn.nll_loss(p, t, w, reduction="mean", ignore_index=1)
             l1: R.Tensor((), dtype="float32") = R.nn.nll_loss(p, t, reduction="sum", ignore_index=-100)
@@ -583,7 +584,8 @@ class Module:
             ct: R.Tensor((3, 1), dtype="float32") = R.collapse_sum_to(p, R.shape([3, 1]))
             sd: R.Tensor((2,), dtype="float32") = R.std(x, axis=[1], keepdims=False)
             c: R.Tensor((), dtype="int32") = R.astype(R.const(-2.75, "float32"), dtype="int32")
-            gv: R.Tuple(R.Tensor((), dtype="float32"), R.Tensor((), dtype="float32"), R.Tensor((2, 4), dtype="float32"), R.Tensor((), dtype="float32"), R.Tensor((), dtype="float32"), R.Tensor((2, 3), dtype="float32"), R.Tensor((2, 12), dtype="float32"), R.Tensor((1, 3), dtype="float32"), R.Tensor((3, 1), dtype="float32"), R.Tensor((2,), dtype="float32"), R.Tensor((), dtype="int32")) = l0, l1, l2, l3, ce, g, bf, cl, ct, sd, c
+            bk: R.Tensor((2, 3, 4), dtype="float32") = R.grad.nll_loss_backward(R.const(1.5, "float32"), p, t, w, reduction="mean", ignore_index=1)
+            gv: R.Tuple(R.Tensor((), dtype="float32"), R.Tensor((), dtype="float32"), R.Tensor((2, 4), dtype="float32"), R.Tensor((), dtype="float32"), R.Tensor((), dtype="float32"), R.Tensor((2, 3), dtype="float32"), R.Tensor((2, 12), dtype="float32"), R.Tensor((1, 3), dtype="float32"), R.Tensor((3, 1), dtype="float32"), R.Tensor((2,), dtype="float32"), R.Tensor((), dtype="int32"), R.Tensor((2, 3, 4), dtype="float32")) = l0, l1, l2, l3, ce, g, bf, cl, ct, sd, c, bk
             R.output(gv)
         return gv
 )");
@@ -619,6 +621,16 @@ class Module:
         }
       }
       QVERIFY2(near(out(0, 0), wloss / wsum), "nll_loss mean");
+      // The gradient of the weighted mean: -w[t] * 1.5 / wsum at each target's class.
+      for (int n = 0; n < 2; ++n) {
+        for (int c = 0; c < 3; ++c) {
+          for (int d = 0; d < 4; ++d) {
+            int64_t tc = targets[n * 4 + d];
+            double want = (c == tc && tc != 1) ? -w.GetDouble(tc) * 1.5 / wsum : 0.0;
+            QVERIFY2(near(out(11, (n * 3 + c) * 4 + d), want), "nll_loss_backward");
+          }
+        }
+      }
       QVERIFY2(near(out(1, 0), sum), "nll_loss sum");
       QVERIFY2(near(out(3, 0), -w.GetDouble(2) * w.GetDouble(2) / w.GetDouble(2)), "nll_loss without a batch");
       double ce = 0;
@@ -644,6 +656,52 @@ class Module:
         QVERIFY2(near(out(9, n), std::sqrt(var)), "std");
       }
       QCOMPARE(out(10, 0), -2.0);
+    }
+  }
+
+  // LegalizeOps on a concat of a tuple-typed value (its fields taken out first) and a take at a
+  // symbolic index (R.prim_value(n - 1)), then a 4-way group_norm in TVM's split form, run
+  // against their definitions.
+  void legalizedTupleConcatSymbolicTakeAndGroupNorm() {
+    ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(t: R.Tuple(R.Tensor((2, 3), dtype="float32"), R.Tensor((2, 2), dtype="float32")), x: R.Tensor((2, "n", 4), dtype="float32"), g: R.Tensor((1, 8, 3), dtype="float32"), gamma: R.Tensor((8,), dtype="float32"), beta: R.Tensor((8,), dtype="float32")) -> R.Tuple(R.Tensor((2, 5), dtype="float32"), R.Tensor((2, 4), dtype="float32"), R.Tensor((1, 8, 3), dtype="float32")):
+        n = T.int64()
+        c: R.Tensor((2, 5), dtype="float32") = R.concat(t, axis=1)
+        k: R.Tensor((2, 4), dtype="float32") = R.take(x, R.prim_value(n - 1), axis=1)
+        gn: R.Tensor((1, 8, 3), dtype="float32") = R.nn.group_norm(g, gamma, beta, num_groups=4, channel_axis=1, axes=[2])
+        gv: R.Tuple(R.Tensor((2, 5), dtype="float32"), R.Tensor((2, 4), dtype="float32"), R.Tensor((1, 8, 3), dtype="float32")) = c, k, gn
+        return gv
+)");
+    DiagnosticList warnings;
+    ir::IRModule legal = transform::LegalizeModule(m, &warnings);
+    QVERIFY2(warnings.empty(), warnings.empty() ? "" : warnings[0].message.c_str());
+    runtime::NDArray a = Random({2, 3}, 71), b = Random({2, 2}, 72), x = Random({2, 5, 4}, 73);
+    runtime::NDArray g = Random({1, 8, 3}, 74), gamma = Random({8}, 75), beta = Random({8}, 76);
+    auto r = relax::InterpretRelax(legal, "main",
+                                   {Value::TupleOf({Value::Tensor(a), Value::Tensor(b)}), Value::Tensor(x),
+                                    Value::Tensor(g), Value::Tensor(gamma), Value::Tensor(beta)},
+                                   transform::InterpreterOptions());
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    auto out = [&](size_t k, size_t i) { return r.value.fields[k].tensor.GetDouble(i); };
+    for (int i = 0; i < 2; ++i) {
+      for (int j = 0; j < 5; ++j) QCOMPARE(out(0, i * 5 + j), j < 3 ? a.GetDouble(i * 3 + j) : b.GetDouble(i * 2 + j - 3));
+      for (int j = 0; j < 4; ++j) QCOMPARE(out(1, i * 4 + j), x.GetDouble((i * 5 + 4) * 4 + j));
+    }
+    for (int grp = 0; grp < 4; ++grp) {
+      double mean = 0, var = 0;
+      for (int e = 0; e < 6; ++e) mean += g.GetDouble(grp * 6 + e) / 6;
+      for (int e = 0; e < 6; ++e) var += std::pow(g.GetDouble(grp * 6 + e) - mean, 2) / 6;
+      for (int e = 0; e < 6; ++e) {
+        int ch = grp * 2 + e / 3;
+        double want = (g.GetDouble(grp * 6 + e) - mean) / std::sqrt(var + 1e-5) * gamma.GetDouble(ch) + beta.GetDouble(ch);
+        QVERIFY2(std::fabs(out(2, grp * 6 + e) - want) <= 1e-4 * (1 + std::fabs(want)), "group_norm");
+      }
     }
   }
 

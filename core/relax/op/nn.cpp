@@ -327,7 +327,8 @@ OpInfo Conv(size_t k) {
     CheckConvChannels(ds[1], ws[1], ws[0], groups);
     std::vector<PrimExpr> dims = {ds[0], ws[0]};
     for (size_t i = 0; i < k; ++i) {
-      dims.push_back(WindowOutput(ds[2 + i], ws[2 + i], PadSum(pad[i], pad[k + i], i), dilation[i], strides[i], false));
+      dims.push_back(arith::Analyzer().Simplify(
+          WindowOutput(ds[2 + i], ws[2 + i], PadSum(pad[i], pad[k + i], i), dilation[i], strides[i], false)));
     }
     return WithVDevice(MakeTensorType(FromCanonical(ol, dletters, dims), out_dtype), data->vdevice);
   };

@@ -27,6 +27,7 @@ const LegalizeTable& Table() {
     legalize::RegisterReduce(t);
     legalize::RegisterCreate(t);
     legalize::RegisterImage(t);
+    legalize::RegisterCCL(t);
     return t;
   }();
   return table;

@@ -42,6 +42,7 @@ void RegisterManipulate(LegalizeTable& table);
 void RegisterReduce(LegalizeTable& table);
 void RegisterCreate(LegalizeTable& table);
 void RegisterImage(LegalizeTable& table);
+void RegisterCCL(LegalizeTable& table);
 
 // The operands of one call_tir under construction.
 class TECall {

@@ -76,14 +76,29 @@ void RegisterManipulate(LegalizeTable& table) {
     return Guard([&] { return te.Emit(topi::squeeze(x, OptionalInts(call, "axis")), "squeeze"); });
   };
   table["relax.concat"] = [](BlockBuilder& bb, const Call& call) -> Expr {
-    auto* tuple = call->args[0].as<relax::TupleNode>();
-    if (!tuple) throw LegalizeError("the tensors are not a tuple expression");
     if (AttrIsNone(call, "axis")) throw LegalizeError("concat without an axis is not supported");
+    std::vector<Expr> fields;
+    std::vector<relax::Binding> bindings;
+    relax::Type arg_type = relax::GetType(call->args[0]);
+    if (auto* tuple = call->args[0].as<relax::TupleNode>()) {
+      fields = tuple->fields;
+    } else if (auto* tt = arg_type.defined() ? arg_type.as<ir::TupleTypeNode>() : nullptr) {
+      // A tuple-typed value: its fields taken out first (t[0], t[1], ...), as TVM's call_te does.
+      for (size_t i = 0; i < tt->fields.size(); ++i) {
+        Expr item = bb.Normalize(relax::MakeTupleGetItem(call->args[0], int64_t(i)));
+        relax::Var v = relax::MakeVar(i == 0 ? "gv" : "gv" + std::to_string(i), relax::GetType(item));
+        bindings.push_back(relax::MakeVarBinding(v, item));
+        fields.push_back(v);
+      }
+    } else {
+      throw LegalizeError("the tensors are not a tuple");
+    }
     TECall te(bb);
     std::vector<te::Tensor> xs;
-    for (const Expr& f : tuple->fields) xs.push_back(te.Tensor(f));
-    return Guard(
-        [&] { return te.Emit(topi::concatenate(xs, AttrInt(call, "axis")), "concatenate"); });
+    for (const Expr& f : fields) xs.push_back(te.Tensor(f));
+    Expr out = Guard([&] { return te.Emit(topi::concatenate(xs, AttrInt(call, "axis")), "concatenate"); });
+    if (bindings.empty()) return out;
+    return bb.Normalize(relax::MakeSeqExpr({relax::MakeBindingBlock(std::move(bindings))}, out));
   };
   table["relax.split"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     TECall te(bb);
@@ -182,6 +197,10 @@ void RegisterManipulate(LegalizeTable& table) {
     // A scalar index (R.Prim) is read inline, or passed as a scalar parameter.
     if (relax::GetType(call->args[1]).as<ir::PrimTypeNode>()) {
       ir::PrimExpr index = te.Scalar(call->args[1]);
+      // An expression of the program's dims (R.prim_value(n - 1)): over the PrimFunc's own dims.
+      if (!index.defined()) {
+        if (auto* pv = call->args[1].as<relax::PrimValueNode>()) index = te.Dim(pv->value);
+      }
       if (!index.defined()) throw LegalizeError("take: the scalar index is neither a constant nor a variable");
       return Guard([&] { return te.Emit(topi::take(x, index, axis, AttrString(call, "mode")), "take"); });
     }

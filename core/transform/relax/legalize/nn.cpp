@@ -119,6 +119,23 @@ void RegisterNN(LegalizeTable& table) {
     if (x.ndim() > 1) loss = topi::divide(loss, tir::cast(x.dtype(), x.shape()[0]));
     return te.Emit(loss, "cross_entropy_with_logits");
   };
+  // Named as TVM names it: "nll_loss_backward", "te_nll_loss_backward_no_weight" (every class
+  // weighs 1, a T_full stage).
+  table["relax.grad.nll_loss_backward"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor grad = te.Tensor(call, 0), pred = te.Tensor(call, 1), targets = te.Tensor(call, 2);
+    bool weighted = call->args.size() > 3;
+    te::Tensor weights =
+        weighted ? te.Tensor(call, 3)
+                 : topi::full({pred.shape()[pred.ndim() > 1 ? 1 : 0]}, pred.dtype(), tir::make_const(pred.dtype(), 1.0));
+    try {
+      return te.Emit(topi::nll_loss_backward(grad, pred, targets, weights, AttrString(call, "reduction"),
+                                             AttrInt(call, "ignore_index")),
+                     weighted ? "nll_loss_backward" : "te_nll_loss_backward_no_weight");
+    } catch (const std::invalid_argument& e) {
+      throw LegalizeError(e.what());
+    }
+  };
   // Without weights every class weighs 1 (a T_full stage), as TVM's legalization builds it.
   table["relax.nn.nll_loss"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     TECall te(bb);
