@@ -15,8 +15,6 @@ using schedule::Instruction;
 using schedule::Trace;
 using schedule::TraceValue;
 
-constexpr int64_t kSeedModulus = 2147483645;
-
 TraceValue* ArgOf(Instruction& inst, const std::string& key) {
   for (schedule::TraceArg& a : inst.args) {
     if (a.key == key) return &a.value;
@@ -104,7 +102,7 @@ std::vector<int64_t> DecisionOf(const Instruction& inst) {
 
 schedule::Schedule Replay(const tir::PrimFunc& func, const Trace& trace, int64_t seed, std::string* error) {
   schedule::Schedule sch(dlight::SingleFunctionModule(func));
-  sch.Seed(1 + (seed % kSeedModulus + kSeedModulus) % kSeedModulus);
+  sch.Seed(CandidateScheduleSeed(seed));
   DiagnosticList d = schedule::ApplyRecipe(sch, trace.AsPython(), "<default schedule sketch>");
   if (!d.empty()) *error = RenderDiagnostics(d);
   return sch;

@@ -319,6 +319,11 @@ int NumSketches(const tir::PrimFunc& func, const SpaceOptions& options) {
   return 1;
 }
 
+int64_t CandidateScheduleSeed(int64_t seed) {
+  constexpr int64_t kModulus = 2147483645;
+  return 1 + (seed % kModulus + kModulus) % kModulus;
+}
+
 SampledSchedule ApplyDesignSpace(const tir::PrimFunc& func, const SpaceOptions& options,
                                  const Candidate& candidate, int64_t seed) {
   if (candidate.sketch == kDefaultSketch) {
@@ -331,7 +336,7 @@ SampledSchedule ApplyDesignSpace(const tir::PrimFunc& func, const SpaceOptions& 
   out.candidate.sketch = candidate.sketch;
   try {
     Schedule sch = Unscheduled(func);
-    sch.Seed(1 + (seed % 2147483645 + 2147483645) % 2147483645);
+    sch.Seed(CandidateScheduleSeed(seed));
     Sampler sampler(sch, candidate, &out);
     // TVM's CPU list keeps exp (one per element of a softmax); its CUDA list inlines it.
     AutoInline(sch, /*disallow_exp=*/!options.cuda);

@@ -123,6 +123,10 @@ struct SampledSchedule {
 // cuda: 2 when a block takes CrossThreadReduction (sketch 0 with it, 1 without), else 1.
 int NumSketches(const tir::PrimFunc& func, const SpaceOptions& options);
 
+// A candidate's `seed` (any int64) as the schedule's sampling seed, in [1, 2147483645]: the one
+// mapping every replay of a candidate uses, so a seed gives the same samples everywhere.
+int64_t CandidateScheduleSeed(int64_t seed);
+
 // Applies the rules for `candidate.sketch` to `func` (as "main" of its own module), taking the
 // candidate's decisions and sampling the rest from `seed`, then the postprocessors of the
 // target (ApplyPostprocs). A rule that does not apply to a block leaves it; a postprocessor that

@@ -10,28 +10,15 @@ namespace {
 
 using namespace op_common;
 
-void Expect(bool ok, const std::vector<Type>& types, size_t i, const char* what) {
-  if (!ok) {
-    throw TypeError("the " + Ordinal(i) + " argument must be " + what + ", got " +
-                    TypeToString(types[i]));
-  }
-}
-
-DataType DTypeArg(const Call& call, size_t i) {
-  auto* d = call->args[i].as<DataTypeImmNode>();
-  if (!d) throw TypeError("the " + Ordinal(i) + " argument must be a dtype (R.dtype(...))");
-  return d->value;
-}
-
 OpInfo AllocStorage() {
   OpDef def;
   def.name = "relax.memory.alloc_storage";
   def.args = {"size", "virtual_device_index", "storage_scope", "dtype"};
   def.pattern = OpPatternKind::kOpaque;
   def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
-    Expect(types[0].as<ShapeTypeNode>() != nullptr, types, 0, "a shape");
-    Expect(types[1].as<PrimTypeNode>() != nullptr, types, 1, "a R.Prim value");
-    Expect(call->args[2].as<StringImmNode>() != nullptr, types, 2, "a string");
+    ExpectArg(types[0].as<ShapeTypeNode>() != nullptr, types, 0, "a shape");
+    ExpectArg(types[1].as<PrimTypeNode>() != nullptr, types, 1, "a R.Prim value");
+    ExpectArg(call->args[2].as<StringImmNode>() != nullptr, types, 2, "a string");
     DTypeArg(call, 3);
     return MakeObjectType();
   };
@@ -46,8 +33,8 @@ OpInfo AllocTensor() {
   def.optional_args = 1;
   def.pattern = OpPatternKind::kOpaque;
   def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
-    Expect(types[0].as<ObjectTypeNode>() != nullptr, types, 0, "a storage (R.Object)");
-    Expect(types[1].as<PrimTypeNode>() != nullptr, types, 1, "a R.Prim value");
+    ExpectArg(types[0].as<ObjectTypeNode>() != nullptr, types, 0, "a storage (R.Object)");
+    ExpectArg(types[1].as<PrimTypeNode>() != nullptr, types, 1, "a R.Prim value");
     DataType dtype = DTypeArg(call, 3);
     std::optional<std::vector<PrimExpr>> shape = ShapeArg(call, types, 2);
     if (!shape) return MakeTensorType(dtype, types[2].as<ShapeTypeNode>()->ndim);
@@ -66,8 +53,8 @@ OpInfo BuiltinAllocTensor() {
   def.pattern = OpPatternKind::kOpaque;
   def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
     DataType dtype = DTypeArg(call, 1);
-    if (types.size() > 2) Expect(types[2].as<PrimTypeNode>() != nullptr, types, 2, "a R.Prim value");
-    if (types.size() > 3) Expect(call->args[3].as<StringImmNode>() != nullptr, types, 3, "a string");
+    if (types.size() > 2) ExpectArg(types[2].as<PrimTypeNode>() != nullptr, types, 2, "a R.Prim value");
+    if (types.size() > 3) ExpectArg(call->args[3].as<StringImmNode>() != nullptr, types, 3, "a string");
     std::optional<std::vector<PrimExpr>> shape = ShapeArg(call, types, 0);
     if (!shape) return MakeTensorType(dtype, types[0].as<ShapeTypeNode>()->ndim);
     return MakeTensorType(*shape, dtype);
@@ -85,7 +72,7 @@ OpInfo Kill(const char* name, bool tensor) {
     if (tensor) {
       TensorArg(types, 0, "the tensor");
     } else {
-      Expect(types[0].as<ObjectTypeNode>() != nullptr, types, 0, "a storage (R.Object)");
+      ExpectArg(types[0].as<ObjectTypeNode>() != nullptr, types, 0, "a storage (R.Object)");
     }
     return ir::MakeTupleType({});
   };

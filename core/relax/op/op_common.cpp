@@ -54,6 +54,16 @@ std::optional<std::vector<PrimExpr>> ShapeArg(const Call& call, const std::vecto
   throw TypeError("the " + Ordinal(i) + " argument must be a shape, got " + TypeToString(types[i]));
 }
 
+void ExpectArg(bool ok, const std::vector<Type>& types, size_t i, const char* what) {
+  if (!ok) throw TypeError("the " + Ordinal(i) + " argument must be " + what + ", got " + TypeToString(types[i]));
+}
+
+DataType DTypeArg(const Call& call, size_t i) {
+  auto* d = call->args[i].as<DataTypeImmNode>();
+  if (!d) throw TypeError("the " + Ordinal(i) + " argument must be a dtype (R.dtype(...))");
+  return d->value;
+}
+
 std::vector<int64_t> IntTupleArg(const Call& call, size_t i, const char* what) {
   std::vector<int64_t> out;
   auto* tuple = call->args[i].as<TupleNode>();

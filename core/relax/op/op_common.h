@@ -47,6 +47,10 @@ const TensorTypeNode* TensorArg(const std::vector<Type>& types, size_t i,
 // value is a shape of unknown dims; TypeError when it is no shape.
 std::optional<std::vector<PrimExpr>> ShapeArg(const Call& call, const std::vector<Type>& types,
                                               size_t i);
+// A TypeError "the <i-th> argument must be <what>, got <its type>" unless `ok`.
+void ExpectArg(bool ok, const std::vector<Type>& types, size_t i, const char* what);
+// Argument i as an R.dtype(...) immediate; TypeError otherwise.
+DataType DTypeArg(const Call& call, size_t i);
 // Argument i as a Tuple of PrimValues holding integer constants.
 std::vector<int64_t> IntTupleArg(const Call& call, size_t i, const char* what);
 

@@ -10,19 +10,6 @@ namespace {
 
 using namespace op_common;
 
-void Expect(bool ok, const std::vector<Type>& types, size_t i, const char* what) {
-  if (!ok) {
-    throw TypeError("the " + Ordinal(i) + " argument must be " + what + ", got " +
-                    TypeToString(types[i]));
-  }
-}
-
-DataType DTypeArg(const Call& call, size_t i) {
-  auto* d = call->args[i].as<DataTypeImmNode>();
-  if (!d) throw TypeError("the " + Ordinal(i) + " argument must be a dtype (R.dtype(...))");
-  return d->value;
-}
-
 // The result type of a call that states it in ty_args: none gives `none`, one gives it, more
 // give their tuple.
 Type TyArgsResult(const Call& call, Type none, bool at_most_one) {
@@ -40,10 +27,10 @@ OpInfo VMAllocStorage() {
   def.optional_args = 1;
   def.default_arg = [](size_t i) -> Expr { return i == 3 ? MakeStringImm("global") : Expr(); };
   def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
-    Expect(types[0].as<ShapeTypeNode>() != nullptr, types, 0, "a shape");
-    Expect(types[1].as<PrimTypeNode>() != nullptr, types, 1, "a R.Prim value");
+    ExpectArg(types[0].as<ShapeTypeNode>() != nullptr, types, 0, "a shape");
+    ExpectArg(types[1].as<PrimTypeNode>() != nullptr, types, 1, "a R.Prim value");
     DTypeArg(call, 2);
-    if (types.size() > 3) Expect(call->args[3].as<StringImmNode>() != nullptr, types, 3, "a string");
+    if (types.size() > 3) ExpectArg(call->args[3].as<StringImmNode>() != nullptr, types, 3, "a string");
     return MakeObjectType();
   };
   return Define(std::move(def));
@@ -59,7 +46,7 @@ OpInfo VMAllocTensor() {
     return i == 4 ? MakePrimValue(tir::MakeIntImm(DataType::Int(64), 0)) : Expr();
   };
   def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
-    Expect(types[1].as<PrimTypeNode>() != nullptr, types, 1, "a R.Prim value");
+    ExpectArg(types[1].as<PrimTypeNode>() != nullptr, types, 1, "a R.Prim value");
     DataType dtype = DTypeArg(call, 3);
     std::optional<std::vector<PrimExpr>> shape = ShapeArg(call, types, 2);
     if (!shape) return MakeTensorType(dtype, types[2].as<ShapeTypeNode>()->ndim);
@@ -86,7 +73,7 @@ OpInfo VMCallTIRDyn() {
   def.args = {"func", "args"};
   def.pure = false;
   def.infer = [](const Call&, const std::vector<Type>& types) -> Type {
-    Expect(types[1].as<ir::TupleTypeNode>() != nullptr, types, 1, "a tuple of the arguments");
+    ExpectArg(types[1].as<ir::TupleTypeNode>() != nullptr, types, 1, "a tuple of the arguments");
     return ir::MakeTupleType({});
   };
   return Define(std::move(def));
@@ -101,7 +88,7 @@ OpInfo CallBuiltinWithCtx() {
   def.ty_args = true;
   def.pure = false;
   def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
-    Expect(types[1].as<ir::TupleTypeNode>() != nullptr, types, 1, "a tuple of the arguments");
+    ExpectArg(types[1].as<ir::TupleTypeNode>() != nullptr, types, 1, "a tuple of the arguments");
     return TyArgsResult(call, ir::MakeTupleType({}), true);
   };
   return Define(std::move(def));
@@ -113,7 +100,7 @@ OpInfo MakeClosure() {
   def.name = "relax.make_closure";
   def.args = {"func", "args"};
   def.infer = [](const Call&, const std::vector<Type>& types) -> Type {
-    Expect(types[1].as<ir::TupleTypeNode>() != nullptr, types, 1, "a tuple of the captured values");
+    ExpectArg(types[1].as<ir::TupleTypeNode>() != nullptr, types, 1, "a tuple of the captured values");
     return MakeObjectType();
   };
   return Define(std::move(def));
@@ -127,7 +114,7 @@ OpInfo InvokeClosure(const char* name, bool pure) {
   def.ty_args = true;
   def.pure = pure;
   def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
-    Expect(types[1].as<ir::TupleTypeNode>() != nullptr, types, 1, "a tuple of the arguments");
+    ExpectArg(types[1].as<ir::TupleTypeNode>() != nullptr, types, 1, "a tuple of the arguments");
     return TyArgsResult(call, MakeObjectType(), false);
   };
   return Define(std::move(def));
