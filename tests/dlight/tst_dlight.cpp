@@ -550,8 +550,6 @@ def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.
   // channel loop split by the group size; computed at the channel they would be recomputed for
   // each channel of the group), and the result checked.
   void groupNormRows() {
-    QSKIP("LegalizeOps now writes group_norm in TVM's form (split reshape, tuple reduction, reshape "
-          "back), which the Reduction rule does not match yet: its kernels get the Fallback");
     std::string relax = Program({{"x", {"2", "12", "3", "8"}}, {"g", {"12"}}, {"b", {"12"}}},
                                 {"gv = R.nn.group_norm(x, g, b, num_groups=3, channel_axis=1, "
                                  "axes=[2, 3])"});
