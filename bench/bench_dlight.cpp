@@ -16,12 +16,14 @@
 //      oneDNN, where libdnnl-dev is installed;
 //   7. the sum of 64M floats to a scalar (R.sum over every axis, the Reduction rule's full
 //      reduction) against a hand-vectorized loop compiled -O3 -march=native (sum_reference.cpp);
+//   8. ResNet's stem conv2d, 7x7, stride 2, padding 3, 3 -> 64 channels, 224x224 -> 112x112,
+//      NCHW batch 1, against oneDNN, where libdnnl-dev is installed (and the Fallback's schedule);
 // and what the default schedule costs at compile time per kernel (choosing and applying the
 // rule; the LLVM build with and without it; in wall-clock time and in the thread's CPU time,
 // which a shared host's preemptions do not inflate). Ours and the reference alternate in the same
 // run; each line prints both medians, the min-max spreads and the ratio. Usage: bench_dlight
 // [ROUNDS [FILTER]] (FILTER: only the workloads whose name contains it: sgemm, gemv, softmax,
-// add, conv2d, maxpool, resnet, sum). WB_SOFTMAX_ROWS=N: softmax over N rows of 4096 (32: in L2, the
+// add, conv2d, maxpool, resnet, stem, sum). WB_SOFTMAX_ROWS=N: softmax over N rows of 4096 (32: in L2, the
 // computation without the memory); WB_BENCH_ASM=DIR: each kernel's optimized LLVM IR written
 // there (WB_BENCH_ASM_FORMAT=asm: its assembly).
 #include <cblas.h>
@@ -293,14 +295,17 @@ class Module:
         return gv
 )";
 
-// conv2d 3x3, stride 1, padding 1, NCHW, batch 1, C -> F channels at H x W.
-std::string Conv2dText(int64_t c, int64_t f, int64_t hw) {
+// conv2d k x k (3x3 unless told), NCHW, batch 1, C -> F channels over an H x W input, the
+// stride and padding on both axes.
+std::string Conv2dText(int64_t c, int64_t f, int64_t hw, int64_t k = 3, int64_t stride = 1,
+                       int64_t pad = 1) {
   auto s = [](int64_t v) { return std::to_string(v); };
   return "@I.ir_module\nclass Module:\n    @R.function\n    def main(x: R.Tensor((1, " + s(c) + ", " +
          s(hw) + ", " + s(hw) + "), dtype=\"float32\"), w: R.Tensor((" + s(f) + ", " + s(c) +
-         ", 3, 3), dtype=\"float32\")):\n        with R.dataflow():\n            gv = "
-         "R.nn.conv2d(x, w, strides=[1, 1], padding=[1, 1, 1, 1])\n            R.output(gv)\n"
-         "        return gv\n";
+         ", " + s(k) + ", " + s(k) + "), dtype=\"float32\")):\n        with R.dataflow():\n"
+         "            gv = R.nn.conv2d(x, w, strides=[" + s(stride) + ", " + s(stride) +
+         "], padding=[" + s(pad) + ", " + s(pad) + ", " + s(pad) + ", " + s(pad) +
+         "])\n            R.output(gv)\n        return gv\n";
 }
 
 // conv2d 3x3, stride 1, padding 1, NCHW, batch 1: im2col (parallel over input channels) into a
@@ -381,6 +386,13 @@ int main(int argc, char** argv) {
       PrintCompile(("conv " + std::to_string(hw) + "x" + std::to_string(hw)).c_str(),
                    stage_kernels.back());
     }
+  }
+  // ResNet's stem: 7x7, stride 2, padding 3, 3 -> 64 channels, 224x224 -> 112x112.
+  Kernel stem, stem_before;
+  if (want("stem")) {
+    stem = Build(Conv2dText(3, 64, 224, 7, 2, 3));
+    stem_before = Build(Conv2dText(3, 64, 224, 7, 2, 3), "Conv2d");
+    PrintCompile("conv stem 7x7/2", stem);
   }
   Kernel sum, sum_before;
   if (want("sum")) {
@@ -641,6 +653,39 @@ int main(int argc, char** argv) {
     }
 #else
     std::printf("resnet stages vs oneDNN: not built (libdnnl-dev not found at configure time)\n");
+#endif
+  }
+  if (want("stem")) {
+#ifdef WB_HAVE_DNNL
+    NDArray x = NDArray::Empty({1, 3, 224, 224}, runtime::Float(32)),
+            w = NDArray::Empty({64, 3, 7, 7}, runtime::Float(32));
+    NDArray y = NDArray::Empty({1, 64, 112, 112}, runtime::Float(32)),
+            r = NDArray::Empty({1, 64, 112, 112}, runtime::Float(32));
+    runtime::FillRandom(x, 12);
+    runtime::FillRandom(w, 13);
+    bench::OneDnnConv2d onednn(3, 64, 224, 224, reinterpret_cast<const float*>(x.ElementData()),
+                               reinterpret_cast<const float*>(w.ElementData()),
+                               reinterpret_cast<float*>(r.ElementData()), 7, 2, 3);
+    runtime::PackedFunc dnnl_ref(
+        [&](const std::vector<runtime::PackedArg>&, runtime::PackedRet*) { onednn.Run(); });
+    stem.func(x, w, y);
+    dnnl_ref.Call({});
+    check = runtime::Compare(y, r, {1e-3, 1e-4});
+    std::printf("conv2d stem 7x7/2 (rule %s) result vs oneDNN (%s): %s\n", stem.rule.c_str(),
+                onednn.Implementation().c_str(),
+                check.ok ? "equal within 1e-3" : check.message.c_str());
+    const double gflop = 2.0 * 64 * 3 * 49 * 112 * 112 / 1e9;
+    for (int threads : {1, 2}) {
+      pool.SetNumThreads(threads);
+      bench::OneDnnConv2d::SetThreads(threads);
+      Compare("conv2d stem 7x7/2, " + std::to_string(threads) + "T (GF/s)", stem.func, {x, w, y},
+              dnnl_ref, rounds, 5, gflop, "GF/s", threads == 1);
+      Compare("conv2d stem " + stem_before.rule + ", " + std::to_string(threads) + "T",
+              stem_before.func, {x, w, y}, dnnl_ref, std::max(1, rounds / 3), 1, gflop, "GF/s",
+              threads == 1);
+    }
+#else
+    std::printf("conv2d stem vs oneDNN: not built (libdnnl-dev not found at configure time)\n");
 #endif
   }
   if (want("sum")) {

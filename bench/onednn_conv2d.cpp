@@ -15,17 +15,19 @@ struct OneDnnConv2d::Impl {
 };
 
 OneDnnConv2d::OneDnnConv2d(int64_t c, int64_t f, int64_t h, int64_t w, const float* x,
-                           const float* weight, float* out)
+                           const float* weight, float* out, int64_t k, int64_t stride,
+                           int64_t pad)
     : impl_(std::make_unique<Impl>()) {
   using tag = dnnl::memory::format_tag;
   using dt = dnnl::memory::data_type;
   Impl& m = *impl_;
-  dnnl::memory::dims src_dims = {1, c, h, w}, dst_dims = {1, f, h, w}, w_dims = {f, c, 3, 3};
+  const int64_t oh = (h + 2 * pad - k) / stride + 1, ow = (w + 2 * pad - k) / stride + 1;
+  dnnl::memory::dims src_dims = {1, c, h, w}, dst_dims = {1, f, oh, ow}, w_dims = {f, c, k, k};
   dnnl::memory::desc src_md(src_dims, dt::f32, tag::nchw), dst_md(dst_dims, dt::f32, tag::nchw);
   dnnl::memory::desc w_any(w_dims, dt::f32, tag::any);
   dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference,
                                        dnnl::algorithm::convolution_direct, src_md, w_any, dst_md,
-                                       {1, 1}, {1, 1}, {1, 1});
+                                       {stride, stride}, {pad, pad}, {pad, pad});
   m.pd = dnnl::convolution_forward::primitive_desc(desc, m.engine);
   m.src = dnnl::memory(src_md, m.engine, const_cast<float*>(x));
   m.dst = dnnl::memory(dst_md, m.engine, out);

@@ -480,6 +480,9 @@ def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.
     add("NHWC", {1, 2, 7, 7, 7, 3, 1, 0, 1, 1}, false);     // 7 channels: no vector
     add("NHWC", {1, 4, 9, 9, 32, 3, 1, 2, 2, 1}, false);
     add("NHWC", {1, 1, 4, 4, 4, 1, 1, 0, 1, 1}, false);
+    // A stride along whole vectors of x: the vector along the channels all the same.
+    add("NCHW", {1, 3, 32, 32, 16, 7, 2, 3, 1, 1}, true);  // ResNet's stem, 16x16 out
+    add("NCHW", {1, 3, 33, 33, 8, 7, 2, 3, 1, 1}, false);  // 17 wide: odd rows
   }
   void conv2d() {
     QFETCH(QString, layout);
@@ -511,6 +514,40 @@ def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.
     // The kernel holding the convolution; the padding, where it is its own kernel, is Injective.
     QVERIFY2(rules.find("(failed") == std::string::npos, rules.c_str());
     QVERIFY2(rules.find(want) != std::string::npos, (rules + " wants " + want).c_str());
+  }
+
+  // A stride along the output's x makes vectors along x strided loads: ResNet's stem (7x7,
+  // stride 2, 3 input channels) runs its vectors along the output channels instead, the weight
+  // packed with the tile's channels innermost, the input values broadcast.
+  void convStrideChannelBlocked() {
+    std::string relax = Program({{"x", {"1", "3", "32", "32"}}, {"w", {"16", "3", "7", "7"}}},
+                                {"gv = R.nn.conv2d(x, w, strides=[2, 2], padding=[3, 3, 3, 3])"});
+    for (const std::string& t : kTargets) {
+      codegen::Target target = t == "host" ? codegen::Target::Host() : TargetOf(t);
+      for (const auto& [name, func] : Kernels(relax, false)) {
+        if (name != "conv2d") continue;
+        auto applied = dlight::ApplyRules(func, target, dlight::cpu::DefaultRules());
+        QVERIFY(applied.has_value());
+        QCOMPARE(applied->rule, std::string("Conv2d"));
+        schedule::Schedule sch = applied->schedule;
+        QVERIFY2(sch.trace().AsPython().find("cache_read") != std::string::npos, t.c_str());
+        std::vector<schedule::LoopRV> loops = sch.GetLoops(sch.GetSBlock("conv2d_nchw_update"));
+        QVERIFY(!loops.empty());
+        QCOMPARE(sch.Get(loops.back())->kind, tir::ForKind::kVectorized);
+        // The vectorized loop drives the output channel, not x.
+        const tir::SBlock update = sch.Get(sch.GetSBlock("conv2d_nchw_update"));
+        const auto* store = update->body.as<tir::BufferStoreNode>();
+        QVERIFY(store);
+        auto uses = [&](size_t iter) {
+          bool used = false;
+          tir::PostOrderVisit(store->indices.back(), [&](const ir::Object* n) {
+            used |= n == update->iter_vars[iter]->var.get();
+          });
+          return used;
+        };
+        QVERIFY2(uses(1) && !uses(3), t.c_str());
+      }
+    }
   }
 
   // The Fallback's reductions vectorize the output's contiguous axis with the reduction outside

@@ -14,10 +14,11 @@
 // (one pass over the input), scheduled as data-parallel loops.
 //
 // A grouped or depthwise convolution reads its input at a channel that depends on the rows: the
-// tile is the same, with a vector load per row. A stride along v makes the vector loads strided.
+// tile is the same, with a vector load per row; a stride along v makes its vector loads strided.
 //
 // Where the output's innermost axis holds no whole vectors of the target's width (an NCHW output
-// 7, 14 or 10 wide), the vector runs along the output channel instead (oneDNN's channel blocks):
+// 7, 14 or 10 wide), or a stride along it would make the vector loads strided (ResNet's 7x7
+// stride-2 stem), the vector runs along the output channel instead (oneDNN's channel blocks):
 // the weight is packed once per call into blocks of the tile's channels, innermost, and the
 // accumulators are laid out so too; the rows then run along x, whose inputs are broadcast. Where
 // neither axis holds whole vectors (of 4 lanes at least) the rule does not apply.
@@ -219,8 +220,31 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
   // the other operand does not depend on it (its loads are the rows' broadcasts: not a grouped
   // or depthwise convolution, whose input channel follows the output's). The rows run along the
   // innermost other axis, and the accumulators too are laid out with the channels innermost.
-  if (!choice || choice->tile.lanes < max_lanes) {
-    for (size_t k = spatial - 1; k-- > 0 && (!choice || choice->tile.lanes < max_lanes);) {
+  // A stride along v makes the tile's vector loads strided (a gather, or shuffles, per vector:
+  // ResNet's 7x7 stride-2 stem ran at a twentieth of oneDNN): the channel-blocked tile, whose
+  // vectors are the packed weight's and whose input values are broadcasts, is taken instead
+  // wherever it applies.
+  bool strided = false;
+  if (choice) {
+    const tir::VarNode* v_var = iters[choice->v_iter]->var.get();
+    for (const auto* l : loads) {
+      for (const auto& index : l->indices) {
+        tir::PostOrderVisit(index, [&](const ir::Object* n) {
+          const auto* m = schedule::NodeAs<tir::MulNode>(n);
+          if (!m) return;
+          const int64_t* c = tir::AsConstInt(m->b);
+          const int64_t* c2 = tir::AsConstInt(m->a);
+          if ((m->a.get() == v_var && c && *c != 1) || (m->b.get() == v_var && c2 && *c2 != 1))
+            strided = true;
+        });
+      }
+    }
+  }
+  auto better = [&](const ConvTile& t) {
+    return !choice || strided || t.lanes > choice->tile.lanes;
+  };
+  if (!choice || choice->tile.lanes < max_lanes || strided) {
+    for (size_t k = spatial - 1; k-- > 0 && (!choice || choice->tile.lanes < max_lanes || strided);) {
       const tir::BufferLoadNode* operand = nullptr;
       bool ok = true;
       for (const auto* l : loads) {
@@ -255,8 +279,9 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
           reduction_elements * max_lanes * dtype.bytes() * 2 > params.l1d_bytes ? 2.0 : 0.0;
       std::optional<ConvTile> t = ChooseConvTile(*re, *ke, max_lanes, params.vector_registers - 2,
                                                  0.5, l2_vector_cycles);
-      if (!t || (choice && t->lanes <= choice->tile.lanes)) continue;
+      if (!t || !better(*t)) continue;
       choice = Choice{k, r, *t, operand, *dim};
+      strided = false;
     }
   }
   if (!choice) return std::nullopt;
