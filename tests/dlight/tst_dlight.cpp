@@ -516,6 +516,46 @@ def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.
     QVERIFY2(rules.find(want) != std::string::npos, (rules + " wants " + want).c_str());
   }
 
+  // A reduction over several trailing axes read whole (a mean over (h, w), with and without
+  // keepdims; a sum over a (5, 16) block) has its loops fused into one axis of vector partial
+  // results, and goes parallel over its rows by the elements it reads; axes not read as the
+  // input's trailing ones (a sum over (h, w) of NHWC) keep their loops.
+  void reductionFusesTrailingAxes() {
+    struct Case {
+      std::vector<TensorParam> params;
+      std::string line;
+      bool fused;
+    };
+    const std::vector<Case> cases = {
+        {{{"x", {"2", "16", "12", "16"}}}, "gv = R.mean(x, axis=[2, 3], keepdims=True)", true},
+        {{{"x", {"3", "5", "16"}}}, "gv = R.sum(x, axis=[1, 2])", true},
+        {{{"x", {"3", "4", "8", "8"}}}, "gv = R.mean(x, axis=[2, 3])", true},
+        {{{"x", {"2", "8", "8", "16"}}}, "gv = R.sum(x, axis=[1, 2])", false},
+    };
+    for (const Case& c : cases) {
+      std::string relax = Program(c.params, {c.line});
+      QVERIFY2(CheckAll(relax, false).find("(failed") == std::string::npos, c.line.c_str());
+      for (const std::string& t : kTargets) {
+        codegen::Target target = t == "host" ? codegen::Target::Host() : TargetOf(t);
+        for (const auto& [name, func] : Kernels(relax, false)) {
+          auto applied = dlight::ApplyRules(func, target, dlight::cpu::DefaultRules());
+          QVERIFY(applied.has_value());
+          QVERIFY2(applied->rule == "Reduction", (c.line + ": " + applied->rule).c_str());
+          const std::string trace = applied->schedule.trace().AsPython();
+          // Every case's reduced elements (192, 80, 64) hold two vectors of 16 lanes.
+          QCOMPARE(trace.find("rfactor") != std::string::npos, c.fused);
+        }
+      }
+    }
+    // A large input reduced to few rows: parallel over them.
+    std::string relax = Program({{"x", {"1", "64", "64", "64"}}}, {"gv = R.mean(x, axis=[2, 3])"});
+    for (const auto& [name, func] : Kernels(relax, false)) {
+      auto applied = dlight::ApplyRules(func, TargetOf("avx2"), dlight::cpu::DefaultRules());
+      QVERIFY(applied.has_value());
+      QVERIFY(applied->schedule.trace().AsPython().find("parallel") != std::string::npos);
+    }
+  }
+
   // A stride along the output's x makes vectors along x strided loads: ResNet's stem (7x7,
   // stride 2, 3 input channels) runs its vectors along the output channels instead, the weight
   // packed with the tile's channels innermost, the input values broadcast.

@@ -8,8 +8,11 @@
 // the row is in cache and its intermediates shrink to one row. A reduction whose extent is a
 // multiple of the vector width (and at least two vectors) is factored over a vector-width split
 // (rfactor): the lanes accumulate in a vector, reassociating the sum (or max) as the schedule
-// says, and the lanes are combined once per row. Elementwise stages get the spatial loop
-// schedule inside the row.
+// says, and the lanes are combined once per row; a reduction over several trailing axes that
+// every input reads whole (a mean over (h, w)) has its loops fused into that one axis first.
+// A reduction of several values at once (group_norm's and layer_norm's sum and sum of squares,
+// argmax's index and value) keeps its reduction loops serial in the row: rfactor takes one
+// buffer. Elementwise stages get the spatial loop schedule inside the row.
 //
 // GEMV (batch 1: a dense layer with its weight [N, K], a matmul (N, K) x (K,)) is the same
 // schedule on a matrix-vector product whose reduction axis is the matrix's contiguous one: one
@@ -24,6 +27,7 @@
 
 #include "dlight/cpu/rules.h"
 #include "dlight/cpu/spatial.h"
+#include "ir/structural_equal.h"
 #include "schedule/ir_path.h"
 #include "tir/functor.h"
 
@@ -155,6 +159,31 @@ bool IsContiguousGemv(const BlockInfo& b) {
   return false;
 }
 
+// Whether every input of the reduction block (its iterators past the first `rows` all reduction
+// ones, each driven by its own loop) reads them, in order, as its trailing dimensions, and all
+// of each but the outermost (a mean over (h, w) of an NCHW tensor): the reduction's loops fused
+// then walk each input contiguously, one axis of whole vectors.
+bool ReadsTrailingWhole(const BlockInfo& b, size_t rows) {
+  const tir::SBlock& block = b.block;
+  const size_t n = block->iter_vars.size();
+  if (n < rows + 2 || b.loops.size() != n) return false;
+  const tir::Buffer& out = block->writes[0]->buffer;
+  for (const tir::BufferRegion& read : block->reads) {
+    if (read->buffer.same_as(out)) continue;
+    const auto& region = read->region;
+    if (region.size() < n - rows) return false;
+    for (size_t k = rows; k < n; ++k) {
+      const tir::IterVar& iv = block->iter_vars[k];
+      const size_t dim = region.size() - (n - k);
+      if (!region[dim]->min.same_as(iv->var) || !tir::IsConstInt(region[dim]->extent, 1))
+        return false;
+      if (k > rows && !ir::StructuralEqual(read->buffer->shape[dim], iv->dom->extent))
+        return false;
+    }
+  }
+  return true;
+}
+
 enum class Kind { kRows, kGemv };
 
 // A last stage that only copies an intermediate written by another data-parallel stage (TVM's
@@ -260,7 +289,7 @@ std::optional<schedule::Schedule> ApplyRows(const tir::PrimFunc& func, const cod
   }
   CpuParams params = CpuParamsOf(target);
   // The work on the rows: a GEMV's multiply-adds (its rows are few, each long), else the
-  // elements of the output.
+  // elements of the widest stage.
   std::optional<int64_t> work;
   bool parallel = false;
   if (kind == Kind::kGemv) {
@@ -269,17 +298,31 @@ std::optional<schedule::Schedule> ApplyRows(const tir::PrimFunc& func, const cod
     }
     parallel = !work || *work >= kMinParallelMultiplyAdds;
   } else {
-    work = LoopElements(sch, blocks.back().loops);
+    // The elements the widest stage visits: a reduction of a large input to a few rows (a mean
+    // over (h, w)) is as much work as its input.
+    work = 0;
+    for (const BlockInfo& b : blocks) {
+      std::optional<int64_t> e = LoopElements(sch, b.loops);
+      work = e && work ? std::optional<int64_t>(std::max(*work, *e)) : std::nullopt;
+    }
     parallel = !work || *work >= kMinParallelElements;
   }
 
   // Vector partial results for the reductions that have whole vectors to reduce.
   std::vector<std::pair<SBlockRV, ir::DataType>> rfactored;
   for (const BlockInfo& b : blocks) {
-    if (b.IsSpatial() || b.block->iter_vars.size() != *rows_rank + 1) continue;
+    if (b.IsSpatial()) continue;
+    std::optional<LoopRV> reduce_loop;
+    if (b.block->iter_vars.size() == *rows_rank + 1)
+      reduce_loop = b.loops.back();
+    else if (b.block->writes.size() == 1 && DataParCount(b) == *rows_rank &&
+             ReadsTrailingWhole(b, *rows_rank))
+      reduce_loop = sch.Fuse(
+          std::vector<LoopRV>(b.loops.begin() + static_cast<long>(*rows_rank), b.loops.end()));
+    if (!reduce_loop) continue;
     ir::DataType dtype = b.block->writes[0]->buffer->dtype;
     int64_t lanes = params.Lanes(dtype);
-    std::optional<int64_t> extent = ConstExtent(sch.Get(b.loops.back())->extent);
+    std::optional<int64_t> extent = ConstExtent(sch.Get(*reduce_loop)->extent);
     // Not for a reduction of several values at once (layer_norm's sum and sum of squares):
     // rfactor takes one.
     if (lanes < 2 || !extent || *extent % lanes != 0 || *extent < 2 * lanes ||
@@ -296,7 +339,7 @@ std::optional<schedule::Schedule> ApplyRows(const tir::PrimFunc& func, const cod
         break;
       }
     }
-    std::vector<LoopRV> split = sch.Split(b.loops.back(), {std::nullopt, width});
+    std::vector<LoopRV> split = sch.Split(*reduce_loop, {std::nullopt, width});
     // The partial results' buffer has the lanes last (factor_axis -1): a row's lanes are one
     // contiguous vector, also where a GEMV's tile holds several rows.
     rfactored.emplace_back(sch.RFactor(split[1], -1), dtype);
