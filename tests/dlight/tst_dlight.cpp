@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "codegen/vm_codegen.h"
+#include "dlight/analysis.h"
 #include "dlight_test_util.h"
 #include "tir/functor.h"
 #include "transform/tir/apply_default_schedule.h"
@@ -518,8 +519,9 @@ def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.
 
   // A reduction over several trailing axes read whole (a mean over (h, w), with and without
   // keepdims; a sum over a (5, 16) block) has its loops fused into one axis of vector partial
-  // results, and goes parallel over its rows by the elements it reads; axes not read as the
-  // input's trailing ones (a sum over (h, w) of NHWC) keep their loops.
+  // results, and goes parallel over its rows by the elements it reads. One whose inputs are
+  // contiguous along an output axis instead (a sum over (h, w) of NHWC, a softmax over a
+  // leading axis) is not a row reduction: the Fallback's vector runs along that axis.
   void reductionFusesTrailingAxes() {
     struct Case {
       std::vector<TensorParam> params;
@@ -530,7 +532,6 @@ def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.
         {{{"x", {"2", "16", "12", "16"}}}, "gv = R.mean(x, axis=[2, 3], keepdims=True)", true},
         {{{"x", {"3", "5", "16"}}}, "gv = R.sum(x, axis=[1, 2])", true},
         {{{"x", {"3", "4", "8", "8"}}}, "gv = R.mean(x, axis=[2, 3])", true},
-        {{{"x", {"2", "8", "8", "16"}}}, "gv = R.sum(x, axis=[1, 2])", false},
     };
     for (const Case& c : cases) {
       std::string relax = Program(c.params, {c.line});
@@ -544,6 +545,21 @@ def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.
           const std::string trace = applied->schedule.trace().AsPython();
           // Every case's reduced elements (192, 80, 64) hold two vectors of 16 lanes.
           QCOMPARE(trace.find("rfactor") != std::string::npos, c.fused);
+        }
+      }
+    }
+    for (const std::string& line : {std::string("gv = R.sum(x, axis=[1, 2])"),
+                                    std::string("gv = R.nn.softmax(x, axis=1)")}) {
+      std::string relax = Program({{"x", {"2", "8", "8", "16"}}}, {line});
+      QCOMPARE(CheckAll(relax, false), Expected([](int) { return "Fallback"; }));
+      for (const auto& [name, func] : Kernels(relax, false)) {
+        auto applied = dlight::ApplyRules(func, TargetOf("avx2"), dlight::cpu::DefaultRules());
+        QVERIFY(applied.has_value());
+        schedule::Schedule sch = applied->schedule;
+        for (const dlight::BlockInfo& b : dlight::GetBlockInfos(sch)) {
+          if (b.IsSpatial()) continue;
+          QVERIFY2(sch.Get(b.loops.back())->kind == tir::ForKind::kVectorized,
+                   (line + ": " + b.name).c_str());
         }
       }
     }

@@ -1,7 +1,9 @@
 // Reduction: functions of row-wise reductions and the elementwise stages around them (softmax,
 // log_softmax, layer_norm, rms_norm, sum/mean/max over the last axis), where every reduction has
 // the same leading data-parallel iterators (the rows), its reduction iterators innermost, and
-// reads its inputs at plain iterators (not windows: convolutions and pooling are not rows).
+// reads its inputs at plain iterators (not windows: convolutions and pooling are not rows), and
+// not contiguously along an output axis (a sum over a leading axis, or over (h, w) of NHWC: the
+// Fallback vectorizes those along the output).
 //
 // Each row is computed by one task: the rows of the last block are fused and parallel, every
 // other block is computed at that loop (compute_at), so a row's stages run back to back while
@@ -184,6 +186,28 @@ bool ReadsTrailingWhole(const BlockInfo& b, size_t rows) {
   return true;
 }
 
+// Whether every input of the reduction block reads its innermost non-unit data-parallel iterator
+// as its last (contiguous) dimension (a sum over (h, w) of an NHWC tensor, a softmax over a
+// leading axis): its rows' elements are strided, and the contiguous axis is an output one (the
+// Fallback's vector, with the reduction outside it).
+bool ReadsAlongOutputAxis(const BlockInfo& b) {
+  const tir::SBlock& block = b.block;
+  const tir::IterVar* inner = nullptr;
+  for (const tir::IterVar& iv : block->iter_vars) {
+    if (iv->iter_type == tir::IterVarType::kDataPar && !tir::IsConstInt(iv->dom->extent, 1))
+      inner = &iv;
+  }
+  if (!inner) return false;
+  const tir::Buffer& out = block->writes[0]->buffer;
+  bool any = false;
+  for (const tir::BufferRegion& read : block->reads) {
+    if (read->buffer.same_as(out)) continue;
+    if (read->region.empty() || !read->region.back()->min.same_as((*inner)->var)) return false;
+    any = true;
+  }
+  return any;
+}
+
 enum class Kind { kRows, kGemv };
 
 // A last stage that only copies an intermediate written by another data-parallel stage (TVM's
@@ -262,7 +286,8 @@ std::optional<schedule::Schedule> ApplyRows(const tir::PrimFunc& func, const cod
   for (const BlockInfo& b : blocks) {
     if (!b.simple_nest) return std::nullopt;
     if (b.IsSpatial()) continue;
-    if (!b.IsReduction() || !b.ReductionInnermost() || !ReadsAtIterators(b.block, grouped))
+    if (!b.IsReduction() || !b.ReductionInnermost() || !ReadsAtIterators(b.block, grouped) ||
+        (kind == Kind::kRows && ReadsAlongOutputAxis(b)))
       return std::nullopt;
     ++reductions;
     if (kind == Kind::kGemv) {
