@@ -484,6 +484,11 @@ def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.
     // A stride along whole vectors of x: the vector along the channels all the same.
     add("NCHW", {1, 3, 32, 32, 16, 7, 2, 3, 1, 1}, true);  // ResNet's stem, 16x16 out
     add("NCHW", {1, 3, 33, 33, 8, 7, 2, 3, 1, 1}, false);  // 17 wide: odd rows
+    // Depthwise, rows too narrow: the input packed by channel blocks too, a vector load per row.
+    add("NCHW", {1, 8, 7, 7, 8, 3, 1, 1, 1, 8}, true);
+    add("NCHW", {1, 16, 13, 13, 16, 3, 2, 1, 1, 16}, false);  // stride 2: 7 wide
+    add("NCHW", {2, 12, 5, 5, 12, 3, 1, 0, 1, 12}, false);    // no padding: 3 wide
+    add("NCHW", {1, 6, 7, 7, 6, 3, 1, 1, 1, 6}, false);       // 6 channels: no vector
   }
   void conv2d() {
     QFETCH(QString, layout);
@@ -509,8 +514,9 @@ def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.
     const int ow = (w + 2 * p - d * (k - 1) - 1) / s + 1;
     const int inner = nchw ? ow : f;
     // Else along the output channels (the weight packed), where the input does not follow
-    // them (not grouped).
-    std::string want = inner % 4 == 0 || (nchw && g == 1 && f % 4 == 0) ? "Conv2d" : "Fallback";
+    // them (not grouped) or follows them one to one (depthwise: the input packed too).
+    const bool channel_vectors = nchw && (g == 1 || (g == c && f == c)) && f % 4 == 0;
+    std::string want = inner % 4 == 0 || channel_vectors ? "Conv2d" : "Fallback";
     std::string rules = CheckAll(relax, relu);
     // The kernel holding the convolution; the padding, where it is its own kernel, is Injective.
     QVERIFY2(rules.find("(failed") == std::string::npos, rules.c_str());

@@ -20,8 +20,10 @@
 // 7, 14 or 10 wide), or a stride along it would make the vector loads strided (ResNet's 7x7
 // stride-2 stem), the vector runs along the output channel instead (oneDNN's channel blocks):
 // the weight is packed once per call into blocks of the tile's channels, innermost, and the
-// accumulators are laid out so too; the rows then run along x, whose inputs are broadcast. Where
-// neither axis holds whole vectors (of 4 lanes at least) the rule does not apply.
+// accumulators are laid out so too; the rows then run along x, whose inputs are broadcast. A
+// depthwise convolution (its input channel the output's) has its input packed the same way, once
+// per call, and each row of the tile loads its own input vector. Where neither axis holds whole
+// vectors (of 4 lanes at least) the rule does not apply.
 #include <algorithm>
 
 #include "dlight/cpu/rules.h"
@@ -41,6 +43,22 @@ bool Uses(const ir::PrimExpr& e, const tir::VarNode* var) {
   bool used = false;
   tir::PostOrderVisit(e, [&](const ir::Object* n) { used |= n == var; });
   return used;
+}
+
+// Whether `index` is `var`, or `var` plus an iterator of extent 1 (a depthwise convolution
+// reads its input at channel `ff + rc`, rc over the one input channel of its group).
+bool AtIterator(const ir::PrimExpr& index, const tir::Var& var,
+                const std::vector<tir::IterVar>& iters) {
+  if (index.same_as(var)) return true;
+  const auto* add = index.as<tir::AddNode>();
+  if (!add) return false;
+  auto unit = [&](const ir::PrimExpr& e) {
+    for (const tir::IterVar& iv : iters) {
+      if (e.same_as(iv->var)) return tir::IsConstInt(iv->dom->extent, 1);
+    }
+    return false;
+  };
+  return (add->a.same_as(var) && unit(add->b)) || (add->b.same_as(var) && unit(add->a));
 }
 
 struct ConvTile {
@@ -200,9 +218,13 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
   struct Choice {
     size_t v_iter = 0, r_iter = 0;
     ConvTile tile;
-    // The operand packed so that v is its innermost axis (its dimension `dim` indexed by v).
-    const tir::BufferLoadNode* packed = nullptr;
-    size_t dim = 0;
+    // The operands packed so that v is their innermost axis (dimension `dim` indexed by v): the
+    // weight, and a depthwise convolution's input too.
+    struct Packed {
+      const tir::BufferLoadNode* load = nullptr;
+      size_t dim = 0;
+    };
+    std::vector<Packed> packed;
   };
   std::optional<Choice> choice;
   {
@@ -218,8 +240,9 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
   // channel blocks do: the one operand that reads the channel (the weight) reads it at the
   // iterator itself in one dimension and is packed with blocks of the tile's channels innermost;
   // the other operand does not depend on it (its loads are the rows' broadcasts: not a grouped
-  // or depthwise convolution, whose input channel follows the output's). The rows run along the
-  // innermost other axis, and the accumulators too are laid out with the channels innermost.
+  // convolution, whose input channel follows the output's group), or reads it so too (a
+  // depthwise one: packed as well). The rows run along the innermost other axis, and the
+  // accumulators too are laid out with the channels innermost.
   // A stride along v makes the tile's vector loads strided (a gather, or shuffles, per vector:
   // ResNet's 7x7 stride-2 stem ran at a twentieth of oneDNN): the channel-blocked tile, whose
   // vectors are the packed weight's and whose input values are broadcasts, is taken instead
@@ -245,25 +268,29 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
   };
   if (!choice || choice->tile.lanes < max_lanes || strided) {
     for (size_t k = spatial - 1; k-- > 0 && (!choice || choice->tile.lanes < max_lanes || strided);) {
-      const tir::BufferLoadNode* operand = nullptr;
-      bool ok = true;
+      // Each operand that reads the channel reads it at the iterator itself in one dimension of
+      // its extent: the weight, and a depthwise convolution's input (its channel the output's).
+      std::optional<int64_t> ke = extent(k);
+      std::vector<Choice::Packed> operands;
+      bool ok = ke.has_value();
       for (const auto* l : loads) {
-        if (!uses(l, k)) continue;
-        if (operand) ok = false;
-        operand = l;
+        if (!ok || !uses(l, k)) continue;
+        std::optional<size_t> dim;
+        for (size_t d = 0; d < l->indices.size(); ++d) {
+          if (!Uses(l->indices[d], iters[k]->var.get())) continue;
+          if (dim || !AtIterator(l->indices[d], iters[k]->var, iters)) ok = false;
+          dim = d;
+        }
+        std::optional<int64_t> shape = dim ? ConstExtent(l->buffer->shape[*dim]) : std::nullopt;
+        if (!shape || *shape != *ke) ok = false;
+        if (ok) operands.push_back({l, *dim});
       }
-      if (!ok || !operand) continue;
-      std::optional<size_t> dim;
-      for (size_t d = 0; d < operand->indices.size(); ++d) {
-        if (!Uses(operand->indices[d], iters[k]->var.get())) continue;
-        if (dim || !operand->indices[d].same_as(iters[k]->var)) ok = false;
-        dim = d;
-      }
-      if (!ok || !dim) continue;
-      const size_t r = rows_for(k);
-      std::optional<int64_t> ke = extent(k), re = extent(r);
-      std::optional<int64_t> shape = ConstExtent(operand->buffer->shape[*dim]);
-      if (!ke || !re || !shape || *shape != *ke) continue;
+      if (!ok || operands.empty()) continue;
+      // Both packed: each row loads a vector of its own inputs; the rows run along the innermost
+      // other axis (x).
+      const size_t r = operands.size() == 1 ? rows_for(k) : (k == spatial - 1 ? k - 1 : spatial - 1);
+      std::optional<int64_t> re = extent(r);
+      if (!re) continue;
       // Rows that leave a remainder cost a branch per row in the tile: strongly avoided. Two
       // registers fewer: LLVM keeps the input broadcasts that neighbouring rows share across the
       // unrolled window live (x_i + rx), and a 14-row tile of 16 ymm registers spilled (0.6x of
@@ -280,7 +307,7 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
       std::optional<ConvTile> t = ChooseConvTile(*re, *ke, max_lanes, params.vector_registers - 2,
                                                  0.5, l2_vector_cycles);
       if (!t || !better(*t)) continue;
-      choice = Choice{k, r, *t, operand, *dim};
+      choice = Choice{k, r, *t, operands};
       strided = false;
     }
   }
@@ -290,12 +317,11 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
   const int64_t cols = tile.vectors * tile.lanes;
 
   SBlockRV block = conv->rv;
-  if (choice->packed &&
-      !PackChannels(sch, block, choice->packed->buffer, choice->dim, cols)) {
-    return std::nullopt;
+  for (const Choice::Packed& p : choice->packed) {
+    if (!PackChannels(sch, block, p.load->buffer, p.dim, cols)) return std::nullopt;
   }
   SBlockRV write_back = sch.CacheWrite(block, 0, "local");
-  if (choice->packed) {
+  if (!choice->packed.empty()) {
     // The accumulators with the tile's channels innermost: each vector of them contiguous.
     std::optional<tir::IndexMap> map = BlockLastMap(spatial, v_iter, cols, iters[0]->var->dtype);
     if (!map) return std::nullopt;
