@@ -118,7 +118,9 @@ std::optional<tir::IndexMap> BlockLastMap(size_t rank, size_t dim, int64_t cols,
 // Packs the operand read along the output channel (the weight of an NCHW convolution) into
 // blocks of `cols` channels with the channel innermost (cache_read + transform_layout), so that
 // the tile's vector loads are contiguous; the copy is one pass of its own, parallel over the
-// blocks when it is large. Returns false (nothing applied) when the read is not found.
+// blocks when it is large. An operand that a stage of the function writes (a depthwise
+// convolution's padded input) is written so by that stage instead (transform_layout alone).
+// Returns false (nothing applied) when the read is not found.
 bool PackChannels(schedule::Schedule& sch, const SBlockRV& block, const tir::Buffer& operand,
                   size_t dim, int64_t cols) {
   const tir::SBlock now = sch.Get(block);
@@ -129,6 +131,14 @@ bool PackChannels(schedule::Schedule& sch, const SBlockRV& block, const tir::Buf
   const size_t rank = operand->shape.size();
   std::optional<tir::IndexMap> map = BlockLastMap(rank, dim, cols, operand->shape[0]->dtype);
   if (read_index < 0 || !map) return false;
+  // An intermediate (the padding's output): its producer writes it packed, no copy of its own.
+  for (const SBlockRV& producer : sch.GetProducers(block)) {
+    const tir::SBlock p = sch.Get(producer);
+    if (p->writes.size() == 1 && p->writes[0]->buffer.same_as(operand)) {
+      sch.TransformLayout(block, std::pair<std::string, int64_t>{"read", read_index}, *map);
+      return true;
+    }
+  }
   SBlockRV packed = sch.CacheRead(block, read_index, "global");
   sch.TransformLayout(packed, std::pair<std::string, int64_t>{"write", 0}, *map);
   std::vector<LoopRV> loops = sch.GetLoops(packed);
