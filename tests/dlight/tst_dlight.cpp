@@ -474,7 +474,8 @@ def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.
     add("NCHW", {1, 3, 11, 13, 24, 3, 2, 1, 1, 1}, false);  // stride 2: 7 wide
     add("NCHW", {1, 4, 9, 9, 8, 3, 1, 1, 2, 1}, false);     // dilation 2: 7 wide
     add("NCHW", {1, 4, 8, 8, 8, 3, 1, 1, 1, 2}, false);     // groups 2, 8 wide
-    add("NCHW", {1, 4, 7, 7, 8, 3, 1, 1, 1, 2}, false);     // groups 2, 7 wide: no rule
+    add("NCHW", {1, 4, 7, 7, 8, 3, 1, 1, 1, 2}, false);     // groups 2, 7 wide: 4 channels a group
+    add("NCHW", {1, 4, 7, 7, 6, 3, 1, 1, 1, 2}, false);     // groups 2, 3 channels a group: no rule
     add("NHWC", {1, 3, 6, 6, 16, 3, 1, 1, 1, 1}, false);
     add("NHWC", {1, 5, 7, 5, 8, 3, 1, 1, 1, 1}, true);
     add("NHWC", {2, 3, 9, 9, 12, 3, 2, 1, 1, 1}, false);
@@ -489,6 +490,10 @@ def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.
     add("NCHW", {1, 16, 13, 13, 16, 3, 2, 1, 1, 16}, false);  // stride 2: 7 wide
     add("NCHW", {2, 12, 5, 5, 12, 3, 1, 0, 1, 12}, false);    // no padding: 3 wide
     add("NCHW", {1, 6, 7, 7, 6, 3, 1, 1, 1, 6}, false);       // 6 channels: no vector
+    // Grouped, rows too narrow: the vector along a group's output channels, the group's input
+    // broadcast.
+    add("NCHW", {1, 8, 7, 7, 16, 3, 1, 1, 1, 2}, true);
+    add("NCHW", {1, 16, 14, 14, 32, 3, 2, 1, 1, 4}, false);  // stride 2: 7 wide
   }
   void conv2d() {
     QFETCH(QString, layout);
@@ -514,8 +519,10 @@ def main(X: T.Buffer((31, 3), "float32"), W: T.Buffer((64, 3), "float32"), Y: T.
     const int ow = (w + 2 * p - d * (k - 1) - 1) / s + 1;
     const int inner = nchw ? ow : f;
     // Else along the output channels (the weight packed), where the input does not follow
-    // them (not grouped) or follows them one to one (depthwise: the input packed too).
-    const bool channel_vectors = nchw && (g == 1 || (g == c && f == c)) && f % 4 == 0;
+    // them (not grouped), follows them one to one (depthwise: the input packed too) or by
+    // groups of whole vectors (grouped: the tile's channels in one group).
+    const bool channel_vectors =
+        nchw && (g == 1 || (g == c && f == c) ? f % 4 == 0 : (f / g) % 4 == 0);
     std::string want = inner % 4 == 0 || channel_vectors ? "Conv2d" : "Fallback";
     std::string rules = CheckAll(relax, relu);
     // The kernel holding the convolution; the padding, where it is its own kernel, is Injective.

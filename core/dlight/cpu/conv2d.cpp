@@ -21,9 +21,11 @@
 // stride-2 stem), the vector runs along the output channel instead (oneDNN's channel blocks):
 // the weight is packed once per call into blocks of the tile's channels, innermost, and the
 // accumulators are laid out so too; the rows then run along x, whose inputs are broadcast. A
-// depthwise convolution (its input channel the output's) has its input packed the same way, once
-// per call, and each row of the tile loads its own input vector. Where neither axis holds whole
-// vectors (of 4 lanes at least) the rule does not apply.
+// grouped convolution does the same with the tile's channels inside one group (its input value
+// is then one for the tile's channels); a depthwise one (its input channel the output's) has its
+// input packed the same way, written so by the padding, and each row of the tile loads its own
+// input vector. Where neither axis holds whole vectors (of 4 lanes at least) the rule does not
+// apply.
 #include <algorithm>
 
 #include "dlight/cpu/rules.h"
@@ -59,6 +61,27 @@ bool AtIterator(const ir::PrimExpr& index, const tir::Var& var,
     return false;
   };
   return (add->a.same_as(var) && unit(add->b)) || (add->b.same_as(var) && unit(add->a));
+}
+
+// q where every use of `var` in the load's indices is `var // q` (q > 1, a constant): a grouped
+// convolution's input read at its group's channels.
+std::optional<int64_t> GroupOf(const tir::BufferLoadNode* load, const tir::Var& var) {
+  std::optional<int64_t> q;
+  bool ok = true;
+  size_t divided = 0, uses = 0;
+  for (const ir::PrimExpr& index : load->indices) {
+    tir::PostOrderVisit(index, [&](const ir::Object* n) {
+      if (n == var.get()) ++uses;
+      const auto* div = schedule::NodeAs<tir::FloorDivNode>(n);
+      if (!div || !div->a.same_as(var)) return;
+      const int64_t* c = tir::AsConstInt(div->b);
+      if (!c || *c <= 1 || (q && *q != *c)) ok = false;
+      if (c) q = *c;
+      ++divided;
+    });
+  }
+  if (!ok || uses == 0 || divided != uses) return std::nullopt;
+  return q;
 }
 
 struct ConvTile {
@@ -249,10 +272,10 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
   // stages, a 10-wide row), the vector runs along the output channel instead, as oneDNN's
   // channel blocks do: the one operand that reads the channel (the weight) reads it at the
   // iterator itself in one dimension and is packed with blocks of the tile's channels innermost;
-  // the other operand does not depend on it (its loads are the rows' broadcasts: not a grouped
-  // convolution, whose input channel follows the output's group), or reads it so too (a
-  // depthwise one: packed as well). The rows run along the innermost other axis, and the
-  // accumulators too are laid out with the channels innermost.
+  // the other operand does not depend on it (its loads are the rows' broadcasts), or only on its
+  // group (grouped: the tile's channels in one group), or reads it so too (depthwise: packed as
+  // well). The rows run along the innermost other axis, and the accumulators too are laid out
+  // with the channels innermost.
   // A stride along v makes the tile's vector loads strided (a gather, or shuffles, per vector:
   // ResNet's 7x7 stride-2 stem ran at a twentieth of oneDNN): the channel-blocked tile, whose
   // vectors are the packed weight's and whose input values are broadcasts, is taken instead
@@ -283,8 +306,15 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
       std::optional<int64_t> ke = extent(k);
       std::vector<Choice::Packed> operands;
       bool ok = ke.has_value();
+      // A grouped convolution's input reads the channel's group (`ff // q`, q output channels a
+      // group) alone: one value for a tile's channels where the tile's channels divide q.
+      std::optional<int64_t> group;
       for (const auto* l : loads) {
         if (!ok || !uses(l, k)) continue;
+        if (std::optional<int64_t> q = GroupOf(l, iters[k]->var); q && (!group || *group == *q)) {
+          group = q;
+          continue;
+        }
         std::optional<size_t> dim;
         for (size_t d = 0; d < l->indices.size(); ++d) {
           if (!Uses(l->indices[d], iters[k]->var.get())) continue;
@@ -295,10 +325,11 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
         if (!shape || *shape != *ke) ok = false;
         if (ok) operands.push_back({l, *dim});
       }
-      if (!ok || operands.empty()) continue;
-      // Both packed: each row loads a vector of its own inputs; the rows run along the innermost
-      // other axis (x).
-      const size_t r = operands.size() == 1 ? rows_for(k) : (k == spatial - 1 ? k - 1 : spatial - 1);
+      if (!ok || operands.empty() || (group && operands.size() != 1)) continue;
+      // Both packed: each row loads a vector of its own inputs; grouped: each row broadcasts its
+      // group's input. The rows run along the innermost other axis (x).
+      const size_t r = operands.size() == 1 && !group ? rows_for(k)
+                                                      : (k == spatial - 1 ? k - 1 : spatial - 1);
       std::optional<int64_t> re = extent(r);
       if (!re) continue;
       // Rows that leave a remainder cost a branch per row in the tile: strongly avoided. Two
@@ -314,8 +345,8 @@ std::optional<schedule::Schedule> Apply(const tir::PrimFunc& func, const codegen
       }
       const double l2_vector_cycles =
           reduction_elements * max_lanes * dtype.bytes() * 2 > params.l1d_bytes ? 2.0 : 0.0;
-      std::optional<ConvTile> t = ChooseConvTile(*re, *ke, max_lanes, params.vector_registers - 2,
-                                                 0.5, l2_vector_cycles);
+      std::optional<ConvTile> t = ChooseConvTile(*re, group.value_or(*ke), max_lanes,
+                                                 params.vector_registers - 2, 0.5, l2_vector_cycles);
       if (!t || !better(*t)) continue;
       choice = Choice{k, r, *t, operands};
       strided = false;
