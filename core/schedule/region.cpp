@@ -4,6 +4,7 @@
 
 #include "schedule/block_scope.h"
 #include "schedule/ir_path.h"
+#include "tir/block_access.h"
 #include "tir/functor.h"
 #include "tir/op.h"
 #include "tir/substitute.h"
@@ -335,8 +336,8 @@ void InferAccessRegions(const SBlockNode* block, std::vector<BufferRegion>* read
   AccessCollector c;
   if (block->init.defined()) c(block->init);
   c(block->body);
-  *reads = c.Regions(c.reads_);
   *writes = c.Regions(c.writes_);
+  *reads = WithoutAccumulatorReads(c.Regions(c.reads_), *writes, block->init.defined());
 }
 
 const StmtNode* LeafRemovalTarget(const PrimFunc& func, const SBlockNode* scope,

@@ -141,7 +141,7 @@ class Module:
                 B[vi] = A[vi] + T.float32(1.0)
         for i in range(16):
             with T.sblock("C"):
-                vi = T.axis.spatial(8, i)
+                vi = T.axis.spatial(16, i)
                 T.where(i < 8)
                 T.reads(B[vi])
                 T.writes(D[vi])
@@ -198,7 +198,7 @@ class Module:
     def main(A: T.Buffer((128,), "float32"), C: T.Buffer((127,), "float32")):
         for i in range(128):
             with T.sblock("B"):
-                vi = T.axis.spatial(127, i)
+                vi = T.axis.spatial(128, i)
                 T.where(i < 127)
                 T.reads(A[vi])
                 T.writes(C[vi])
