@@ -197,10 +197,16 @@ class BufferRedirect {
     if (!info_->reindex.empty()) return info_->reindex;
     if (info_->full) return indices;
     std::vector<PrimExpr> out;
-    for (size_t i = 0; i < indices.size(); ++i) {
-      out.push_back(analyzer_.Simplify(sub(indices[i], info_->region[i]->min)));
-    }
+    for (size_t i = 0; i < indices.size(); ++i) out.push_back(Shifted(indices[i], i));
     return out;
+  }
+  // `index` less the region's min in dimension `d`. A constant min takes the index's type, so
+  // that an int32 index into an int64-shaped buffer stays int32 (TVM's region min is the
+  // access's own type there).
+  PrimExpr Shifted(const PrimExpr& index, size_t d) {
+    PrimExpr min = info_->region[d]->min;
+    if (const int64_t* c = AsConstInt(min)) min = make_const(index->dtype, *c);
+    return analyzer_.Simplify(sub(index, min));
   }
   std::vector<BufferRegion> Regions(const std::vector<BufferRegion>& regions) {
     std::vector<BufferRegion> out;
@@ -219,8 +225,7 @@ class BufferRedirect {
     std::vector<Range> ranges = r->region;
     if (!info_->full) {
       for (size_t i = 0; i < ranges.size(); ++i) {
-        ranges[i] = ir::MakeRange(analyzer_.Simplify(sub(ranges[i]->min, info_->region[i]->min)),
-                                  ranges[i]->extent);
+        ranges[i] = ir::MakeRange(Shifted(ranges[i]->min, i), ranges[i]->extent);
       }
     }
     return MakeBufferRegion(to_, ranges);
