@@ -434,6 +434,40 @@ class TestScheduleInline : public QObject {
     ExpectReplay(mod, sch);
   }
 
+  // A unit iterator that is a load index by itself takes the producer's index there (TVM's
+  // test_reverse_compute_inline_slicing_then_cachewrite), not its domain's minimum.
+  void reverseComputeInlineUnitIndex() {
+    ir::IRModule mod = ParseModule(R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((1, 8), "float32"), C: T.Buffer((1, 6), "float32")):
+        B = T.sblock_alloc_buffer((1, 8))
+        for u, j in T.grid(1, 8):
+            with T.sblock("B"):
+                vu, vj = T.axis.remap("SS", [u, j])
+                B[vu, vj] = A[vu, vj] + T.float32(1.0)
+        for u, j in T.grid(1, 6):
+            with T.sblock("C"):
+                vu, vj = T.axis.remap("SS", [u, j])
+                C[vu, vj] = B[vu, vj]
+)");
+    Schedule sch(mod);
+    sch.ReverseComputeInline(sch.GetSBlock("C"));
+    ExpectModule(mod, sch.mod(), R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((1, 8), "float32"), C: T.Buffer((1, 6), "float32")):
+        for u, j in T.grid(1, 8):
+            with T.sblock("B"):
+                vu, vj = T.axis.remap("SS", [u, j])
+                T.where(j < 6)
+                T.reads(A[vu, vj])
+                T.writes(C[vu, vj])
+                C[vu, vj] = A[vu, vj] + T.float32(1.0)
+)");
+    ExpectReplay(mod, sch);
+  }
+
   void reverseComputeInlineNotInvertible() {
     const std::string message = Rendered(
         "reverse-compute-inline",

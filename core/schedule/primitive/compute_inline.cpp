@@ -317,6 +317,15 @@ void Schedule::ReverseComputeInline(const SBlockRV& block_rv) {
       for (const auto& [var, value] : arith::InverseAffineIterMap(map.indices, pstore->indices)) {
         vmap[var.get()] = value;
       }
+      // A unit iterator that is an index by itself takes the producer's index there, as TVM's
+      // detection with trivial iterators kept inverts it (not its domain's minimum).
+      for (size_t i = 0; i < load_indices.size(); ++i) {
+        const auto* v = load_indices[i].as<VarNode>();
+        if (!v) continue;
+        for (const IterVar& iv : block->iter_vars) {
+          if (iv->var.get() == v && IsConstInt(iv->dom->extent, 1)) vmap[v] = pstore->indices[i];
+        }
+      }
       arith::RangeMap producer_doms;
       for (const IterVar& iv : producer->iter_vars) producer_doms[iv->var] = iv->dom;
       for (const IterVar& iv : block->iter_vars) {
