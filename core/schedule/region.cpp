@@ -1,9 +1,11 @@
 #include "schedule/region.h"
 
 #include <set>
+#include <unordered_map>
 
 #include "schedule/block_scope.h"
 #include "schedule/ir_path.h"
+#include "tir/builtin.h"
 #include "tir/block_access.h"
 #include "tir/functor.h"
 #include "tir/op.h"
@@ -252,6 +254,7 @@ class AccessCollector : public StmtExprVisitor {
     StmtExprVisitor::VisitStmt_(op);
   }
   void VisitStmt_(const SBlockRealizeNode* op) override {
+    Declare(op->block.get());
     for (size_t i = 0; i < op->block->iter_vars.size(); ++i) {
       nested_[op->block->iter_vars[i]->var.get()] = Substitute(op->iter_values[i], nested_);
     }
@@ -267,6 +270,36 @@ class AccessCollector : public StmtExprVisitor {
   void VisitExpr_(const BufferLoadNode* op) override {
     for (const PrimExpr& i : op->indices) VisitExpr(i);
     Add(&reads_, op->buffer, op->indices);
+  }
+  // `T.tvm_access_ptr(type, B.data, offset, extent, mask)` accesses the whole of B, as TVM's
+  // region detection counts it: a read (mask 1), a write (mask 2) or both.
+  void VisitExpr_(const CallNode* op) override {
+    static const ir::Op access_ptr = GetOp("tirx.tvm_access_ptr");
+    if (op->op.same_as(access_ptr) && op->args.size() == 5) {
+      const auto* data = op->args[1].as<VarNode>();
+      const int64_t* mask = AsConstInt(op->args[4]);
+      auto it = data ? buffers_.find(data) : buffers_.end();
+      if (mask && it != buffers_.end()) {
+        const Buffer& buffer = it->second;
+        std::vector<PrimExpr> lo, hi;
+        for (const PrimExpr& dim : buffer->shape) {
+          lo.push_back(make_const(dim->dtype, int64_t(0)));
+          hi.push_back(analyzer_.Simplify(sub(dim, make_const(dim->dtype, int64_t(1)))));
+        }
+        if (*mask & 1) Merge(&reads_, buffer, lo, hi);
+        if (*mask & 2) Merge(&writes_, buffer, lo, hi);
+        return;
+      }
+    }
+    StmtExprVisitor::VisitExpr_(op);
+  }
+  // The buffers whose data variables an access pointer may name: those the block declares.
+  void Declare(const SBlockNode* block) {
+    auto add = [&](const Buffer& b) { buffers_.emplace(b->data.get(), b); };
+    for (const BufferRegion& r : block->reads) add(r->buffer);
+    for (const BufferRegion& r : block->writes) add(r->buffer);
+    for (const Buffer& b : block->alloc_buffers) add(b);
+    for (const MatchBufferRegion& m : block->match_buffers) add(m->buffer);
   }
 
   struct Access {
@@ -305,6 +338,10 @@ class AccessCollector : public StmtExprVisitor {
       lo.push_back(set.HasLowerBound() ? set.min_value : s);
       hi.push_back(set.HasUpperBound() ? set.max_value : s);
     }
+    Merge(list, buffer, lo, hi);
+  }
+  void Merge(std::vector<Access>* list, const Buffer& buffer, const std::vector<PrimExpr>& lo,
+             const std::vector<PrimExpr>& hi) {
     for (Access& a : *list) {
       if (!a.buffer.same_as(buffer)) continue;
       for (size_t d = 0; d < lo.size() && d < a.lo.size(); ++d) {
@@ -327,6 +364,7 @@ class AccessCollector : public StmtExprVisitor {
   arith::RangeMap dom_;
   VarMap nested_;
   arith::Analyzer analyzer_;
+  std::unordered_map<const VarNode*, Buffer> buffers_;
 };
 
 }  // namespace
@@ -334,6 +372,7 @@ class AccessCollector : public StmtExprVisitor {
 void InferAccessRegions(const SBlockNode* block, std::vector<BufferRegion>* reads,
                         std::vector<BufferRegion>* writes) {
   AccessCollector c;
+  c.Declare(block);
   if (block->init.defined()) c(block->init);
   c(block->body);
   *writes = c.Regions(c.writes_);
