@@ -37,7 +37,9 @@ class IterMapRewriter {
  public:
   IterMapRewriter(Analyzer* ana, std::vector<std::string>* errors, bool simplify_trivial,
                   bool allow_padding)
-      : ana_(ana), errors_(errors), simplify_trivial_(simplify_trivial),
+      : ana_(ana),
+        errors_(errors),
+        simplify_trivial_(simplify_trivial),
         allow_padding_(allow_padding) {}
 
   bool AddInput(const Var& var, const Range& range) {
@@ -235,10 +237,11 @@ class IterMapRewriter {
     // A split reaching its source's end divides as if the source were padded up to a multiple
     // of k (`v // 16` over v < 127 has 8 values, `v % 16` 16): the pieces then overlap the
     // source's end, which only a map that is not checked for tiling may have.
-    bool padded = allow_padding_ && s->extent % k != 0 &&
-                  s->lower_factor * s->extent == s->source->extent;
+    bool padded =
+        allow_padding_ && s->extent % k != 0 && s->lower_factor * s->extent == s->source->extent;
     if (padded) {
-      if (is_div) return IterSumExpr{{{s->source, s->lower_factor * k, (s->extent + k - 1) / k, 1}}, base_q};
+      if (is_div)
+        return IterSumExpr{{{s->source, s->lower_factor * k, (s->extent + k - 1) / k, 1}}, base_q};
       return IterSumExpr{{{s->source, s->lower_factor, k, s->scale}}, zero};
     }
     if (s->extent % k != 0) {

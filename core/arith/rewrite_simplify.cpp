@@ -511,11 +511,16 @@ class RewriteMutator : public ExprMutator {
                     !__builtin_mul_overflow(next, c1, &high);
         if (fits) {
           switch (kind) {
-            case TypeIndex::kLT: return MakeBinary(kind, d->a, Const(a, low));
-            case TypeIndex::kGE: return MakeBinary(kind, d->a, Const(a, low));
-            case TypeIndex::kLE: return MakeBinary(kind, d->a, Const(a, high - 1));
-            case TypeIndex::kGT: return MakeBinary(kind, d->a, Const(a, high - 1));
-            default: break;
+            case TypeIndex::kLT:
+              return MakeBinary(kind, d->a, Const(a, low));
+            case TypeIndex::kGE:
+              return MakeBinary(kind, d->a, Const(a, low));
+            case TypeIndex::kLE:
+              return MakeBinary(kind, d->a, Const(a, high - 1));
+            case TypeIndex::kGT:
+              return MakeBinary(kind, d->a, Const(a, high - 1));
+            default:
+              break;
           }
         }
       }

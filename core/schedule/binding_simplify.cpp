@@ -110,9 +110,7 @@ class BindingSimplifier : public StmtMutator {
     PrimExpr predicate = Substitute(realize->predicate, trivial);
     bool over_symbolic = false;
     for (const PrimExpr& v : values) {
-      PostOrderVisit(v, [&](const ir::Object* n) {
-        over_symbolic |= symbolic.count(n) > 0;
-      });
+      PostOrderVisit(v, [&](const ir::Object* n) { over_symbolic |= symbolic.count(n) > 0; });
     }
     if (over_symbolic) {
       return MakeSBlockRealize(realize->iter_values, realize->predicate, realize->block,

@@ -5,8 +5,8 @@
 
 #include "schedule/block_scope.h"
 #include "schedule/ir_path.h"
-#include "tir/builtin.h"
 #include "tir/block_access.h"
+#include "tir/builtin.h"
 #include "tir/functor.h"
 #include "tir/op.h"
 #include "tir/substitute.h"

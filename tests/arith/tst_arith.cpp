@@ -198,18 +198,18 @@ class TestArith : public QObject {
     QVERIFY(Equal(ana.rewrite_simplify(Le(FDiv(x, C(4)), C(2))), Le(x, C(11))));
     QVERIFY(Equal(ana.rewrite_simplify(Ge(FDiv(x, C(4)), C(2))), Le(C(8), x)));
     QVERIFY(Equal(ana.rewrite_simplify(Gt(FDiv(x, C(4)), C(2))), Lt(C(11), x)));
-    QVERIFY(Equal(ana.rewrite_simplify(AndOf(Lt(FDiv(x, C(128)), C(127)),
-                                             Lt(FMod(x, C(128)), C(127)))),
-                  AndOf(Lt(x, C(16255)), Lt(FMod(x, C(128)), C(127)))));
+    QVERIFY(
+        Equal(ana.rewrite_simplify(AndOf(Lt(FDiv(x, C(128)), C(127)), Lt(FMod(x, C(128)), C(127)))),
+              AndOf(Lt(x, C(16255)), Lt(FMod(x, C(128)), C(127)))));
     // A residue bound that always holds goes, and leaves the bound alone.
-    QVERIFY(Equal(ana.rewrite_simplify(AndOf(Lt(x, C(16)), Lt(FMod(x, C(4)), C(4)))),
-                  Lt(x, C(16))));
+    QVERIFY(
+        Equal(ana.rewrite_simplify(AndOf(Lt(x, C(16)), Lt(FMod(x, C(4)), C(4)))), Lt(x, C(16))));
     for (int64_t c1 : {-7, 0, 5, 8, 12, 13}) {
       for (int64_t c2 : {1, 3, 4}) {
         for (int64_t c3 : {-1, 0, 1, 2, 3, 5}) {
-          std::vector<PrimExpr> exprs{
-              Lt(FDiv(x, C(c2)), C(c1)), Le(FDiv(x, C(c2)), C(c1)), Gt(FDiv(x, C(c2)), C(c1)),
-              Ge(FDiv(x, C(c2)), C(c1)), AndOf(Lt(x, C(c1)), Lt(FMod(x, C(c2)), C(c3)))};
+          std::vector<PrimExpr> exprs{Lt(FDiv(x, C(c2)), C(c1)), Le(FDiv(x, C(c2)), C(c1)),
+                                      Gt(FDiv(x, C(c2)), C(c1)), Ge(FDiv(x, C(c2)), C(c1)),
+                                      AndOf(Lt(x, C(c1)), Lt(FMod(x, C(c2)), C(c3)))};
           for (const PrimExpr& e : exprs) {
             PrimExpr s = ana.Simplify(e);
             for (int64_t v = -20; v <= 20; ++v) {

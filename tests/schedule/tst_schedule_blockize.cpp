@@ -218,7 +218,8 @@ class Module:
     def main(A: T.Buffer((16, 32), "float32"), B: T.Buffer((16, 32), "float32")):
         for i0, j0 in T.grid(1, 2):
             with T.sblock("B_o"):
-                vi_o = T.axis.spatial(1, )") + vi_o + R"()
+                vi_o = T.axis.spatial(1, )") +
+             vi_o + R"()
                 vj_o = T.axis.spatial(2, j0)
                 T.reads(A[0:16, vj_o * 16:vj_o * 16 + 16])
                 T.writes(B[0:16, vj_o * 16:vj_o * 16 + 16])

@@ -424,8 +424,8 @@ void Schedule::ReverseComputeInline(const SBlockRV& block_rv) {
   InlineRewriter rewriter(scope.get(), buffer, removed);
   rewriter.swap_block = producer.get();
   rewriter.swap_init = swap_init;
-  rewriter.swap_body = MakeBufferStore(consumer->buffer, value, indices, consumer->predicate,
-                                       consumer->span);
+  rewriter.swap_body =
+      MakeBufferStore(consumer->buffer, value, indices, consumer->predicate, consumer->span);
   if (guard.defined()) {
     const SBlockRealizeNode* prealize = RealizeOf(func, producer.get());
     VarMap bindings;

@@ -310,10 +310,11 @@ PrimExpr CarriedPredicate(const char* prim, const PrimFunc& func, const SBlockNo
     if (analyzer.CanProve(realize->predicate)) return {};
   }
   auto fail = [&]() {
-    return ScheduleError(prim, "The block " + Quote(block) + " has the predicate `" +
-                                   ExprText(realize->predicate) +
-                                   "`, which its new location cannot express: its loops are not "
-                                   "an invertible affine map of the block's iterators",
+    return ScheduleError(prim,
+                         "The block " + Quote(block) + " has the predicate `" +
+                             ExprText(realize->predicate) +
+                             "`, which its new location cannot express: its loops are not "
+                             "an invertible affine map of the block's iterators",
                          block->span);
   };
   arith::IterMapResult map = arith::DetectIterMap(
@@ -327,7 +328,8 @@ PrimExpr CarriedPredicate(const char* prim, const PrimFunc& func, const SBlockNo
     loops[var.get()] = value;
   }
   for (const auto& [var, range] : inner) {
-    if (!loops.count(var.get()) && detail::UsesAnyVar(realize->predicate, {var.get()})) throw fail();
+    if (!loops.count(var.get()) && detail::UsesAnyVar(realize->predicate, {var.get()}))
+      throw fail();
   }
   arith::Analyzer in_block;
   for (const IterVar& iv : block->iter_vars) in_block.Bind(iv->var, iv->dom, true);
