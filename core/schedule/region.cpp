@@ -1,5 +1,6 @@
 #include "schedule/region.h"
 
+#include <algorithm>
 #include <set>
 #include <unordered_map>
 
@@ -36,12 +37,50 @@ PrimExpr RelaxBound(PrimExpr e, const arith::RangeMap& dom, bool upper,
   return e;
 }
 
+// The conjuncts `x < c`, `x <= c`, `c <= x`, `c < x` of `predicate` on a variable of `dom` with
+// a constant range narrow that range; other conjuncts are left out (the range stays wider).
+void NarrowByPredicate(const PrimExpr& predicate, arith::RangeMap* dom) {
+  if (const auto* a = predicate.as<AndNode>()) {
+    NarrowByPredicate(a->a, dom);
+    NarrowByPredicate(a->b, dom);
+    return;
+  }
+  const auto* cmp = predicate.as<BinaryNode>();
+  if (!cmp) return;
+  bool lt = predicate.as<LTNode>() != nullptr, le = predicate.as<LENode>() != nullptr;
+  if (!lt && !le) return;
+  const auto* var = cmp->a.as<VarNode>();
+  const int64_t* c = AsConstInt(cmp->b);
+  bool upper = true;
+  if (!var || !c) {
+    var = cmp->b.as<VarNode>();
+    c = AsConstInt(cmp->a);
+    upper = false;
+  }
+  if (!var || !c) return;
+  auto it = dom->find(GetRef(var));
+  if (it == dom->end()) return;
+  const int64_t* mn = AsConstInt(it->second->min);
+  const int64_t* ext = AsConstInt(it->second->extent);
+  if (!mn || !ext) return;
+  int64_t lo = *mn, hi = *mn + *ext;  // [lo, hi)
+  if (upper) {
+    hi = std::min(hi, lt ? *c : *c + 1);
+  } else {
+    lo = std::max(lo, lt ? *c + 1 : *c);
+  }
+  if (hi <= lo) return;
+  DataType t = it->second->min->dtype;
+  it->second = ir::MakeRange(make_const(t, lo), make_const(t, hi - lo));
+}
+
 }  // namespace
 
 std::vector<arith::IntSet> RelaxRegionBounds(const PrimFunc& func, const SBlockNode* block,
                                              const BufferRegion& buffer_region,
                                              const StmtNode* top, arith::Analyzer* analyzer,
-                                             bool relax_threads, std::set<const ir::Object*>* outer) {
+                                             bool relax_threads, std::set<const ir::Object*>* outer,
+                                             const PrimExpr& predicate) {
   std::vector<const StmtNode*> path = PathIn(func, block);
   VarMap bindings;
   if (path.size() >= 2) {
@@ -84,6 +123,7 @@ std::vector<arith::IntSet> RelaxRegionBounds(const PrimFunc& func, const SBlockN
       outer_loops.insert(loop->loop_var.get());
     }
   }
+  if (predicate.defined()) NarrowByPredicate(Substitute(predicate, bindings), &dom);
   const Buffer& buffer = buffer_region->buffer;
   std::vector<arith::IntSet> out;
   for (size_t d = 0; d < buffer_region->region.size(); ++d) {
@@ -105,10 +145,11 @@ std::vector<arith::IntSet> RelaxRegionBounds(const PrimFunc& func, const SBlockN
 
 std::vector<Range> RelaxRegion(const PrimFunc& func, const SBlockNode* block,
                                const BufferRegion& buffer_region, const StmtNode* top,
-                               arith::Analyzer* analyzer, bool clip, bool relax_threads) {
+                               arith::Analyzer* analyzer, bool clip, bool relax_threads,
+                               const PrimExpr& predicate) {
   std::set<const ir::Object*> outer_loops;
   std::vector<arith::IntSet> bounds = RelaxRegionBounds(func, block, buffer_region, top, analyzer,
-                                                        relax_threads, &outer_loops);
+                                                        relax_threads, &outer_loops, predicate);
   const Buffer& buffer = buffer_region->buffer;
   std::vector<Range> out;
   for (size_t d = 0; d < bounds.size(); ++d) {
