@@ -35,8 +35,12 @@ std::string ExprText(const PrimExpr& e);
 
 class IterMapRewriter {
  public:
-  IterMapRewriter(Analyzer* ana, std::vector<std::string>* errors, bool simplify_trivial)
-      : ana_(ana), errors_(errors), simplify_trivial_(simplify_trivial) {}
+  IterMapRewriter(Analyzer* ana, std::vector<std::string>* errors, bool simplify_trivial,
+                  bool allow_padding)
+      : ana_(ana),
+        errors_(errors),
+        simplify_trivial_(simplify_trivial),
+        allow_padding_(allow_padding) {}
 
   bool AddInput(const Var& var, const Range& range) {
     PrimExpr min = ana_->Simplify(range->min), extent = ana_->Simplify(range->extent);
@@ -230,6 +234,16 @@ class IterMapRewriter {
       return std::nullopt;
     }
     int64_t k = c / s->scale;
+    // A split reaching its source's end divides as if the source were padded up to a multiple
+    // of k (`v // 16` over v < 127 has 8 values, `v % 16` 16): the pieces then overlap the
+    // source's end, which only a map that is not checked for tiling may have.
+    bool padded =
+        allow_padding_ && s->extent % k != 0 && s->lower_factor * s->extent == s->source->extent;
+    if (padded) {
+      if (is_div)
+        return IterSumExpr{{{s->source, s->lower_factor * k, (s->extent + k - 1) / k, 1}}, base_q};
+      return IterSumExpr{{{s->source, s->lower_factor, k, s->scale}}, zero};
+    }
     if (s->extent % k != 0) {
       Fail(ExprText(e) + ": the iterator extent " + std::to_string(s->extent) +
            " is not divisible by " + std::to_string(k));
@@ -247,6 +261,7 @@ class IterMapRewriter {
   Analyzer* ana_;
   std::vector<std::string>* errors_;
   bool simplify_trivial_;
+  bool allow_padding_;
   std::map<const VarNode*, MarkPtr> inputs_;
   std::vector<MarkPtr> input_order_;
   std::vector<MarkPtr> fused_;
@@ -344,7 +359,8 @@ IterMapResult DetectIterMap(const std::vector<PrimExpr>& indices,
   Analyzer local;
   Analyzer* ana = analyzer ? analyzer : &local;
   IterMapResult result;
-  IterMapRewriter rw(ana, &result.errors, simplify_trivial_iterators);
+  IterMapRewriter rw(ana, &result.errors, simplify_trivial_iterators,
+                     /*allow_padding=*/level == IterMapLevel::kNoCheck);
   for (const auto& [var, range] : input_iters) {
     if (!rw.AddInput(var, range)) return result;
   }
@@ -354,7 +370,9 @@ IterMapResult DetectIterMap(const std::vector<PrimExpr>& indices,
   for (const PrimExpr& index : indices) {
     std::optional<IterSumExpr> sum = rw.Rewrite(index);
     if (!sum) return result;
-    if (level != IterMapLevel::kNoCheck && !sum->args.empty()) {
+    // Every level fuses the index into one iterator, as TVM's rewrite does; only the checks
+    // that the iterators' splits tile them depend on the level.
+    if (!sum->args.empty()) {
       IterSumExpr no_base = *sum;
       no_base.base = make_const(index->dtype, int64_t(0));
       std::optional<IterSplitExpr> one = rw.Fuse(no_base, ExprText(index));

@@ -49,7 +49,8 @@ struct IterMark {
 enum class IterMapLevel {
   kBijective,   // every input point maps to a distinct output and every iterator is used fully
   kSurjective,  // splits of one iterator must not overlap, but may leave parts of it unused
-  kNoCheck,     // only affinity is checked
+  kNoCheck,     // only affinity is checked; a split that does not divide the end of its
+                // iterator is taken as of the iterator padded to a multiple
 };
 
 struct IterMapResult {

@@ -127,6 +127,7 @@ class RewriteMutator : public ExprMutator {
     if (Same(a, b)) return a;
     PrimExpr na = Negate(a);
     if ((na.defined() && Same(na, b)) || IsNotOf(a, b) || IsNotOf(b, a)) return Bool(false);
+    if (PrimExpr tighter = TightenBelowResidue(a, b); tighter.defined()) a = tighter;
     return tir::logical_and(a, b);
   }
   PrimExpr VisitExpr_(const OrNode* op) override {
@@ -165,6 +166,31 @@ class RewriteMutator : public ExprMutator {
     return op && Same(op->a, x);
   }
   static const int64_t* ConstOf(const PrimExpr& e) { return AsConstInt(e); }
+
+  // `x < c1 && x % c2 < c3`: the largest x below c1 whose residue is below c3 bounds x (TVM's
+  // rule): `i < 16256 && i % 128 < 127` is `i < 16255 && i % 128 < 127`. The new bound for `a`,
+  // or null.
+  static PrimExpr TightenBelowResidue(const PrimExpr& a, const PrimExpr& b) {
+    auto* lt = a.as<LTNode>();
+    auto* rlt = b.as<LTNode>();
+    if (!lt || !rlt || Wraps(lt->a)) return {};
+    auto* mod = rlt->a.as<FloorModNode>();
+    const int64_t* c1 = ConstOf(lt->b);
+    if (!mod || !c1 || !Same(mod->a, lt->a)) return {};
+    const int64_t* c2 = ConstOf(mod->b);
+    const int64_t* c3 = ConstOf(rlt->b);
+    if (!c2 || !c3 || *c2 <= 0) return {};
+    int64_t residue = ((*c1 % *c2) + *c2) % *c2;
+    int64_t bound = 0;
+    if (residue == 0) {
+      if (*c3 >= *c2 || __builtin_add_overflow(*c1 - *c2, *c3, &bound)) return {};
+    } else if (residue > *c3) {
+      if (__builtin_add_overflow(*c1 - residue, *c3, &bound)) return {};
+    } else {
+      return {};
+    }
+    return MakeBinary(TypeIndex::kLT, lt->a, Const(lt->a, bound));
+  }
 
   PrimExpr Add(PrimExpr a, PrimExpr b) {
     if (!IsIndex(a) || !IsIndex(b)) return tir::add(a, b);
@@ -474,6 +500,28 @@ class RewriteMutator : public ExprMutator {
             if (*c2 % c1 != 0) return Bool(kind == TypeIndex::kNE);
             return MakeBinary(kind, m->a, Const(a, *c2 / c1));
           default: break;
+        }
+      }
+      // x // c1 < c2 -> x < c1 * c2 for c1 > 0, and the like (TVM's rules), where the products
+      // do not overflow.
+      if (auto* d = a.as<FloorDivNode>(); d && ConstOf(d->b) && *ConstOf(d->b) > 0) {
+        int64_t c1 = *ConstOf(d->b), low = 0, next = 0, high = 0;
+        bool fits = !__builtin_mul_overflow(c1, *c2, &low) &&
+                    !__builtin_add_overflow(*c2, int64_t(1), &next) &&
+                    !__builtin_mul_overflow(next, c1, &high);
+        if (fits) {
+          switch (kind) {
+            case TypeIndex::kLT:
+              return MakeBinary(kind, d->a, Const(a, low));
+            case TypeIndex::kGE:
+              return MakeBinary(kind, d->a, Const(a, low));
+            case TypeIndex::kLE:
+              return MakeBinary(kind, d->a, Const(a, high - 1));
+            case TypeIndex::kGT:
+              return MakeBinary(kind, d->a, Const(a, high - 1));
+            default:
+              break;
+          }
         }
       }
       // Only where c2 -+ c1 itself does not overflow: the moved constant must mean the same.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <unordered_set>
 
 #include "arith/analyzer.h"
 #include "arith/iter_affine_map.h"
@@ -80,10 +81,16 @@ class BindingSimplifier : public StmtMutator {
     std::vector<std::pair<Var, ir::Range>> iters;
     VarMap trivial;
     VarMap restore;
+    // A binding over a loop of symbolic extent is no map DetectIterMap reads (TVM's fails on
+    // `f // 128` of such a loop): it stays as substituted, not with the loop taken for a constant.
+    std::unordered_set<const ir::Object*> symbolic;
     for (const auto& [var, range] : loops_) {
       const int64_t* mn = AsConstInt(range->min);
       const int64_t* ext = AsConstInt(range->extent);
-      if (!mn || *mn != 0 || !ext) continue;
+      if (!mn || *mn != 0 || !ext) {
+        symbolic.insert(var.get());
+        continue;
+      }
       if (*ext == 1) {
         // Kept unit loops stay in the binding, as TVM's simplify_trivial=false keeps them: as a
         // symbol outside the iterator set, put back after simplification.
@@ -101,6 +108,14 @@ class BindingSimplifier : public StmtMutator {
     std::vector<PrimExpr> values;
     for (const PrimExpr& v : realize->iter_values) values.push_back(Substitute(v, trivial));
     PrimExpr predicate = Substitute(realize->predicate, trivial);
+    bool over_symbolic = false;
+    for (const PrimExpr& v : values) {
+      PostOrderVisit(v, [&](const ir::Object* n) { over_symbolic |= symbolic.count(n) > 0; });
+    }
+    if (over_symbolic) {
+      return MakeSBlockRealize(realize->iter_values, realize->predicate, realize->block,
+                               realize->span);
+    }
     arith::Analyzer analyzer;
     arith::IterMapResult result =
         arith::DetectIterMap(values, iters, predicate, arith::IterMapLevel::kSurjective, &analyzer);

@@ -1,9 +1,13 @@
 #include "schedule/region.h"
 
+#include <algorithm>
 #include <set>
+#include <unordered_map>
 
 #include "schedule/block_scope.h"
 #include "schedule/ir_path.h"
+#include "tir/block_access.h"
+#include "tir/builtin.h"
 #include "tir/functor.h"
 #include "tir/op.h"
 #include "tir/substitute.h"
@@ -33,12 +37,50 @@ PrimExpr RelaxBound(PrimExpr e, const arith::RangeMap& dom, bool upper,
   return e;
 }
 
+// The conjuncts `x < c`, `x <= c`, `c <= x`, `c < x` of `predicate` on a variable of `dom` with
+// a constant range narrow that range; other conjuncts are left out (the range stays wider).
+void NarrowByPredicate(const PrimExpr& predicate, arith::RangeMap* dom) {
+  if (const auto* a = predicate.as<AndNode>()) {
+    NarrowByPredicate(a->a, dom);
+    NarrowByPredicate(a->b, dom);
+    return;
+  }
+  const auto* cmp = predicate.as<BinaryNode>();
+  if (!cmp) return;
+  bool lt = predicate.as<LTNode>() != nullptr, le = predicate.as<LENode>() != nullptr;
+  if (!lt && !le) return;
+  const auto* var = cmp->a.as<VarNode>();
+  const int64_t* c = AsConstInt(cmp->b);
+  bool upper = true;
+  if (!var || !c) {
+    var = cmp->b.as<VarNode>();
+    c = AsConstInt(cmp->a);
+    upper = false;
+  }
+  if (!var || !c) return;
+  auto it = dom->find(GetRef(var));
+  if (it == dom->end()) return;
+  const int64_t* mn = AsConstInt(it->second->min);
+  const int64_t* ext = AsConstInt(it->second->extent);
+  if (!mn || !ext) return;
+  int64_t lo = *mn, hi = *mn + *ext;  // [lo, hi)
+  if (upper) {
+    hi = std::min(hi, lt ? *c : *c + 1);
+  } else {
+    lo = std::max(lo, lt ? *c + 1 : *c);
+  }
+  if (hi <= lo) return;
+  DataType t = it->second->min->dtype;
+  it->second = ir::MakeRange(make_const(t, lo), make_const(t, hi - lo));
+}
+
 }  // namespace
 
 std::vector<arith::IntSet> RelaxRegionBounds(const PrimFunc& func, const SBlockNode* block,
                                              const BufferRegion& buffer_region,
                                              const StmtNode* top, arith::Analyzer* analyzer,
-                                             bool relax_threads, std::set<const ir::Object*>* outer) {
+                                             bool relax_threads, std::set<const ir::Object*>* outer,
+                                             const PrimExpr& predicate) {
   std::vector<const StmtNode*> path = PathIn(func, block);
   VarMap bindings;
   if (path.size() >= 2) {
@@ -81,6 +123,7 @@ std::vector<arith::IntSet> RelaxRegionBounds(const PrimFunc& func, const SBlockN
       outer_loops.insert(loop->loop_var.get());
     }
   }
+  if (predicate.defined()) NarrowByPredicate(Substitute(predicate, bindings), &dom);
   const Buffer& buffer = buffer_region->buffer;
   std::vector<arith::IntSet> out;
   for (size_t d = 0; d < buffer_region->region.size(); ++d) {
@@ -102,10 +145,11 @@ std::vector<arith::IntSet> RelaxRegionBounds(const PrimFunc& func, const SBlockN
 
 std::vector<Range> RelaxRegion(const PrimFunc& func, const SBlockNode* block,
                                const BufferRegion& buffer_region, const StmtNode* top,
-                               arith::Analyzer* analyzer, bool clip, bool relax_threads) {
+                               arith::Analyzer* analyzer, bool clip, bool relax_threads,
+                               const PrimExpr& predicate) {
   std::set<const ir::Object*> outer_loops;
   std::vector<arith::IntSet> bounds = RelaxRegionBounds(func, block, buffer_region, top, analyzer,
-                                                        relax_threads, &outer_loops);
+                                                        relax_threads, &outer_loops, predicate);
   const Buffer& buffer = buffer_region->buffer;
   std::vector<Range> out;
   for (size_t d = 0; d < bounds.size(); ++d) {
@@ -251,6 +295,7 @@ class AccessCollector : public StmtExprVisitor {
     StmtExprVisitor::VisitStmt_(op);
   }
   void VisitStmt_(const SBlockRealizeNode* op) override {
+    Declare(op->block.get());
     for (size_t i = 0; i < op->block->iter_vars.size(); ++i) {
       nested_[op->block->iter_vars[i]->var.get()] = Substitute(op->iter_values[i], nested_);
     }
@@ -266,6 +311,36 @@ class AccessCollector : public StmtExprVisitor {
   void VisitExpr_(const BufferLoadNode* op) override {
     for (const PrimExpr& i : op->indices) VisitExpr(i);
     Add(&reads_, op->buffer, op->indices);
+  }
+  // `T.tvm_access_ptr(type, B.data, offset, extent, mask)` accesses the whole of B, as TVM's
+  // region detection counts it: a read (mask 1), a write (mask 2) or both.
+  void VisitExpr_(const CallNode* op) override {
+    static const ir::Op access_ptr = GetOp("tirx.tvm_access_ptr");
+    if (op->op.same_as(access_ptr) && op->args.size() == 5) {
+      const auto* data = op->args[1].as<VarNode>();
+      const int64_t* mask = AsConstInt(op->args[4]);
+      auto it = data ? buffers_.find(data) : buffers_.end();
+      if (mask && it != buffers_.end()) {
+        const Buffer& buffer = it->second;
+        std::vector<PrimExpr> lo, hi;
+        for (const PrimExpr& dim : buffer->shape) {
+          lo.push_back(make_const(dim->dtype, int64_t(0)));
+          hi.push_back(analyzer_.Simplify(sub(dim, make_const(dim->dtype, int64_t(1)))));
+        }
+        if (*mask & 1) Merge(&reads_, buffer, lo, hi);
+        if (*mask & 2) Merge(&writes_, buffer, lo, hi);
+        return;
+      }
+    }
+    StmtExprVisitor::VisitExpr_(op);
+  }
+  // The buffers whose data variables an access pointer may name: those the block declares.
+  void Declare(const SBlockNode* block) {
+    auto add = [&](const Buffer& b) { buffers_.emplace(b->data.get(), b); };
+    for (const BufferRegion& r : block->reads) add(r->buffer);
+    for (const BufferRegion& r : block->writes) add(r->buffer);
+    for (const Buffer& b : block->alloc_buffers) add(b);
+    for (const MatchBufferRegion& m : block->match_buffers) add(m->buffer);
   }
 
   struct Access {
@@ -304,6 +379,10 @@ class AccessCollector : public StmtExprVisitor {
       lo.push_back(set.HasLowerBound() ? set.min_value : s);
       hi.push_back(set.HasUpperBound() ? set.max_value : s);
     }
+    Merge(list, buffer, lo, hi);
+  }
+  void Merge(std::vector<Access>* list, const Buffer& buffer, const std::vector<PrimExpr>& lo,
+             const std::vector<PrimExpr>& hi) {
     for (Access& a : *list) {
       if (!a.buffer.same_as(buffer)) continue;
       for (size_t d = 0; d < lo.size() && d < a.lo.size(); ++d) {
@@ -326,6 +405,7 @@ class AccessCollector : public StmtExprVisitor {
   arith::RangeMap dom_;
   VarMap nested_;
   arith::Analyzer analyzer_;
+  std::unordered_map<const VarNode*, Buffer> buffers_;
 };
 
 }  // namespace
@@ -333,10 +413,11 @@ class AccessCollector : public StmtExprVisitor {
 void InferAccessRegions(const SBlockNode* block, std::vector<BufferRegion>* reads,
                         std::vector<BufferRegion>* writes) {
   AccessCollector c;
+  c.Declare(block);
   if (block->init.defined()) c(block->init);
   c(block->body);
-  *reads = c.Regions(c.reads_);
   *writes = c.Regions(c.writes_);
+  *reads = WithoutAccumulatorReads(c.Regions(c.reads_), *writes, block->init.defined());
 }
 
 const StmtNode* LeafRemovalTarget(const PrimFunc& func, const SBlockNode* scope,

@@ -22,10 +22,13 @@ namespace wb::schedule {
 // `relax_threads` also relaxes the thread-bound loops above `top` that memory of the buffer's
 // storage scope is shared across (CanRelaxUnderThread): a shared buffer computed under a
 // threadIdx loop must hold what every thread of the block needs, not only this thread's part.
+// `predicate`, in the block's iterators, holds wherever the block accesses the buffer (a nested
+// block's guard): its bounds `x < c`, `c <= x` on relaxed loops narrow them.
 std::vector<tir::Range> RelaxRegion(const tir::PrimFunc& func, const tir::SBlockNode* block,
                                     const tir::BufferRegion& buffer_region,
                                     const tir::StmtNode* top, arith::Analyzer* analyzer,
-                                    bool clip = true, bool relax_threads = false);
+                                    bool clip = true, bool relax_threads = false,
+                                    const tir::PrimExpr& predicate = {});
 
 // RelaxRegion's hull before clipping and before it becomes ranges: the first and last index of
 // each dimension, both ends included (an end that cannot be bounded is the buffer's edge). The
@@ -35,7 +38,8 @@ std::vector<arith::IntSet> RelaxRegionBounds(const tir::PrimFunc& func,
                                              const tir::BufferRegion& buffer_region,
                                              const tir::StmtNode* top, arith::Analyzer* analyzer,
                                              bool relax_threads = false,
-                                             std::set<const ir::Object*>* outer = nullptr);
+                                             std::set<const ir::Object*>* outer = nullptr,
+                                             const tir::PrimExpr& predicate = {});
 
 // TVM's CanRelaxStorageUnderThread: memory of `storage_scope` is shared by the iterations of a
 // loop bound to `thread_tag` (storage rank global 0, shared 1, local 3; thread rank blockIdx 0,

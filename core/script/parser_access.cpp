@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "script/parser_core.h"
+#include "tir/block_access.h"
 #include "tir/functor.h"
 #include "tir/op.h"
 
@@ -364,18 +365,11 @@ void Parser::InferAccess(BlockFrame& frame, const Stmt& body, bool need_reads, b
   for (const auto& m : frame.match_buffers) collector.match_source[m->buffer.get()] = m->source;
   if (frame.init.defined()) collector.VisitStmt(frame.init);
   collector.VisitStmt(body);
+  std::vector<BufferRegion> writes = ToRegions(collector.writes);
   if (need_reads) {
-    // A reduction (a block with an init) does not list the buffers it writes among its reads,
-    // as TVM's GetSBlockAccessRegion excludes them.
-    std::vector<AccessCollector::Access> reads;
-    for (const auto& r : collector.reads) {
-      bool written = false;
-      for (const auto& w : collector.writes) written |= frame.init.defined() && w.buffer.same_as(r.buffer);
-      if (!written) reads.push_back(r);
-    }
-    frame.reads = ToRegions(reads);
+    frame.reads = WithoutAccumulatorReads(ToRegions(collector.reads), writes, frame.init.defined());
   }
-  if (need_writes) frame.writes = ToRegions(collector.writes);
+  if (need_writes) frame.writes = std::move(writes);
 }
 
 }  // namespace wb::script::detail

@@ -188,6 +188,40 @@ class TestArith : public QObject {
     QVERIFY(Equal(ana.rewrite_simplify(TDiv(x, C(4))), TDiv(x, C(4))));
   }
 
+  // TVM's rules for a floor quotient compared with a constant, and for a bound beside a residue
+  // condition: x // c1 < c2 is x < c1 * c2, and x < c1 && x % c2 < c3 bounds x by the last value
+  // below c1 whose residue passes. Each form is checked by evaluation too.
+  void floorDivComparisonsAndResidueBounds() {
+    Analyzer ana;
+    Var x = V("x");
+    QVERIFY(Equal(ana.rewrite_simplify(Lt(FDiv(x, C(128)), C(127))), Lt(x, C(16256))));
+    QVERIFY(Equal(ana.rewrite_simplify(Le(FDiv(x, C(4)), C(2))), Le(x, C(11))));
+    QVERIFY(Equal(ana.rewrite_simplify(Ge(FDiv(x, C(4)), C(2))), Le(C(8), x)));
+    QVERIFY(Equal(ana.rewrite_simplify(Gt(FDiv(x, C(4)), C(2))), Lt(C(11), x)));
+    QVERIFY(
+        Equal(ana.rewrite_simplify(AndOf(Lt(FDiv(x, C(128)), C(127)), Lt(FMod(x, C(128)), C(127)))),
+              AndOf(Lt(x, C(16255)), Lt(FMod(x, C(128)), C(127)))));
+    // A residue bound that always holds goes, and leaves the bound alone.
+    QVERIFY(
+        Equal(ana.rewrite_simplify(AndOf(Lt(x, C(16)), Lt(FMod(x, C(4)), C(4)))), Lt(x, C(16))));
+    for (int64_t c1 : {-7, 0, 5, 8, 12, 13}) {
+      for (int64_t c2 : {1, 3, 4}) {
+        for (int64_t c3 : {-1, 0, 1, 2, 3, 5}) {
+          std::vector<PrimExpr> exprs{Lt(FDiv(x, C(c2)), C(c1)), Le(FDiv(x, C(c2)), C(c1)),
+                                      Gt(FDiv(x, C(c2)), C(c1)), Ge(FDiv(x, C(c2)), C(c1)),
+                                      AndOf(Lt(x, C(c1)), Lt(FMod(x, C(c2)), C(c3)))};
+          for (const PrimExpr& e : exprs) {
+            PrimExpr s = ana.Simplify(e);
+            for (int64_t v = -20; v <= 20; ++v) {
+              std::map<const VarNode*, int64_t> env{{x.get(), v}};
+              QCOMPARE(Eval(s, env), Eval(e, env));
+            }
+          }
+        }
+      }
+    }
+  }
+
   // max(a, b) - min(a, b) is |a - b|, not a - b: no rule may cancel a min against a max unless
   // the order of the operands is proven. Each case is checked by evaluation at points where
   // a < b, a == b and a > b.

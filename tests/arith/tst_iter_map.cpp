@@ -282,6 +282,35 @@ class TestIterMap : public QObject {
     QVERIFY2(r.ok(), qPrintable(Errors(r)));
   }
 
+  // Unchecked maps (TVM's NoCheck, which reverse_compute_inline uses) divide a split that
+  // reaches its iterator's end as if the iterator were padded: `i // 16, i % 16` over i < 127
+  // is a map of two splits of i, 8 and 16 values, and its inverse gives i back. Checked levels
+  // still refuse it.
+  void uncheckedMapsPadNonDividingSplits() {
+    Var i = V("i");
+    Iters iters{{i, R(0, 127)}};
+    auto r = Detect({FDiv(i, C(16)), FMod(i, C(16))}, iters, IterMapLevel::kNoCheck);
+    QVERIFY2(r.ok(), qPrintable(Errors(r)));
+    QCOMPARE(r.indices.size(), size_t(2));
+    QCOMPARE(r.indices[0].args.size(), size_t(1));
+    QCOMPARE(r.indices[0].args[0].lower_factor, int64_t(16));
+    QCOMPARE(r.indices[0].args[0].extent, int64_t(8));
+    QCOMPARE(r.indices[1].args[0].extent, int64_t(16));
+    Var a = V("a"), b = V("b");
+    auto inverse = InverseAffineIterMap(r.indices, {a, b});
+    QCOMPARE(inverse.size(), size_t(1));
+    Analyzer ana;
+    QVERIFY(ana.CanProveEqual(inverse[0].second, Plus(Times(a, C(16)), b)));
+    for (IterMapLevel level : {IterMapLevel::kBijective, IterMapLevel::kSurjective}) {
+      r = Detect({FDiv(i, C(16)), FMod(i, C(16))}, iters, level);
+      QVERIFY2(ErrorMentions(r, "not divisible"), qPrintable(Errors(r)));
+    }
+    // A split that does not reach the end (j % 6 over j < 14, divided by 4) is not padded.
+    Var j = V("j");
+    r = Detect({FDiv(FMod(j, C(6)), C(4))}, {{j, R(0, 14)}}, IterMapLevel::kNoCheck);
+    QVERIFY(!r.ok());
+  }
+
   void nonAffineBindingsFail() {
     Var i = V("i"), j = V("j");
     Iters iters{{i, R(0, 4)}, {j, R(0, 8)}};

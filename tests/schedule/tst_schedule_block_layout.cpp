@@ -83,6 +83,34 @@ class TestScheduleBlockLayout : public QObject {
     ExpectReplay(before, sch);
   }
 
+  // The accesses are simplified within the new iterators' ranges: `v1 // 8 * 3 + v0` over
+  // v1 < 8 is v0 (TVM's test_transform_block_layout_conv2d_nhwc, where `co // 64` vanishes).
+  void simplifiedWithinNewRanges() {
+    ir::IRModule before = ParseModule(R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16,), "float32"), B: T.Buffer((8, 16), "float32")):
+        for i, j in T.grid(8, 16):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B[vi, vj] = A[vi // 8 * 3 + vj] * T.float32(2.0)
+)");
+    Schedule sch(before);
+    Apply(sch, "sch.transform_block_layout(\"B\", lambda i, j: (j, i))\n");
+    ExpectModule(before, sch.mod(), R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16,), "float32"), B: T.Buffer((8, 16), "float32")):
+        for ax0, ax1 in T.grid(16, 8):
+            with T.sblock("B"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                T.reads(A[v0])
+                T.writes(B[v1, v0])
+                B[v1, v0] = A[v0] * T.float32(2.0)
+)");
+    ExpectReplay(before, sch);
+  }
+
   // An iterator of extent 1 passed through by the map is its output in the inverse (0 where
   // the map folds it into a sum): the map is still a bijection.
   void unitIterator() {

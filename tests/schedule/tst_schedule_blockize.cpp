@@ -198,6 +198,48 @@ class TestScheduleBlockize : public QObject {
     ExpectReplay(before, sch);
   }
 
+  // A unit loop above the blockized loops stays the outer iterator's binding with
+  // preserve_unit_iters (TVM's test_blockize_outer_int64_shape), and becomes 0 without it.
+  void blockizeKeepsUnitOuterLoop() {
+    const char* text = R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 32), "float32"), B: T.Buffer((16, 32), "float32")):
+        for i0, j0, i1, j1 in T.grid(1, 2, 16, 16):
+            with T.sblock("B"):
+                vi = T.axis.spatial(16, i0 * 16 + i1)
+                vj = T.axis.spatial(32, j0 * 16 + j1)
+                B[vi, vj] = A[vi, vj] + T.float32(1.0)
+)";
+    auto expected = [](const char* vi_o) {
+      return std::string(R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 32), "float32"), B: T.Buffer((16, 32), "float32")):
+        for i0, j0 in T.grid(1, 2):
+            with T.sblock("B_o"):
+                vi_o = T.axis.spatial(1, )") +
+             vi_o + R"()
+                vj_o = T.axis.spatial(2, j0)
+                T.reads(A[0:16, vj_o * 16:vj_o * 16 + 16])
+                T.writes(B[0:16, vj_o * 16:vj_o * 16 + 16])
+                for i1, j1 in T.grid(16, 16):
+                    with T.sblock("B"):
+                        vi_i, vj_i = T.axis.remap("SS", [i1, j1])
+                        T.reads(A[vi_i, vj_o * 16 + vj_i])
+                        T.writes(B[vi_i, vj_o * 16 + vj_i])
+                        B[vi_i, vj_o * 16 + vj_i] = A[vi_i, vj_o * 16 + vj_i] + T.float32(1.0)
+)";
+    };
+    for (bool preserve : {true, false}) {
+      ir::IRModule before = ParseModule(text);
+      Schedule sch(before);
+      sch.Blockize(sch.GetLoops(sch.GetSBlock("B"))[2], preserve);
+      ExpectModule(before, sch.mod(), expected(preserve ? "i0" : "0"));
+      ExpectReplay(before, sch);
+    }
+  }
+
   void blockizeReduction() {
     {
       ir::IRModule before = ParseModule(kMatmul);

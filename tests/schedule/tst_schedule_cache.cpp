@@ -699,6 +699,82 @@ class Module:
     QVERIFY(sch.mod().same_as(mod));
   }
 
+  // int32 iterators indexing an int64-shaped buffer: the cache's accesses keep the iterators as
+  // they are (TVM's test_cache_read_non_int32_shape), no cast to the shape's type.
+  void cacheReadInt64Shape() {
+    ir::IRModule mod = ParseModule(R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((T.int64(8), T.int64(4)), "float32"), B: T.Buffer((T.int64(8), T.int64(4)), "float32")):
+        for i, j in T.grid(8, 4):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B[vi, vj] = A[vi, vj] * T.float32(2.0)
+)");
+    Schedule sch(mod);
+    sch.CacheRead(sch.GetSBlock("B"), 0, "global");
+    ExpectModule(mod, sch.mod(), R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((T.int64(8), T.int64(4)), "float32"), B: T.Buffer((T.int64(8), T.int64(4)), "float32")):
+        A_global = T.sblock_alloc_buffer((T.int64(8), T.int64(4)))
+        for ax0, ax1 in T.grid(T.int64(8), T.int64(4)):
+            with T.sblock("A_global"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                T.reads(A[v0, v1])
+                T.writes(A_global[v0, v1])
+                A_global[v0, v1] = A[v0, v1]
+        for i, j in T.grid(8, 4):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A_global[vi, vj])
+                T.writes(B[vi, vj])
+                B[vi, vj] = A_global[vi, vj] * T.float32(2.0)
+)");
+    ExpectReplay(mod, sch);
+  }
+
+  // A consumer that reads an input only under a nested block's guard: the cache holds what the
+  // guard lets through (10 x 20 of 12 x 24, TVM's test_cache_read_with_nested_block_predicate).
+  void cacheReadUnderNestedGuard() {
+    ir::IRModule mod = ParseModule(R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((12, 24), "float32"), C: T.Buffer((10, 20), "float32")):
+        for i, j in T.grid(12, 24):
+            with T.sblock("compute"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                with T.sblock("inner"):
+                    T.where(vi < 10 and vj < 20)
+                    C[vi, vj] = A[vi, vj] * T.float32(2.0)
+)");
+    Schedule sch(mod);
+    sch.CacheRead(sch.GetSBlock("compute"), 0, "local");
+    ExpectModule(mod, sch.mod(), R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((12, 24), "float32"), C: T.Buffer((10, 20), "float32")):
+        A_local = T.sblock_alloc_buffer((10, 20), scope="local")
+        for ax0, ax1 in T.grid(10, 20):
+            with T.sblock("A_local"):
+                v0, v1 = T.axis.remap("SS", [ax0, ax1])
+                T.reads(A[v0, v1])
+                T.writes(A_local[v0, v1])
+                A_local[v0, v1] = A[v0, v1]
+        for i, j in T.grid(12, 24):
+            with T.sblock("compute"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(A_local[vi, vj])
+                T.writes(C[vi, vj])
+                with T.sblock("inner"):
+                    T.where(vi < 10 and vj < 20)
+                    T.reads(A_local[vi, vj])
+                    T.writes(C[vi, vj])
+                    C[vi, vj] = A_local[vi, vj] * T.float32(2.0)
+)");
+    ExpectReplay(mod, sch);
+  }
+
   void cacheErrors() {
     Schedule sch(ParseModule(kTwoStage));
     SBlockRV b = sch.GetSBlock("B");

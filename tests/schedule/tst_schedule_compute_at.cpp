@@ -670,6 +670,89 @@ class Module:
     ExpectReplay(mod, sch);
   }
 
+  // A block guarded to part of its domain (reverse_compute_inline of a consumer that reads 12 of
+  // the producer's 16 rows): moved under another loop, the guard goes with it in terms of the
+  // new loops (TVM drops it, and B would write D's rows 12 to 15).
+  void computeAtCarriesPredicate() {
+    ir::IRModule mod = ParseModule(R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 4), "float32"), D: T.Buffer((12, 4), "float32")):
+        X = T.sblock_alloc_buffer((16, 4))
+        Y = T.sblock_alloc_buffer((16, 4))
+        for i, j in T.grid(16, 4):
+            with T.sblock("P"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                X[vi, vj] = A[vi, vj] + T.float32(1.0)
+        for i, j in T.grid(16, 4):
+            with T.sblock("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                Y[vi, vj] = X[vi, vj] * T.float32(2.0)
+        for i, j in T.grid(12, 4):
+            with T.sblock("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                D[vi, vj] = Y[vi, vj] + T.float32(1.0)
+)");
+    Schedule sch(mod);
+    Apply(sch, R"(
+sch.reverse_compute_inline("C")
+i, j = sch.get_loops("P")
+i0, i1 = sch.split(i, [None, 4])
+sch.reverse_compute_at("B", i0)
+)");
+    ExpectModule(mod, sch.mod(), R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16, 4), "float32"), D: T.Buffer((12, 4), "float32")):
+        X = T.sblock_alloc_buffer((16, 4))
+        for i_0 in range(4):
+            for i_1, j in T.grid(4, 4):
+                with T.sblock("P"):
+                    vi = T.axis.spatial(16, i_0 * 4 + i_1)
+                    vj = T.axis.spatial(4, j)
+                    T.reads(A[vi, vj])
+                    T.writes(X[vi, vj])
+                    X[vi, vj] = A[vi, vj] + T.float32(1.0)
+            for ax0, ax1 in T.grid(4, 4):
+                with T.sblock("B"):
+                    vi = T.axis.spatial(16, i_0 * 4 + ax0)
+                    vj = T.axis.spatial(4, ax1)
+                    T.where(i_0 * 4 + ax0 < 12)
+                    T.reads(X[vi, vj])
+                    T.writes(D[vi, vj])
+                    D[vi, vj] = X[vi, vj] * T.float32(2.0) + T.float32(1.0)
+)");
+    ExpectReplay(mod, sch);
+  }
+
+  // A guard over bindings with no inverse (`i * 4 + j` with j < 5 overlaps; the guard j < 4 makes
+  // it exact): moving the block would lose the guard, so compute_at refuses before changing
+  // anything.
+  void computeAtRefusesUncarriedPredicate() {
+    ir::IRModule mod = ParseModule(R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((16,), "float32"), C: T.Buffer((16,), "float32")):
+        B = T.sblock_alloc_buffer((16,))
+        for i, j in T.grid(4, 5):
+            with T.sblock("B"):
+                vi = T.axis.spatial(16, i * 4 + j)
+                T.where(j < 4)
+                B[vi] = A[vi] * T.float32(2.0)
+        for i in range(16):
+            with T.sblock("C"):
+                vi = T.axis.spatial(16, i)
+                C[vi] = B[vi] + T.float32(1.0)
+)");
+    Schedule sch(mod);
+    auto c_loops = sch.GetLoops(sch.GetSBlock("C"));
+    SBlockRV b = sch.GetSBlock("B");
+    std::string before = script::PrintModule(sch.mod());
+    std::string message = FailsCleanly(sch, [&] { sch.ComputeAt(b, c_loops[0]); });
+    QVERIFY2(message.find("has the predicate `") != std::string::npos, message.c_str());
+    QCOMPARE(script::PrintModule(sch.mod()), before);
+  }
+
   void computeAtErrors() {
     Schedule sch(ParseModule(kTwoStage));
     SBlockRV b = sch.GetSBlock("B");

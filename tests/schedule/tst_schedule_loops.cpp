@@ -391,6 +391,41 @@ class TestScheduleLoops : public QObject {
     ExpectReplay(mod, sch);
   }
 
+  // Fusing under a loop of symbolic extent: the fused binding is no affine map DetectIterMap
+  // reads, so it stays as substituted (`i * 4 + j_k_fused // 8`, TVM's test_fuse_not_affine),
+  // the outer loop not taken for a constant.
+  void fuseUnderSymbolicLoop() {
+    ir::IRModule mod = ParseModule(R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((15, 8), "float32"), B: T.Buffer((15, 8), "float32")):
+        for i in range(4):
+            for j in range(T.min(4, 15 - i * 4)):
+                for k in range(8):
+                    with T.sblock("B"):
+                        vi = T.axis.spatial(15, i * 4 + j)
+                        vj = T.axis.spatial(8, k)
+                        B[vi, vj] = A[vi, vj]
+)");
+    Schedule sch(mod);
+    auto loops = sch.GetLoops(sch.GetSBlock("B"));
+    sch.Fuse({loops[1], loops[2]});
+    ExpectModule(mod, sch.mod(), R"(@I.ir_module
+class Module:
+    @T.prim_func(s_tir=True)
+    def main(A: T.Buffer((15, 8), "float32"), B: T.Buffer((15, 8), "float32")):
+        for i in range(4):
+            for j_k_fused in range(T.min(4, 15 - i * 4) * 8):
+                with T.sblock("B"):
+                    vi = T.axis.spatial(15, i * 4 + j_k_fused // 8)
+                    vj = T.axis.spatial(8, j_k_fused % 8)
+                    T.reads(A[vi, vj])
+                    T.writes(B[vi, vj])
+                    B[vi, vj] = A[vi, vj]
+)");
+    ExpectReplay(mod, sch);
+  }
+
   void fuseErrors() {
     ir::IRModule elementwise = ParseModule(kElementwise);
     Schedule sch(elementwise);

@@ -241,6 +241,18 @@ SBlockRealize BlockizeLoop(const PrimFunc& func, const For& loop, bool preserve_
                         inner_iters, &analyzer, &d)) {
       throw not_divisible();
     }
+    // Kept unit loops stay in the outer binding (`i0 * 16 // 16` is i0, not 0), as TVM's
+    // division with simplify_trivial_iterators off keeps them.
+    if (preserve_unit_iters && d.outer_binding.as<IntImmNode>() &&
+        detail::UsesAnyVar(realize->iter_values[i], outer_vars)) {
+      Division kept;
+      arith::Analyzer unbound;
+      for (const auto& [var, range] : inner_iters) unbound.Bind(var, range);
+      if (Divide(realize->iter_values[i], ext->value, inner_vars, outer_vars, inner_dom,
+                 inner_iters, &unbound, &kept)) {
+        d.outer_binding = kept.outer_binding;
+      }
+    }
     DataType t = iv->var->dtype;
     Var vo = MakeVar(iv->var->name_hint + "_o", t);
     outer_iters.push_back(MakeIterVar(ir::MakeRange(Zero(t), make_const(t, d.outer_extent)), vo,

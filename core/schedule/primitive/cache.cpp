@@ -197,10 +197,16 @@ class BufferRedirect {
     if (!info_->reindex.empty()) return info_->reindex;
     if (info_->full) return indices;
     std::vector<PrimExpr> out;
-    for (size_t i = 0; i < indices.size(); ++i) {
-      out.push_back(analyzer_.Simplify(sub(indices[i], info_->region[i]->min)));
-    }
+    for (size_t i = 0; i < indices.size(); ++i) out.push_back(Shifted(indices[i], i));
     return out;
+  }
+  // `index` less the region's min in dimension `d`. A constant min takes the index's type, so
+  // that an int32 index into an int64-shaped buffer stays int32 (TVM's region min is the
+  // access's own type there).
+  PrimExpr Shifted(const PrimExpr& index, size_t d) {
+    PrimExpr min = info_->region[d]->min;
+    if (const int64_t* c = AsConstInt(min)) min = make_const(index->dtype, *c);
+    return analyzer_.Simplify(sub(index, min));
   }
   std::vector<BufferRegion> Regions(const std::vector<BufferRegion>& regions) {
     std::vector<BufferRegion> out;
@@ -219,8 +225,7 @@ class BufferRedirect {
     std::vector<Range> ranges = r->region;
     if (!info_->full) {
       for (size_t i = 0; i < ranges.size(); ++i) {
-        ranges[i] = ir::MakeRange(analyzer_.Simplify(sub(ranges[i]->min, info_->region[i]->min)),
-                                  ranges[i]->extent);
+        ranges[i] = ir::MakeRange(Shifted(ranges[i]->min, i), ranges[i]->extent);
       }
     }
     return MakeBufferRegion(to_, ranges);
@@ -420,6 +425,40 @@ Instruction CacheInstruction(const char* method, const char* index_key, const SB
 
 }  // namespace
 
+namespace {
+
+// The predicate of the one nested block under which `block` reads `buffer`, when every load of
+// the buffer in the block's body is inside that nested block and the predicate is not trivial;
+// else null.
+PrimExpr NestedReadGuard(const SBlockNode* block, const Buffer& buffer) {
+  auto loads_in = [&](const Stmt& s) {
+    int n = 0;
+    PostOrderVisit(s, [&](const ir::Object* o) {
+      const auto* load = NodeAs<BufferLoadNode>(o);
+      n += load && load->buffer.same_as(buffer);
+    });
+    return n;
+  };
+  int total = loads_in(block->body);
+  if (total == 0) return {};
+  PrimExpr guard;
+  int guarded = 0, readers = 0;
+  PostOrderVisit(block->body, [&](const ir::Object* o) {
+    const auto* realize = NodeAs<SBlockRealizeNode>(o);
+    if (!realize) return;
+    int n = loads_in(realize->block->body);
+    if (n == 0) return;
+    ++readers;
+    if (!IsConstInt(realize->predicate, 1) && n == total) {
+      guard = realize->predicate;
+      guarded = n;
+    }
+  });
+  return readers == 1 && guarded == total ? guard : PrimExpr();
+}
+
+}  // namespace
+
 SBlockRV Schedule::CacheRead(const SBlockRV& block_rv, int read_buffer_index,
                              const std::string& storage_scope,
                              const std::vector<SBlockRV>& consumer_blocks) {
@@ -461,8 +500,17 @@ SBlockRV Schedule::CacheRead(const SBlockRV& block_rv, int read_buffer_index,
     info.loc = scope.get();
     info.pos = 0;
     BufferRegion scope_region = FindRegion(scope->reads, info.original);
-    info.region = scope_region.defined() ? scope_region->region
-                                         : FullRegion(info.original)->region;
+    BufferRegion own = FindRegion(block->reads, info.original);
+    PrimExpr guard = NestedReadGuard(block.get(), info.original);
+    if (own.defined() && guard.defined()) {
+      // As TVM: the block reads the buffer only under a nested block's guard (`T.where(vi < 10)`),
+      // so the cache holds what the guard lets through.
+      info.region = RelaxRegion(func, block.get(), own, scope.get(), &analyzer, /*clip=*/true,
+                                /*relax_threads=*/false, guard);
+    } else {
+      info.region = scope_region.defined() ? scope_region->region
+                                           : FullRegion(info.original)->region;
+    }
   }
   // A cache stage under a loop must keep the original indexing: other iterations use it too.
   info.full = !ir::IsInstance<SBlockNode>(info.loc);

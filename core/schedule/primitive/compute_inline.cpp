@@ -115,7 +115,6 @@ class InlineRewriter : public StmtExprMutator {
   const SBlockNode* swap_block = nullptr;
   Stmt swap_body;
   PrimExpr swap_predicate;  // for the realize of swap_block; null: unchanged
-  std::vector<IterVar> swap_iter_vars;  // for swap_block; empty: unchanged
   Stmt swap_init;  // for swap_block; null: unchanged
 
   Stmt VisitStmt_(const SeqStmtNode* op) override {
@@ -139,7 +138,6 @@ class InlineRewriter : public StmtExprMutator {
     SBlock block = Downcast<SBlockNode>(StmtMutator::VisitStmt_(op));
     if (op == swap_block) {
       block.CopyOnWrite()->body = swap_body;
-      if (!swap_iter_vars.empty()) block.CopyOnWrite()->iter_vars = swap_iter_vars;
       if (swap_init.defined()) block.CopyOnWrite()->init = swap_init;
     }
     if (op == scope_) {
@@ -154,15 +152,6 @@ class InlineRewriter : public StmtExprMutator {
         op == swap_block) {
       SBlockNode* n = block.CopyOnWrite();
       InferAccessRegions(n, &n->reads, &n->writes);
-      // A block with an init reads the buffers it writes only as their accumulator: TVM's
-      // region detection leaves them out of its reads.
-      if (n->init.defined()) {
-        std::vector<BufferRegion> reads;
-        for (const BufferRegion& r : n->reads) {
-          if (!FindRegion(n->writes, r->buffer).defined()) reads.push_back(r);
-        }
-        n->reads = std::move(reads);
-      }
     }
     return block;
   }
@@ -313,12 +302,13 @@ void Schedule::ReverseComputeInline(const SBlockRV& block_rv) {
       const int64_t* extent = AsConstInt(iv->dom->extent);
       if (extent && *extent == 1 && AsConstInt(iv->dom->min)) vmap[iv->var.get()] = iv->dom->min;
     }
-    // Surjective: no two indices share part of an iterator, so the inverse is one point. Each
+    // As TVM, only affinity is checked (a split that does not divide the iterator, as
+    // `B[v // 16, v % 16]` over v < 127, is inverted too); coverage is checked below. Each
     // index must be one iterator (a loop variable or a fusion of several) with scale 1, the
     // form the inverse splits back (TVM asserts it).
     arith::IterMapResult map =
         arith::DetectIterMap(load_indices, iters, make_const(DataType::Bool(), int64_t(1)),
-                             arith::IterMapLevel::kSurjective, &analyzer);
+                             arith::IterMapLevel::kNoCheck, &analyzer);
     ok = map.ok() && !map.indices.empty();
     for (const arith::IterSumExpr& sum : map.indices) {
       ok = ok && sum.args.size() <= 1 && (sum.args.empty() || sum.args[0].scale == 1);
@@ -326,6 +316,15 @@ void Schedule::ReverseComputeInline(const SBlockRV& block_rv) {
     if (ok) {
       for (const auto& [var, value] : arith::InverseAffineIterMap(map.indices, pstore->indices)) {
         vmap[var.get()] = value;
+      }
+      // A unit iterator that is an index by itself takes the producer's index there, as TVM's
+      // detection with trivial iterators kept inverts it (not its domain's minimum).
+      for (size_t i = 0; i < load_indices.size(); ++i) {
+        const auto* v = load_indices[i].as<VarNode>();
+        if (!v) continue;
+        for (const IterVar& iv : block->iter_vars) {
+          if (iv->var.get() == v && IsConstInt(iv->dom->extent, 1)) vmap[v] = pstore->indices[i];
+        }
       }
       arith::RangeMap producer_doms;
       for (const IterVar& iv : producer->iter_vars) producer_doms[iv->var] = iv->dom;
@@ -364,34 +363,19 @@ void Schedule::ReverseComputeInline(const SBlockRV& block_rv) {
   PrimExpr value = Substitute(replacer(consumer->value), vmap);
   std::vector<PrimExpr> indices;
   for (const PrimExpr& i : consumer->indices) indices.push_back(Substitute(i, vmap));
-  // The producer may compute more than the consumer uses: guard the store to the consumer's
-  // iteration domain where that is not provably the whole producer domain. Where a producer
-  // iterator stands for a consumer iterator (pad_einsum's copy-back of the padded rows), its
-  // domain shrinks to the consumer's too: the guard is then part of the block, and primitives
-  // that rebuild the block's realize from its domain (compute_at, reverse_compute_at) keep it.
+  // The producer may compute more than the consumer uses: its realize is guarded to the
+  // consumer's iteration domain where that is not provably the whole producer domain (the
+  // producer's domain itself stays, as TVM keeps it).
   for (const IterVar& iv : producer->iter_vars) analyzer.Bind(iv->var, iv->dom);
   PrimExpr guard;
-  std::vector<IterVar> narrowed = producer->iter_vars;
-  bool narrowing = false;
   for (const IterVar& iv : block->iter_vars) {
     PrimExpr e = vmap.at(iv->var.get());
     PrimExpr lo = iv->dom->min;
     PrimExpr hi = add(iv->dom->min, iv->dom->extent);
-    bool guarded = false;
     for (PrimExpr c : {greater_equal(e, lo), less(e, hi)}) {
       if (analyzer.CanProve(c)) continue;
       c = analyzer.Simplify(c);
       guard = guard.defined() ? logical_and(guard, c) : c;
-      guarded = true;
-    }
-    if (!guarded) continue;
-    for (IterVar& piv : narrowed) {
-      if (!e.same_as(piv->var) || piv->iter_type != IterVarType::kDataPar) continue;
-      PrimExpr plo = piv->dom->min, phi = add(piv->dom->min, piv->dom->extent);
-      if (analyzer.CanProve(greater_equal(lo, plo)) && analyzer.CanProve(less_equal(hi, phi))) {
-        piv = MakeIterVar(iv->dom, piv->var, piv->iter_type, piv->thread_tag);
-        narrowing = true;
-      }
     }
   }
   // A producer that accumulates into the buffer (an init, or a body reading what it writes)
@@ -440,9 +424,8 @@ void Schedule::ReverseComputeInline(const SBlockRV& block_rv) {
   InlineRewriter rewriter(scope.get(), buffer, removed);
   rewriter.swap_block = producer.get();
   rewriter.swap_init = swap_init;
-  rewriter.swap_body = MakeBufferStore(consumer->buffer, value, indices, consumer->predicate,
-                                       consumer->span);
-  if (narrowing) rewriter.swap_iter_vars = narrowed;
+  rewriter.swap_body =
+      MakeBufferStore(consumer->buffer, value, indices, consumer->predicate, consumer->span);
   if (guard.defined()) {
     const SBlockRealizeNode* prealize = RealizeOf(func, producer.get());
     VarMap bindings;

@@ -13,6 +13,7 @@
 #include "schedule/block_scope.h"
 #include "schedule/ir_path.h"
 #include "schedule/primitive/primitives.h"
+#include "schedule/primitive/reduction.h"
 #include "schedule/recipe.h"
 #include "schedule/region.h"
 #include "schedule/schedule.h"
@@ -273,6 +274,68 @@ class MoveRewriter : public StmtMutator {
   Stmt nest_;
 };
 
+// The block's own predicate (the guard of a non-dividing split, or the one reverse_compute_inline
+// puts on an over-computing producer) in terms of the block's iterators, so that it survives the
+// move. Undefined when there is none, or when it holds wherever the bindings stay inside the
+// iterators' domains (the split's guard): the new loops keep to those domains, and TVM drops it
+// then. Where it is neither, the loops it is written in are recovered from the bindings through
+// the inverse affine map; a predicate that cannot be carried so is a ScheduleError, since
+// dropping it would compute outside the block's guard.
+PrimExpr CarriedPredicate(const char* prim, const PrimFunc& func, const SBlockNode* block,
+                          const ForNode* target) {
+  const SBlockRealizeNode* realize = RealizeOf(func, block);
+  if (!realize || IsConstInt(realize->predicate, 1)) return {};
+  // The loops the move takes away: those around the block that are not the target loop or
+  // around it.
+  std::vector<const StmtNode*> around = PathIn(func, target);
+  std::unordered_set<const StmtNode*> kept(around.begin(), around.end());
+  kept.insert(target);
+  arith::Analyzer analyzer;
+  std::vector<std::pair<Var, Range>> inner;
+  for (const StmtNode* s : PathIn(func, realize)) {
+    const auto* f = NodeAs<ForNode>(s);
+    if (!f) continue;
+    analyzer.Bind(f->loop_var, ir::MakeRange(f->min, f->extent), true);
+    if (!kept.count(s)) inner.push_back({f->loop_var, ir::MakeRange(f->min, f->extent)});
+  }
+  PrimExpr in_domains = make_const(DataType::Bool(), int64_t(1));
+  for (size_t i = 0; i < block->iter_vars.size(); ++i) {
+    const Range& dom = block->iter_vars[i]->dom;
+    const PrimExpr& value = realize->iter_values[i];
+    in_domains = logical_and(in_domains, logical_and(greater_equal(value, dom->min),
+                                                     less(value, add(dom->min, dom->extent))));
+  }
+  {
+    auto scope = analyzer.constraint(in_domains);
+    if (analyzer.CanProve(realize->predicate)) return {};
+  }
+  auto fail = [&]() {
+    return ScheduleError(prim,
+                         "The block " + Quote(block) + " has the predicate `" +
+                             ExprText(realize->predicate) +
+                             "`, which its new location cannot express: its loops are not "
+                             "an invertible affine map of the block's iterators",
+                         block->span);
+  };
+  arith::IterMapResult map = arith::DetectIterMap(
+      realize->iter_values, inner, make_const(DataType::Bool(), int64_t(1)),
+      arith::IterMapLevel::kSurjective, &analyzer, /*simplify_trivial_iterators=*/false);
+  if (!map.ok()) throw fail();
+  std::vector<PrimExpr> iters;
+  for (const IterVar& iv : block->iter_vars) iters.push_back(iv->var);
+  VarMap loops;
+  for (const auto& [var, value] : arith::InverseAffineIterMap(map.indices, iters)) {
+    loops[var.get()] = value;
+  }
+  for (const auto& [var, range] : inner) {
+    if (!loops.count(var.get()) && detail::UsesAnyVar(realize->predicate, {var.get()}))
+      throw fail();
+  }
+  arith::Analyzer in_block;
+  for (const IterVar& iv : block->iter_vars) in_block.Bind(iv->var, iv->dom, true);
+  return in_block.Simplify(Substitute(realize->predicate, loops));
+}
+
 bool Contains(const Stmt& stmt, const std::vector<SBlock>& blocks) {
   bool found = false;
   PostOrderVisit(stmt, [&](const ir::Object* n) {
@@ -459,6 +522,8 @@ void Schedule::ComputeAtImpl(const SBlockRV& block_rv, const LoopRV& loop_rv,
     }
   }
 
+  PrimExpr carried = CarriedPredicate(prim, func, block.get(), loop.get());
+
   // New loops `ax0...` over the solved ranges (of extent other than 1, or all of them when unit
   // loops are preserved), and a predicate for the bounds the ranges do not provably keep.
   std::vector<PrimExpr> values;
@@ -494,6 +559,11 @@ void Schedule::ComputeAtImpl(const SBlockRV& block_rv, const LoopRV& loop_rv,
         if (!analyzer.CanProve(c)) predicate = logical_and(predicate, c);
       }
     }
+  }
+  if (carried.defined()) {
+    VarMap at_new;
+    for (size_t i = 0; i < values.size(); ++i) at_new[block->iter_vars[i]->var.get()] = values[i];
+    predicate = logical_and(predicate, Substitute(carried, at_new));
   }
   predicate = analyzer.Simplify(predicate);
   Stmt nest = MakeSBlockRealize(values, predicate, block);

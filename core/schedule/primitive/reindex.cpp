@@ -130,7 +130,14 @@ SBlockRV Schedule::ReIndex(const SBlockRV& block_rv, const std::string& buffer_t
   // The single way the block indexes the buffer.
   std::vector<PrimExpr> indices;
   bool found = false, unique = true, opaque = false;
+  // As TVM, the indices are simplified within the iterators' domains (`co // 64 * 3 + rc` over
+  // co < 64 is `rc`), except where that leaves a constant.
   arith::Analyzer analyzer;
+  for (const IterVar& iv : block->iter_vars) analyzer.Bind(iv->var, iv->dom, true);
+  auto simplify = [&](const PrimExpr& e) {
+    PrimExpr s = analyzer.Simplify(e);
+    return s.as<IntImmNode>() ? e : s;
+  };
   auto visit = [&](const ir::Object* n) {
     const std::vector<PrimExpr>* idx = nullptr;
     if (const auto* load = NodeAs<BufferLoadNode>(n); load && load->buffer.same_as(buffer)) {
@@ -143,7 +150,7 @@ SBlockRV Schedule::ReIndex(const SBlockRV& block_rv, const std::string& buffer_t
     }
     if (!idx) return;
     std::vector<PrimExpr> simplified;
-    for (const PrimExpr& e : *idx) simplified.push_back(analyzer.Simplify(e));
+    for (const PrimExpr& e : *idx) simplified.push_back(simplify(e));
     if (!found) {
       indices = simplified;
       found = true;

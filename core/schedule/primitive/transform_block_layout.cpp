@@ -46,15 +46,21 @@ class AccessSimplifier : public StmtExprMutator {
     BufferRegion r = StmtExprMutator::VisitBufferRegion(region);
     std::vector<Range> out;
     for (const Range& rg : r->region) {
-      out.push_back(ir::MakeRange(ana_->Simplify(rg->min), ana_->Simplify(rg->extent)));
+      out.push_back(ir::MakeRange(NonTrivial(rg->min), ana_->Simplify(rg->extent)));
     }
     return MakeBufferRegion(r->buffer, out, r->span);
   }
 
  private:
+  // As TVM's IterMapSimplifyWithContext with non_trivial_only: an index that is a variable stays
+  // one even where its range makes it a constant (a unit iterator).
+  PrimExpr NonTrivial(const PrimExpr& e) {
+    PrimExpr s = ana_->Simplify(e);
+    return s.as<IntImmNode>() && e.as<VarNode>() ? e : s;
+  }
   std::vector<PrimExpr> Simplify(const std::vector<PrimExpr>& es) {
     std::vector<PrimExpr> out;
-    for (const PrimExpr& e : es) out.push_back(ana_->Simplify(e));
+    for (const PrimExpr& e : es) out.push_back(NonTrivial(e));
     return out;
   }
   arith::Analyzer* ana_;
@@ -152,8 +158,9 @@ void TransformBlockLayout(Schedule& sch, const SBlockRV& block_rv, const IndexMa
     throw ScheduleError(kPrim, "The index map " + map_text + " is not bijective affine.",
                         block->span);
   }
-  // The accesses are simplified without the new iterators' ranges, as TVM does: a unit iterator
-  // the map passes through stays a variable (the inverse itself folds what the ranges decide).
+  // The accesses are simplified within the new iterators' ranges, as TVM's block mutator binds
+  // them (`v1 // 64 * 3 + v2 % 3` over v1 < 64 is `v2 % 3`); an index that is a unit iterator
+  // stays a variable.
   std::vector<PrimExpr> old_of_new = MapIndices(inverse.inverse, new_vars);
   VarMap old_iters, old_loops;
   for (size_t i = 0; i < vars.size(); ++i) {
@@ -163,6 +170,7 @@ void TransformBlockLayout(Schedule& sch, const SBlockRV& block_rv, const IndexMa
 
   SBlock new_block = Downcast<SBlockNode>(Substitute(Stmt(block), old_iters));
   new_block.CopyOnWrite()->iter_vars = new_iters;
+  for (const IterVar& iv : new_iters) ana.Bind(iv->var, iv->dom, true);
   new_block = Downcast<SBlockNode>(AccessSimplifier(&ana)(Stmt(new_block)));
   std::vector<Var> loop_vars;
   std::vector<PrimExpr> bindings;
