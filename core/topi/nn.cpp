@@ -730,12 +730,22 @@ Tensor conv_transpose(const Tensor& data, const Tensor& weight, const ConvTransp
 
 Tensor prelu(const Tensor& x, const Tensor& alpha, int64_t axis) {
   int64_t a = NormalizeAxis(axis, x.ndim(), "prelu");
+  Tensor slope = alpha;
+  const int64_t* alpha_size = alpha.ndim() == 1 ? tir::AsConstInt(alpha.shape()[0]) : nullptr;
+  const int64_t* channels = tir::AsConstInt(x.shape()[a]);
+  if (alpha_size && *alpha_size == 1 && !(channels && *channels == 1)) {
+    // One value for every channel: broadcast first, as TVM's stage "slope_broadcasted".
+    slope = te::compute(
+        {x.shape()[a]},
+        [&](const std::vector<Var>&) { return alpha(std::vector<PrimExpr>{Index(0)}); },
+        "slope_broadcasted", kTagElemWise, {}, {"c"});
+  }
   return te::compute(
       x.shape(),
       [&](const std::vector<Var>& i) {
         PrimExpr v = x(i);
-        PrimExpr slope = alpha(std::vector<PrimExpr>{i[a]});
-        return tir::MakeSelect(tir::greater_equal(v, Const(x.dtype(), 0)), v, tir::mul(v, slope));
+        PrimExpr s = slope(std::vector<PrimExpr>{i[a]});
+        return tir::MakeSelect(tir::greater(v, Const(x.dtype(), 0)), v, tir::mul(v, s));
       },
       "compute", kTagElemWise, {}, te::AxisNames("i", x.ndim()));
 }

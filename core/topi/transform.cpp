@@ -201,9 +201,30 @@ Tensor trilu(const Tensor& x, PrimExpr k, bool upper) {
       x.shape(),
       [&](const std::vector<Var>& i) {
         std::vector<PrimExpr> idx(i.begin(), i.end());
-        PrimExpr diff = tir::sub(i[n - 1], i[n - 2]);
-        PrimExpr offset = tir::cast(diff->dtype, k);
-        PrimExpr keep = upper ? tir::greater_equal(diff, offset) : tir::less_equal(diff, offset);
+        // TVM's comparison, row against col - k, in the form its simplifier leaves: a constant
+        // offset is added on the side where it is positive (col <= row + 1, col + 2 <= row,
+        // row < col for row + 1 <= col).
+        PrimExpr row = i[n - 2], col = i[n - 1];
+        PrimExpr offset = tir::cast(col->dtype, k);
+        PrimExpr keep;
+        if (const int64_t* c = tir::AsConstInt(offset)) {
+          PrimExpr lhs = upper ? row : col, rhs = upper ? col : row;
+          // tril: col - k <= row; triu: row <= col - k.
+          bool lhs_grows = upper ? *c > 0 : *c < 0;
+          PrimExpr amount = Const(col->dtype, *c < 0 ? -*c : *c);
+          if (*c == 0) {
+            keep = tir::less_equal(lhs, rhs);
+          } else if (lhs_grows && (*c == 1 || *c == -1)) {
+            keep = tir::less(lhs, rhs);  // x + 1 <= y is x < y on integers
+          } else if (lhs_grows) {
+            keep = tir::less_equal(tir::add(lhs, amount), rhs);
+          } else {
+            keep = tir::less_equal(lhs, tir::add(rhs, amount));
+          }
+        } else {
+          PrimExpr shifted = tir::sub(col, offset);
+          keep = upper ? tir::less_equal(row, shifted) : tir::greater_equal(row, shifted);
+        }
         return tir::MakeSelect(keep, x(idx), Const(x.dtype(), 0));
       },
       "trilu", kTagElemWise, {}, te::AxisNames("ax", n));

@@ -126,7 +126,7 @@ ir::PrimExpr TECall::Scalar(const Expr& arg) {
 
 Expr TECall::Emit(const std::vector<te::Tensor>& outputs, const std::string& name) {
   // Parameters in the order the call passes them: tensors and scalars interleaved as the
-  // operands came, then the outputs.
+  // operands came, then the symbolic vars no buffer defines, then the outputs.
   std::vector<te::PrimFuncArg> args;
   size_t ti = 0, si = 0;
   for (const Expr& e : input_exprs_) {
@@ -137,7 +137,6 @@ Expr TECall::Emit(const std::vector<te::Tensor>& outputs, const std::string& nam
       args.emplace_back(inputs_.at(ti++));
     }
   }
-  for (const te::Tensor& o : outputs) args.emplace_back(o);
   // The vars a buffer defines: those that are a whole dim of an input or output.
   std::unordered_set<const tir::VarNode*> bound;
   auto bind_dims = [&](const te::Tensor& t) {
@@ -147,12 +146,13 @@ Expr TECall::Emit(const std::vector<te::Tensor>& outputs, const std::string& nam
   };
   for (const te::Tensor& t : inputs_) bind_dims(t);
   for (const te::Tensor& t : outputs) bind_dims(t);
-  std::vector<ir::PrimExpr> tir_vars;
+  std::vector<Expr> call_inputs = input_exprs_;
   for (const tir::Var& copy : copies_) {
     if (bound.count(copy.get())) continue;
     args.emplace_back(copy);
-    tir_vars.push_back(to_relax_.at(copy.get()));
+    call_inputs.push_back(relax::MakePrimValue(to_relax_.at(copy.get())));
   }
+  for (const te::Tensor& o : outputs) args.emplace_back(o);
   tir::PrimFunc func = te::create_prim_func(args, ir::DataType::Int(64));
   // A legalized kernel is private to the module: no global_symbol.
   ir::AttrMap attrs = func->attrs;
@@ -173,8 +173,7 @@ Expr TECall::Emit(const std::vector<te::Tensor>& outputs, const std::string& nam
     for (const te::Tensor& o : outputs) fields.push_back(TensorTypeFor(o));
     out = ir::MakeTupleType(std::move(fields));
   }
-  std::vector<Expr> call_args = {gv, relax::MakeTuple(input_exprs_)};
-  if (!tir_vars.empty()) call_args.push_back(relax::MakeShapeExpr(std::move(tir_vars)));
+  std::vector<Expr> call_args = {gv, relax::MakeTuple(std::move(call_inputs))};
   Expr call = relax::MakeCall(relax::GetOp("relax.call_tir"), std::move(call_args), {}, {out});
   return builder_.Normalize(call);
 }
