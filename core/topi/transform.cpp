@@ -95,7 +95,7 @@ Tensor expand_dims(const Tensor& x, const std::vector<int64_t>& axes_in) {
 Tensor repeat(const Tensor& x, int64_t repeats, int64_t axis) {
   int64_t a = NormalizeAxis(axis, x.ndim(), "repeat");
   std::vector<PrimExpr> shape = x.shape();
-  shape[a] = tir::mul(shape[a], Index(repeats));
+  shape[a] = tir::mul(Index(repeats), shape[a]);  // TVM writes repeats * dim
   return te::compute(
       shape,
       [&](const std::vector<Var>& i) {
@@ -321,15 +321,18 @@ std::vector<Tensor> SplitAt(const Tensor& x, const std::vector<PrimExpr>& begins
 std::vector<Tensor> split_sections(const Tensor& x, int64_t sections, int64_t axis) {
   axis = NormalizeAxis(axis, x.ndim(), "split");
   if (sections <= 0) throw std::invalid_argument("topi.split: sections must be positive");
+  // TVM's topi.split: sections of ceil(dim / sections), the last one taking what is left.
   PrimExpr dim = x.shape()[axis];
-  const int64_t* c = tir::AsConstInt(dim);
-  if (c && *c % sections != 0)
-    throw std::invalid_argument("topi.split: the dim does not divide into equal sections");
-  PrimExpr part = c ? Index(*c / sections) : tir::floordiv(dim, Index(sections));
+  PrimExpr part = tir::floordiv(tir::sub(tir::add(dim, Index(sections)), Index(1)), Index(sections));
   std::vector<PrimExpr> begins, lengths;
+  for (int64_t k = 0; k < sections; ++k) begins.push_back(k == 0 ? Index(0) : tir::mul(part, Index(k)));
   for (int64_t k = 0; k < sections; ++k) {
-    begins.push_back(tir::mul(part, Index(k)));
-    lengths.push_back(part);
+    lengths.push_back(k + 1 < sections ? tir::sub(begins[k + 1], begins[k]) : tir::sub(dim, begins[k]));
+    const int64_t* c = tir::AsConstInt(lengths.back());
+    if (c && *c < 0) {
+      throw std::invalid_argument("topi.split: the dim is too small for " +
+                                  std::to_string(sections) + " sections");
+    }
   }
   return SplitAt(x, begins, lengths, axis, "T_split_sections");
 }

@@ -827,8 +827,12 @@ class TestRelaxOps : public QObject {
     CHECK_TYPE(Infer({T({I(10)})}, On("relax.split", {{"indices_or_sections", IntArray({2, 7})}})),
                "R.Tuple(R.Tensor((2,), \"float32\"), R.Tensor((5,), \"float32\"), "
                "R.Tensor((3,), \"float32\"))");
-    CHECK_ERROR(Infer({T({I(10)})}, On("relax.split", {{"indices_or_sections", Int(3)}})),
-                "split: dimension 10 at axis 0 cannot be split into 3 equal sections");
+    // TVM's sections: ceil(10 / 3) = 4 each, the last one what is left.
+    CHECK_TYPE(Infer({T({I(10)})}, On("relax.split", {{"indices_or_sections", Int(3)}})),
+               "R.Tuple(R.Tensor((4,), \"float32\"), R.Tensor((4,), \"float32\"), "
+               "R.Tensor((2,), \"float32\"))");
+    CHECK_ERROR(Infer({T({I(1)})}, On("relax.split", {{"indices_or_sections", Int(3)}})),
+                "split: dimension 1 at axis 0 cannot be split into 3 sections");
     CHECK_TYPE(Infer({T({I(10), n})},
                      [](const std::vector<Var>& p) {
                        return MakeOpCall("relax.strided_slice",

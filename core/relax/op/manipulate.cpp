@@ -287,16 +287,22 @@ OpInfo Split() {
       int64_t n = sections->value;
       if (n <= 0)
         throw TypeError("the number of sections must be positive, got " + std::to_string(n));
-      PrimExpr part;
+      // TVM's sections: ceil(extent / n) each, the last one what is left (10 in 3: 4, 4, 2).
+      PrimExpr part, last;
       if (extent.defined()) {
         auto c = AsConstInt(extent);
-        if (c && *c % n != 0) {
+        if (c && (*c + n - 1) / n * (n - 1) > *c) {
           throw TypeError("dimension " + std::to_string(*c) + " at axis " + std::to_string(axis) +
-                          " cannot be split into " + std::to_string(n) + " equal sections");
+                          " cannot be split into " + std::to_string(n) + " sections");
         }
-        part = c ? Int64(*c / n) : FloorDiv(extent, Int64(n));
+        if (std::optional<PrimExpr> exact = DivideProduct({extent}, n); exact && !c) {
+          part = last = *exact;  // n * 3 in 3: n each
+        } else {
+          part = FloorDiv(Sub(Add(extent, Int64(n)), Int64(1)), Int64(n));
+          last = Sub(extent, Mul(part, Int64(n - 1)));
+        }
       }
-      for (int64_t i = 0; i < n; ++i) outs.push_back(with_dim(part));
+      for (int64_t i = 0; i < n; ++i) outs.push_back(with_dim(i + 1 < n ? part : last));
     } else {
       std::vector<int64_t> indices = AttrInts(call, "indices_or_sections");
       PrimExpr begin = Int64(0);
