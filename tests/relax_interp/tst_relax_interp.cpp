@@ -1348,6 +1348,44 @@ class Module:
     }
   }
 
+  // layout_transform through its legalization (a copy whose output transform_layout rewrites):
+  // (a, b, c) -> (a, c, b // 3, b % 3), exact (b = 6) and padded with 2 (b = 5).
+  void layoutTransformMatchesItsMap() {
+    ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2, 6, 3), dtype="float32"), y: R.Tensor((2, 5, 3), dtype="float32")):
+        with R.dataflow():
+            p = R.layout_transform(x, index_map=T.index_map(lambda a, b, c: (a, c, b // 3, b % 3)))
+            q = R.layout_transform(y, index_map=T.index_map(lambda a, b, c: (a, c, b // 3, b % 3)), pad_value=2)
+            gv = (p, q)
+            R.output(gv)
+        return gv
+)");
+    ir::IRModule legalized = transform::LegalizeModule(m, nullptr);
+    std::string printed = script::PrintModule(legalized);
+    QVERIFY2(printed.find("R.layout_transform") == std::string::npos, printed.c_str());
+    QVERIFY2(printed.find("te_layout_transform_with_pad") != std::string::npos, printed.c_str());
+    runtime::NDArray x = Random({2, 6, 3}, 91), y = Random({2, 5, 3}, 92);
+    auto r = relax::InterpretRelax(legalized, "main", {Value::Tensor(x), Value::Tensor(y)},
+                                   transform::InterpreterOptions());
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    for (int k = 0; k < 2; ++k) {
+      const runtime::NDArray& in = k == 0 ? x : y;
+      int64_t b = k == 0 ? 6 : 5;
+      const runtime::NDArray& out = r.value.fields[k].tensor;
+      QCOMPARE(out.shape(), (std::vector<int64_t>{2, 3, 2, 3}));
+      ForEach({2, 3, 2, 3}, [&](const std::vector<int64_t>& o) {
+        int64_t row = o[2] * 3 + o[3];
+        double want = row < b ? in.GetDouble(Offset({2, b, 3}, {o[0], row, o[1]})) : 2.0;
+        QCOMPARE(out.GetDouble(Offset({2, 3, 2, 3}, o)), want);
+      });
+    }
+  }
+
   // einsum: a batched matrix product, a trace-like diagonal sum with an implicit output and an
   // outer product, against their loops.
   void einsumMatchesItsLoops() {

@@ -125,6 +125,11 @@ ir::PrimExpr TECall::Scalar(const Expr& arg) {
 }
 
 Expr TECall::Emit(const std::vector<te::Tensor>& outputs, const std::string& name) {
+  return EmitRewritten(outputs, name, {}, {});
+}
+
+Expr TECall::EmitRewritten(const std::vector<te::Tensor>& outputs, const std::string& name,
+                           const PrimFuncRewrite& rewrite, const relax::Type& out_type) {
   // Parameters in the order the call passes them: tensors and scalars interleaved as the
   // operands came, then the symbolic vars no buffer defines, then the outputs.
   std::vector<te::PrimFuncArg> args;
@@ -158,6 +163,7 @@ Expr TECall::Emit(const std::vector<te::Tensor>& outputs, const std::string& nam
   ir::AttrMap attrs = func->attrs;
   attrs.erase("global_symbol");
   func = tir::MakePrimFunc(func->params, func->buffer_map, func->body, func->ret_type, attrs);
+  if (rewrite) func = rewrite(func);
   ir::GlobalVar gv = AddPrimFunc(builder_, func, name);
   // The result type speaks of the Relax program's vars again.
   auto TensorTypeFor = [&](const te::Tensor& t) {
@@ -165,10 +171,10 @@ Expr TECall::Emit(const std::vector<te::Tensor>& outputs, const std::string& nam
     for (const auto& d : t.shape()) shape.push_back(tir::Substitute(d, to_relax_));
     return relax::Type(relax::MakeTensorType(shape, t.dtype()));
   };
-  relax::Type out;
-  if (outputs.size() == 1) {
+  relax::Type out = out_type;
+  if (!out.defined() && outputs.size() == 1) {
     out = TensorTypeFor(outputs[0]);
-  } else {
+  } else if (!out.defined()) {
     std::vector<relax::Type> fields;
     for (const te::Tensor& o : outputs) fields.push_back(TensorTypeFor(o));
     out = ir::MakeTupleType(std::move(fields));

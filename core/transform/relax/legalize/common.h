@@ -71,6 +71,13 @@ class TECall {
   Expr Emit(const te::Tensor& output, const std::string& name) {
     return Emit(std::vector<te::Tensor>{output}, name);
   }
+  // Emit for kernels that a schedule rewrites after create_prim_func (TVM's legalizations that
+  // run a schedule primitive, as layout_transform runs transform_layout): `rewrite` returns the
+  // new PrimFunc, whose results have `out_type` (in the Relax program's vars; null: the
+  // outputs' shapes).
+  using PrimFuncRewrite = std::function<tir::PrimFunc(const tir::PrimFunc&)>;
+  Expr EmitRewritten(const std::vector<te::Tensor>& outputs, const std::string& name,
+                     const PrimFuncRewrite& rewrite, const relax::Type& out_type);
 
  private:
   BlockBuilder& builder_;
