@@ -194,6 +194,28 @@ Tensor flip(const Tensor& x, int64_t axis) {
       "T_reverse_sequence", kTagInjective, {}, te::AxisNames("ax", x.ndim()));
 }
 
+Tensor reverse_sequence(const Tensor& x, const Tensor& seq_lengths, int64_t seq_axis,
+                        int64_t batch_axis) {
+  int64_t s = NormalizeAxis(seq_axis, x.ndim(), "reverse_sequence");
+  int64_t b = NormalizeAxis(batch_axis, x.ndim(), "reverse_sequence");
+  if (seq_lengths.ndim() != 1) throw std::invalid_argument("topi.reverse_sequence: seq_lengths must be 1-D");
+  return te::compute(
+      x.shape(),
+      [&](const std::vector<Var>& i) {
+        std::vector<PrimExpr> idx(i.begin(), i.end());
+        PrimExpr len = seq_lengths(std::vector<PrimExpr>{i[b]});
+        if (len->dtype != i[s]->dtype) len = tir::cast(i[s]->dtype, len);
+        PrimExpr extent = x.shape()[s];
+        PrimExpr keep = tir::logical_or(tir::less_equal(len, Index(1)), tir::less_equal(len, i[s]));
+        PrimExpr reversed = IfThenElse(
+            tir::greater(len, extent), tir::sub(tir::sub(extent, Index(1)), i[s]),
+            tir::sub(tir::sub(len, Index(1)), i[s]));
+        idx[s] = IfThenElse(keep, i[s], reversed);
+        return x(idx);
+      },
+      "T_reverse_sequence", kTagInjective, {}, te::AxisNames("ax", x.ndim()));
+}
+
 Tensor trilu(const Tensor& x, PrimExpr k, bool upper) {
   size_t n = x.ndim();
   if (n < 2) throw std::invalid_argument("topi.trilu: the input must have at least two axes, got " + std::to_string(n));

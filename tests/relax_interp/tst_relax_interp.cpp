@@ -1348,6 +1348,36 @@ class Module:
     }
   }
 
+  // reverse_sequence: per batch column b, the first len[b] rows reversed (all of them when
+  // len[b] is past the axis, none when it is 0 or 1).
+  void reverseSequenceMatchesItsDefinition() {
+    ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4, 5, 3), dtype="float32"), lengths: R.Tensor((5,), dtype="int64")):
+        gv = R.reverse_sequence(x, lengths, seq_axis=0, batch_axis=1)
+        return gv
+)");
+    QCOMPARE(script::PrintModule(ParseOrFail(script::PrintModule(m))), script::PrintModule(m));
+    runtime::NDArray x = Random({4, 5, 3}, 93);
+    runtime::NDArray lengths = runtime::NDArray::Empty({5}, runtime::Int(64));
+    const int64_t len[5] = {0, 1, 2, 4, 7};
+    for (int64_t b = 0; b < 5; ++b) lengths.SetInt(b, len[b]);
+    auto r = relax::InterpretRelax(transform::LegalizeModule(m, nullptr), "main",
+                                   {Value::Tensor(x), Value::Tensor(lengths)},
+                                   transform::InterpreterOptions());
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    ForEach({4, 5, 3}, [&](const std::vector<int64_t>& o) {
+      int64_t l = std::min<int64_t>(len[o[1]], 4);
+      int64_t row = o[0] < l ? l - 1 - o[0] : o[0];
+      QCOMPARE(r.value.tensor.GetDouble(Offset({4, 5, 3}, o)),
+               x.GetDouble(Offset({4, 5, 3}, {row, o[1], o[2]})));
+    });
+  }
+
   // layout_transform through its legalization (a copy whose output transform_layout rewrites):
   // (a, b, c) -> (a, c, b // 3, b % 3), exact (b = 6) and padded with 2 (b = 5).
   void layoutTransformMatchesItsMap() {

@@ -629,6 +629,38 @@ OpInfo Flip() {
   return Define(std::move(def));
 }
 
+// reverse_sequence: along seq_axis, the first seq_lengths[b] elements of each batch b (on
+// batch_axis) in reverse order, the rest as they are.
+OpInfo ReverseSequence() {
+  OpDef def;
+  def.name = "relax.reverse_sequence";
+  def.args = {"data", "seq_lengths"};
+  def.pattern = OpPatternKind::kInjective;
+  def.attrs_type_key = "relax.attrs.ReverseSequenceAttrs";
+  def.attrs = {IntAttr("seq_axis", 1), IntAttr("batch_axis", 0)};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the data");
+    const TensorTypeNode* lengths = TensorArg(types, 1, "seq_lengths");
+    if (!lengths->IsUnknownNdim() && lengths->ndim != 1) {
+      throw TypeError("seq_lengths must be 1-D, got rank " + std::to_string(lengths->ndim));
+    }
+    if (!lengths->IsUnknownDtype() && lengths->dtype != DataType::Int(32) &&
+        lengths->dtype != DataType::Int(64)) {
+      throw TypeError("seq_lengths must be int32 or int64, got " + lengths->dtype.ToString());
+    }
+    if (x->IsUnknownNdim()) return GetRef(x);
+    NormalizeAxis(AttrInt(call, "seq_axis"), x->ndim);
+    int64_t batch = NormalizeAxis(AttrInt(call, "batch_axis"), x->ndim);
+    if (x->shape && lengths->shape && ProveNotEqual((*lengths->shape)[0], (*x->shape)[batch])) {
+      throw TypeError("seq_lengths has " + DimText((*lengths->shape)[0]) +
+                      " values where the data has " + DimText((*x->shape)[batch]) +
+                      " on the batch axis " + std::to_string(batch));
+    }
+    return GetRef(x);
+  };
+  return Define(std::move(def));
+}
+
 const TensorTypeNode* IndicesArg(const std::vector<Type>& types, size_t i) {
   const TensorTypeNode* t = TensorArg(types, i, "the indices");
   if (!t->IsUnknownDtype() && !t->dtype.is_integer()) {
@@ -853,6 +885,7 @@ const OpRegistrar kOps[] = {
     OpRegistrar(GatherElements()), OpRegistrar(GatherND()), OpRegistrar(Where()),
     OpRegistrar(Flip()),        OpRegistrar(Repeat()),          OpRegistrar(ScatterElements()),
     OpRegistrar(ScatterND()),   OpRegistrar(OneHot()),          OpRegistrar(DynamicStridedSlice()),
+    OpRegistrar(ReverseSequence()),
 };
 
 }  // namespace

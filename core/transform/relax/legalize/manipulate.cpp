@@ -101,6 +101,16 @@ Expr LegalizeLayoutTransform(BlockBuilder& bb, const Call& call) {
 
 
 void RegisterManipulate(LegalizeTable& table) {
+  table["relax.reverse_sequence"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    te::Tensor lengths = te.Tensor(call, 1);
+    return Guard([&] {
+      return te.Emit(topi::reverse_sequence(x, lengths, AttrInt(call, "seq_axis"),
+                                            AttrInt(call, "batch_axis")),
+                     "reverse_sequence");
+    });
+  };
   table["relax.layout_transform"] = LegalizeLayoutTransform;
   table["relax.reshape"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     const relax::TensorTypeNode* out = OutputTensorType(call);
