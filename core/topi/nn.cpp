@@ -415,10 +415,52 @@ Tensor rms_norm(const Tensor& x, const Tensor& weight, const std::vector<int64_t
       out.shape(), [&](const std::vector<Var>& i) { return tir::cast(t, out(i)); }, "T_cast", kTagElemWise);
 }
 
+namespace {
+
+std::vector<Tensor> BatchNormTraining(const Tensor& x, const Tensor& gamma, const Tensor& beta,
+                                      const Tensor& moving_mean, const Tensor& moving_var,
+                                      int64_t axis, double epsilon, bool center, bool scale,
+                                      double momentum) {
+  if (momentum < 0 || momentum > 1)
+    throw std::invalid_argument("topi.batch_norm: the momentum must be in [0, 1]");
+  DataType t = x.dtype();
+  std::vector<PrimExpr> bshape(x.ndim(), Index(1));
+  bshape[axis] = x.shape()[axis];
+  std::vector<int64_t> reduce_axes;
+  PrimExpr count = Index(1);
+  for (size_t d = 0; d < x.ndim(); ++d) {
+    if (int64_t(d) == axis) continue;
+    reduce_axes.push_back(int64_t(d));
+    count = tir::mul(count, x.shape()[d]);
+  }
+  // The element count as the data's dtype: a constant folds (1568.0), a symbolic one is a cast.
+  PrimExpr n = tir::AsConstInt(count) ? Const(t, double(*tir::AsConstInt(count)))
+                                      : tir::cast(t, count);
+  Tensor mean = divide(sum(x, reduce_axes, false), n);
+  Tensor mean_rs = reshape(mean, bshape);
+  Tensor var = divide(sum(multiply(subtract(x, mean_rs), subtract(x, mean_rs)), reduce_axes, false), n);
+  Tensor var_rs = reshape(var, bshape);
+  Tensor out = divide(subtract(x, mean_rs),
+                      unary(UnaryKind::kSqrt, add(var_rs, Const(t, epsilon))));
+  if (scale) out = multiply(out, reshape(gamma, bshape));
+  if (center) out = add(out, reshape(beta, bshape));
+  auto update = [&](const Tensor& moving, const Tensor& batch) {
+    return add(multiply(Const(t, 1 - momentum), moving), multiply(Const(t, momentum), batch));
+  };
+  return {out, update(moving_mean, mean), update(moving_var, var)};
+}
+
+}  // namespace
+
 std::vector<Tensor> batch_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta,
                                const Tensor& moving_mean, const Tensor& moving_var, int64_t axis,
-                               double epsilon, bool center, bool scale) {
+                               double epsilon, bool center, bool scale, bool training,
+                               double momentum) {
   axis = NormalizeAxis(axis, x.ndim(), "batch_norm");
+  if (training) {
+    return BatchNormTraining(x, gamma, beta, moving_mean, moving_var, axis, epsilon, center, scale,
+                             momentum);
+  }
   DataType t = x.dtype();
   Tensor out = te::compute(
       x.shape(),
@@ -730,12 +772,22 @@ Tensor conv_transpose(const Tensor& data, const Tensor& weight, const ConvTransp
 
 Tensor prelu(const Tensor& x, const Tensor& alpha, int64_t axis) {
   int64_t a = NormalizeAxis(axis, x.ndim(), "prelu");
+  Tensor slope = alpha;
+  const int64_t* alpha_size = alpha.ndim() == 1 ? tir::AsConstInt(alpha.shape()[0]) : nullptr;
+  const int64_t* channels = tir::AsConstInt(x.shape()[a]);
+  if (alpha_size && *alpha_size == 1 && !(channels && *channels == 1)) {
+    // One value for every channel: broadcast first, as TVM's stage "slope_broadcasted".
+    slope = te::compute(
+        {x.shape()[a]},
+        [&](const std::vector<Var>&) { return alpha(std::vector<PrimExpr>{Index(0)}); },
+        "slope_broadcasted", kTagElemWise, {}, {"c"});
+  }
   return te::compute(
       x.shape(),
       [&](const std::vector<Var>& i) {
         PrimExpr v = x(i);
-        PrimExpr slope = alpha(std::vector<PrimExpr>{i[a]});
-        return tir::MakeSelect(tir::greater_equal(v, Const(x.dtype(), 0)), v, tir::mul(v, slope));
+        PrimExpr s = slope(std::vector<PrimExpr>{i[a]});
+        return tir::MakeSelect(tir::greater(v, Const(x.dtype(), 0)), v, tir::mul(v, s));
       },
       "compute", kTagElemWise, {}, te::AxisNames("i", x.ndim()));
 }

@@ -36,9 +36,14 @@ Tensor group_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta, int6
                   int64_t channel_axis, const std::vector<int64_t>& axes, double epsilon);
 // Inference batch norm along `axis`: (x - moving_mean) / sqrt(moving_var + eps) * gamma + beta;
 // also returns copies of moving_mean and moving_var (the op's other two results).
+// Training: the batch's mean and (biased) variance over every axis but `axis` normalize instead,
+// and the other two results are the updated running statistics
+// (1 - momentum) * moving + momentum * batch, in the stages TVM's topi composes (x_red,
+// T_divide, T_reshape, T_subtract, ...).
 std::vector<Tensor> batch_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta,
                                const Tensor& moving_mean, const Tensor& moving_var, int64_t axis,
-                               double epsilon, bool center, bool scale);
+                               double epsilon, bool center, bool scale, bool training = false,
+                               double momentum = 0.1);
 
 // Pads with `pad_value` (`before`/`after` per dim); stage `name`, axes i0, i1, ...
 Tensor pad(const Tensor& x, const std::vector<int64_t>& before, const std::vector<int64_t>& after,

@@ -95,7 +95,7 @@ Tensor expand_dims(const Tensor& x, const std::vector<int64_t>& axes_in) {
 Tensor repeat(const Tensor& x, int64_t repeats, int64_t axis) {
   int64_t a = NormalizeAxis(axis, x.ndim(), "repeat");
   std::vector<PrimExpr> shape = x.shape();
-  shape[a] = tir::mul(shape[a], Index(repeats));
+  shape[a] = tir::mul(Index(repeats), shape[a]);  // TVM writes repeats * dim
   return te::compute(
       shape,
       [&](const std::vector<Var>& i) {
@@ -194,6 +194,28 @@ Tensor flip(const Tensor& x, int64_t axis) {
       "T_reverse_sequence", kTagInjective, {}, te::AxisNames("ax", x.ndim()));
 }
 
+Tensor reverse_sequence(const Tensor& x, const Tensor& seq_lengths, int64_t seq_axis,
+                        int64_t batch_axis) {
+  int64_t s = NormalizeAxis(seq_axis, x.ndim(), "reverse_sequence");
+  int64_t b = NormalizeAxis(batch_axis, x.ndim(), "reverse_sequence");
+  if (seq_lengths.ndim() != 1) throw std::invalid_argument("topi.reverse_sequence: seq_lengths must be 1-D");
+  return te::compute(
+      x.shape(),
+      [&](const std::vector<Var>& i) {
+        std::vector<PrimExpr> idx(i.begin(), i.end());
+        PrimExpr len = seq_lengths(std::vector<PrimExpr>{i[b]});
+        if (len->dtype != i[s]->dtype) len = tir::cast(i[s]->dtype, len);
+        PrimExpr extent = x.shape()[s];
+        PrimExpr keep = tir::logical_or(tir::less_equal(len, Index(1)), tir::less_equal(len, i[s]));
+        PrimExpr reversed = IfThenElse(
+            tir::greater(len, extent), tir::sub(tir::sub(extent, Index(1)), i[s]),
+            tir::sub(tir::sub(len, Index(1)), i[s]));
+        idx[s] = IfThenElse(keep, i[s], reversed);
+        return x(idx);
+      },
+      "T_reverse_sequence", kTagInjective, {}, te::AxisNames("ax", x.ndim()));
+}
+
 Tensor trilu(const Tensor& x, PrimExpr k, bool upper) {
   size_t n = x.ndim();
   if (n < 2) throw std::invalid_argument("topi.trilu: the input must have at least two axes, got " + std::to_string(n));
@@ -201,9 +223,30 @@ Tensor trilu(const Tensor& x, PrimExpr k, bool upper) {
       x.shape(),
       [&](const std::vector<Var>& i) {
         std::vector<PrimExpr> idx(i.begin(), i.end());
-        PrimExpr diff = tir::sub(i[n - 1], i[n - 2]);
-        PrimExpr offset = tir::cast(diff->dtype, k);
-        PrimExpr keep = upper ? tir::greater_equal(diff, offset) : tir::less_equal(diff, offset);
+        // TVM's comparison, row against col - k, in the form its simplifier leaves: a constant
+        // offset is added on the side where it is positive (col <= row + 1, col + 2 <= row,
+        // row < col for row + 1 <= col).
+        PrimExpr row = i[n - 2], col = i[n - 1];
+        PrimExpr offset = tir::cast(col->dtype, k);
+        PrimExpr keep;
+        if (const int64_t* c = tir::AsConstInt(offset)) {
+          PrimExpr lhs = upper ? row : col, rhs = upper ? col : row;
+          // tril: col - k <= row; triu: row <= col - k.
+          bool lhs_grows = upper ? *c > 0 : *c < 0;
+          PrimExpr amount = Const(col->dtype, *c < 0 ? -*c : *c);
+          if (*c == 0) {
+            keep = tir::less_equal(lhs, rhs);
+          } else if (lhs_grows && (*c == 1 || *c == -1)) {
+            keep = tir::less(lhs, rhs);  // x + 1 <= y is x < y on integers
+          } else if (lhs_grows) {
+            keep = tir::less_equal(tir::add(lhs, amount), rhs);
+          } else {
+            keep = tir::less_equal(lhs, tir::add(rhs, amount));
+          }
+        } else {
+          PrimExpr shifted = tir::sub(col, offset);
+          keep = upper ? tir::less_equal(row, shifted) : tir::greater_equal(row, shifted);
+        }
         return tir::MakeSelect(keep, x(idx), Const(x.dtype(), 0));
       },
       "trilu", kTagElemWise, {}, te::AxisNames("ax", n));
@@ -300,15 +343,18 @@ std::vector<Tensor> SplitAt(const Tensor& x, const std::vector<PrimExpr>& begins
 std::vector<Tensor> split_sections(const Tensor& x, int64_t sections, int64_t axis) {
   axis = NormalizeAxis(axis, x.ndim(), "split");
   if (sections <= 0) throw std::invalid_argument("topi.split: sections must be positive");
+  // TVM's topi.split: sections of ceil(dim / sections), the last one taking what is left.
   PrimExpr dim = x.shape()[axis];
-  const int64_t* c = tir::AsConstInt(dim);
-  if (c && *c % sections != 0)
-    throw std::invalid_argument("topi.split: the dim does not divide into equal sections");
-  PrimExpr part = c ? Index(*c / sections) : tir::floordiv(dim, Index(sections));
+  PrimExpr part = tir::floordiv(tir::sub(tir::add(dim, Index(sections)), Index(1)), Index(sections));
   std::vector<PrimExpr> begins, lengths;
+  for (int64_t k = 0; k < sections; ++k) begins.push_back(k == 0 ? Index(0) : tir::mul(part, Index(k)));
   for (int64_t k = 0; k < sections; ++k) {
-    begins.push_back(tir::mul(part, Index(k)));
-    lengths.push_back(part);
+    lengths.push_back(k + 1 < sections ? tir::sub(begins[k + 1], begins[k]) : tir::sub(dim, begins[k]));
+    const int64_t* c = tir::AsConstInt(lengths.back());
+    if (c && *c < 0) {
+      throw std::invalid_argument("topi.split: the dim is too small for " +
+                                  std::to_string(sections) + " sections");
+    }
   }
   return SplitAt(x, begins, lengths, axis, "T_split_sections");
 }

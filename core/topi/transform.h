@@ -57,6 +57,10 @@ Tensor take(const Tensor& x, const Tensor& indices, std::optional<int64_t> axis,
 Tensor take(const Tensor& x, const PrimExpr& index, std::optional<int64_t> axis, const std::string& mode);
 // The elements in reverse order along `axis` ("T_reverse_sequence", as TVM's topi.flip).
 Tensor flip(const Tensor& x, int64_t axis);
+// Along seq_axis, the first seq_lengths[b] elements of batch b (on batch_axis) reversed, the rest
+// kept; lengths past the axis reverse all of it ("T_reverse_sequence", TVM's formula).
+Tensor reverse_sequence(const Tensor& x, const Tensor& seq_lengths, int64_t seq_axis,
+                        int64_t batch_axis);
 // The upper (col - row >= k) or lower (col - row <= k) triangle of the last two axes, zero
 // elsewhere ("trilu", as TVM's topi.trilu); k may be symbolic.
 Tensor trilu(const Tensor& x, PrimExpr k, bool upper);

@@ -775,6 +775,13 @@ class TestRelaxOps : public QObject {
                 "topk: ret_type must be both, values or indices, got all");
     CHECK_ERROR(Infer({T({n, I(3)})}, On("relax.flip", {{"axis", Int(2)}})),
                 "flip: axis 2 is out of range for a tensor of rank 2");
+    CHECK_TYPE(Infer({T({I(4), n, I(3)}), T({n}, kI64)},
+                     On("relax.reverse_sequence", {{"seq_axis", Int(0)}, {"batch_axis", Int(1)}})),
+               "R.Tensor((4, n, 3), \"float32\")");
+    CHECK_ERROR(Infer({T({I(4), I(2)}), T({I(3)}, kI64)}, On("relax.reverse_sequence")),
+                "reverse_sequence: seq_lengths has 3 values where the data has 4 on the batch axis 0");
+    CHECK_ERROR(Infer({T({I(4), I(2)}), T({I(4)})}, On("relax.reverse_sequence")),
+                "reverse_sequence: seq_lengths must be int32 or int64, got float32");
     CHECK_TYPE(Infer({T({n, I(3)})}, On("relax.shape_of")), "R.Shape([n, 3])");
     CHECK_TYPE(Infer({T({n, I(3)})}, On("relax.repeat", {{"repeats", Int(2)}, {"axis", Int(-1)}})),
                "R.Tensor((n, 6), \"float32\")");
@@ -827,8 +834,12 @@ class TestRelaxOps : public QObject {
     CHECK_TYPE(Infer({T({I(10)})}, On("relax.split", {{"indices_or_sections", IntArray({2, 7})}})),
                "R.Tuple(R.Tensor((2,), \"float32\"), R.Tensor((5,), \"float32\"), "
                "R.Tensor((3,), \"float32\"))");
-    CHECK_ERROR(Infer({T({I(10)})}, On("relax.split", {{"indices_or_sections", Int(3)}})),
-                "split: dimension 10 at axis 0 cannot be split into 3 equal sections");
+    // TVM's sections: ceil(10 / 3) = 4 each, the last one what is left.
+    CHECK_TYPE(Infer({T({I(10)})}, On("relax.split", {{"indices_or_sections", Int(3)}})),
+               "R.Tuple(R.Tensor((4,), \"float32\"), R.Tensor((4,), \"float32\"), "
+               "R.Tensor((2,), \"float32\"))");
+    CHECK_ERROR(Infer({T({I(1)})}, On("relax.split", {{"indices_or_sections", Int(3)}})),
+                "split: dimension 1 at axis 0 cannot be split into 3 sections");
     CHECK_TYPE(Infer({T({I(10), n})},
                      [](const std::vector<Var>& p) {
                        return MakeOpCall("relax.strided_slice",

@@ -1348,6 +1348,74 @@ class Module:
     }
   }
 
+  // reverse_sequence: per batch column b, the first len[b] rows reversed (all of them when
+  // len[b] is past the axis, none when it is 0 or 1).
+  void reverseSequenceMatchesItsDefinition() {
+    ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4, 5, 3), dtype="float32"), lengths: R.Tensor((5,), dtype="int64")):
+        gv = R.reverse_sequence(x, lengths, seq_axis=0, batch_axis=1)
+        return gv
+)");
+    QCOMPARE(script::PrintModule(ParseOrFail(script::PrintModule(m))), script::PrintModule(m));
+    runtime::NDArray x = Random({4, 5, 3}, 93);
+    runtime::NDArray lengths = runtime::NDArray::Empty({5}, runtime::Int(64));
+    const int64_t len[5] = {0, 1, 2, 4, 7};
+    for (int64_t b = 0; b < 5; ++b) lengths.SetInt(b, len[b]);
+    auto r = relax::InterpretRelax(transform::LegalizeModule(m, nullptr), "main",
+                                   {Value::Tensor(x), Value::Tensor(lengths)},
+                                   transform::InterpreterOptions());
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    ForEach({4, 5, 3}, [&](const std::vector<int64_t>& o) {
+      int64_t l = std::min<int64_t>(len[o[1]], 4);
+      int64_t row = o[0] < l ? l - 1 - o[0] : o[0];
+      QCOMPARE(r.value.tensor.GetDouble(Offset({4, 5, 3}, o)),
+               x.GetDouble(Offset({4, 5, 3}, {row, o[1], o[2]})));
+    });
+  }
+
+  // layout_transform through its legalization (a copy whose output transform_layout rewrites):
+  // (a, b, c) -> (a, c, b // 3, b % 3), exact (b = 6) and padded with 2 (b = 5).
+  void layoutTransformMatchesItsMap() {
+    ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2, 6, 3), dtype="float32"), y: R.Tensor((2, 5, 3), dtype="float32")):
+        with R.dataflow():
+            p = R.layout_transform(x, index_map=T.index_map(lambda a, b, c: (a, c, b // 3, b % 3)))
+            q = R.layout_transform(y, index_map=T.index_map(lambda a, b, c: (a, c, b // 3, b % 3)), pad_value=2)
+            gv = (p, q)
+            R.output(gv)
+        return gv
+)");
+    ir::IRModule legalized = transform::LegalizeModule(m, nullptr);
+    std::string printed = script::PrintModule(legalized);
+    QVERIFY2(printed.find("R.layout_transform") == std::string::npos, printed.c_str());
+    QVERIFY2(printed.find("te_layout_transform_with_pad") != std::string::npos, printed.c_str());
+    runtime::NDArray x = Random({2, 6, 3}, 91), y = Random({2, 5, 3}, 92);
+    auto r = relax::InterpretRelax(legalized, "main", {Value::Tensor(x), Value::Tensor(y)},
+                                   transform::InterpreterOptions());
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    for (int k = 0; k < 2; ++k) {
+      const runtime::NDArray& in = k == 0 ? x : y;
+      int64_t b = k == 0 ? 6 : 5;
+      const runtime::NDArray& out = r.value.fields[k].tensor;
+      QCOMPARE(out.shape(), (std::vector<int64_t>{2, 3, 2, 3}));
+      ForEach({2, 3, 2, 3}, [&](const std::vector<int64_t>& o) {
+        int64_t row = o[2] * 3 + o[3];
+        double want = row < b ? in.GetDouble(Offset({2, b, 3}, {o[0], row, o[1]})) : 2.0;
+        QCOMPARE(out.GetDouble(Offset({2, 3, 2, 3}, o)), want);
+      });
+    }
+  }
+
   // einsum: a batched matrix product, a trace-like diagonal sum with an implicit output and an
   // outer product, against their loops.
   void einsumMatchesItsLoops() {

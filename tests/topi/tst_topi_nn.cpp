@@ -133,6 +133,33 @@ class TestTopiNN : public QObject {
           return (At(in[0], o) - At(in[2], {o[1]})) / std::sqrt(At(in[3], {o[1]}) + 1e-3) * cc + cc;
         },
         1, 10));
+    // Training: the batch statistics of channel o[1] (over axes 0 and 2) normalize, and the
+    // running statistics move towards them by the momentum.
+    std::vector<te::Tensor> tr = topi::batch_norm(x, c, c, mean, var, 1, 1e-3, true, true, true, 0.25);
+    QCOMPARE(tr.size(), size_t(3));
+    auto batch = [](const NDArray& data, int64_t ch) {
+      double s = 0, s2 = 0;
+      for (int64_t n = 0; n < 2; ++n) {
+        for (int64_t k = 0; k < 4; ++k) s += At(data, {n, ch, k});
+      }
+      double m = s / 8;
+      for (int64_t n = 0; n < 2; ++n) {
+        for (int64_t k = 0; k < 4; ++k) s2 += (At(data, {n, ch, k}) - m) * (At(data, {n, ch, k}) - m);
+      }
+      return std::pair{m, s2 / 8};
+    };
+    std::vector<Input> ins = {{x, {2, 3, 4}}, {c, {3}}, {mean, {3}}, {var, {3}, 0.5, 2}};
+    QVERIFY(Check(ins, tr[0], {2, 3, 4}, [&](const std::vector<NDArray>& in, const Index& o) {
+      auto [m, v] = batch(in[0], o[1]);
+      double cc = At(in[1], {o[1]});
+      return (At(in[0], o) - m) / std::sqrt(v + 1e-3) * cc + cc;
+    }, 1, 10));
+    QVERIFY(Check(ins, tr[1], {3}, [&](const std::vector<NDArray>& in, const Index& o) {
+      return 0.75 * At(in[2], o) + 0.25 * batch(in[0], o[0]).first;
+    }, 1, 10));
+    QVERIFY(Check(ins, tr[2], {3}, [&](const std::vector<NDArray>& in, const Index& o) {
+      return 0.75 * At(in[3], o) + 0.25 * batch(in[0], o[0]).second;
+    }, 1, 10));
   }
 
   void conv2dNCHW() {

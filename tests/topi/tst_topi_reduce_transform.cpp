@@ -199,6 +199,16 @@ class TestTopiReduceTransform : public QObject {
                       return At(in[0], {o[0] + 2 * k, o[1]});
                     }));
     }
+    // 10 columns in 3 sections: 4, 4 and 2 (TVM's ceil-sized sections, the last what is left).
+    te::Tensor w = te::placeholder(Shape({2, 10}), kF32, "w");
+    std::vector<te::Tensor> uneven = topi::split_sections(w, 3, 1);
+    QCOMPARE(uneven.size(), size_t(3));
+    for (int64_t k = 0; k < 3; ++k) {
+      QVERIFY(Check({{w, {2, 10}}}, uneven[k], {2, k < 2 ? 4 : 2},
+                    [k](const std::vector<NDArray>& in, const Index& o) {
+                      return At(in[0], {o[0], o[1] + 4 * k});
+                    }));
+    }
     std::vector<te::Tensor> cuts = topi::split_indices(x, {1, 3}, 1);
     QCOMPARE(cuts.size(), size_t(3));
     QVERIFY(

@@ -11,6 +11,7 @@
 #include <map>
 
 #include "ir/structural_equal.h"
+#include "relax/interpreter.h"
 #include "relax/op/registry.h"
 #include "runtime/ndarray.h"
 #include "script/tvmscript.h"
@@ -19,6 +20,7 @@
 #include "tir/verifier.h"
 #include "transform/registry.h"
 #include "transform/relax/legalize_ops.h"
+#include "transform/relax/semantic_check.h"
 
 using namespace wb;
 
@@ -209,6 +211,75 @@ class Module:
     ir::IRModule reparsed = ParseModule(printed);
     QVERIFY(reparsed.defined());
     QCOMPARE(script::PrintModule(reparsed), printed);
+  }
+
+  void tvmRewriteRules() {
+    // What TVM's mutator does around each legalization: a call nested in a call is bound first
+    // and legalized too; a rewritten binding's var takes the kernel's out_ty (w + 1 - kw where the
+    // annotation says w - kw + 1); a declared return type less precise than the new body's is
+    // replaced by it. Constant aranges fold to constants; prelu broadcasts a single alpha.
+    ir::IRModule mod = ParseModule(std::string(kHeader) + R"(@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2, 3), dtype="float32"), y: R.Tensor((2, 3), dtype="float32"), a: R.Tensor((1,), dtype="float32")) -> R.Tuple(R.Tensor(dtype="float32", ndim=2), R.Tensor(dtype="int64", ndim=1), R.Tensor(dtype="float32", ndim=2), R.Tensor(dtype="float32", ndim=1)):
+        s = R.add(R.multiply(x, y), R.exp(x))
+        r = R.arange(1, 10, 2, dtype="int64")
+        p = R.nn.prelu(x, a)
+        f = R.arange(0.5, 2.0, 0.5, dtype="float32")
+        return (s, r, p, f)
+
+    @R.function
+    def conv(x: R.Tensor(("n", "c", "w"), dtype="float32"), k: R.Tensor(("f", "c", "kw"), dtype="float32")) -> R.Tensor(("n", "f", "w - kw + 1"), dtype="float32"):
+        n = T.int64()
+        f = T.int64()
+        w = T.int64()
+        kw = T.int64()
+        gv: R.Tensor((n, f, w - kw + 1), dtype="float32") = R.nn.conv1d(x, k)
+        return gv)");
+    QVERIFY(mod.defined());
+    DiagnosticList warnings;
+    ir::IRModule out = transform::LegalizeModule(mod, &warnings);
+    QVERIFY2(warnings.empty(), RenderDiagnostics(warnings).c_str());
+    std::string printed = script::PrintModule(out);
+    // Every op call became a kernel call (the nested ones too); the ranges are constants.
+    QVERIFY2(printed.find("R.multiply(") == std::string::npos, printed.c_str());
+    QVERIFY2(printed.find("R.exp(") == std::string::npos, printed.c_str());
+    QVERIFY2(printed.find("R.arange(") == std::string::npos, printed.c_str());
+    QVERIFY2(printed.find("slope_broadcasted") != std::string::npos, printed.c_str());
+    ir::IRModule reparsed = ParseModule(printed);
+    QVERIFY(reparsed.defined());
+    auto mismatch = ir::FindFirstMismatch(out, reparsed);
+    QVERIFY2(!mismatch, mismatch ? mismatch->reason.c_str() : "");
+
+    auto main = out->Lookup("main").as_ref<relax::FunctionNode>();
+    QCOMPARE(relax::TypeToString(main->ret_struct_info),
+             std::string("R.Tuple(R.Tensor((2, 3), \"float32\"), R.Tensor((5,), \"int64\"), "
+                         "R.Tensor((2, 3), \"float32\"), R.Tensor((3,), \"float32\"))"));
+    auto conv = out->Lookup("conv").as_ref<relax::FunctionNode>();
+    auto* binding = conv->body.as<relax::SeqExprNode>()->blocks[0]->bindings[0].as<relax::VarBindingNode>();
+    QVERIFY(ir::StructuralEqual(binding->var->struct_info, relax::GetType(binding->value)));
+    QVERIFY(conv->body.as<relax::SeqExprNode>()->body.same_as(binding->var));
+    QCOMPARE(QString::fromStdString(relax::TypeToString(conv->ret_struct_info)),
+             QString("R.Tensor((n, f, (w - kw) + 1), \"float32\")"));
+
+    // The legalized program computes the definitions.
+    runtime::NDArray x = runtime::NDArray::Empty({2, 3}, runtime::Float(32));
+    runtime::NDArray y = runtime::NDArray::Empty({2, 3}, runtime::Float(32));
+    runtime::NDArray a = runtime::NDArray::Empty({1}, runtime::Float(32));
+    runtime::FillRandom(x, 31);
+    runtime::FillRandom(y, 32);
+    a.SetDouble(0, 0.25);
+    relax::RelaxInterpretResult r = relax::InterpretRelax(
+        out, "main", {relax::Value::Tensor(x), relax::Value::Tensor(y), relax::Value::Tensor(a)},
+        transform::InterpreterOptions());
+    QVERIFY2(r.ok(), r.diagnostics.empty() ? "" : r.diagnostics[0].message.c_str());
+    for (int64_t i = 0; i < 6; ++i) {
+      double xv = x.GetDouble(i), yv = y.GetDouble(i);
+      QVERIFY(std::abs(r.value.fields[0].tensor.GetDouble(i) - (xv * yv + std::exp(xv))) < 1e-5);
+      QCOMPARE(r.value.fields[2].tensor.GetDouble(i), xv > 0 ? xv : double(float(xv * 0.25)));
+    }
+    for (int64_t i = 0; i < 5; ++i) QCOMPARE(r.value.fields[1].tensor.GetInt(i), 1 + 2 * i);
+    for (int64_t i = 0; i < 3; ++i) QCOMPARE(r.value.fields[3].tensor.GetDouble(i), 0.5 + 0.5 * i);
   }
 
   void topiRejectionIsReported() {

@@ -1,6 +1,7 @@
-// LegalizeOps passes a symbolic var to a kernel as tir_vars (a trailing scalar parameter and
-// call_tir's R.shape argument) exactly when none of the kernel's buffers has it as a whole dim,
-// TVM's rule in bb.call_te: `n * 4`-only kernels take n, a kernel with an (n, 4) buffer does not.
+// LegalizeOps passes a symbolic var to a kernel (a scalar parameter after the inputs, before the
+// outputs, and an R.prim_value argument of call_tir) exactly when none of the kernel's buffers has
+// it as a whole dim, TVM's rule in bb.call_te: `n * 4`-only kernels take n, a kernel with an
+// (n, 4) buffer does not.
 // The golden is compared structurally; the module is then built through the VM (unfused and
 // fused) and run for several n, equal to the interpreter; the printed form parses back.
 #include <QTest>
@@ -34,7 +35,7 @@ const char* kExpected = R"(
 @I.ir_module
 class Module:
     @T.prim_func(private=True, s_tir=True)
-    def add(lv: T.handle, y: T.handle, T_add: T.handle, n: T.int64):
+    def add(lv: T.handle, y: T.handle, n: T.int64, T_add: T.handle):
         T.func_attr({"tirx.noalias": True})
         lv_1 = T.match_buffer(lv, (n * T.int64(4),))
         y_1 = T.match_buffer(y, (n * T.int64(4),))
@@ -47,7 +48,7 @@ class Module:
                 T_add_1[v_ax0] = lv_1[v_ax0] + y_1[v_ax0]
 
     @T.prim_func(private=True, s_tir=True)
-    def multiply(lv1: T.handle, y: T.handle, T_multiply: T.handle, n: T.int64):
+    def multiply(lv1: T.handle, y: T.handle, n: T.int64, T_multiply: T.handle):
         T.func_attr({"tirx.noalias": True})
         lv1_1 = T.match_buffer(lv1, (n * T.int64(4),))
         y_1 = T.match_buffer(y, (n * T.int64(4),))
@@ -78,8 +79,8 @@ class Module:
         cls = Module
         with R.dataflow():
             lv = R.call_tir(cls.reshape, (x,), out_ty=R.Tensor((n * 4,), dtype="float32"))
-            lv1 = R.call_tir(cls.add, (lv, y), out_ty=R.Tensor((n * 4,), dtype="float32"), tir_vars=R.shape([n]))
-            gv = R.call_tir(cls.multiply, (lv1, y), out_ty=R.Tensor((n * 4,), dtype="float32"), tir_vars=R.shape([n]))
+            lv1 = R.call_tir(cls.add, (lv, y, R.prim_value(n)), out_ty=R.Tensor((n * 4,), dtype="float32"))
+            gv = R.call_tir(cls.multiply, (lv1, y, R.prim_value(n)), out_ty=R.Tensor((n * 4,), dtype="float32"))
             R.output(gv)
         return gv
 )";
@@ -111,7 +112,7 @@ class TestLegalizeTirVars : public QObject {
     QVERIFY(!ir::FindFirstMismatch(after, reparsed));
   }
 
-  // Before tir_vars, the codegen failed with "variable 'n' is used but not defined".
+  // Without n passed, the codegen failed with "variable 'n' is used but not defined".
   void buildsAndRuns_data() {
     QTest::addColumn<bool>("fuse");
     QTest::newRow("unfused") << false;

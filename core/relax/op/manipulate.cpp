@@ -287,16 +287,22 @@ OpInfo Split() {
       int64_t n = sections->value;
       if (n <= 0)
         throw TypeError("the number of sections must be positive, got " + std::to_string(n));
-      PrimExpr part;
+      // TVM's sections: ceil(extent / n) each, the last one what is left (10 in 3: 4, 4, 2).
+      PrimExpr part, last;
       if (extent.defined()) {
         auto c = AsConstInt(extent);
-        if (c && *c % n != 0) {
+        if (c && (*c + n - 1) / n * (n - 1) > *c) {
           throw TypeError("dimension " + std::to_string(*c) + " at axis " + std::to_string(axis) +
-                          " cannot be split into " + std::to_string(n) + " equal sections");
+                          " cannot be split into " + std::to_string(n) + " sections");
         }
-        part = c ? Int64(*c / n) : FloorDiv(extent, Int64(n));
+        if (std::optional<PrimExpr> exact = DivideProduct({extent}, n); exact && !c) {
+          part = last = *exact;  // n * 3 in 3: n each
+        } else {
+          part = FloorDiv(Sub(Add(extent, Int64(n)), Int64(1)), Int64(n));
+          last = Sub(extent, Mul(part, Int64(n - 1)));
+        }
       }
-      for (int64_t i = 0; i < n; ++i) outs.push_back(with_dim(part));
+      for (int64_t i = 0; i < n; ++i) outs.push_back(with_dim(i + 1 < n ? part : last));
     } else {
       std::vector<int64_t> indices = AttrInts(call, "indices_or_sections");
       PrimExpr begin = Int64(0);
@@ -623,6 +629,38 @@ OpInfo Flip() {
   return Define(std::move(def));
 }
 
+// reverse_sequence: along seq_axis, the first seq_lengths[b] elements of each batch b (on
+// batch_axis) in reverse order, the rest as they are.
+OpInfo ReverseSequence() {
+  OpDef def;
+  def.name = "relax.reverse_sequence";
+  def.args = {"data", "seq_lengths"};
+  def.pattern = OpPatternKind::kInjective;
+  def.attrs_type_key = "relax.attrs.ReverseSequenceAttrs";
+  def.attrs = {IntAttr("seq_axis", 1), IntAttr("batch_axis", 0)};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    const TensorTypeNode* x = TensorArg(types, 0, "the data");
+    const TensorTypeNode* lengths = TensorArg(types, 1, "seq_lengths");
+    if (!lengths->IsUnknownNdim() && lengths->ndim != 1) {
+      throw TypeError("seq_lengths must be 1-D, got rank " + std::to_string(lengths->ndim));
+    }
+    if (!lengths->IsUnknownDtype() && lengths->dtype != DataType::Int(32) &&
+        lengths->dtype != DataType::Int(64)) {
+      throw TypeError("seq_lengths must be int32 or int64, got " + lengths->dtype.ToString());
+    }
+    if (x->IsUnknownNdim()) return GetRef(x);
+    NormalizeAxis(AttrInt(call, "seq_axis"), x->ndim);
+    int64_t batch = NormalizeAxis(AttrInt(call, "batch_axis"), x->ndim);
+    if (x->shape && lengths->shape && ProveNotEqual((*lengths->shape)[0], (*x->shape)[batch])) {
+      throw TypeError("seq_lengths has " + DimText((*lengths->shape)[0]) +
+                      " values where the data has " + DimText((*x->shape)[batch]) +
+                      " on the batch axis " + std::to_string(batch));
+    }
+    return GetRef(x);
+  };
+  return Define(std::move(def));
+}
+
 const TensorTypeNode* IndicesArg(const std::vector<Type>& types, size_t i) {
   const TensorTypeNode* t = TensorArg(types, i, "the indices");
   if (!t->IsUnknownDtype() && !t->dtype.is_integer()) {
@@ -847,6 +885,7 @@ const OpRegistrar kOps[] = {
     OpRegistrar(GatherElements()), OpRegistrar(GatherND()), OpRegistrar(Where()),
     OpRegistrar(Flip()),        OpRegistrar(Repeat()),          OpRegistrar(ScatterElements()),
     OpRegistrar(ScatterND()),   OpRegistrar(OneHot()),          OpRegistrar(DynamicStridedSlice()),
+    OpRegistrar(ReverseSequence()),
 };
 
 }  // namespace

@@ -409,8 +409,8 @@ OpInfo ConvTranspose(size_t k) {
   return Define(std::move(def));
 }
 
-// prelu: x where x >= 0, alpha[c] * x elsewhere, c the coordinate on `axis`; alpha is 1-D with
-// the data's extent on that axis.
+// prelu: x where x > 0, alpha[c] * x elsewhere, c the coordinate on `axis`; alpha is 1-D with
+// the data's extent on that axis, or a single value for every channel.
 OpInfo PRelu() {
   OpDef def;
   def.name = "relax.nn.prelu";
@@ -427,7 +427,10 @@ OpInfo PRelu() {
     }
     if (x->IsUnknownNdim()) return out;
     int64_t axis = NormalizeAxis(AttrInt(call, "axis"), x->ndim);
-    if (x->shape && alpha->shape && ProveNotEqual((*x->shape)[axis], (*alpha->shape)[0])) {
+    // One value is broadcast to every channel (TVM's topi.nn.prelu).
+    bool single = alpha->shape && AsConstInt((*alpha->shape)[0]) == 1;
+    if (x->shape && alpha->shape && !single &&
+        ProveNotEqual((*x->shape)[axis], (*alpha->shape)[0])) {
       throw TypeError("alpha has " + DimText((*alpha->shape)[0]) + " values where the data has " +
                       DimText((*x->shape)[axis]) + " on axis " + std::to_string(axis));
     }

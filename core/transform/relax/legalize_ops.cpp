@@ -5,7 +5,10 @@
 
 #include "relax/op/registry.h"
 #include "transform/registry.h"
+#include "ir/structural_equal.h"
+#include "transform/relax/expr_mutator.h"
 #include "transform/relax/legalize/common.h"
+#include "transform/relax/normalize.h"
 
 namespace wb::transform {
 
@@ -55,7 +58,13 @@ class Legalizer {
   relax::Function VisitFunction(const relax::FunctionNode* f) {
     Expr body = VisitExpr(f->body);
     if (body.same_as(f->body)) return ir::GetRef(f);
-    return relax::MakeFunction(f->params, body, f->ret_struct_info, f->is_pure, f->attrs, f->span);
+    // TVM's rule for a rewritten function: the declared return type stays while it is at least
+    // as precise as the new body's (a legalized body may know less); otherwise the body's type
+    // replaces it (a declared `ndim=4` becomes the body's `(2, 3, 16, 32)`).
+    relax::Type ret = f->ret_struct_info;
+    relax::Type body_type = relax::GetType(body);
+    if (ret.defined() && body_type.defined() && !relax::IsBaseOf(body_type, ret)) ret = relax::Type();
+    return relax::MakeFunction(f->params, body, ret, f->is_pure, f->attrs, f->span);
   }
 
  private:
@@ -79,24 +88,31 @@ class Legalizer {
       for (const relax::Binding& b : block->bindings) {
         auto* vb = b.as<relax::VarBindingNode>();
         if (!vb) {
+          Expr value = remap_.VisitExpr(b.as<relax::MatchCastNode>()->value);
+          if (value.same_as(b.as<relax::MatchCastNode>()->value)) {
+            bindings.push_back(b);
+          } else {
+            auto* mc = b.as<relax::MatchCastNode>();
+            changed = true;
+            bindings.push_back(relax::MakeMatchCast(mc->var, value, mc->struct_info, mc->span));
+          }
+          continue;
+        }
+        Expr value = VisitExpr(remap_.VisitExpr(vb->value));
+        if (value.same_as(vb->value)) {
           bindings.push_back(b);
           continue;
         }
-        Expr value = VisitExpr(vb->value);
-        if (value.same_as(vb->value)) {
-          bindings.push_back(b);
-        } else if (auto* steps = value.as<relax::SeqExprNode>()) {
+        changed = true;
+        if (auto* steps = value.as<relax::SeqExprNode>(); steps && !vb->value.as<relax::SeqExprNode>()) {
           // A legalization that needs bindings of its own (a shape computed before the kernel):
           // they go before the call's binding, which takes the result.
-          changed = true;
           for (const relax::BindingBlock& inner : steps->blocks) {
             bindings.insert(bindings.end(), inner->bindings.begin(), inner->bindings.end());
           }
-          bindings.push_back(relax::MakeVarBinding(vb->var, steps->body, vb->span));
-        } else {
-          changed = true;
-          bindings.push_back(relax::MakeVarBinding(vb->var, value, vb->span));
+          value = steps->body;
         }
+        bindings.push_back(relax::MakeVarBinding(Retyped(vb->var, value), value, vb->span));
       }
       if (ir::IsInstance<relax::DataflowBlockNode>(block.get())) {
         blocks.push_back(relax::MakeDataflowBlock(std::move(bindings), block->span));
@@ -104,10 +120,25 @@ class Legalizer {
         blocks.push_back(relax::MakeBindingBlock(std::move(bindings), block->span));
       }
     }
-    Expr body = VisitExpr(seq->body);
+    Expr body = VisitExpr(remap_.VisitExpr(seq->body));
     if (!changed && body.same_as(seq->body)) return ir::GetRef(seq);
+    // The result may now be a var of a more precise type (see Retyped).
+    relax::Type type = body.same_as(seq->body) ? seq->struct_info : relax::GetType(body);
     return relax::WithType(relax::MakeSeqExpr(std::move(blocks), body, seq->span),
-                           seq->struct_info);
+                           type.defined() ? type : seq->struct_info);
+  }
+
+  // TVM's ExprMutator re-emits a rewritten binding with the new value's type: the var of
+  // `gv: R.Tensor((n, f, w - kw + 1)) = R.nn.conv1d(...)` takes the kernel's out_ty
+  // `(n, f, w + 1 - kw)`, and later uses read the new var.
+  relax::Var Retyped(const relax::Var& var, const Expr& value) {
+    relax::Type type = relax::GetType(value);
+    if (!type.defined() || !var->struct_info.defined() || ir::StructuralEqual(type, var->struct_info)) return var;
+    relax::Var fresh = ir::IsInstance<relax::DataflowVarNode>(var.get())
+                           ? relax::Var(relax::MakeDataflowVar(var->name_hint, type, var->span))
+                           : relax::MakeVar(var->name_hint, type, var->span);
+    remap_.Map(var, fresh);
+    return fresh;
   }
 
   Expr VisitCall(const relax::Call& call) {
@@ -132,8 +163,16 @@ class Legalizer {
     if (warnings_) warnings_->Add(Diagnostic::Warning(std::move(message), span));
   }
 
+  // Uses of a retyped var read its replacement.
+  class VarRemap : public RelaxExprMutator {
+   public:
+    void Map(const relax::Var& from, const relax::Var& to) { var_remap_[from.get()] = to; }
+    Expr VisitExpr(const Expr& e) override { return var_remap_.empty() ? e : RelaxExprMutator::VisitExpr(e); }
+  };
+
   relax::BlockBuilder& builder_;
   DiagnosticList* warnings_;
+  VarRemap remap_;
 };
 
 }  // namespace
@@ -163,7 +202,10 @@ bool HasLegalization(std::string_view op_name) {
   return info && info->legalize;
 }
 
-ir::IRModule LegalizeModule(const ir::IRModule& module, DiagnosticList* warnings) {
+ir::IRModule LegalizeModule(const ir::IRModule& input, DiagnosticList* warnings) {
+  // The legalizations read their operands' types from vars: a call nested in a call (which TVM's
+  // parser never leaves, and a module written here may have) is bound as its own binding first.
+  ir::IRModule module = Normalize()(input);
   relax::BlockBuilder builder(module);
   legalize::PrimFuncCacheScope cache(builder);
   Legalizer legalizer(builder, warnings);

@@ -125,8 +125,13 @@ ir::PrimExpr TECall::Scalar(const Expr& arg) {
 }
 
 Expr TECall::Emit(const std::vector<te::Tensor>& outputs, const std::string& name) {
+  return EmitRewritten(outputs, name, {}, {});
+}
+
+Expr TECall::EmitRewritten(const std::vector<te::Tensor>& outputs, const std::string& name,
+                           const PrimFuncRewrite& rewrite, const relax::Type& out_type) {
   // Parameters in the order the call passes them: tensors and scalars interleaved as the
-  // operands came, then the outputs.
+  // operands came, then the symbolic vars no buffer defines, then the outputs.
   std::vector<te::PrimFuncArg> args;
   size_t ti = 0, si = 0;
   for (const Expr& e : input_exprs_) {
@@ -137,7 +142,6 @@ Expr TECall::Emit(const std::vector<te::Tensor>& outputs, const std::string& nam
       args.emplace_back(inputs_.at(ti++));
     }
   }
-  for (const te::Tensor& o : outputs) args.emplace_back(o);
   // The vars a buffer defines: those that are a whole dim of an input or output.
   std::unordered_set<const tir::VarNode*> bound;
   auto bind_dims = [&](const te::Tensor& t) {
@@ -147,17 +151,19 @@ Expr TECall::Emit(const std::vector<te::Tensor>& outputs, const std::string& nam
   };
   for (const te::Tensor& t : inputs_) bind_dims(t);
   for (const te::Tensor& t : outputs) bind_dims(t);
-  std::vector<ir::PrimExpr> tir_vars;
+  std::vector<Expr> call_inputs = input_exprs_;
   for (const tir::Var& copy : copies_) {
     if (bound.count(copy.get())) continue;
     args.emplace_back(copy);
-    tir_vars.push_back(to_relax_.at(copy.get()));
+    call_inputs.push_back(relax::MakePrimValue(to_relax_.at(copy.get())));
   }
+  for (const te::Tensor& o : outputs) args.emplace_back(o);
   tir::PrimFunc func = te::create_prim_func(args, ir::DataType::Int(64));
   // A legalized kernel is private to the module: no global_symbol.
   ir::AttrMap attrs = func->attrs;
   attrs.erase("global_symbol");
   func = tir::MakePrimFunc(func->params, func->buffer_map, func->body, func->ret_type, attrs);
+  if (rewrite) func = rewrite(func);
   ir::GlobalVar gv = AddPrimFunc(builder_, func, name);
   // The result type speaks of the Relax program's vars again.
   auto TensorTypeFor = [&](const te::Tensor& t) {
@@ -165,16 +171,15 @@ Expr TECall::Emit(const std::vector<te::Tensor>& outputs, const std::string& nam
     for (const auto& d : t.shape()) shape.push_back(tir::Substitute(d, to_relax_));
     return relax::Type(relax::MakeTensorType(shape, t.dtype()));
   };
-  relax::Type out;
-  if (outputs.size() == 1) {
+  relax::Type out = out_type;
+  if (!out.defined() && outputs.size() == 1) {
     out = TensorTypeFor(outputs[0]);
-  } else {
+  } else if (!out.defined()) {
     std::vector<relax::Type> fields;
     for (const te::Tensor& o : outputs) fields.push_back(TensorTypeFor(o));
     out = ir::MakeTupleType(std::move(fields));
   }
-  std::vector<Expr> call_args = {gv, relax::MakeTuple(input_exprs_)};
-  if (!tir_vars.empty()) call_args.push_back(relax::MakeShapeExpr(std::move(tir_vars)));
+  std::vector<Expr> call_args = {gv, relax::MakeTuple(std::move(call_inputs))};
   Expr call = relax::MakeCall(relax::GetOp("relax.call_tir"), std::move(call_args), {}, {out});
   return builder_.Normalize(call);
 }

@@ -65,12 +65,19 @@ class TECall {
   // Builds the PrimFunc computing `outputs` and returns the call_tir. `name` is the PrimFunc's
   // name hint. A symbolic var that no input or output has as a whole dim (only inside compound
   // dims such as `n * 4`, or only in the computation) cannot be read from the buffers: it
-  // becomes a trailing scalar parameter, passed through call_tir's tir_vars (TVM's rule in
-  // bb.call_te).
+  // becomes a scalar parameter after the inputs and before the outputs, passed as an
+  // R.prim_value argument of the call (TVM's rule in bb.call_te).
   Expr Emit(const std::vector<te::Tensor>& outputs, const std::string& name);
   Expr Emit(const te::Tensor& output, const std::string& name) {
     return Emit(std::vector<te::Tensor>{output}, name);
   }
+  // Emit for kernels that a schedule rewrites after create_prim_func (TVM's legalizations that
+  // run a schedule primitive, as layout_transform runs transform_layout): `rewrite` returns the
+  // new PrimFunc, whose results have `out_type` (in the Relax program's vars; null: the
+  // outputs' shapes).
+  using PrimFuncRewrite = std::function<tir::PrimFunc(const tir::PrimFunc&)>;
+  Expr EmitRewritten(const std::vector<te::Tensor>& outputs, const std::string& name,
+                     const PrimFuncRewrite& rewrite, const relax::Type& out_type);
 
  private:
   BlockBuilder& builder_;

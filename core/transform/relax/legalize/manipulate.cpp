@@ -1,6 +1,8 @@
 // Legalization of the shape-manipulation ops: reshape, permute_dims, expand_dims, squeeze,
 // flatten, concat, split, strided_slice, take and broadcast_to.
 #include "relax/op/registry.h"
+#include "schedule/schedule.h"
+#include "tir/index_map.h"
 #include "tir/builtin.h"
 #include "tir/op.h"
 #include "topi/broadcast.h"
@@ -45,9 +47,71 @@ Expr Guard(F&& f) {
   }
 }
 
+// R.layout_transform as TVM legalizes it: a copy stage named te_layout_transform (with
+// "_with_pad" when the map's image is larger than the data), whose output the schedule's
+// transform_layout rewrites into the new layout (the padding written with pad_value: 0 unless
+// given).
+Expr LegalizeLayoutTransform(BlockBuilder& bb, const Call& call) {
+  auto it = call->attrs.find("index_map");
+  const auto* map = it == call->attrs.end() ? nullptr : it->second.as<tir::IndexMapNode>();
+  if (!map) throw LegalizeError("the index map is not known");
+  OutputTensorType(call);  // the result's shape must be known
+  TECall te(bb);
+  te::Tensor x = te.Tensor(call, 0);
+  ir::DataType dtype = x.dtype();
+  double pad = 0;
+  if (auto pit = call->attrs.find("pad_value"); pit != call->attrs.end() && pit->second.defined()) {
+    const ir::ObjectRef& v = pit->second;
+    const ir::Object* value = v.get();
+    if (auto* pv = v.as<relax::PrimValueNode>()) value = pv->value.get();
+    if (auto* i = dynamic_cast<const ir::IntObj*>(value)) {
+      pad = double(i->value);
+    } else if (auto* f = dynamic_cast<const ir::FloatObj*>(value)) {
+      pad = f->value;
+    } else if (auto* ii = dynamic_cast<const tir::IntImmNode*>(value)) {
+      pad = double(ii->value);
+    } else if (auto* fi = dynamic_cast<const tir::FloatImmNode*>(value)) {
+      pad = fi->value;
+    } else {
+      throw LegalizeError("the pad value is not a constant");
+    }
+  }
+  tir::IndexMap index_map = tir::GetRef(map);
+  tir::PaddedInverseResult inverse = tir::NonSurjectiveInverse(index_map, ShapeOf(call->args[0]));
+  bool pads = inverse.error.empty() && !tir::AsConstInt(inverse.padding);
+  std::string name = pads ? "te_layout_transform_with_pad" : "te_layout_transform";
+  te::Tensor copy = te::compute(
+      x.shape(), [&](const std::vector<tir::Var>& i) { return x(i); }, name, "", {},
+      te::AxisNames("i", x.ndim()));
+  ir::ObjectRef pad_value = tir::make_const(dtype, pad);
+  auto rewrite = [&](const tir::PrimFunc& func) {
+    schedule::Schedule sch(ir::MakeIRModule({ir::MakeGlobalVar("main")}, {func}));
+    try {
+      sch.TransformLayout(sch.GetSBlock(name), std::pair<std::string, int64_t>("write", 0),
+                          index_map, pads ? pad_value : ir::ObjectRef());
+    } catch (const schedule::ScheduleError& e) {
+      throw LegalizeError("transform_layout: " + e.reason());
+    }
+    return ir::Downcast<tir::PrimFuncNode>(sch.mod()->Lookup("main"));
+  };
+  return te.EmitRewritten({copy}, name, rewrite, relax::GetType(call));
+}
+
 }  // namespace
 
+
 void RegisterManipulate(LegalizeTable& table) {
+  table["relax.reverse_sequence"] = [](BlockBuilder& bb, const Call& call) -> Expr {
+    TECall te(bb);
+    te::Tensor x = te.Tensor(call, 0);
+    te::Tensor lengths = te.Tensor(call, 1);
+    return Guard([&] {
+      return te.Emit(topi::reverse_sequence(x, lengths, AttrInt(call, "seq_axis"),
+                                            AttrInt(call, "batch_axis")),
+                     "reverse_sequence");
+    });
+  };
+  table["relax.layout_transform"] = LegalizeLayoutTransform;
   table["relax.reshape"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     const relax::TensorTypeNode* out = OutputTensorType(call);
     TECall te(bb);

@@ -291,16 +291,13 @@ void RegisterNN(LegalizeTable& table) {
                    "rms_norm");
   };
   table["relax.nn.batch_norm"] = [](BlockBuilder& bb, const Call& call) -> Expr {
-    if (AttrBool(call, "training")) {
-      throw LegalizeError(
-          "training-mode batch_norm (batch statistics) is not supported; set training=False");
-    }
     TECall te(bb);
     std::vector<te::Tensor> in;
     for (size_t i = 0; i < 5; ++i) in.push_back(te.Tensor(call, i));
     return te.Emit(topi::batch_norm(in[0], in[1], in[2], in[3], in[4], AttrInt(call, "axis"),
                                     AttrFloat(call, "epsilon"), AttrBool(call, "center"),
-                                    AttrBool(call, "scale")),
+                                    AttrBool(call, "scale"), AttrBool(call, "training"),
+                                    AttrFloat(call, "momentum")),
                    "batch_norm");
   };
   table["relax.nn.dropout"] = [](BlockBuilder& bb, const Call& call) -> Expr {

@@ -1,6 +1,8 @@
 // Legalization of the reductions (sum, mean, max, min, argmax) and of the creation ops (full,
 // zeros, ones).
 #include "relax/op/registry.h"
+#include "runtime/ndarray.h"
+#include "tir/interpreter.h"
 #include "tir/op.h"
 #include "topi/elemwise.h"
 #include "topi/reduction.h"
@@ -57,6 +59,46 @@ Expr LegalizeCollapseSum(BlockBuilder& bb, const Call& call) {
   }
 }
 
+// A range of constant start, end and step is a constant, as TVM folds it (np.arange): the
+// values are start + i * step in the result's dtype.
+std::optional<Expr> ConstantRange(const Call& call, const relax::TensorTypeNode* out) {
+  const int64_t* n = tir::AsConstInt((*out->shape)[0]);
+  if (!n || *n < 0) return std::nullopt;
+  double start = 0, step = 0;
+  int64_t istart = 0, istep = 0;
+  bool all_int = true;
+  for (size_t i : {size_t(0), size_t(2)}) {
+    auto* pv = call->args[i].as<relax::PrimValueNode>();
+    if (!pv) return std::nullopt;
+    double& d = i == 0 ? start : step;
+    int64_t& k = i == 0 ? istart : istep;
+    if (const int64_t* c = tir::AsConstInt(pv->value)) {
+      d = double(*c);
+      k = *c;
+    } else if (auto* f = pv->value.as<tir::FloatImmNode>()) {
+      d = f->value;
+      all_int = false;
+    } else {
+      return std::nullopt;
+    }
+  }
+  auto* end = call->args[1].as<relax::PrimValueNode>();
+  if (!end || (!tir::AsConstInt(end->value) && !end->value.as<tir::FloatImmNode>())) {
+    return std::nullopt;
+  }
+  runtime::NDArray values = runtime::NDArray::Empty({*n}, tir::ToRuntimeDType(out->dtype));
+  for (int64_t i = 0; i < *n; ++i) {
+    if (all_int && out->dtype.is_integer()) {
+      values.SetInt(i, istart + i * istep);
+    } else {
+      values.SetDouble(i, start + double(i) * step);
+    }
+  }
+  std::string bytes(values.CompactBytes(), '\0');
+  if (!values.CopyToBytes(bytes.data(), bytes.size())) return std::nullopt;
+  return Expr(relax::MakeConstant(out->dtype, {*n}, std::move(bytes), call->span));
+}
+
 }  // namespace
 
 void RegisterReduce(LegalizeTable& table) {
@@ -107,6 +149,7 @@ void RegisterCreate(LegalizeTable& table) {
   table["relax.arange"] = [](BlockBuilder& bb, const Call& call) -> Expr {
     const relax::TensorTypeNode* out = OutputTensorType(call);
     if (!out->shape) throw LegalizeError("the length of the range is not known");
+    if (std::optional<Expr> folded = ConstantRange(call, out)) return *folded;
     TECall te(bb);
     auto value = [&](size_t i) { return te.Dim(call->args[i].as<relax::PrimValueNode>()->value); };
     return te.Emit(topi::arange(value(0), value(2), te.Dim((*out->shape)[0]), out->dtype), "arange");
