@@ -699,12 +699,14 @@ Expr RelaxParser::ParseBranch(Node block, std::string* name, Node* last) {
     stmts.pop_back();
     ParseStmts(stmts, false, &body);
     Node right = p_.Field(assign, p_.F().right);
-    Value v = Eval(right);
-    Expr value = v.kind == VK::kObject && v.obj.as<relax::VarNode>() ? Expr(v.obj) : Expr();
-    if (!value.defined()) {
-      Expr e = ToExpr(v, right);
-      value = Emit(*name, e, Type(), right, Node{});
-    }
+    // A leaf or tuple value is the branch's result itself, anything else is bound to `name`
+    // first (TVM's builder: the normalizer would pull a call out into a binding anyway).
+    Expr value = ToExpr(Eval(right), right);
+    bool leaf_or_tuple = value.as<relax::VarNode>() || value.as<TupleNode>() || value.as<ConstantNode>() ||
+                         value.as<ShapeExprNode>() || value.as<PrimValueNode>() ||
+                         value.as<relax::StringImmNode>() || value.as<DataTypeImmNode>() ||
+                         value.as<ir::GlobalVarNode>() || value.as<ExternFuncNode>();
+    if (!leaf_or_tuple) value = Emit(*name, value, Type(), right, Node{});
     body = FinishSeq(Normalize(value, right), p_.SpanOf(block));
   } catch (...) {
     p_.PopScope();

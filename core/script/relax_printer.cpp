@@ -14,6 +14,7 @@
 #include "runtime/half.h"
 #include "tir/builtin.h"
 #include "tir/expr.h"
+#include "tir/op.h"
 
 namespace wb::script::printer {
 
@@ -217,47 +218,43 @@ std::string RelaxPrinter::Prim(const ir::PrimExpr& e, int* prec) {
     return "T." + f->dtype.ToString() + "(" + FormatFloat(f->value) + ")";
   }
   if (auto* v = e.as<tir::VarNode>()) return VarName(v);
-  auto binary = [&](const tir::BinaryNode* b, const char* op, int p) {
+  // Operator sugar only where TVM's parser would rebuild the same node: `T.FloorDiv(32, 4)`
+  // stays a node, as TensorIR prints it, since `32 // 4` folds to 8.
+  auto call = [&](const std::string& fn, const tir::BinaryNode* b) {
+    int p = kAtom;
+    if (!text_only_) usage_->tir = true;
+    std::string a = Prim(b->a, &p);
+    return fn + "(" + a + ", " + Prim(b->b, &p) + ")";
+  };
+  // Python chains comparisons, so a comparison operand of a comparison is parenthesized.
+  auto binary = [&](const char* name, const char* op, int p) {
+    auto* b = e.as<tir::BinaryNode>();
+    if (tir::WouldFold(e->type_index(), b->a, b->b)) return call(std::string("T.") + name, b);
     int pa = kAtom, pb = kAtom;
     std::string a = Prim(b->a, &pa), c = Prim(b->b, &pb);
-    if (pa < p) a = "(" + a + ")";
+    if (pa < p || (p == kCompare && pa == p)) a = "(" + a + ")";
     if (pb <= p) c = "(" + c + ")";
     *prec = p;
     return a + " " + op + " " + c;
   };
-  // Python chains comparisons, so an operand that is itself a comparison is parenthesized.
-  auto compare = [&](const tir::BinaryNode* b, const char* op) {
-    int pa = kAtom, pb = kAtom;
-    std::string a = Prim(b->a, &pa), c = Prim(b->b, &pb);
-    if (pa <= kCompare) a = "(" + a + ")";
-    if (pb <= kCompare) c = "(" + c + ")";
-    *prec = kCompare;
-    return a + " " + op + " " + c;
-  };
-  auto call = [&](const char* fn, const tir::BinaryNode* b) {
-    int p = kAtom;
-    if (!text_only_) usage_->tir = true;
-    std::string a = Prim(b->a, &p);
-    return std::string(fn) + "(" + a + ", " + Prim(b->b, &p) + ")";
-  };
   switch (e->type_index()) {
-    case ir::TypeIndex::kAdd: return binary(e.as<tir::BinaryNode>(), "+", kAdd);
-    case ir::TypeIndex::kSub: return binary(e.as<tir::BinaryNode>(), "-", kAdd);
-    case ir::TypeIndex::kMul: return binary(e.as<tir::BinaryNode>(), "*", kMul);
-    case ir::TypeIndex::kFloorDiv: return binary(e.as<tir::BinaryNode>(), "//", kMul);
-    case ir::TypeIndex::kFloorMod: return binary(e.as<tir::BinaryNode>(), "%", kMul);
+    case ir::TypeIndex::kAdd: return binary("Add", "+", kAdd);
+    case ir::TypeIndex::kSub: return binary("Sub", "-", kAdd);
+    case ir::TypeIndex::kMul: return binary("Mul", "*", kMul);
+    case ir::TypeIndex::kFloorDiv: return binary("FloorDiv", "//", kMul);
+    case ir::TypeIndex::kFloorMod: return binary("FloorMod", "%", kMul);
+    case ir::TypeIndex::kEQ: return binary("EQ", "==", kCompare);
+    case ir::TypeIndex::kNE: return binary("NE", "!=", kCompare);
+    case ir::TypeIndex::kLT: return binary("LT", "<", kCompare);
+    case ir::TypeIndex::kLE: return binary("LE", "<=", kCompare);
+    case ir::TypeIndex::kGT: return binary("GT", ">", kCompare);
+    case ir::TypeIndex::kGE: return binary("GE", ">=", kCompare);
+    case ir::TypeIndex::kAnd: return binary("And", "and", kAnd);
+    case ir::TypeIndex::kOr: return binary("Or", "or", kOr);
     case ir::TypeIndex::kMin: return call("T.min", e.as<tir::BinaryNode>());
     case ir::TypeIndex::kMax: return call("T.max", e.as<tir::BinaryNode>());
     case ir::TypeIndex::kDiv: return call("T.Div", e.as<tir::BinaryNode>());
     case ir::TypeIndex::kMod: return call("T.truncmod", e.as<tir::BinaryNode>());
-    case ir::TypeIndex::kEQ: return compare(e.as<tir::BinaryNode>(), "==");
-    case ir::TypeIndex::kNE: return compare(e.as<tir::BinaryNode>(), "!=");
-    case ir::TypeIndex::kLT: return compare(e.as<tir::BinaryNode>(), "<");
-    case ir::TypeIndex::kLE: return compare(e.as<tir::BinaryNode>(), "<=");
-    case ir::TypeIndex::kGT: return compare(e.as<tir::BinaryNode>(), ">");
-    case ir::TypeIndex::kGE: return compare(e.as<tir::BinaryNode>(), ">=");
-    case ir::TypeIndex::kAnd: return binary(e.as<tir::BinaryNode>(), "and", kAnd);
-    case ir::TypeIndex::kOr: return binary(e.as<tir::BinaryNode>(), "or", kOr);
     default: break;
   }
   if (auto* n = e.as<tir::NotNode>()) {
@@ -647,8 +644,8 @@ void RelaxPrinter::PrintBinding(const BindingNode* binding, std::vector<Line>* o
     return;
   }
   std::string rhs = Expr(vb->value);
-  if (IsEmptyTuple(var->struct_info) && IsEmptyTuple(GetType(vb->value)) &&
-      vb->value.as<relax::CallNode>()) {
+  // A void binding is a bare statement, as TVM prints it; uses of its var are the empty tuple.
+  if (IsEmptyTuple(var->struct_info) && IsEmptyTuple(GetType(vb->value))) {
     DefineVar(var);
     out->push_back(PlainLine(rhs));
     return;
