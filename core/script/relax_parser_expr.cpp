@@ -11,6 +11,7 @@
 
 #include "ir/structural_equal.h"
 #include "relax/type.h"
+#include "relax/type_analysis.h"
 #include "runtime/half.h"
 #include "script/relax_parser.h"
 
@@ -325,6 +326,30 @@ Value RelaxParser::CallFunction(const Value& callee, const Args& args, Node call
     p_.Fail(callee_node, std::string("cannot call ") + DescribeKind(callee.kind));
   }
   for (auto& a : call_args) a = Normalize(a, n);
+  // The callee's symbolic dims take the arguments' values (TVM's DeriveCallRetType): a callee
+  // `f(A: (m, n)) -> (m, n)` called on a caller's (m', n') tensor returns (m', n'); a callee dim
+  // that no argument determines is forgotten (keeping the rank).
+  Type callee_type = callee.kind == VK::kGlobal ? Type() : GetType(op);
+  if (callee.kind == VK::kGlobal) {
+    bool pure = true;
+    callee_type = TypeOfGlobal(Downcast<ir::GlobalVarNode>(callee.obj), &pure);
+  }
+  if (auto* ft = callee_type.as<FuncTypeNode>(); ft && ret.defined() && ft->params.size() == call_args.size()) {
+    DimMap dims;
+    for (size_t i = 0; i < call_args.size(); ++i) {
+      if (Type at = GetType(call_args[i]); at.defined()) MatchDims(ft->params[i], at, &dims);
+    }
+    std::set<const ir::Object*> callee_vars, bound;
+    for (const Type& p : ft->params) {
+      for (const tir::Var& v : VarsOf(p)) callee_vars.insert(v.get());
+    }
+    for (const auto& [var, value] : dims) {
+      for (const tir::Var& v : VarsOf(value)) bound.insert(v.get());
+    }
+    ret = EraseToWellDefined(SubstituteDims(ret, dims), [&](const tir::VarNode* v) {
+      return !callee_vars.count(v) || bound.count(v);
+    });
+  }
   Call call = MakeCall(op, call_args, {}, {}, p_.SpanOf(n));
   return Value::Of(VK::kObject, ret.defined() ? WithType(call, ret) : Expr(call));
 }
