@@ -314,6 +314,9 @@ Value Parser::EvalAttribute(Node n) {
         } else if (attr == "let") {
           v.kind = VK::kLetType;
           v.dtype = DataType::Void();
+        } else if (attr == "buffer") {
+          // T.buffer(...) is the function that T.Buffer(...) calls.
+          v = Value::Named(VK::kBuiltin, "T.Buffer");
         } else if (attr == "handle") {
           v = Value::Named(VK::kDType, "T.handle");
           v.dtype = DataType::Handle();
