@@ -643,8 +643,8 @@ class Interpreter {
       return Eval(call->args[0], frame);
     }
     if (name == "relax.grad.no_grad" || name == "relax.grad.start_checkpoint" ||
-        name == "relax.grad.end_checkpoint") {
-      // Markers for the Gradient pass: the value itself.
+        name == "relax.grad.end_checkpoint" || name == "relax.builtin.stop_lift_params") {
+      // Markers for passes (Gradient, LiftTransformParams): the value itself.
       return Eval(call->args[0], frame);
     }
     if (name == "relax.shape_of") {

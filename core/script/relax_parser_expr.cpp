@@ -901,9 +901,11 @@ Value RelaxParser::CallRelax(const std::string& qualified, const Args& args) {
     if (IsNull(vn)) p_.Fail(n, "R.const needs a value");
     return Value::Of(VK::kObject, MakeConst(vn, dn, span));
   }
-  if (name == "shape") {
-    Node vn = pos(0, "value");
-    if (IsNull(vn)) p_.Fail(n, "R.shape needs a list of dims");
+  // R.ShapeExpr and R.TupleGetItem are the IR classes that TVM's R namespace also exports.
+  if (name == "shape" || name == "ShapeExpr") {
+    Node vn = pos(0, "values");
+    if (IsNull(vn)) vn = pos(0, "value");
+    if (IsNull(vn)) p_.Fail(n, "R." + name + " needs a list of dims");
     return Value::Of(VK::kObject, Normalize(MakeShapeExpr(EvalDims(vn), span), n));
   }
   if (name == "prim_value") {
@@ -923,6 +925,14 @@ Value RelaxParser::CallRelax(const std::string& qualified, const Args& args) {
     Node vn = pos(0, "value");
     if (IsNull(vn)) p_.Fail(n, "R.dtype needs a dtype");
     return Value::Of(VK::kObject, Normalize(MakeDataTypeImm(p_.ToDType(p_.Eval(vn), vn), span), n));
+  }
+  if (name == "TupleGetItem") {
+    Node tn = pos(0, "tuple_value"), in = pos(1, "index");
+    if (IsNull(tn) || IsNull(in)) p_.Fail(n, "R.TupleGetItem expects a tuple and an index");
+    Value idx = p_.Eval(in);
+    if (idx.kind != VK::kInt) p_.Fail(in, "a tuple index must be an integer literal");
+    Expr tuple = Normalize(ToExpr(Eval(tn), tn), tn);
+    return Value::Of(VK::kObject, Normalize(MakeTupleGetItem(tuple, idx.i, span), n));
   }
   if (name == "tuple") {
     std::vector<Expr> fields;

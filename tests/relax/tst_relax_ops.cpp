@@ -1046,8 +1046,9 @@ class TestRelaxOps : public QObject {
                 "the second");
   }
 
-  // The Gradient pass's markers: the argument's type; the checkpoints take a variable only.
-  void gradientMarkers() {
+  // Markers for passes: the argument's type; the checkpoints take a variable only,
+  // stop_lift_params a tensor.
+  void markerOps() {
     tir::Var n = tir::MakeVar("n", kI64);
     for (const char* op : {"relax.grad.no_grad", "relax.grad.start_checkpoint", "relax.grad.end_checkpoint"}) {
       CHECK_TYPE(Infer({T({n, I(4)})}, On(op)), "R.Tensor((n, 4), \"float32\")");
@@ -1060,6 +1061,9 @@ class TestRelaxOps : public QObject {
                   return MakeOpCall("relax.grad.start_checkpoint", {MakeShapeExpr({I(2)})});
                 }),
                 "grad.start_checkpoint: the argument must be a variable");
+    CHECK_TYPE(Infer({T({n, I(4)})}, On("relax.builtin.stop_lift_params")), "R.Tensor((n, 4), \"float32\")");
+    CHECK_ERROR(Infer({MakeShapeType({I(2)})}, On("relax.builtin.stop_lift_params")),
+                "builtin.stop_lift_params: the argument must be a tensor, got R.Shape([2])");
   }
 
   void callTIR() {
