@@ -334,6 +334,11 @@ Value Parser::EvalAttribute(Node n) {
         }
       } else if (IsKnownBuiltin(qualified)) {
         return Value::Named(VK::kBuiltin, qualified);
+      } else if (qualified == "tvm.target") {
+        return Value::Named(VK::kNamespace, qualified);
+      } else if (qualified == "tvm.target.Target") {
+        // tvm.target.Target(config, host=None) is the object that T.target(...) makes.
+        return Value::Named(VK::kBuiltin, "T.target");
       }
       Fail(n, "unknown function '" + qualified + "'");
     }

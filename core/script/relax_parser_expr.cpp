@@ -842,6 +842,11 @@ Value RelaxParser::CallRelax(const std::string& qualified, const Args& args) {
     if (i < args.pos.size()) return args.pos[i];
     return kw.empty() ? Node{} : args.Kw(kw);
   };
+  if (name == "Object" || name == "Any") {
+    // R.Any() / R.Object(): the type object itself, called (`ty_args=[R.Any()]`).
+    if (!args.pos.empty() || !args.kw.empty()) p_.Fail(n, "R." + name + "() takes no arguments");
+    return Value::Of(VK::kType, MakeObjectType(span));
+  }
   if (name == "Tensor") {
     // TVM's R.Tensor(shape=None, dtype=None, vdevice=None, ndim=-1).
     Node shape = pos(0, "shape"), dtype = pos(1, "dtype"), vdev = pos(2, "vdevice"),
@@ -962,10 +967,11 @@ Value RelaxParser::CallRelax(const std::string& qualified, const Args& args) {
     return Value::Of(VK::kObject, MakeExternFunc(p_.ToStr(p_.Eval(sn), sn), t, span));
   }
   // ty_args=T or ty_args=(T, ...) (sinfo_args= too) of R.call_packed and R.call_pure_packed.
-  auto ty_args_of = [&](const char* fn) {
+  auto ty_args_of = [&](const char* fn, bool other_keys_are_attrs = false) {
     std::vector<Type> ty_args;
     for (const auto& [key, node] : args.kw) {
       if (key != "ty_args" && key != "sinfo_args") {
+        if (other_keys_are_attrs) continue;
         p_.Fail(node, std::string(fn) + " has no argument '" + std::string(key) + "'");
       }
       if (p_.Kind(node) == K::kTuple || p_.Kind(node) == K::kList) {
@@ -989,11 +995,16 @@ Value RelaxParser::CallRelax(const std::string& qualified, const Args& args) {
     if (IsNull(sn) || p_.Kind(sn) != K::kString) p_.Fail(n, "R.call_packed needs a function name");
     Expr callee = MakeExternFunc(p_.StringLiteral(sn), {}, p_.SpanOf(sn));
     std::vector<Expr> call_args = rest_from(1);
-    std::vector<Type> ty_args = ty_args_of("R.call_packed");
+    std::vector<Type> ty_args = ty_args_of("R.call_packed", true);
+    // Any other keyword is an attribute of the call (TVM's **kwargs, a DictAttrs).
+    ir::AttrMap attrs;
+    for (const auto& [key, node] : args.kw) {
+      if (key != "ty_args" && key != "sinfo_args") attrs[std::string(key)] = p_.ToAttrValue(p_.Eval(node), node);
+    }
     Type ret = ty_args.size() == 1 ? ty_args[0]
                : ty_args.empty()   ? Type(MakeObjectType())
                                    : Type(ir::MakeTupleType(ty_args));
-    return Value::Of(VK::kObject, WithType(MakeCall(callee, call_args, {}, ty_args, span), ret));
+    return Value::Of(VK::kObject, WithType(MakeCall(callee, call_args, attrs, ty_args, span), ret));
   }
   if (name == "call_pure_packed") {
     // R.call_pure_packed("fn" or R.ExternFunc(...), *args, ty_args=...): relax.call_pure_packed

@@ -10,3 +10,8 @@ class Module:
         flat = R.reshape(x, R.ShapeExpr([32]))
         kept = R.builtin.stop_lift_params(flat)
         return (first, second, kept)
+
+    @R.function(pure=False)
+    def packed(x: R.Tensor((4,), "float32")):
+        o: R.Any = R.call_packed("my_stack", x, x, ty_args=R.Any(), test_attr=True, level=2)
+        return o
