@@ -25,6 +25,7 @@ namespace {
 struct RelaxFlags {
   bool pure = true;
   bool private_ = false;
+  bool check_well_formed = true;
 };
 
 RelaxFlags ParseFlags(Parser& p, Node decorator) {
@@ -39,7 +40,8 @@ RelaxFlags ParseFlags(Parser& p, Node decorator) {
     if (v.kind != VK::kBool) p.Fail(vn, "R.function flags must be True or False");
     if (key == "pure") flags.pure = v.i;
     else if (key == "private") flags.private_ = v.i;
-    else if (key != "check_well_formed") p.Fail(a, "unknown R.function flag '" + std::string(key) + "'");
+    else if (key == "check_well_formed") flags.check_well_formed = v.i;
+    else p.Fail(a, "unknown R.function flag '" + std::string(key) + "'");
   }
   return flags;
 }
@@ -122,6 +124,7 @@ bool ParseRelaxMetadata(Parser& p, Node left, Node right) {
 Function RelaxParser::ParseFunction(Node def, Node decorator, const std::string& name,
                                     bool top_level) {
   RelaxFlags flags = ParseFlags(p_, decorator);
+  if (!flags.check_well_formed) p_.unchecked_.push_back(name);
   // The TIR evaluator creates symbolic vars (TypeVars, quoted dims) in the function's scope.
   FuncCtx ctx;
   ctx.name = name;
