@@ -13,8 +13,6 @@
 
 #include "driver/commands.h"
 #include "driver/module_input.h"
-#include "relax/well_formed.h"
-#include "tir/verifier.h"
 #include "transform/registry.h"
 #include "transform/relax/semantic_check.h"
 #include "workbench/equivalence.h"
@@ -107,8 +105,7 @@ std::optional<ir::Pass> PassesAfter(const std::string& pipeline, int k, bool col
 // parse or is not well-formed.
 bool ReadEdited(const BatchOptions& opts, script::ParseResult* edited, std::ostream& err) {
   if (!ParseFileOrReport(opts.resume_with, edited, opts.color, err)) return false;
-  DiagnosticList findings = tir::VerifyWellFormed(edited->module);
-  findings.Append(relax::VerifyWellFormed(edited->module));
+  DiagnosticList findings = script::VerifyWellFormed(*edited);
   err << RenderDiagnostics(findings, opts.color);
   return !findings.HasErrors();
 }

@@ -2,8 +2,6 @@
 // Relax's) on a module that parsed cleanly (on a partial module they would report the holes the
 // parser already explained).
 #include "lang/analysis.h"
-#include "relax/well_formed.h"
-#include "tir/verifier.h"
 
 namespace wb::lang {
 
@@ -25,8 +23,7 @@ std::vector<DocumentDiagnostic> ComputeDiagnostics(const Document& doc) {
   std::vector<DocumentDiagnostic> out;
   for (const Diagnostic& d : parsed.diagnostics) out.push_back(Convert(doc, d));
   if (parsed.ok()) {
-    for (const Diagnostic& d : tir::VerifyWellFormed(parsed.module)) out.push_back(Convert(doc, d));
-    for (const Diagnostic& d : relax::VerifyWellFormed(parsed.module)) out.push_back(Convert(doc, d));
+    for (const Diagnostic& d : script::VerifyWellFormed(parsed)) out.push_back(Convert(doc, d));
   }
   return out;
 }

@@ -454,7 +454,9 @@ class Interpreter {
 
   Value EvalCall(const CallNode* call, Frame& frame) {
     const Span& span = call->span;
-    if (IsOpNamed(call->op, "relax.call_tir") || IsOpNamed(call->op, "relax.call_tir_inplace")) {
+    // call_tir_with_grad runs as call_tir: its gradient names only matter to the Gradient pass.
+    if (IsOpNamed(call->op, "relax.call_tir") || IsOpNamed(call->op, "relax.call_tir_inplace") ||
+        IsOpNamed(call->op, "relax.call_tir_with_grad")) {
       return CallTIR(call, frame);
     }
     if (auto* op = call->op.as<ir::OpNode>()) return CallOp(call, op, frame);
@@ -638,6 +640,11 @@ class Interpreter {
     if (name == "relax.to_vdevice" || name == "relax.hint_on_device") {
       // The interpreter has one address space: a copy to another device, or a hint of where
       // the value is wanted, is the value itself.
+      return Eval(call->args[0], frame);
+    }
+    if (name == "relax.grad.no_grad" || name == "relax.grad.start_checkpoint" ||
+        name == "relax.grad.end_checkpoint" || name == "relax.builtin.stop_lift_params") {
+      // Markers for passes (Gradient, LiftTransformParams): the value itself.
       return Eval(call->args[0], frame);
     }
     if (name == "relax.shape_of") {

@@ -1,6 +1,7 @@
 // The parser's entry point, diagnostics, scopes and value conversions.
 #include "script/parser_core.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -94,6 +95,11 @@ ParseResult Parser::Run() {
   }
   result.is_module = is_module_;
   result.recovered = std::move(recovered_);
+  for (const auto& gv : parsed_gvars_) {
+    if (module_unchecked_ || std::find(unchecked_.begin(), unchecked_.end(), gv->name_hint) != unchecked_.end()) {
+      result.unchecked.push_back(gv);
+    }
+  }
   diags_.SortByPosition();
   result.diagnostics = std::move(diags_);
   return result;

@@ -347,6 +347,10 @@ class Parser {
   std::vector<ir::BaseFunc> funcs_;
   std::vector<ir::GlobalVar> parsed_gvars_;  // parallel to funcs_
   std::vector<ParseResult::Recovered> recovered_;  // see ParseResult::recovered
+  // Names of the functions declared with check_well_formed=False; every function when the
+  // module is (see ParseResult::unchecked).
+  std::vector<std::string> unchecked_;
+  bool module_unchecked_ = false;
   ir::AttrMap module_attrs_;
   ir::AttrMap module_global_infos_;  // kind -> ArrayObj of GlobalInfo nodes
   bool is_module_ = false;

@@ -48,6 +48,15 @@ void Parser::ParseTopLevel(Node root) {
             }
             saw_class = true;
             is_module_ = true;
+            // @I.ir_module(check_well_formed=False): no function of the module is checked.
+            if (!kids.empty() && Kind(kids[0]) == K::kCall) {
+              for (Node a : cst_->Children(Field(kids[0], F().arguments))) {
+                if (Kind(a) != K::kKeywordArgument || Text(Field(a, F().name)) != "check_well_formed") continue;
+                Value v = Eval(Field(a, F().value));
+                if (v.kind != VK::kBool) Fail(Field(a, F().value), "check_well_formed must be True or False");
+                module_unchecked_ = !v.i;
+              }
+            }
             ParseClass(def);
           } else if (Kind(def) == K::kFunctionDefinition) {
             if (saw_class) Fail(Field(def, F().name), "a file holds either an @I.ir_module class or top-level functions, not both");
@@ -226,7 +235,9 @@ void Parser::ParseFunction(Node def, Node decorator) {
         if (key == "private") flags.private_ = v.i;
         else if (key == "s_tir") flags.s_tir = v.i;
         else if (key == "persistent") flags.persistent = v.i;
-        else if (key == "check_well_formed") {}
+        else if (key == "check_well_formed") {
+          if (!v.i) unchecked_.push_back(name);
+        }
         else Fail(a, "unknown T.prim_func flag '" + std::string(key) + "'");
       }
     }

@@ -31,6 +31,15 @@ std::vector<PrimExpr> Parser::ShapeOf(Node n, bool signature) {
       shape.push_back(ToPrim(v, item));
       continue;
     }
+    if (Kind(item) == K::kListSplat) {
+      // `[128, *dims]`: the splatted sequence's dims in place.
+      auto inner = cst_->Children(item);
+      if (inner.empty()) Fail(item, "invalid '*' expression");
+      Value s = Eval(inner[0]);
+      if (!s.is_seq()) Fail(item, "'*' needs a list or tuple of dims");
+      for (const auto& d : s.items) shape.push_back(ShapeDim(d, item));
+      continue;
+    }
     Value v = Eval(item);
     if (v.is_seq() && items.size() == 1) {
       for (const auto& d : v.items) shape.push_back(ShapeDim(d, item));

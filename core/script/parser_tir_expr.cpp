@@ -314,6 +314,9 @@ Value Parser::EvalAttribute(Node n) {
         } else if (attr == "let") {
           v.kind = VK::kLetType;
           v.dtype = DataType::Void();
+        } else if (attr == "buffer") {
+          // T.buffer(...) is the function that T.Buffer(...) calls.
+          v = Value::Named(VK::kBuiltin, "T.Buffer");
         } else if (attr == "handle") {
           v = Value::Named(VK::kDType, "T.handle");
           v.dtype = DataType::Handle();
@@ -331,6 +334,11 @@ Value Parser::EvalAttribute(Node n) {
         }
       } else if (IsKnownBuiltin(qualified)) {
         return Value::Named(VK::kBuiltin, qualified);
+      } else if (qualified == "tvm.target") {
+        return Value::Named(VK::kNamespace, qualified);
+      } else if (qualified == "tvm.target.Target") {
+        // tvm.target.Target(config, host=None) is the object that T.target(...) makes.
+        return Value::Named(VK::kBuiltin, "T.target");
       }
       Fail(n, "unknown function '" + qualified + "'");
     }

@@ -526,6 +526,10 @@ Stmt Parser::ParseFor(Node s) {
   if (Kind(left) == K::kIdentifier) targets.push_back(left);
   else targets = cst_->Children(left);
   const auto& loops = *it.loops;
+  // `for lvs in T.grid(10, 12)`: one name over several ranges holds the tuple of the loop
+  // variables (`lvs[0]`), which are named lvs_0, lvs_1, ... as TVM's parser names them.
+  bool packed = Kind(left) == K::kIdentifier && loops.size() > 1;
+  if (packed) targets.assign(loops.size(), left);
   if (targets.size() != loops.size()) {
     Fail(left, "the loop has " + std::to_string(loops.size()) + " range" + (loops.size() == 1 ? "" : "s") +
                    " but " + std::to_string(targets.size()) + " loop variable" + (targets.size() == 1 ? "" : "s"));
@@ -548,10 +552,18 @@ Stmt Parser::ParseFor(Node s) {
     spec.min = cast(t, spec.min);
     spec.extent = cast(t, spec.extent);
     if (spec.step.defined()) spec.step = cast(t, spec.step);
-    Var var = MakeVar(std::string(Text(targets[i])), t, SpanOf(targets[i]));
+    std::string name(Text(targets[i]));
+    if (packed) name += "_" + std::to_string(i);
+    Var var = MakeVar(name, t, SpanOf(targets[i]));
     vars.push_back(var);
-    Bind(Text(targets[i]), Value::Expr(var));
+    if (!packed) Bind(Text(targets[i]), Value::Expr(var));
     loop_doms_[var.get()] = {spec.min, spec.extent};
+  }
+  if (packed) {
+    Value tuple;
+    tuple.kind = VK::kTuple;
+    for (const Var& var : vars) tuple.items.push_back(Value::Expr(var));
+    Bind(Text(left), std::move(tuple));
   }
   Stmt result;
   try {

@@ -25,6 +25,7 @@ namespace {
 struct RelaxFlags {
   bool pure = true;
   bool private_ = false;
+  bool check_well_formed = true;
 };
 
 RelaxFlags ParseFlags(Parser& p, Node decorator) {
@@ -39,7 +40,8 @@ RelaxFlags ParseFlags(Parser& p, Node decorator) {
     if (v.kind != VK::kBool) p.Fail(vn, "R.function flags must be True or False");
     if (key == "pure") flags.pure = v.i;
     else if (key == "private") flags.private_ = v.i;
-    else if (key != "check_well_formed") p.Fail(a, "unknown R.function flag '" + std::string(key) + "'");
+    else if (key == "check_well_formed") flags.check_well_formed = v.i;
+    else p.Fail(a, "unknown R.function flag '" + std::string(key) + "'");
   }
   return flags;
 }
@@ -122,6 +124,7 @@ bool ParseRelaxMetadata(Parser& p, Node left, Node right) {
 Function RelaxParser::ParseFunction(Node def, Node decorator, const std::string& name,
                                     bool top_level) {
   RelaxFlags flags = ParseFlags(p_, decorator);
+  if (!flags.check_well_formed) p_.unchecked_.push_back(name);
   // The TIR evaluator creates symbolic vars (TypeVars, quoted dims) in the function's scope.
   FuncCtx ctx;
   ctx.name = name;
@@ -699,12 +702,14 @@ Expr RelaxParser::ParseBranch(Node block, std::string* name, Node* last) {
     stmts.pop_back();
     ParseStmts(stmts, false, &body);
     Node right = p_.Field(assign, p_.F().right);
-    Value v = Eval(right);
-    Expr value = v.kind == VK::kObject && v.obj.as<relax::VarNode>() ? Expr(v.obj) : Expr();
-    if (!value.defined()) {
-      Expr e = ToExpr(v, right);
-      value = Emit(*name, e, Type(), right, Node{});
-    }
+    // A leaf or tuple value is the branch's result itself, anything else is bound to `name`
+    // first (TVM's builder: the normalizer would pull a call out into a binding anyway).
+    Expr value = ToExpr(Eval(right), right);
+    bool leaf_or_tuple = value.as<relax::VarNode>() || value.as<TupleNode>() || value.as<ConstantNode>() ||
+                         value.as<ShapeExprNode>() || value.as<PrimValueNode>() ||
+                         value.as<relax::StringImmNode>() || value.as<DataTypeImmNode>() ||
+                         value.as<ir::GlobalVarNode>() || value.as<ExternFuncNode>();
+    if (!leaf_or_tuple) value = Emit(*name, value, Type(), right, Node{});
     body = FinishSeq(Normalize(value, right), p_.SpanOf(block));
   } catch (...) {
     p_.PopScope();

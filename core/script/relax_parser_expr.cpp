@@ -11,6 +11,7 @@
 
 #include "ir/structural_equal.h"
 #include "relax/type.h"
+#include "relax/type_analysis.h"
 #include "runtime/half.h"
 #include "script/relax_parser.h"
 
@@ -173,6 +174,14 @@ Value RelaxParser::Eval(Node n) {
       if (rname == "Callable") return Value::Of(VK::kType, MakePackedFuncType(MakeObjectType(), false, p_.SpanOf(n)));
       if (!rname.empty()) p_.Fail(n, "unknown name '" + std::string(text) + "'");
       Node obj = p_.Field(n, p_.F().object);
+      if (p_.Text(p_.Field(n, p_.F().attribute)) == "ty") {
+        // `x.ty`: a Relax value's type (tvm.relax.Expr.ty), as in `ty_args=[x.ty]`.
+        Value base = Eval(obj);
+        if (base.kind == VK::kObject && IsExpr(base.obj.get())) {
+          Expr e = Normalize(Downcast<ExprNode>(base.obj), obj);
+          if (Type t = GetType(e); t.defined()) return Value::Of(VK::kType, t);
+        }
+      }
       if (p_.Kind(obj) == K::kIdentifier) {
         const Value* base = p_.Lookup(p_.Text(obj));
         if (base && base->kind == VK::kClass) {
@@ -317,6 +326,30 @@ Value RelaxParser::CallFunction(const Value& callee, const Args& args, Node call
     p_.Fail(callee_node, std::string("cannot call ") + DescribeKind(callee.kind));
   }
   for (auto& a : call_args) a = Normalize(a, n);
+  // The callee's symbolic dims take the arguments' values (TVM's DeriveCallRetType): a callee
+  // `f(A: (m, n)) -> (m, n)` called on a caller's (m', n') tensor returns (m', n'); a callee dim
+  // that no argument determines is forgotten (keeping the rank).
+  Type callee_type = callee.kind == VK::kGlobal ? Type() : GetType(op);
+  if (callee.kind == VK::kGlobal) {
+    bool pure = true;
+    callee_type = TypeOfGlobal(Downcast<ir::GlobalVarNode>(callee.obj), &pure);
+  }
+  if (auto* ft = callee_type.as<FuncTypeNode>(); ft && ret.defined() && ft->params.size() == call_args.size()) {
+    DimMap dims;
+    for (size_t i = 0; i < call_args.size(); ++i) {
+      if (Type at = GetType(call_args[i]); at.defined()) MatchDims(ft->params[i], at, &dims);
+    }
+    std::set<const ir::Object*> callee_vars, bound;
+    for (const Type& p : ft->params) {
+      for (const tir::Var& v : VarsOf(p)) callee_vars.insert(v.get());
+    }
+    for (const auto& [var, value] : dims) {
+      for (const tir::Var& v : VarsOf(value)) bound.insert(v.get());
+    }
+    ret = EraseToWellDefined(SubstituteDims(ret, dims), [&](const tir::VarNode* v) {
+      return !callee_vars.count(v) || bound.count(v);
+    });
+  }
   Call call = MakeCall(op, call_args, {}, {}, p_.SpanOf(n));
   return Value::Of(VK::kObject, ret.defined() ? WithType(call, ret) : Expr(call));
 }
@@ -521,10 +554,13 @@ Value RelaxParser::CallOp(const OpInfo& info, const Args& args) {
   std::vector<Expr> call_args;
   ir::AttrMap attrs;
   size_t nargs = info.arg_names.size();
-  // The registry names an op's arguments as TVM's Python API does; `shape` is the shape operand
-  // (R.zeros, R.ones, R.full, R.reshape, R.broadcast_to, R.memory.alloc_tensor, ...).
+  // The registry names an op's arguments as TVM's Python API does; `shape` and `size` are shape
+  // operands (R.zeros, R.ones, R.full, R.reshape, R.broadcast_to, R.memory.alloc_tensor,
+  // R.image.resize2d, R.memory.alloc_storage, ...).
   auto operand = [&](size_t index, Node a) {
-    if (index < nargs && info.arg_names[index] == "shape") return ShapeOperand(info, a);
+    if (index < nargs && (info.arg_names[index] == "shape" || info.arg_names[index] == "size")) {
+      return ShapeOperand(info, a);
+    }
     Value v = Eval(a);
     // A callee written as a string is the packed function of that name (TVM prints an
     // ExternFunc first argument so).
@@ -730,7 +766,10 @@ Value RelaxParser::CallTIR(const std::string& name, const Args& args) {
     Expr single = Normalize(ToExpr(av, args_node), args_node);
     call_args = single.as<TupleNode>() ? single : Normalize(MakeTuple({single}, p_.SpanOf(args_node)), args_node);
   }
-  Node out_node = args.pos.size() > 2 ? args.pos[2] : args.Kw("out_ty");
+  // TVM's order: call_tir(gvar, args, out_ty), call_tir_inplace(gvar, args, inplace_indices,
+  // out_ty), call_tir_with_grad(gvar, args, out_ty, te_grad_name, te_grad_kwargs).
+  size_t out_pos = inplace ? 3 : 2;
+  Node out_node = args.pos.size() > out_pos ? args.pos[out_pos] : args.Kw("out_ty");
   if (IsNull(out_node)) out_node = args.Kw("out_sinfo");
   if (IsNull(out_node)) p_.Fail(n, "R." + name + " needs out_ty=");
   Type out;
@@ -743,7 +782,7 @@ Value RelaxParser::CallTIR(const std::string& name, const Args& args) {
   }
   ir::AttrMap attrs;
   if (inplace) {
-    Node idx = args.pos.size() > 3 ? args.pos[3] : args.Kw("inplace_indices");
+    Node idx = args.pos.size() > 2 ? args.pos[2] : args.Kw("inplace_indices");
     if (IsNull(idx)) p_.Fail(n, "R.call_tir_inplace needs inplace_indices=");
     Value iv = Eval(idx);
     std::vector<ir::ObjectRef> items;
@@ -754,11 +793,33 @@ Value RelaxParser::CallTIR(const std::string& name, const Args& args) {
     }
     attrs["inplace_indices"] = ir::MakeArray(items);
   }
+  bool with_grad = name == "call_tir_with_grad";
+  if (with_grad) {
+    // TVM's R.call_tir_with_grad(func, args, out_ty, te_grad_name, te_grad_kwargs=None).
+    Node grad_name = args.pos.size() > 3 ? args.pos[3] : args.Kw("te_grad_name");
+    if (IsNull(grad_name)) p_.Fail(n, "R.call_tir_with_grad needs te_grad_name=");
+    Value gv = Eval(grad_name);
+    if (gv.kind != VK::kStr) p_.Fail(grad_name, "te_grad_name must be a string");
+    attrs["te_grad_name"] = ir::MakeString(gv.s);
+    Node kwargs = args.pos.size() > 4 ? args.pos[4] : args.Kw("te_grad_kwargs");
+    ir::ObjectRef map = ir::MakeMap({});
+    if (!IsNull(kwargs) && p_.Kind(kwargs) != K::kNone) {
+      Value kv = Eval(kwargs);
+      if (kv.kind != VK::kDict) p_.Fail(kwargs, "te_grad_kwargs must be a dict of names to values");
+      map = p_.ToAttrValue(kv, kwargs);
+    }
+    attrs["te_grad_kwargs"] = map;
+  }
+  if (args.pos.size() > (with_grad ? 5u : inplace ? 4u : 3u)) {
+    p_.Fail(args.pos.back(), "R." + name + " takes too many arguments");
+  }
   // tir_vars=R.shape([...]): symbolic vars the kernel takes as trailing scalars.
   std::vector<Expr> call_operands = {callee, call_args};
-  if (Node tv = args.Kw("tir_vars"); !IsNull(tv) && !inplace) call_operands.push_back(ToExpr(Eval(tv), tv));
+  if (Node tv = args.Kw("tir_vars"); !IsNull(tv) && !inplace && !with_grad) call_operands.push_back(ToExpr(Eval(tv), tv));
   for (const auto& [key, node] : args.kw) {
-    if (key != "out_ty" && key != "out_sinfo" && key != "inplace_indices" && (key != "tir_vars" || inplace)) {
+    bool grad_key = with_grad && (key == "te_grad_name" || key == "te_grad_kwargs");
+    if (key != "out_ty" && key != "out_sinfo" && key != "inplace_indices" && !grad_key &&
+        (key != "tir_vars" || inplace || with_grad)) {
       p_.Fail(node, "R." + name + " has no argument '" + std::string(key) + "'");
     }
   }
@@ -774,11 +835,18 @@ Value RelaxParser::CallTIR(const std::string& name, const Args& args) {
 Value RelaxParser::CallRelax(const std::string& qualified, const Args& args) {
   Node n = args.call;
   std::string name = RelaxName(qualified);
+  // `relax.op.nn.conv2d(...)` (tvm.relax's op builders, which R.* re-exports) is `R.nn.conv2d`.
+  if (StartsWith(name, "op.") && FindOpByScriptName(std::string_view(name).substr(3))) name = name.substr(3);
   Span span = p_.SpanOf(n);
   auto pos = [&](size_t i, std::string_view kw = {}) -> Node {
     if (i < args.pos.size()) return args.pos[i];
     return kw.empty() ? Node{} : args.Kw(kw);
   };
+  if (name == "Object" || name == "Any") {
+    // R.Any() / R.Object(): the type object itself, called (`ty_args=[R.Any()]`).
+    if (!args.pos.empty() || !args.kw.empty()) p_.Fail(n, "R." + name + "() takes no arguments");
+    return Value::Of(VK::kType, MakeObjectType(span));
+  }
   if (name == "Tensor") {
     // TVM's R.Tensor(shape=None, dtype=None, vdevice=None, ndim=-1).
     Node shape = pos(0, "shape"), dtype = pos(1, "dtype"), vdev = pos(2, "vdevice"),
@@ -838,9 +906,11 @@ Value RelaxParser::CallRelax(const std::string& qualified, const Args& args) {
     if (IsNull(vn)) p_.Fail(n, "R.const needs a value");
     return Value::Of(VK::kObject, MakeConst(vn, dn, span));
   }
-  if (name == "shape") {
-    Node vn = pos(0, "value");
-    if (IsNull(vn)) p_.Fail(n, "R.shape needs a list of dims");
+  // R.ShapeExpr and R.TupleGetItem are the IR classes that TVM's R namespace also exports.
+  if (name == "shape" || name == "ShapeExpr") {
+    Node vn = pos(0, "values");
+    if (IsNull(vn)) vn = pos(0, "value");
+    if (IsNull(vn)) p_.Fail(n, "R." + name + " needs a list of dims");
     return Value::Of(VK::kObject, Normalize(MakeShapeExpr(EvalDims(vn), span), n));
   }
   if (name == "prim_value") {
@@ -860,6 +930,14 @@ Value RelaxParser::CallRelax(const std::string& qualified, const Args& args) {
     Node vn = pos(0, "value");
     if (IsNull(vn)) p_.Fail(n, "R.dtype needs a dtype");
     return Value::Of(VK::kObject, Normalize(MakeDataTypeImm(p_.ToDType(p_.Eval(vn), vn), span), n));
+  }
+  if (name == "TupleGetItem") {
+    Node tn = pos(0, "tuple_value"), in = pos(1, "index");
+    if (IsNull(tn) || IsNull(in)) p_.Fail(n, "R.TupleGetItem expects a tuple and an index");
+    Value idx = p_.Eval(in);
+    if (idx.kind != VK::kInt) p_.Fail(in, "a tuple index must be an integer literal");
+    Expr tuple = Normalize(ToExpr(Eval(tn), tn), tn);
+    return Value::Of(VK::kObject, Normalize(MakeTupleGetItem(tuple, idx.i, span), n));
   }
   if (name == "tuple") {
     std::vector<Expr> fields;
@@ -889,10 +967,11 @@ Value RelaxParser::CallRelax(const std::string& qualified, const Args& args) {
     return Value::Of(VK::kObject, MakeExternFunc(p_.ToStr(p_.Eval(sn), sn), t, span));
   }
   // ty_args=T or ty_args=(T, ...) (sinfo_args= too) of R.call_packed and R.call_pure_packed.
-  auto ty_args_of = [&](const char* fn) {
+  auto ty_args_of = [&](const char* fn, bool other_keys_are_attrs = false) {
     std::vector<Type> ty_args;
     for (const auto& [key, node] : args.kw) {
       if (key != "ty_args" && key != "sinfo_args") {
+        if (other_keys_are_attrs) continue;
         p_.Fail(node, std::string(fn) + " has no argument '" + std::string(key) + "'");
       }
       if (p_.Kind(node) == K::kTuple || p_.Kind(node) == K::kList) {
@@ -916,11 +995,16 @@ Value RelaxParser::CallRelax(const std::string& qualified, const Args& args) {
     if (IsNull(sn) || p_.Kind(sn) != K::kString) p_.Fail(n, "R.call_packed needs a function name");
     Expr callee = MakeExternFunc(p_.StringLiteral(sn), {}, p_.SpanOf(sn));
     std::vector<Expr> call_args = rest_from(1);
-    std::vector<Type> ty_args = ty_args_of("R.call_packed");
+    std::vector<Type> ty_args = ty_args_of("R.call_packed", true);
+    // Any other keyword is an attribute of the call (TVM's **kwargs, a DictAttrs).
+    ir::AttrMap attrs;
+    for (const auto& [key, node] : args.kw) {
+      if (key != "ty_args" && key != "sinfo_args") attrs[std::string(key)] = p_.ToAttrValue(p_.Eval(node), node);
+    }
     Type ret = ty_args.size() == 1 ? ty_args[0]
                : ty_args.empty()   ? Type(MakeObjectType())
                                    : Type(ir::MakeTupleType(ty_args));
-    return Value::Of(VK::kObject, WithType(MakeCall(callee, call_args, {}, ty_args, span), ret));
+    return Value::Of(VK::kObject, WithType(MakeCall(callee, call_args, attrs, ty_args, span), ret));
   }
   if (name == "call_pure_packed") {
     // R.call_pure_packed("fn" or R.ExternFunc(...), *args, ty_args=...): relax.call_pure_packed
@@ -971,7 +1055,8 @@ Value RelaxParser::CallRelax(const std::string& qualified, const Args& args) {
     for (Expr& v : values) call_args.push_back(std::move(v));
     return Value::Of(VK::kObject, Normalize(MakeCall(GetOp("relax.assert_op"), call_args, {}, {}, span), n));
   }
-  if (name == "call_tir" || name == "call_tir_inplace" || name == "call_dps_packed") {
+  if (name == "call_tir" || name == "call_tir_inplace" || name == "call_dps_packed" ||
+      name == "call_tir_with_grad") {
     return CallTIR(name, args);
   }
   if (name == "function" || name == "dataflow" || name == "output" || name == "func_attr") {
@@ -985,6 +1070,13 @@ Value RelaxParser::CallRelax(const std::string& qualified, const Args& args) {
 // --- types of expressions --------------------------------------------------------------------
 
 Expr RelaxParser::Normalize(Expr expr, Node n) {
+  // A use of a variable of the empty-tuple (void) type is the empty tuple itself, as TVM's
+  // normalizer has it: `y = R.print(...)` then `return y` returns `R.tuple()`, and the printer,
+  // which shows such a binding as a bare statement, never has to name `y`.
+  if (auto* var = expr.as<VarNode>()) {
+    auto* t = GetType(expr).as<ir::TupleTypeNode>();
+    if (t && t->fields.empty()) return WithType(MakeTuple({}, var->span), ir::MakeTupleType({}));
+  }
   if (!expr.defined() || GetType(expr).defined()) return expr;
   if (auto* t = expr.as<TupleNode>()) {
     std::vector<Type> fields;

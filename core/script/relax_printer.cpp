@@ -12,7 +12,9 @@
 #include "ir/structural_equal.h"
 #include "relax/op/registry.h"
 #include "runtime/half.h"
+#include "tir/builtin.h"
 #include "tir/expr.h"
+#include "tir/op.h"
 
 namespace wb::script::printer {
 
@@ -79,7 +81,8 @@ bool IsOp(const ir::ObjectRef& op, const char* name) {
 }
 
 // Python operator precedence of the PrimExpr forms Relax dims use.
-enum { kAdd = 10, kMul = 11, kAtom = 20 };
+// Python precedences, loosest first.
+enum { kOr = 4, kAnd = 5, kNot = 6, kCompare = 8, kAdd = 10, kMul = 11, kAtom = 20 };
 
 }  // namespace
 
@@ -215,31 +218,73 @@ std::string RelaxPrinter::Prim(const ir::PrimExpr& e, int* prec) {
     return "T." + f->dtype.ToString() + "(" + FormatFloat(f->value) + ")";
   }
   if (auto* v = e.as<tir::VarNode>()) return VarName(v);
-  auto binary = [&](const tir::BinaryNode* b, const char* op, int p) {
+  // Operator sugar only where TVM's parser would rebuild the same node: `T.FloorDiv(32, 4)`
+  // stays a node, as TensorIR prints it, since `32 // 4` folds to 8.
+  auto call = [&](const std::string& fn, const tir::BinaryNode* b) {
+    int p = kAtom;
+    if (!text_only_) usage_->tir = true;
+    std::string a = Prim(b->a, &p);
+    return fn + "(" + a + ", " + Prim(b->b, &p) + ")";
+  };
+  // Python chains comparisons, so a comparison operand of a comparison is parenthesized.
+  auto binary = [&](const char* name, const char* op, int p) {
+    auto* b = e.as<tir::BinaryNode>();
+    if (tir::WouldFold(e->type_index(), b->a, b->b)) return call(std::string("T.") + name, b);
     int pa = kAtom, pb = kAtom;
     std::string a = Prim(b->a, &pa), c = Prim(b->b, &pb);
-    if (pa < p) a = "(" + a + ")";
+    if (pa < p || (p == kCompare && pa == p)) a = "(" + a + ")";
     if (pb <= p) c = "(" + c + ")";
     *prec = p;
     return a + " " + op + " " + c;
   };
-  auto call = [&](const char* fn, const tir::BinaryNode* b) {
-    int p = kAtom;
-    if (!text_only_) usage_->tir = true;
-    std::string a = Prim(b->a, &p);
-    return std::string(fn) + "(" + a + ", " + Prim(b->b, &p) + ")";
-  };
   switch (e->type_index()) {
-    case ir::TypeIndex::kAdd: return binary(e.as<tir::BinaryNode>(), "+", kAdd);
-    case ir::TypeIndex::kSub: return binary(e.as<tir::BinaryNode>(), "-", kAdd);
-    case ir::TypeIndex::kMul: return binary(e.as<tir::BinaryNode>(), "*", kMul);
-    case ir::TypeIndex::kFloorDiv: return binary(e.as<tir::BinaryNode>(), "//", kMul);
-    case ir::TypeIndex::kFloorMod: return binary(e.as<tir::BinaryNode>(), "%", kMul);
+    case ir::TypeIndex::kAdd: return binary("Add", "+", kAdd);
+    case ir::TypeIndex::kSub: return binary("Sub", "-", kAdd);
+    case ir::TypeIndex::kMul: return binary("Mul", "*", kMul);
+    case ir::TypeIndex::kFloorDiv: return binary("FloorDiv", "//", kMul);
+    case ir::TypeIndex::kFloorMod: return binary("FloorMod", "%", kMul);
+    case ir::TypeIndex::kEQ: return binary("EQ", "==", kCompare);
+    case ir::TypeIndex::kNE: return binary("NE", "!=", kCompare);
+    case ir::TypeIndex::kLT: return binary("LT", "<", kCompare);
+    case ir::TypeIndex::kLE: return binary("LE", "<=", kCompare);
+    case ir::TypeIndex::kGT: return binary("GT", ">", kCompare);
+    case ir::TypeIndex::kGE: return binary("GE", ">=", kCompare);
+    case ir::TypeIndex::kAnd: return binary("And", "and", kAnd);
+    case ir::TypeIndex::kOr: return binary("Or", "or", kOr);
     case ir::TypeIndex::kMin: return call("T.min", e.as<tir::BinaryNode>());
     case ir::TypeIndex::kMax: return call("T.max", e.as<tir::BinaryNode>());
     case ir::TypeIndex::kDiv: return call("T.Div", e.as<tir::BinaryNode>());
     case ir::TypeIndex::kMod: return call("T.truncmod", e.as<tir::BinaryNode>());
     default: break;
+  }
+  if (auto* n = e.as<tir::NotNode>()) {
+    int p = kAtom;
+    std::string a = Prim(n->a, &p);
+    if (p < kNot) a = "(" + a + ")";
+    *prec = kNot;
+    return "not " + a;
+  }
+  if (auto* s = e.as<tir::SelectNode>()) {
+    int p = kAtom;
+    if (!text_only_) usage_->tir = true;
+    return "T.Select(" + Prim(s->condition, &p) + ", " + Prim(s->true_value, &p) + ", " +
+           Prim(s->false_value, &p) + ")";
+  }
+  if (auto* c = e.as<tir::CallNode>()) {
+    // A TIR builtin (`T.if_then_else(n < 0, n + m, n)` in a sliced dim), as TensorIR prints it.
+    auto* op = c->op.as<ir::OpNode>();
+    const tir::OpInfo* info = op ? tir::InfoOf(ir::GetRef(op)) : nullptr;
+    if (info) {
+      if (!text_only_) usage_->tir = true;
+      std::vector<std::string> args;
+      if (info->result == tir::OpResultType::kExplicit) args.push_back(QuoteString(c->dtype.ToString()));
+      for (const auto& a : c->args) {
+        int p = kAtom;
+        args.push_back(Prim(a, &p));
+      }
+      if (info->result == tir::OpResultType::kExplicitLast) args.push_back(QuoteString(c->dtype.ToString()));
+      return "T." + info->script_name + "(" + Join(args) + ")";
+    }
   }
   if (auto* c = e.as<tir::CastNode>()) {
     int p = kAtom;
@@ -404,8 +449,9 @@ std::string RelaxPrinter::CallText(const CallNode* call) {
     return "R.assert_op(" + Join(args) + ")";
   }
   bool is_tir = IsOp(op, "relax.call_tir"), is_inplace = IsOp(op, "relax.call_tir_inplace"),
-       is_dps = IsOp(op, "relax.call_dps_packed");
-  if ((is_tir || is_inplace || is_dps) && (call->args.size() == 2 || (is_tir && call->args.size() == 3)) &&
+       is_dps = IsOp(op, "relax.call_dps_packed"), is_grad = IsOp(op, "relax.call_tir_with_grad");
+  if ((is_tir || is_inplace || is_dps || is_grad) &&
+      (call->args.size() == 2 || (is_tir && call->args.size() == 3)) &&
       call->sinfo_args.size() == 1) {
     std::vector<std::string> args{Callee(call->args[0]), Expr(call->args[1])};
     std::string out;
@@ -423,7 +469,19 @@ std::string RelaxPrinter::CallText(const CallNode* call) {
       args.push_back("inplace_indices=" +
                      (it == call->attrs.end() ? std::string("[]") : AttrValue(it->second)));
     }
-    const char* name = is_tir ? "R.call_tir" : is_inplace ? "R.call_tir_inplace" : "R.call_dps_packed";
+    if (is_grad) {
+      // TVM prints the gradient's name always and its keyword arguments when there are any.
+      auto name_it = call->attrs.find("te_grad_name");
+      args.push_back("te_grad_name=" +
+                     (name_it == call->attrs.end() ? QuoteString("") : AttrValue(name_it->second)));
+      auto kw_it = call->attrs.find("te_grad_kwargs");
+      auto* kw = kw_it == call->attrs.end() ? nullptr : kw_it->second.as<ir::MapObj>();
+      if (kw && !kw->items.empty()) args.push_back("te_grad_kwargs=" + AttrValue(kw_it->second));
+    }
+    const char* name = is_tir      ? "R.call_tir"
+                       : is_inplace ? "R.call_tir_inplace"
+                       : is_grad    ? "R.call_tir_with_grad"
+                                    : "R.call_dps_packed";
     return std::string(name) + "(" + Join(args) + ")";
   }
   std::string prefix;
@@ -586,8 +644,8 @@ void RelaxPrinter::PrintBinding(const BindingNode* binding, std::vector<Line>* o
     return;
   }
   std::string rhs = Expr(vb->value);
-  if (IsEmptyTuple(var->struct_info) && IsEmptyTuple(GetType(vb->value)) &&
-      vb->value.as<relax::CallNode>()) {
+  // A void binding is a bare statement, as TVM prints it; uses of its var are the empty tuple.
+  if (IsEmptyTuple(var->struct_info) && IsEmptyTuple(GetType(vb->value))) {
     DefineVar(var);
     out->push_back(PlainLine(rhs));
     return;
@@ -596,7 +654,7 @@ void RelaxPrinter::PrintBinding(const BindingNode* binding, std::vector<Line>* o
   bool elide = false;
   if (auto* call = vb->value.as<relax::CallNode>()) {
     if ((IsOp(call->op, "relax.call_tir") || IsOp(call->op, "relax.call_tir_inplace") ||
-         IsOp(call->op, "relax.call_dps_packed")) &&
+         IsOp(call->op, "relax.call_dps_packed") || IsOp(call->op, "relax.call_tir_with_grad")) &&
         call->sinfo_args.size() == 1 &&
         ir::StructuralEqual(call->sinfo_args[0], var->struct_info, false)) {
       elide = true;

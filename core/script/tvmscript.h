@@ -31,12 +31,19 @@ struct ParseResult {
     ir::BaseFunc func;
   };
   std::vector<Recovered> recovered;
+  // The functions of `module` whose decorator, or the module's, says check_well_formed=False:
+  // TVM does not check them, and VerifyWellFormed(ParseResult) reports nothing inside them.
+  std::vector<ir::GlobalVar> unchecked;
 
   bool ok() const { return module.defined() && !diagnostics.HasErrors(); }
 };
 
 // Parses TVMScript. Never throws on user input and always terminates.
 ParseResult Parse(std::string_view text, std::string path = "<input>");
+
+// The TensorIR and Relax well-formedness findings for a parsed module, leaving out those inside
+// the functions that opted out (ParseResult::unchecked).
+DiagnosticList VerifyWellFormed(const ParseResult& parsed);
 
 struct PrintOptions {
   // Emit the commented import header (the default, as TVM's `script()` does).

@@ -1,8 +1,6 @@
 #include "workbench/session.h"
 
-#include "relax/well_formed.h"
 #include "ir/structural_hash.h"
-#include "tir/verifier.h"
 #include "transform/registry.h"
 
 namespace wb::workbench {
@@ -12,8 +10,7 @@ Analysis Analyze(std::string text, std::string path) {
   a.parse = script::Parse(text, std::move(path));
   a.diagnostics = a.parse.diagnostics;
   if (a.parse.module.defined() && !a.parse.diagnostics.HasErrors()) {
-    a.diagnostics.Append(tir::VerifyWellFormed(a.parse.module));
-    a.diagnostics.Append(relax::VerifyWellFormed(a.parse.module));
+    a.diagnostics.Append(script::VerifyWellFormed(a.parse));
   }
   a.text = std::move(text);
   return a;

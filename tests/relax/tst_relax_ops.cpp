@@ -12,6 +12,7 @@
 
 #include "relax/block_builder.h"
 #include "relax/op/registry.h"
+#include "tir/op.h"
 
 using namespace wb;
 using namespace wb::relax;
@@ -852,6 +853,26 @@ class TestRelaxOps : public QObject {
                 return MakeOpCall("relax.strided_slice", {p[0], Ints({1}), Ints({0}), Ints({3})});
               }),
         "R.Tensor((10, 3), \"float32\")");
+    // Symbolic bounds or extents: TVM's topi GetLength, simplified; without assume_inbound the
+    // bounds are clamped to the extent.
+    tir::Var m = tir::MakeVar("m", kI64);
+    auto slice = [](Expr begin, Expr end, bool inbound) {
+      return [=](const std::vector<Var>& p) {
+        return MakeOpCall("relax.strided_slice", {p[0], Ints({1}), begin, end},
+                          {{"assume_inbound", ir::MakeBool(inbound)}});
+      };
+    };
+    Expr quarter = MakeTuple({MakePrimValue(tir::floordiv(n, I(4)))});
+    CHECK_TYPE(Infer({T({m, n})}, slice(Ints({0}), quarter, true)), "R.Tensor((m, n // 4), \"float32\")");
+    CHECK_TYPE(Infer({T({m, n})}, slice(Ints({1}), Ints({3}), false)),
+               "R.Tensor((m, T.min(3, n) - T.min(1, n)), \"float32\")");
+    CHECK_TYPE(Infer({T({m, n}), ir::MakeTupleType({ir::MakePrimType(kI64)})},
+                     [](const std::vector<Var>& p) {
+                       return MakeOpCall("relax.strided_slice", {p[0], Ints({1}), Ints({0}), p[1]});
+                     }),
+               "R.Tensor(\"float32\", ndim=2)");
+    CHECK_ERROR(Infer({T({m, n})}, slice(Ints({0}), MakeTuple({MakePrimValue(tir::MakeFloatImm(kF32, 1.0))}), true)),
+                "strided_slice: end must be a tuple of integers, got R.Tuple(R.Prim(\"float32\"))");
     CHECK_TYPE(Infer({T({I(100), I(16)}), T({n}, kI64)}, On("relax.take", {{"axis", Int(0)}})),
                "R.Tensor((n, 16), \"float32\")");
     CHECK_ERROR(Infer({T({I(100), I(16)}), T({n})}, On("relax.take", {{"axis", Int(0)}})),
@@ -1036,6 +1057,26 @@ class TestRelaxOps : public QObject {
                 "the second");
   }
 
+  // Markers for passes: the argument's type; the checkpoints take a variable only,
+  // stop_lift_params a tensor.
+  void markerOps() {
+    tir::Var n = tir::MakeVar("n", kI64);
+    for (const char* op : {"relax.grad.no_grad", "relax.grad.start_checkpoint", "relax.grad.end_checkpoint"}) {
+      CHECK_TYPE(Infer({T({n, I(4)})}, On(op)), "R.Tensor((n, 4), \"float32\")");
+    }
+    CHECK_TYPE(Infer({}, [](const std::vector<Var>&) {
+                 return MakeOpCall("relax.grad.no_grad", {MakeShapeExpr({I(2)})});
+               }),
+               "R.Shape([2])");
+    CHECK_ERROR(Infer({}, [](const std::vector<Var>&) {
+                  return MakeOpCall("relax.grad.start_checkpoint", {MakeShapeExpr({I(2)})});
+                }),
+                "grad.start_checkpoint: the argument must be a variable");
+    CHECK_TYPE(Infer({T({n, I(4)})}, On("relax.builtin.stop_lift_params")), "R.Tensor((n, 4), \"float32\")");
+    CHECK_ERROR(Infer({MakeShapeType({I(2)})}, On("relax.builtin.stop_lift_params")),
+                "builtin.stop_lift_params: the argument must be a tensor, got R.Shape([2])");
+  }
+
   void callTIR() {
     tir::Var n = tir::MakeVar("n", kI64);
     ir::GlobalVar kernel = ir::MakeGlobalVar("kernel");
@@ -1065,6 +1106,19 @@ class TestRelaxOps : public QObject {
                       }),
                 "call_tir_inplace: output 0 R.Tensor((n, 4), \"float32\") does not match "
                 "argument 1 R.Tensor((4,), \"float32\") that it is written into");
+    // call_tir_with_grad: call_tir's declared output; the gradient's name is an attribute.
+    CHECK_TYPE(Infer({T({n, I(4)})},
+                     [&](const std::vector<Var>& p) {
+                       return MakeOpCall("relax.call_tir_with_grad", {kernel, MakeTuple({p[0]})},
+                                         {{"te_grad_name", ir::MakeString("kernel_grad")}}, {out});
+                     }),
+               "R.Tensor((n, 4), \"float32\")");
+    CHECK_ERROR(Infer({T({n, I(4)})},
+                      [&](const std::vector<Var>& p) {
+                        return MakeOpCall("relax.call_tir_with_grad",
+                                          {MakeExternFunc("kernel"), MakeTuple({p[0]})}, {}, {out});
+                      }),
+                "call_tir_with_grad: the callee must be a function of the module (a GlobalVar)");
     CHECK_TYPE(Infer({T({n})},
                      [&](const std::vector<Var>& p) {
                        return MakeOpCall("relax.call_dps_packed",

@@ -1,6 +1,6 @@
 // The Relax reference interpreter: every construct it evaluates (bindings, dataflow blocks,
 // tuples, shapes and prim values with symbolic vars, match_cast, If, calls of Relax functions and
-// closures, call_tir / call_tir_inplace / direct kernel calls with explicit allocation, op calls
+// closures, call_tir / call_tir_inplace / call_tir_with_grad / direct kernel calls with explicit allocation, op calls
 // through legalization) computes what a plain C++ loop computes, and every program it cannot run
 // is a diagnostic that names the reason.
 #include <QTest>
@@ -370,6 +370,33 @@ class Module:
       QCOMPARE(float(r.value.tensor.GetDouble(i)), float(x0.GetDouble(i) + y.GetDouble(i)));
     }
     QCOMPARE(r.value.tensor.ElementData(), x.ElementData());  // the same memory
+  }
+
+  // call_tir_with_grad runs its kernel as call_tir does; the gradient markers pass their value.
+  void gradientCallsAndMarkersRunTheirKernels() {
+    ir::IRModule m = ParseOrFail(R"(
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def mul(x: T.Buffer((4,), "float32"), y: T.Buffer((4,), "float32"), out: T.Buffer((4,), "float32")):
+        for i in range(4):
+            out[i] = x[i] * y[i]
+
+    @R.function
+    def main(x: R.Tensor((4,), dtype="float32"), y: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
+        cls = Module
+        xs = R.grad.start_checkpoint(x)
+        z = R.call_tir_with_grad(cls.mul, (xs, y), out_ty=R.Tensor((4,), dtype="float32"), te_grad_name="mul_grad")
+        ze = R.grad.end_checkpoint(z)
+        w = R.grad.no_grad(ze)
+        return w
+)");
+    runtime::NDArray x = Random({4}, 12), y = Random({4}, 13);
+    auto r = relax::InterpretRelax(m, "main", {Value::Tensor(x), Value::Tensor(y)});
+    QVERIFY2(r.ok(), FirstError(r).c_str());
+    for (int i = 0; i < 4; ++i) {
+      QCOMPARE(float(r.value.tensor.GetDouble(i)), float(x.GetDouble(i)) * float(y.GetDouble(i)));
+    }
   }
 
   void explicitAllocationAndDirectKernelCalls() {

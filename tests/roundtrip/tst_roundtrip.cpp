@@ -94,6 +94,36 @@ class TestRoundTrip : public QObject {
     QVERIFY2(failure.empty(), failure.c_str());
   }
 
+  // check_well_formed=False on a function (or the module) skips the verifier inside it only.
+  void wellFormednessOptOut() {
+    const std::string text =
+        "from tvm.script import ir as I\nfrom tvm.script import tirx as T\n\n"
+        "@I.ir_module\nclass Module:\n"
+        "    @T.prim_func(check_well_formed=False)\n"
+        "    def loose():\n"
+        "        a = T.int32()\n"
+        "        T.evaluate(a + 1)\n\n"
+        "    @T.prim_func\n"
+        "    def strict():\n"
+        "        b = T.int32()\n"
+        "        T.evaluate(b + 1)\n";
+    auto parsed = wb::script::Parse(text, "optout.py");
+    QVERIFY(parsed.ok());
+    QCOMPARE(parsed.unchecked.size(), size_t(1));
+    auto findings = wb::script::VerifyWellFormed(parsed);
+    QCOMPARE(findings.size(), size_t(1));
+    const auto& only = *findings.begin();
+    QCOMPARE(QString::fromStdString(only.message), QString("variable 'b' is used but not defined"));
+    QCOMPARE(only.span.start().line, 14u);
+
+    std::string whole = text;
+    whole.replace(whole.find("@I.ir_module\n"), 13, "@I.ir_module(check_well_formed=False)\n");
+    auto module_parsed = wb::script::Parse(whole, "optout_module.py");
+    QVERIFY(module_parsed.ok());
+    QCOMPARE(module_parsed.unchecked.size(), size_t(2));
+    QCOMPARE(wb::script::VerifyWellFormed(module_parsed).size(), size_t(0));
+  }
+
   // Equal programs hash equal; JSON round trip keeps structure.
   void hashAndJsonAgreeWithEquality() {
     for (const auto& file : LoadCorpus()) {

@@ -108,6 +108,26 @@ OpInfo CallTIRInplace() {
   return Define(std::move(def));
 }
 
+// call_tir_with_grad: call_tir that also names the TE function computing the kernel's
+// gradient (te_grad_name, with te_grad_kwargs), for TVM's Gradient pass. No tir_vars.
+OpInfo CallTIRWithGrad() {
+  OpDef def;
+  def.name = "relax.call_tir_with_grad";
+  def.args = {"func", "args"};
+  def.pattern = OpPatternKind::kOpaque;
+  def.attrs_type_key = "relax.attrs.CallTIRWithGradAttrs";
+  def.attrs = {StringAttr("te_grad_name", ""),
+               {"te_grad_kwargs", AttrKind::kObject, ir::MakeMap({}), ""}};
+  def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
+    if (!call->args[0].as<ir::GlobalVarNode>()) {
+      throw TypeError("the callee must be a function of the module (a GlobalVar)");
+    }
+    CheckArgsTuple(types, 1);
+    return DeclaredOutput(call);
+  };
+  return Define(std::move(def));
+}
+
 OpInfo CallDPSPacked() {
   OpDef def;
   def.name = "relax.call_dps_packed";
@@ -198,6 +218,7 @@ const OpRegistrar kOps[] = {
     OpRegistrar(ShapeToTensor()),
     OpRegistrar(CallTIR()),
     OpRegistrar(CallTIRInplace()),
+    OpRegistrar(CallTIRWithGrad()),
     OpRegistrar(CallDPSPacked()),
     OpRegistrar(CallPurePacked()),
 };

@@ -3,7 +3,10 @@
 // reshape's -1 is solved from the element count, split's sections must divide the axis, and so on.
 #include <limits>
 
+#include "arith/analyzer.h"
 #include "relax/op/op_common.h"
+#include "tir/builtin.h"
+#include "tir/op.h"
 #include "tir/index_map.h"
 
 namespace wb::relax {
@@ -333,6 +336,67 @@ int64_t SliceLength(int64_t extent, int64_t begin, int64_t end, int64_t stride) 
   return b > e ? (b - e + (-stride) - 1) / (-stride) : 0;
 }
 
+PrimExpr IfThenElse(const PrimExpr& cond, const PrimExpr& a, const PrimExpr& b) {
+  if (auto c = AsConstInt(cond)) return *c ? a : b;
+  return tir::MakeCall(a->dtype, tir::GetOp("tirx.if_then_else"), {cond, a, b});
+}
+
+PrimExpr CeilDiv(const PrimExpr& a, const PrimExpr& b) {
+  return tir::floordiv(tir::sub(tir::add(a, b), Int64(1)), b);
+}
+
+// An index of a symbolic slice in range as TVM's topi does it (DynamicCanonicalizeIndex): a
+// negative index counts from the end, then it is clamped to [0, extent] ([-1, extent - 1] for a
+// negative stride), all as expressions.
+PrimExpr ClampIndex(PrimExpr index, const PrimExpr& extent, const PrimExpr& stride) {
+  auto* iv = index.as<tir::VarNode>();
+  auto* ev = extent.as<tir::VarNode>();
+  if (iv && ev && iv->name_hint == ev->name_hint) return index;
+  PrimExpr negative = tir::less(stride, Int64(0));
+  PrimExpr lo = IfThenElse(negative, Int64(-1), Int64(0));
+  PrimExpr hi = IfThenElse(negative, tir::sub(extent, Int64(1)), extent);
+  auto c = AsConstInt(index);
+  if (!(c && *c >= 0)) index = IfThenElse(tir::less(index, Int64(0)), tir::add(index, extent), index);
+  return tir::min(tir::max(index, lo), hi);
+}
+
+// The length of a slice whose bounds or extent are symbolic, as TVM's topi GetLength writes it,
+// then simplified.
+PrimExpr SymbolicSliceLength(const PrimExpr& extent, PrimExpr begin, PrimExpr end, const PrimExpr& stride,
+                             bool assume_inbound) {
+  PrimExpr length;
+  if (assume_inbound) {
+    length = CeilDiv(tir::sub(end, begin), stride);
+  } else {
+    begin = ClampIndex(begin, extent, stride);
+    end = ClampIndex(end, extent, stride);
+    length = IfThenElse(tir::less(stride, Int64(0)), CeilDiv(tir::sub(begin, end), tir::neg(stride)),
+                        CeilDiv(tir::sub(end, begin), stride));
+  }
+  arith::Analyzer analyzer;
+  return analyzer.Simplify(length);
+}
+
+// Argument i of strided_slice (begin, end, strides) as its int64 values, written as a tuple
+// of prim values (`[0, n // 2]`); nullopt when the argument is a tuple-typed value whose
+// fields are not known (TVM then infers no shape).
+std::optional<std::vector<PrimExpr>> SliceBounds(const Call& call, const std::vector<Type>& types,
+                                                 size_t i, const char* what) {
+  if (auto* tuple = call->args[i].as<TupleNode>()) {
+    std::vector<PrimExpr> out;
+    for (const Expr& item : tuple->fields) {
+      auto* pv = item.as<PrimValueNode>();
+      if (!pv || !pv->value->dtype.is_int()) {
+        throw TypeError(std::string(what) + " must be a tuple of integers, got " + TypeToString(types[i]));
+      }
+      out.push_back(pv->value->dtype.bits() == 64 ? pv->value : tir::cast(DataType::Int(64), pv->value));
+    }
+    return out;
+  }
+  if (types[i].as<ir::TupleTypeNode>() || types[i].as<ObjectTypeNode>()) return std::nullopt;
+  throw TypeError(std::string(what) + " must be a tuple of integers, got " + TypeToString(types[i]));
+}
+
 OpInfo StridedSlice() {
   OpDef def;
   def.name = "relax.strided_slice";
@@ -344,32 +408,35 @@ OpInfo StridedSlice() {
   def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
     const TensorTypeNode* x = TensorArg(types, 0, "the input");
     std::vector<int64_t> axes = IntTupleArg(call, 1, "axes");
-    std::vector<int64_t> begin = IntTupleArg(call, 2, "begin");
-    std::vector<int64_t> end = IntTupleArg(call, 3, "end");
-    std::vector<int64_t> strides(axes.size(), 1);
-    if (call->args.size() > 4) strides = IntTupleArg(call, 4, "strides");
-    if (begin.size() != axes.size() || end.size() != axes.size() || strides.size() != axes.size()) {
-      throw TypeError("axes, begin, end and strides must have the same length");
-    }
+    auto begin = SliceBounds(call, types, 2, "begin");
+    auto end = SliceBounds(call, types, 3, "end");
+    std::optional<std::vector<PrimExpr>> strides = std::vector<PrimExpr>(axes.size(), Int64(1));
+    if (call->args.size() > 4) strides = SliceBounds(call, types, 4, "strides");
+    auto check_length = [&](const std::optional<std::vector<PrimExpr>>& values) {
+      if (values && values->size() != axes.size()) {
+        throw TypeError("axes, begin, end and strides must have the same length");
+      }
+    };
+    check_length(begin);
+    check_length(end);
+    check_length(strides);
     if (x->IsUnknownNdim()) return GetRef(x);
     axes = NormalizeAxes(axes, x->ndim);
-    if (!x->shape) return GetRef(x);
+    if (!x->shape || !begin || !end || !strides) return MakeTensorType(x->dtype, x->ndim);
     std::vector<PrimExpr> dims = *x->shape;
-    bool known = true;
+    bool assume_inbound = AttrBool(call, "assume_inbound");
     for (size_t i = 0; i < axes.size(); ++i) {
-      if (strides[i] == 0) throw TypeError("a stride is 0");
+      auto stride = AsConstInt((*strides)[i]);
+      if (stride && *stride == 0) throw TypeError("a stride is 0");
       auto extent = AsConstInt(dims[axes[i]]);
-      if (extent) {
-        dims[axes[i]] = Int64(SliceLength(*extent, begin[i], end[i], strides[i]));
-      } else if (strides[i] == 1 && begin[i] >= 0 && end[i] >= begin[i] &&
-                 AttrBool(call, "assume_inbound")) {
-        // In bounds by assumption: the slice is as long as it is written.
-        dims[axes[i]] = Int64(end[i] - begin[i]);
+      auto b = AsConstInt((*begin)[i]);
+      auto e = AsConstInt((*end)[i]);
+      if (extent && b && e && stride) {
+        dims[axes[i]] = Int64(SliceLength(*extent, *b, *e, *stride));
       } else {
-        known = false;
+        dims[axes[i]] = SymbolicSliceLength(dims[axes[i]], (*begin)[i], (*end)[i], (*strides)[i], assume_inbound);
       }
     }
-    if (!known) return MakeTensorType(x->dtype, x->ndim);
     return MakeTensorType(dims, x->dtype);
   };
   return Define(std::move(def));

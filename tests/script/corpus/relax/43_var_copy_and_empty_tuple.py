@@ -6,5 +6,5 @@ class Module:
     @R.function
     def main(x: R.Tensor((4,), dtype="float32")) -> R.Tuple:
         y: R.Tensor((4,), dtype="float32") = x
-        z: R.Tuple = R.tuple()
-        return z
+        R.tuple()
+        return R.tuple()
