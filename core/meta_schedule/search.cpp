@@ -101,7 +101,7 @@ std::optional<Scheduled> FromRecord(const TuneTask& task, const SpaceOptions& sp
   if (!schedule::ApplyRecipe(replay, trace).empty()) return std::nullopt;
   Candidate c;
   c.decisions = DecisionsOf(replay.trace());
-  for (int s = space.default_sketch ? kDefaultSketch : 0; s < sketches; ++s) {
+  for (int s = space.blocked_sketch ? kBlockedSketch : space.default_sketch ? kDefaultSketch : 0; s < sketches; ++s) {
     c.sketch = s;
     std::optional<Scheduled> r = Realize(task, space, c, 1);
     if (r && ir::StructuralEqual(r->func->body, replay.Func()->body)) return r;
@@ -128,6 +128,9 @@ struct TaskState {
   std::unique_ptr<XGBoostCostModel> model;
   std::set<uint64_t> seen;  // measured (or recorded) candidates
   std::vector<std::pair<Scheduled, double>> good;  // measured, with their seconds
+  // Not measured, parents of mutations beside the measured ones: the blocked default sketch's
+  // candidate with the default's decisions (SeedWithDefault).
+  std::vector<Scheduled> parents;
   Outputs expected;
   std::optional<size_t> workload;
   TaskReport report;
@@ -310,6 +313,26 @@ class Tuner {
     st.good.push_back({*seed, *st.report.default_s});
     st.model->Update({seed->features}, {*st.report.default_s});
     st.report.seeded = true;
+    // The default with its reduction blocked: its candidate with the default's decisions computes
+    // as the default does (with unit loops); its mutations block the reduction.
+    t0 = Clock::now();
+    std::optional<DefaultSketch> blocked = MakeBlockedSketch(st.task->func, *st.space.default_sketch, &why);
+    if (blocked) {
+      st.space.blocked_sketch = std::make_shared<const DefaultSketch>(std::move(*blocked));
+      Candidate c;
+      c.sketch = kBlockedSketch;
+      c.decisions = st.space.blocked_sketch->decisions;
+      std::optional<Scheduled> b = Realize(*st.task, st.space, c, 1);
+      if (b) {
+        st.parents.push_back(*b);
+        st.report.blocked = true;
+      } else {
+        st.space.blocked_sketch.reset();
+        why = "the blocked sketch's default candidate does not apply";
+      }
+    }
+    if (!st.report.blocked) st.report.blocked_message = why;
+    result_->generate_s += Since(t0);
   }
 
   // The batch built by the builder (in parallel); without one, handed over unbuilt.
@@ -378,6 +401,7 @@ class Tuner {
     Measurement m = Measure(built, st.task->func, st.expected, limits);
     ++st.report.trials;
     if (s.candidate.sketch == kDefaultSketch) ++st.report.default_sketch_trials;
+    if (s.candidate.sketch == kBlockedSketch) ++st.report.blocked_sketch_trials;
     if (m.result.status == workbench::RunStatus::kCancelled) return std::nullopt;
     Record(st, s.trace, m.result);
     if (!m.result.ok() || m.result.samples_s.empty()) {
@@ -445,9 +469,10 @@ class Tuner {
     // Fewer measured candidates than their share (the first batches: the default schedule alone):
     // the share is filled with their mutations, so that the search explores around what it knows
     // is good instead of leaving it one parent among random samples.
-    const size_t measured = pop.size();
-    for (size_t attempt = 0; measured > 0 && pop.size() < keep && attempt < 4 * keep; ++attempt) {
-      const Scheduled& parent = pop[attempt % measured];
+    std::vector<Scheduled> parents = pop;
+    parents.insert(parents.end(), st.parents.begin(), st.parents.end());
+    for (size_t attempt = 0; !parents.empty() && pop.size() < keep && attempt < 4 * keep; ++attempt) {
+      const Scheduled& parent = parents[attempt % parents.size()];
       std::optional<Candidate> c = mutators[which(st.rng)].apply(parent.candidate, parent.sites, st.rng);
       if (!c) continue;
       std::optional<Scheduled> child = Realize(*st.task, st.space, *c, static_cast<int64_t>(st.rng() % 2147483645));

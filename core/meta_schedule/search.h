@@ -159,6 +159,11 @@ struct TaskReport {
   bool seeded = false;
   std::string seed_message;
   int default_sketch_trials = 0;  // candidates measured of that sketch (mutations of the default)
+  // The default schedule's reduction blocked (MakeBlockedSketch): its candidate with the
+  // default's decisions is a parent of mutations too; else why not.
+  bool blocked = false;
+  std::string blocked_message;
+  int blocked_sketch_trials = 0;  // candidates measured of kBlockedSketch
   std::string message;  // why it was not tuned, or what failed
   std::optional<double> gflops() const;
   std::optional<double> speedup() const;  // default / best

@@ -541,9 +541,6 @@ class Module:
         QCOMPARE(m->sketch, kDefaultSketch);
         SampledSchedule next = ApplyDesignSpace(task.func, space, *m, i);
         if (!next.schedule) {
-          // A tile of 1 removes a loop that a later step of the rule's trace counts on
-          // (reverse_compute_at without unit loops, then get_loops): no candidate, with the
-          // replay's error.
           QVERIFY(!next.error.empty());
           ++rejected;
           continue;
@@ -565,7 +562,77 @@ class Module:
         at = next;
       }
       QVERIFY2(distinct.size() > 6, task.name.c_str());
-      QVERIFY(rejected < 12);
+      // The sketch's compute_at steps keep their unit loops: a tile of 1 leaves the loops the
+      // rule's later get_loops count, so no mutation of the matmul's tiles is rejected.
+      QCOMPARE(rejected, 0);
+    }
+  }
+
+  // The blocked default sketch (MakeBlockedSketch): the matmul's k and the conv2d's reduction
+  // loops split, the tiles around them one level deeper; its default decisions and its mutations
+  // (those that block the reduction among them) compute what the function computes.
+  void blockedDefaultSketchIsEquivalent() {
+    std::vector<TuneTask> tasks = {MatmulTask()};
+    for (const TuneTask& t : ExtractTasks(ParseOrDie(kWorkloads)).tasks) {
+      if (t.name.find("matmul") != std::string::npos || t.name.find("conv2d") != std::string::npos) tasks.push_back(t);
+    }
+    QCOMPARE(tasks.size(), size_t(3));
+    for (const TuneTask& task : tasks) {
+      const codegen::Target host = codegen::Target::Host();
+      std::optional<dlight::AppliedRule> dflt = dlight::ApplyRules(task.func, host, dlight::cpu::DefaultRules());
+      QVERIFY(dflt.has_value());
+      std::string why;
+      std::optional<DefaultSketch> sketch = MakeDefaultSketch(task.func, dflt->schedule, dflt->rule, 64, &why);
+      QVERIFY2(sketch.has_value(), (task.name + ": " + why).c_str());
+      std::optional<DefaultSketch> blocked = MakeBlockedSketch(task.func, *sketch, &why);
+      QVERIFY2(blocked.has_value(), (task.name + ": " + why).c_str());
+      // One sampled tile more than the default sketch per reduction loop blocked.
+      QVERIFY(blocked->decisions.size() > sketch->decisions.size());
+      SpaceOptions space = DefaultSpaceOptions(host);
+      space.default_sketch = std::make_shared<const DefaultSketch>(*sketch);
+      space.blocked_sketch = std::make_shared<const DefaultSketch>(*blocked);
+      Candidate c;
+      c.sketch = kBlockedSketch;
+      c.decisions = blocked->decisions;
+      SampledSchedule at = ApplyDesignSpace(task.func, space, c, 3);
+      QVERIFY2(at.schedule.has_value(), at.error.c_str());
+      QCOMPARE(at.candidate.sketch, kBlockedSketch);
+      // The reduction split with an outer factor of 1 (the default's k whole).
+      const std::string trace = at.schedule->trace().AsPython();
+      QVERIFY2(trace.find("max_innermost_factor=-1, decision=[1, ") != std::string::npos, trace.c_str());
+      std::mt19937_64 rng(5);
+      int checked = 0, blocked_k = 0;
+      for (int i = 0; i < 16; ++i) {
+        std::optional<Candidate> m = MutateTileSize(at.candidate, at.sites, rng);
+        QVERIFY(m.has_value());
+        SampledSchedule next = ApplyDesignSpace(task.func, space, *m, i);
+        QVERIFY2(next.schedule.has_value(), (task.name + ": " + next.error).c_str());
+        // Replayed from its trace (as the database replays it), the same function.
+        schedule::Schedule replay(dlight::SingleFunctionModule(task.func));
+        DiagnosticList diags = schedule::ApplyRecipe(replay, next.schedule->trace().AsPython());
+        QVERIFY2(diags.empty(), diags.empty() ? "" : diags[0].message.c_str());
+        QVERIFY(ir::StructuralEqual(replay.Func()->body, next.schedule->Func()->body));
+        // The reduction's sampled splits: n=2 with no bound on the inner factor.
+        for (size_t k = 0; k < next.sites.size(); ++k) {
+          if (next.sites[k].kind == SampleSite::Kind::kTile && next.sites[k].max_innermost_factor == -1 &&
+              next.candidate.decisions[k].size() == 2 && next.candidate.decisions[k][0] > 1) {
+            ++blocked_k;
+            break;
+          }
+        }
+        workbench::EquivalenceOptions eq;
+        eq.seed = static_cast<uint64_t>(i + 1);
+        for (const auto& check : workbench::CheckEquivalence(dlight::SingleFunctionModule(task.func),
+                                                             next.schedule->mod(), eq)) {
+          QVERIFY2(check.outcome == workbench::FunctionCheck::Outcome::kEqual,
+                   (task.name + " blocked mutation " + std::to_string(i) + ": " + check.detail + "\n" +
+                    next.schedule->trace().AsPython()).c_str());
+        }
+        ++checked;
+        at = next;
+      }
+      QCOMPARE(checked, 16);
+      QVERIFY2(blocked_k > 0, task.name.c_str());
     }
   }
 
@@ -621,7 +688,9 @@ class Module:
                         rec.trace.find("decompose_reduction") != std::string::npos &&
                         rec.trace.find("meta_schedule.parallel") == std::string::npos;
     }
-    QCOMPARE(sketch_records, t.default_sketch_trials);
+    // The blocked sketch's candidates are the rule's steps with sampled tiles too.
+    QVERIFY2(t.blocked, t.blocked_message.c_str());
+    QCOMPARE(sketch_records, t.default_sketch_trials + t.blocked_sketch_trials);
   }
 
   void sameSeedSameCandidates() {
