@@ -6,6 +6,7 @@
 #include "dlight/schedule_rule.h"
 #include "ir/structural_equal.h"
 #include "meta_schedule/postproc.h"
+#include "meta_schedule/replay.h"
 #include "schedule/recipe.h"
 #include "tir/functor.h"
 
@@ -114,9 +115,12 @@ std::vector<int64_t> DecisionOf(const Instruction& inst) {
   return out;
 }
 
+// The trace replayed instruction by instruction (replay.h: no print and parse per candidate);
+// read from its text where the replay does not convert a value.
 schedule::Schedule Replay(const tir::PrimFunc& func, const Trace& trace, int64_t seed, std::string* error) {
   schedule::Schedule sch(dlight::SingleFunctionModule(func));
   sch.Seed(CandidateScheduleSeed(seed));
+  if (ReplayTrace(sch, trace, error) != ReplayOutcome::kUnsupported) return sch;
   DiagnosticList d = schedule::ApplyRecipe(sch, trace.AsPython(), "<default schedule sketch>");
   if (!d.empty()) *error = RenderDiagnostics(d);
   return sch;

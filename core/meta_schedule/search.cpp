@@ -128,8 +128,8 @@ struct TaskState {
   std::unique_ptr<XGBoostCostModel> model;
   std::set<uint64_t> seen;  // measured (or recorded) candidates
   std::vector<std::pair<Scheduled, double>> good;  // measured, with their seconds
-  // Not measured, parents of mutations beside the measured ones: the blocked default sketch's
-  // candidate with the default's decisions (SeedWithDefault).
+  // Parents of mutations beside the measured ones: the blocked default sketch's candidate with
+  // the default's decisions (SeedWithDefault), measured in the task's first batch.
   std::vector<Scheduled> parents;
   Outputs expected;
   std::optional<size_t> workload;
@@ -528,6 +528,16 @@ class Tuner {
     for (size_t i : order) {
       if (static_cast<int>(batch.size()) >= n - num_random) break;
       if (chosen.insert(unmeasured[i].hash).second) batch.push_back(unmeasured[i]);
+    }
+    // The parents not measured yet (the blocked sketch's default candidate) go first: measured,
+    // they join the population by their own times and the cost model learns their sketch.
+    for (const Scheduled& p : st.parents) {
+      if (st.seen.count(p.hash) || !chosen.insert(p.hash).second) continue;
+      batch.insert(batch.begin(), p);
+      if (static_cast<int>(batch.size()) > n) {
+        chosen.erase(batch.back().hash);
+        batch.pop_back();
+      }
     }
     std::shuffle(randoms.begin(), randoms.end(), st.rng);
     for (const Scheduled& s : randoms) {

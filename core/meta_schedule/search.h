@@ -16,7 +16,12 @@
 // sketch (kDefaultSketch, default_sketch.h: core/dlight's trace with its exact splits made
 // sampled tiles) whose decisions replay to it, recorded with the time just measured, so that the
 // search starts from it and MutateTileSize changes its tiles as TVM's search mutates the
-// database's best.
+// database's best. Beside it, where the default schedule orders a reduction loop between its
+// tiles, the default with its reduction blocked (kBlockedSketch, MakeBlockedSketch: SSRSRS
+// around the rule's tiles) with the default's decisions is a parent of mutations too, and is
+// measured in the task's first batch (it computes as the default does, with unit loops), so that
+// the search can block the reduction for the caches, which the default's own structure cannot
+// express.
 //
 // Each batch of a task: a population of the best measured candidates (the default schedule and
 // the database's among them; init_measured_ratio of it, filled with their mutations while fewer

@@ -23,6 +23,7 @@
 #include "meta_schedule/feature_extractor.h"
 #include "meta_schedule/mutator.h"
 #include "meta_schedule/postproc.h"
+#include "meta_schedule/replay.h"
 #include "meta_schedule/schedule_rules.h"
 #include "meta_schedule/search.h"
 #include "meta_schedule/task.h"
@@ -568,6 +569,47 @@ class Module:
     }
   }
 
+  // A trace replayed instruction by instruction (replay.h) does what its text does: the default
+  // schedules of the bundled workloads (packing, padding, caches, layouts, fusion), replayed both
+  // ways, give equal functions and equal traces; a value the replay does not convert (an
+  // annotation's dict) leaves the text to the caller, with nothing applied.
+  void traceReplayEqualsTextReplay() {
+    int replayed = 0;
+    for (const TuneTask& task : ExtractTasks(ParseOrDie(kWorkloads)).tasks) {
+      std::optional<dlight::AppliedRule> dflt =
+          dlight::ApplyRules(task.func, codegen::Target::Host(), dlight::cpu::DefaultRules());
+      if (!dflt) continue;
+      const schedule::Trace& trace = dflt->schedule.trace();
+      schedule::Schedule by_trace(dlight::SingleFunctionModule(task.func));
+      std::string error;
+      QCOMPARE(ReplayTrace(by_trace, trace, &error), ReplayOutcome::kApplied);
+      schedule::Schedule by_text(dlight::SingleFunctionModule(task.func));
+      QVERIFY(schedule::ApplyRecipe(by_text, trace.AsPython()).empty());
+      QVERIFY2(ir::StructuralEqual(by_trace.mod(), by_text.mod()), task.name.c_str());
+      QCOMPARE(by_trace.trace().AsPython(), by_text.trace().AsPython());
+      ++replayed;
+    }
+    QVERIFY(replayed >= 3);
+    // A failing step is reported, the steps before it stay.
+    schedule::Schedule sch(dlight::SingleFunctionModule(MainOf(ParseOrDie(kMatmul))));
+    schedule::Trace bad;
+    bad.Append({"get_sblock", {{"name", schedule::TraceValue::String("C")}, {"func_name", schedule::TraceValue::String("main")}},
+                {schedule::TraceValue::Block(0)}, false});
+    bad.Append({"get_loops", {{"block", schedule::TraceValue::Block(0)}},
+                {schedule::TraceValue::Loop(1), schedule::TraceValue::Loop(2)}, false});
+    std::string error;
+    QCOMPARE(ReplayTrace(sch, bad, &error), ReplayOutcome::kFailed);
+    QVERIFY2(error.find("returned 3 values") != std::string::npos, error.c_str());
+    // A dict annotation value is raw text the replay does not read.
+    schedule::Trace dict;
+    dict.Append({"get_sblock", {{"name", schedule::TraceValue::String("C")}, {"func_name", schedule::TraceValue::String("main")}},
+                 {schedule::TraceValue::Block(0)}, false});
+    dict.Append({"annotate", {{"block_or_loop", schedule::TraceValue::Block(0)}, {"ann_key", schedule::TraceValue::String("k")},
+                              {"ann_val", schedule::TraceValue::Raw("{\"a\": 1}")}}, {}, false});
+    schedule::Schedule untouched(dlight::SingleFunctionModule(MainOf(ParseOrDie(kMatmul))));
+    QCOMPARE(ReplayTrace(untouched, dict, &error), ReplayOutcome::kUnsupported);
+  }
+
   // The blocked default sketch (MakeBlockedSketch): the matmul's k and the conv2d's reduction
   // loops split, the tiles around them one level deeper; its default decisions and its mutations
   // (those that block the reduction among them) compute what the function computes.
@@ -669,7 +711,9 @@ class Module:
     const TaskReport& t = r.tasks[0];
     QVERIFY2(t.seeded, t.seed_message.c_str());
     QCOMPARE(default_runs, 1);  // its first, checked run only: the seed is that measurement
-    QVERIFY(t.default_sketch_trials >= o.num_trials_per_iter);
+    // The first batch: the default's neighbours and the blocked sketch's default candidate.
+    QVERIFY(t.default_sketch_trials + t.blocked_sketch_trials >= o.num_trials_per_iter);
+    QVERIFY(t.blocked_sketch_trials >= 1);
     std::string error;
     std::optional<JSONDatabase> db = JSONDatabase::Open(o.work_dir, &error);
     QVERIFY2(db.has_value(), error.c_str());
