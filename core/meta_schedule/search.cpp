@@ -48,6 +48,7 @@ struct Scheduled {
   uint64_t hash = 0;
   std::vector<float> features;
   ir::IRModule lowered;  // cuda: what VerifyGPUCode lowered
+  bool random = false;   // a random sample of the design space, or a mutation of one (Evolve)
 };
 
 std::optional<Scheduled> Realize(const TuneTask& task, const SpaceOptions& space, const Candidate& c,
@@ -485,6 +486,7 @@ class Tuner {
       c.sketch = static_cast<int>(st.rng() % static_cast<uint64_t>(st.sketches));
       std::optional<Scheduled> s = Realize(*st.task, st.space, c, static_cast<int64_t>(st.rng() % 2147483645));
       if (!s || !in_pop.insert(s->hash).second) continue;
+      s->random = true;
       if (!st.seen.count(s->hash)) {
         pool.emplace(s->hash, *s);
         randoms.push_back(*s);
@@ -506,6 +508,7 @@ class Tuner {
           const Mutator& m = mutators[which(st.rng)];
           std::optional<Candidate> c = m.apply(parent.candidate, parent.sites, st.rng);
           if (c) child = Realize(*st.task, st.space, *c, static_cast<int64_t>(st.rng() % 2147483645));
+          if (child) child->random = parent.random;
         }
         const Scheduled& chosen = child ? *child : parent;
         if (!in_next.insert(chosen.hash).second) continue;
@@ -525,8 +528,15 @@ class Tuner {
     int num_random = static_cast<int>(options_.eps_greedy * n + 0.5);
     std::vector<Scheduled> batch;
     std::set<uint64_t> chosen;
+    // Seeded by the default schedule, and the cost model not trained yet (its ranking is a random
+    // draw): the best predicted come from the seeds' neighbourhood (their mutations), random
+    // samples of the design space only in the eps-greedy share (and where the neighbourhood runs
+    // short). Random samples are mostly 10-20x slower than the default: ranked at random, they
+    // filled three quarters of the first batches, each a cut, slow run.
+    const bool neighbourhood = st.report.seeded && !st.model->trained();
     for (size_t i : order) {
       if (static_cast<int>(batch.size()) >= n - num_random) break;
+      if (neighbourhood && unmeasured[i].random) continue;
       if (chosen.insert(unmeasured[i].hash).second) batch.push_back(unmeasured[i]);
     }
     // The parents not measured yet (the blocked sketch's default candidate) go first: measured,

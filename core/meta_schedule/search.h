@@ -28,7 +28,10 @@
 // are measured) and random samples of the design space; genetic_num_iters rounds in which
 // parents drawn by the cost model's score are mutated (mutator.h, with genetic_mutate_prob); then the
 // num_trials_per_iter best predicted candidates not measured yet (duplicates removed by
-// structural hash of the scheduled function), eps_greedy of them random samples instead. The
+// structural hash of the scheduled function), eps_greedy of them random samples instead (while
+// the default schedule seeds the population and the cost model is untrained, the best predicted
+// are taken among the seeds' mutations only: random samples of the space are mostly far slower
+// than the default, and an untrained model ranks at random). The
 // batch is built first, in parallel, each candidate in its own child process (as TVM's
 // LocalBuilder; BuildInChildren), then measured one candidate at a time, with no build running
 // beside it. The cost model is retrained after each batch.
