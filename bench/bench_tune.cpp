@@ -332,7 +332,8 @@ int main(int argc, char** argv) {
       std::printf("  records applied to: %zu kernel(s), default schedules: %zu\n", applied.applied.size(),
                   applied.defaulted.size());
       best = BuildVMMain(applied.module, w.args, vm_out);
-      baseline = BuildVMMain(w.module, w.args, std::make_shared<NDArray>());
+      // The same fused kernels with their default schedules (the build's own, without records).
+      baseline = BuildVMMain(meta_schedule::ExtractTasks(w.module).module, w.args, std::make_shared<NDArray>());
     } else {
       best = BuildMain(applied.module);
       auto dflt = dlight::ApplyRules(func, codegen::Target::Host(), dlight::cpu::DefaultRules());
