@@ -50,7 +50,7 @@ BuildResult Build(const ir::IRModule& module, const Target& target, const BuildO
     }
     lowered = transform::MakePackedAPI()(lowered);
     result.lowered = lowered;
-    result.module = CodegenLLVM(lowered, target, options.debug_lines);
+    result.module = CodegenLLVM(lowered, target, options.debug_lines, options.object_only);
   } catch (const DiagnosticError& e) {
     result.diagnostics.Add(e.diagnostic());
   } catch (const CodegenError& e) {

@@ -35,6 +35,10 @@ struct BuildOptions {
   // instructions carry the line of its span, each PrimFunc a subprogram. Debug info only: the
   // instructions are the same with it off (the default).
   bool debug_lines = false;
+  // The relocatable object alone: no LLVM IR listings and no JIT (the module runs nothing and
+  // shows no text; GetSource("o") is all it has). What a build in a child process sends back
+  // (workbench/isolated_build.h), whose parent JIT-links the object itself.
+  bool object_only = false;
 };
 
 struct BuildResult {
@@ -51,8 +55,9 @@ BuildResult Build(const ir::IRModule& module, const Target& target, const BuildO
 
 // The codegen alone, on a module whose PrimFuncs MakePackedAPI produced. Throws CodegenError.
 // The module's sources: "ll" (before LLVM's optimization), "ll-opt" (after) and "asm".
-// `debug_lines`: as BuildOptions::debug_lines.
-runtime::Module CodegenLLVM(const ir::IRModule& packed, const Target& target, bool debug_lines = false);
+// `debug_lines`, `object_only`: as BuildOptions' fields.
+runtime::Module CodegenLLVM(const ir::IRModule& packed, const Target& target, bool debug_lines = false,
+                            bool object_only = false);
 
 // The module back from the relocatable object a CodegenLLVM module holds (its GetSource("o")) and
 // its FunctionNames(): the object JIT-linked in this process, nothing compiled again. For builds

@@ -41,8 +41,26 @@ std::optional<DefaultSketch> MakeDefaultSketch(const tir::PrimFunc& func, const 
                                                const std::string& rule, int64_t max_innermost_factor,
                                                std::string* why);
 
+// The default sketch with its reduction blocked, as TVM's "SSRSRS" tiles a reduction: where the
+// rule orders reduction loops that no split made between the outer and inner parts of its
+// sampled tiles (a matmul's k between the row and column tiles and the register tile), each such
+// reduction loop is split in two by sample_perfect_tile (no bound on its inner factor), each
+// sampled tile around them gets one level more, and the order becomes: the outer tiles, the
+// outer reduction parts, the new levels, the inner reduction parts, the register tile. So the
+// search can block the reduction for the caches (a k-tile outside several register tiles that
+// reuse it), which the rule's structure cannot express. The init goes outside the outermost
+// reduction part (decompose_reduction), the rule's later steps keep their loops (a later use of
+// a reduction loop takes its inner part) and its closing queries of loops whose number blocking
+// changes are dropped. Its default decisions (each new factor 1) compute what the default
+// schedule computes, with unit loops: a sketch of its own (kBlockedSketch), not a replay of the
+// default. nullopt (with *why) where the rule's order has no such reduction loop or the
+// rewritten trace does not replay.
+std::optional<DefaultSketch> MakeBlockedSketch(const tir::PrimFunc& func, const DefaultSketch& sketch,
+                                               std::string* why);
+
 // Replays `sketch` onto `func` with `candidate`'s decisions (missing ones sampled from `seed`);
-// each sample_perfect_tile is a kTile site. The target's postprocessors as the header says.
+// each sample_perfect_tile is a kTile site. The candidate keeps its sketch (kDefaultSketch or
+// kBlockedSketch). The target's postprocessors as the header says.
 SampledSchedule ApplyDefaultSketch(const tir::PrimFunc& func, const SpaceOptions& options,
                                    const DefaultSketch& sketch, const Candidate& candidate, int64_t seed);
 

@@ -326,10 +326,12 @@ int64_t CandidateScheduleSeed(int64_t seed) {
 
 SampledSchedule ApplyDesignSpace(const tir::PrimFunc& func, const SpaceOptions& options,
                                  const Candidate& candidate, int64_t seed) {
-  if (candidate.sketch == kDefaultSketch) {
-    if (options.default_sketch) return ApplyDefaultSketch(func, options, *options.default_sketch, candidate, seed);
+  if (candidate.sketch == kDefaultSketch || candidate.sketch == kBlockedSketch) {
+    const auto& sketch = candidate.sketch == kDefaultSketch ? options.default_sketch : options.blocked_sketch;
+    if (sketch) return ApplyDefaultSketch(func, options, *sketch, candidate, seed);
     SampledSchedule none;
-    none.error = "the design space has no default schedule sketch";
+    none.error = candidate.sketch == kDefaultSketch ? "the design space has no default schedule sketch"
+                                                    : "the design space has no blocked default sketch";
     return none;
   }
   SampledSchedule out;

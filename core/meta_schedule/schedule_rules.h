@@ -74,6 +74,8 @@ struct SpaceOptions {
   // The task's default schedule as a sketch (default_sketch.h): candidates of sketch
   // kDefaultSketch replay it. Null: the space has no such sketch.
   std::shared_ptr<const DefaultSketch> default_sketch;
+  // Its reduction blocked (MakeBlockedSketch): candidates of sketch kBlockedSketch replay it.
+  std::shared_ptr<const DefaultSketch> blocked_sketch;
 };
 SpaceOptions DefaultSpaceOptions(const codegen::Target& target);
 
@@ -100,9 +102,11 @@ struct SampleSite {
 
 // The sketch of a candidate that is the default schedule with other tiles (default_sketch.h).
 inline constexpr int kDefaultSketch = -1;
+// The default schedule with its reduction blocked (default_sketch.h: MakeBlockedSketch).
+inline constexpr int kBlockedSketch = -2;
 
 struct Candidate {
-  int sketch = 0;  // 0 .. NumSketches - 1, or kDefaultSketch
+  int sketch = 0;  // 0 .. NumSketches - 1, kDefaultSketch or kBlockedSketch
   // One per site, in order: kTile the factors, kUnroll / kThreadExtent / kVectorLength {index
   // of the choice}, kParallel {limit}, kComputeLocation {decision}. Missing or empty entries are
   // sampled.
@@ -131,7 +135,7 @@ int64_t CandidateScheduleSeed(int64_t seed);
 // candidate's decisions and sampling the rest from `seed`, then the postprocessors of the
 // target (ApplyPostprocs). A rule that does not apply to a block leaves it; a postprocessor that
 // fails rejects the candidate. Sketch kDefaultSketch replays options.default_sketch instead
-// (ApplyDefaultSketch).
+// (ApplyDefaultSketch), kBlockedSketch options.blocked_sketch.
 SampledSchedule ApplyDesignSpace(const tir::PrimFunc& func, const SpaceOptions& options,
                                  const Candidate& candidate, int64_t seed);
 

@@ -48,6 +48,7 @@ struct Scheduled {
   uint64_t hash = 0;
   std::vector<float> features;
   ir::IRModule lowered;  // cuda: what VerifyGPUCode lowered
+  bool random = false;   // a random sample of the design space, or a mutation of one (Evolve)
 };
 
 std::optional<Scheduled> Realize(const TuneTask& task, const SpaceOptions& space, const Candidate& c,
@@ -101,7 +102,7 @@ std::optional<Scheduled> FromRecord(const TuneTask& task, const SpaceOptions& sp
   if (!schedule::ApplyRecipe(replay, trace).empty()) return std::nullopt;
   Candidate c;
   c.decisions = DecisionsOf(replay.trace());
-  for (int s = space.default_sketch ? kDefaultSketch : 0; s < sketches; ++s) {
+  for (int s = space.blocked_sketch ? kBlockedSketch : space.default_sketch ? kDefaultSketch : 0; s < sketches; ++s) {
     c.sketch = s;
     std::optional<Scheduled> r = Realize(task, space, c, 1);
     if (r && ir::StructuralEqual(r->func->body, replay.Func()->body)) return r;
@@ -128,6 +129,9 @@ struct TaskState {
   std::unique_ptr<XGBoostCostModel> model;
   std::set<uint64_t> seen;  // measured (or recorded) candidates
   std::vector<std::pair<Scheduled, double>> good;  // measured, with their seconds
+  // Parents of mutations beside the measured ones: the blocked default sketch's candidate with
+  // the default's decisions (SeedWithDefault), measured in the task's first batch.
+  std::vector<Scheduled> parents;
   Outputs expected;
   std::optional<size_t> workload;
   TaskReport report;
@@ -310,6 +314,26 @@ class Tuner {
     st.good.push_back({*seed, *st.report.default_s});
     st.model->Update({seed->features}, {*st.report.default_s});
     st.report.seeded = true;
+    // The default with its reduction blocked: its candidate with the default's decisions computes
+    // as the default does (with unit loops); its mutations block the reduction.
+    t0 = Clock::now();
+    std::optional<DefaultSketch> blocked = MakeBlockedSketch(st.task->func, *st.space.default_sketch, &why);
+    if (blocked) {
+      st.space.blocked_sketch = std::make_shared<const DefaultSketch>(std::move(*blocked));
+      Candidate c;
+      c.sketch = kBlockedSketch;
+      c.decisions = st.space.blocked_sketch->decisions;
+      std::optional<Scheduled> b = Realize(*st.task, st.space, c, 1);
+      if (b) {
+        st.parents.push_back(*b);
+        st.report.blocked = true;
+      } else {
+        st.space.blocked_sketch.reset();
+        why = "the blocked sketch's default candidate does not apply";
+      }
+    }
+    if (!st.report.blocked) st.report.blocked_message = why;
+    result_->generate_s += Since(t0);
   }
 
   // The batch built by the builder (in parallel); without one, handed over unbuilt.
@@ -378,6 +402,7 @@ class Tuner {
     Measurement m = Measure(built, st.task->func, st.expected, limits);
     ++st.report.trials;
     if (s.candidate.sketch == kDefaultSketch) ++st.report.default_sketch_trials;
+    if (s.candidate.sketch == kBlockedSketch) ++st.report.blocked_sketch_trials;
     if (m.result.status == workbench::RunStatus::kCancelled) return std::nullopt;
     Record(st, s.trace, m.result);
     if (!m.result.ok() || m.result.samples_s.empty()) {
@@ -445,9 +470,10 @@ class Tuner {
     // Fewer measured candidates than their share (the first batches: the default schedule alone):
     // the share is filled with their mutations, so that the search explores around what it knows
     // is good instead of leaving it one parent among random samples.
-    const size_t measured = pop.size();
-    for (size_t attempt = 0; measured > 0 && pop.size() < keep && attempt < 4 * keep; ++attempt) {
-      const Scheduled& parent = pop[attempt % measured];
+    std::vector<Scheduled> parents = pop;
+    parents.insert(parents.end(), st.parents.begin(), st.parents.end());
+    for (size_t attempt = 0; !parents.empty() && pop.size() < keep && attempt < 4 * keep; ++attempt) {
+      const Scheduled& parent = parents[attempt % parents.size()];
       std::optional<Candidate> c = mutators[which(st.rng)].apply(parent.candidate, parent.sites, st.rng);
       if (!c) continue;
       std::optional<Scheduled> child = Realize(*st.task, st.space, *c, static_cast<int64_t>(st.rng() % 2147483645));
@@ -460,6 +486,7 @@ class Tuner {
       c.sketch = static_cast<int>(st.rng() % static_cast<uint64_t>(st.sketches));
       std::optional<Scheduled> s = Realize(*st.task, st.space, c, static_cast<int64_t>(st.rng() % 2147483645));
       if (!s || !in_pop.insert(s->hash).second) continue;
+      s->random = true;
       if (!st.seen.count(s->hash)) {
         pool.emplace(s->hash, *s);
         randoms.push_back(*s);
@@ -481,6 +508,7 @@ class Tuner {
           const Mutator& m = mutators[which(st.rng)];
           std::optional<Candidate> c = m.apply(parent.candidate, parent.sites, st.rng);
           if (c) child = Realize(*st.task, st.space, *c, static_cast<int64_t>(st.rng() % 2147483645));
+          if (child) child->random = parent.random;
         }
         const Scheduled& chosen = child ? *child : parent;
         if (!in_next.insert(chosen.hash).second) continue;
@@ -500,9 +528,26 @@ class Tuner {
     int num_random = static_cast<int>(options_.eps_greedy * n + 0.5);
     std::vector<Scheduled> batch;
     std::set<uint64_t> chosen;
+    // Seeded by the default schedule, and the cost model not trained yet (its ranking is a random
+    // draw): the best predicted come from the seeds' neighbourhood (their mutations), random
+    // samples of the design space only in the eps-greedy share (and where the neighbourhood runs
+    // short). Random samples are mostly 10-20x slower than the default: ranked at random, they
+    // filled three quarters of the first batches, each a cut, slow run.
+    const bool neighbourhood = st.report.seeded && !st.model->trained();
     for (size_t i : order) {
       if (static_cast<int>(batch.size()) >= n - num_random) break;
+      if (neighbourhood && unmeasured[i].random) continue;
       if (chosen.insert(unmeasured[i].hash).second) batch.push_back(unmeasured[i]);
+    }
+    // The parents not measured yet (the blocked sketch's default candidate) go first: measured,
+    // they join the population by their own times and the cost model learns their sketch.
+    for (const Scheduled& p : st.parents) {
+      if (st.seen.count(p.hash) || !chosen.insert(p.hash).second) continue;
+      batch.insert(batch.begin(), p);
+      if (static_cast<int>(batch.size()) > n) {
+        chosen.erase(batch.back().hash);
+        batch.pop_back();
+      }
     }
     std::shuffle(randoms.begin(), randoms.end(), st.rng);
     for (const Scheduled& s : randoms) {

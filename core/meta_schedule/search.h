@@ -16,14 +16,22 @@
 // sketch (kDefaultSketch, default_sketch.h: core/dlight's trace with its exact splits made
 // sampled tiles) whose decisions replay to it, recorded with the time just measured, so that the
 // search starts from it and MutateTileSize changes its tiles as TVM's search mutates the
-// database's best.
+// database's best. Beside it, where the default schedule orders a reduction loop between its
+// tiles, the default with its reduction blocked (kBlockedSketch, MakeBlockedSketch: SSRSRS
+// around the rule's tiles) with the default's decisions is a parent of mutations too, and is
+// measured in the task's first batch (it computes as the default does, with unit loops), so that
+// the search can block the reduction for the caches, which the default's own structure cannot
+// express.
 //
 // Each batch of a task: a population of the best measured candidates (the default schedule and
 // the database's among them; init_measured_ratio of it, filled with their mutations while fewer
 // are measured) and random samples of the design space; genetic_num_iters rounds in which
 // parents drawn by the cost model's score are mutated (mutator.h, with genetic_mutate_prob); then the
 // num_trials_per_iter best predicted candidates not measured yet (duplicates removed by
-// structural hash of the scheduled function), eps_greedy of them random samples instead. The
+// structural hash of the scheduled function), eps_greedy of them random samples instead (while
+// the default schedule seeds the population and the cost model is untrained, the best predicted
+// are taken among the seeds' mutations only: random samples of the space are mostly far slower
+// than the default, and an untrained model ranks at random). The
 // batch is built first, in parallel, each candidate in its own child process (as TVM's
 // LocalBuilder; BuildInChildren), then measured one candidate at a time, with no build running
 // beside it. The cost model is retrained after each batch.
@@ -159,6 +167,11 @@ struct TaskReport {
   bool seeded = false;
   std::string seed_message;
   int default_sketch_trials = 0;  // candidates measured of that sketch (mutations of the default)
+  // The default schedule's reduction blocked (MakeBlockedSketch): its candidate with the
+  // default's decisions is a parent of mutations too; else why not.
+  bool blocked = false;
+  std::string blocked_message;
+  int blocked_sketch_trials = 0;  // candidates measured of kBlockedSketch
   std::string message;  // why it was not tuned, or what failed
   std::optional<double> gflops() const;
   std::optional<double> speedup() const;  // default / best

@@ -23,6 +23,8 @@ std::string BuildInChild(const ir::IRModule& module, const codegen::Target& targ
   codegen::BuildOptions build;
   build.default_schedule = options.default_schedule;
   build.pipeline = options.pipeline;
+  // Only the object crosses the pipe: no listings, no JIT in the child.
+  build.object_only = true;
   codegen::BuildResult built = codegen::Build(module, target, build);
   std::string out;
   if (!built.ok()) {

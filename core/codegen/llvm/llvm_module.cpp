@@ -142,7 +142,7 @@ class LLVMModuleNode : public runtime::ModuleNode, public std::enable_shared_fro
   std::string type_key() const override { return "llvm"; }
 
   runtime::PackedFunc GetFunction(const std::string& name) override {
-    if (std::find(names_.begin(), names_.end(), name) == names_.end()) return {};
+    if (!jit_ || std::find(names_.begin(), names_.end(), name) == names_.end()) return {};
     auto addr = jit_->lookup(name);
     if (!addr) {
       llvm::consumeError(addr.takeError());
@@ -160,6 +160,7 @@ class LLVMModuleNode : public runtime::ModuleNode, public std::enable_shared_fro
     // The relocatable object, for exports that link more into the library (codegen/vm_export.cpp).
     if (format == "o") return object_;
     if (format == "asm" || format == "s") {
+      if (ll_opt_.empty()) return {};  // an object-only build
       // Made on demand from the optimized IR: most builds never show it.
       llvm::LLVMContext context;
       llvm::SMDiagnostic diag;
@@ -241,7 +242,8 @@ class LLVMModuleNode : public runtime::ModuleNode, public std::enable_shared_fro
 
 }  // namespace
 
-runtime::Module CodegenLLVM(const ir::IRModule& packed, const Target& target, bool debug_lines) {
+runtime::Module CodegenLLVM(const ir::IRModule& packed, const Target& target, bool debug_lines,
+                            bool object_only) {
   auto tm = MakeTargetMachine(target);
   llvm::LLVMContext context;
   auto module = std::make_unique<llvm::Module>("wb_module", context);
@@ -263,12 +265,12 @@ runtime::Module CodegenLLVM(const ir::IRModule& packed, const Target& target, bo
   if (llvm::verifyModule(*module, &es)) {
     throw CodegenError("generated LLVM IR is invalid (a codegen bug): " + errors);
   }
-  std::string ll = PrintModule(*module);
+  std::string ll = object_only ? std::string() : PrintModule(*module);
   Optimize(*module, tm.get(), target.opt_level);
-  std::string ll_opt = PrintModule(*module);
+  std::string ll_opt = object_only ? std::string() : PrintModule(*module);
   std::string object = EmitFile(*module, tm.get(), llvm::CodeGenFileType::ObjectFile);
   auto node = std::make_shared<LLVMModuleNode>(target, names, std::move(ll), std::move(ll_opt), std::move(object));
-  node->StartJIT();
+  if (!object_only) node->StartJIT();
   return runtime::Module(node);
 }
 
