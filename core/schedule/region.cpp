@@ -77,9 +77,9 @@ void NarrowByPredicate(const PrimExpr& predicate, arith::RangeMap* dom) {
 }  // namespace
 
 std::vector<arith::IntSet> RelaxRegionBounds(const PrimFunc& func, const SBlockNode* block,
-                                             const BufferRegion& buffer_region,
-                                             const StmtNode* top, arith::Analyzer* analyzer,
-                                             bool relax_threads, std::set<const ir::Object*>* outer,
+                                             const BufferRegion& buffer_region, const StmtNode* top,
+                                             arith::Analyzer* analyzer, bool relax_threads,
+                                             std::set<const ir::Object*>* outer,
                                              const PrimExpr& predicate) {
   std::vector<const StmtNode*> path = PathIn(func, block);
   VarMap bindings;

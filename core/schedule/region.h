@@ -33,13 +33,10 @@ std::vector<tir::Range> RelaxRegion(const tir::PrimFunc& func, const tir::SBlock
 // RelaxRegion's hull before clipping and before it becomes ranges: the first and last index of
 // each dimension, both ends included (an end that cannot be bounded is the buffer's edge). The
 // variables left symbolic (loops and block iters at or above `top`) are added to `outer`.
-std::vector<arith::IntSet> RelaxRegionBounds(const tir::PrimFunc& func,
-                                             const tir::SBlockNode* block,
-                                             const tir::BufferRegion& buffer_region,
-                                             const tir::StmtNode* top, arith::Analyzer* analyzer,
-                                             bool relax_threads = false,
-                                             std::set<const ir::Object*>* outer = nullptr,
-                                             const tir::PrimExpr& predicate = {});
+std::vector<arith::IntSet> RelaxRegionBounds(
+    const tir::PrimFunc& func, const tir::SBlockNode* block, const tir::BufferRegion& buffer_region,
+    const tir::StmtNode* top, arith::Analyzer* analyzer, bool relax_threads = false,
+    std::set<const ir::Object*>* outer = nullptr, const tir::PrimExpr& predicate = {});
 
 // TVM's CanRelaxStorageUnderThread: memory of `storage_scope` is shared by the iterations of a
 // loop bound to `thread_tag` (storage rank global 0, shared 1, local 3; thread rank blockIdx 0,

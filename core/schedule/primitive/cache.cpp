@@ -508,8 +508,8 @@ SBlockRV Schedule::CacheRead(const SBlockRV& block_rv, int read_buffer_index,
       info.region = RelaxRegion(func, block.get(), own, scope.get(), &analyzer, /*clip=*/true,
                                 /*relax_threads=*/false, guard);
     } else {
-      info.region = scope_region.defined() ? scope_region->region
-                                           : FullRegion(info.original)->region;
+      info.region =
+          scope_region.defined() ? scope_region->region : FullRegion(info.original)->region;
     }
   }
   // A cache stage under a loop must keep the original indexing: other iterations use it too.
