@@ -885,11 +885,21 @@ Tensor max_pool(const Tensor& data, const PoolParams& params) { return Pool(data
 Tensor avg_pool(const Tensor& data, const PoolParams& params) { return Pool(data, params, PoolKind::kAvg); }
 Tensor adaptive_avg_pool2d(const Tensor& data, std::vector<int64_t> output_size,
                            const std::string& layout) {
-  bool nchw = layout == "NCHW";
-  if (!nchw && layout != "NHWC")
-    throw std::invalid_argument("topi.adaptive_pool2d: layout " + layout + " is not supported");
-  if (data.ndim() != 4) throw std::invalid_argument("topi.adaptive_pool2d: the data must be 4-D");
-  size_t hd = nchw ? 2 : 1, wd = nchw ? 3 : 2;
+  // The layout's axes: a capital letter, or a block of a split axis (the "16c" of NCHW16c).
+  size_t axes = 0, hd = 0, wd = 0;
+  bool has_h = false, has_w = false;
+  for (size_t i = 0; i < layout.size(); ++i) {
+    char c = layout[i];
+    if (std::isdigit(static_cast<unsigned char>(c))) continue;
+    if (c == 'H') hd = axes, has_h = true;
+    if (c == 'W') wd = axes, has_w = true;
+    ++axes;
+  }
+  if (!has_h || !has_w || axes != data.ndim()) {
+    throw std::invalid_argument("topi.adaptive_pool2d: layout " + layout +
+                                " does not describe the data's " + std::to_string(data.ndim()) +
+                                " axes with H and W");
+  }
   const auto& ds = data.shape();
   std::vector<PrimExpr> out_shape = ds;
   if (!output_size.empty()) {
