@@ -885,11 +885,21 @@ Tensor max_pool(const Tensor& data, const PoolParams& params) { return Pool(data
 Tensor avg_pool(const Tensor& data, const PoolParams& params) { return Pool(data, params, PoolKind::kAvg); }
 Tensor adaptive_avg_pool2d(const Tensor& data, std::vector<int64_t> output_size,
                            const std::string& layout) {
-  bool nchw = layout == "NCHW";
-  if (!nchw && layout != "NHWC")
-    throw std::invalid_argument("topi.adaptive_pool2d: layout " + layout + " is not supported");
-  if (data.ndim() != 4) throw std::invalid_argument("topi.adaptive_pool2d: the data must be 4-D");
-  size_t hd = nchw ? 2 : 1, wd = nchw ? 3 : 2;
+  // The layout's axes: a capital letter, or a block of a split axis (the "16c" of NCHW16c).
+  size_t axes = 0, hd = 0, wd = 0;
+  bool has_h = false, has_w = false;
+  for (size_t i = 0; i < layout.size(); ++i) {
+    char c = layout[i];
+    if (std::isdigit(static_cast<unsigned char>(c))) continue;
+    if (c == 'H') hd = axes, has_h = true;
+    if (c == 'W') wd = axes, has_w = true;
+    ++axes;
+  }
+  if (!has_h || !has_w || axes != data.ndim()) {
+    throw std::invalid_argument("topi.adaptive_pool2d: layout " + layout +
+                                " does not describe the data's " + std::to_string(data.ndim()) +
+                                " axes with H and W");
+  }
   const auto& ds = data.shape();
   std::vector<PrimExpr> out_shape = ds;
   if (!output_size.empty()) {
@@ -928,6 +938,72 @@ Tensor adaptive_avg_pool2d(const Tensor& data, std::vector<int64_t> output_size,
         return tir::div(s(i), tir::cast(t, tir::mul(kh, kw)));
       },
       "adaptive_pool_avg", kTagElemWise, ScheduleRule("meta_schedule.adaptive_pool_avg"));
+}
+
+namespace {
+
+// TVM's topi.nn.batch_matmul of (B, I, K) and (B, J, K) (transpose_b) or (B, K, J): stage
+// "T_batch_matmul_NT" / "T_batch_matmul_NN" over b, i, j.
+Tensor BatchMatmul(const Tensor& a, const Tensor& b, bool transpose_b) {
+  std::vector<PrimExpr> shape = {a.shape()[0], a.shape()[1],
+                                 transpose_b ? b.shape()[1] : b.shape()[2]};
+  return te::compute(
+      shape,
+      [&](const std::vector<Var>& i) {
+        te::IterVar k = te::reduce_axis(a.shape()[2], "k");
+        PrimExpr x = a(std::vector<PrimExpr>{i[0], i[1], k->var});
+        PrimExpr y = transpose_b ? b(std::vector<PrimExpr>{i[0], i[2], k->var})
+                                 : b(std::vector<PrimExpr>{i[0], k->var, i[2]});
+        return te::sum(tir::mul(x, y), {k});
+      },
+      transpose_b ? "T_batch_matmul_NT" : "T_batch_matmul_NN", "batch_matmul",
+      {{"layout_free_placeholders", ir::MakeArray({b.buffer()})}}, {"b", "i", "j"});
+}
+
+}  // namespace
+
+Tensor attention_composed(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor* bias,
+                          const AttentionParams& params) {
+  if (q.ndim() != 4 || k.ndim() != 4 || v.ndim() != 4) {
+    throw std::invalid_argument("topi.attention: query, key and value must be 4-D (BSNH)");
+  }
+  if (bias && bias->ndim() != 4) throw std::invalid_argument("topi.attention: the bias must be 4-D");
+  const PrimExpr &batch = q.shape()[0], &seq = q.shape()[1], &heads = q.shape()[2],
+                 &head_dim = q.shape()[3];
+  const PrimExpr &seq_kv = v.shape()[1], &head_dim_v = v.shape()[3];
+  DataType t = q.dtype();
+  std::vector<int64_t> bsnh = {0, 2, 1, 3};
+  PrimExpr bs = tir::mul(batch, heads);
+  Tensor qr = reshape(transpose(q, bsnh), {bs, seq, head_dim});
+  Tensor kr = reshape(transpose(k, bsnh), {bs, seq_kv, head_dim});
+  Tensor vr = reshape(transpose(v, bsnh), {bs, seq_kv, head_dim_v});
+  Tensor p = BatchMatmul(qr, kr, true);
+  p = params.scale ? multiply(p, Const(t, *params.scale))
+                   : divide(p, Intrin("sqrt", {tir::cast(t, head_dim)}));
+  if (bias) {
+    p = reshape(add(reshape(p, {batch, heads, seq, seq_kv}), *bias), {bs, seq, seq_kv});
+  }
+  Tensor s;
+  if (params.causal_mask.empty()) {
+    s = softmax(p, -1);
+  } else {
+    PrimExpr offset;
+    if (params.causal_mask == "TopLeft") {
+      offset = tir::make_const(DataType::Int(32), int64_t(0));
+    } else if (params.causal_mask == "BottomRight") {
+      PrimExpr d = tir::sub(seq, seq_kv);
+      offset = tir::cast(DataType::Int(32), tir::max(d, tir::neg(d)));
+    } else {
+      throw std::invalid_argument("topi.attention: causal_mask " + params.causal_mask +
+                                  " is not supported");
+    }
+    Tensor masked = trilu(p, offset, false);
+    Tensor e = trilu(unary(UnaryKind::kExp, subtract(masked, reduce(ReduceKind::kMax, masked, std::vector<int64_t>{-1}, true))),
+                     offset, false);
+    s = divide(e, reduce(ReduceKind::kSum, e, std::vector<int64_t>{-1}, true));
+  }
+  Tensor o = reshape(BatchMatmul(s, vr, false), {batch, heads, seq, head_dim_v});
+  return transpose(o, bsnh);
 }
 
 Tensor attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor* bias,

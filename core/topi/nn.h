@@ -123,6 +123,11 @@ struct AttentionParams {
 // of Nk (query head h reads key/value head h / (N / Nk)): out (B, S, N, Hv) is
 // softmax(q k^T * scale + bias) v over the keys j a causal mask allows (TopLeft: j <= i,
 // BottomRight: j <= i + |S - L|). `bias` (null: none) is 4-D, broadcast to (B, N, S, L).
+// The same in the stages TVM's legalization composes (transposes to BNSH, reshapes to
+// (B * N, S, H), T_batch_matmul_NT, scale, bias, softmax or the trilu-masked softmax,
+// T_batch_matmul_NN, back to BSNH); key and value have the query's heads.
+Tensor attention_composed(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor* bias,
+                          const AttentionParams& params);
 Tensor attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor* bias,
                  const AttentionParams& params);
 

@@ -109,6 +109,12 @@ std::vector<OpCase> Cases() {
         "axis=1)"},
        "Injective", false, {-1, 4}});
   add({"flip", {"relax.flip"}, {{"x", {"3", "17"}}}, {"gv = R.flip(x, axis=-1)"}, "Injective"});
+  add({"reverse_sequence", {"relax.reverse_sequence"}, {{"x", {"5", "3", "4"}}, {"s", {"3"}, "int64"}},
+       {"gv = R.reverse_sequence(x, s, seq_axis=0, batch_axis=1)"}, "Injective", false, {0, 6}});
+  add({"layout_transform", {"relax.layout_transform"}, {{"x", {"3", "10", "4"}}},
+       {"gv = R.layout_transform(x, index_map=T.index_map(lambda a, b, c: (a, c, b // 4, b % 4)), "
+        "pad_value=1)"},
+       "Injective"});
   add({"broadcast_to", {"relax.broadcast_to"}, {{"x", {"1", "9"}}},
        {"gv = R.broadcast_to(x, R.shape([5, 9]))"}, "Injective"});
   add({"gather_elements", {"relax.gather_elements"},

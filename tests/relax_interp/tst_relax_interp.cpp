@@ -820,10 +820,16 @@ class Module:
   }
 
   // attention against its definition: softmax(q k^T * scale + bias) v per (batch, head) over the
-  // keys the causal mask allows, with grouped-query heads (4 query heads over 2 key/value heads),
-  // the default scale 1/sqrt(head_dim), a bias broadcast over the batch, and both masks.
+  // keys the causal mask allows, with grouped-query heads (4 query heads over 2 key/value heads,
+  // our one kernel) and with the query's 4 heads (TVM's composed stages), the default scale 1/sqrt(head_dim), a bias broadcast over the batch, and both masks.
+  void attentionMatchesItsDefinition_data() {
+    QTest::addColumn<int>("kv_heads");
+    QTest::newRow("grouped heads (one kernel)") << 2;
+    QTest::newRow("the query's heads (TVM's composition)") << 4;
+  }
   void attentionMatchesItsDefinition() {
-    ir::IRModule m = ParseOrFail(R"(# from tvm.script import ir as I
+    QFETCH(int, kv_heads);
+    std::string text = R"(# from tvm.script import ir as I
 # from tvm.script import relax as R
 
 @I.ir_module
@@ -837,13 +843,19 @@ class Module:
             gv: R.Tuple(R.Tensor((2, 3, 4, 7), dtype="float32"), R.Tensor((2, 3, 4, 7), dtype="float32"), R.Tensor((2, 3, 4, 7), dtype="float32")) = a, b, c
             R.output(gv)
         return gv
-)");
+)";
+    for (const char* from : {"(2, 6, 2, 5)", "(2, 6, 2, 7)"}) {
+      std::string to = from;
+      to[7] = char('0' + kv_heads);
+      text.replace(text.find(from), std::string(from).size(), to);
+    }
+    ir::IRModule m = ParseOrFail(text);
     std::string printed = script::PrintModule(m);
     // The bias form prints as TVM's attention_bias, the scale as a float32 literal.
     QVERIFY2(printed.find("R.nn.attention_bias(q, k, v, bias, scale=T.float32(0.25), causal_mask=\"TopLeft\", window_size=None)") != std::string::npos, printed.c_str());
     QVERIFY2(printed.find("R.nn.attention(q, k, v, scale=None, causal_mask=None, window_size=None)") != std::string::npos, printed.c_str());
     QCOMPARE(script::PrintModule(ParseOrFail(printed)), printed);
-    runtime::NDArray q = Random({2, 3, 4, 5}, 61), k = Random({2, 6, 2, 5}, 62), v = Random({2, 6, 2, 7}, 63),
+    runtime::NDArray q = Random({2, 3, 4, 5}, 61), k = Random({2, 6, kv_heads, 5}, 62), v = Random({2, 6, kv_heads, 7}, 63),
                      bias = Random({1, 4, 3, 6}, 64);
     auto r = relax::InterpretRelax(m, "main", {Value::Tensor(q), Value::Tensor(k), Value::Tensor(v), Value::Tensor(bias)},
                                    transform::InterpreterOptions());
@@ -853,14 +865,14 @@ class Module:
     auto check = [&](const runtime::NDArray& out, double scale, bool with_bias, int mask) {
       for (int b = 0; b < 2; ++b) {
         for (int h = 0; h < 4; ++h) {
-          int kh = h / 2;
+          int kh = h / (4 / kv_heads);
           for (int i = 0; i < 3; ++i) {
             std::vector<double> w(6, 0.0);
             double top = -1e30, total = 0;
             for (int j = 0; j < 6; ++j) {
               double dot = 0;
               for (int d = 0; d < 5; ++d) {
-                dot += q.GetDouble(((b * 3 + i) * 4 + h) * 5 + d) * k.GetDouble(((b * 6 + j) * 2 + kh) * 5 + d);
+                dot += q.GetDouble(((b * 3 + i) * 4 + h) * 5 + d) * k.GetDouble(((b * 6 + j) * kv_heads + kh) * 5 + d);
               }
               w[j] = dot * scale + (with_bias ? bias.GetDouble((h * 3 + i) * 6 + j) : 0.0);
               bool visible = mask == 0 || (mask == 1 ? j <= i : j <= i + 3);
@@ -870,7 +882,7 @@ class Module:
             for (double& x : w) total += (x = x <= -1e29 ? 0.0 : std::exp(x - top));
             for (int e = 0; e < 7; ++e) {
               double want = 0;
-              for (int j = 0; j < 6; ++j) want += w[j] / total * v.GetDouble(((b * 6 + j) * 2 + kh) * 7 + e);
+              for (int j = 0; j < 6; ++j) want += w[j] / total * v.GetDouble(((b * 6 + j) * kv_heads + kh) * 7 + e);
               double got = out.GetDouble(((b * 3 + i) * 4 + h) * 7 + e);
               if (!near(got, want)) return false;
             }

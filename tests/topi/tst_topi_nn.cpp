@@ -353,6 +353,19 @@ class TestTopiNN : public QObject {
                     }
                     return s / 35;
                   }));
+    // A blocked layout: H and W found among its axes (NCHW4c), the block axis carried along.
+    te::Tensor xb = te::placeholder(Shape({1, 2, 7, 5, 4}), kF32, "xb");
+    QVERIFY(Check({{xb, {1, 2, 7, 5, 4}}}, topi::adaptive_avg_pool2d(xb, {3, 2}, "NCHW4c"),
+                  {1, 2, 3, 2, 4}, [](const std::vector<NDArray>& in, const Index& o) {
+                    int64_t h0 = o[2] * 7 / 3, h1 = ((o[2] + 1) * 7 + 2) / 3;
+                    int64_t w0 = o[3] * 5 / 2, w1 = ((o[3] + 1) * 5 + 1) / 2;
+                    double s = 0;
+                    for (int64_t h = h0; h < h1; ++h) {
+                      for (int64_t w = w0; w < w1; ++w) s += At(in[0], {0, o[1], h, w, o[4]});
+                    }
+                    return s / double((h1 - h0) * (w1 - w0));
+                  }));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, topi::adaptive_avg_pool2d(xb, {1}, "NCHW"));
   }
 };
 

@@ -2,6 +2,7 @@
 // spatial rank, normalization and dropout.
 #include "topi/nn.h"
 
+#include "ir/structural_equal.h"
 #include "relax/op/registry.h"
 #include "tir/op.h"
 #include "topi/elemwise.h"
@@ -198,7 +199,13 @@ void RegisterNN(LegalizeTable& table) {
       }
       p.causal_mask = AttrString(call, "causal_mask");
       try {
-        return te.Emit(topi::attention(q, k, v, bias ? &*bias : nullptr, p), "attention");
+        // TVM's composition where key and value have the query's heads; grouped heads (fewer
+        // key/value heads) in one kernel of our own.
+        bool same_heads = ir::StructuralEqual(q.shape()[2], k.shape()[2]) &&
+                          ir::StructuralEqual(q.shape()[2], v.shape()[2]);
+        std::string name = bias ? "attention_bias" : "attention";
+        if (same_heads) return te.Emit(topi::attention_composed(q, k, v, bias ? &*bias : nullptr, p), name);
+        return te.Emit(topi::attention(q, k, v, bias ? &*bias : nullptr, p), name);
       } catch (const std::invalid_argument& e) {
         throw LegalizeError(e.what());
       }
