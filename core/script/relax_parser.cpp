@@ -252,8 +252,16 @@ void RelaxParser::ParseStmts(const std::vector<Node>& stmts, bool allow_return, 
   (void)allow_return;
 }
 
+// `n = TypeVar("n")` in a body (before a nested function whose signature uses `n`): a Python
+// TypeVar, as at module level, not a Relax binding.
+static bool IsTypeVarAssignment(Parser& p, Node assign) {
+  Node left = p.Field(assign, p.F().left), right = p.Field(assign, p.F().right);
+  return p.Kind(left) == K::kIdentifier && !IsNull(right) && p.Kind(right) == K::kCall &&
+         p.Text(p.Field(right, p.F().function)) == "TypeVar";
+}
+
 void RelaxParser::BindPlaceholders(Node n) {
-  if (p_.Kind(n) == K::kAssignment) {
+  if (p_.Kind(n) == K::kAssignment && !IsTypeVarAssignment(p_, n)) {
     Node left = p_.Field(n, p_.F().left);
     std::vector<Node> names{left};
     if (p_.Kind(left) == K::kPatternList || p_.Kind(left) == K::kTuplePattern) {
@@ -421,6 +429,12 @@ void RelaxParser::ParseAssign(Node assign) {
   // `n = T.int64()` (or `m, n = T.int64(), T.int64()`) declares symbolic vars (or names ones
   // the signature already made).
   if (DeclareSymbolicVars(left, right)) return;
+  if (IsTypeVarAssignment(p_, assign)) {
+    Value v;
+    v.kind = VK::kTypeVar;
+    p_.Bind(p_.Text(left), v);
+    return;
+  }
   // `s = I.meta_var(value)`: a Python name for the value, no binding (TVM's meta_var).
   if (p_.Kind(left) == K::kIdentifier && p_.Kind(right) == K::kCall && IsNull(ann_node)) {
     std::string_view fn = p_.Text(p_.Field(right, p_.F().function));

@@ -327,8 +327,9 @@ Value RelaxParser::CallFunction(const Value& callee, const Args& args, Node call
   }
   for (auto& a : call_args) a = Normalize(a, n);
   // The callee's symbolic dims take the arguments' values (TVM's DeriveCallRetType): a callee
-  // `f(A: (m, n)) -> (m, n)` called on a caller's (m', n') tensor returns (m', n'); a callee dim
-  // that no argument determines is forgotten (keeping the rank).
+  // `f(A: (m, n)) -> (m, n)` called on a caller's (m', n') tensor returns (m', n'); a shape
+  // with a var that no argument determines (one the callee binds inside) is forgotten, keeping
+  // the rank.
   Type callee_type = callee.kind == VK::kGlobal ? Type() : GetType(op);
   if (callee.kind == VK::kGlobal) {
     bool pure = true;
@@ -339,16 +340,7 @@ Value RelaxParser::CallFunction(const Value& callee, const Args& args, Node call
     for (size_t i = 0; i < call_args.size(); ++i) {
       if (Type at = GetType(call_args[i]); at.defined()) MatchDims(ft->params[i], at, &dims);
     }
-    std::set<const ir::Object*> callee_vars, bound;
-    for (const Type& p : ft->params) {
-      for (const tir::Var& v : VarsOf(p)) callee_vars.insert(v.get());
-    }
-    for (const auto& [var, value] : dims) {
-      for (const tir::Var& v : VarsOf(value)) bound.insert(v.get());
-    }
-    ret = EraseToWellDefined(SubstituteDims(ret, dims), [&](const tir::VarNode* v) {
-      return !callee_vars.count(v) || bound.count(v);
-    });
+    ret = SubstituteDims(EraseToWellDefined(ret, [&](const tir::VarNode* v) { return dims.count(v) != 0; }), dims);
   }
   Call call = MakeCall(op, call_args, {}, {}, p_.SpanOf(n));
   return Value::Of(VK::kObject, ret.defined() ? WithType(call, ret) : Expr(call));

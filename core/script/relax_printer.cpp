@@ -645,7 +645,9 @@ void RelaxPrinter::PrintBinding(const BindingNode* binding, std::vector<Line>* o
   }
   std::string rhs = Expr(vb->value);
   // A void binding is a bare statement, as TVM prints it; uses of its var are the empty tuple.
-  if (IsEmptyTuple(var->struct_info) && IsEmptyTuple(GetType(vb->value))) {
+  // An output of a dataflow block keeps its name, which R.output(...) lists.
+  bool block_output = in_dataflow_ && !ir::IsInstance<DataflowVarNode>(var);
+  if (IsEmptyTuple(var->struct_info) && IsEmptyTuple(GetType(vb->value)) && !block_output) {
     DefineVar(var);
     out->push_back(PlainLine(rhs));
     return;
@@ -666,21 +668,28 @@ void RelaxPrinter::PrintBinding(const BindingNode* binding, std::vector<Line>* o
 }
 
 void RelaxPrinter::PrintSeqBody(const SeqExprNode* seq, std::vector<Line>* out) {
+  bool saved = in_dataflow_;
   for (const auto& block : seq->blocks) {
-    if (block.as<DataflowBlockNode>()) {
+    in_dataflow_ = block.as<DataflowBlockNode>() != nullptr;
+    if (in_dataflow_) {
       Line with = PlainLine("with R.dataflow():");
       with.compound = true;
       std::vector<std::string> outputs;
       for (const auto& binding : block->bindings) {
         PrintBinding(binding.get(), &with.body);
+        in_dataflow_ = true;  // a nested function's blocks set it for themselves
         if (!binding->var.as<DataflowVarNode>()) outputs.push_back(VarName(binding->var.get()));
       }
       with.body.push_back(PlainLine("R.output(" + Join(outputs) + ")"));
       out->push_back(std::move(with));
     } else {
-      for (const auto& binding : block->bindings) PrintBinding(binding.get(), out);
+      for (const auto& binding : block->bindings) {
+        in_dataflow_ = false;
+        PrintBinding(binding.get(), out);
+      }
     }
   }
+  in_dataflow_ = saved;
   out->push_back(PlainLine("return " + Expr(seq->body)));
 }
 

@@ -85,6 +85,7 @@ class RelaxPrinter {
   bool cls_printed_ = false;
   // With `standalone_`, TypeText mode: never define anything, print var hints as they are.
   bool text_only_ = false;
+  bool in_dataflow_ = false;  // printing the bindings of an R.dataflow() block
 };
 
 }  // namespace wb::script::printer

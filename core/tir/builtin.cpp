@@ -65,6 +65,9 @@ constexpr OpSpec kOps[] = {
     {"clz", "clz", 1, R::kSameAsFirstArg, true, "count leading zeros"},
     {"q_multiply_shift", "q_multiply_shift", 4, R::kSameAsFirstArg, true,
      "fixed-point multiply and shift"},
+    {"q_multiply_shift_per_axis", "q_multiply_shift_per_axis", 7, R::kInt32, true,
+     "fixed-point multiply and shift with per-channel shifts (x, y, ls, rs, q, is_lshift_required, "
+     "is_rshift_required)"},
     // Bit manipulation.
     {"bitwise_and", "bitwise_and", 2, R::kSameAsFirstArg, true, "a & b"},
     {"bitwise_or", "bitwise_or", 2, R::kSameAsFirstArg, true, "a | b"},
