@@ -361,7 +361,10 @@ class Tuner {
     const double at_best =
         (2 + t.number * t.repeat) * *st.report.best_s + t.repeat * t.min_repeat_ms / 1e3;
     limits.timeout_s = std::min(options_.timeout_s, 2 + options_.slow_limit * at_best);
-    limits.slow_call_s = options_.slow_limit * *st.report.best_s;
+    // A call shorter than a sample's minimum is not cut: timing it in full costs little, while its
+    // checked call, the first and cold, is often several times a small kernel's warm best (the
+    // MLP's kernels were all cut, each timed by that cold call alone).
+    limits.slow_call_s = std::max(options_.slow_limit * *st.report.best_s, t.min_repeat_ms / 1e3);
     return limits;
   }
 

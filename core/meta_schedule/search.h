@@ -133,7 +133,8 @@ struct TuneOptions {
   // slow) would cost the search most of its time: random samples of a large matmul's space are
   // mostly 10-20 times slower than the default schedule. A run is killed (kTimedOut: failed, too
   // slow too) once it has taken slow_limit times what its calls would take at the best latency
-  // (plus 2 s for the process, the inputs and the check). 0: only timeout_s.
+  // (plus 2 s for the process, the inputs and the check). 0: only timeout_s. A checked call
+  // shorter than timing.min_repeat_ms is never cut (a small kernel's first call is cold).
   double slow_limit = 3;
   double build_timeout_s = 60;  // per candidate build
   int build_jobs = 0;           // builds at once; 0: this machine's cores
