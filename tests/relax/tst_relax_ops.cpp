@@ -852,7 +852,7 @@ class TestRelaxOps : public QObject {
               [](const std::vector<Var>& p) {
                 return MakeOpCall("relax.strided_slice", {p[0], Ints({1}), Ints({0}), Ints({3})});
               }),
-        "R.Tensor((10, 3), \"float32\")");
+        "R.Tensor((10, T.min(3, n)), \"float32\")");  // clamped: n may be under 3
     // Symbolic bounds or extents: TVM's topi GetLength, simplified; without assume_inbound the
     // bounds are clamped to the extent.
     tir::Var m = tir::MakeVar("m", kI64);
@@ -865,6 +865,12 @@ class TestRelaxOps : public QObject {
     Expr quarter = MakeTuple({MakePrimValue(tir::floordiv(n, I(4)))});
     CHECK_TYPE(Infer({T({m, n})}, slice(Ints({0}), quarter, true)), "R.Tensor((m, n // 4), \"float32\")");
     CHECK_TYPE(Infer({T({m, n})}, slice(Ints({1}), Ints({3}), false)),
+               "R.Tensor((m, T.min(3, n) - T.min(1, n)), \"float32\")");
+    // Without the keyword the bounds are clamped, as TVM's Python API (TVMScript) defaults it.
+    CHECK_TYPE(Infer({T({m, n})},
+                     [](const std::vector<Var>& p) {
+                       return MakeOpCall("relax.strided_slice", {p[0], Ints({1}), Ints({1}), Ints({3})});
+                     }),
                "R.Tensor((m, T.min(3, n) - T.min(1, n)), \"float32\")");
     CHECK_TYPE(Infer({T({m, n}), ir::MakeTupleType({ir::MakePrimType(kI64)})},
                      [](const std::vector<Var>& p) {

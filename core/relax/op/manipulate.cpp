@@ -373,7 +373,9 @@ PrimExpr SymbolicSliceLength(const PrimExpr& extent, PrimExpr begin, PrimExpr en
     length = IfThenElse(tir::less(stride, Int64(0)), CeilDiv(tir::sub(begin, end), tir::neg(stride)),
                         CeilDiv(tir::sub(end, begin), stride));
   }
+  // A tensor's extent is never negative (TVM's BlockBuilder marks shape values non-negative).
   arith::Analyzer analyzer;
+  auto non_negative = analyzer.constraint(tir::greater_equal(extent, Int64(0)));
   return analyzer.Simplify(length);
 }
 
@@ -404,7 +406,9 @@ OpInfo StridedSlice() {
   def.optional_args = 1;
   def.pattern = OpPatternKind::kInjective;
   def.attrs_type_key = "relax.attrs.StridedSliceAttrs";
-  def.attrs = {BoolAttr("assume_inbound", true)};
+  // False as TVM's Python API and its MakeStridedSlice default it (TVMScript text without the
+  // keyword means clamped bounds); only the attrs node's reflection default is true.
+  def.attrs = {BoolAttr("assume_inbound", false)};
   def.infer = [](const Call& call, const std::vector<Type>& types) -> Type {
     const TensorTypeNode* x = TensorArg(types, 0, "the input");
     std::vector<int64_t> axes = IntTupleArg(call, 1, "axes");
