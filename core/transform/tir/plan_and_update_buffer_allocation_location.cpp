@@ -54,8 +54,9 @@ class AccessLCADetector : public StmtExprVisitor {
     for (size_t i = 0; i < block->iter_vars.size() && i < op->iter_values.size(); ++i) {
       if (block->iter_vars[i]->iter_type == IterVarType::kDataPar) continue;
       PostOrderVisit(op->iter_values[i], [&](const Object* node) {
+        if (node->type_index() != ir::TypeIndex::kVar) return;
         auto it = loop_of_.find(static_cast<const VarNode*>(node));
-        if (node->type_index() != ir::TypeIndex::kVar || it == loop_of_.end()) return;
+        if (it == loop_of_.end()) return;
         const Scope& loop = scopes.at(it->second);
         if (!carried || loop.depth < best_depth) {
           dominating = loop.parent;
