@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include "dlight/cpu/rules.h"
 #include "dlight/schedule_rule.h"
@@ -99,6 +100,20 @@ TuneTask MatmulTask() {
   mm.name = "matmul";
   mm.func = MainOf(ParseOrDie(kMatmul));
   return mm;
+}
+
+// MatmulTask and the bundled workloads' tasks whose names contain one of `parts`.
+std::vector<TuneTask> MatmulAndWorkloadTasks(std::initializer_list<std::string_view> parts) {
+  std::vector<TuneTask> tasks = {MatmulTask()};
+  for (const TuneTask& t : ExtractTasks(ParseOrDie(kWorkloads)).tasks) {
+    for (std::string_view part : parts) {
+      if (t.name.find(part) != std::string::npos) {
+        tasks.push_back(t);
+        break;
+      }
+    }
+  }
+  return tasks;
 }
 
 SpaceOptions TwoCores() {
@@ -503,10 +518,7 @@ class Module:
   // it give valid schedules that compute what the original does (reference interpreter, random
   // inputs), with the default's structure and other tiles.
   void defaultScheduleSketchReplaysAndMutates() {
-    std::vector<TuneTask> tasks = {MatmulTask()};
-    for (const TuneTask& t : ExtractTasks(ParseOrDie(kWorkloads)).tasks) {
-      if (t.name.find("matmul") != std::string::npos) tasks.push_back(t);  // with its bias epilogue
-    }
+    std::vector<TuneTask> tasks = MatmulAndWorkloadTasks({"matmul"});  // with its bias epilogue
     QCOMPARE(tasks.size(), size_t(2));
     for (const TuneTask& task : tasks) {
       const codegen::Target host = codegen::Target::Host();
@@ -614,10 +626,7 @@ class Module:
   // loops split, the tiles around them one level deeper; its default decisions and its mutations
   // (those that block the reduction among them) compute what the function computes.
   void blockedDefaultSketchIsEquivalent() {
-    std::vector<TuneTask> tasks = {MatmulTask()};
-    for (const TuneTask& t : ExtractTasks(ParseOrDie(kWorkloads)).tasks) {
-      if (t.name.find("matmul") != std::string::npos || t.name.find("conv2d") != std::string::npos) tasks.push_back(t);
-    }
+    std::vector<TuneTask> tasks = MatmulAndWorkloadTasks({"matmul", "conv2d"});
     QCOMPARE(tasks.size(), size_t(3));
     for (const TuneTask& task : tasks) {
       const codegen::Target host = codegen::Target::Host();
